@@ -1,0 +1,68 @@
+#pragma once
+// DenseData: an N×D real matrix with a per-entry role (observed / held out / missing).
+//
+// This is what loaders produce for image patches, cytometry cells and expression matrices,
+// and what dense models (BPFA) consume. It is immutable once built and shared between runs
+// and threads through std::shared_ptr<const DenseData>: the 255,025 patches of a 512×512
+// image are held once, however many runs use them.
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// Role of one entry. Training code reads only Observed entries; evaluation reads HeldOut
+// entries (their true value is known and stored); Missing entries are unknown.
+enum class EntryRole : std::uint8_t { Missing = 0, Observed = 1, HeldOut = 2 };
+
+using MatrixRF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatrixRU8 = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Geometry and normalisation of an image cut into overlapping p×p patches, so that patch
+// predictions can be put back into an image. Pixel values are on the 0–255 scale.
+struct ImageLayout
+{
+    int width = 0;
+    int height = 0;
+    int patch = 8;
+    // normalised = (pixel − mean) / scale, applied to every pixel of every patch.
+    double mean = 0.0;
+    double scale = 1.0;
+    // Row-major height×width images, 0–255.
+    Eigen::ArrayXXf original;  // the clean image (height rows × width cols)
+    Eigen::ArrayXXf corrupted; // what the model sees: observed pixels (noise added), 0 elsewhere
+    MatrixRU8 pixelObserved;   // 1 where the pixel is observed
+
+    int patchesPerRow() const { return width - patch + 1; }
+    int patchesPerCol() const { return height - patch + 1; }
+    std::int64_t patchCount() const { return std::int64_t(patchesPerRow()) * patchesPerCol(); }
+};
+
+struct DenseData
+{
+    MatrixRF values;   // N×D; meaningful where role is Observed or HeldOut
+    MatrixRU8 roles;   // N×D of EntryRole
+    std::vector<std::string> columnNames; // may be empty
+    std::string source;                   // file name or description, for messages
+    std::optional<ImageLayout> image;     // set when the rows are image patches
+
+    std::int64_t rows() const { return values.rows(); }
+    int cols() const { return int(values.cols()); }
+    bool observed(std::int64_t i, int d) const
+    {
+        return roles(i, d) == std::uint8_t(EntryRole::Observed);
+    }
+    bool heldOut(std::int64_t i, int d) const
+    {
+        return roles(i, d) == std::uint8_t(EntryRole::HeldOut);
+    }
+};
+
+using DenseDataPtr = std::shared_ptr<const DenseData>;
+
+} // namespace svi

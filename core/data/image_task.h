@@ -1,0 +1,38 @@
+#pragma once
+// The inpainting / denoising task on a grey image: corruption, normalisation, patch cutting
+// and reconstruction by averaging overlapping patch estimates. No Qt: images here are Eigen
+// arrays on the 0–255 scale (rows = height). Loading files is in core/data/io.
+
+#include "core/data/dense_data.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace svi {
+
+struct InpaintOptions
+{
+    double missing = 0.8; // fraction of pixels removed, in [0, 1)
+    double noise = 0.0;   // σ of Gaussian noise added to observed pixels, 0–255 scale, ≥ 0
+    int patch = 8;        // patch side p, ≥ 2
+    std::uint64_t seed = 1;
+
+    // Empty when valid; otherwise "field = value, but must be …".
+    std::optional<std::string> validate() const;
+};
+
+// Builds the patch data set of `image` (height×width, 0–255) for the task. Every overlapping
+// p×p patch becomes one row (row-major over the patch, patches ordered row by row). Observed
+// pixels become Observed entries; removed pixels become HeldOut entries carrying the clean
+// value, so the held-out likelihood can be scored. Values are normalised to zero mean and
+// unit variance using the observed pixels. Throws std::invalid_argument on bad options or an
+// image smaller than a patch.
+DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptions& options,
+                                const std::string& source);
+
+// Averages overlapping patch estimates (N×D, normalised units, one row per patch in the
+// order of makeInpaintingData) into an image on the 0–255 scale, clamped to [0, 255].
+Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates);
+
+} // namespace svi

@@ -1,0 +1,67 @@
+#pragma once
+// Parameter declarations and values.
+//
+// Every tunable of every algorithm is declared once as a ParamSpec. The GUI form, the command
+// line (--set key=value), the saved run configuration (JSON) and the documentation table are
+// generated from these declarations.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace svi {
+
+enum class ParamType { Int, Real, Choice, Bool };
+
+struct ParamSpec
+{
+    std::string key;   // stable, used in scripts and saved configurations
+    std::string label; // human label for forms
+    std::string help;  // one line
+    ParamType type = ParamType::Real;
+    double defaultValue = 0.0; // Int, Real, Bool (0/1)
+    double minValue = 0.0;     // inclusive bounds for Int and Real
+    double maxValue = 0.0;
+    std::vector<std::string> choices; // Choice only
+    std::string defaultChoice;        // Choice only
+};
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+using ParamValues = std::map<std::string, ParamValue>;
+
+// A violated constraint, naming the field: {key = "minibatch",
+// message = "minibatch = 0, but must be ≥ 1"}.
+struct ParamError
+{
+    std::string key;
+    std::string message;
+};
+
+// The declared defaults.
+ParamValues defaultValues(const std::vector<ParamSpec>& specs);
+
+// Parses text (from the command line, a form or JSON) into a typed value for `spec`.
+// Checks type and range; returns the error otherwise.
+std::variant<ParamValue, ParamError> parseParam(const ParamSpec& spec, const std::string& text);
+
+// Checks type and range of one value.
+std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& value);
+
+// Fills defaults for absent keys and checks every value; unknown keys are errors.
+std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>& specs,
+                                                    const ParamValues& given);
+
+// Text form of a value ("0.75", "256", "gibbs", "true").
+std::string formatParam(const ParamValue& value);
+
+// Typed access to resolved values; throws std::invalid_argument naming the key on a missing
+// key or a wrong type (Int is readable as Real).
+std::int64_t getInt(const ParamValues& values, const std::string& key);
+double getReal(const ParamValues& values, const std::string& key);
+bool getBool(const ParamValues& values, const std::string& key);
+std::string getChoice(const ParamValues& values, const std::string& key);
+
+} // namespace svi

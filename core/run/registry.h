@@ -1,0 +1,49 @@
+#pragma once
+// The registry of (model, algorithm) pairs. Each entry declares what data it accepts and its
+// parameters, and builds a Trainer. Everything user-facing is generated from it.
+
+#include "core/data/dense_data.h"
+#include "core/run/params.h"
+#include "core/run/trainer.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+enum class DataKind { Dense };
+
+struct AlgorithmEntry
+{
+    std::string model;          // "bpfa"
+    std::string modelLabel;     // "Beta process factor analysis"
+    std::string algorithm;      // "gibbs-ssvi"
+    std::string label;          // "Gibbs-SSVI"
+    std::string help;           // one line
+    std::vector<DataKind> accepts;
+    std::vector<ParamSpec> params;
+    // Builds a trainer from resolved parameters. May throw std::invalid_argument with a
+    // message naming the field when the parameters do not fit the data (e.g. patch size).
+    std::function<std::unique_ptr<Trainer>(DenseDataPtr, const ParamValues&, std::uint64_t seed)>
+        make;
+};
+
+class Registry
+{
+public:
+    // The registry of every built-in model. Built once, immutable, safe to read from any thread.
+    static const Registry& builtin();
+
+    void add(AlgorithmEntry entry);
+    const std::vector<AlgorithmEntry>& entries() const { return m_entries; }
+    // nullptr when absent.
+    const AlgorithmEntry* find(const std::string& model, const std::string& algorithm) const;
+    std::vector<std::string> models() const;
+
+private:
+    std::vector<AlgorithmEntry> m_entries;
+};
+
+} // namespace svi

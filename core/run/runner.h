@@ -1,0 +1,112 @@
+#pragma once
+// Runner: runs a Trainer on its own thread, with pause / resume / stop, and publishes
+// Snapshots at a steady cadence through one callback.
+//
+// Evaluation time is excluded from the training clock (as in the papers' plots).
+// Exceptions thrown by the trainer are caught on the worker and reported as a Summary with
+// TerminationReason::Failed and the message; nothing escapes the worker thread.
+
+#include "core/run/trainer.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace svi {
+
+enum class TerminationReason { Converged, BudgetReached, Diverged, Cancelled, InvalidInput, Failed };
+
+// "converged", "budget", "diverged", "cancelled", "invalid_input", "failed"
+const char* terminationName(TerminationReason reason);
+
+struct RunOptions
+{
+    std::int64_t maxSteps = 0;        // 0 = no step limit
+    double maxSeconds = 0.0;          // training seconds; 0 = no time limit
+    double evalEverySeconds = 0.0;    // snapshot cadence in training seconds; 0 = auto
+    std::int64_t evalEverySteps = 0;  // or every this many steps; 0 = by time only
+    bool finalFullEvaluation = true;  // a full evaluation (e.g. whole-image pass) at the end
+
+    // Empty when valid (at least one budget must be set; all values ≥ 0).
+    std::optional<std::string> validate() const;
+};
+
+// One published point of the trace.
+struct Snapshot
+{
+    std::int64_t step = 0;
+    double epochs = 0.0;       // items processed / N
+    double trainSeconds = 0.0; // excluding evaluation
+    double rho = 0.0;          // step size of the last step
+    double elbo = 0.0;
+    std::map<std::string, double> metrics;
+    std::shared_ptr<const Preview> preview;
+    bool final = false;        // the last snapshot of the run (full evaluation)
+};
+
+struct Summary
+{
+    TerminationReason reason = TerminationReason::Failed;
+    std::string message; // human-readable, one line
+    std::int64_t steps = 0;
+    double epochs = 0.0;
+    double trainSeconds = 0.0;
+    std::optional<Snapshot> last;
+};
+
+enum class CallbackResult { Continue, Stop };
+
+class Runner
+{
+public:
+    // Called on the worker thread for every snapshot. Must be thread-safe with respect to the
+    // caller's own data; returning Stop ends the run with reason Cancelled.
+    using SnapshotCallback = std::function<CallbackResult(const Snapshot&)>;
+    // Called once on the worker thread when the run has ended.
+    using FinishedCallback = std::function<void(const Summary&)>;
+
+    Runner(std::unique_ptr<Trainer> trainer, RunOptions options);
+    // Stops and joins.
+    ~Runner();
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    void start(SnapshotCallback onSnapshot, FinishedCallback onFinished = {});
+    void pause();
+    void resume();
+    void requestStop();
+    // Blocks until the worker has finished; returns the summary.
+    Summary wait();
+
+    bool running() const { return m_running.load(); }
+    bool paused() const { return m_paused.load(); }
+
+    // Runs on the calling thread (for the CLI and tests); same semantics as start()+wait().
+    static Summary runBlocking(Trainer& trainer, const RunOptions& options,
+                               const SnapshotCallback& onSnapshot,
+                               const std::atomic<bool>* stopFlag = nullptr);
+
+private:
+    void work();
+
+    std::unique_ptr<Trainer> m_trainer;
+    RunOptions m_options;
+    SnapshotCallback m_onSnapshot;
+    FinishedCallback m_onFinished;
+    std::thread m_thread;
+    std::atomic<bool> m_running{false};
+    std::atomic<bool> m_paused{false};
+    std::atomic<bool> m_stop{false};
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    Summary m_summary;
+};
+
+} // namespace svi
