@@ -1,6 +1,7 @@
 #include "core/math/random.h"
 
 #include <cmath>
+#include <initializer_list>
 
 namespace svi {
 namespace {

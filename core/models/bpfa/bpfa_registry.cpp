@@ -1,8 +1,111 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/bpfa/bpfa_trainer.h"
+
+#include <limits>
 
 namespace svi {
+namespace {
 
-// Filled in with the algorithms as they land.
-void registerBpfa(Registry&) {}
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
+                   double hi)
+{
+    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi,
+                     {}, {}};
+}
+
+ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
+                    double hi)
+{
+    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Real, def, lo, hi,
+                     {}, {}};
+}
+
+std::vector<ParamSpec> commonParams(bool svi)
+{
+    std::vector<ParamSpec> p;
+    p.push_back(intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1,
+                         4096));
+    p.push_back(intParam("patch", "Patch size", "side p of the p×p image patches (image data only)",
+                         8, 2, 32));
+    if (svi) {
+        p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, 1e9));
+        p.push_back(realParam("kappa", "Forgetting rate κ",
+                              "step size ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", 0.75, 0.5, 1.0));
+        p.push_back(realParam("tau0", "Delay τ0", "step size ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", 0.0, 0.0,
+                              1e9));
+        p.push_back(ParamSpec{"init", "Initialisation",
+                              "random atoms, or a short batch Gibbs run on a random subset",
+                              ParamType::Choice, 0, 0, 0, {"gibbs", "random"}, "gibbs"});
+        p.push_back(intParam("init_items", "Gibbs init items",
+                             "items in the Gibbs initialisation subset", 2000, 1, 1e9));
+        p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
+                             "batch Gibbs iterations of the initialisation", 20, 0, 100000));
+    }
+    p.push_back(realParam("a", "Prior a", "π_k ~ Beta(a/K, b(K−1)/K)", 10, 1e-12, kHuge));
+    p.push_back(realParam("b", "Prior b", "π_k ~ Beta(a/K, b(K−1)/K)", 10, 1e-12, kHuge));
+    p.push_back(realParam("c", "Prior c", "γ_obs ~ Gamma(c, d) (shape, rate)", 1, 1e-12, kHuge));
+    p.push_back(realParam("d", "Prior d", "γ_obs ~ Gamma(c, d) (shape, rate)", 10, 1e-12, kHuge));
+    p.push_back(realParam("e", "Prior e", "γ_w ~ Gamma(e, f) (shape, rate)", 1, 1e-12, kHuge));
+    p.push_back(realParam("f", "Prior f", "γ_w ~ Gamma(e, f) (shape, rate)", 1, 1e-12, kHuge));
+    p.push_back(intParam("eval_items", "Evaluation items",
+                         "items whose held-out entries are scored at each snapshot", 1000, 1, 1e9));
+    p.push_back(intParam("eval_samples", "Evaluation samples",
+                         "Monte Carlo draws M of the held-out likelihood (eq. 12)", 5, 1, 1000));
+    return p;
+}
+
+std::vector<ParamSpec> gibbsParams()
+{
+    return {intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
+            intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000)};
+}
+
+std::vector<ParamSpec> ascentParams()
+{
+    return {intParam("local_iters", "Local sweeps", "coordinate-ascent sweeps per item at most", 20,
+                     1, 10000),
+            realParam("local_tol", "Local tolerance", "stop the local sweeps when max |Δθ| < tol",
+                      1e-3, 0.0, 1.0)};
+}
+
+void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label,
+         std::string help, std::vector<ParamSpec> extra, bool svi = true)
+{
+    AlgorithmEntry e;
+    e.model = "bpfa";
+    e.modelLabel = "Beta process factor analysis";
+    e.algorithm = std::move(key);
+    e.label = std::move(label);
+    e.help = std::move(help);
+    e.accepts = {DataKind::Dense};
+    e.params = commonParams(svi);
+    e.params.insert(e.params.begin() + (svi ? 3 : 2), extra.begin(), extra.end());
+    e.make = [algorithm](DenseDataPtr data, const ParamValues& values, std::uint64_t seed) {
+        return std::make_unique<BpfaTrainer>(std::move(data), algorithm,
+                                             BpfaOptions::fromParams(values), seed);
+    };
+    r.add(std::move(e));
+}
+
+} // namespace
+
+void registerBpfa(Registry& r)
+{
+    add(r, BpfaAlgorithm::GibbsSsvi, "gibbs-ssvi", "Gibbs-SSVI",
+        "β sampled from q(β); exact local conditional by Gibbs sampling", gibbsParams());
+    add(r, BpfaAlgorithm::MimnoSvi, "mimno-svi", "Mimno-SVI",
+        "local Gibbs sampling from exp(E_q(β)[log p(ψ_i | y_i, β)])", gibbsParams());
+    add(r, BpfaAlgorithm::MfSvi, "mf-svi", "MF-SVI",
+        "mean-field local factors, expectations under q(β) (Hoffman et al. 2013)", ascentParams());
+    add(r, BpfaAlgorithm::MfSsvi, "mf-ssvi", "MF-SSVI",
+        "β sampled from q(β); mean-field local factors given it", ascentParams());
+    add(r, BpfaAlgorithm::TitsiasSsvi, "titsias-ssvi", "Titsias-SSVI",
+        "β sampled from q(β); spike-and-slab local factors (Titsias & Lázaro-Gredilla)",
+        ascentParams());
+    add(r, BpfaAlgorithm::BatchGibbs, "gibbs", "Batch Gibbs",
+        "uncollapsed Gibbs sampler over all items (the paper's baseline)", {}, false);
+}
 
 } // namespace svi

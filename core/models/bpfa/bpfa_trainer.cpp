@@ -1,0 +1,699 @@
+#include "core/models/bpfa/bpfa_trainer.h"
+
+#include "core/data/image_task.h"
+#include "core/metrics/image_metrics.h"
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace svi {
+
+using bpfa::GlobalView;
+using bpfa::Globals;
+using bpfa::MatrixRD;
+using bpfa::Stats;
+using bpfa::Workspace;
+
+namespace {
+
+// Work is cut into this many chunks whatever the thread count; chunk results are reduced in
+// chunk order, which makes every sum independent of the number of threads.
+constexpr int kChunks = 16;
+
+// Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
+enum StreamId : std::uint64_t {
+    kStreamLocal = 1,
+    kStreamGlobal,
+    kStreamEval,
+    kStreamEvalView,
+    kStreamFull,
+    kStreamInit,
+    kStreamChainLocal,
+    kStreamChainGlobal,
+    kStreamSampler,
+    kStreamEvalPick,
+};
+
+constexpr double kLog2Pi = 1.8378770664093453;
+
+// Calls fn(chunk, begin, end) for kChunks contiguous ranges of [0, n), in parallel.
+template <typename Fn>
+void forChunks(std::int64_t n, Fn&& fn)
+{
+    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int c = 0; c < chunks; ++c) {
+        const std::int64_t begin = n * c / chunks;
+        const std::int64_t end = n * (c + 1) / chunks;
+        fn(c, begin, end);
+    }
+}
+
+std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
+{
+    return field + " = " + value + ", but " + rule;
+}
+
+// Does item i have at least one held-out entry?
+bool hasHeldOut(const DenseData& data, std::int64_t i)
+{
+    const std::uint8_t* roles = data.roles.row(i).data();
+    for (int d = 0; d < data.cols(); ++d)
+        if (roles[d] == std::uint8_t(EntryRole::HeldOut))
+            return true;
+    return false;
+}
+
+} // namespace
+
+BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
+{
+    BpfaOptions o;
+    auto has = [&](const char* key) { return v.count(key) > 0; };
+    if (has("K"))
+        o.K = int(getInt(v, "K"));
+    if (has("minibatch"))
+        o.minibatch = getInt(v, "minibatch");
+    if (has("kappa"))
+        o.kappa = getReal(v, "kappa");
+    if (has("tau0"))
+        o.tau0 = getReal(v, "tau0");
+    if (has("burnin"))
+        o.burnin = int(getInt(v, "burnin"));
+    if (has("samples"))
+        o.samples = int(getInt(v, "samples"));
+    if (has("local_iters"))
+        o.localIters = int(getInt(v, "local_iters"));
+    if (has("local_tol"))
+        o.localTol = getReal(v, "local_tol");
+    if (has("init"))
+        o.init = getChoice(v, "init");
+    if (has("init_items"))
+        o.initItems = int(getInt(v, "init_items"));
+    if (has("init_sweeps"))
+        o.initSweeps = int(getInt(v, "init_sweeps"));
+    if (has("patch"))
+        o.patch = int(getInt(v, "patch"));
+    if (has("eval_items"))
+        o.evalItems = int(getInt(v, "eval_items"));
+    if (has("eval_samples"))
+        o.evalSamples = int(getInt(v, "eval_samples"));
+    if (has("a"))
+        o.prior.a = getReal(v, "a");
+    if (has("b"))
+        o.prior.b = getReal(v, "b");
+    if (has("c"))
+        o.prior.c = getReal(v, "c");
+    if (has("d"))
+        o.prior.d = getReal(v, "d");
+    if (has("e"))
+        o.prior.e = getReal(v, "e");
+    if (has("f"))
+        o.prior.f = getReal(v, "f");
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GibbsChain
+
+GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K,
+                       const bpfa::Prior& prior, std::uint64_t seed)
+    : m_data(std::move(data)), m_items(std::move(items)), m_K(K), m_D(m_data->cols()),
+      m_prior(prior), m_seed(seed)
+{
+    m_x = MatrixRD::Zero(std::int64_t(m_items.size()), m_K);
+    // Start from a draw of the loadings from their prior, every feature equally likely, and
+    // a moderate noise level (the data are standardised).
+    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, 0, 1);
+    m_phi.resize(m_K, m_D);
+    const double sd = 1.0 / std::sqrt(double(m_D));
+    for (int k = 0; k < m_K; ++k)
+        for (int d = 0; d < m_D; ++d)
+            m_phi(k, d) = sd * rng.normal();
+    m_pi = Eigen::VectorXd::Constant(m_K, 0.5);
+    m_gamma = 10.0;
+    m_gammaW = 1.0;
+}
+
+GlobalView GibbsChain::view() const { return bpfa::pointView(m_phi, m_pi, m_gamma, m_gammaW); }
+
+void GibbsChain::sweep(std::int64_t iteration)
+{
+    m_iteration = iteration;
+    const DenseData& data = *m_data;
+    const std::int64_t n = std::int64_t(m_items.size());
+    const int K = m_K, D = m_D;
+
+    // 1. Local variables given the globals, warm-started from the current state.
+    {
+        const GlobalView v = view();
+        std::vector<Workspace> ws(kChunks);
+        forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+            ws[c].resize(K, D);
+            for (std::int64_t j = begin; j < end; ++j) {
+                ws[c].gather(data, m_items[j], v);
+                ws[c].x = m_x.row(j).transpose();
+                for (int k = 0; k < K; ++k)
+                    ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
+                Rng rng = Rng::stream(m_seed, kStreamChainLocal, iteration, m_items[j]);
+                bpfa::gibbsLocal(ws[c], v, 1, 0, rng, true);
+                m_x.row(j) = ws[c].x.transpose();
+            }
+        });
+    }
+
+    // Active features of every item (x_ik ≠ 0) in compressed rows.
+    std::vector<std::int64_t> start(n + 1, 0);
+    std::vector<int> activeK;
+    std::vector<double> activeX;
+    activeK.reserve(std::size_t(n) * 8);
+    activeX.reserve(std::size_t(n) * 8);
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(K);
+    double sumX2 = 0.0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        for (int k = 0; k < K; ++k) {
+            const double x = m_x(j, k);
+            if (x != 0.0) {
+                activeK.push_back(k);
+                activeX.push_back(x);
+                counts[k] += 1.0;
+                sumX2 += x * x;
+            }
+        }
+        start[j + 1] = std::int64_t(activeK.size());
+    }
+
+    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, iteration, 0);
+
+    // 2. π_k | z ~ Beta(a/K + n_k, b(K−1)/K + n − n_k).
+    const bpfa::Globals prior = bpfa::priorGlobals(m_prior, K, D);
+    for (int k = 0; k < K; ++k)
+        m_pi[k] = std::clamp(rng.beta(prior.a[k] + counts[k], prior.b[k] + double(n) - counts[k]),
+                             1e-12, 1.0 - 1e-12);
+
+    // 3. Φ column by column: φ_{·d} | rest ~ N(P⁻¹ γ t, P⁻¹), P = D I + γ Σ_i m_id x_i x_iᵀ.
+    //    Each dimension is one independent block, computed whole by one thread.
+    const double gamma = m_gamma;
+#pragma omp parallel
+    {
+        Eigen::MatrixXd S(K, K);
+        Eigen::VectorXd t(K), eps(K);
+#pragma omp for schedule(dynamic, 1)
+        for (int d = 0; d < D; ++d) {
+            S.setZero();
+            t.setZero();
+            for (std::int64_t j = 0; j < n; ++j) {
+                const std::int64_t i = m_items[j];
+                if (!data.observed(i, d))
+                    continue;
+                const double y = data.values(i, d);
+                for (std::int64_t p = start[j]; p < start[j + 1]; ++p) {
+                    const int a = activeK[p];
+                    const double xa = activeX[p];
+                    t[a] += xa * y;
+                    for (std::int64_t q = start[j]; q < start[j + 1]; ++q)
+                        S(a, activeK[q]) += xa * activeX[q];
+                }
+            }
+            S *= gamma;
+            S.diagonal().array() += double(D);
+            Eigen::LLT<Eigen::MatrixXd> llt(S);
+            const Eigen::VectorXd mean = llt.solve(gamma * t);
+            Rng r = Rng::stream(m_seed, kStreamChainGlobal, iteration, 1000 + d);
+            for (int k = 0; k < K; ++k)
+                eps[k] = r.normal();
+            const Eigen::VectorXd u = llt.matrixU().solve(eps); // Uᵀ U = P, u ~ N(0, P⁻¹)
+            m_phi.col(d) = mean + u;
+        }
+    }
+
+    // 4. γ_obs | rest ~ Gamma(c' + Σ D_i / 2, d' + Σ ‖y_i − x_i Φ‖² / 2) over observed entries.
+    std::vector<double> chunkR2(kChunks, 0.0), chunkObs(kChunks, 0.0);
+    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+        double r2 = 0.0, obs = 0.0;
+        for (std::int64_t j = begin; j < end; ++j) {
+            const std::int64_t i = m_items[j];
+            for (int d = 0; d < D; ++d) {
+                if (!data.observed(i, d))
+                    continue;
+                double pred = 0.0;
+                for (std::int64_t p = start[j]; p < start[j + 1]; ++p)
+                    pred += activeX[p] * m_phi(activeK[p], d);
+                const double res = data.values(i, d) - pred;
+                r2 += res * res;
+                obs += 1.0;
+            }
+        }
+        chunkR2[c] = r2;
+        chunkObs[c] = obs;
+    });
+    const double r2 = std::accumulate(chunkR2.begin(), chunkR2.end(), 0.0);
+    const double obs = std::accumulate(chunkObs.begin(), chunkObs.end(), 0.0);
+    m_gamma = rng.gamma(m_prior.c + 0.5 * obs, m_prior.d + 0.5 * r2);
+
+    // 5. γ_w | w ~ Gamma(e' + nK/2, f' + ‖w‖²/2). The weights of inactive features are
+    //    N(0, 1/γ_w) draws never stored; their sum of squares is drawn directly:
+    //    Σ w² over n0 of them ~ Gamma(n0/2, γ_w/2).
+    const double n0 = double(n) * K - double(activeK.size());
+    const double inactiveW2 = n0 > 0 ? rng.gamma(0.5 * n0, 0.5 * m_gammaW) : 0.0;
+    m_gammaW = rng.gamma(m_prior.e + 0.5 * double(n) * K, m_prior.f + 0.5 * (sumX2 + inactiveW2));
+}
+
+Globals GibbsChain::toGlobals(std::int64_t totalItems) const
+{
+    const GlobalView v = view();
+    const std::int64_t n = std::int64_t(m_items.size());
+    std::vector<Workspace> ws(kChunks);
+    std::vector<Stats> stats(kChunks);
+    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+        ws[c].resize(m_K, m_D);
+        stats[c].resize(m_K, m_D);
+        for (std::int64_t j = begin; j < end; ++j) {
+            ws[c].gather(*m_data, m_items[j], v);
+            ws[c].x = m_x.row(j).transpose();
+            for (int k = 0; k < m_K; ++k)
+                ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
+            Rng rng = Rng::stream(m_seed, kStreamInit, m_iteration, m_items[j]);
+            bpfa::gibbsLocal(ws[c], v, 0, 1, rng, true);
+            stats[c].add(ws[c]);
+        }
+    });
+    Stats total;
+    total.resize(m_K, m_D);
+    for (const Stats& s : stats)
+        if (s.zSum.size() > 0)
+            total.add(s);
+    return bpfa::globalTarget(m_prior, total, v, double(totalItems) / double(std::max<std::int64_t>(n, 1)),
+                              m_K, m_D);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BpfaTrainer
+
+struct BpfaTrainer::Chunked
+{
+    std::vector<Workspace> ws;
+    std::vector<Stats> stats;
+};
+
+BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaOptions& o,
+                         std::uint64_t seed)
+    : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed)
+{
+    if (!m_data || m_data->rows() < 1 || m_data->cols() < 1)
+        throw std::invalid_argument("data: the data set is empty");
+    if (o.K < 1)
+        throw std::invalid_argument(fieldError("K", std::to_string(o.K), "must be ≥ 1"));
+    if (o.minibatch < 1)
+        throw std::invalid_argument(
+            fieldError("minibatch", std::to_string(o.minibatch), "must be ≥ 1"));
+    if (o.samples < 1)
+        throw std::invalid_argument(fieldError("samples", std::to_string(o.samples), "must be ≥ 1"));
+    if (o.burnin < 0)
+        throw std::invalid_argument(fieldError("burnin", std::to_string(o.burnin), "must be ≥ 0"));
+    if (o.localIters < 1)
+        throw std::invalid_argument(
+            fieldError("local_iters", std::to_string(o.localIters), "must be ≥ 1"));
+    if (o.evalSamples < 1)
+        throw std::invalid_argument(
+            fieldError("eval_samples", std::to_string(o.evalSamples), "must be ≥ 1"));
+    if (!(o.kappa > 0.5 - 1e-12 && o.kappa <= 1.0))
+        throw std::invalid_argument(
+            fieldError("kappa", std::to_string(o.kappa), "must be in [0.5, 1]"));
+    if (!(o.tau0 >= 0.0))
+        throw std::invalid_argument(fieldError("tau0", std::to_string(o.tau0), "must be ≥ 0"));
+    if (o.init != "random" && o.init != "gibbs")
+        throw std::invalid_argument(fieldError("init", o.init, "must be one of: random, gibbs"));
+    for (auto [name, value] : {std::pair{"a", o.prior.a}, {"b", o.prior.b}, {"c", o.prior.c},
+                               {"d", o.prior.d}, {"e", o.prior.e}, {"f", o.prior.f}})
+        if (!(value > 0.0) || !std::isfinite(value))
+            throw std::invalid_argument(fieldError(name, std::to_string(value), "must be > 0"));
+    if (m_data->image && m_data->image->patch != o.patch)
+        throw std::invalid_argument(fieldError(
+            "patch", std::to_string(o.patch),
+            "the image was cut into " + std::to_string(m_data->image->patch) + "×" +
+                std::to_string(m_data->image->patch) + " patches"));
+    if (!m_data->values.allFinite())
+        throw std::invalid_argument("data: '" + m_data->source + "' contains NaN or infinite values");
+
+    m_K = o.K;
+    m_D = m_data->cols();
+    const std::int64_t N = m_data->rows();
+    m_schedule = RobbinsMonro{o.kappa, o.tau0};
+    m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
+                                                   m_seed ^ 0x6d696e6962617463ULL);
+    m_chunks = std::make_unique<Chunked>();
+    m_chunks->ws.resize(kChunks);
+    m_chunks->stats.resize(kChunks);
+    for (auto& w : m_chunks->ws)
+        w.resize(m_K, m_D);
+    for (auto& s : m_chunks->stats)
+        s.resize(m_K, m_D);
+
+    // Items scored at each snapshot: a seeded subset of those with held-out entries.
+    std::vector<std::int64_t> candidates;
+    for (std::int64_t i = 0; i < N; ++i)
+        if (hasHeldOut(*m_data, i))
+            candidates.push_back(i);
+    {
+        Rng rng = Rng::stream(m_seed, kStreamEvalPick);
+        const std::size_t take = std::min<std::size_t>(candidates.size(), std::size_t(std::max(o.evalItems, 0)));
+        for (std::size_t j = 0; j < take; ++j)
+            std::swap(candidates[j], candidates[j + rng.below(candidates.size() - j)]);
+        candidates.resize(take);
+        std::sort(candidates.begin(), candidates.end());
+        m_evalItems = std::move(candidates);
+    }
+
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
+        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+        std::iota(all.begin(), all.end(), 0);
+        m_chain = std::make_unique<GibbsChain>(m_data, std::move(all), m_K, o.prior, m_seed);
+        m_globals = bpfa::priorGlobals(o.prior, m_K, m_D);
+        return;
+    }
+
+    if (o.init == "gibbs") {
+        // The paper's "Gibbs initialisation": a short batch Gibbs run on a random subset.
+        Rng rng = Rng::stream(m_seed, kStreamInit, 0, 0);
+        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+        std::iota(all.begin(), all.end(), 0);
+        const std::size_t take = std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
+        for (std::size_t j = 0; j < take; ++j)
+            std::swap(all[j], all[j + rng.below(all.size() - j)]);
+        all.resize(take);
+        GibbsChain chain(m_data, std::move(all), m_K, o.prior, m_seed ^ 0x696e6974ULL);
+        for (int s = 1; s <= o.initSweeps; ++s)
+            chain.sweep(s);
+        m_globals = chain.toGlobals(N);
+    } else {
+        // Random initialisation: loadings drawn from their prior and held tightly there,
+        // every feature equally likely, unit noise and weight precisions.
+        Rng rng = Rng::stream(m_seed, kStreamInit, 0, 1);
+        m_globals = bpfa::priorGlobals(o.prior, m_K, m_D);
+        m_globals.a.setOnes();
+        m_globals.b.setOnes();
+        m_globals.c = m_globals.d = 1000.0;
+        m_globals.e = m_globals.f = 1000.0;
+        const double prec = 100.0 * m_D;
+        const double sd = 1.0 / std::sqrt(double(m_D));
+        m_globals.lambda.setConstant(prec);
+        for (int k = 0; k < m_K; ++k)
+            for (int d = 0; d < m_D; ++d)
+                m_globals.h(k, d) = prec * sd * rng.normal();
+    }
+}
+
+BpfaTrainer::~BpfaTrainer() = default;
+
+std::int64_t BpfaTrainer::itemsPerStep() const
+{
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs)
+        return m_data->rows();
+    return std::min<std::int64_t>(m_options.minibatch, m_data->rows());
+}
+
+bool BpfaTrainer::structured() const
+{
+    return m_algorithm == BpfaAlgorithm::MfSsvi || m_algorithm == BpfaAlgorithm::TitsiasSsvi ||
+           m_algorithm == BpfaAlgorithm::GibbsSsvi;
+}
+
+void BpfaTrainer::runLocal(Workspace& ws, const GlobalView& view, Rng& rng) const
+{
+    switch (m_algorithm) {
+    case BpfaAlgorithm::MfSvi:
+    case BpfaAlgorithm::MfSsvi:
+        bpfa::mfLocal(ws, view, m_options.localIters, m_options.localTol);
+        break;
+    case BpfaAlgorithm::TitsiasSsvi:
+        bpfa::titsiasLocal(ws, view, m_options.localIters, m_options.localTol);
+        break;
+    case BpfaAlgorithm::MimnoSvi:
+    case BpfaAlgorithm::GibbsSsvi:
+    case BpfaAlgorithm::BatchGibbs:
+        bpfa::gibbsLocal(ws, view, m_options.burnin, m_options.samples, rng);
+        break;
+    }
+}
+
+void BpfaTrainer::drawLocal(Workspace& ws, const GlobalView& view, Rng& rng, bool first) const
+{
+    switch (m_algorithm) {
+    case BpfaAlgorithm::MfSvi:
+    case BpfaAlgorithm::MfSsvi:
+    case BpfaAlgorithm::TitsiasSsvi:
+        if (first)
+            runLocal(ws, view, rng);
+        // One draw from the factorised local q: z ~ Bernoulli(θ), w | z = 1 ~ N(ν/κ, 1/κ).
+        for (int k = 0; k < ws.K; ++k)
+            ws.x[k] = rng.uniform() < ws.theta[k]
+                          ? ws.mean[k] + rng.normal() / std::sqrt(ws.prec[k])
+                          : 0.0;
+        break;
+    case BpfaAlgorithm::MimnoSvi:
+    case BpfaAlgorithm::GibbsSsvi:
+    case BpfaAlgorithm::BatchGibbs:
+        // The chain's last state is a draw; later draws continue the same chain.
+        if (first)
+            runLocal(ws, view, rng);
+        else
+            bpfa::gibbsLocal(ws, view, 0, 1, rng, true);
+        break;
+    }
+}
+
+Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const GlobalView& view,
+                              std::int64_t streamId)
+{
+    const DenseData& data = *m_data;
+    const std::int64_t n = std::int64_t(items.size());
+    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+        Workspace& ws = m_chunks->ws[c];
+        Stats& st = m_chunks->stats[c];
+        st.clear();
+        for (std::int64_t j = begin; j < end; ++j) {
+            ws.gather(data, items[j], view);
+            Rng rng = Rng::stream(m_seed, kStreamLocal, streamId, items[j]);
+            runLocal(ws, view, rng);
+            st.add(ws);
+        }
+    });
+    Stats total;
+    total.resize(m_K, m_D);
+    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
+    for (int c = 0; c < chunks; ++c)
+        total.add(m_chunks->stats[c]);
+    return total;
+}
+
+double BpfaTrainer::step(std::int64_t t)
+{
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
+        m_chain->sweep(t);
+        return 1.0;
+    }
+    const double rho = m_schedule.rho(t);
+    const std::vector<std::int64_t>& batch = m_sampler->next();
+    GlobalView view;
+    if (structured()) {
+        Rng rng = Rng::stream(m_seed, kStreamGlobal, std::uint64_t(t));
+        view = bpfa::sampleView(m_globals, rng);
+    } else {
+        view = bpfa::expectationView(m_globals);
+    }
+    const Stats stats = localStats(batch, view, t);
+    const double scale = double(m_data->rows()) / double(batch.size());
+    const Globals target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
+    m_globals.blend(target, rho);
+    return rho;
+}
+
+bool BpfaTrainer::diverged() const
+{
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs)
+        return !(m_chain->phi().allFinite() && std::isfinite(m_chain->gamma()) &&
+                 std::isfinite(m_chain->gammaW()));
+    return !m_globals.finite();
+}
+
+GlobalView BpfaTrainer::estimateView() const
+{
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs)
+        return m_chain->view();
+    if (structured())
+        return bpfa::meanPointView(m_globals);
+    return bpfa::expectationView(m_globals);
+}
+
+MatrixRF BpfaTrainer::predictAll()
+{
+    const DenseData& data = *m_data;
+    const std::int64_t N = data.rows();
+    const GlobalView view = estimateView();
+    MatrixRF out(N, m_D);
+    const std::int64_t pass = m_evalCount;
+    forChunks(N, [&](int c, std::int64_t begin, std::int64_t end) {
+        Workspace& ws = m_chunks->ws[c];
+        Eigen::VectorXd pred(m_D);
+        for (std::int64_t i = begin; i < end; ++i) {
+            ws.gather(data, i, view);
+            Rng rng = Rng::stream(m_seed, kStreamFull, pass, i);
+            runLocal(ws, view, rng);
+            pred.setZero();
+            for (int k = 0; k < m_K; ++k)
+                if (ws.ex[k] != 0.0)
+                    pred.noalias() += ws.ex[k] * view.phi.row(k).transpose();
+            out.row(i) = pred.cast<float>().transpose();
+        }
+    });
+    return out;
+}
+
+std::shared_ptr<Preview> BpfaTrainer::makePreview(std::optional<Eigen::ArrayXXf> image) const
+{
+    auto preview = std::make_shared<Preview>();
+    preview->reconstruction = std::move(image);
+    MatrixRD phi;
+    Eigen::VectorXd weight;
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
+        phi = m_chain->phi();
+        weight = m_chain->pi();
+    } else {
+        phi = m_globals.phiMean();
+        weight = m_globals.piMean();
+    }
+    std::vector<int> order(static_cast<std::size_t>(m_K));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return weight[x] > weight[y]; });
+    preview->atoms.resize(m_K, m_D);
+    preview->atomWeights.resize(m_K);
+    for (int j = 0; j < m_K; ++j) {
+        preview->atoms.row(j) = phi.row(order[std::size_t(j)]);
+        preview->atomWeights[j] = weight[order[std::size_t(j)]];
+    }
+    preview->atomWidth = m_data->image ? m_data->image->patch : 0;
+    return preview;
+}
+
+Evaluation BpfaTrainer::evaluate(bool full)
+{
+    const DenseData& data = *m_data;
+    const std::int64_t pass = ++m_evalCount;
+    const int M = m_options.evalSamples;
+    const bool batch = m_algorithm == BpfaAlgorithm::BatchGibbs;
+    const GlobalView expView = batch ? m_chain->view() : bpfa::expectationView(m_globals);
+    // Predictive draws of the globals (eq. 12); the batch sampler's current state for Gibbs.
+    std::vector<GlobalView> views;
+    views.reserve(std::size_t(M));
+    for (int m = 0; m < M; ++m) {
+        if (batch) {
+            views.push_back(expView);
+        } else {
+            Rng rng = Rng::stream(m_seed, kStreamEvalView, pass, m);
+            views.push_back(bpfa::sampleView(m_globals, rng));
+        }
+    }
+
+    const std::int64_t n = std::int64_t(m_evalItems.size());
+    std::vector<double> cElbo(kChunks, 0.0), cLl(kChunks, 0.0), cSse(kChunks, 0.0),
+        cCount(kChunks, 0.0);
+    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+        Workspace& ws = m_chunks->ws[c];
+        std::vector<int> held;
+        held.reserve(std::size_t(m_D));
+        std::vector<double> ll(static_cast<std::size_t>(M));
+        Eigen::VectorXd predMean(m_D);
+        double elbo = 0.0, llSum = 0.0, sse = 0.0, count = 0.0;
+        for (std::int64_t j = begin; j < end; ++j) {
+            const std::int64_t i = m_evalItems[std::size_t(j)];
+            held.clear();
+            for (int d = 0; d < m_D; ++d)
+                if (data.heldOut(i, d))
+                    held.push_back(d);
+            // The ELBO's local part: the best spike-and-slab factors under q(β) — the same
+            // bound for every algorithm, so that their ELBO traces are comparable.
+            if (!batch) {
+                ws.gather(data, i, expView);
+                bpfa::titsiasLocal(ws, expView, m_options.localIters, m_options.localTol);
+                elbo += bpfa::titsiasLocalElbo(ws, expView);
+            }
+            // Held-out predictive log-likelihood (eq. 12): log-mean over M joint draws.
+            predMean.setZero();
+            Rng rng = Rng::stream(m_seed, kStreamEval, pass, i);
+            for (int m = 0; m < M; ++m) {
+                const GlobalView& vm = views[std::size_t(m)];
+                const bool first = m == 0 || structured() || batch;
+                if (first)
+                    ws.gather(data, i, structured() ? vm : expView);
+                drawLocal(ws, structured() ? vm : expView, rng, first);
+                double l = 0.0;
+                for (int d : held) {
+                    double pred = 0.0;
+                    for (int k = 0; k < m_K; ++k)
+                        if (ws.x[k] != 0.0)
+                            pred += ws.x[k] * vm.phi(k, d);
+                    const double res = double(data.values(i, d)) - pred;
+                    l += 0.5 * (vm.logGamma - kLog2Pi) - 0.5 * vm.gamma * res * res;
+                    predMean[d] += pred / M;
+                }
+                ll[std::size_t(m)] = l;
+            }
+            const double mx = *std::max_element(ll.begin(), ll.end());
+            double s = 0.0;
+            for (double l : ll)
+                s += std::exp(l - mx);
+            llSum += mx + std::log(s / M);
+            for (int d : held) {
+                const double res = double(data.values(i, d)) - predMean[d];
+                sse += res * res;
+            }
+            count += double(held.size());
+        }
+        cElbo[std::size_t(c)] = elbo;
+        cLl[std::size_t(c)] = llSum;
+        cSse[std::size_t(c)] = sse;
+        cCount[std::size_t(c)] = count;
+    });
+    auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+
+    Evaluation ev;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double count = sum(cCount);
+    if (batch || n == 0)
+        ev.elbo = nan;
+    else
+        ev.elbo = bpfa::globalElboTerm(m_options.prior, m_globals) +
+                  double(data.rows()) / double(n) * sum(cElbo);
+    if (count > 0) {
+        ev.metrics["heldout_loglik"] = sum(cLl) / count;
+        ev.metrics["mse"] = sum(cSse) / count;
+    }
+    {
+        const Eigen::VectorXd weight = batch ? m_chain->pi() : m_globals.piMean();
+        const double threshold = 1.0 / double(data.rows()); // at least one item expected
+        ev.metrics["features_used"] = double((weight.array() > threshold).count());
+    }
+    {
+        // The learned noise level, on the data's own scale (0–255 for images).
+        const double gamma = batch ? m_chain->gamma() : m_globals.c / m_globals.d;
+        ev.metrics["noise_sd"] = (data.image ? data.image->scale : 1.0) / std::sqrt(gamma);
+    }
+
+    std::optional<Eigen::ArrayXXf> image;
+    if (full && data.image) {
+        const MatrixRF pred = predictAll();
+        image = reconstructImage(*data.image, pred);
+        ev.metrics["psnr"] = psnr(data.image->original, *image);
+        ev.metrics["psnr_missing"] = psnrMasked(data.image->original, *image, data.image->pixelObserved);
+    }
+    ev.preview = makePreview(std::move(image));
+    return ev;
+}
+
+} // namespace svi

@@ -1,0 +1,124 @@
+#pragma once
+// BpfaTrainer: beta process factor analysis on DenseData, fitted by one of the five SVI
+// algorithms of paper 000 (Algorithm 1 with the global updates of eq. 7) or by the
+// uncollapsed batch Gibbs sampler.
+//
+// Threading: driven by one thread; step() and evaluate() use OpenMP across the minibatch.
+// Work is split into a fixed number of chunks reduced in a fixed order and every item draws
+// from its own (seed, step, item) stream, so results do not depend on the thread count.
+
+#include "core/models/bpfa/bpfa.h"
+#include "core/models/bpfa/bpfa_model.h"
+#include "core/inference/schedule.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+struct BpfaOptions
+{
+    int K = 256;
+    std::int64_t minibatch = 256;
+    double kappa = 0.75;
+    double tau0 = 0.0;
+    int burnin = 3;        // Gibbs-SSVI, Mimno-SVI: sweeps discarded
+    int samples = 3;       // Gibbs-SSVI, Mimno-SVI: sweeps kept
+    int localIters = 20;   // MF and spike-and-slab: coordinate-ascent sweeps at most
+    double localTol = 1e-3;
+    std::string init = "gibbs"; // "random" | "gibbs"
+    int initItems = 2000;  // Gibbs initialisation: patches in the random subset
+    int initSweeps = 20;   // Gibbs initialisation: batch Gibbs iterations
+    int patch = 8;
+    bpfa::Prior prior;
+    int evalItems = 1000;  // items whose held-out entries are scored at each snapshot
+    int evalSamples = 5;   // M of eq. 12
+
+    // Reads resolved registry values (keys as declared by registerBpfa).
+    static BpfaOptions fromParams(const ParamValues& values);
+};
+
+// A Gibbs chain over a set of items: per-item state x_i = z_i ∘ w_i and point values of the
+// globals, each sampled from its exact conditional. Used by the batch Gibbs sampler (all
+// items) and by the Gibbs initialisation (a random subset).
+class GibbsChain
+{
+public:
+    GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K, const bpfa::Prior& prior,
+               std::uint64_t seed);
+    // One scan: every item's local variables, then π, Φ (jointly per dimension), γ_obs, γ_w.
+    void sweep(std::int64_t iteration);
+    const bpfa::MatrixRD& phi() const { return m_phi; }
+    const Eigen::VectorXd& pi() const { return m_pi; }
+    double gamma() const { return m_gamma; }
+    double gammaW() const { return m_gammaW; }
+    bpfa::GlobalView view() const;
+    // Global variational parameters λ = η + (N / n) Σ η̂_i from the current state, as if the
+    // chain's items were one minibatch (the paper's "Gibbs initialisation").
+    bpfa::Globals toGlobals(std::int64_t totalItems) const;
+
+private:
+    DenseDataPtr m_data;
+    std::vector<std::int64_t> m_items;
+    int m_K, m_D;
+    bpfa::Prior m_prior;
+    std::uint64_t m_seed;
+    bpfa::MatrixRD m_x; // n×K state
+    bpfa::MatrixRD m_phi;
+    Eigen::VectorXd m_pi;
+    double m_gamma = 10.0, m_gammaW = 1.0;
+    std::int64_t m_iteration = 0;
+};
+
+class BpfaTrainer final : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the field when the options do not fit the data.
+    BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaOptions& options,
+                std::uint64_t seed);
+    ~BpfaTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override;
+    std::int64_t itemCount() const override { return m_data->rows(); }
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    BpfaAlgorithm algorithm() const { return m_algorithm; }
+    const BpfaOptions& options() const { return m_options; }
+    const bpfa::Globals& globals() const { return m_globals; }
+    void setGlobals(const bpfa::Globals& g) { m_globals = g; }
+
+    // E[y_i] for every item over all D entries (normalised units), from the algorithm's own
+    // local inference under the current globals: the full reconstruction pass.
+    MatrixRF predictAll();
+
+    // The local-statistics pass of one SVI step over `items` under `view` (exposed for tests).
+    bpfa::Stats localStats(const std::vector<std::int64_t>& items, const bpfa::GlobalView& view,
+                           std::int64_t streamId);
+
+private:
+    struct Chunked;
+    void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng) const;
+    void drawLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng, bool first) const;
+    bool structured() const;
+    bpfa::GlobalView estimateView() const; // the view used for point predictions
+    std::shared_ptr<Preview> makePreview(std::optional<Eigen::ArrayXXf> image) const;
+
+    DenseDataPtr m_data;
+    BpfaAlgorithm m_algorithm;
+    BpfaOptions m_options;
+    std::uint64_t m_seed;
+    int m_K, m_D;
+    bpfa::Globals m_globals;
+    RobbinsMonro m_schedule;
+    std::unique_ptr<MinibatchSampler> m_sampler;
+    std::unique_ptr<GibbsChain> m_chain; // batch Gibbs only
+    std::vector<std::int64_t> m_evalItems;
+    std::int64_t m_evalCount = 0;
+    std::unique_ptr<Chunked> m_chunks;
+};
+
+} // namespace svi
