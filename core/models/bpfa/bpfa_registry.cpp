@@ -59,7 +59,13 @@ std::vector<ParamSpec> commonParams(bool svi)
 std::vector<ParamSpec> gibbsParams()
 {
     return {intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
-            intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000)};
+            intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
+            intParam("eval_burnin", "Evaluation burn-in",
+                     "local Gibbs sweeps discarded per item when scoring / reconstructing", 10, 0,
+                     10000),
+            intParam("eval_kept", "Evaluation kept sweeps",
+                     "local Gibbs sweeps averaged per item when scoring / reconstructing", 10, 1,
+                     10000)};
 }
 
 std::vector<ParamSpec> ascentParams()

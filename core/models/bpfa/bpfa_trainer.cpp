@@ -103,6 +103,10 @@ BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
         o.evalItems = int(getInt(v, "eval_items"));
     if (has("eval_samples"))
         o.evalSamples = int(getInt(v, "eval_samples"));
+    if (has("eval_burnin"))
+        o.evalBurnin = int(getInt(v, "eval_burnin"));
+    if (has("eval_kept"))
+        o.evalKept = int(getInt(v, "eval_kept"));
     if (has("a"))
         o.prior.a = getReal(v, "a");
     if (has("b"))
@@ -424,7 +428,7 @@ bool BpfaTrainer::structured() const
            m_algorithm == BpfaAlgorithm::GibbsSsvi;
 }
 
-void BpfaTrainer::runLocal(Workspace& ws, const GlobalView& view, Rng& rng) const
+void BpfaTrainer::runLocal(Workspace& ws, const GlobalView& view, Rng& rng, bool evaluation) const
 {
     switch (m_algorithm) {
     case BpfaAlgorithm::MfSvi:
@@ -437,7 +441,10 @@ void BpfaTrainer::runLocal(Workspace& ws, const GlobalView& view, Rng& rng) cons
     case BpfaAlgorithm::MimnoSvi:
     case BpfaAlgorithm::GibbsSsvi:
     case BpfaAlgorithm::BatchGibbs:
-        bpfa::gibbsLocal(ws, view, m_options.burnin, m_options.samples, rng);
+        if (evaluation)
+            bpfa::gibbsLocal(ws, view, m_options.evalBurnin, m_options.evalKept, rng);
+        else
+            bpfa::gibbsLocal(ws, view, m_options.burnin, m_options.samples, rng);
         break;
     }
 }
@@ -449,7 +456,7 @@ void BpfaTrainer::drawLocal(Workspace& ws, const GlobalView& view, Rng& rng, boo
     case BpfaAlgorithm::MfSsvi:
     case BpfaAlgorithm::TitsiasSsvi:
         if (first)
-            runLocal(ws, view, rng);
+            runLocal(ws, view, rng, true);
         // One draw from the factorised local q: z ~ Bernoulli(θ), w | z = 1 ~ N(ν/κ, 1/κ).
         for (int k = 0; k < ws.K; ++k)
             ws.x[k] = rng.uniform() < ws.theta[k]
@@ -461,7 +468,7 @@ void BpfaTrainer::drawLocal(Workspace& ws, const GlobalView& view, Rng& rng, boo
     case BpfaAlgorithm::BatchGibbs:
         // The chain's last state is a draw; later draws continue the same chain.
         if (first)
-            runLocal(ws, view, rng);
+            runLocal(ws, view, rng, true);
         else
             bpfa::gibbsLocal(ws, view, 0, 1, rng, true);
         break;
@@ -544,7 +551,7 @@ MatrixRF BpfaTrainer::predictAll()
         for (std::int64_t i = begin; i < end; ++i) {
             ws.gather(data, i, view);
             Rng rng = Rng::stream(m_seed, kStreamFull, pass, i);
-            runLocal(ws, view, rng);
+            runLocal(ws, view, rng, true);
             pred.setZero();
             for (int k = 0; k < m_K; ++k)
                 if (ws.ex[k] != 0.0)
@@ -632,15 +639,21 @@ Evaluation BpfaTrainer::evaluate(bool full)
                 if (first)
                     ws.gather(data, i, structured() ? vm : expView);
                 drawLocal(ws, structured() ? vm : expView, rng, first);
+                // The likelihood uses the joint draw (ψ, β); the predictive mean uses the
+                // local posterior mean E[x | β] (Rao–Blackwellised), which has less Monte
+                // Carlo noise than the single draw.
                 double l = 0.0;
                 for (int d : held) {
-                    double pred = 0.0;
-                    for (int k = 0; k < m_K; ++k)
+                    double pred = 0.0, mean = 0.0;
+                    for (int k = 0; k < m_K; ++k) {
                         if (ws.x[k] != 0.0)
                             pred += ws.x[k] * vm.phi(k, d);
+                        if (ws.ex[k] != 0.0)
+                            mean += ws.ex[k] * vm.phi(k, d);
+                    }
                     const double res = double(data.values(i, d)) - pred;
                     l += 0.5 * (vm.logGamma - kLog2Pi) - 0.5 * vm.gamma * res * res;
-                    predMean[d] += pred / M;
+                    predMean[d] += mean / M;
                 }
                 ll[std::size_t(m)] = l;
             }

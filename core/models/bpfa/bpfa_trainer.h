@@ -35,6 +35,10 @@ struct BpfaOptions
     bpfa::Prior prior;
     int evalItems = 1000;  // items whose held-out entries are scored at each snapshot
     int evalSamples = 5;   // M of eq. 12
+    // Gibbs-type local inference at evaluation (held-out scores, reconstruction): longer
+    // chains than in training, so that the scores measure the fit, not the chain's noise.
+    int evalBurnin = 10;
+    int evalKept = 10;
 
     // Reads resolved registry values (keys as declared by registerBpfa).
     static BpfaOptions fromParams(const ParamValues& values);
@@ -101,7 +105,8 @@ public:
 
 private:
     struct Chunked;
-    void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng) const;
+    void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng,
+                  bool evaluation = false) const;
     void drawLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng, bool first) const;
     bool structured() const;
     bpfa::GlobalView estimateView() const; // the view used for point predictions
