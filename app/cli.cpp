@@ -1,13 +1,758 @@
 #include "app/cli.h"
 
+#include "core/data/image_task.h"
+#include "core/data/io/data_error.h"
+#include "core/data/io/image_file.h"
+#include "core/run/registry.h"
+#include "core/run/runner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QString>
+
+#include <omp.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace svi::cli {
+namespace {
 
-int main(int, char**)
+constexpr const char* kDefaultImage = ":/images/default.png";
+
+// A bad-input error: the one-line reason is printed and the exit status is 2.
+struct UsageError : std::runtime_error
 {
-    std::fprintf(stderr, "svi: not built yet\n");
-    return 1;
+    using std::runtime_error::runtime_error;
+};
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+
+const char* kMainHelp = R"(svi — stochastic variational inference, headless
+
+Usage:
+  svi list [--json]                 models, algorithms and their parameters
+  svi info FILE [--json] [--patch P]
+                                    what a data file holds, or why it cannot be read
+  svi run [FILE] [options]          fit a model and write the results into --out
+  svi help run                      all options of 'svi run'
+
+Without FILE, 'svi run' uses the embedded default image (512×512 grey).
+
+Example — inpaint the default image with 80 % of its pixels removed, for one minute:
+  svi run --task inpaint --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
+)";
+
+const char* kRunHelp = R"(svi run [FILE] [options]
+
+Data and task
+  FILE                      image (PNG, JPEG, TIFF, PGM, BMP); default: the embedded image
+  --task inpaint            the task (images: inpaint = remove pixels, optionally add noise)
+  --missing F               fraction of pixels removed, in [0, 1)          (default 0.8)
+  --noise S                 σ of Gaussian noise added to kept pixels, 0–255 (default 0)
+
+Model
+  --model M                 model key (default bpfa; see 'svi list')
+  --algorithm A             algorithm key (default gibbs-ssvi; see 'svi list')
+  --set KEY=VALUE           any parameter of the algorithm, repeatable (e.g. --set K=256)
+
+Budget and reproducibility
+  --seconds S               training seconds (evaluation time is not counted)
+  --steps N                 number of steps (minibatch updates)
+  --seed N                  seed of the corruption and of the algorithm  (default 1)
+  --threads N               OpenMP threads (default: all cores; results do not depend on it)
+  --eval-every S            seconds of training between snapshots (default: budget / 40)
+  --config run.json         re-run a saved configuration (flags given as well override it)
+
+Output
+  --out DIR                 where to write summary.json, trace.csv, run.json and images
+                            (default: results)
+  --quiet                   no progress line
+
+Exit status: 0 when the run ended normally (budget reached or interrupted), 2 for bad input
+(with a one-line reason), 3 when the run failed or diverged.
+)";
+
+double parseNumber(const std::string& flag, const std::string& text)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(v))
+            throw std::invalid_argument("x");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError(flag + " = " + text + ", but must be a number");
+    }
+}
+
+std::int64_t parseInteger(const std::string& flag, const std::string& text)
+{
+    try {
+        std::size_t used = 0;
+        const long long v = std::stoll(text, &used);
+        if (used != text.size())
+            throw std::invalid_argument("x");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError(flag + " = " + text + ", but must be an integer");
+    }
+}
+
+QJsonValue toJson(const ParamValue& v)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&v))
+        return QJsonValue(qint64(*i));
+    if (const auto* d = std::get_if<double>(&v))
+        return QJsonValue(*d);
+    if (const auto* b = std::get_if<bool>(&v))
+        return QJsonValue(*b);
+    return QJsonValue(QString::fromStdString(std::get<std::string>(v)));
+}
+
+// Numbers that JSON cannot hold (NaN, ±inf) are written as null.
+QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
+
+std::string typeName(ParamType t)
+{
+    switch (t) {
+    case ParamType::Int:
+        return "int";
+    case ParamType::Real:
+        return "real";
+    case ParamType::Choice:
+        return "choice";
+    case ParamType::Bool:
+        return "bool";
+    }
+    return "?";
+}
+
+std::string rangeText(const ParamSpec& p)
+{
+    if (p.type == ParamType::Choice) {
+        std::string s;
+        for (const auto& c : p.choices)
+            s += (s.empty() ? "" : " | ") + c;
+        return s;
+    }
+    if (p.type == ParamType::Bool)
+        return "true | false";
+    std::ostringstream o;
+    o << "[" << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue)) : ParamValue(p.minValue))
+      << ", ";
+    if (p.maxValue >= 1e300)
+        o << "∞)";
+    else
+        o << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.maxValue)) : ParamValue(p.maxValue))
+          << "]";
+    return o.str();
+}
+
+std::string defaultText(const ParamSpec& p)
+{
+    switch (p.type) {
+    case ParamType::Int:
+        return formatParam(std::int64_t(p.defaultValue));
+    case ParamType::Real:
+        return formatParam(p.defaultValue);
+    case ParamType::Bool:
+        return p.defaultValue != 0 ? "true" : "false";
+    case ParamType::Choice:
+        return p.defaultChoice;
+    }
+    return "";
+}
+
+void writeFileAtomically(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw std::runtime_error("cannot write '" + path.toStdString() + "': " +
+                                 f.errorString().toStdString());
+}
+
+// ---------------------------------------------------------------------------------------------
+// svi list
+
+int cmdList(const std::vector<std::string>& args)
+{
+    bool json = false;
+    for (const auto& a : args) {
+        if (a == "--json")
+            json = true;
+        else
+            throw UsageError("list: unknown option '" + a + "'");
+    }
+    const Registry& r = Registry::builtin();
+    if (json) {
+        QJsonArray entries;
+        for (const AlgorithmEntry& e : r.entries()) {
+            QJsonArray params;
+            for (const ParamSpec& p : e.params) {
+                QJsonObject o{{"key", QString::fromStdString(p.key)},
+                              {"label", QString::fromStdString(p.label)},
+                              {"help", QString::fromStdString(p.help)},
+                              {"type", QString::fromStdString(typeName(p.type))},
+                              {"default", QString::fromStdString(defaultText(p))}};
+                if (p.type == ParamType::Choice) {
+                    QJsonArray choices;
+                    for (const auto& c : p.choices)
+                        choices.append(QString::fromStdString(c));
+                    o["choices"] = choices;
+                } else if (p.type != ParamType::Bool) {
+                    o["min"] = number(p.minValue);
+                    o["max"] = p.maxValue >= 1e300 ? QJsonValue() : number(p.maxValue);
+                }
+                params.append(o);
+            }
+            entries.append(QJsonObject{{"model", QString::fromStdString(e.model)},
+                                       {"model_label", QString::fromStdString(e.modelLabel)},
+                                       {"algorithm", QString::fromStdString(e.algorithm)},
+                                       {"label", QString::fromStdString(e.label)},
+                                       {"help", QString::fromStdString(e.help)},
+                                       {"params", params}});
+        }
+        std::fputs(QJsonDocument(entries).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::string lastModel;
+    for (const AlgorithmEntry& e : r.entries()) {
+        if (e.model != lastModel) {
+            std::printf("model %s — %s\n\n", e.model.c_str(), e.modelLabel.c_str());
+            lastModel = e.model;
+        }
+        std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(), e.help.c_str());
+        for (const ParamSpec& p : e.params)
+            std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
+                        typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),
+                        p.help.c_str());
+        std::printf("\n");
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// svi info
+
+int cmdInfo(const std::vector<std::string>& args)
+{
+    std::optional<std::string> file;
+    bool json = false;
+    int patch = 8;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--patch" && i + 1 < args.size())
+            patch = int(parseInteger("--patch", args[++i]));
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError("info: unknown option '" + a + "'");
+        else if (!file)
+            file = a;
+        else
+            throw UsageError("info: one file at a time ('" + a + "' is extra)");
+    }
+    if (!file)
+        throw UsageError("info: which file? (svi info FILE [--json])");
+    if (patch < 2)
+        throw UsageError("--patch = " + std::to_string(patch) + ", but must be ≥ 2");
+    const DataInfo info = inspectFile(*file, patch);
+    if (json) {
+        QJsonArray names;
+        for (const auto& n : info.names)
+            names.append(QString::fromStdString(n));
+        QJsonObject o{{"path", QString::fromStdString(info.path)},
+                      {"kind", QString::fromStdString(info.kind)},
+                      {"format", QString::fromStdString(info.format)},
+                      {"rows", qint64(info.rows)},
+                      {"cols", qint64(info.cols)},
+                      {"names", names}};
+        if (info.kind == "image") {
+            o["width"] = info.width;
+            o["height"] = info.height;
+            o["patch"] = info.patch;
+            o["patches"] = qint64(info.patches);
+            o["grayscale"] = info.grayscale;
+            o["depth"] = info.depth;
+        }
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%s\n  kind     %s\n  format   %s\n", info.path.c_str(), info.kind.c_str(),
+                info.format.c_str());
+    if (info.kind == "image") {
+        std::printf("  size     %d × %d pixels (%s, %d-bit)\n", info.width, info.height,
+                    info.grayscale ? "grey" : "colour, read as grey", info.depth);
+        std::printf("  patches  %lld of %d×%d → rows %lld, cols %lld\n", (long long)info.patches,
+                    info.patch, info.patch, (long long)info.rows, (long long)info.cols);
+    } else {
+        std::printf("  rows     %lld\n  cols     %lld\n", (long long)info.rows, (long long)info.cols);
+    }
+    if (!info.names.empty()) {
+        std::printf("  names   ");
+        for (const auto& n : info.names)
+            std::printf(" %s", n.c_str());
+        std::printf("\n");
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// svi run
+
+struct RunConfig
+{
+    std::string data = kDefaultImage;
+    std::string task = "inpaint";
+    double missing = 0.8;
+    double noise = 0.0;
+    std::string model = "bpfa";
+    std::string algorithm = "gibbs-ssvi";
+    std::map<std::string, std::string> sets; // raw --set values, resolved against the registry
+    double seconds = 0.0;
+    std::int64_t steps = 0;
+    std::uint64_t seed = 1;
+    int threads = 0;
+    double evalEvery = 0.0;
+    std::string out = "results";
+    bool quiet = false;
+};
+
+std::string jsonScalarText(const QJsonValue& v)
+{
+    if (v.isString())
+        return v.toString().toStdString();
+    if (v.isBool())
+        return v.toBool() ? "true" : "false";
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        if (d == std::floor(d) && std::abs(d) < 1e15)
+            return std::to_string(static_cast<long long>(d));
+        return formatParam(d);
+    }
+    throw UsageError("a parameter value must be a number, a string or a boolean");
+}
+
+void loadConfig(const std::string& path, RunConfig& c)
+{
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        throw UsageError("cannot read '" + path + "': " + f.errorString().toStdString());
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+    if (doc.isNull() || !doc.isObject())
+        throw UsageError("'" + path + "' is not a run configuration: " +
+                         (doc.isNull() ? err.errorString().toStdString() + " at offset " + std::to_string(err.offset)
+                                       : std::string("expected a JSON object")));
+    const QJsonObject o = doc.object();
+    auto str = [&](const char* key, std::string& dst) {
+        if (o.contains(key)) {
+            if (!o[key].isString())
+                throw UsageError("'" + path + "': field '" + key + "' must be a string");
+            dst = o[key].toString().toStdString();
+        }
+    };
+    auto num = [&](const QJsonObject& obj, const char* key, double& dst) {
+        if (obj.contains(key)) {
+            if (!obj[key].isDouble())
+                throw UsageError("'" + path + "': field '" + key + "' must be a number");
+            dst = obj[key].toDouble();
+        }
+    };
+    str("data", c.data);
+    str("model", c.model);
+    str("algorithm", c.algorithm);
+    if (o.contains("task")) {
+        const QJsonObject t = o["task"].toObject();
+        if (t.contains("kind"))
+            c.task = t["kind"].toString().toStdString();
+        num(t, "missing", c.missing);
+        num(t, "noise", c.noise);
+    }
+    if (o.contains("params")) {
+        if (!o["params"].isObject())
+            throw UsageError("'" + path + "': field 'params' must be an object");
+        const QJsonObject p = o["params"].toObject();
+        for (auto it = p.begin(); it != p.end(); ++it)
+            c.sets[it.key().toStdString()] = jsonScalarText(it.value());
+    }
+    double seed = double(c.seed), steps = double(c.steps), threads = c.threads;
+    num(o, "seed", seed);
+    if (o.contains("budget")) {
+        const QJsonObject b = o["budget"].toObject();
+        num(b, "seconds", c.seconds);
+        num(b, "steps", steps);
+    }
+    num(o, "threads", threads);
+    num(o, "eval_every", c.evalEvery);
+    if (seed < 0 || seed != std::floor(seed))
+        throw UsageError("'" + path + "': seed = " + formatParam(seed) + ", but must be an integer ≥ 0");
+    c.seed = std::uint64_t(seed);
+    c.steps = std::int64_t(steps);
+    c.threads = int(threads);
+}
+
+RunConfig parseRun(const std::vector<std::string>& args)
+{
+    // A --config file is read first, so that the other flags override it.
+    RunConfig c;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--config")
+            loadConfig(args[i + 1], c);
+    bool haveFile = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size())
+                throw UsageError(a + " needs a value (see svi help run)");
+            return args[++i];
+        };
+        if (a == "--config")
+            ++i;
+        else if (a == "--task")
+            c.task = value();
+        else if (a == "--missing")
+            c.missing = parseNumber("--missing", value());
+        else if (a == "--noise")
+            c.noise = parseNumber("--noise", value());
+        else if (a == "--model")
+            c.model = value();
+        else if (a == "--algorithm")
+            c.algorithm = value();
+        else if (a == "--set") {
+            const std::string kv = value();
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError("--set " + kv + ": expected KEY=VALUE");
+            c.sets[kv.substr(0, eq)] = kv.substr(eq + 1);
+        } else if (a == "--seconds")
+            c.seconds = parseNumber("--seconds", value());
+        else if (a == "--steps")
+            c.steps = parseInteger("--steps", value());
+        else if (a == "--seed") {
+            const std::int64_t s = parseInteger("--seed", value());
+            if (s < 0)
+                throw UsageError("--seed = " + std::to_string(s) + ", but must be ≥ 0");
+            c.seed = std::uint64_t(s);
+        } else if (a == "--threads")
+            c.threads = int(parseInteger("--threads", value()));
+        else if (a == "--eval-every")
+            c.evalEvery = parseNumber("--eval-every", value());
+        else if (a == "--out")
+            c.out = value();
+        else if (a == "--quiet")
+            c.quiet = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError("run: unknown option '" + a + "' (see svi help run)");
+        else if (!haveFile) {
+            c.data = a;
+            haveFile = true;
+        } else
+            throw UsageError("run: one data file at a time ('" + a + "' is extra)");
+    }
+    if (c.task != "inpaint")
+        throw UsageError("--task = " + c.task + ", but must be one of: inpaint");
+    if (c.seconds < 0)
+        throw UsageError("--seconds = " + formatParam(c.seconds) + ", but must be ≥ 0");
+    if (c.steps < 0)
+        throw UsageError("--steps = " + std::to_string(c.steps) + ", but must be ≥ 0");
+    if (c.seconds == 0 && c.steps == 0)
+        throw UsageError("no budget: give --seconds S or --steps N");
+    if (c.threads < 0)
+        throw UsageError("--threads = " + std::to_string(c.threads) + ", but must be ≥ 1");
+    if (c.evalEvery < 0)
+        throw UsageError("--eval-every = " + formatParam(c.evalEvery) + ", but must be ≥ 0");
+    return c;
+}
+
+QJsonObject configJson(const RunConfig& c, const ParamValues& params)
+{
+    QJsonObject p;
+    for (const auto& [k, v] : params)
+        p[QString::fromStdString(k)] = toJson(v);
+    return QJsonObject{
+        {"version", 1},
+        {"data", QString::fromStdString(c.data)},
+        {"task", QJsonObject{{"kind", QString::fromStdString(c.task)},
+                             {"missing", c.missing},
+                             {"noise", c.noise}}},
+        {"model", QString::fromStdString(c.model)},
+        {"algorithm", QString::fromStdString(c.algorithm)},
+        {"params", p},
+        {"seed", qint64(c.seed)},
+        {"budget", QJsonObject{{"seconds", c.seconds}, {"steps", qint64(c.steps)}}},
+        {"eval_every", c.evalEvery},
+        {"threads", c.threads},
+    };
+}
+
+QString formatMetric(double v)
+{
+    if (!std::isfinite(v))
+        return std::isnan(v) ? "" : (v > 0 ? "inf" : "-inf");
+    return QString::number(v, 'g', 10);
+}
+
+void writeTrace(const QString& path, const std::vector<Snapshot>& trace)
+{
+    std::set<std::string> keys;
+    for (const Snapshot& s : trace)
+        for (const auto& [k, v] : s.metrics)
+            keys.insert(k);
+    QByteArray out = "step,epochs,train_seconds,rho,elbo";
+    for (const auto& k : keys)
+        out += "," + QByteArray::fromStdString(k);
+    out += "\n";
+    for (const Snapshot& s : trace) {
+        out += QByteArray::number(qint64(s.step)) + "," + formatMetric(s.epochs).toUtf8() + "," +
+               formatMetric(s.trainSeconds).toUtf8() + "," + formatMetric(s.rho).toUtf8() + "," +
+               formatMetric(s.elbo).toUtf8();
+        for (const auto& k : keys) {
+            const auto it = s.metrics.find(k);
+            out += "," + (it == s.metrics.end() ? QByteArray() : formatMetric(it->second).toUtf8());
+        }
+        out += "\n";
+    }
+    writeFileAtomically(path, out);
+}
+
+int cmdRun(const std::vector<std::string>& args)
+{
+    const RunConfig c = parseRun(args);
+    const Registry& registry = Registry::builtin();
+    const AlgorithmEntry* entry = registry.find(c.model, c.algorithm);
+    if (!entry) {
+        std::string known;
+        for (const auto& e : registry.entries())
+            if (e.model == c.model)
+                known += (known.empty() ? "" : ", ") + e.algorithm;
+        if (known.empty())
+            throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
+        throw UsageError("--algorithm = " + c.algorithm + ", but model " + c.model +
+                         " has: " + known);
+    }
+    ParamValues given;
+    for (const auto& [key, text] : c.sets) {
+        const ParamSpec* spec = nullptr;
+        for (const ParamSpec& p : entry->params)
+            if (p.key == key)
+                spec = &p;
+        if (!spec) {
+            std::string known;
+            for (const ParamSpec& p : entry->params)
+                known += (known.empty() ? "" : ", ") + p.key;
+            throw UsageError("unknown parameter '" + key + "' for " + c.algorithm + " (known: " +
+                             known + ")");
+        }
+        auto parsed = parseParam(*spec, text);
+        if (auto* e = std::get_if<ParamError>(&parsed))
+            throw UsageError(e->message);
+        given[key] = std::get<ParamValue>(parsed);
+    }
+    auto resolved = resolveParams(entry->params, given);
+    if (auto* e = std::get_if<ParamError>(&resolved))
+        throw UsageError(e->message);
+    const ParamValues params = std::get<ParamValues>(resolved);
+
+    InpaintOptions task;
+    task.missing = c.missing;
+    task.noise = c.noise;
+    task.patch = params.count("patch") ? int(getInt(params, "patch")) : 8;
+    task.seed = c.seed;
+    if (auto problem = task.validate())
+        throw UsageError("--" + *problem);
+
+    if (c.threads > 0)
+        omp_set_num_threads(c.threads);
+
+    const QString outDir = QString::fromStdString(c.out);
+    if (!QDir().mkpath(outDir))
+        throw UsageError("cannot create the output folder '" + c.out + "'");
+
+    if (!c.quiet)
+        std::fprintf(stderr, "loading %s …\n",
+                     c.data == kDefaultImage ? "the default image" : c.data.c_str());
+    const Eigen::ArrayXXf image = loadGrayImage(c.data);
+    const std::string source = c.data == kDefaultImage ? "default image" : c.data;
+    DenseDataPtr data;
+    try {
+        data = makeInpaintingData(image, task, source);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(c.data + ": " + e.what());
+    }
+
+    std::unique_ptr<Trainer> trainer;
+    try {
+        if (!c.quiet)
+            std::fprintf(stderr, "%lld patches of %d×%d; building %s (%s)…\n",
+                         (long long)data->rows(), task.patch, task.patch, entry->label.c_str(),
+                         params.count("init") ? getChoice(params, "init").c_str() : "");
+        trainer = entry->make(data, params, c.seed);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+
+    writeFileAtomically(outDir + "/run.json",
+                        QJsonDocument(configJson(c, params)).toJson(QJsonDocument::Indented));
+    saveGrayImage((outDir + "/observed.png").toStdString(), data->image->corrupted);
+
+    RunOptions ro;
+    ro.maxSeconds = c.seconds;
+    ro.maxSteps = c.steps;
+    ro.evalEverySeconds = c.evalEvery;
+    ro.finalFullEvaluation = true;
+
+    std::vector<Snapshot> trace;
+    const bool tty = !c.quiet;
+    auto onSnapshot = [&](const Snapshot& s) {
+        trace.push_back(s);
+        if (tty) {
+            std::string line = "\r[" + c.algorithm + "] step " + std::to_string(s.step);
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "  epoch %.2f  %.1f s  elbo %.4g", s.epochs,
+                          s.trainSeconds, s.elbo);
+            line += buf;
+            for (const char* k : {"heldout_loglik", "mse", "psnr"}) {
+                const auto it = s.metrics.find(k);
+                if (it != s.metrics.end()) {
+                    std::snprintf(buf, sizeof buf, "  %s %.4g", k, it->second);
+                    line += buf;
+                }
+            }
+            std::fprintf(stderr, "%s   ", line.c_str());
+            std::fflush(stderr);
+        }
+        return CallbackResult::Continue;
+    };
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    const Summary summary = Runner::runBlocking(*trainer, ro, onSnapshot, &g_interrupted);
+    if (tty)
+        std::fprintf(stderr, "\n");
+
+    // Outputs are written whatever the ending, so that nothing computed is lost.
+    writeTrace(outDir + "/trace.csv", trace);
+    QJsonObject metrics;
+    double elbo = std::nan("");
+    if (summary.last) {
+        for (const auto& [k, v] : summary.last->metrics)
+            metrics[QString::fromStdString(k)] = number(v);
+        elbo = summary.last->elbo;
+        if (const auto& p = summary.last->preview) {
+            if (p->reconstruction)
+                saveGrayImage((outDir + "/reconstruction.png").toStdString(), *p->reconstruction);
+            if (p->atomWidth > 0 && p->atoms.rows() > 0)
+                saveGrayImage((outDir + "/atoms.png").toStdString(), tileAtoms(p->atoms, p->atomWidth));
+        }
+    }
+    const QJsonObject summaryJson{
+        {"model", QString::fromStdString(c.model)},
+        {"algorithm", QString::fromStdString(c.algorithm)},
+        {"data", QString::fromStdString(source)},
+        {"task", QJsonObject{{"kind", QString::fromStdString(c.task)},
+                             {"missing", c.missing},
+                             {"noise", c.noise},
+                             {"patch", task.patch},
+                             {"seed", qint64(c.seed)}}},
+        {"seed", qint64(c.seed)},
+        {"threads", omp_get_max_threads()},
+        {"steps", qint64(summary.steps)},
+        {"epochs", number(summary.epochs)},
+        {"train_seconds", number(summary.trainSeconds)},
+        {"seconds_per_step", number(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
+        {"termination", terminationName(summary.reason)},
+        {"message", QString::fromStdString(summary.message)},
+        {"elbo", number(elbo)},
+        {"metrics", metrics},
+    };
+    writeFileAtomically(outDir + "/summary.json",
+                        QJsonDocument(summaryJson).toJson(QJsonDocument::Indented));
+
+    if (!c.quiet) {
+        std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
+        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "mse"})
+            if (metrics.contains(k))
+                std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
+        std::fprintf(stderr, "results in %s\n", c.out.c_str());
+    }
+    switch (summary.reason) {
+    case TerminationReason::Converged:
+    case TerminationReason::BudgetReached:
+    case TerminationReason::Cancelled:
+        return 0;
+    case TerminationReason::InvalidInput:
+        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
+        return 2;
+    case TerminationReason::Diverged:
+    case TerminationReason::Failed:
+        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
+        return 3;
+    }
+    return 3;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // QGuiApplication-free: images are decoded by QImageReader, which needs only QtGui's
+    // image plugins, not a display. A QCoreApplication is enough to find them.
+    QCoreApplication app(argc, argv);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" ||
+        (args[0] == "help" && args.size() == 1)) {
+        std::fputs(kMainHelp, stdout);
+        return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") {
+            std::fputs(command == "run" ? kRunHelp : kMainHelp, stdout);
+            return 0;
+        }
+    try {
+        if (command == "help") {
+            std::fputs(args.size() == 1 && args[0] == "run" ? kRunHelp : kMainHelp, stdout);
+            return 0;
+        }
+        if (command == "list")
+            return cmdList(args);
+        if (command == "info")
+            return cmdInfo(args);
+        if (command == "run")
+            return cmdRun(args);
+        throw UsageError("unknown command '" + command + "' (commands: list, info, run; see svi --help)");
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 2;
+    } catch (const DataError& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 3;
+    }
 }
 
 } // namespace svi::cli

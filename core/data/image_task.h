@@ -35,4 +35,9 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
 // order of makeInpaintingData) into an image on the 0–255 scale, clamped to [0, 255].
 Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates);
 
+// Lays out dictionary atoms (one per row of `atoms`, p·p entries each, row-major tiles) as a
+// near-square grid of p×p tiles separated by 1-pixel grey borders; each tile is stretched to
+// 0–255 by its own range (a constant atom is mid-grey). At most maxTiles atoms are shown.
+Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int patch, int maxTiles = 256);
+
 } // namespace svi

@@ -1,0 +1,128 @@
+#include "core/data/io/image_file.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageReader>
+#include <QImageWriter>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+
+namespace svi {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "': " + reason);
+}
+
+// Existence and emptiness first, so that the message is precise.
+void checkReadable(const std::string& path)
+{
+    const QString qpath = QString::fromStdString(path);
+    QFileInfo fi(qpath);
+    if (!fi.exists())
+        fail(path, "file does not exist");
+    if (fi.isDir())
+        fail(path, "is a folder, not a file");
+    if (!path.starts_with(":") && !fi.isReadable())
+        fail(path, "permission denied");
+    if (fi.size() == 0)
+        fail(path, "file is empty");
+}
+
+QImage readImage(const std::string& path, QByteArray* format)
+{
+    checkReadable(path);
+    QImageReader reader(QString::fromStdString(path));
+    reader.setAutoTransform(false);
+    if (!reader.canRead())
+        fail(path, "not an image or unsupported format (supported: png, jpeg, tiff, pgm, bmp)");
+    if (format)
+        *format = reader.format();
+    QImage img = reader.read();
+    if (img.isNull())
+        fail(path, "image is truncated or corrupt (" + reader.errorString().toStdString() + ")");
+    return img;
+}
+
+} // namespace
+
+Eigen::ArrayXXf loadGrayImage(const std::string& path)
+{
+    const QImage img = readImage(path, nullptr);
+    const int H = img.height(), W = img.width();
+    Eigen::ArrayXXf out(H, W);
+    if (img.format() == QImage::Format_Grayscale16 || img.depth() >= 48) {
+        const QImage g = img.convertToFormat(QImage::Format_Grayscale16);
+        for (int r = 0; r < H; ++r) {
+            const auto* line = reinterpret_cast<const quint16*>(g.constScanLine(r));
+            for (int c = 0; c < W; ++c)
+                out(r, c) = float(line[c]) * (255.0f / 65535.0f);
+        }
+    } else {
+        const QImage g = img.convertToFormat(QImage::Format_Grayscale8);
+        for (int r = 0; r < H; ++r) {
+            const uchar* line = g.constScanLine(r);
+            for (int c = 0; c < W; ++c)
+                out(r, c) = float(line[c]);
+        }
+    }
+    return out;
+}
+
+void saveGrayImage(const std::string& path, const Eigen::ArrayXXf& image)
+{
+    const int H = int(image.rows()), W = int(image.cols());
+    if (H < 1 || W < 1)
+        throw DataError("cannot write '" + path + "': the image is empty");
+    QImage img(W, H, QImage::Format_Grayscale8);
+    for (int r = 0; r < H; ++r) {
+        uchar* line = img.scanLine(r);
+        for (int c = 0; c < W; ++c) {
+            const float v = image(r, c);
+            line[c] = uchar(std::isfinite(v) ? std::clamp(std::lround(v), 0L, 255L) : 0L);
+        }
+    }
+    QString suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower();
+    if (suffix.isEmpty())
+        suffix = "png";
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
+        throw DataError("cannot write '" + path + "': " + file.errorString().toStdString());
+    QImageWriter writer(&file, suffix.toLatin1());
+    if (!writer.write(img)) {
+        file.cancelWriting();
+        throw DataError("cannot write '" + path + "': " + writer.errorString().toStdString());
+    }
+    if (!file.commit())
+        throw DataError("cannot write '" + path + "': " + file.errorString().toStdString());
+}
+
+DataInfo inspectFile(const std::string& path, int patch)
+{
+    checkReadable(path);
+    QImageReader probe(QString::fromStdString(path));
+    if (!probe.canRead())
+        fail(path, "not a supported data file (images: png, jpeg, tiff, pgm, bmp)");
+    QByteArray format;
+    const QImage img = readImage(path, &format);
+    DataInfo info;
+    info.path = path;
+    info.kind = "image";
+    info.format = format.toStdString();
+    info.width = img.width();
+    info.height = img.height();
+    info.patch = patch;
+    info.grayscale = img.isGrayscale();
+    info.depth = img.depth() >= 48 || img.format() == QImage::Format_Grayscale16 ? 16 : 8;
+    if (info.width >= patch && info.height >= patch)
+        info.patches = std::int64_t(info.width - patch + 1) * (info.height - patch + 1);
+    info.rows = info.patches;
+    info.cols = std::int64_t(patch) * patch;
+    return info;
+}
+
+} // namespace svi

@@ -1,0 +1,240 @@
+#include "core/run/params.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+std::string formatNumber(double v)
+{
+    // Shortest text that reads back to the same double.
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+bool finiteBound(double b) { return std::isfinite(b) && std::abs(b) < 1e300; }
+
+std::string rangeRule(const ParamSpec& spec)
+{
+    const bool lo = finiteBound(spec.minValue), hi = finiteBound(spec.maxValue);
+    auto num = [&](double v) {
+        return spec.type == ParamType::Int ? std::to_string(static_cast<long long>(v)) : formatNumber(v);
+    };
+    if (lo && hi)
+        return "must be in [" + num(spec.minValue) + ", " + num(spec.maxValue) + "]";
+    if (lo)
+        return "must be ≥ " + num(spec.minValue);
+    if (hi)
+        return "must be ≤ " + num(spec.maxValue);
+    return "must be finite";
+}
+
+ParamError error(const ParamSpec& spec, const std::string& text, const std::string& rule)
+{
+    return ParamError{spec.key, spec.key + " = " + text + ", but " + rule};
+}
+
+std::string choicesText(const ParamSpec& spec)
+{
+    std::string s;
+    for (const auto& c : spec.choices)
+        s += (s.empty() ? "" : ", ") + c;
+    return s;
+}
+
+} // namespace
+
+ParamValues defaultValues(const std::vector<ParamSpec>& specs)
+{
+    ParamValues v;
+    for (const ParamSpec& s : specs) {
+        switch (s.type) {
+        case ParamType::Int:
+            v[s.key] = static_cast<std::int64_t>(s.defaultValue);
+            break;
+        case ParamType::Real:
+            v[s.key] = s.defaultValue;
+            break;
+        case ParamType::Bool:
+            v[s.key] = s.defaultValue != 0.0;
+            break;
+        case ParamType::Choice:
+            v[s.key] = s.defaultChoice;
+            break;
+        }
+    }
+    return v;
+}
+
+std::variant<ParamValue, ParamError> parseParam(const ParamSpec& spec, const std::string& text)
+{
+    ParamValue value;
+    switch (spec.type) {
+    case ParamType::Int: {
+        long long v = 0;
+        const char* end = text.data() + text.size();
+        const auto res = std::from_chars(text.data(), end, v);
+        if (text.empty() || res.ec != std::errc() || res.ptr != end)
+            return error(spec, text, "must be an integer");
+        value = static_cast<std::int64_t>(v);
+        break;
+    }
+    case ParamType::Real: {
+        double v = 0;
+        const char* end = text.data() + text.size();
+        const auto res = std::from_chars(text.data(), end, v);
+        if (text.empty() || res.ec != std::errc() || res.ptr != end)
+            return error(spec, text, "must be a number");
+        if (!std::isfinite(v))
+            return error(spec, text, "must be finite");
+        value = v;
+        break;
+    }
+    case ParamType::Bool: {
+        std::string t;
+        for (char c : text)
+            t += char(std::tolower(static_cast<unsigned char>(c)));
+        if (t == "true" || t == "1" || t == "yes" || t == "on")
+            value = true;
+        else if (t == "false" || t == "0" || t == "no" || t == "off")
+            value = false;
+        else
+            return error(spec, text, "must be true or false");
+        break;
+    }
+    case ParamType::Choice:
+        value = text;
+        break;
+    }
+    if (auto e = checkParam(spec, value))
+        return *e;
+    return value;
+}
+
+std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& value)
+{
+    switch (spec.type) {
+    case ParamType::Int: {
+        const auto* v = std::get_if<std::int64_t>(&value);
+        if (!v)
+            return error(spec, formatParam(value), "must be an integer");
+        if (double(*v) < spec.minValue || double(*v) > spec.maxValue)
+            return error(spec, std::to_string(*v), rangeRule(spec));
+        return std::nullopt;
+    }
+    case ParamType::Real: {
+        double v;
+        if (const auto* d = std::get_if<double>(&value))
+            v = *d;
+        else if (const auto* i = std::get_if<std::int64_t>(&value))
+            v = double(*i);
+        else
+            return error(spec, formatParam(value), "must be a number");
+        if (!std::isfinite(v))
+            return error(spec, formatParam(value), "must be finite");
+        if (v < spec.minValue || v > spec.maxValue)
+            return error(spec, formatNumber(v), rangeRule(spec));
+        return std::nullopt;
+    }
+    case ParamType::Bool:
+        if (!std::holds_alternative<bool>(value))
+            return error(spec, formatParam(value), "must be true or false");
+        return std::nullopt;
+    case ParamType::Choice: {
+        const auto* s = std::get_if<std::string>(&value);
+        if (!s)
+            return error(spec, formatParam(value), "must be one of: " + choicesText(spec));
+        for (const auto& c : spec.choices)
+            if (c == *s)
+                return std::nullopt;
+        return error(spec, *s, "must be one of: " + choicesText(spec));
+    }
+    }
+    return std::nullopt;
+}
+
+std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>& specs,
+                                                    const ParamValues& given)
+{
+    ParamValues out = defaultValues(specs);
+    for (const auto& [key, value] : given) {
+        const ParamSpec* spec = nullptr;
+        for (const ParamSpec& s : specs)
+            if (s.key == key)
+                spec = &s;
+        if (!spec) {
+            std::string known;
+            for (const ParamSpec& s : specs)
+                known += (known.empty() ? "" : ", ") + s.key;
+            return ParamError{key, "unknown parameter '" + key + "' (known: " + known + ")"};
+        }
+        ParamValue v = value;
+        // An integer is a valid real.
+        if (spec->type == ParamType::Real)
+            if (const auto* i = std::get_if<std::int64_t>(&value))
+                v = double(*i);
+        if (auto e = checkParam(*spec, v))
+            return *e;
+        out[key] = v;
+    }
+    return out;
+}
+
+std::string formatParam(const ParamValue& value)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&value))
+        return formatNumber(*d);
+    if (const auto* b = std::get_if<bool>(&value))
+        return *b ? "true" : "false";
+    return std::get<std::string>(value);
+}
+
+namespace {
+const ParamValue& lookup(const ParamValues& values, const std::string& key)
+{
+    const auto it = values.find(key);
+    if (it == values.end())
+        throw std::invalid_argument("parameter '" + key + "' is missing");
+    return it->second;
+}
+} // namespace
+
+std::int64_t getInt(const ParamValues& values, const std::string& key)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&lookup(values, key)))
+        return *i;
+    throw std::invalid_argument("parameter '" + key + "' is not an integer");
+}
+
+double getReal(const ParamValues& values, const std::string& key)
+{
+    const ParamValue& v = lookup(values, key);
+    if (const auto* d = std::get_if<double>(&v))
+        return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&v))
+        return double(*i);
+    throw std::invalid_argument("parameter '" + key + "' is not a number");
+}
+
+bool getBool(const ParamValues& values, const std::string& key)
+{
+    if (const auto* b = std::get_if<bool>(&lookup(values, key)))
+        return *b;
+    throw std::invalid_argument("parameter '" + key + "' is not a boolean");
+}
+
+std::string getChoice(const ParamValues& values, const std::string& key)
+{
+    if (const auto* s = std::get_if<std::string>(&lookup(values, key)))
+        return *s;
+    throw std::invalid_argument("parameter '" + key + "' is not a choice");
+}
+
+} // namespace svi

@@ -1,0 +1,33 @@
+#include "core/run/registry.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace svi {
+
+void Registry::add(AlgorithmEntry entry)
+{
+    if (find(entry.model, entry.algorithm))
+        throw std::invalid_argument("Registry::add: " + entry.model + "/" + entry.algorithm +
+                                    " is already registered");
+    m_entries.push_back(std::move(entry));
+}
+
+const AlgorithmEntry* Registry::find(const std::string& model, const std::string& algorithm) const
+{
+    for (const AlgorithmEntry& e : m_entries)
+        if (e.model == model && e.algorithm == algorithm)
+            return &e;
+    return nullptr;
+}
+
+std::vector<std::string> Registry::models() const
+{
+    std::vector<std::string> out;
+    for (const AlgorithmEntry& e : m_entries)
+        if (std::find(out.begin(), out.end(), e.model) == out.end())
+            out.push_back(e.model);
+    return out;
+}
+
+} // namespace svi

@@ -1,0 +1,239 @@
+#include "core/run/runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+
+namespace svi {
+
+const char* terminationName(TerminationReason reason)
+{
+    switch (reason) {
+    case TerminationReason::Converged:
+        return "converged";
+    case TerminationReason::BudgetReached:
+        return "budget";
+    case TerminationReason::Diverged:
+        return "diverged";
+    case TerminationReason::Cancelled:
+        return "cancelled";
+    case TerminationReason::InvalidInput:
+        return "invalid_input";
+    case TerminationReason::Failed:
+        return "failed";
+    }
+    return "failed";
+}
+
+std::optional<std::string> RunOptions::validate() const
+{
+    if (maxSteps < 0)
+        return "maxSteps = " + std::to_string(maxSteps) + ", but must be ≥ 0";
+    if (!std::isfinite(maxSeconds) || maxSeconds < 0)
+        return "maxSeconds = " + std::to_string(maxSeconds) + ", but must be ≥ 0";
+    if (!std::isfinite(evalEverySeconds) || evalEverySeconds < 0)
+        return "evalEverySeconds = " + std::to_string(evalEverySeconds) + ", but must be ≥ 0";
+    if (evalEverySteps < 0)
+        return "evalEverySteps = " + std::to_string(evalEverySteps) + ", but must be ≥ 0";
+    if (maxSteps == 0 && maxSeconds == 0)
+        return std::string("no budget: set maxSteps or maxSeconds");
+    return std::nullopt;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What the training loop needs from its driver: a stop request and a way to wait while
+// paused. Both may be absent (runBlocking without a flag).
+struct LoopControl
+{
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void()> waitWhilePaused; // returns when resumed or stopped
+};
+
+Summary trainLoop(Trainer& trainer, const RunOptions& options,
+                  const Runner::SnapshotCallback& onSnapshot, const LoopControl& control)
+{
+    Summary summary;
+    if (auto problem = options.validate()) {
+        summary.reason = TerminationReason::InvalidInput;
+        summary.message = *problem;
+        return summary;
+    }
+    const bool stepCadence = options.evalEverySteps > 0;
+    double cadenceSeconds = options.evalEverySeconds;
+    std::int64_t cadenceSteps = options.evalEverySteps;
+    if (!stepCadence && cadenceSeconds <= 0) {
+        if (options.maxSeconds > 0)
+            cadenceSeconds = std::max(0.05, options.maxSeconds / 40.0);
+        else
+            cadenceSteps = std::max<std::int64_t>(1, options.maxSteps / 40);
+    }
+    const bool byTime = cadenceSteps <= 0;
+
+    const std::int64_t N = std::max<std::int64_t>(trainer.itemCount(), 1);
+    std::int64_t t = 0;
+    double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
+    bool userStop = false;
+
+    auto publish = [&](bool full) {
+        const Evaluation ev = trainer.evaluate(full);
+        Snapshot s;
+        s.step = t;
+        s.epochs = double(t) * double(trainer.itemsPerStep()) / double(N);
+        s.trainSeconds = trainSeconds;
+        s.rho = rho;
+        s.elbo = ev.elbo;
+        s.metrics = ev.metrics;
+        s.preview = ev.preview;
+        s.final = full;
+        summary.last = s;
+        if (onSnapshot && onSnapshot(s) == CallbackResult::Stop)
+            userStop = true;
+    };
+    auto finish = [&](TerminationReason reason, std::string message) {
+        summary.reason = reason;
+        summary.message = std::move(message);
+        summary.steps = t;
+        summary.epochs = double(t) * double(trainer.itemsPerStep()) / double(N);
+        summary.trainSeconds = trainSeconds;
+    };
+
+    try {
+        for (;;) {
+            if (control.waitWhilePaused)
+                control.waitWhilePaused();
+            if (userStop || (control.stop && control.stop->load())) {
+                finish(TerminationReason::Cancelled, "cancelled after " + std::to_string(t) + " steps");
+                break;
+            }
+            const auto t0 = Clock::now();
+            rho = trainer.step(t + 1);
+            ++t;
+            trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+            if (trainer.diverged()) {
+                finish(TerminationReason::Diverged,
+                       "diverged: NaN or infinity in the global parameters at step " + std::to_string(t));
+                try {
+                    publish(false);
+                } catch (const std::exception&) {
+                    // The diverged state may not be evaluable; the summary says why it stopped.
+                }
+                return summary;
+            }
+            const bool budget = (options.maxSteps > 0 && t >= options.maxSteps) ||
+                                (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds);
+            if (budget) {
+                finish(TerminationReason::BudgetReached,
+                       options.maxSteps > 0 && t >= options.maxSteps
+                           ? "budget reached: " + std::to_string(t) + " steps"
+                           : "budget reached: " + std::to_string(trainSeconds) + " training seconds");
+                break;
+            }
+            const bool due = t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
+            if (due) {
+                publish(false);
+                if (byTime)
+                    while (nextSnapshot <= trainSeconds)
+                        nextSnapshot += cadenceSeconds;
+            }
+        }
+        if (options.finalFullEvaluation)
+            publish(true);
+        else if (!summary.last || summary.last->step != t)
+            publish(false);
+    } catch (const std::exception& e) {
+        finish(TerminationReason::Failed, e.what());
+    } catch (...) {
+        finish(TerminationReason::Failed, "unknown error");
+    }
+    return summary;
+}
+
+} // namespace
+
+Runner::Runner(std::unique_ptr<Trainer> trainer, RunOptions options)
+    : m_trainer(std::move(trainer)), m_options(options)
+{
+    if (!m_trainer)
+        throw std::invalid_argument("Runner: trainer is null");
+}
+
+Runner::~Runner()
+{
+    requestStop();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void Runner::start(SnapshotCallback onSnapshot, FinishedCallback onFinished)
+{
+    if (m_thread.joinable() || m_running.load())
+        throw std::logic_error("Runner::start: already started");
+    m_onSnapshot = std::move(onSnapshot);
+    m_onFinished = std::move(onFinished);
+    m_running.store(true);
+    m_thread = std::thread([this] { work(); });
+}
+
+void Runner::pause()
+{
+    m_paused.store(true);
+}
+
+void Runner::resume()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_paused.store(false);
+    }
+    m_cv.notify_all();
+}
+
+void Runner::requestStop()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stop.store(true);
+    }
+    m_cv.notify_all();
+}
+
+Summary Runner::wait()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+    return m_summary;
+}
+
+void Runner::work()
+{
+    LoopControl control;
+    control.stop = &m_stop;
+    control.waitWhilePaused = [this] {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_cv.wait(lock, [this] { return !m_paused.load() || m_stop.load(); });
+    };
+    Summary s = trainLoop(*m_trainer, m_options, m_onSnapshot, control);
+    m_summary = s;
+    m_running.store(false);
+    if (m_onFinished) {
+        try {
+            m_onFinished(s);
+        } catch (...) {
+            // Nothing may escape the worker thread.
+        }
+    }
+}
+
+Summary Runner::runBlocking(Trainer& trainer, const RunOptions& options,
+                            const SnapshotCallback& onSnapshot, const std::atomic<bool>* stopFlag)
+{
+    LoopControl control;
+    control.stop = stopFlag;
+    return trainLoop(trainer, options, onSnapshot, control);
+}
+
+} // namespace svi
