@@ -170,8 +170,9 @@ Runner::~Runner()
 
 void Runner::start(SnapshotCallback onSnapshot, FinishedCallback onFinished)
 {
-    if (m_thread.joinable() || m_running.load())
-        throw std::logic_error("Runner::start: already started");
+    if (m_started)
+        throw std::logic_error("Runner::start: a Runner runs once");
+    m_started = true;
     m_onSnapshot = std::move(onSnapshot);
     m_onFinished = std::move(onFinished);
     m_running.store(true);

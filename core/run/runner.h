@@ -78,6 +78,7 @@ public:
     Runner(const Runner&) = delete;
     Runner& operator=(const Runner&) = delete;
 
+    // Starts the worker. A Runner runs once: a second start() throws std::logic_error.
     void start(SnapshotCallback onSnapshot, FinishedCallback onFinished = {});
     void pause();
     void resume();
@@ -101,6 +102,7 @@ private:
     SnapshotCallback m_onSnapshot;
     FinishedCallback m_onFinished;
     std::thread m_thread;
+    bool m_started = false; // a Runner runs once; touched only by the owning thread
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_paused{false};
     std::atomic<bool> m_stop{false};

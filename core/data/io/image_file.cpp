@@ -55,19 +55,33 @@ Eigen::ArrayXXf loadGrayImage(const std::string& path)
     const QImage img = readImage(path, nullptr);
     const int H = img.height(), W = img.width();
     Eigen::ArrayXXf out(H, W);
-    if (img.format() == QImage::Format_Grayscale16 || img.depth() >= 48) {
-        const QImage g = img.convertToFormat(QImage::Format_Grayscale16);
-        for (int r = 0; r < H; ++r) {
-            const auto* line = reinterpret_cast<const quint16*>(g.constScanLine(r));
-            for (int c = 0; c < W; ++c)
-                out(r, c) = float(line[c]) * (255.0f / 65535.0f);
+    const bool deep = img.format() == QImage::Format_Grayscale16 || img.depth() >= 48;
+    if (img.isGrayscale()) {
+        if (deep) {
+            const QImage g = img.convertToFormat(QImage::Format_Grayscale16);
+            for (int r = 0; r < H; ++r) {
+                const auto* line = reinterpret_cast<const quint16*>(g.constScanLine(r));
+                for (int c = 0; c < W; ++c)
+                    out(r, c) = float(line[c]) * (255.0f / 65535.0f);
+            }
+        } else {
+            const QImage g = img.convertToFormat(QImage::Format_Grayscale8);
+            for (int r = 0; r < H; ++r) {
+                const uchar* line = g.constScanLine(r);
+                for (int c = 0; c < W; ++c)
+                    out(r, c) = float(line[c]);
+            }
         }
-    } else {
-        const QImage g = img.convertToFormat(QImage::Format_Grayscale8);
-        for (int r = 0; r < H; ++r) {
-            const uchar* line = g.constScanLine(r);
-            for (int c = 0; c < W; ++c)
-                out(r, c) = float(line[c]);
+        return out;
+    }
+    // Colour → grey with the ITU-R BT.601 luma weights (as Matlab's rgb2gray and OpenCV), on
+    // the stored (gamma-encoded) values, keeping the fraction rather than rounding.
+    const QImage rgb = img.convertToFormat(QImage::Format_RGBA64);
+    for (int r = 0; r < H; ++r) {
+        const auto* line = reinterpret_cast<const QRgba64*>(rgb.constScanLine(r));
+        for (int c = 0; c < W; ++c) {
+            const QRgba64 p = line[c];
+            out(r, c) = float((0.299 * p.red() + 0.587 * p.green() + 0.114 * p.blue()) * (255.0 / 65535.0));
         }
     }
     return out;

@@ -13,7 +13,8 @@
 namespace svi {
 
 // Loads an image as grey levels 0–255 (height rows × width cols). Colour is converted to grey
-// (Qt's luminance weights); 16-bit grey is scaled to 0–255. `path` may be a Qt resource
+// with the BT.601 luma weights 0.299 R + 0.587 G + 0.114 B (as Matlab's rgb2gray and OpenCV);
+// 16-bit grey is scaled to 0–255. `path` may be a Qt resource
 // (":/images/default.png"). Throws DataError naming the file and the reason.
 Eigen::ArrayXXf loadGrayImage(const std::string& path);
 

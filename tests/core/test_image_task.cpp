@@ -1,0 +1,286 @@
+// The inpainting task: corruption, normalisation, patch layout, reconstruction and PSNR.
+
+#include "core/data/image_task.h"
+#include "core/metrics/image_metrics.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace svi;
+
+namespace {
+
+Eigen::ArrayXXf gradientImage(int H, int W)
+{
+    Eigen::ArrayXXf img(H, W);
+    for (int r = 0; r < H; ++r)
+        for (int c = 0; c < W; ++c)
+            img(r, c) = float((r * 7 + c * 13 + (r * c) % 17) % 256);
+    return img;
+}
+
+MatrixRF valuesOf(const DenseData& d) { return d.values; }
+
+} // namespace
+
+class TestImageTask : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void patchLayoutByHand();
+    void reconstructionIsExactWithNothingMissing_data();
+    void reconstructionIsExactWithNothingMissing();
+    void normalisationRoundTrips();
+    void corruptionIsSeededAndExact();
+    void heldOutEntriesCarryTheCleanValue();
+    void noiseHasTheRequestedSigma();
+    void psnrKnownCases();
+    void badInputNamesTheField_data();
+    void badInputNamesTheField();
+    void imageSmallerThanPatch();
+    void reconstructRejectsWrongShape();
+    void tileAtomsLayout();
+};
+
+void TestImageTask::patchLayoutByHand()
+{
+    const Eigen::ArrayXXf img = gradientImage(10, 12);
+    InpaintOptions o;
+    o.missing = 0.0;
+    o.patch = 3;
+    const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    QCOMPARE(d->rows(), std::int64_t((10 - 2) * (12 - 2)));
+    QCOMPARE(d->cols(), 9);
+    const ImageLayout& L = *d->image;
+    auto pixel = [&](std::int64_t i, int e) { return d->values(i, e) * L.scale + L.mean; };
+    // Patch with origin (row 2, col 5) is row 2·10 + 5; entry (dr 1, dc 2) is 1·3 + 2.
+    QVERIFY(std::abs(pixel(2 * 10 + 5, 5) - img(3, 7)) < 1e-3);
+    QVERIFY(std::abs(pixel(0, 0) - img(0, 0)) < 1e-3);
+    QVERIFY(std::abs(pixel(d->rows() - 1, 8) - img(9, 11)) < 1e-3);
+    for (std::int64_t i = 0; i < d->rows(); ++i)
+        for (int e = 0; e < 9; ++e)
+            QVERIFY(d->observed(i, e));
+}
+
+void TestImageTask::reconstructionIsExactWithNothingMissing_data()
+{
+    QTest::addColumn<int>("patch");
+    QTest::newRow("p=8") << 8;
+    QTest::newRow("p=5") << 5;
+    QTest::newRow("p=2") << 2;
+}
+
+void TestImageTask::reconstructionIsExactWithNothingMissing()
+{
+    QFETCH(int, patch);
+    const Eigen::ArrayXXf img = gradientImage(37, 29);
+    InpaintOptions o;
+    o.missing = 0.0;
+    o.patch = patch;
+    const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    const Eigen::ArrayXXf back = reconstructImage(*d->image, valuesOf(*d));
+    QCOMPARE(back.rows(), img.rows());
+    QVERIFY((back - img).abs().maxCoeff() < 1e-3);
+    QVERIFY(std::isinf(psnr(img, back)) || psnr(img, back) > 60);
+}
+
+void TestImageTask::normalisationRoundTrips()
+{
+    const Eigen::ArrayXXf img = gradientImage(40, 40);
+    InpaintOptions o;
+    o.missing = 0.5;
+    const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    const ImageLayout& L = *d->image;
+    // mean and scale are those of the observed pixels
+    double s = 0, s2 = 0;
+    int n = 0;
+    for (int r = 0; r < 40; ++r)
+        for (int c = 0; c < 40; ++c)
+            if (L.pixelObserved(r, c)) {
+                s += img(r, c);
+                s2 += double(img(r, c)) * img(r, c);
+                ++n;
+            }
+    const double mean = s / n, sd = std::sqrt(s2 / n - mean * mean);
+    QVERIFY(std::abs(L.mean - mean) < 1e-6 * std::abs(mean));
+    QVERIFY(std::abs(L.scale - sd) < 1e-6 * sd);
+    // Observed normalised pixels have mean 0 and variance 1 (counted once per pixel: the
+    // top-left entry of the patches whose origin covers every pixel of the first rows/cols).
+    double ms = 0, ms2 = 0;
+    int mn = 0;
+    for (int r = 0; r < 40; ++r)
+        for (int c = 0; c < 40; ++c)
+            if (L.pixelObserved(r, c)) {
+                const double v = (img(r, c) - L.mean) / L.scale;
+                ms += v;
+                ms2 += v * v;
+                ++mn;
+            }
+    QVERIFY(std::abs(ms / mn) < 1e-9);
+    QVERIFY(std::abs(ms2 / mn - 1.0) < 1e-9);
+    const std::int64_t i = 3 * d->image->patchesPerRow() + 4;
+    for (int e = 0; e < 64; ++e) {
+        const float back = d->values(i, e) * float(L.scale) + float(L.mean);
+        QVERIFY(std::abs(back - img(3 + e / 8, 4 + e % 8)) < 1e-3);
+    }
+}
+
+void TestImageTask::corruptionIsSeededAndExact()
+{
+    const Eigen::ArrayXXf img = gradientImage(50, 60);
+    InpaintOptions o;
+    o.missing = 0.8;
+    o.seed = 5;
+    const DenseDataPtr a = makeInpaintingData(img, o, "t");
+    const DenseDataPtr b = makeInpaintingData(img, o, "t");
+    o.seed = 6;
+    const DenseDataPtr c = makeInpaintingData(img, o, "t");
+    const auto observed = a->image->pixelObserved.cast<int>().sum();
+    QCOMPARE(observed, int(std::lround(0.2 * 50 * 60)));
+    QVERIFY(a->image->pixelObserved == b->image->pixelObserved);
+    QVERIFY(a->image->pixelObserved != c->image->pixelObserved);
+    // Corrupted image: observed pixels kept (no noise), others zero.
+    for (int r = 0; r < 50; ++r)
+        for (int col = 0; col < 60; ++col)
+            QCOMPARE(a->image->corrupted(r, col), a->image->pixelObserved(r, col) ? img(r, col) : 0.0f);
+}
+
+void TestImageTask::heldOutEntriesCarryTheCleanValue()
+{
+    const Eigen::ArrayXXf img = gradientImage(30, 30);
+    InpaintOptions o;
+    o.missing = 0.5;
+    o.noise = 20;
+    const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    const ImageLayout& L = *d->image;
+    int heldOut = 0;
+    for (std::int64_t i = 0; i < d->rows(); ++i)
+        for (int e = 0; e < 64; ++e) {
+            const int r = int(i / L.patchesPerRow()) + e / 8, c = int(i % L.patchesPerRow()) + e % 8;
+            QCOMPARE(d->observed(i, e), L.pixelObserved(r, c) != 0);
+            if (d->heldOut(i, e)) {
+                ++heldOut;
+                QVERIFY(std::abs(d->values(i, e) * L.scale + L.mean - img(r, c)) < 1e-3);
+            }
+        }
+    QVERIFY(heldOut > 0);
+}
+
+void TestImageTask::noiseHasTheRequestedSigma()
+{
+    const Eigen::ArrayXXf img = Eigen::ArrayXXf::Constant(300, 300, 128.0f);
+    InpaintOptions o;
+    o.missing = 0.5;
+    o.noise = 15;
+    const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    double s = 0, s2 = 0;
+    int n = 0;
+    for (int r = 0; r < 300; ++r)
+        for (int c = 0; c < 300; ++c)
+            if (d->image->pixelObserved(r, c)) {
+                const double e = d->image->corrupted(r, c) - 128.0;
+                s += e;
+                s2 += e * e;
+                ++n;
+            }
+    const double sd = std::sqrt(s2 / n - (s / n) * (s / n));
+    QVERIFY2(std::abs(sd - 15.0) < 0.3, qPrintable(QString::number(sd)));
+    QVERIFY(std::abs(s / n) < 0.3);
+}
+
+void TestImageTask::psnrKnownCases()
+{
+    const Eigen::ArrayXXf a = gradientImage(20, 20);
+    QVERIFY(std::isinf(psnr(a, a)));
+    const Eigen::ArrayXXf b = a + 5.0f;
+    QVERIFY(std::abs(psnr(a, b) - 20.0 * std::log10(255.0 / 5.0)) < 1e-9);
+    QVERIFY(std::abs(mse(a, b) - 25.0) < 1e-9);
+    // Masked: only pixels with mask 0 count.
+    Eigen::ArrayXXf c = a;
+    MatrixRU8 mask = MatrixRU8::Ones(20, 20);
+    for (int r = 0; r < 20; ++r) {
+        mask(r, 3) = 0;
+        c(r, 3) += 10.0f;       // error where missing
+        c(r, 7) += 100.0f;      // large error where observed: ignored
+    }
+    QVERIFY(std::abs(psnrMasked(a, c, mask) - 20.0 * std::log10(255.0 / 10.0)) < 1e-9);
+    QVERIFY(std::isnan(psnrMasked(a, c, MatrixRU8::Ones(20, 20))));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnr(a, gradientImage(20, 21)));
+}
+
+void TestImageTask::badInputNamesTheField_data()
+{
+    QTest::addColumn<double>("missing");
+    QTest::addColumn<double>("noise");
+    QTest::addColumn<int>("patch");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("missing < 0") << -0.1 << 0.0 << 8 << "missing = -0.1";
+    QTest::newRow("missing = 1") << 1.0 << 0.0 << 8 << "missing = 1";
+    QTest::newRow("missing NaN") << std::nan("") << 0.0 << 8 << "missing = nan";
+    QTest::newRow("noise < 0") << 0.5 << -1.0 << 8 << "noise = -1";
+    QTest::newRow("patch 1") << 0.5 << 0.0 << 1 << "patch = 1";
+}
+
+void TestImageTask::badInputNamesTheField()
+{
+    QFETCH(double, missing);
+    QFETCH(double, noise);
+    QFETCH(int, patch);
+    QFETCH(QString, field);
+    InpaintOptions o;
+    o.missing = missing;
+    o.noise = noise;
+    o.patch = patch;
+    QVERIFY(o.validate().has_value());
+    try {
+        makeInpaintingData(gradientImage(20, 20), o, "t");
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).startsWith(field), e.what());
+    }
+}
+
+void TestImageTask::imageSmallerThanPatch()
+{
+    InpaintOptions o;
+    try {
+        makeInpaintingData(gradientImage(5, 5), o, "t");
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QCOMPARE(QString(e.what()), QString("image 5×5 is smaller than the 8×8 patch"));
+    }
+    Eigen::ArrayXXf nan = gradientImage(20, 20);
+    nan(3, 3) = std::nanf("");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeInpaintingData(nan, o, "t"));
+}
+
+void TestImageTask::reconstructRejectsWrongShape()
+{
+    InpaintOptions o;
+    o.missing = 0.0;
+    const DenseDataPtr d = makeInpaintingData(gradientImage(20, 20), o, "t");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(*d->image, MatrixRF(3, 64)));
+}
+
+void TestImageTask::tileAtomsLayout()
+{
+    Eigen::MatrixXd atoms(5, 4);
+    for (int k = 0; k < 5; ++k)
+        for (int e = 0; e < 4; ++e)
+            atoms(k, e) = k + e;
+    atoms.row(4).setConstant(2.0);
+    const Eigen::ArrayXXf img = tileAtoms(atoms, 2);
+    // 5 atoms → 3 columns × 2 rows of 2×2 tiles with 1-pixel borders.
+    QCOMPARE(img.cols(), Eigen::Index(3 * 3 + 1));
+    QCOMPARE(img.rows(), Eigen::Index(2 * 3 + 1));
+    QCOMPARE(img(0, 0), 128.0f);            // border
+    QCOMPARE(img(1, 1), 0.0f);              // atom 0 entry 0 is its minimum
+    QCOMPARE(img(2, 2), 255.0f);            // atom 0 entry 3 is its maximum
+    QCOMPARE(img(4, 1 + 3), 128.0f);        // atom 4 (row 1, col 1) is constant → mid-grey
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tileAtoms(atoms, 3));
+}
+
+QTEST_GUILESS_MAIN(TestImageTask)
+#include "test_image_task.moc"
