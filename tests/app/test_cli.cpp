@@ -1,0 +1,203 @@
+// The headless tool as a user runs it: list, info, run, re-run from run.json, and bad input.
+
+#include <QtTest>
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result svi(const QStringList& args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(SVI_CLI, args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void helpAndList();
+    void infoJson();
+    void runWritesEverything();
+    void configReRunsIdentically();
+    void badInput_data();
+    void badInput();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_image;
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // A small crop of the test image keeps the runs short.
+    QImage coins(QString(SVI_TEST_DATA_DIR) + "/coins.png");
+    QVERIFY(!coins.isNull());
+    m_image = m_dir.filePath("small.png");
+    QVERIFY(coins.copy(100, 80, 48, 40).save(m_image));
+}
+
+void TestCli::helpAndList()
+{
+    Result r = svi({"--help"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("svi run"));
+    r = svi({"help", "run"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("--missing"));
+    r = svi({"list"});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* a : {"mf-svi", "mimno-svi", "mf-ssvi", "titsias-ssvi", "gibbs-ssvi", "gibbs"})
+        QVERIFY2(r.out.contains(QString("--algorithm ") + a), a);
+    r = svi({"list", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonArray entries = QJsonDocument::fromJson(r.out.toUtf8()).array();
+    QCOMPARE(entries.size(), 6);
+    bool sawK = false;
+    for (const auto& p : entries[0].toObject()["params"].toArray())
+        if (p.toObject()["key"].toString() == "K") {
+            sawK = true;
+            QCOMPARE(p.toObject()["default"].toString(), QString("256"));
+        }
+    QVERIFY(sawK);
+}
+
+void TestCli::infoJson()
+{
+    const Result r = svi({"info", m_image, "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o["kind"].toString(), QString("image"));
+    QCOMPARE(o["format"].toString(), QString("png"));
+    QCOMPARE(o["width"].toInt(), 48);
+    QCOMPARE(o["height"].toInt(), 40);
+    QCOMPARE(o["rows"].toInteger(), qint64(41 * 33));
+    QCOMPARE(o["cols"].toInteger(), qint64(64));
+}
+
+void TestCli::runWritesEverything()
+{
+    const QString out = m_dir.filePath("run1");
+    const Result r = svi({"run", m_image, "--task", "inpaint", "--missing", "0.5", "--noise", "5",
+                          "--algorithm", "mf-ssvi", "--set", "K=16", "--set", "minibatch=64",
+                          "--set", "init=random", "--set", "eval_items=50", "--steps", "20",
+                          "--seed", "3", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png", "reconstruction.png", "atoms.png"})
+        QVERIFY2(QFile::exists(out + "/" + f), f);
+    const QJsonObject s = readJson(out + "/summary.json");
+    QCOMPARE(s["model"].toString(), QString("bpfa"));
+    QCOMPARE(s["algorithm"].toString(), QString("mf-ssvi"));
+    QCOMPARE(s["steps"].toInteger(), qint64(20));
+    QCOMPARE(s["termination"].toString(), QString("budget"));
+    QCOMPARE(s["seed"].toInteger(), qint64(3));
+    QVERIFY(std::abs(s["epochs"].toDouble() - 20.0 * 64 / (41 * 33)) < 1e-9);
+    QVERIFY(s["train_seconds"].toDouble() > 0);
+    QVERIFY(s["seconds_per_step"].toDouble() > 0);
+    const QJsonObject m = s["metrics"].toObject();
+    for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "mse"})
+        QVERIFY2(m.contains(k) && m[k].isDouble(), k);
+    QVERIFY(m["psnr"].toDouble() > 10 && m["psnr"].toDouble() < 60);
+    QCOMPARE(s["task"].toObject()["missing"].toDouble(), 0.5);
+
+    QFile trace(out + "/trace.csv");
+    QVERIFY(trace.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(trace.readAll()).trimmed().split('\n');
+    QVERIFY(lines.size() >= 3);
+    const QStringList header = lines[0].split(',');
+    for (const char* col : {"step", "epochs", "train_seconds", "elbo", "heldout_loglik", "mse", "psnr"})
+        QVERIFY2(header.contains(col), col);
+    QCOMPARE(lines.last().split(',')[0], QString("20"));
+
+    QImage rec(out + "/reconstruction.png");
+    QCOMPARE(rec.size(), QSize(48, 40));
+    QImage obs(out + "/observed.png");
+    QCOMPARE(obs.size(), QSize(48, 40));
+}
+
+void TestCli::configReRunsIdentically()
+{
+    const QString a = m_dir.filePath("cfgA"), b = m_dir.filePath("cfgB");
+    Result r = svi({"run", m_image, "--algorithm", "gibbs-ssvi", "--set", "K=12", "--set",
+                    "init_items=200", "--set", "init_sweeps=3", "--set", "eval_items=40",
+                    "--steps", "8", "--seed", "9", "--out", a, "--quiet", "--threads", "2"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = svi({"run", "--config", a + "/run.json", "--out", b, "--quiet", "--threads", "1"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject sa = readJson(a + "/summary.json"), sb = readJson(b + "/summary.json");
+    QCOMPARE(sb["steps"].toInteger(), qint64(8));
+    QCOMPARE(sb["algorithm"].toString(), QString("gibbs-ssvi"));
+    // Same configuration and seed → the same numbers, whatever the thread count.
+    QCOMPARE(sb["metrics"].toObject()["psnr"].toDouble(), sa["metrics"].toObject()["psnr"].toDouble());
+    QCOMPARE(sb["metrics"].toObject()["heldout_loglik"].toDouble(),
+             sa["metrics"].toObject()["heldout_loglik"].toDouble());
+    QCOMPARE(readJson(b + "/run.json")["params"].toObject()["K"].toInt(), 12);
+}
+
+void TestCli::badInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString missing = "/no/such/file.png";
+    QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"} << "file does not exist";
+    QTest::newRow("missing fraction") << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
+    QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"} << "K = 0";
+    QTest::newRow("unknown algorithm") << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "--algorithm = magic";
+    QTest::newRow("unknown parameter") << QStringList{"run", "--set", "foo=1", "--steps", "1"} << "unknown parameter 'foo'";
+    QTest::newRow("no budget") << QStringList{"run"} << "no budget";
+    QTest::newRow("bad number") << QStringList{"run", "--seconds", "ten"} << "--seconds = ten";
+    QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+    QTest::newRow("info without file") << QStringList{"info"} << "which file";
+    QTest::newRow("bad config") << QStringList{"run", "--config", "/no/such/run.json"} << "cannot read '/no/such/run.json'";
+}
+
+void TestCli::badInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    if (args.size() > 1 && args[0] == "run")
+        args << "--out" << m_dir.filePath("bad") << "--quiet";
+    const Result r = svi(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith("svi: error: "), qPrintable(r.err));
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0); // one line
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
