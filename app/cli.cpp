@@ -18,6 +18,7 @@
 #include <QString>
 
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <chrono>
@@ -54,6 +55,8 @@ Usage:
   svi info FILE [--json] [--patch P]
                                     what a data file holds, or why it cannot be read
   svi run [FILE] [options]          fit a model and write the results into --out
+  svi bench [FILE] [options]        seconds per step, full-pass time and peak memory of each
+                                    algorithm (run's options, plus --algorithms a,b and --json)
   svi help run                      all options of 'svi run'
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
@@ -536,32 +539,45 @@ void writeTrace(const QString& path, const std::vector<Snapshot>& trace)
     writeFileAtomically(path, out);
 }
 
-int cmdRun(const std::vector<std::string>& args)
+struct Prepared
 {
-    const RunConfig c = parseRun(args);
+    const AlgorithmEntry* entry = nullptr;
+    ParamValues params;
+    InpaintOptions task;
+    DenseDataPtr data;
+    std::string source;
+};
+
+// Resolves the algorithm and its parameters against the registry.
+// `skipUndeclared` drops --set keys the algorithm does not declare (bench runs several
+// algorithms with one set of flags); otherwise they are an error.
+void resolveAlgorithm(const RunConfig& c, const std::string& algorithm, Prepared& p,
+                      bool skipUndeclared = false)
+{
     const Registry& registry = Registry::builtin();
-    const AlgorithmEntry* entry = registry.find(c.model, c.algorithm);
-    if (!entry) {
+    p.entry = registry.find(c.model, algorithm);
+    if (!p.entry) {
         std::string known;
         for (const auto& e : registry.entries())
             if (e.model == c.model)
                 known += (known.empty() ? "" : ", ") + e.algorithm;
         if (known.empty())
             throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
-        throw UsageError("--algorithm = " + c.algorithm + ", but model " + c.model +
-                         " has: " + known);
+        throw UsageError("--algorithm = " + algorithm + ", but model " + c.model + " has: " + known);
     }
     ParamValues given;
     for (const auto& [key, text] : c.sets) {
         const ParamSpec* spec = nullptr;
-        for (const ParamSpec& p : entry->params)
-            if (p.key == key)
-                spec = &p;
+        for (const ParamSpec& ps : p.entry->params)
+            if (ps.key == key)
+                spec = &ps;
+        if (!spec && skipUndeclared)
+            continue;
         if (!spec) {
             std::string known;
-            for (const ParamSpec& p : entry->params)
-                known += (known.empty() ? "" : ", ") + p.key;
-            throw UsageError("unknown parameter '" + key + "' for " + c.algorithm + " (known: " +
+            for (const ParamSpec& ps : p.entry->params)
+                known += (known.empty() ? "" : ", ") + ps.key;
+            throw UsageError("unknown parameter '" + key + "' for " + algorithm + " (known: " +
                              known + ")");
         }
         auto parsed = parseParam(*spec, text);
@@ -569,48 +585,61 @@ int cmdRun(const std::vector<std::string>& args)
             throw UsageError(e->message);
         given[key] = std::get<ParamValue>(parsed);
     }
-    auto resolved = resolveParams(entry->params, given);
+    auto resolved = resolveParams(p.entry->params, given);
     if (auto* e = std::get_if<ParamError>(&resolved))
         throw UsageError(e->message);
-    const ParamValues params = std::get<ParamValues>(resolved);
+    p.params = std::get<ParamValues>(resolved);
+}
 
-    InpaintOptions task;
-    task.missing = c.missing;
-    task.noise = c.noise;
-    task.patch = params.count("patch") ? int(getInt(params, "patch")) : 8;
-    task.seed = c.seed;
-    if (auto problem = task.validate())
+// Loads the image and cuts the task's patch data set (held once, shared by every trainer).
+void loadTaskData(const RunConfig& c, Prepared& p)
+{
+    p.task.missing = c.missing;
+    p.task.noise = c.noise;
+    p.task.patch = p.params.count("patch") ? int(getInt(p.params, "patch")) : 8;
+    p.task.seed = c.seed;
+    if (auto problem = p.task.validate())
         throw UsageError("--" + *problem);
-
-    if (c.threads > 0)
-        omp_set_num_threads(c.threads);
-
-    const QString outDir = QString::fromStdString(c.out);
-    if (!QDir().mkpath(outDir))
-        throw UsageError("cannot create the output folder '" + c.out + "'");
-
     if (!c.quiet)
         std::fprintf(stderr, "loading %s …\n",
                      c.data == kDefaultImage ? "the default image" : c.data.c_str());
     const Eigen::ArrayXXf image = loadGrayImage(c.data);
-    const std::string source = c.data == kDefaultImage ? "default image" : c.data;
-    DenseDataPtr data;
+    p.source = c.data == kDefaultImage ? "default image" : c.data;
     try {
-        data = makeInpaintingData(image, task, source);
+        p.data = makeInpaintingData(image, p.task, p.source);
     } catch (const std::invalid_argument& e) {
         throw UsageError(c.data + ": " + e.what());
     }
+}
 
-    std::unique_ptr<Trainer> trainer;
+std::unique_ptr<Trainer> buildTrainer(const RunConfig& c, const Prepared& p)
+{
     try {
         if (!c.quiet)
-            std::fprintf(stderr, "%lld patches of %d×%d; building %s (%s)…\n",
-                         (long long)data->rows(), task.patch, task.patch, entry->label.c_str(),
-                         params.count("init") ? getChoice(params, "init").c_str() : "");
-        trainer = entry->make(data, params, c.seed);
+            std::fprintf(stderr, "%lld patches of %d×%d; building %s…\n", (long long)p.data->rows(),
+                         p.task.patch, p.task.patch, p.entry->label.c_str());
+        return p.entry->make(p.data, p.params, c.seed);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
+}
+
+int cmdRun(const std::vector<std::string>& args)
+{
+    const RunConfig c = parseRun(args);
+    Prepared prep;
+    resolveAlgorithm(c, c.algorithm, prep);
+    if (c.threads > 0)
+        omp_set_num_threads(c.threads);
+    const QString outDir = QString::fromStdString(c.out);
+    if (!QDir().mkpath(outDir))
+        throw UsageError("cannot create the output folder '" + c.out + "'");
+    loadTaskData(c, prep);
+    const std::unique_ptr<Trainer> trainer = buildTrainer(c, prep);
+    const ParamValues& params = prep.params;
+    const DenseDataPtr& data = prep.data;
+    const InpaintOptions& task = prep.task;
+    const std::string& source = prep.source;
 
     writeFileAtomically(outDir + "/run.json",
                         QJsonDocument(configJson(c, params)).toJson(QJsonDocument::Indented));
@@ -711,6 +740,121 @@ int cmdRun(const std::vector<std::string>& args)
     return 3;
 }
 
+// ---------------------------------------------------------------------------------------------
+// svi bench: seconds per step, the full evaluation pass and peak memory, per algorithm.
+
+long peakRssKb()
+{
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+int cmdBench(std::vector<std::string> args)
+{
+    std::vector<std::string> algorithms;
+    int warmup = 3;
+    bool json = false;
+    bool haveSteps = false;
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--algorithms" && i + 1 < args.size()) {
+            std::stringstream ss(args[++i]);
+            std::string a;
+            while (std::getline(ss, a, ','))
+                if (!a.empty())
+                    algorithms.push_back(a);
+        } else if (args[i] == "--warmup" && i + 1 < args.size()) {
+            warmup = int(parseInteger("--warmup", args[++i]));
+        } else if (args[i] == "--json") {
+            json = true;
+        } else {
+            haveSteps |= args[i] == "--steps";
+            rest.push_back(args[i]);
+        }
+    }
+    if (!haveSteps) {
+        rest.push_back("--steps");
+        rest.push_back("50");
+    }
+    RunConfig c = parseRun(rest);
+    c.quiet = c.quiet || json;
+    if (c.steps < 1)
+        throw UsageError("bench: --steps = " + std::to_string(c.steps) + ", but must be ≥ 1");
+    if (warmup < 0)
+        throw UsageError("--warmup = " + std::to_string(warmup) + ", but must be ≥ 0");
+    if (algorithms.empty())
+        for (const auto& e : Registry::builtin().entries())
+            if (e.model == c.model)
+                algorithms.push_back(e.algorithm);
+    if (c.threads > 0)
+        omp_set_num_threads(c.threads);
+
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); };
+    Prepared base;
+    resolveAlgorithm(c, algorithms.front(), base, true);
+    const auto tLoad = Clock::now();
+    loadTaskData(c, base);
+    const double loadSeconds = seconds(tLoad);
+    QJsonArray rows;
+    if (!json)
+        std::printf("%s: %lld items × %d, %d threads, %lld timed steps after %d warm-up\n"
+                    "load + patch cutting %.3f s\n\n"
+                    "%-13s %9s %11s %9s %10s %10s %9s %10s\n",
+                    base.source.c_str(), (long long)base.data->rows(), base.data->cols(),
+                    omp_get_max_threads(), (long long)c.steps, warmup, loadSeconds, "algorithm",
+                    "init s", "s/step", "steps/s", "items/s", "eval s", "full s", "peak MB");
+    for (const std::string& algorithm : algorithms) {
+        Prepared p = base;
+        resolveAlgorithm(c, algorithm, p, true);
+        const auto t0 = Clock::now();
+        const std::unique_ptr<Trainer> trainer = buildTrainer(c, p);
+        const double initSeconds = seconds(t0);
+        for (int i = 1; i <= warmup; ++i)
+            trainer->step(i);
+        const auto t1 = Clock::now();
+        for (std::int64_t i = warmup + 1; i <= warmup + c.steps; ++i)
+            trainer->step(i);
+        const double perStep = seconds(t1) / double(c.steps);
+        const auto t2 = Clock::now();
+        trainer->evaluate(false);
+        const double evalSeconds = seconds(t2);
+        const auto t3 = Clock::now();
+        trainer->evaluate(true);
+        const double fullSeconds = seconds(t3);
+        const double peakMb = double(peakRssKb()) / 1024.0;
+        const double itemsPerSecond = double(trainer->itemsPerStep()) / perStep;
+        if (json)
+            rows.append(QJsonObject{{"algorithm", QString::fromStdString(algorithm)},
+                                    {"init_seconds", initSeconds},
+                                    {"seconds_per_step", perStep},
+                                    {"items_per_second", itemsPerSecond},
+                                    {"eval_seconds", evalSeconds},
+                                    {"full_eval_seconds", fullSeconds},
+                                    {"peak_rss_mb", peakMb}});
+        else
+            std::printf("%-13s %9.3f %11.5f %9.1f %10.0f %10.3f %9.3f %10.1f\n", algorithm.c_str(),
+                        initSeconds, perStep, 1.0 / perStep, itemsPerSecond, evalSeconds,
+                        fullSeconds, peakMb);
+        std::fflush(stdout);
+    }
+    if (json)
+        std::fputs(QJsonDocument(QJsonObject{{"data", QString::fromStdString(base.source)},
+                                             {"rows", qint64(base.data->rows())},
+                                             {"threads", omp_get_max_threads()},
+                                             {"load_seconds", loadSeconds},
+                                             {"algorithms", rows}})
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+                   stdout);
+    else
+        std::printf("\neval s: one snapshot's scoring (held-out likelihood, ELBO) on eval_items;\n"
+                    "full s: a final evaluation including the reconstruction of every patch.\n"
+                    "peak MB: the process's peak resident memory so far.\n");
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -742,7 +886,9 @@ int main(int argc, char** argv)
             return cmdInfo(args);
         if (command == "run")
             return cmdRun(args);
-        throw UsageError("unknown command '" + command + "' (commands: list, info, run; see svi --help)");
+        if (command == "bench")
+            return cmdBench(args);
+        throw UsageError("unknown command '" + command + "' (commands: list, info, run, bench; see svi --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;
