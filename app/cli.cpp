@@ -84,6 +84,8 @@ Budget and reproducibility
   --seed N                  seed of the corruption and of the algorithm  (default 1)
   --threads N               OpenMP threads (default: all cores; results do not depend on it)
   --eval-every S            seconds of training between snapshots (default: budget / 40)
+  --full-every S            also a full evaluation (PSNR of the whole reconstruction) every S
+                            training seconds; otherwise only at the end
   --config run.json         re-run a saved configuration (flags given as well override it)
 
 Output
@@ -337,6 +339,7 @@ struct RunConfig
     std::uint64_t seed = 1;
     int threads = 0;
     double evalEvery = 0.0;
+    double fullEvery = 0.0;
     std::string out = "results";
     bool quiet = false;
 };
@@ -408,6 +411,7 @@ void loadConfig(const std::string& path, RunConfig& c)
     }
     num(o, "threads", threads);
     num(o, "eval_every", c.evalEvery);
+    num(o, "full_every", c.fullEvery);
     if (seed < 0 || seed != std::floor(seed))
         throw UsageError("'" + path + "': seed = " + formatParam(seed) + ", but must be an integer ≥ 0");
     c.seed = std::uint64_t(seed);
@@ -461,6 +465,8 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.threads = int(parseInteger("--threads", value()));
         else if (a == "--eval-every")
             c.evalEvery = parseNumber("--eval-every", value());
+        else if (a == "--full-every")
+            c.fullEvery = parseNumber("--full-every", value());
         else if (a == "--out")
             c.out = value();
         else if (a == "--quiet")
@@ -485,6 +491,8 @@ RunConfig parseRun(const std::vector<std::string>& args)
         throw UsageError("--threads = " + std::to_string(c.threads) + ", but must be ≥ 1");
     if (c.evalEvery < 0)
         throw UsageError("--eval-every = " + formatParam(c.evalEvery) + ", but must be ≥ 0");
+    if (c.fullEvery < 0)
+        throw UsageError("--full-every = " + formatParam(c.fullEvery) + ", but must be ≥ 0");
     return c;
 }
 
@@ -505,6 +513,7 @@ QJsonObject configJson(const RunConfig& c, const ParamValues& params)
         {"seed", qint64(c.seed)},
         {"budget", QJsonObject{{"seconds", c.seconds}, {"steps", qint64(c.steps)}}},
         {"eval_every", c.evalEvery},
+        {"full_every", c.fullEvery},
         {"threads", c.threads},
     };
 }
@@ -649,6 +658,7 @@ int cmdRun(const std::vector<std::string>& args)
     ro.maxSeconds = c.seconds;
     ro.maxSteps = c.steps;
     ro.evalEverySeconds = c.evalEvery;
+    ro.fullEvalEverySeconds = c.fullEvery;
     ro.finalFullEvaluation = true;
 
     std::vector<Snapshot> trace;

@@ -32,6 +32,8 @@ std::optional<std::string> RunOptions::validate() const
         return "maxSteps = " + std::to_string(maxSteps) + ", but must be ≥ 0";
     if (!std::isfinite(maxSeconds) || maxSeconds < 0)
         return "maxSeconds = " + std::to_string(maxSeconds) + ", but must be ≥ 0";
+    if (!std::isfinite(fullEvalEverySeconds) || fullEvalEverySeconds < 0)
+        return "fullEvalEverySeconds = " + std::to_string(fullEvalEverySeconds) + ", but must be ≥ 0";
     if (!std::isfinite(evalEverySeconds) || evalEverySeconds < 0)
         return "evalEverySeconds = " + std::to_string(evalEverySeconds) + ", but must be ≥ 0";
     if (evalEverySteps < 0)
@@ -76,9 +78,10 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     const std::int64_t N = std::max<std::int64_t>(trainer.itemCount(), 1);
     std::int64_t t = 0;
     double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
+    double nextFull = options.fullEvalEverySeconds;
     bool userStop = false;
 
-    auto publish = [&](bool full) {
+    auto publish = [&](bool full, bool final = false) {
         const Evaluation ev = trainer.evaluate(full);
         Snapshot s;
         s.step = t;
@@ -88,7 +91,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         s.elbo = ev.elbo;
         s.metrics = ev.metrics;
         s.preview = ev.preview;
-        s.final = full;
+        s.final = final;
         summary.last = s;
         if (onSnapshot && onSnapshot(s) == CallbackResult::Stop)
             userStop = true;
@@ -132,6 +135,12 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                            : "budget reached: " + std::to_string(trainSeconds) + " training seconds");
                 break;
             }
+            if (nextFull > 0 && trainSeconds >= nextFull) {
+                publish(true);
+                while (nextFull <= trainSeconds)
+                    nextFull += options.fullEvalEverySeconds;
+                continue;
+            }
             const bool due = t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
             if (due) {
                 publish(false);
@@ -141,9 +150,9 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             }
         }
         if (options.finalFullEvaluation)
-            publish(true);
-        else if (!summary.last || summary.last->step != t)
-            publish(false);
+            publish(true, true);
+        else
+            publish(false, true);
     } catch (const std::exception& e) {
         finish(TerminationReason::Failed, e.what());
     } catch (...) {

@@ -33,6 +33,7 @@ struct RunOptions
     double evalEverySeconds = 0.0;    // snapshot cadence in training seconds; 0 = auto
     std::int64_t evalEverySteps = 0;  // or every this many steps; 0 = by time only
     bool finalFullEvaluation = true;  // a full evaluation (e.g. whole-image pass) at the end
+    double fullEvalEverySeconds = 0.0; // also a full evaluation every this many training s
 
     // Empty when valid (at least one budget must be set; all values ≥ 0).
     std::optional<std::string> validate() const;
@@ -48,7 +49,7 @@ struct Snapshot
     double elbo = 0.0;
     std::map<std::string, double> metrics;
     std::shared_ptr<const Preview> preview;
-    bool final = false;        // the last snapshot of the run (full evaluation)
+    bool final = false;        // the last snapshot of the run
 };
 
 struct Summary

@@ -61,6 +61,7 @@ class TestRunner : public QObject
 private slots:
     void stepBudgetIsExactAndSnapshotsAreOrdered();
     void timeBudgetExcludesEvaluation();
+    void fullEvaluationsOnTheirOwnCadence();
     void pauseStopsTheClockAndResumeContinues();
     void stopCancelsWithAFinalSnapshot();
     void callbackCanStop();
@@ -97,6 +98,29 @@ void TestRunner::stepBudgetIsExactAndSnapshotsAreOrdered()
     QCOMPARE(snaps.back().rho, 1.0 / 50);
     QVERIFY(s.last && s.last->final);
     QCOMPARE(std::string(terminationName(s.reason)), std::string("budget"));
+}
+
+void TestRunner::fullEvaluationsOnTheirOwnCadence()
+{
+    FakeTrainer t;
+    t.stepTime = 2ms;
+    RunOptions o;
+    o.maxSeconds = 0.25;
+    o.evalEverySeconds = 0.01;
+    o.fullEvalEverySeconds = 0.1;
+    std::vector<Snapshot> snaps;
+    Runner::runBlocking(t, o, [&](const Snapshot& s) {
+        snaps.push_back(s);
+        return CallbackResult::Continue;
+    });
+    int fullMidRun = 0, finals = 0;
+    for (const Snapshot& s : snaps) {
+        fullMidRun += s.metrics.at("full") == 1.0 && !s.final;
+        finals += s.final;
+    }
+    QCOMPARE(finals, 1);
+    QVERIFY2(fullMidRun == 2, qPrintable(QString::number(fullMidRun))); // at 0.1 s and 0.2 s
+    QVERIFY(snaps.back().final && snaps.back().metrics.at("full") == 1.0);
 }
 
 void TestRunner::timeBudgetExcludesEvaluation()

@@ -131,15 +131,17 @@ GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K
       m_prior(prior), m_seed(seed)
 {
     m_x = MatrixRD::Zero(std::int64_t(m_items.size()), m_K);
-    // Start from a draw of the loadings from their prior, every feature equally likely, and
-    // a moderate noise level (the data are standardised).
+    // Start from a draw of the loadings from their prior and a moderate noise level (the
+    // data are standardised).
     Rng rng = Rng::stream(m_seed, kStreamChainGlobal, 0, 1);
     m_phi.resize(m_K, m_D);
     const double sd = 1.0 / std::sqrt(double(m_D));
     for (int k = 0; k < m_K; ++k)
         for (int d = 0; d < m_D; ++d)
             m_phi(k, d) = sd * rng.normal();
-    m_pi = Eigen::VectorXd::Constant(m_K, 0.5);
+    // Start sparse (about ten features per item): a dense start makes the first sweeps
+    // cost O(K²) per item and takes many sweeps to thin out.
+    m_pi = Eigen::VectorXd::Constant(m_K, std::min(0.5, 10.0 / m_K));
     m_gamma = 10.0;
     m_gammaW = 1.0;
 }
@@ -609,14 +611,14 @@ Evaluation BpfaTrainer::evaluate(bool full)
 
     const std::int64_t n = std::int64_t(m_evalItems.size());
     std::vector<double> cElbo(kChunks, 0.0), cLl(kChunks, 0.0), cSse(kChunks, 0.0),
-        cCount(kChunks, 0.0);
+        cCount(kChunks, 0.0), cActive(kChunks, 0.0);
     forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         std::vector<int> held;
         held.reserve(std::size_t(m_D));
         std::vector<double> ll(static_cast<std::size_t>(M));
         Eigen::VectorXd predMean(m_D);
-        double elbo = 0.0, llSum = 0.0, sse = 0.0, count = 0.0;
+        double elbo = 0.0, llSum = 0.0, sse = 0.0, count = 0.0, active = 0.0;
         for (std::int64_t j = begin; j < end; ++j) {
             const std::int64_t i = m_evalItems[std::size_t(j)];
             held.clear();
@@ -657,6 +659,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
                 }
                 ll[std::size_t(m)] = l;
             }
+            active += ws.ez.sum(); // E[Σ_k z_k] under the last draw's local posterior
             const double mx = *std::max_element(ll.begin(), ll.end());
             double s = 0.0;
             for (double l : ll)
@@ -672,6 +675,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
         cLl[std::size_t(c)] = llSum;
         cSse[std::size_t(c)] = sse;
         cCount[std::size_t(c)] = count;
+        cActive[std::size_t(c)] = active;
     });
     auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
 
@@ -687,6 +691,8 @@ Evaluation BpfaTrainer::evaluate(bool full)
         ev.metrics["heldout_loglik"] = sum(cLl) / count;
         ev.metrics["mse"] = sum(cSse) / count;
     }
+    if (n > 0)
+        ev.metrics["atoms_per_item"] = sum(cActive) / double(n);
     {
         const Eigen::VectorXd weight = batch ? m_chain->pi() : m_globals.piMean();
         const double threshold = 1.0 / double(data.rows()); // at least one item expected
