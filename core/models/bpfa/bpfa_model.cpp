@@ -293,34 +293,30 @@ double recomputeSquaredResidual(const Workspace& ws)
 }
 } // namespace
 
-void mfLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol)
+namespace {
+
+// Coordinate ascent shared by the factorised local families. `update(k, B)` sets θ_k, m_k
+// (= ν_k/κ_k) and κ_k from B = φ_k·r^{−k}, each an exact block maximisation of the local
+// bound; the residual r = y − Σ_k θ_k m_k φ_k is kept current. Stops after maxIters sweeps or
+// when max |Δθ| < tol. Then fills the moments; `spikeW2` is E[w_k² | z_k = 0] (0 when the
+// family has no separate spike, i.e. q(w_k) does not depend on z_k).
+template <typename Update>
+void factorisedAscent(Workspace& ws, int maxIters, double tol, double spikeW2, Update&& update)
 {
     const int K = ws.K;
-    const double g = view.gamma, gw = view.gammaW;
-    ws.theta.setOnes();
-    ws.mean.setZero();
-    ws.prec.setConstant(gw);
     auto r = rv(ws);
     r = yv(ws);
     int it = 0;
     for (; it < maxIters; ++it) {
         double maxDelta = 0.0;
         for (int k = 0; k < K; ++k) {
-            const double eOld = ws.theta[k] * ws.mean[k];
-            const double B = Gk(ws, k).dot(r) + eOld * ws.Gn[k];
-            const double A = ws.G2[k];
-            // q(w_k) given θ_k, then θ_k given q(w_k): each an exact block maximisation.
-            const double kappa = gw + g * ws.theta[k] * A;
-            const double m = g * ws.theta[k] * B / kappa;
-            const double s = m * m + 1.0 / kappa;
-            const double thetaNew = sigmoid(view.logit[k] + g * (m * B - 0.5 * s * A));
-            const double eNew = thetaNew * m;
+            const double thetaOld = ws.theta[k];
+            const double eOld = thetaOld * ws.mean[k];
+            update(k, Gk(ws, k).dot(r) + eOld * ws.Gn[k]);
+            const double eNew = ws.theta[k] * ws.mean[k];
             if (eNew != eOld)
                 r.noalias() -= (eNew - eOld) * Gk(ws, k).transpose();
-            maxDelta = std::max(maxDelta, std::abs(thetaNew - ws.theta[k]));
-            ws.theta[k] = thetaNew;
-            ws.mean[k] = m;
-            ws.prec[k] = kappa;
+            maxDelta = std::max(maxDelta, std::abs(ws.theta[k] - thetaOld));
         }
         if (maxDelta < tol) {
             ++it;
@@ -334,55 +330,48 @@ void mfLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol)
     for (int k = 0; k < K; ++k) {
         const double s = ws.mean[k] * ws.mean[k] + 1.0 / ws.prec[k];
         ws.ex2[k] = ws.theta[k] * s;
-        ws.ew2 += s;
+        ws.ew2 += spikeW2 > 0.0 ? ws.theta[k] * s + (1.0 - ws.theta[k]) * spikeW2 : s;
     }
     finishFactorised(ws);
 }
 
+} // namespace
+
+void mfLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol)
+{
+    const double g = view.gamma, gw = view.gammaW;
+    // Every feature starts on with q(w_k) at its prior, so the first sweep fits each feature
+    // to what the earlier ones left unexplained.
+    ws.theta.setOnes();
+    ws.mean.setZero();
+    ws.prec.setConstant(gw);
+    factorisedAscent(ws, maxIters, tol, 0.0, [&](int k, double B) {
+        const double A = ws.G2[k];
+        // q(w_k) given θ_k, then θ_k given q(w_k).
+        const double kappa = gw + g * ws.theta[k] * A;
+        const double m = g * ws.theta[k] * B / kappa;
+        const double s = m * m + 1.0 / kappa;
+        ws.theta[k] = sigmoid(view.logit[k] + g * (m * B - 0.5 * s * A));
+        ws.mean[k] = m;
+        ws.prec[k] = kappa;
+    });
+}
+
 void titsiasLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol)
 {
-    const int K = ws.K;
     const double g = view.gamma, gw = view.gammaW;
-    // Start with every feature off; κ_k does not depend on the other features.
+    // Every feature starts off; κ_k does not depend on the other features.
     ws.theta.setZero();
     ws.mean.setZero();
-    for (int k = 0; k < K; ++k)
+    for (int k = 0; k < ws.K; ++k)
         ws.prec[k] = gw + g * ws.G2[k];
-    auto r = rv(ws);
-    r = yv(ws);
-    int it = 0;
-    for (; it < maxIters; ++it) {
-        double maxDelta = 0.0;
-        for (int k = 0; k < K; ++k) {
-            const double eOld = ws.theta[k] * ws.mean[k];
-            const double B = Gk(ws, k).dot(r) + eOld * ws.Gn[k];
-            const double kappa = ws.prec[k];
-            const double m = g * B / kappa;
-            // Joint maximum over (θ_k, m_k, κ_k): the log-odds of the slab against the spike.
-            const double thetaNew =
-                sigmoid(view.logit[k] + 0.5 * std::log(gw / kappa) + 0.5 * kappa * m * m);
-            const double eNew = thetaNew * m;
-            if (eNew != eOld)
-                r.noalias() -= (eNew - eOld) * Gk(ws, k).transpose();
-            maxDelta = std::max(maxDelta, std::abs(thetaNew - ws.theta[k]));
-            ws.theta[k] = thetaNew;
-            ws.mean[k] = m;
-        }
-        if (maxDelta < tol) {
-            ++it;
-            break;
-        }
-    }
-    ws.sweepsUsed = it;
-    ws.ez = ws.theta;
-    ws.ex = ws.theta.cwiseProduct(ws.mean);
-    ws.ew2 = 0.0;
-    for (int k = 0; k < K; ++k) {
-        const double s = ws.mean[k] * ws.mean[k] + 1.0 / ws.prec[k];
-        ws.ex2[k] = ws.theta[k] * s;
-        ws.ew2 += ws.theta[k] * s + (1.0 - ws.theta[k]) / gw;
-    }
-    finishFactorised(ws);
+    factorisedAscent(ws, maxIters, tol, 1.0 / gw, [&](int k, double B) {
+        const double kappa = ws.prec[k];
+        const double m = g * B / kappa;
+        // Joint maximum over (θ_k, m_k, κ_k): the log-odds of the slab against the spike.
+        ws.theta[k] = sigmoid(view.logit[k] + 0.5 * std::log(gw / kappa) + 0.5 * kappa * m * m);
+        ws.mean[k] = m;
+    });
 }
 
 void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, Rng& rng,
