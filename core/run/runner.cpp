@@ -1,6 +1,7 @@
 #include "core/run/runner.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <exception>
 #include <stdexcept>
@@ -46,6 +47,13 @@ std::optional<std::string> RunOptions::validate() const
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::string secondsText(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", s);
+    return buf;
+}
 
 // What the training loop needs from its driver: a stop request and a way to wait while
 // paused. Both may be absent (runBlocking without a flag).
@@ -132,7 +140,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 finish(TerminationReason::BudgetReached,
                        options.maxSteps > 0 && t >= options.maxSteps
                            ? "budget reached: " + std::to_string(t) + " steps"
-                           : "budget reached: " + std::to_string(trainSeconds) + " training seconds");
+                           : "budget reached: " + secondsText(trainSeconds) + " training seconds");
                 break;
             }
             if (nextFull > 0 && trainSeconds >= nextFull) {
