@@ -7,9 +7,14 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace svi {
 namespace {
+
+// Stream ids of Rng::stream(seed, id): the pixel mask and the observation noise.
+constexpr std::uint64_t kMaskStream = 0x6d61736bULL;   // "mask"
+constexpr std::uint64_t kNoiseStream = 0x6e6f697365ULL; // "noise"
 
 std::string num(double v)
 {
@@ -25,7 +30,7 @@ std::optional<std::string> InpaintOptions::validate() const
     if (!(missing >= 0.0 && missing < 1.0))
         return "missing = " + num(missing) + ", but must be in [0, 1)";
     if (!(noise >= 0.0) || !std::isfinite(noise))
-        return "noise = " + num(noise) + ", but must be ≥ 0";
+        return "noise = " + num(noise) + ", but must be finite and ≥ 0";
     if (patch < 2 || patch > 64)
         return "patch = " + std::to_string(patch) + ", but must be in [2, 64]";
     return std::nullopt;
@@ -41,8 +46,20 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
         throw std::invalid_argument("image " + std::to_string(W) + "×" + std::to_string(H) +
                                     " is smaller than the " + std::to_string(p) + "×" +
                                     std::to_string(p) + " patch");
-    if (!image.allFinite())
-        throw std::invalid_argument("image contains NaN or infinite pixel values");
+    for (int c = 0; c < W; ++c)
+        for (int r = 0; r < H; ++r)
+            if (!std::isfinite(image(r, c)))
+                throw std::invalid_argument("image pixel (row " + std::to_string(r) + ", col " +
+                                            std::to_string(c) + ") = " + num(image(r, c)) +
+                                            ", but must be finite");
+
+    // Exactly round((1 − missing)·H·W) observed pixels, chosen by a seeded partial
+    // Fisher–Yates shuffle, so the fraction is exact and the mask depends only on the seed.
+    const std::int64_t total = std::int64_t(H) * W;
+    const auto keep = std::int64_t(std::llround((1.0 - o.missing) * double(total)));
+    if (keep < 1)
+        throw std::invalid_argument("missing = " + num(o.missing) + " leaves no observed pixel in a " +
+                                    std::to_string(W) + "×" + std::to_string(H) + " image");
 
     ImageLayout L;
     L.width = W;
@@ -52,21 +69,22 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
     L.corrupted = Eigen::ArrayXXf::Zero(H, W);
     L.pixelObserved = MatrixRU8::Zero(H, W);
 
-    // Exactly round((1 − missing)·H·W) observed pixels, chosen by a seeded partial shuffle.
-    const std::int64_t total = std::int64_t(H) * W;
-    const auto keep = std::int64_t(std::llround((1.0 - o.missing) * double(total)));
     std::vector<std::int64_t> order(static_cast<std::size_t>(total));
     std::iota(order.begin(), order.end(), std::int64_t(0));
-    Rng pick = Rng::stream(o.seed, 0x6d61736bULL);
-    for (std::int64_t j = 0; j < keep; ++j)
-        std::swap(order[std::size_t(j)], order[std::size_t(j + std::int64_t(pick.below(std::uint64_t(total - j))))]);
-    Rng noise = Rng::stream(o.seed, 0x6e6f697365ULL);
+    Rng pick = Rng::stream(o.seed, kMaskStream);
+    for (std::int64_t j = 0; j < keep; ++j) {
+        const auto k = j + std::int64_t(pick.below(std::uint64_t(total - j)));
+        std::swap(order[std::size_t(j)], order[std::size_t(k)]);
+    }
     for (std::int64_t j = 0; j < keep; ++j) {
         const std::int64_t idx = order[std::size_t(j)];
         L.pixelObserved(idx / W, idx % W) = 1;
     }
+
+    // Noise is drawn in row-major pixel order from its own stream: reproducible, and not
+    // clamped (the paper adds Gaussian noise to the integer pixels and keeps the result).
+    Rng noise = Rng::stream(o.seed, kNoiseStream);
     double sum = 0.0, sumSq = 0.0;
-    std::int64_t count = 0;
     for (int r = 0; r < H; ++r)
         for (int c = 0; c < W; ++c) {
             if (!L.pixelObserved(r, c))
@@ -77,75 +95,82 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
             L.corrupted(r, c) = v;
             sum += v;
             sumSq += double(v) * v;
-            ++count;
         }
-    if (count > 0) {
-        L.mean = sum / double(count);
-        const double var = std::max(0.0, sumSq / double(count) - L.mean * L.mean);
-        L.scale = std::max(std::sqrt(var), 1e-6);
-    } else {
-        L.mean = 0.0;
-        L.scale = 1.0;
-    }
+    L.mean = sum / double(keep);
+    const double var = std::max(0.0, sumSq / double(keep) - L.mean * L.mean);
+    L.scale = std::max(std::sqrt(var), 1e-6);
+
+    // Row-major planes of what every patch entry holds, so that cutting a patch is p
+    // contiguous copies of p values.
+    const float mean = float(L.mean), inv = float(1.0 / L.scale);
+    MatrixRF plane(H, W);
+    MatrixRU8 role(H, W);
+    for (int r = 0; r < H; ++r)
+        for (int c = 0; c < W; ++c) {
+            const bool seen = L.pixelObserved(r, c) != 0;
+            plane(r, c) = ((seen ? L.corrupted(r, c) : image(r, c)) - mean) * inv;
+            role(r, c) = std::uint8_t(seen ? EntryRole::Observed : EntryRole::HeldOut);
+        }
 
     auto data = std::make_shared<DenseData>();
-    const int pr = W - p + 1, pc = H - p + 1, D = p * p;
-    const std::int64_t N = std::int64_t(pr) * pc;
-    data->values.resize(N, D);
-    data->roles.resize(N, D);
+    const int pr = L.patchesPerRow(), pc = L.patchesPerCol(), D = p * p;
+    data->values.resize(L.patchCount(), D);
+    data->roles.resize(L.patchCount(), D);
     data->source = source;
-    const float mean = float(L.mean), inv = float(1.0 / L.scale);
 #pragma omp parallel for schedule(static)
-    for (int r0 = 0; r0 < pc; ++r0) {
+    for (int r0 = 0; r0 < pc; ++r0)
         for (int c0 = 0; c0 < pr; ++c0) {
             const std::int64_t i = std::int64_t(r0) * pr + c0;
-            float* vals = data->values.row(i).data();
-            std::uint8_t* roles = data->roles.row(i).data();
-            for (int dr = 0; dr < p; ++dr)
-                for (int dc = 0; dc < p; ++dc) {
-                    const int r = r0 + dr, c = c0 + dc, d = dr * p + dc;
-                    if (L.pixelObserved(r, c)) {
-                        vals[d] = (L.corrupted(r, c) - mean) * inv;
-                        roles[d] = std::uint8_t(EntryRole::Observed);
-                    } else {
-                        vals[d] = (image(r, c) - mean) * inv;
-                        roles[d] = std::uint8_t(EntryRole::HeldOut);
-                    }
-                }
+            float* vals = data->values.data() + i * D;
+            std::uint8_t* roles = data->roles.data() + i * D;
+            for (int dr = 0; dr < p; ++dr) {
+                std::copy_n(&plane(r0 + dr, c0), p, vals + dr * p);
+                std::copy_n(&role(r0 + dr, c0), p, roles + dr * p);
+            }
         }
-    }
     data->image = std::move(L);
     return data;
 }
 
 Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est)
 {
-    const int p = L.patch, pr = L.patchesPerRow(), pc = L.patchesPerCol();
+    const int p = L.patch;
+    if (p < 1 || L.width < p || L.height < p)
+        throw std::invalid_argument("reconstructImage: layout " + std::to_string(L.width) + "×" +
+                                    std::to_string(L.height) + " with patch " +
+                                    std::to_string(p) + " holds no patch");
+    const int pr = L.patchesPerRow(), pc = L.patchesPerCol();
     if (est.rows() != L.patchCount() || est.cols() != p * p)
-        throw std::invalid_argument("reconstructImage: estimates are " + std::to_string(est.rows()) +
-                                    "×" + std::to_string(est.cols()) + ", but the layout needs " +
+        throw std::invalid_argument("reconstructImage: patchEstimates are " +
+                                    std::to_string(est.rows()) + "×" +
+                                    std::to_string(est.cols()) + ", but the layout needs " +
                                     std::to_string(L.patchCount()) + "×" + std::to_string(p * p));
-    Eigen::ArrayXXd sum = Eigen::ArrayXXd::Zero(L.height, L.width);
-    // Rows of patches are accumulated in parallel in two interleaved passes so that no two
-    // threads write the same pixel row at once (patches of origin rows r and r + p never
-    // overlap).
+    using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    MatrixRD sum = MatrixRD::Zero(L.height, L.width);
+    // Rows of patches are accumulated in parallel in two interleaved passes over blocks of p
+    // origin rows, so that no two threads write the same pixel row at once (block b touches
+    // pixel rows [b·p, (b + 2)·p − 1), which blocks b ± 2 do not).
+    const int blocks = (pc + p - 1) / p;
     for (int phase = 0; phase < 2; ++phase) {
 #pragma omp parallel for schedule(static)
-        for (int block = phase; block < (pc + p - 1) / p; block += 2) {
+        for (int block = phase; block < blocks; block += 2) {
             for (int r0 = block * p; r0 < std::min(pc, (block + 1) * p); ++r0)
                 for (int c0 = 0; c0 < pr; ++c0) {
-                    const float* e = est.row(std::int64_t(r0) * pr + c0).data();
-                    for (int dr = 0; dr < p; ++dr)
+                    const float* e = est.data() + (std::int64_t(r0) * pr + c0) * p * p;
+                    for (int dr = 0; dr < p; ++dr) {
+                        double* out = &sum(r0 + dr, c0);
                         for (int dc = 0; dc < p; ++dc)
-                            sum(r0 + dr, c0 + dc) += e[dr * p + dc];
+                            out[dc] += e[dr * p + dc];
+                    }
                 }
         }
     }
+    // Pixel (r, c) is covered by nr(r)·nc(c) patches.
     Eigen::ArrayXXf out(L.height, L.width);
-    for (int r = 0; r < L.height; ++r) {
-        const int nr = std::min(r, pc - 1) - std::max(0, r - p + 1) + 1;
-        for (int c = 0; c < L.width; ++c) {
-            const int nc = std::min(c, pr - 1) - std::max(0, c - p + 1) + 1;
+    for (int c = 0; c < L.width; ++c) {
+        const int nc = std::min(c, pr - 1) - std::max(0, c - p + 1) + 1;
+        for (int r = 0; r < L.height; ++r) {
+            const int nr = std::min(r, pc - 1) - std::max(0, r - p + 1) + 1;
             const double v = sum(r, c) / double(nr * nc) * L.scale + L.mean;
             out(r, c) = float(std::clamp(v, 0.0, 255.0));
         }

@@ -171,10 +171,53 @@ void TestImageIo::inspectReportsImageFacts()
     QVERIFY(info.grayscale);
     const DataInfo p6 = inspectFile(dataFile("coins.png").toStdString(), 6);
     QCOMPARE(p6.cols, std::int64_t(36));
+    QCOMPARE(p6.patches, std::int64_t(379) * 298);
+    // Smaller than a patch: no patches, but still an image.
+    QImage tiny(5, 7, QImage::Format_RGB32);
+    tiny.fill(QColor(10, 200, 30));
+    const QString path = m_dir.filePath("tiny.bmp");
+    QVERIFY(tiny.save(path));
+    const DataInfo t = inspectFile(path.toStdString());
+    QCOMPARE(t.width, 5);
+    QCOMPARE(t.height, 7);
+    QCOMPARE(t.patches, std::int64_t(0));
+    QCOMPARE(t.rows, std::int64_t(0));
+    QCOMPARE(QString::fromStdString(t.format), QString("bmp"));
+    QVERIFY(!t.grayscale);
 }
 
 void TestImageIo::inspectRejectsNonImages()
 {
+    // A file named like an image gets the image reader's reason.
+    const QString text = m_dir.filePath("words.png");
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not an image\n");
+    }
+    try {
+        inspectFile(text.toStdString());
+        QFAIL("no error");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("words.png"), e.what());
+        QVERIFY2(QString(e.what()).contains("not an image"), e.what());
+    }
+    const QString truncated = m_dir.filePath("cut.png");
+    {
+        QFile in(dataFile("coins.png"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile out(truncated);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(in.read(100));
+    }
+    try {
+        inspectFile(truncated.toStdString());
+        QFAIL("no error");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("cut.png': image is truncated or corrupt"), e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, inspectFile(dataFile("coins.png").toStdString(), 0));
+
     const QString csv = m_dir.filePath("table.csv");
     {
         QFile f(csv);

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace svi;
 
@@ -33,6 +34,8 @@ private slots:
     void reconstructionIsExactWithNothingMissing_data();
     void reconstructionIsExactWithNothingMissing();
     void normalisationRoundTrips();
+    void observedFractionIsExact_data();
+    void observedFractionIsExact();
     void corruptionIsSeededAndExact();
     void heldOutEntriesCarryTheCleanValue();
     void noiseHasTheRequestedSigma();
@@ -106,25 +109,57 @@ void TestImageTask::normalisationRoundTrips()
     const double mean = s / n, sd = std::sqrt(s2 / n - mean * mean);
     QVERIFY(std::abs(L.mean - mean) < 1e-6 * std::abs(mean));
     QVERIFY(std::abs(L.scale - sd) < 1e-6 * sd);
-    // Observed normalised pixels have mean 0 and variance 1 (counted once per pixel: the
-    // top-left entry of the patches whose origin covers every pixel of the first rows/cols).
+    // The stored observed entries, counted once per pixel (pixel (r, c) read from the patch
+    // with origin (min(r, last row), min(c, last col))), have mean 0 and variance 1.
+    const int p = L.patch, pr = L.patchesPerRow(), pc = L.patchesPerCol();
     double ms = 0, ms2 = 0;
     int mn = 0;
     for (int r = 0; r < 40; ++r)
-        for (int c = 0; c < 40; ++c)
-            if (L.pixelObserved(r, c)) {
-                const double v = (img(r, c) - L.mean) / L.scale;
-                ms += v;
-                ms2 += v * v;
+        for (int c = 0; c < 40; ++c) {
+            const int r0 = std::min(r, pc - 1), c0 = std::min(c, pr - 1);
+            const std::int64_t i = std::int64_t(r0) * pr + c0;
+            const int e = (r - r0) * p + (c - c0);
+            QCOMPARE(d->observed(i, e), L.pixelObserved(r, c) != 0);
+            if (d->observed(i, e)) {
+                ms += d->values(i, e);
+                ms2 += double(d->values(i, e)) * d->values(i, e);
                 ++mn;
             }
-    QVERIFY(std::abs(ms / mn) < 1e-9);
-    QVERIFY(std::abs(ms2 / mn - 1.0) < 1e-9);
+        }
+    QCOMPARE(mn, n);
+    QVERIFY2(std::abs(ms / mn) < 1e-5, qPrintable(QString::number(ms / mn)));
+    QVERIFY2(std::abs(ms2 / mn - 1.0) < 1e-5, qPrintable(QString::number(ms2 / mn)));
     const std::int64_t i = 3 * d->image->patchesPerRow() + 4;
     for (int e = 0; e < 64; ++e) {
         const float back = d->values(i, e) * float(L.scale) + float(L.mean);
         QVERIFY(std::abs(back - img(3 + e / 8, 4 + e % 8)) < 1e-3);
     }
+}
+
+void TestImageTask::observedFractionIsExact_data()
+{
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<double>("missing");
+    QTest::newRow("none missing") << 10 << 12 << 0.0;
+    QTest::newRow("30% of 13×17") << 13 << 17 << 0.3;   // 0.7·221 = 154.7 → 155
+    QTest::newRow("80% of 50×60") << 50 << 60 << 0.8;
+    QTest::newRow("95% of 21×9") << 21 << 9 << 0.95;    // 0.05·189 = 9.45 → 9
+    QTest::newRow("one pixel left") << 8 << 8 << 0.99;  // 0.01·64 = 0.64 → 1
+}
+
+void TestImageTask::observedFractionIsExact()
+{
+    QFETCH(int, height);
+    QFETCH(int, width);
+    QFETCH(double, missing);
+    InpaintOptions o;
+    o.missing = missing;
+    o.patch = 3;
+    const DenseDataPtr d = makeInpaintingData(gradientImage(height, width), o, "t");
+    const auto observed = d->image->pixelObserved.cast<int>().sum();
+    QCOMPARE(observed, int(std::lround((1.0 - missing) * height * width)));
+    QVERIFY(((d->image->pixelObserved.array() == 0) || (d->image->pixelObserved.array() == 1)).all());
 }
 
 void TestImageTask::corruptionIsSeededAndExact()
@@ -170,21 +205,26 @@ void TestImageTask::heldOutEntriesCarryTheCleanValue()
 
 void TestImageTask::noiseHasTheRequestedSigma()
 {
-    const Eigen::ArrayXXf img = Eigen::ArrayXXf::Constant(300, 300, 128.0f);
+    // Near white, so that unclamped noise shows as values above 255.
+    const Eigen::ArrayXXf img = Eigen::ArrayXXf::Constant(300, 300, 250.0f);
     InpaintOptions o;
     o.missing = 0.5;
     o.noise = 15;
     const DenseDataPtr d = makeInpaintingData(img, o, "t");
+    QVERIFY(d->image->corrupted.maxCoeff() > 255.0f);
     double s = 0, s2 = 0;
     int n = 0;
     for (int r = 0; r < 300; ++r)
         for (int c = 0; c < 300; ++c)
             if (d->image->pixelObserved(r, c)) {
-                const double e = d->image->corrupted(r, c) - 128.0;
+                const double e = d->image->corrupted(r, c) - 250.0;
                 s += e;
                 s2 += e * e;
                 ++n;
             }
+    // 45,000 draws: the standard error of the sample sd is σ/√(2n) ≈ 0.05, so 0.3 (2% of σ)
+    // is about six standard errors.
+    QCOMPARE(n, 45000);
     const double sd = std::sqrt(s2 / n - (s / n) * (s / n));
     QVERIFY2(std::abs(sd - 15.0) < 0.3, qPrintable(QString::number(sd)));
     QVERIFY(std::abs(s / n) < 0.3);
@@ -208,6 +248,9 @@ void TestImageTask::psnrKnownCases()
     QVERIFY(std::abs(psnrMasked(a, c, mask) - 20.0 * std::log10(255.0 / 10.0)) < 1e-9);
     QVERIFY(std::isnan(psnrMasked(a, c, MatrixRU8::Ones(20, 20))));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnr(a, gradientImage(20, 21)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnr(Eigen::ArrayXXf(), Eigen::ArrayXXf()));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, mse(a, gradientImage(21, 20)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnrMasked(a, c, MatrixRU8::Ones(20, 19)));
 }
 
 void TestImageTask::badInputNamesTheField_data()
@@ -220,7 +263,9 @@ void TestImageTask::badInputNamesTheField_data()
     QTest::newRow("missing = 1") << 1.0 << 0.0 << 8 << "missing = 1";
     QTest::newRow("missing NaN") << std::nan("") << 0.0 << 8 << "missing = nan";
     QTest::newRow("noise < 0") << 0.5 << -1.0 << 8 << "noise = -1";
+    QTest::newRow("noise inf") << 0.5 << std::numeric_limits<double>::infinity() << 8 << "noise = inf";
     QTest::newRow("patch 1") << 0.5 << 0.0 << 1 << "patch = 1";
+    QTest::newRow("patch 65") << 0.5 << 0.0 << 65 << "patch = 65";
 }
 
 void TestImageTask::badInputNamesTheField()
@@ -234,6 +279,7 @@ void TestImageTask::badInputNamesTheField()
     o.noise = noise;
     o.patch = patch;
     QVERIFY(o.validate().has_value());
+    QVERIFY2(QString::fromStdString(*o.validate()).startsWith(field), o.validate()->c_str());
     try {
         makeInpaintingData(gradientImage(20, 20), o, "t");
         QFAIL("no exception");
@@ -252,8 +298,21 @@ void TestImageTask::imageSmallerThanPatch()
         QCOMPARE(QString(e.what()), QString("image 5×5 is smaller than the 8×8 patch"));
     }
     Eigen::ArrayXXf nan = gradientImage(20, 20);
-    nan(3, 3) = std::nanf("");
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeInpaintingData(nan, o, "t"));
+    nan(3, 4) = std::nanf("");
+    try {
+        makeInpaintingData(nan, o, "t");
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).startsWith("image pixel (row 3, col 4) = nan"), e.what());
+    }
+    // 0.999 of 64 pixels leaves round(0.064) = 0 observed: nothing to train on.
+    o.missing = 0.999;
+    try {
+        makeInpaintingData(gradientImage(8, 8), o, "t");
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).startsWith("missing = 0.999"), e.what());
+    }
 }
 
 void TestImageTask::reconstructRejectsWrongShape()
@@ -261,7 +320,15 @@ void TestImageTask::reconstructRejectsWrongShape()
     InpaintOptions o;
     o.missing = 0.0;
     const DenseDataPtr d = makeInpaintingData(gradientImage(20, 20), o, "t");
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(*d->image, MatrixRF(3, 64)));
+    try {
+        reconstructImage(*d->image, MatrixRF(3, 64));
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).contains("reconstructImage: patchEstimates are 3×64"), e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(*d->image, MatrixRF(169, 63)));
+    // A default layout (0×0) holds no patch, whatever the estimate shape.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(ImageLayout{}, MatrixRF(49, 64)));
 }
 
 void TestImageTask::tileAtomsLayout()
@@ -279,6 +346,15 @@ void TestImageTask::tileAtomsLayout()
     QCOMPARE(img(1, 1), 0.0f);              // atom 0 entry 0 is its minimum
     QCOMPARE(img(2, 2), 255.0f);            // atom 0 entry 3 is its maximum
     QCOMPARE(img(4, 1 + 3), 128.0f);        // atom 4 (row 1, col 1) is constant → mid-grey
+    QCOMPARE(img(1, 3), 128.0f);            // border between tiles 0 and 1
+    QCOMPARE(img(3, 2), 128.0f);            // border between tiles 0 and 3
+    QCOMPARE(img(1, 4), 0.0f);              // atom 1 starts after the border
+    QCOMPARE(img(5, 8), 128.0f);            // tile slot 5 is empty
+    QCOMPARE(img(img.rows() - 1, img.cols() - 1), 128.0f);
+    // maxTiles limits the grid: 2 atoms → 2×1 tiles.
+    const Eigen::ArrayXXf two = tileAtoms(atoms, 2, 2);
+    QCOMPARE(two.cols(), Eigen::Index(2 * 3 + 1));
+    QCOMPARE(two.rows(), Eigen::Index(1 * 3 + 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tileAtoms(atoms, 3));
 }
 

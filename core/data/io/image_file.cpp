@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace svi {
 namespace {
@@ -39,7 +40,8 @@ QImage readImage(const std::string& path, QByteArray* format)
     QImageReader reader(QString::fromStdString(path));
     reader.setAutoTransform(false);
     if (!reader.canRead())
-        fail(path, "not an image or unsupported format (supported: png, jpeg, tiff, pgm, bmp)");
+        fail(path, "not an image or unsupported format (" + reader.errorString().toStdString() +
+                       "; supported: png, jpeg, tiff, pgm, bmp)");
     if (format)
         *format = reader.format();
     QImage img = reader.read();
@@ -117,10 +119,17 @@ void saveGrayImage(const std::string& path, const Eigen::ArrayXXf& image)
 
 DataInfo inspectFile(const std::string& path, int patch)
 {
+    if (patch < 1)
+        throw std::invalid_argument("inspectFile: patch = " + std::to_string(patch) +
+                                    ", but must be ≥ 1");
     checkReadable(path);
-    QImageReader probe(QString::fromStdString(path));
-    if (!probe.canRead())
-        fail(path, "not a supported data file (images: png, jpeg, tiff, pgm, bmp)");
+    // A file whose name says image gets the image reader's precise reason (not an image,
+    // truncated); anything else that is not an image is simply not a data file we know.
+    const QByteArray suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toLatin1();
+    const bool imageName = QImageReader::supportedImageFormats().contains(suffix) ||
+                           suffix == "jpg" || suffix == "tif";
+    if (!imageName && !QImageReader(QString::fromStdString(path)).canRead())
+        fail(path, "not a supported data file (images: png, jpg, tiff, pgm, bmp)");
     QByteArray format;
     const QImage img = readImage(path, &format);
     DataInfo info;

@@ -36,8 +36,10 @@ struct DataInfo
     std::vector<std::string> names;
 };
 
-// Reads just enough of a file to say what it holds; throws DataError with the reason when it
-// cannot be used.
+// Says what a file holds (for an image: size, format, grey or colour, and the number of p×p
+// patches, 0 when the image is smaller than a patch). Decodes the image fully, so a truncated
+// file is reported here rather than at run time. Throws DataError naming the file and the
+// reason when it cannot be used; std::invalid_argument when patch < 1.
 DataInfo inspectFile(const std::string& path, int patch = 8);
 
 } // namespace svi
