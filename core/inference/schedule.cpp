@@ -25,13 +25,15 @@ MinibatchSampler::MinibatchSampler(std::int64_t itemCount, std::int64_t batchSiz
                                     ", but must be ≥ 1");
     m_batch = std::min(m_batch, m_n);
     m_perm.resize(static_cast<std::size_t>(m_n));
+    m_inBatch.assign(static_cast<std::size_t>(m_n), 0);
     m_out.reserve(static_cast<std::size_t>(m_batch));
     reshuffle();
 }
 
 void MinibatchSampler::reshuffle()
 {
-    // A fresh seeded permutation for every epoch (Fisher–Yates).
+    // A fresh seeded permutation for every epoch (Fisher–Yates), from a stream keyed by the
+    // epoch, so epoch e's order does not depend on how earlier epochs were consumed.
     std::iota(m_perm.begin(), m_perm.end(), std::int64_t(0));
     Rng rng = Rng::stream(m_seed, 0x65706f6368ULL, std::uint64_t(m_epoch));
     for (std::size_t i = m_perm.size(); i > 1; --i)
@@ -41,28 +43,42 @@ void MinibatchSampler::reshuffle()
 
 const std::vector<std::int64_t>& MinibatchSampler::next()
 {
+    // Invariant between calls: m_pos < N (an exhausted epoch is replaced at once, so epoch()
+    // counts completed epochs exactly).
+    const std::size_t batch = static_cast<std::size_t>(m_batch);
     m_out.clear();
-    bool straddles = false; // only a batch that spans two epochs can repeat an item
-    while (std::int64_t(m_out.size()) < m_batch) {
-        if (m_pos == m_perm.size()) {
-            ++m_epoch;
-            reshuffle();
-            straddles = !m_out.empty();
-        }
-        // Within one batch indices stay distinct: an item of the new epoch that is already in
-        // the batch (drawn at the end of the previous epoch) is swapped with a later one.
-        std::int64_t item = m_perm[m_pos];
-        if (straddles && std::find(m_out.begin(), m_out.end(), item) != m_out.end()) {
-            std::size_t j = m_pos + 1;
-            while (j < m_perm.size() &&
-                   std::find(m_out.begin(), m_out.end(), m_perm[j]) != m_out.end())
-                ++j;
-            std::swap(m_perm[m_pos], m_perm[j]); // j < size: the batch holds < N items
-            item = m_perm[m_pos];
-        }
-        m_out.push_back(item);
-        ++m_pos;
+
+    // The rest of the current epoch, up to a full batch.
+    const std::size_t fromOld = std::min(batch, m_perm.size() - m_pos);
+    m_out.insert(m_out.end(), m_perm.begin() + std::ptrdiff_t(m_pos),
+                 m_perm.begin() + std::ptrdiff_t(m_pos + fromOld));
+    m_pos += fromOld;
+    if (m_pos == m_perm.size()) {
+        ++m_epoch;
+        reshuffle();
     }
+    if (fromOld == batch)
+        return m_out;
+
+    // Top up from the new epoch. Items already in the batch are deferred: the block of
+    // deferred items always sits at perm[w, p); taking an item rotates the block's first
+    // element to its end. Every item taken lands at perm[w], so perm[0, w) is what the new
+    // epoch has drawn, and perm[w, N) what it still owes (deferred block first). Since the
+    // batch holds fromOld ≥ 1 old items and batch ≤ N, w = batch − fromOld < N at the end.
+    for (std::size_t i = 0; i < fromOld; ++i)
+        m_inBatch[std::size_t(m_out[i])] = 1;
+    std::size_t w = 0;
+    for (std::size_t p = 0; m_out.size() < batch; ++p) {
+        // p < N: the new epoch holds N − fromOld ≥ batch − fromOld items not in the batch.
+        if (m_inBatch[std::size_t(m_perm[p])])
+            continue;
+        std::swap(m_perm[w], m_perm[p]);
+        m_out.push_back(m_perm[w]);
+        ++w;
+    }
+    for (std::size_t i = 0; i < fromOld; ++i)
+        m_inBatch[std::size_t(m_out[i])] = 0;
+    m_pos = w;
     return m_out;
 }
 

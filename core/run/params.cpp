@@ -17,12 +17,27 @@ std::string formatNumber(double v)
     return std::string(buf, res.ptr);
 }
 
-bool finiteBound(double b) { return std::isfinite(b) && std::abs(b) < 1e300; }
+// A bound is meaningful when a value can actually cross it. Declarations write "no upper limit"
+// as a huge number (often std::numeric_limits<double>::max()); such a bound is left out of the
+// message, which then reads "must be ≥ lo" rather than "must be in [lo, 1.79769e+308]". For an
+// Int, a bound outside the int64 range can never be crossed (and could not be converted).
+bool meaningfulBound(const ParamSpec& spec, double b)
+{
+    if (spec.type == ParamType::Int)
+        return std::isfinite(b) && std::abs(b) < 0x1p63;
+    return std::isfinite(b) && std::abs(b) < 1e300;
+}
+
+bool hasBound(const ParamSpec& spec)
+{
+    return meaningfulBound(spec, spec.minValue) || meaningfulBound(spec, spec.maxValue);
+}
 
 std::string rangeRule(const ParamSpec& spec)
 {
-    const bool lo = finiteBound(spec.minValue), hi = finiteBound(spec.maxValue);
+    const bool lo = meaningfulBound(spec, spec.minValue), hi = meaningfulBound(spec, spec.maxValue);
     auto num = [&](double v) {
+        // Bounds of an Int are printed as integers ("≥ 1", not "≥ 1.0"); v is in int64 range here.
         return spec.type == ParamType::Int ? std::to_string(static_cast<long long>(v)) : formatNumber(v);
     };
     if (lo && hi)
@@ -79,8 +94,12 @@ std::variant<ParamValue, ParamError> parseParam(const ParamSpec& spec, const std
         long long v = 0;
         const char* end = text.data() + text.size();
         const auto res = std::from_chars(text.data(), end, v);
-        if (text.empty() || res.ec != std::errc() || res.ptr != end)
+        if (text.empty() || res.ptr != end ||
+            (res.ec != std::errc() && res.ec != std::errc::result_out_of_range))
             return error(spec, text, "must be an integer");
+        // An integer too long for 64 bits is a range problem, not a syntax one.
+        if (res.ec == std::errc::result_out_of_range)
+            return error(spec, text, hasBound(spec) ? rangeRule(spec) : "must be a 64-bit integer");
         value = static_cast<std::int64_t>(v);
         break;
     }

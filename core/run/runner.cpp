@@ -1,9 +1,13 @@
 #include "core/run/runner.h"
 
+#include "core/run/params.h"
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cmath>
 #include <exception>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace svi {
@@ -27,18 +31,36 @@ const char* terminationName(TerminationReason reason)
     return "failed";
 }
 
+namespace {
+
+// "maxSeconds = -1, but must be ≥ 0": the field, its value in shortest round-trip form, and
+// the violated rule, so a form can mark the field (the format of params.h).
+std::optional<std::string> checkSeconds(const char* field, double v)
+{
+    if (!std::isfinite(v))
+        return std::string(field) + " = " + formatParam(v) + ", but must be finite";
+    if (v < 0)
+        return std::string(field) + " = " + formatParam(v) + ", but must be ≥ 0";
+    return std::nullopt;
+}
+
+std::optional<std::string> checkCount(const char* field, std::int64_t v)
+{
+    if (v < 0)
+        return std::string(field) + " = " + std::to_string(v) + ", but must be ≥ 0";
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<std::string> RunOptions::validate() const
 {
-    if (maxSteps < 0)
-        return "maxSteps = " + std::to_string(maxSteps) + ", but must be ≥ 0";
-    if (!std::isfinite(maxSeconds) || maxSeconds < 0)
-        return "maxSeconds = " + std::to_string(maxSeconds) + ", but must be ≥ 0";
-    if (!std::isfinite(fullEvalEverySeconds) || fullEvalEverySeconds < 0)
-        return "fullEvalEverySeconds = " + std::to_string(fullEvalEverySeconds) + ", but must be ≥ 0";
-    if (!std::isfinite(evalEverySeconds) || evalEverySeconds < 0)
-        return "evalEverySeconds = " + std::to_string(evalEverySeconds) + ", but must be ≥ 0";
-    if (evalEverySteps < 0)
-        return "evalEverySteps = " + std::to_string(evalEverySteps) + ", but must be ≥ 0";
+    for (auto problem : {checkCount("maxSteps", maxSteps), checkSeconds("maxSeconds", maxSeconds),
+                         checkSeconds("evalEverySeconds", evalEverySeconds),
+                         checkCount("evalEverySteps", evalEverySteps),
+                         checkSeconds("fullEvalEverySeconds", fullEvalEverySeconds)})
+        if (problem)
+            return problem;
     if (maxSteps == 0 && maxSeconds == 0)
         return std::string("no budget: set maxSteps or maxSeconds");
     return std::nullopt;
@@ -83,7 +105,9 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     }
     const bool byTime = cadenceSteps <= 0;
 
-    const std::int64_t N = std::max<std::int64_t>(trainer.itemCount(), 1);
+    // Read inside the try below: a trainer may throw from any of its methods, and nothing may
+    // escape (the worker thread would terminate the process).
+    double itemsPerStep = 0.0, itemCount = 1.0;
     std::int64_t t = 0;
     double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
     double nextFull = options.fullEvalEverySeconds;
@@ -93,7 +117,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         const Evaluation ev = trainer.evaluate(full);
         Snapshot s;
         s.step = t;
-        s.epochs = double(t) * double(trainer.itemsPerStep()) / double(N);
+        s.epochs = double(t) * itemsPerStep / itemCount;
         s.trainSeconds = trainSeconds;
         s.rho = rho;
         s.elbo = ev.elbo;
@@ -108,11 +132,13 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         summary.reason = reason;
         summary.message = std::move(message);
         summary.steps = t;
-        summary.epochs = double(t) * double(trainer.itemsPerStep()) / double(N);
+        summary.epochs = double(t) * itemsPerStep / itemCount; // never calls the trainer
         summary.trainSeconds = trainSeconds;
     };
 
     try {
+        itemsPerStep = double(trainer.itemsPerStep());
+        itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
         for (;;) {
             if (control.waitWhilePaused)
                 control.waitWhilePaused();
@@ -127,10 +153,13 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             if (trainer.diverged()) {
                 finish(TerminationReason::Diverged,
                        "diverged: NaN or infinity in the global parameters at step " + std::to_string(t));
+                // The last snapshot shows the state that diverged, from the cheap evaluation.
                 try {
-                    publish(false);
-                } catch (const std::exception&) {
-                    // The diverged state may not be evaluable; the summary says why it stopped.
+                    publish(false, true);
+                } catch (...) {
+                    // The diverged state may not be evaluable (or the callback may reject it);
+                    // the summary already says why the run stopped, and last keeps the previous
+                    // snapshot.
                 }
                 return summary;
             }
@@ -234,7 +263,15 @@ void Runner::work()
         std::unique_lock<std::mutex> lock(m_mutex);
         m_cv.wait(lock, [this] { return !m_paused.load() || m_stop.load(); });
     };
-    Summary s = trainLoop(*m_trainer, m_options, m_onSnapshot, control);
+    Summary s;
+    try {
+        s = trainLoop(*m_trainer, m_options, m_onSnapshot, control);
+    } catch (...) {
+        // trainLoop reports trainer and callback failures itself; this is the last line (e.g.
+        // std::bad_alloc while building a message), since nothing may escape the worker.
+        s.reason = TerminationReason::Failed;
+        s.message = "internal error in the run loop";
+    }
     m_summary = s;
     m_running.store(false);
     if (m_onFinished) {

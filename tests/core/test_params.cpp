@@ -4,9 +4,12 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <limits>
 
 using namespace svi;
+
+Q_DECLARE_METATYPE(svi::ParamValue)
 
 namespace {
 
@@ -18,6 +21,10 @@ std::vector<ParamSpec> specs()
         ParamSpec{"c", "c", "shape", ParamType::Real, 1, 1e-12, std::numeric_limits<double>::max(), {}, {}},
         ParamSpec{"init", "Init", "how to start", ParamType::Choice, 0, 0, 0, {"gibbs", "random"}, "gibbs"},
         ParamSpec{"verbose", "Verbose", "talk more", ParamType::Bool, 0, 0, 1, {}, {}},
+        // As the registry declares them: "no upper limit" is the largest double.
+        ParamSpec{"K", "Features K", "atoms", ParamType::Int, 64, 1, std::numeric_limits<double>::max(), {}, {}},
+        ParamSpec{"seedish", "S", "int64 bounds", ParamType::Int, 0, -0x1p63, 0x1p63, {}, {}},
+        ParamSpec{"start", "Start", "initialisation", ParamType::Choice, 0, 0, 0, {"random", "gibbs"}, "random"},
     };
 }
 
@@ -44,6 +51,9 @@ private slots:
     void resolveFillsDefaultsAndRejectsUnknown();
     void formatRoundTrips();
     void typedGetters();
+    void checkValues_data();
+    void checkValues();
+    void defaultsAreTyped();
 };
 
 void TestParams::parsesValid_data()
@@ -59,6 +69,14 @@ void TestParams::parsesValid_data()
     QTest::newRow("choice") << "init" << "random" << "random";
     QTest::newRow("bool yes") << "verbose" << "yes" << "true";
     QTest::newRow("bool 0") << "verbose" << "0" << "false";
+    QTest::newRow("bool On") << "verbose" << "On" << "true";
+    QTest::newRow("bool off") << "verbose" << "off" << "false";
+    QTest::newRow("bool TRUE") << "verbose" << "TRUE" << "true";
+    QTest::newRow("bool no") << "verbose" << "no" << "false";
+    QTest::newRow("negative int") << "seedish" << "-42" << "-42";
+    QTest::newRow("int64 max") << "seedish" << "9223372036854775807" << "9223372036854775807";
+    QTest::newRow("real integer text") << "kappa" << "1" << "1";
+    QTest::newRow("unbounded above") << "K" << "1000000" << "1000000";
 }
 
 void TestParams::parsesValid()
@@ -86,6 +104,19 @@ void TestParams::rejectsWithFieldMessage_data()
     QTest::newRow("empty real") << "kappa" << "" << "kappa = , but must be a number";
     QTest::newRow("unknown choice") << "init" << "magic" << "init = magic, but must be one of: gibbs, random";
     QTest::newRow("bad bool") << "verbose" << "maybe" << "verbose = maybe, but must be true or false";
+    // The forms quoted in the design notes.
+    QTest::newRow("≥ form") << "K" << "0" << "K = 0, but must be ≥ 1";
+    QTest::newRow("K garbage") << "K" << "abc" << "K = abc, but must be an integer";
+    QTest::newRow("K real") << "K" << "2.5" << "K = 2.5, but must be an integer";
+    QTest::newRow("K trailing") << "K" << "12x" << "K = 12x, but must be an integer";
+    QTest::newRow("K empty") << "K" << "" << "K = , but must be an integer";
+    QTest::newRow("K too long") << "K" << "99999999999999999999" << "K = 99999999999999999999, but must be ≥ 1";
+    QTest::newRow("int64 bounds are no bounds") << "seedish" << "99999999999999999999"
+                                                << "seedish = 99999999999999999999, but must be a 64-bit integer";
+    QTest::newRow("choice order as declared") << "start" << "foo" << "start = foo, but must be one of: random, gibbs";
+    QTest::newRow("choice is case-sensitive") << "start" << "Gibbs" << "start = Gibbs, but must be one of: random, gibbs";
+    QTest::newRow("real garbage") << "kappa" << "0.7x" << "kappa = 0.7x, but must be a number";
+    QTest::newRow("inf") << "c" << "inf" << "c = inf, but must be finite";
 }
 
 void TestParams::rejectsWithFieldMessage()
@@ -132,8 +163,18 @@ void TestParams::formatRoundTrips()
 {
     for (double v : {0.75, 1e-6, 0.1, 1.0 / 3.0, 123456.789, -2.5}) {
         const std::string text = formatParam(v);
-        QCOMPARE(std::stod(text), v);
+        QVERIFY2(std::stod(text) == v, text.c_str()); // exact: QCOMPARE on doubles is fuzzy
     }
+    // And back through the parser, as a saved configuration is read ("c" accepts any v > 0).
+    for (double v : {0.75, 1e-6, 1.0 / 3.0, 123456.789, 1e-10}) {
+        const auto back = parseParam(spec("c"), formatParam(v));
+        QVERIFY(std::holds_alternative<ParamValue>(back));
+        QVERIFY(std::get<double>(std::get<ParamValue>(back)) == v);
+    }
+    // Shortest text, not printf's six digits.
+    QCOMPARE(formatParam(0.75), std::string("0.75"));
+    QCOMPARE(formatParam(1e-6), std::string("1e-06"));
+    QCOMPARE(formatParam(256.0), std::string("256"));
     QCOMPARE(formatParam(std::int64_t(-7)), std::string("-7"));
     QCOMPARE(formatParam(true), std::string("true"));
     QCOMPARE(formatParam(std::string("gibbs")), std::string("gibbs"));
@@ -146,6 +187,57 @@ void TestParams::typedGetters()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, getInt(v, "missing"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, getInt(v, "name"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, getBool(v, "K"));
+}
+
+void TestParams::checkValues_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<ParamValue>("value");
+    QTest::addColumn<QString>("message"); // empty: valid
+    QTest::newRow("int ok") << "minibatch" << ParamValue(std::int64_t(1000000000)) << "";
+    QTest::newRow("int above") << "minibatch" << ParamValue(std::int64_t(1000000001))
+                               << "minibatch = 1000000001, but must be in [1, 1000000000]";
+    QTest::newRow("int below, unbounded above") << "K" << ParamValue(std::int64_t(-2)) << "K = -2, but must be ≥ 1";
+    QTest::newRow("real for int") << "K" << ParamValue(2.0) << "K = 2, but must be an integer";
+    QTest::newRow("real ok") << "kappa" << ParamValue(0.5) << "";
+    QTest::newRow("int for real") << "kappa" << ParamValue(std::int64_t(1)) << "";
+    QTest::newRow("real above") << "kappa" << ParamValue(1.0000001) << "kappa = 1.0000001, but must be in [0.5, 1]";
+    QTest::newRow("real nan") << "c" << ParamValue(std::nan("")) << "c = nan, but must be finite";
+    QTest::newRow("string for real") << "kappa" << ParamValue(std::string("x")) << "kappa = x, but must be a number";
+    QTest::newRow("bool ok") << "verbose" << ParamValue(true) << "";
+    QTest::newRow("int for bool") << "verbose" << ParamValue(std::int64_t(1)) << "verbose = 1, but must be true or false";
+    QTest::newRow("choice ok") << "init" << ParamValue(std::string("random")) << "";
+    QTest::newRow("choice bad") << "init" << ParamValue(std::string("")) << "init = , but must be one of: gibbs, random";
+}
+
+void TestParams::checkValues()
+{
+    QFETCH(QString, key);
+    QFETCH(ParamValue, value);
+    QFETCH(QString, message);
+    const auto e = checkParam(spec(key.toStdString()), value);
+    if (message.isEmpty()) {
+        QVERIFY2(!e, e ? e->message.c_str() : "");
+        return;
+    }
+    QVERIFY(e);
+    QCOMPARE(QString::fromStdString(e->key), key);
+    QCOMPARE(QString::fromStdString(e->message), message);
+}
+
+void TestParams::defaultsAreTyped()
+{
+    const ParamValues v = defaultValues(specs());
+    QCOMPARE(v.size(), specs().size());
+    QVERIFY(std::holds_alternative<std::int64_t>(v.at("minibatch")));
+    QCOMPARE(getInt(v, "minibatch"), std::int64_t(256));
+    QVERIFY(std::holds_alternative<double>(v.at("kappa")));
+    QCOMPARE(getReal(v, "kappa"), 0.75);
+    QCOMPARE(getChoice(v, "start"), std::string("random"));
+    QCOMPARE(getBool(v, "verbose"), false);
+    // Every default passes its own check.
+    for (const ParamSpec& s : specs())
+        QVERIFY2(!checkParam(s, v.at(s.key)), s.key.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestParams)

@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -19,23 +21,37 @@ class FakeTrainer : public Trainer
 {
 public:
     std::atomic<std::int64_t> steps{0};
+    // Wall time spent inside step(), as the trainer itself sees it (written by the worker only).
+    std::atomic<double> busySeconds{0.0};
     std::chrono::milliseconds stepTime{1};
     std::chrono::milliseconds evalTime{0};
     std::int64_t throwAt = -1;
     std::int64_t divergeAt = -1;
+    bool evaluateThrowsWhenDiverged = false;
+    bool itemCountThrows = false;
 
     double step(std::int64_t t) override
     {
         if (t == throwAt)
             throw std::runtime_error("boom at step " + std::to_string(t));
+        const auto t0 = std::chrono::steady_clock::now();
         std::this_thread::sleep_for(stepTime);
+        busySeconds.store(busySeconds.load() +
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         steps.store(t);
         return 1.0 / double(t);
     }
     std::int64_t itemsPerStep() const override { return 10; }
-    std::int64_t itemCount() const override { return 100; }
+    std::int64_t itemCount() const override
+    {
+        if (itemCountThrows)
+            throw std::runtime_error("no data");
+        return 100;
+    }
     Evaluation evaluate(bool full) override
     {
+        if (evaluateThrowsWhenDiverged && diverged())
+            throw std::runtime_error("cannot evaluate NaN");
         std::this_thread::sleep_for(evalTime);
         Evaluation ev;
         ev.elbo = -1.0 / double(std::max<std::int64_t>(steps.load(), 1));
@@ -67,7 +83,10 @@ private slots:
     void callbackCanStop();
     void exceptionBecomesFailed();
     void divergenceIsReported();
+    void divergenceWithUnevaluableState();
+    void invalidOptions_data();
     void invalidOptions();
+    void trainerFailingOutsideStep();
     void destructorJoinsARunningWorker();
     void finishedCallbackRunsOnce();
 };
@@ -152,7 +171,7 @@ void TestRunner::pauseStopsTheClockAndResumeContinues()
     auto trainer = std::make_unique<FakeTrainer>();
     FakeTrainer* t = trainer.get();
     RunOptions o = steps(100000);
-    o.evalEverySteps = 1000000;
+    o.evalEverySteps = 1; // every step publishes its training clock
     Runner r(std::move(trainer), o);
     std::atomic<double> lastSeconds{0.0};
     r.start([&](const Snapshot& s) {
@@ -162,19 +181,26 @@ void TestRunner::pauseStopsTheClockAndResumeContinues()
     QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > 5, 5000);
     r.pause();
     QVERIFY(r.paused());
+    QVERIFY(r.running());
     std::this_thread::sleep_for(100ms); // let the step in flight finish
     const auto a = t->steps.load();
+    const double secondsA = lastSeconds.load();
     std::this_thread::sleep_for(150ms);
     const auto b = t->steps.load();
     QCOMPARE(b, a);
+    QCOMPARE(lastSeconds.load(), secondsA); // exactly: no step, no snapshot, no clock
     r.resume();
+    QVERIFY(!r.paused());
     QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > b + 5, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(lastSeconds.load() > secondsA, 5000);
     r.requestStop();
     const Summary s = r.wait();
     QCOMPARE(s.reason, TerminationReason::Cancelled);
-    // ~250 ms of pause are not training time: each step sleeps 1 ms.
-    QVERIFY2(s.trainSeconds < 0.002 * double(s.steps) + 0.2,
-             qPrintable(QString("%1 s for %2 steps").arg(s.trainSeconds).arg(s.steps)));
+    // The training clock is the time inside step(), whatever the load: the ≥ 250 ms of pause
+    // are not on it.
+    const double busy = t->busySeconds.load();
+    QVERIFY2(s.trainSeconds >= busy && s.trainSeconds < busy + 0.1,
+             qPrintable(QString("train %1 s, busy %2 s, %3 steps").arg(s.trainSeconds).arg(busy).arg(s.steps)));
     QVERIFY(!r.running());
 }
 
@@ -230,18 +256,111 @@ void TestRunner::divergenceIsReported()
     QCOMPARE(s.reason, TerminationReason::Diverged);
     QCOMPARE(s.steps, std::int64_t(3));
     QVERIFY(QString::fromStdString(s.message).contains("step 3"));
+    QVERIFY(QString::fromStdString(s.message).startsWith("diverged"));
+    // The state that diverged is shown (cheap evaluation), as the last snapshot.
+    QVERIFY(s.last && s.last->final);
+    QCOMPARE(s.last->step, std::int64_t(3));
+    QCOMPARE(s.last->metrics.at("full"), 0.0);
+    QCOMPARE(std::string(terminationName(s.reason)), std::string("diverged"));
+}
+
+void TestRunner::divergenceWithUnevaluableState()
+{
+    FakeTrainer t;
+    t.divergeAt = 7;
+    t.evaluateThrowsWhenDiverged = true;
+    RunOptions o = steps(100);
+    o.evalEverySteps = 5;
+    const Summary s = Runner::runBlocking(t, o, [](const Snapshot&) { return CallbackResult::Continue; });
+    QCOMPARE(s.reason, TerminationReason::Diverged); // not Failed: divergence is the cause
+    QCOMPARE(s.steps, std::int64_t(7));
+    QVERIFY(s.last);
+    QCOMPARE(s.last->step, std::int64_t(5)); // the last snapshot that could be made
+    QVERIFY(!s.last->final);
+}
+
+void TestRunner::trainerFailingOutsideStep()
+{
+    // Any trainer method may throw; the worker reports it and never terminates the process.
+    auto trainer = std::make_unique<FakeTrainer>();
+    trainer->itemCountThrows = true;
+    Runner r(std::move(trainer), steps(10));
+    r.start([](const Snapshot&) { return CallbackResult::Continue; });
+    const Summary s = r.wait();
+    QCOMPARE(s.reason, TerminationReason::Failed);
+    QCOMPARE(s.message, std::string("no data"));
+    QCOMPARE(s.steps, std::int64_t(0));
+    QVERIFY(!s.last);
+    // A callback that throws is a failure too.
+    FakeTrainer t;
+    const Summary c = Runner::runBlocking(t, steps(10), [](const Snapshot& sn) -> CallbackResult {
+        if (sn.step >= 1)
+            throw std::runtime_error("callback broke");
+        return CallbackResult::Continue;
+    });
+    QCOMPARE(c.reason, TerminationReason::Failed);
+    QCOMPARE(c.message, std::string("callback broke"));
+    QVERIFY(c.last); // the snapshot that was being published
+}
+
+void TestRunner::invalidOptions_data()
+{
+    QTest::addColumn<qint64>("maxSteps");
+    QTest::addColumn<double>("maxSeconds");
+    QTest::addColumn<double>("evalEverySeconds");
+    QTest::addColumn<qint64>("evalEverySteps");
+    QTest::addColumn<double>("fullEvalEverySeconds");
+    QTest::addColumn<QString>("message");
+    const double inf = std::numeric_limits<double>::infinity();
+    QTest::newRow("no budget") << qint64(0) << 0.0 << 0.0 << qint64(0) << 0.0
+                               << "no budget: set maxSteps or maxSeconds";
+    QTest::newRow("negative steps") << qint64(-5) << 1.0 << 0.0 << qint64(0) << 0.0
+                                    << "maxSteps = -5, but must be ≥ 0";
+    QTest::newRow("negative seconds") << qint64(10) << -1.0 << 0.0 << qint64(0) << 0.0
+                                      << "maxSeconds = -1, but must be ≥ 0";
+    QTest::newRow("infinite seconds") << qint64(10) << inf << 0.0 << qint64(0) << 0.0
+                                      << "maxSeconds = inf, but must be finite";
+    QTest::newRow("nan cadence") << qint64(10) << 0.0 << std::nan("") << qint64(0) << 0.0
+                                 << "evalEverySeconds = nan, but must be finite";
+    QTest::newRow("negative step cadence") << qint64(10) << 0.0 << 0.0 << qint64(-1) << 0.0
+                                           << "evalEverySteps = -1, but must be ≥ 0";
+    QTest::newRow("negative full cadence") << qint64(10) << 0.0 << 0.0 << qint64(0) << -0.5
+                                           << "fullEvalEverySeconds = -0.5, but must be ≥ 0";
 }
 
 void TestRunner::invalidOptions()
 {
+    QFETCH(qint64, maxSteps);
+    QFETCH(double, maxSeconds);
+    QFETCH(double, evalEverySeconds);
+    QFETCH(qint64, evalEverySteps);
+    QFETCH(double, fullEvalEverySeconds);
+    QFETCH(QString, message);
+    RunOptions o;
+    o.maxSteps = maxSteps;
+    o.maxSeconds = maxSeconds;
+    o.evalEverySeconds = evalEverySeconds;
+    o.evalEverySteps = evalEverySteps;
+    o.fullEvalEverySeconds = fullEvalEverySeconds;
+    QCOMPARE(QString::fromStdString(o.validate().value_or("")), message);
     FakeTrainer t;
-    const Summary s = Runner::runBlocking(t, RunOptions{}, {});
+    int snapshots = 0;
+    const Summary s = Runner::runBlocking(t, o, [&](const Snapshot&) {
+        ++snapshots;
+        return CallbackResult::Continue;
+    });
     QCOMPARE(s.reason, TerminationReason::InvalidInput);
-    QVERIFY(QString::fromStdString(s.message).contains("no budget"));
+    QCOMPARE(QString::fromStdString(s.message), message);
     QCOMPARE(t.steps.load(), std::int64_t(0));
-    RunOptions bad = steps(10);
-    bad.maxSeconds = -1;
-    QCOMPARE(Runner::runBlocking(t, bad, {}).reason, TerminationReason::InvalidInput);
+    QCOMPARE(snapshots, 0);
+    QVERIFY(!s.last);
+    // The threaded runner reports the same, through wait() and onFinished, without throwing.
+    Runner r(std::make_unique<FakeTrainer>(), o);
+    std::atomic<int> finished{0};
+    r.start([](const Snapshot&) { return CallbackResult::Continue; }, [&](const Summary&) { ++finished; });
+    QCOMPARE(r.wait().reason, TerminationReason::InvalidInput);
+    QCOMPARE(r.wait().reason, TerminationReason::InvalidInput); // idempotent
+    QCOMPARE(finished.load(), 1);
 }
 
 void TestRunner::destructorJoinsARunningWorker()
