@@ -323,7 +323,6 @@ void factorisedAscent(Workspace& ws, int maxIters, double tol, double spikeW2, U
             break;
         }
     }
-    ws.sweepsUsed = it;
     ws.ez = ws.theta;
     ws.ex = ws.theta.cwiseProduct(ws.mean);
     ws.ew2 = 0.0;
@@ -450,7 +449,6 @@ void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, 
     for (int k = 0; k < K; ++k)
         er2 += ws.ex2[k] * (ws.G2[k] - ws.Gn[k]);
     ws.er2 = er2;
-    ws.sweepsUsed = sweeps;
 }
 
 double mfLocalElbo(const Workspace& ws, const GlobalView& view)

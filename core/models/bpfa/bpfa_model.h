@@ -103,7 +103,6 @@ struct Workspace
     MatrixRD exr;        // K×Do: E[x_k r], r = y − Σ_j x_j φ_j (see Stats)
     double ew2 = 0.0;    // E[‖w‖²]
     double er2 = 0.0;    // E[‖y − Σ x_k φ_k‖²] over observed entries (Φ as in the view)
-    int sweepsUsed = 0;
 };
 
 // Local approximations. Each fills ez, ex, ex2, exr, ew2, er2 of the workspace.

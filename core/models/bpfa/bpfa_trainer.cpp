@@ -73,52 +73,34 @@ bool hasHeldOut(const DenseData& data, std::int64_t i)
 
 BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
 {
+    // Each algorithm declares only the keys it uses; absent keys keep the defaults above.
     BpfaOptions o;
-    auto has = [&](const char* key) { return v.count(key) > 0; };
-    if (has("K"))
-        o.K = int(getInt(v, "K"));
-    if (has("minibatch"))
+    const std::pair<const char*, int*> ints[] = {
+        {"K", &o.K},
+        {"burnin", &o.burnin},
+        {"samples", &o.samples},
+        {"local_iters", &o.localIters},
+        {"init_items", &o.initItems},
+        {"init_sweeps", &o.initSweeps},
+        {"patch", &o.patch},
+        {"eval_items", &o.evalItems},
+        {"eval_samples", &o.evalSamples},
+        {"eval_burnin", &o.evalBurnin},
+        {"eval_kept", &o.evalKept}};
+    const std::pair<const char*, double*> reals[] = {
+        {"kappa", &o.kappa}, {"tau0", &o.tau0},     {"local_tol", &o.localTol},
+        {"a", &o.prior.a},   {"b", &o.prior.b},     {"c", &o.prior.c},
+        {"d", &o.prior.d},   {"e", &o.prior.e},     {"f", &o.prior.f}};
+    for (const auto& [key, dst] : ints)
+        if (v.count(key))
+            *dst = int(getInt(v, key));
+    for (const auto& [key, dst] : reals)
+        if (v.count(key))
+            *dst = getReal(v, key);
+    if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
-    if (has("kappa"))
-        o.kappa = getReal(v, "kappa");
-    if (has("tau0"))
-        o.tau0 = getReal(v, "tau0");
-    if (has("burnin"))
-        o.burnin = int(getInt(v, "burnin"));
-    if (has("samples"))
-        o.samples = int(getInt(v, "samples"));
-    if (has("local_iters"))
-        o.localIters = int(getInt(v, "local_iters"));
-    if (has("local_tol"))
-        o.localTol = getReal(v, "local_tol");
-    if (has("init"))
+    if (v.count("init"))
         o.init = getChoice(v, "init");
-    if (has("init_items"))
-        o.initItems = int(getInt(v, "init_items"));
-    if (has("init_sweeps"))
-        o.initSweeps = int(getInt(v, "init_sweeps"));
-    if (has("patch"))
-        o.patch = int(getInt(v, "patch"));
-    if (has("eval_items"))
-        o.evalItems = int(getInt(v, "eval_items"));
-    if (has("eval_samples"))
-        o.evalSamples = int(getInt(v, "eval_samples"));
-    if (has("eval_burnin"))
-        o.evalBurnin = int(getInt(v, "eval_burnin"));
-    if (has("eval_kept"))
-        o.evalKept = int(getInt(v, "eval_kept"));
-    if (has("a"))
-        o.prior.a = getReal(v, "a");
-    if (has("b"))
-        o.prior.b = getReal(v, "b");
-    if (has("c"))
-        o.prior.c = getReal(v, "c");
-    if (has("d"))
-        o.prior.d = getReal(v, "d");
-    if (has("e"))
-        o.prior.e = getReal(v, "e");
-    if (has("f"))
-        o.prior.f = getReal(v, "f");
     return o;
 }
 
@@ -638,8 +620,12 @@ Evaluation BpfaTrainer::evaluate(bool full)
             for (int m = 0; m < M; ++m) {
                 const GlobalView& vm = views[std::size_t(m)];
                 const bool first = m == 0 || structured() || batch;
-                if (first)
-                    ws.gather(data, i, structured() ? vm : expView);
+                // The item's observed entries under the view its local step uses; the ELBO
+                // block above has already gathered them under expView.
+                if (structured())
+                    ws.gather(data, i, vm);
+                else if (m == 0 && batch)
+                    ws.gather(data, i, expView);
                 drawLocal(ws, structured() ? vm : expView, rng, first);
                 // The likelihood uses the joint draw (ψ, β); the predictive mean uses the
                 // local posterior mean E[x | β] (Rao–Blackwellised), which has less Monte

@@ -90,8 +90,6 @@ public:
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
 
-    BpfaAlgorithm algorithm() const { return m_algorithm; }
-    const BpfaOptions& options() const { return m_options; }
     const bpfa::Globals& globals() const { return m_globals; }
     void setGlobals(const bpfa::Globals& g) { m_globals = g; }
 
