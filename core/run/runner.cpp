@@ -82,6 +82,8 @@ std::string secondsText(double s)
 struct LoopControl
 {
     const std::atomic<bool>* stop = nullptr;
+    const std::atomic<bool>* abort = nullptr; // skip the final full evaluation
+    std::atomic<RunPhase>* phase = nullptr;
     std::function<void()> waitWhilePaused; // returns when resumed or stopped
 };
 
@@ -113,8 +115,14 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     double nextFull = options.fullEvalEverySeconds;
     bool userStop = false;
 
+    auto setPhase = [&](RunPhase p) {
+        if (control.phase)
+            control.phase->store(p);
+    };
     auto publish = [&](bool full, bool final = false) {
+        setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
         const Evaluation ev = trainer.evaluate(full);
+        setPhase(RunPhase::Training);
         Snapshot s;
         s.step = t;
         s.epochs = double(t) * itemsPerStep / itemCount;
@@ -139,9 +147,13 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     try {
         itemsPerStep = double(trainer.itemsPerStep());
         itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
+        setPhase(RunPhase::Training);
         for (;;) {
-            if (control.waitWhilePaused)
+            if (control.waitWhilePaused) {
+                setPhase(RunPhase::Paused);
                 control.waitWhilePaused();
+                setPhase(RunPhase::Training);
+            }
             if (userStop || (control.stop && control.stop->load())) {
                 finish(TerminationReason::Cancelled, "cancelled after " + std::to_string(t) + " steps");
                 break;
@@ -186,7 +198,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                         nextSnapshot += cadenceSeconds;
             }
         }
-        if (options.finalFullEvaluation)
+        const bool aborted = control.abort && control.abort->load();
+        if (options.finalFullEvaluation && !aborted)
             publish(true, true);
         else
             publish(false, true);
@@ -200,16 +213,30 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
 
 } // namespace
 
+const char* phaseName(RunPhase phase)
+{
+    switch (phase) {
+    case RunPhase::Idle: return "idle";
+    case RunPhase::Training: return "training";
+    case RunPhase::Evaluating: return "evaluating";
+    case RunPhase::FullEvaluation: return "full pass";
+    case RunPhase::Paused: return "paused";
+    case RunPhase::Finished: return "finished";
+    }
+    return "unknown";
+}
+
 Runner::Runner(std::unique_ptr<Trainer> trainer, RunOptions options)
     : m_trainer(std::move(trainer)), m_options(options)
 {
     if (!m_trainer)
         throw std::invalid_argument("Runner: trainer is null");
+    m_trainer->setInterrupt(&m_abort);
 }
 
 Runner::~Runner()
 {
-    requestStop();
+    abort();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -248,6 +275,12 @@ void Runner::requestStop()
     m_cv.notify_all();
 }
 
+void Runner::abort()
+{
+    m_abort.store(true);
+    requestStop();
+}
+
 Summary Runner::wait()
 {
     if (m_thread.joinable())
@@ -259,6 +292,8 @@ void Runner::work()
 {
     LoopControl control;
     control.stop = &m_stop;
+    control.abort = &m_abort;
+    control.phase = &m_phase;
     control.waitWhilePaused = [this] {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_cv.wait(lock, [this] { return !m_paused.load() || m_stop.load(); });
@@ -273,6 +308,7 @@ void Runner::work()
         s.message = "internal error in the run loop";
     }
     m_summary = s;
+    m_phase.store(RunPhase::Finished);
     m_running.store(false);
     if (m_onFinished) {
         try {

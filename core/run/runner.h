@@ -64,6 +64,12 @@ struct Summary
 
 enum class CallbackResult { Continue, Stop };
 
+// What a run's worker is doing now; readable from any thread (for status displays).
+enum class RunPhase { Idle, Training, Evaluating, FullEvaluation, Paused, Finished };
+
+// "idle", "training", "evaluating", "full pass", "paused", "finished"
+const char* phaseName(RunPhase phase);
+
 class Runner
 {
 public:
@@ -83,14 +89,20 @@ public:
     void start(SnapshotCallback onSnapshot, FinishedCallback onFinished = {});
     void pause();
     void resume();
+    // Ends the run after the current step; the final full evaluation (if asked for) still runs.
     void requestStop();
+    // Ends the run as soon as possible: interrupts a full pass under way and skips the final
+    // full evaluation (the last snapshot is a cheap one). For Cancel and for closing the window.
+    void abort();
     // Blocks until the worker has finished; returns the summary.
     Summary wait();
 
     bool running() const { return m_running.load(); }
     bool paused() const { return m_paused.load(); }
+    RunPhase phase() const { return m_phase.load(); }
 
     // Runs on the calling thread (for the CLI and tests); same semantics as start()+wait().
+    // A set stopFlag ends the run like requestStop().
     static Summary runBlocking(Trainer& trainer, const RunOptions& options,
                                const SnapshotCallback& onSnapshot,
                                const std::atomic<bool>* stopFlag = nullptr);
@@ -107,6 +119,8 @@ private:
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_paused{false};
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_abort{false}; // also handed to the trainer as its interrupt flag
+    std::atomic<RunPhase> m_phase{RunPhase::Idle};
     std::mutex m_mutex;
     std::condition_variable m_cv;
     Summary m_summary;

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,9 +19,12 @@ namespace svi {
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
-    // Reconstructed image (0–255, height×width), when the data are image patches and a full
-    // pass was made.
+    // Reconstructed image (0–255, height×width), when the data are image patches and either a
+    // full pass was made or the live preview is on (see Trainer::setLivePreview).
     std::optional<Eigen::ArrayXXf> reconstruction;
+    // True when `reconstruction` comes from a full pass under the current globals; false when
+    // it is the running reconstruction refreshed by the minibatches.
+    bool reconstructionFull = false;
     // Learned dictionary: one row per feature, ordered by decreasing weight.
     Eigen::MatrixXd atoms;
     Eigen::VectorXd atomWeights; // E[π_k] in the same order
@@ -53,6 +57,23 @@ public:
 
     // True when the global parameters contain NaN or infinity.
     virtual bool diverged() const = 0;
+
+    // Asks the trainer to keep a running estimate of every item, refreshed from each
+    // minibatch's local step, so that a cheap evaluate(false) can return a reconstruction (the
+    // window shows it live; a full pass is still an evaluation). Costs one N×D float buffer;
+    // off by default. Trainers without such an estimate ignore it. Call before the first step.
+    virtual void setLivePreview(bool on) { (void)on; }
+
+    // A flag that, once true, asks a long evaluation (a full pass) to return early without its
+    // full-pass results. Owned by the caller (the Runner), which keeps it alive as long as
+    // the trainer; read from any of the trainer's threads.
+    void setInterrupt(const std::atomic<bool>* flag) { m_interrupt = flag; }
+
+protected:
+    bool interrupted() const { return m_interrupt && m_interrupt->load(std::memory_order_relaxed); }
+
+private:
+    const std::atomic<bool>* m_interrupt = nullptr;
 };
 
 } // namespace svi

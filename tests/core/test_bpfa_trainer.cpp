@@ -1,6 +1,8 @@
 // BpfaTrainer end to end: reproducibility across thread counts, recovery on data drawn from
 // the prior (the ordering of the paper's Sec. 5.1), evaluation, and bad input.
 
+#include "core/data/image_task.h"
+#include "core/metrics/image_metrics.h"
 #include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/models/bpfa/bpfa_trainer.h"
 #include "core/run/registry.h"
@@ -55,6 +57,7 @@ private slots:
     void sameResultWithOneAndTwoThreads();
     void gibbsSsviReachesNoiseFloorAndBeatsMeanField();
     void evaluationReportsMetrics();
+    void livePreviewFollowsTheMinibatches();
     void gibbsInitialisationGivesUsableGlobals();
     void batchGibbsImprovesHeldOut();
     void badOptionsNameTheField_data();
@@ -153,6 +156,59 @@ void TestBpfaTrainer::evaluationReportsMetrics()
     // Atoms come ordered by decreasing weight.
     for (Eigen::Index k = 1; k < after.preview->atomWeights.size(); ++k)
         QVERIFY(after.preview->atomWeights[k] <= after.preview->atomWeights[k - 1]);
+}
+
+void TestBpfaTrainer::livePreviewFollowsTheMinibatches()
+{
+    // A 30×30 image of stripes and a ramp, 50 % of its pixels missing.
+    Eigen::ArrayXXf image(30, 30);
+    for (int r = 0; r < 30; ++r)
+        for (int c = 0; c < 30; ++c)
+            image(r, c) = float(40 + 4 * c + ((r / 3) % 2 ? 60 : 0));
+    InpaintOptions task;
+    task.missing = 0.5;
+    task.patch = 4;
+    const DenseDataPtr data = makeInpaintingData(image, task, "stripes");
+    BpfaOptions o = smallOptions();
+    o.patch = 4;
+    o.minibatch = 50;
+    o.evalItems = 100;
+
+    // Off (the default): a cheap evaluation carries no image.
+    BpfaTrainer plain(data, BpfaAlgorithm::MfSsvi, o, 3);
+    QVERIFY(!plain.evaluate(false).preview->reconstruction);
+
+    BpfaTrainer t(data, BpfaAlgorithm::MfSsvi, o, 3);
+    t.setLivePreview(true);
+    const Evaluation start = t.evaluate(false);
+    QVERIFY(start.preview->reconstruction);
+    QVERIFY(!start.preview->reconstructionFull);
+    // Before any step every patch is at the mean grey level: one constant image.
+    const Eigen::ArrayXXf& s0 = *start.preview->reconstruction;
+    QCOMPARE(s0.maxCoeff(), s0.minCoeff());
+
+    // One step refreshes the 50 patches of its minibatch only.
+    t.step(1);
+    const Eigen::ArrayXXf s1 = *t.evaluate(false).preview->reconstruction;
+    const Eigen::Index changed = ((s1 - s0).abs() > 1e-3f).count();
+    QVERIFY2(changed > 0 && changed < s1.size(), qPrintable(QString::number(changed)));
+
+    for (int step = 2; step <= 60; ++step)
+        t.step(step);
+    const Evaluation live = t.evaluate(false);
+    QVERIFY(live.metrics.count("psnr_running"));
+    QVERIFY(!live.metrics.count("psnr"));
+    QVERIFY2(live.metrics.at("psnr_running") > psnr(image, s0) + 3.0,
+             qPrintable(QString("%1 dB vs %2 dB").arg(live.metrics.at("psnr_running")).arg(psnr(image, s0))));
+
+    // A full pass is marked as such and becomes the running estimate.
+    const Evaluation full = t.evaluate(true);
+    QVERIFY(full.preview->reconstructionFull);
+    QVERIFY(full.metrics.count("psnr"));
+    const Evaluation after = t.evaluate(false);
+    QVERIFY(!after.preview->reconstructionFull);
+    QVERIFY((*after.preview->reconstruction == *full.preview->reconstruction).all());
+    QCOMPARE(after.metrics.at("psnr_running"), full.metrics.at("psnr"));
 }
 
 void TestBpfaTrainer::gibbsInitialisationGivesUsableGlobals()

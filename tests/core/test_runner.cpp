@@ -25,6 +25,7 @@ public:
     std::atomic<double> busySeconds{0.0};
     std::chrono::milliseconds stepTime{1};
     std::chrono::milliseconds evalTime{0};
+    std::chrono::milliseconds fullEvalTime{0};
     std::int64_t throwAt = -1;
     std::int64_t divergeAt = -1;
     bool evaluateThrowsWhenDiverged = false;
@@ -53,6 +54,10 @@ public:
         if (evaluateThrowsWhenDiverged && diverged())
             throw std::runtime_error("cannot evaluate NaN");
         std::this_thread::sleep_for(evalTime);
+        // A long full pass that honours the interrupt flag, as a real one does.
+        const auto until = std::chrono::steady_clock::now() + (full ? fullEvalTime : 0ms);
+        while (std::chrono::steady_clock::now() < until && !interrupted())
+            std::this_thread::sleep_for(1ms);
         Evaluation ev;
         ev.elbo = -1.0 / double(std::max<std::int64_t>(steps.load(), 1));
         ev.metrics["full"] = full ? 1.0 : 0.0;
@@ -81,6 +86,8 @@ private slots:
     void pauseStopsTheClockAndResumeContinues();
     void stopCancelsWithAFinalSnapshot();
     void callbackCanStop();
+    void abortSkipsTheFinalFullPass();
+    void abortInterruptsAFullPassUnderWay();
     void exceptionBecomesFailed();
     void divergenceIsReported();
     void divergenceWithUnevaluableState();
@@ -222,6 +229,44 @@ void TestRunner::stopCancelsWithAFinalSnapshot()
     QCOMPARE(finals.load(), 1);
     QVERIFY(s.last && s.last->final);
     QVERIFY(s.steps < 1000000);
+}
+
+void TestRunner::abortSkipsTheFinalFullPass()
+{
+    for (bool abort : {false, true}) {
+        auto trainer = std::make_unique<FakeTrainer>();
+        FakeTrainer* t = trainer.get();
+        Runner r(std::move(trainer), steps(1000000));
+        QCOMPARE(r.phase(), RunPhase::Idle);
+        r.start([](const Snapshot&) { return CallbackResult::Continue; });
+        QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > 3, 5000);
+        QCOMPARE(r.phase(), RunPhase::Training);
+        abort ? r.abort() : r.requestStop();
+        const Summary s = r.wait();
+        QCOMPARE(s.reason, TerminationReason::Cancelled);
+        QVERIFY(s.last && s.last->final);
+        // A stop keeps the final full evaluation; an abort makes the last snapshot a cheap one.
+        QCOMPARE(s.last->metrics.at("full"), abort ? 0.0 : 1.0);
+        QCOMPARE(r.phase(), RunPhase::Finished);
+    }
+}
+
+void TestRunner::abortInterruptsAFullPassUnderWay()
+{
+    auto trainer = std::make_unique<FakeTrainer>();
+    FakeTrainer* t = trainer.get();
+    t->fullEvalTime = 20s;
+    RunOptions o = steps(1000000);
+    o.fullEvalEverySeconds = 0.01;
+    Runner r(std::move(trainer), o);
+    r.start([](const Snapshot&) { return CallbackResult::Continue; });
+    QTRY_COMPARE_WITH_TIMEOUT(r.phase(), RunPhase::FullEvaluation, 5000);
+    const auto t0 = std::chrono::steady_clock::now();
+    r.abort();
+    const Summary s = r.wait();
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QCOMPARE(s.reason, TerminationReason::Cancelled);
+    QVERIFY2(waited < 5.0, qPrintable(QString("abort took %1 s").arg(waited)));
 }
 
 void TestRunner::callbackCanStop()

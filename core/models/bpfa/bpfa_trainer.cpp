@@ -473,6 +473,8 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
             Rng rng = Rng::stream(m_seed, kStreamLocal, streamId, items[j]);
             runLocal(ws, view, rng);
             st.add(ws);
+            if (m_live.size() > 0)
+                predictItem(ws, view, m_live.row(items[j]).data());
         }
     });
     Stats total;
@@ -531,19 +533,33 @@ MatrixRF BpfaTrainer::predictAll()
     const std::int64_t pass = m_evalCount;
     forChunks(N, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
-        Eigen::VectorXd pred(m_D);
         for (std::int64_t i = begin; i < end; ++i) {
+            if (interrupted())
+                return;
             ws.gather(data, i, view);
             Rng rng = Rng::stream(m_seed, kStreamFull, pass, i);
             runLocal(ws, view, rng, true);
-            pred.setZero();
-            for (int k = 0; k < m_K; ++k)
-                if (ws.ex[k] != 0.0)
-                    pred.noalias() += ws.ex[k] * view.phi.row(k).transpose();
-            out.row(i) = pred.cast<float>().transpose();
+            predictItem(ws, view, out.row(i).data());
         }
     });
     return out;
+}
+
+void BpfaTrainer::predictItem(const Workspace& ws, const GlobalView& view, float* row) const
+{
+    Eigen::Map<Eigen::RowVectorXf> out(row, m_D);
+    out.setZero();
+    for (int k = 0; k < m_K; ++k)
+        if (ws.ex[k] != 0.0)
+            out += (ws.ex[k] * view.phi.row(k)).cast<float>();
+}
+
+void BpfaTrainer::setLivePreview(bool on)
+{
+    if (on && m_data->image)
+        m_live = MatrixRF::Zero(m_data->rows(), m_D); // zero = the mean grey level
+    else
+        m_live.resize(0, 0);
 }
 
 std::shared_ptr<Preview> BpfaTrainer::makePreview(std::optional<Eigen::ArrayXXf> image) const
@@ -691,13 +707,26 @@ Evaluation BpfaTrainer::evaluate(bool full)
     }
 
     std::optional<Eigen::ArrayXXf> image;
+    bool fullImage = false;
     if (full && data.image) {
-        const MatrixRF pred = predictAll();
-        image = reconstructImage(*data.image, pred);
-        ev.metrics["psnr"] = psnr(data.image->original, *image);
-        ev.metrics["psnr_missing"] = psnrMasked(data.image->original, *image, data.image->pixelObserved);
+        MatrixRF pred = predictAll();
+        if (!interrupted()) { // an interrupted pass is incomplete: report no full-pass scores
+            image = reconstructImage(*data.image, pred);
+            fullImage = true;
+            ev.metrics["psnr"] = psnr(data.image->original, *image);
+            ev.metrics["psnr_missing"] =
+                psnrMasked(data.image->original, *image, data.image->pixelObserved);
+            if (m_live.size() > 0)
+                m_live = std::move(pred);
+        }
     }
-    ev.preview = makePreview(std::move(image));
+    if (!image && m_live.size() > 0) {
+        image = reconstructImage(*data.image, m_live);
+        ev.metrics["psnr_running"] = psnr(data.image->original, *image);
+    }
+    auto preview = makePreview(std::move(image));
+    preview->reconstructionFull = fullImage;
+    ev.preview = std::move(preview);
     return ev;
 }
 

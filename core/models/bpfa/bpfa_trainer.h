@@ -89,6 +89,7 @@ public:
     std::int64_t itemCount() const override { return m_data->rows(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    void setLivePreview(bool on) override;
 
     const bpfa::Globals& globals() const { return m_globals; }
     void setGlobals(const bpfa::Globals& g) { m_globals = g; }
@@ -109,6 +110,8 @@ private:
     bool structured() const;
     bpfa::GlobalView estimateView() const; // the view used for point predictions
     std::shared_ptr<Preview> makePreview(std::optional<Eigen::ArrayXXf> image) const;
+    // E[y] = Σ_k E[x_k] φ_k of the item in `ws` (normalised units) into `row` (D floats).
+    void predictItem(const bpfa::Workspace& ws, const bpfa::GlobalView& view, float* row) const;
 
     DenseDataPtr m_data;
     BpfaAlgorithm m_algorithm;
@@ -122,6 +125,9 @@ private:
     std::vector<std::int64_t> m_evalItems;
     std::int64_t m_evalCount = 0;
     std::unique_ptr<Chunked> m_chunks;
+    // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
+    // replaced by each full pass; empty when off.
+    MatrixRF m_live;
 };
 
 } // namespace svi
