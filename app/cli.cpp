@@ -3,6 +3,7 @@
 #include "core/data/image_task.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/image_file.h"
+#include "core/data/io/run_files.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
 
@@ -123,20 +124,6 @@ std::int64_t parseInteger(const std::string& flag, const std::string& text)
     }
 }
 
-QJsonValue toJson(const ParamValue& v)
-{
-    if (const auto* i = std::get_if<std::int64_t>(&v))
-        return QJsonValue(qint64(*i));
-    if (const auto* d = std::get_if<double>(&v))
-        return QJsonValue(*d);
-    if (const auto* b = std::get_if<bool>(&v))
-        return QJsonValue(*b);
-    return QJsonValue(QString::fromStdString(std::get<std::string>(v)));
-}
-
-// Numbers that JSON cannot hold (NaN, ±inf) are written as null.
-QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
 std::string typeName(ParamType t)
 {
     switch (t) {
@@ -188,14 +175,6 @@ std::string defaultText(const ParamSpec& p)
     return "";
 }
 
-void writeFileAtomically(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw std::runtime_error("cannot write '" + path.toStdString() + "': " +
-                                 f.errorString().toStdString());
-}
-
 // ---------------------------------------------------------------------------------------------
 // svi list
 
@@ -225,8 +204,8 @@ int cmdList(const std::vector<std::string>& args)
                         choices.append(QString::fromStdString(c));
                     o["choices"] = choices;
                 } else if (p.type != ParamType::Bool) {
-                    o["min"] = number(p.minValue);
-                    o["max"] = p.maxValue >= 1e300 ? QJsonValue() : number(p.maxValue);
+                    o["min"] = jsonNumber(p.minValue);
+                    o["max"] = p.maxValue >= 1e300 ? QJsonValue() : jsonNumber(p.maxValue);
                 }
                 params.append(o);
             }
@@ -344,19 +323,12 @@ struct RunConfig
     bool quiet = false;
 };
 
-std::string jsonScalarText(const QJsonValue& v)
+std::string configValueText(const QString& key, const QJsonValue& v)
 {
-    if (v.isString())
-        return v.toString().toStdString();
-    if (v.isBool())
-        return v.toBool() ? "true" : "false";
-    if (v.isDouble()) {
-        const double d = v.toDouble();
-        if (d == std::floor(d) && std::abs(d) < 1e15)
-            return std::to_string(static_cast<long long>(d));
-        return formatParam(d);
-    }
-    throw UsageError("a parameter value must be a number, a string or a boolean");
+    if (!v.isString() && !v.isBool() && !v.isDouble())
+        throw UsageError("params." + key.toStdString() +
+                         ": a parameter value must be a number, a string or a boolean");
+    return paramTextFromJson(v);
 }
 
 void loadConfig(const std::string& path, RunConfig& c)
@@ -400,7 +372,7 @@ void loadConfig(const std::string& path, RunConfig& c)
             throw UsageError("'" + path + "': field 'params' must be an object");
         const QJsonObject p = o["params"].toObject();
         for (auto it = p.begin(); it != p.end(); ++it)
-            c.sets[it.key().toStdString()] = jsonScalarText(it.value());
+            c.sets[it.key().toStdString()] = configValueText(it.key(), it.value());
     }
     double seed = double(c.seed), steps = double(c.steps), threads = c.threads;
     num(o, "seed", seed);
@@ -500,7 +472,7 @@ QJsonObject configJson(const RunConfig& c, const ParamValues& params)
 {
     QJsonObject p;
     for (const auto& [k, v] : params)
-        p[QString::fromStdString(k)] = toJson(v);
+        p[QString::fromStdString(k)] = paramToJson(v);
     return QJsonObject{
         {"version", 1},
         {"data", QString::fromStdString(c.data)},
@@ -516,36 +488,6 @@ QJsonObject configJson(const RunConfig& c, const ParamValues& params)
         {"full_every", c.fullEvery},
         {"threads", c.threads},
     };
-}
-
-QString formatMetric(double v)
-{
-    if (!std::isfinite(v))
-        return std::isnan(v) ? "" : (v > 0 ? "inf" : "-inf");
-    return QString::number(v, 'g', 10);
-}
-
-void writeTrace(const QString& path, const std::vector<Snapshot>& trace)
-{
-    std::set<std::string> keys;
-    for (const Snapshot& s : trace)
-        for (const auto& [k, v] : s.metrics)
-            keys.insert(k);
-    QByteArray out = "step,epochs,train_seconds,rho,elbo";
-    for (const auto& k : keys)
-        out += "," + QByteArray::fromStdString(k);
-    out += "\n";
-    for (const Snapshot& s : trace) {
-        out += QByteArray::number(qint64(s.step)) + "," + formatMetric(s.epochs).toUtf8() + "," +
-               formatMetric(s.trainSeconds).toUtf8() + "," + formatMetric(s.rho).toUtf8() + "," +
-               formatMetric(s.elbo).toUtf8();
-        for (const auto& k : keys) {
-            const auto it = s.metrics.find(k);
-            out += "," + (it == s.metrics.end() ? QByteArray() : formatMetric(it->second).toUtf8());
-        }
-        out += "\n";
-    }
-    writeFileAtomically(path, out);
 }
 
 struct Prepared
@@ -690,12 +632,12 @@ int cmdRun(const std::vector<std::string>& args)
         std::fprintf(stderr, "\n");
 
     // Outputs are written whatever the ending, so that nothing computed is lost.
-    writeTrace(outDir + "/trace.csv", trace);
+    writeFileAtomically(outDir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
     QJsonObject metrics;
     double elbo = std::nan("");
     if (summary.last) {
         for (const auto& [k, v] : summary.last->metrics)
-            metrics[QString::fromStdString(k)] = number(v);
+            metrics[QString::fromStdString(k)] = jsonNumber(v);
         elbo = summary.last->elbo;
         if (const auto& p = summary.last->preview) {
             if (p->reconstruction)
@@ -716,12 +658,12 @@ int cmdRun(const std::vector<std::string>& args)
         {"seed", qint64(c.seed)},
         {"threads", omp_get_max_threads()},
         {"steps", qint64(summary.steps)},
-        {"epochs", number(summary.epochs)},
-        {"train_seconds", number(summary.trainSeconds)},
-        {"seconds_per_step", number(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
+        {"epochs", jsonNumber(summary.epochs)},
+        {"train_seconds", jsonNumber(summary.trainSeconds)},
+        {"seconds_per_step", jsonNumber(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
         {"termination", terminationName(summary.reason)},
         {"message", QString::fromStdString(summary.message)},
-        {"elbo", number(elbo)},
+        {"elbo", jsonNumber(elbo)},
         {"metrics", metrics},
     };
     writeFileAtomically(outDir + "/summary.json",

@@ -1,0 +1,103 @@
+#include "core/data/io/run_files.h"
+
+#include "core/data/io/data_error.h"
+
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace svi {
+
+QJsonValue paramToJson(const ParamValue& value)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return QJsonValue(qint64(*i));
+    if (const auto* d = std::get_if<double>(&value))
+        return QJsonValue(*d);
+    if (const auto* b = std::get_if<bool>(&value))
+        return QJsonValue(*b);
+    return QJsonValue(QString::fromStdString(std::get<std::string>(value)));
+}
+
+std::string paramTextFromJson(const QJsonValue& value)
+{
+    if (value.isBool())
+        return value.toBool() ? "true" : "false";
+    if (value.isDouble()) {
+        const double d = value.toDouble();
+        // Integers print without an exponent so that an Int parameter reads them back.
+        if (std::abs(d) < 1e15 && d == std::floor(d))
+            return std::to_string(static_cast<long long>(d));
+        return formatParam(d);
+    }
+    if (value.isString())
+        return value.toString().toStdString();
+    return {};
+}
+
+QJsonValue jsonNumber(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
+}
+
+QString metricText(double value)
+{
+    if (!std::isfinite(value))
+        return std::isnan(value) ? QString() : (value > 0 ? "inf" : "-inf");
+    return QString::number(value, 'g', 10);
+}
+
+std::set<std::string> metricKeys(const std::vector<Snapshot>& trace)
+{
+    std::set<std::string> keys;
+    for (const Snapshot& s : trace)
+        for (const auto& [k, v] : s.metrics)
+            keys.insert(k);
+    return keys;
+}
+
+QString csvField(const QString& text)
+{
+    if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r'))
+        return text;
+    QString quoted = text;
+    quoted.replace('"', "\"\"");
+    return '"' + quoted + '"';
+}
+
+QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::string>& keys,
+                    const std::vector<std::pair<QString, QString>>& lead, bool header)
+{
+    QByteArray out;
+    QByteArray prefix;
+    if (header) {
+        for (const auto& [name, value] : lead)
+            out += csvField(name).toUtf8() + ",";
+        out += "step,epochs,train_seconds,rho,elbo";
+        for (const auto& k : keys)
+            out += "," + csvField(QString::fromStdString(k)).toUtf8();
+        out += "\n";
+    }
+    for (const auto& [name, value] : lead)
+        prefix += csvField(value).toUtf8() + ",";
+    for (const Snapshot& s : trace) {
+        out += prefix + QByteArray::number(qint64(s.step)) + "," + metricText(s.epochs).toUtf8() +
+               "," + metricText(s.trainSeconds).toUtf8() + "," + metricText(s.rho).toUtf8() + "," +
+               metricText(s.elbo).toUtf8();
+        for (const auto& k : keys) {
+            const auto it = s.metrics.find(k);
+            out += "," + (it == s.metrics.end() ? QByteArray() : metricText(it->second).toUtf8());
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+void writeFileAtomically(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw DataError("cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
+}
+
+} // namespace svi

@@ -1,0 +1,48 @@
+#pragma once
+// Files a run leaves behind, shared by the headless tool and the window: parameter values as
+// JSON, metric values as text, traces as CSV, and atomic writes.
+
+#include "core/run/params.h"
+#include "core/run/runner.h"
+
+#include <QByteArray>
+#include <QJsonValue>
+#include <QString>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace svi {
+
+// A parameter value as JSON (int, real, bool or string).
+QJsonValue paramToJson(const ParamValue& value);
+
+// Reads a JSON value (number, bool or string) as the text parseParam accepts, so that a saved
+// configuration is checked exactly like the command line and the form. Empty for null,
+// arrays and objects.
+std::string paramTextFromJson(const QJsonValue& value);
+
+// Numbers JSON cannot hold (NaN, ±inf) become null.
+QJsonValue jsonNumber(double value);
+
+// A metric for a CSV cell: 10 significant digits; "" for NaN, "inf"/"-inf" for infinities.
+QString metricText(double value);
+
+// Every metric key that appears in the trace, sorted.
+std::set<std::string> metricKeys(const std::vector<Snapshot>& trace);
+
+// CSV rows "step,epochs,train_seconds,rho,elbo,<keys…>" for a trace. `lead` columns (header,
+// value) are put before every row (e.g. the run and its algorithm when several runs share a
+// file); the header line is written when `header` is true.
+QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::string>& keys,
+                    const std::vector<std::pair<QString, QString>>& lead = {}, bool header = true);
+
+// Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
+QString csvField(const QString& text);
+
+// Writes the whole file or nothing (QSaveFile). Throws DataError naming the file and the reason.
+void writeFileAtomically(const QString& path, const QByteArray& bytes);
+
+} // namespace svi
