@@ -139,42 +139,6 @@ std::string typeName(ParamType t)
     return "?";
 }
 
-std::string rangeText(const ParamSpec& p)
-{
-    if (p.type == ParamType::Choice) {
-        std::string s;
-        for (const auto& c : p.choices)
-            s += (s.empty() ? "" : " | ") + c;
-        return s;
-    }
-    if (p.type == ParamType::Bool)
-        return "true | false";
-    std::ostringstream o;
-    o << "[" << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue)) : ParamValue(p.minValue))
-      << ", ";
-    if (p.maxValue >= 1e300)
-        o << "∞)";
-    else
-        o << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.maxValue)) : ParamValue(p.maxValue))
-          << "]";
-    return o.str();
-}
-
-std::string defaultText(const ParamSpec& p)
-{
-    switch (p.type) {
-    case ParamType::Int:
-        return formatParam(std::int64_t(p.defaultValue));
-    case ParamType::Real:
-        return formatParam(p.defaultValue);
-    case ParamType::Bool:
-        return p.defaultValue != 0 ? "true" : "false";
-    case ParamType::Choice:
-        return p.defaultChoice;
-    }
-    return "";
-}
-
 // ---------------------------------------------------------------------------------------------
 // svi list
 

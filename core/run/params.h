@@ -57,6 +57,13 @@ std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>
 // Text form of a value ("0.75", "256", "gibbs", "true").
 std::string formatParam(const ParamValue& value);
 
+// What a parameter accepts, for help texts: "[1, 1000000000]", "[0, ∞)", "random | gibbs",
+// "true | false".
+std::string rangeText(const ParamSpec& spec);
+
+// The declared default as text ("256", "0.75", "gibbs", "true").
+std::string defaultText(const ParamSpec& spec);
+
 // Typed access to resolved values; throws std::invalid_argument naming the key on a missing
 // key or a wrong type (Int is readable as Real).
 std::int64_t getInt(const ParamValues& values, const std::string& key);

@@ -487,6 +487,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
 
 double BpfaTrainer::step(std::int64_t t)
 {
+    m_lastStep = t;
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
         m_chain->sweep(t);
         return 1.0;
@@ -530,7 +531,7 @@ MatrixRF BpfaTrainer::predictAll()
     const std::int64_t N = data.rows();
     const GlobalView view = estimateView();
     MatrixRF out(N, m_D);
-    const std::int64_t pass = m_evalCount;
+    const std::int64_t pass = m_lastStep; // as in evaluate()
     forChunks(N, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         for (std::int64_t i = begin; i < end; ++i) {
@@ -591,7 +592,9 @@ std::shared_ptr<Preview> BpfaTrainer::makePreview(std::optional<Eigen::ArrayXXf>
 Evaluation BpfaTrainer::evaluate(bool full)
 {
     const DenseData& data = *m_data;
-    const std::int64_t pass = ++m_evalCount;
+    // Streams keyed by the step evaluated, not by how many evaluations came before: a run
+    // with a step budget scores the same whatever its snapshot cadence.
+    const std::int64_t pass = m_lastStep;
     const int M = m_options.evalSamples;
     const bool batch = m_algorithm == BpfaAlgorithm::BatchGibbs;
     const GlobalView expView = batch ? m_chain->view() : bpfa::expectationView(m_globals);

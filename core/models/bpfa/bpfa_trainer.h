@@ -123,7 +123,7 @@ private:
     std::unique_ptr<MinibatchSampler> m_sampler;
     std::unique_ptr<GibbsChain> m_chain; // batch Gibbs only
     std::vector<std::int64_t> m_evalItems;
-    std::int64_t m_evalCount = 0;
+    std::int64_t m_lastStep = 0; // the last step taken; keys the evaluation streams
     std::unique_ptr<Chunked> m_chunks;
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
     // replaced by each full pass; empty when off.

@@ -1,0 +1,39 @@
+// svi-workbench: the desktop window. Only command-line parsing lives here; the window is ui/.
+
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+int main(int argc, char** argv)
+{
+    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("SviWorkbench");
+    QApplication::setApplicationName("svi-workbench");
+    QApplication::setApplicationVersion(SVI_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("SVI Workbench: stochastic variational inference on your own data.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("file", "An image or a saved session (.json) to open instead of the default image.");
+    QCommandLineOption run("run", "Start a run with the remembered settings as soon as the data are ready.");
+    parser.addOption(run);
+    parser.process(app);
+
+    svi::ui::MainWindow window;
+    if (!parser.positionalArguments().isEmpty())
+        window.openPath(parser.positionalArguments().front());
+    if (parser.isSet(run)) {
+        auto startOnce = std::make_shared<QMetaObject::Connection>();
+        *startOnce = QObject::connect(&window, &svi::ui::MainWindow::dataReadyChanged, &window,
+                                      [&window, startOnce](bool ready) {
+                                          if (ready && window.startRun() != 0)
+                                              QObject::disconnect(*startOnce);
+                                      });
+    }
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,485 @@
+// The workbench window driven as a user would: load, edit, run, pause, stop, compare, export,
+// re-open, close mid-run. Runs are real (BPFA on a small crop) with tiny budgets.
+
+#include "core/run/registry.h"
+#include "ui/image_panel.h"
+#include "ui/main_window.h"
+#include "ui/param_form.h"
+#include "ui/plot_view.h"
+#include "ui/run_manager.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace svi;
+using namespace svi::ui;
+
+namespace {
+
+// Small settings so that every run takes a fraction of a second, also under sanitizers.
+void useSmallSettings(MainWindow& w)
+{
+    ParamForm* f = w.algorithmForm();
+    f->setText("K", "12");
+    f->setText("minibatch", "40");
+    f->setText("init_items", "100");
+    f->setText("init_sweeps", "3");
+    f->setText("eval_items", "100");
+    f->setText("eval_burnin", "2");
+    f->setText("eval_kept", "2");
+    w.taskForm()->setText("patch", "6");
+}
+
+bool waitForData(MainWindow& w, int timeoutMs = 20000)
+{
+    QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
+    return ready.wait(timeoutMs) && ready.last().at(0).toBool();
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void startsWithTheDefaultImage();
+    void parameterFormReflectsTheRegistry();
+    void outOfRangeValueKeepsRunDisabled();
+    void badFilesAreReportedAndNothingIsLost();
+    void taskThatDoesNotFitTheImage();
+    void runStreamsSnapshotsIntoChartsAndPanels();
+    void pauseResumeStop();
+    void twoRunsAtOnce();
+    void compareExportAndReopenTheSession();
+    void closingMidRunJoinsTheWorkers();
+
+private:
+    QString smallImage();
+    QTemporaryDir m_dir;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // settings go to a test location
+    QCoreApplication::setOrganizationName("SviWorkbenchTests");
+    QCoreApplication::setApplicationName("test_main_window");
+    QVERIFY(m_dir.isValid());
+}
+
+void TestMainWindow::init()
+{
+    QSettings().clear();
+}
+
+QString TestMainWindow::smallImage()
+{
+    const QString path = m_dir.filePath("crop.png");
+    if (!QFile::exists(path)) {
+        QImage img(QString(SVI_TEST_DATA_DIR) + "/coins.png");
+        img.copy(150, 100, 36, 30).save(path);
+    }
+    return path;
+}
+
+void TestMainWindow::startsWithTheDefaultImage()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    QVERIFY(w.dataReady());
+    QCOMPARE(w.currentSource().path, QString(MainWindow::kDefaultImage));
+    ImagePanel* original = w.images()->find("original");
+    ImagePanel* corrupted = w.images()->find("corrupted");
+    QVERIFY(original && corrupted);
+    QCOMPARE(original->image().size(), QSize(512, 512));
+    // 80 % of the pixels are missing (black) in the corrupted panel.
+    const QImage c = corrupted->image();
+    qint64 black = 0;
+    for (int y = 0; y < c.height(); ++y)
+        for (int x = 0; x < c.width(); ++x)
+            black += qGray(c.pixel(x, y)) == 0;
+    QVERIFY2(std::abs(double(black) / (512.0 * 512.0) - 0.8) < 0.01, qPrintable(QString::number(black)));
+    // Ready to inpaint with Gibbs-SSVI in one click.
+    QCOMPARE(w.algorithmPicker()->currentData().toString(), QString("gibbs-ssvi"));
+    QVERIFY(w.runAction()->isEnabled());
+}
+
+void TestMainWindow::parameterFormReflectsTheRegistry()
+{
+    MainWindow w;
+    for (int i = 0; i < w.algorithmPicker()->count(); ++i) {
+        w.algorithmPicker()->setCurrentIndex(i);
+        const AlgorithmEntry* e = Registry::builtin().find(
+            "bpfa", w.algorithmPicker()->itemData(i).toString().toStdString());
+        QVERIFY(e);
+        QCOMPARE(w.algorithmPicker()->itemText(i), QString::fromStdString(e->label));
+        for (const ParamSpec& p : e->params) {
+            QWidget* editor = w.algorithmForm()->editor(p.key);
+            if (p.key == "patch") { // set by the task
+                QVERIFY(!editor);
+                continue;
+            }
+            QVERIFY2(editor, p.key.c_str());
+            QVERIFY(editor->toolTip().contains(QString::fromStdString(p.help).toHtmlEscaped()));
+            if (p.type == ParamType::Choice) {
+                auto* combo = qobject_cast<QComboBox*>(editor);
+                QVERIFY(combo);
+                QCOMPARE(combo->count(), int(p.choices.size()));
+                QCOMPARE(combo->currentText(), QString::fromStdString(p.defaultChoice));
+            } else if (p.type != ParamType::Bool) {
+                auto* line = qobject_cast<QLineEdit*>(editor);
+                QVERIFY(line);
+                QCOMPARE(line->text(), QString::fromStdString(defaultText(p)));
+            }
+        }
+    }
+}
+
+void TestMainWindow::outOfRangeValueKeepsRunDisabled()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    QVERIFY(w.runAction()->isEnabled());
+    auto* k = qobject_cast<QLineEdit*>(w.algorithmForm()->editor("K"));
+    QVERIFY(k);
+    k->selectAll();
+    QTest::keyClicks(k, "0");
+    QVERIFY(!w.algorithmForm()->isValid());
+    QVERIFY(!w.runAction()->isEnabled());
+    QVERIFY(k->property("invalid").toBool());
+    QVERIFY2(w.algorithmForm()->errorText("K").startsWith("K = 0, but"),
+             qPrintable(w.algorithmForm()->errorText("K")));
+    QVERIFY(w.runBlockedReason()->text().contains("K = 0"));
+    QCOMPARE(w.startRun(), 0);
+    QVERIFY(w.runs()->ids().isEmpty());
+    // Text that is not a number is refused the same way.
+    w.algorithmForm()->setText("kappa", "fast");
+    QVERIFY(!w.algorithmForm()->errorText("kappa").isEmpty());
+    // Restoring the defaults makes the form valid again.
+    w.algorithmForm()->restoreDefaults();
+    QVERIFY(w.algorithmForm()->isValid());
+    QVERIFY(w.runAction()->isEnabled());
+    QVERIFY(!k->property("invalid").toBool());
+    // A budget of neither seconds nor steps is refused too.
+    w.budgetForm()->setText("seconds", "0");
+    QVERIFY(!w.runAction()->isEnabled());
+}
+
+void TestMainWindow::badFilesAreReportedAndNothingIsLost()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    const DenseDataPtr before = w.currentData();
+    QSignalSpy errors(&w, &MainWindow::errorShown);
+    const QString missing = m_dir.filePath("no-such-image.png");
+    w.openPath(missing);
+    QVERIFY(errors.wait(10000));
+    QVERIFY2(errors.last().at(0).toString().contains("no-such-image.png"),
+             qPrintable(errors.last().at(0).toString()));
+    const QString junk = m_dir.filePath("junk.png");
+    {
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a PNG file");
+    }
+    w.openPath(junk);
+    QVERIFY(errors.wait(10000));
+    QVERIFY(errors.last().at(0).toString().contains("junk.png"));
+    const QString badSession = m_dir.filePath("bad-session.json");
+    {
+        QFile f(badSession);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "svi-workbench-session", "version": 1, "data": ":/images/default.png",
+                   "task": {"missing": 0.5}, "runs": [{"model": "bpfa", "algorithm": "gibbs-ssvi",
+                   "params": {"K": 0}, "seed": 1, "budget": {"seconds": 1}}]})");
+    }
+    w.openPath(badSession);
+    QCOMPARE(errors.size(), 3);
+    QVERIFY2(errors.last().at(0).toString().contains("runs[0].params: K = 0"),
+             qPrintable(errors.last().at(0).toString()));
+    // The data loaded before is still there and usable.
+    QVERIFY(w.dataReady());
+    QCOMPARE(w.currentData(), before);
+    QVERIFY(w.runAction()->isEnabled());
+}
+
+void TestMainWindow::taskThatDoesNotFitTheImage()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    w.openPath(smallImage());
+    QVERIFY(waitForData(w));
+    w.taskForm()->setText("patch", "32");
+    QVERIFY(!w.runAction()->isEnabled()); // while the data are rebuilt
+    QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
+    QVERIFY(ready.wait(10000));
+    QCOMPARE(ready.last().at(0).toBool(), false);
+    QVERIFY(!w.runAction()->isEnabled());
+    QVERIFY(w.findChild<QLabel*>("runBlocked")->text().contains("does not fit"));
+    w.taskForm()->setText("patch", "6");
+    QVERIFY(waitForData(w));
+    QVERIFY(w.runAction()->isEnabled());
+}
+
+void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    w.openPath(smallImage());
+    useSmallSettings(w);
+    QVERIFY(waitForData(w));
+    w.budgetForm()->setText("seconds", "0");
+    w.budgetForm()->setText("steps", "4000");
+    w.budgetForm()->setText("eval_every", "0.05");
+    QSignalSpy snapshots(w.runs(), &RunManager::snapshotArrived);
+    QSignalSpy finished(w.runs(), &RunManager::runFinished);
+    const int id = w.startRun();
+    QVERIFY(id > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.size() >= 2, 30000);
+    w.refreshNow();
+    const int pointsEarly = w.elboChart()->drawnPoints(id);
+    ImagePanel* panel = w.images()->find(QString("run:%1").arg(id));
+    QVERIFY(panel);
+    const QImage early = panel->image();
+    QVERIFY(!early.isNull());
+    QVERIFY(panel->caption().contains("PSNR"));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 1, 60000);
+    w.refreshNow();
+    const RunRecord* r = w.runs()->record(id);
+    QCOMPARE(r->summary->reason, TerminationReason::BudgetReached);
+    QCOMPARE(r->summary->steps, std::int64_t(4000));
+    QVERIFY2(w.elboChart()->drawnPoints(id) > pointsEarly,
+             qPrintable(QString("%1 → %2").arg(pointsEarly).arg(w.elboChart()->drawnPoints(id))));
+    QVERIFY(w.metricChart()->drawnPoints(id) > 1);
+    QVERIFY(w.elboChart()->legendNames().contains(r->label));
+    // The reconstruction changed while the run trained, and ended on a full pass.
+    QVERIFY(panel->image() != early);
+    QVERIFY(panel->caption().contains("full pass"));
+    QVERIFY(r->preview->reconstructionFull);
+    // The table row says what happened.
+    QTableView* table = w.runsView();
+    QCOMPARE(table->model()->rowCount(), 1);
+    QCOMPARE(table->model()->index(0, 10).data().toString(), QString("budget"));
+    QCOMPARE(table->model()->index(0, 4).data().toLongLong(), 4000LL);
+    // The atoms of the selected run are shown, p×p tiles.
+    w.runsView()->selectRow(0);
+    QVERIFY(!w.atomsPanel()->image().isNull());
+    QVERIFY(w.atomsPanel()->caption().contains("E[π_k]"));
+    // Switching the x axis to steps redraws with the same points, ending at step 4000.
+    w.findChild<QComboBox*>("xAxisPicker")->setCurrentIndex(1);
+    QVERIFY(w.elboChart()->drawnPoints(id) > 1);
+}
+
+void TestMainWindow::pauseResumeStop()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    w.openPath(smallImage());
+    useSmallSettings(w);
+    QVERIFY(waitForData(w));
+    w.budgetForm()->setText("seconds", "120");
+    w.budgetForm()->setText("eval_every", "0.05");
+    QSignalSpy snapshots(w.runs(), &RunManager::snapshotArrived);
+    const int id = w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.size() >= 2, 30000);
+    QVERIFY(w.findChild<QAction*>("actionPause")->isEnabled());
+    w.findChild<QAction*>("actionPause")->trigger();
+    QCOMPARE(w.runs()->record(id)->status, RunStatus::Paused);
+    QTRY_COMPARE_WITH_TIMEOUT(w.runs()->record(id)->phase == RunPhase::Paused ||
+                                  (w.runs()->pollPhases(), w.runs()->record(id)->phase == RunPhase::Paused),
+                              true, 10000);
+    QTest::qWait(100); // a snapshot already queued may still arrive
+    const auto steps = w.runs()->record(id)->trace.size();
+    QTest::qWait(400);
+    QCOMPARE(w.runs()->record(id)->trace.size(), steps);
+    QVERIFY(w.findChild<QAction*>("actionResume")->isEnabled());
+    w.findChild<QAction*>("actionResume")->trigger();
+    QCOMPARE(w.runs()->record(id)->status, RunStatus::Running);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs()->record(id)->trace.size() > steps + 1, 20000);
+    QSignalSpy finished(w.runs(), &RunManager::runFinished);
+    w.findChild<QAction*>("actionStop")->trigger();
+    QVERIFY(finished.wait(60000));
+    const RunRecord* r = w.runs()->record(id);
+    QCOMPARE(r->summary->reason, TerminationReason::Cancelled);
+    QVERIFY(r->summary->trainSeconds < 120);
+}
+
+void TestMainWindow::twoRunsAtOnce()
+{
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    w.openPath(smallImage());
+    useSmallSettings(w);
+    QVERIFY(waitForData(w));
+    w.budgetForm()->setText("seconds", "120");
+    const int a = w.startRun();
+    w.algorithmPicker()->setCurrentIndex(w.algorithmPicker()->findData("mf-svi"));
+    const int b = w.startRun();
+    QVERIFY(a > 0 && b > 0 && a != b);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs()->record(a)->status == RunStatus::Running &&
+                                 w.runs()->record(b)->status == RunStatus::Running &&
+                                 !w.runs()->record(a)->trace.empty() && !w.runs()->record(b)->trace.empty(),
+                             30000);
+    QCOMPARE(w.runs()->activeCount(), 2);
+    w.refreshNow();
+    QCOMPARE(w.elboChart()->seriesCount(), 2);
+    QVERIFY(w.images()->find(QString("run:%1").arg(a)) && w.images()->find(QString("run:%1").arg(b)));
+    w.findChild<QAction*>("actionStopAll")->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(w.runs()->activeCount(), 0, 60000);
+    QCOMPARE(w.runs()->record(a)->summary->reason, TerminationReason::Cancelled);
+    QCOMPARE(w.runs()->record(b)->summary->reason, TerminationReason::Cancelled);
+}
+
+void TestMainWindow::compareExportAndReopenTheSession()
+{
+    auto w = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*w));
+    w->openPath(smallImage());
+    useSmallSettings(*w);
+    QVERIFY(waitForData(*w));
+    w->budgetForm()->setText("seconds", "0");
+    w->budgetForm()->setText("steps", "30");
+    w->budgetForm()->setText("eval_every", "0.05");
+    QSignalSpy done(w.get(), &MainWindow::compareFinished);
+    QVERIFY(w->compare(false) > 0);
+    QVERIFY(done.wait(180000));
+    w->refreshNow();
+
+    // The results table: one row per algorithm, numbers in every column.
+    QStandardItemModel* results = w->resultsModel();
+    QCOMPARE(results->rowCount(), 5);
+    QStringList algorithms;
+    for (int row = 0; row < 5; ++row) {
+        algorithms << results->item(row, 1)->text();
+        for (int c : {2, 3, 5})
+            QVERIFY2(std::isfinite(results->item(row, c)->text().toDouble()) && !results->item(row, c)->text().isEmpty(),
+                     qPrintable(QString("row %1 col %2: '%3'").arg(row).arg(c).arg(results->item(row, c)->text())));
+        QVERIFY(results->item(row, 4)->text().toDouble() < 0); // a log-likelihood
+        QCOMPARE(results->item(row, 6)->text(), QString("30"));
+        QCOMPARE(results->item(row, 8)->text(), QString("budget"));
+    }
+    QCOMPARE(algorithms, QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
+
+    // Exports.
+    const QString png = m_dir.filePath("elbo.png"), svg = m_dir.filePath("psnr.svg");
+    QVERIFY(w->exportChart(w->elboChart(), png));
+    QVERIFY(w->exportChart(w->metricChart(), svg));
+    const QImage chart(png);
+    QCOMPARE(chart.size(), QSize(1800, 1120));
+    const QByteArray svgText = readAll(svg);
+    QVERIFY(svgText.contains("<svg"));
+    QVERIFY(svgText.contains("PSNR"));
+    QSignalSpy errors(w.get(), &MainWindow::errorShown);
+    QVERIFY(!w->exportChart(w->elboChart(), m_dir.filePath("chart.gif")));
+    QCOMPARE(errors.size(), 1);
+
+    const QString traces = m_dir.filePath("traces.csv");
+    QVERIFY(w->exportTraces(traces));
+    const QList<QByteArray> lines = readAll(traces).trimmed().split('\n');
+    QVERIFY(lines[0].startsWith("run,algorithm,seed,step,epochs,train_seconds,rho,elbo,"));
+    QVERIFY(lines[0].contains("psnr_running"));
+    qsizetype expectedRows = 0;
+    for (int id : w->runs()->ids())
+        expectedRows += qsizetype(w->runs()->record(id)->trace.size());
+    QCOMPARE(lines.size() - 1, expectedRows);
+    QVERIFY(lines.last().endsWith("") && lines.last().contains(",gibbs-ssvi,1,30,"));
+
+    const QString table = m_dir.filePath("results.csv");
+    QVERIFY(w->exportResults(table));
+    const QList<QByteArray> rows = readAll(table).trimmed().split('\n');
+    QCOMPARE(rows.size(), 6);
+    QVERIFY(rows[0].startsWith("Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,s/step"));
+    QVERIFY(rows[5].contains("Gibbs-SSVI"));
+
+    QVERIFY(w->exportReconstructions(m_dir.path()));
+    QVERIFY(QFile::exists(m_dir.filePath("original.png")));
+    QVERIFY(QFile::exists(m_dir.filePath("corrupted.png")));
+    const int firstId = w->runs()->ids().front();
+    QCOMPARE(QImage(m_dir.filePath(QString("run-%1-mf-svi.png").arg(firstId))).size(), QSize(36, 30));
+
+    const QString session = m_dir.filePath("session.json");
+    QVERIFY(w->saveSession(session));
+    const QJsonObject json = QJsonDocument::fromJson(readAll(session)).object();
+    QCOMPARE(json.value("format").toString(), QString("svi-workbench-session"));
+    QCOMPARE(json.value("data").toString(), smallImage());
+    QCOMPARE(json.value("task").toObject().value("patch").toInt(), 6);
+    const QJsonArray runs = json.value("runs").toArray();
+    QCOMPARE(runs.size(), 5);
+    QCOMPARE(runs[4].toObject().value("algorithm").toString(), QString("gibbs-ssvi"));
+    QCOMPARE(runs[4].toObject().value("params").toObject().value("K").toInt(), 12);
+    QCOMPARE(runs[4].toObject().value("budget").toObject().value("steps").toInt(), 30);
+    std::map<std::string, double> before;
+    for (int id : w->runs()->ids()) {
+        const RunRecord* r = w->runs()->record(id);
+        before[r->spec.algorithm] = r->summary->last->metrics.at("psnr");
+    }
+    w.reset();
+
+    // A new window re-opens the session and re-runs it: identical results (step budget).
+    QSettings().clear();
+    MainWindow again;
+    QVERIFY(waitForData(again));
+    again.openPath(session);
+    QCOMPARE(again.sessionRunCount(), 5);
+    QVERIFY(waitForData(again));
+    QCOMPARE(again.currentSource().path, smallImage());
+    QCOMPARE(again.currentSource().task.patch, 6);
+    QCOMPARE(again.algorithmForm()->text("K"), QString("12"));
+    QVERIFY(again.findChild<QAction*>("actionRerunSession")->isEnabled());
+    QVERIFY(again.rerunSession());
+    QTRY_VERIFY_WITH_TIMEOUT(again.runs()->ids().size() == 5 && again.runs()->activeCount() == 0 &&
+                                 again.runs()->record(again.runs()->ids().back())->summary,
+                             180000);
+    for (int id : again.runs()->ids()) {
+        const RunRecord* r = again.runs()->record(id);
+        QCOMPARE(r->summary->steps, std::int64_t(30));
+        QCOMPARE(r->summary->last->metrics.at("psnr"), before.at(r->spec.algorithm));
+    }
+}
+
+void TestMainWindow::closingMidRunJoinsTheWorkers()
+{
+    auto w = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*w));
+    // The default image (255,025 patches): a full pass would take long; closing must not wait
+    // for it.
+    w->algorithmForm()->setText("K", "32");
+    w->budgetForm()->setText("seconds", "600");
+    w->budgetForm()->setText("full_every", "0.2");
+    QSignalSpy snapshots(w->runs(), &RunManager::snapshotArrived);
+    w->startRun();
+    w->startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.size() >= 1, 60000);
+    QElapsedTimer timer;
+    timer.start();
+    w->close();
+    w.reset(); // joins both workers
+    QVERIFY2(timer.elapsed() < 20000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,128 @@
+// The plotting adapter: thinning keeps the envelope, non-finite values become marked events,
+// log-x, legend and files.
+
+#include "core/data/io/data_error.h"
+#include "ui/plot_view.h"
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace svi::ui;
+
+class TestPlotView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void thinningKeepsTheEnvelope();
+    void shortSeriesAreNotThinned();
+    void nonFiniteValuesAreEventsNotGaps();
+    void logXDropsNonPositiveX();
+    void seriesReplaceAndRemove();
+    void savesPngAndSvg();
+};
+
+void TestPlotView::thinningKeepsTheEnvelope()
+{
+    QVector<QPointF> pts;
+    for (int i = 0; i < 100000; ++i)
+        pts.push_back(QPointF(i, std::sin(i * 0.01) + (i == 54321 ? 5.0 : 0.0)));
+    const QVector<QPointF> thin = thinForDisplay(pts, 500);
+    QVERIFY2(thin.size() <= 4 * 500 && thin.size() >= 500, qPrintable(QString::number(thin.size())));
+    // Every extreme survives, and so do both ends; x stays ordered.
+    double maxY = -1e9, minY = 1e9;
+    for (const QPointF& p : thin) {
+        maxY = std::max(maxY, p.y());
+        minY = std::min(minY, p.y());
+    }
+    QCOMPARE(maxY, pts[54321].y());
+    double trueMin = 1e9;
+    for (const QPointF& p : pts)
+        trueMin = std::min(trueMin, p.y());
+    QCOMPARE(minY, trueMin);
+    QCOMPARE(thin.front(), pts.front());
+    QCOMPARE(thin.back(), pts.back());
+    for (int i = 1; i < thin.size(); ++i)
+        QVERIFY(thin[i].x() >= thin[i - 1].x());
+}
+
+void TestPlotView::shortSeriesAreNotThinned()
+{
+    QVector<QPointF> pts = {{0, 1}, {1, 2}, {2, std::nan("")}, {3, 4}};
+    const QVector<QPointF> thin = thinForDisplay(pts, 100);
+    QCOMPARE(thin.size(), 3); // the NaN is dropped, the rest kept as is
+    QCOMPARE(thin[2], QPointF(3, 4));
+}
+
+void TestPlotView::nonFiniteValuesAreEventsNotGaps()
+{
+    PlotView plot;
+    plot.resize(600, 400);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    plot.setSeries(1, "run", Qt::blue, {{1, -5}, {2, -4}, {3, nan}, {4, -3}}, {{4.0, "diverged"}});
+    QCOMPARE(plot.drawnPoints(1), 3);
+    QCOMPARE(plot.eventCount(1), 2); // the NaN and the declared event
+    plot.setSeries(2, "clean", Qt::red, {{1, 1}, {2, 2}});
+    QCOMPARE(plot.eventCount(2), 0);
+    QCOMPARE(plot.legendNames(), QStringList({"run", "clean"})); // event marks have no entry
+}
+
+void TestPlotView::logXDropsNonPositiveX()
+{
+    PlotView plot;
+    plot.setSeries(1, "run", Qt::blue, {{0, 1}, {1, 2}, {10, 3}, {100, 4}});
+    QCOMPARE(plot.drawnPoints(1), 4);
+    plot.setLogX(true);
+    QVERIFY(plot.logX());
+    QCOMPARE(plot.drawnPoints(1), 3);
+    plot.setLogX(false);
+    QCOMPARE(plot.drawnPoints(1), 4);
+}
+
+void TestPlotView::seriesReplaceAndRemove()
+{
+    PlotView plot;
+    plot.setSeries(1, "a", Qt::blue, {{0, 1}, {1, 2}});
+    plot.setSeries(1, "a2", Qt::blue, {{0, 1}, {1, 2}, {2, 3}});
+    QCOMPARE(plot.seriesCount(), 1);
+    QCOMPARE(plot.drawnPoints(1), 3);
+    QCOMPARE(plot.legendNames(), QStringList({"a2"}));
+    plot.removeSeries(1);
+    QCOMPARE(plot.seriesCount(), 0);
+    QCOMPARE(plot.drawnPoints(1), 0);
+}
+
+void TestPlotView::savesPngAndSvg()
+{
+    QTemporaryDir dir;
+    PlotView plot;
+    plot.setTitle("Held-out PSNR");
+    plot.resize(500, 300);
+    plot.setSeries(1, "Gibbs-SSVI", Qt::blue, {{0, 20}, {1, 25}, {2, 27}});
+    plot.save(dir.filePath("c.png"), QSize(400, 250));
+    const QImage img(dir.filePath("c.png"));
+    QCOMPARE(img.size(), QSize(800, 500));
+    // Not blank: the blue line is drawn.
+    int blue = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            blue += c.blue() > 200 && c.red() < 80 && c.green() < 80;
+        }
+    QVERIFY2(blue > 100, qPrintable(QString::number(blue)));
+    plot.save(dir.filePath("c.svg"));
+    QFile svg(dir.filePath("c.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("Held-out PSNR"));
+    QVERIFY_THROWS_EXCEPTION(svi::DataError, plot.save(dir.filePath("c.bmp")));
+    QVERIFY_THROWS_EXCEPTION(svi::DataError, plot.save(dir.filePath("missing/dir/c.png")));
+}
+
+QTEST_MAIN(TestPlotView)
+#include "test_plot_view.moc"

@@ -1,0 +1,1487 @@
+#include "ui/main_window.h"
+
+#include "core/data/image_task.h"
+#include "core/data/io/data_error.h"
+#include "core/data/io/image_file.h"
+#include "core/data/io/run_files.h"
+#include "core/metrics/image_metrics.h"
+#include "core/run/registry.h"
+#include "ui/image_panel.h"
+#include "ui/param_form.h"
+#include "ui/plot_view.h"
+#include "ui/runs_table.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <set>
+
+namespace svi::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+constexpr int kResultAlgorithm = 1;
+
+ParamSpec spec(const char* key, const char* label, const char* help, ParamType type, double def,
+               double lo, double hi)
+{
+    ParamSpec s;
+    s.key = key;
+    s.label = label;
+    s.help = help;
+    s.type = type;
+    s.defaultValue = def;
+    s.minValue = lo;
+    s.maxValue = hi;
+    return s;
+}
+
+// The image task's settings, declared like an algorithm's parameters so that the same form
+// edits and checks them.
+std::vector<ParamSpec> taskSpecs()
+{
+    return {
+        spec("missing", "Missing fraction", "Fraction of pixels removed at random (held out and scored)",
+             ParamType::Real, 0.8, 0.0, 0.99),
+        spec("noise", "Noise σ", "σ of Gaussian noise added to the observed pixels, 0–255 scale",
+             ParamType::Real, 0.0, 0.0, 255.0),
+        spec("patch", "Patch size", "Side p of the overlapping p×p patches (each patch has p² pixels)",
+             ParamType::Int, 8, 2, 32),
+        spec("seed", "Seed", "Seed of the corruption and of every run's random numbers", ParamType::Int,
+             1, 0, 2147483647),
+    };
+}
+
+std::vector<ParamSpec> budgetSpecs()
+{
+    return {
+        spec("seconds", "Seconds", "Training-seconds budget (evaluation time excluded); 0 = none",
+             ParamType::Real, 60, 0, 1e6),
+        spec("steps", "Steps", "Step budget; 0 = none (the run ends at whichever budget comes first)",
+             ParamType::Int, 0, 0, 1e9),
+        spec("eval_every", "Snapshot every (s)", "A snapshot (held-out scores, live image) every this many training seconds",
+             ParamType::Real, 0.5, 0.05, 3600),
+        spec("full_every", "Full pass every (s)",
+             "A full pass (whole-image reconstruction and PSNR) every this many training seconds; 0 = only at the "
+             "end. The live image needs none: each minibatch refreshes its patches",
+             ParamType::Real, 0, 0, 1e6),
+    };
+}
+
+struct MetricChoice
+{
+    const char* key;
+    const char* label;
+};
+
+const MetricChoice kMetrics[] = {
+    {"psnr_running", "PSNR, running reconstruction (dB)"},
+    {"psnr", "PSNR, full pass (dB)"},
+    {"psnr_missing", "PSNR on missing pixels (dB)"},
+    {"heldout_loglik", "Held-out log-likelihood per pixel"},
+    {"mse", "Held-out MSE (normalised units)"},
+    {"atoms_per_item", "Atoms per patch"},
+    {"features_used", "Features in use"},
+    {"noise_sd", "Learned noise σ (0–255)"},
+};
+
+const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"};
+
+QString displayName(const QString& path)
+{
+    return path == MainWindow::kDefaultImage ? QObject::tr("default image") : QFileInfo(path).fileName();
+}
+
+QString fixed(double v, int decimals)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QString();
+}
+
+struct LoadResult
+{
+    Eigen::ArrayXXf image;
+    QString error;
+};
+
+struct CutResult
+{
+    DenseDataPtr data;
+    QString error;
+};
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("SVI Workbench"));
+    setAcceptDrops(true);
+    m_runs = new RunManager(this);
+    buildUi();
+    buildActions();
+    loadSettings();
+    connect(m_runs, &RunManager::snapshotArrived, this, [this](int id) {
+        if (!m_dirtyRuns.contains(id))
+            m_dirtyRuns << id;
+    });
+    connect(m_runs, &RunManager::runChanged, this, [this](int id) {
+        if (!m_dirtyRuns.contains(id))
+            m_dirtyRuns << id;
+        updateActions();
+    });
+    connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
+    m_refresh = new QTimer(this);
+    m_refresh->setInterval(200); // 5 Hz: charts, panels and tables in batches
+    connect(m_refresh, &QTimer::timeout, this, &MainWindow::refreshNow);
+    m_refresh->start();
+    updateActions();
+    openPath(kDefaultImage);
+}
+
+MainWindow::~MainWindow()
+{
+    m_refresh->stop();
+    // Workers first (joined by the manager), then the views that read the manager.
+    m_runsView->setModel(nullptr);
+    delete m_runsModel;
+    delete m_runs;
+    m_runs = nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+void MainWindow::buildUi()
+{
+    // --- Setup dock: data, task, model, algorithm, budget, Run / Compare.
+    auto* setup = new QWidget;
+    auto* setupLayout = new QVBoxLayout(setup);
+
+    auto* dataBox = new QGroupBox(tr("Data"));
+    auto* dataLayout = new QVBoxLayout(dataBox);
+    m_dataLabel = new QLabel(tr("No data"));
+    m_dataLabel->setWordWrap(true);
+    m_dataLabel->setObjectName("dataLabel");
+    m_dataError = new QLabel;
+    m_dataError->setWordWrap(true);
+    m_dataError->setStyleSheet("color: #c0392b");
+    m_dataError->setVisible(false);
+    auto* openButton = new QPushButton(tr("Open…"));
+    connect(openButton, &QPushButton::clicked, this, [this] { m_actOpen->trigger(); });
+    dataLayout->addWidget(m_dataLabel);
+    dataLayout->addWidget(m_dataError);
+    dataLayout->addWidget(openButton);
+    setupLayout->addWidget(dataBox);
+
+    auto* taskBox = new QGroupBox(tr("Inpainting task"));
+    auto* taskLayout = new QVBoxLayout(taskBox);
+    m_taskForm = new ParamForm;
+    m_taskForm->setObjectName("taskForm");
+    m_taskForm->setSpecs(taskSpecs());
+    taskLayout->addWidget(m_taskForm);
+    setupLayout->addWidget(taskBox);
+    m_taskDebounce = new QTimer(this);
+    m_taskDebounce->setSingleShot(true);
+    m_taskDebounce->setInterval(250);
+    connect(m_taskForm, &ParamForm::edited, this, [this] {
+        m_loading = bool(m_image); // the data shown no longer matches the form
+        m_taskDebounce->start();
+        updateActions();
+    });
+    connect(m_taskDebounce, &QTimer::timeout, this, &MainWindow::rebuildTaskData);
+
+    auto* modelBox = new QGroupBox(tr("Model and algorithm"));
+    auto* modelLayout = new QVBoxLayout(modelBox);
+    auto* pickers = new QFormLayout;
+    m_model = new QComboBox;
+    m_model->setObjectName("modelPicker");
+    m_algorithm = new QComboBox;
+    m_algorithm->setObjectName("algorithmPicker");
+    for (const std::string& m : Registry::builtin().models()) {
+        QString label = QString::fromStdString(m);
+        for (const AlgorithmEntry& e : Registry::builtin().entries())
+            if (e.model == m)
+                label = QString::fromStdString(e.modelLabel);
+        m_model->addItem(label, QString::fromStdString(m));
+    }
+    pickers->addRow(tr("Model"), m_model);
+    pickers->addRow(tr("Algorithm"), m_algorithm);
+    modelLayout->addLayout(pickers);
+    m_algorithmHelp = new QLabel;
+    m_algorithmHelp->setWordWrap(true);
+    m_algorithmHelp->setStyleSheet("color: palette(mid)");
+    modelLayout->addWidget(m_algorithmHelp);
+    m_algorithmForm = new ParamForm;
+    m_algorithmForm->setObjectName("algorithmForm");
+    modelLayout->addWidget(m_algorithmForm);
+    setupLayout->addWidget(modelBox);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::onModelChanged);
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, &MainWindow::onAlgorithmChanged);
+    connect(m_algorithmForm, &ParamForm::edited, this, &MainWindow::updateActions);
+
+    auto* budgetBox = new QGroupBox(tr("Budget and cadence"));
+    auto* budgetLayout = new QVBoxLayout(budgetBox);
+    m_budgetForm = new ParamForm;
+    m_budgetForm->setObjectName("budgetForm");
+    m_budgetForm->setSpecs(budgetSpecs());
+    budgetLayout->addWidget(m_budgetForm);
+    setupLayout->addWidget(budgetBox);
+    connect(m_budgetForm, &ParamForm::edited, this, &MainWindow::updateActions);
+
+    m_runButton = new QPushButton(tr("Run"));
+    m_runButton->setObjectName("runButton");
+    m_runButton->setDefault(true);
+    m_compareButton = new QPushButton(tr("Compare"));
+    m_compareButton->setObjectName("compareButton");
+    m_compareButton->setToolTip(tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
+                                   "another on this image with the same seed and budget"));
+    m_compareBatch = new QCheckBox(tr("with batch Gibbs"));
+    m_compareBatch->setObjectName("compareBatch");
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton, 1);
+    buttons->addWidget(m_compareButton, 1);
+    setupLayout->addLayout(buttons);
+    setupLayout->addWidget(m_compareBatch);
+    m_runBlocked = new QLabel;
+    m_runBlocked->setObjectName("runBlocked");
+    m_runBlocked->setWordWrap(true);
+    m_runBlocked->setStyleSheet("color: #c0392b");
+    setupLayout->addWidget(m_runBlocked);
+    setupLayout->addStretch(1);
+
+    auto* setupScroll = new QScrollArea;
+    setupScroll->setWidget(setup);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setupScroll->setMinimumWidth(300);
+    auto* setupDock = new QDockWidget(tr("Setup"), this);
+    setupDock->setObjectName("setupDock");
+    setupDock->setWidget(setupScroll);
+    setupDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, setupDock);
+
+    // --- Centre: image panels above, charts below.
+    auto* imagesArea = new QWidget;
+    auto* imagesLayout = new QVBoxLayout(imagesArea);
+    imagesLayout->setContentsMargins(0, 0, 0, 0);
+    auto* imageBar = new QHBoxLayout;
+    m_images = new ImageStrip;
+    m_images->setObjectName("imageStrip");
+    auto addZoom = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QPushButton(text);
+        b->setToolTip(tip);
+        b->setMaximumWidth(60);
+        connect(b, &QPushButton::clicked, m_images, slot);
+        imageBar->addWidget(b);
+    };
+    addZoom(tr("Fit"), tr("Fit the image to the panels"), &ImageStrip::zoomToFit);
+    addZoom(tr("1:1"), tr("One image pixel per screen pixel"), &ImageStrip::zoomActualSize);
+    addZoom(tr("+"), tr("Zoom in (or turn the wheel over a panel)"), &ImageStrip::zoomIn);
+    addZoom(tr("−"), tr("Zoom out"), &ImageStrip::zoomOut);
+    m_difference = new QCheckBox(tr("Error view |estimate − original| × 4"));
+    m_difference->setObjectName("differenceToggle");
+    connect(m_difference, &QCheckBox::toggled, this, [this] {
+        for (int id : m_runs->ids())
+            if (!m_dirtyRuns.contains(id))
+                m_dirtyRuns << id;
+        if (m_data && m_data->image) {
+            const ImageLayout& img = *m_data->image;
+            if (ImagePanel* p = m_images->find("corrupted"))
+                p->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
+                                                      : toGrayImage(img.corrupted));
+        }
+        refreshPanels();
+    });
+    imageBar->addSpacing(12);
+    imageBar->addWidget(m_difference);
+    imageBar->addStretch(1);
+    imagesLayout->addLayout(imageBar);
+    imagesLayout->addWidget(m_images, 1);
+
+    auto* chartsArea = new QWidget;
+    auto* chartsLayout = new QVBoxLayout(chartsArea);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* chartBar = new QHBoxLayout;
+    m_metric = new QComboBox;
+    m_metric->setObjectName("metricPicker");
+    for (const MetricChoice& m : kMetrics)
+        m_metric->addItem(tr(m.label), QString(m.key));
+    m_xAxis = new QComboBox;
+    m_xAxis->setObjectName("xAxisPicker");
+    m_xAxis->addItem(tr("Training seconds"), "seconds");
+    m_xAxis->addItem(tr("Steps"), "steps");
+    m_logX = new QCheckBox(tr("Log x"));
+    m_logX->setObjectName("logX");
+    chartBar->addWidget(new QLabel(tr("Held-out metric")));
+    chartBar->addWidget(m_metric);
+    chartBar->addSpacing(12);
+    chartBar->addWidget(new QLabel(tr("x axis")));
+    chartBar->addWidget(m_xAxis);
+    chartBar->addWidget(m_logX);
+    chartBar->addStretch(1);
+    chartsLayout->addLayout(chartBar);
+    auto* chartSplit = new QSplitter(Qt::Horizontal);
+    m_elboChart = new PlotView;
+    m_elboChart->setObjectName("elboChart");
+    m_elboChart->setTitle(tr("ELBO"));
+    m_metricChart = new PlotView;
+    m_metricChart->setObjectName("metricChart");
+    chartSplit->addWidget(m_elboChart);
+    chartSplit->addWidget(m_metricChart);
+    chartsLayout->addWidget(chartSplit, 1);
+    auto axesChanged = [this] {
+        const QString x = m_xAxis->currentData().toString() == "steps" ? tr("steps") : tr("training s");
+        m_elboChart->setAxisTitles(x, tr("ELBO"));
+        m_metricChart->setTitle(m_metric->currentText());
+        m_metricChart->setAxisTitles(x, m_metric->currentText());
+        m_elboChart->setLogX(m_logX->isChecked());
+        m_metricChart->setLogX(m_logX->isChecked());
+        m_chartsDirty = true;
+        refreshCharts();
+    };
+    connect(m_metric, &QComboBox::currentIndexChanged, this, axesChanged);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, axesChanged);
+    connect(m_logX, &QCheckBox::toggled, this, axesChanged);
+    axesChanged();
+
+    auto* centre = new QSplitter(Qt::Vertical);
+    centre->setObjectName("centreSplitter");
+    centre->addWidget(imagesArea);
+    centre->addWidget(chartsArea);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    setCentralWidget(centre);
+
+    // --- Bottom dock: runs, compare results, atoms.
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName("bottomTabs");
+    auto* runsPage = new QWidget;
+    auto* runsLayout = new QVBoxLayout(runsPage);
+    runsLayout->setContentsMargins(2, 2, 2, 2);
+    m_runsModel = new RunsTableModel(m_runs, this);
+    m_runsView = new QTableView;
+    m_runsView->setObjectName("runsTable");
+    m_runsView->setModel(m_runsModel);
+    m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runsView->verticalHeader()->hide();
+    m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runsView->horizontalHeader()->setSectionResizeMode(RunsTableModel::Parameters, QHeaderView::Stretch);
+    runsLayout->addWidget(m_runsView);
+    m_tabs->addTab(runsPage, tr("Runs"));
+    connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateActions();
+        updateAtoms();
+    });
+
+    m_results = new QStandardItemModel(0, 9, this);
+    m_results->setHorizontalHeaderLabels({tr("Run"), tr("Algorithm"), tr("PSNR all (dB)"),
+                                          tr("PSNR missing (dB)"), tr("Held-out LL"), tr("s/step"),
+                                          tr("Steps"), tr("Epochs"), tr("Termination")});
+    m_resultsView = new QTableView;
+    m_resultsView->setObjectName("resultsTable");
+    m_resultsView->setModel(m_results);
+    m_resultsView->verticalHeader()->hide();
+    m_resultsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_resultsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tabs->addTab(m_resultsView, tr("Compare results"));
+
+    auto* atomsPage = new QWidget;
+    auto* atomsLayout = new QVBoxLayout(atomsPage);
+    atomsLayout->setContentsMargins(2, 2, 2, 2);
+    m_atomsRun = new QLabel(tr("Select a run to see its dictionary."));
+    m_atoms = new ImagePanel(tr("Dictionary atoms"));
+    m_atoms->setObjectName("atomsPanel");
+    atomsLayout->addWidget(m_atomsRun);
+    atomsLayout->addWidget(m_atoms, 1);
+    m_tabs->addTab(atomsPage, tr("Atoms"));
+
+    auto* runsDock = new QDockWidget(tr("Runs"), this);
+    runsDock->setObjectName("runsDock");
+    runsDock->setWidget(m_tabs);
+    runsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+    resizeDocks({runsDock}, {170}, Qt::Vertical);
+    resizeDocks({setupDock}, {320}, Qt::Horizontal);
+
+    // --- Status bar: busy indicator with Cancel, and the speed of the runs.
+    m_busyLabel = new QLabel;
+    m_busyBar = new QProgressBar;
+    m_busyBar->setRange(0, 0);
+    m_busyBar->setMaximumWidth(140);
+    m_busyCancel = new QPushButton(tr("Cancel"));
+    m_busyCancel->setObjectName("busyCancel");
+    connect(m_busyCancel, &QPushButton::clicked, this, &MainWindow::cancelBusy);
+    statusBar()->addWidget(m_busyLabel);
+    statusBar()->addWidget(m_busyBar);
+    statusBar()->addWidget(m_busyCancel);
+    m_busyLabel->hide();
+    m_busyBar->hide();
+    m_busyCancel->hide();
+    m_speedLabel = new QLabel;
+    m_speedLabel->setObjectName("speedLabel");
+    statusBar()->addPermanentWidget(m_speedLabel);
+
+    onModelChanged();
+}
+
+void MainWindow::buildActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName("mainToolBar");
+
+    auto make = [this](const QString& text, const QString& name, const QKeySequence& key) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        return a;
+    };
+    auto saveDialog = [this](const QString& title, const QString& filter, const QString& suffix) {
+        QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+            path += "." + suffix;
+        return path;
+    };
+
+    m_actOpen = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
+    connect(m_actOpen, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open an image or a session"), QString(),
+            tr("Images and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    file->addAction(m_actOpen);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    auto* openDefault = make(tr("Open the &Default Image"), "actionOpenDefault", {});
+    connect(openDefault, &QAction::triggered, this, [this] { openPath(kDefaultImage); });
+    file->addAction(openDefault);
+    file->addSeparator();
+    auto* saveSessionAct = make(tr("&Save Session…"), "actionSaveSession", QKeySequence::Save);
+    connect(saveSessionAct, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Save session"), tr("Session (*.json)"), "json");
+        if (!p.isEmpty())
+            saveSession(p);
+    });
+    file->addAction(saveSessionAct);
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    auto* exportElbo = make(tr("ELBO Chart (PNG or SVG)…"), "actionExportElbo", QKeySequence("Ctrl+E"));
+    connect(exportElbo, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the ELBO chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        if (!p.isEmpty())
+            exportChart(m_elboChart, p);
+    });
+    auto* exportMetric = make(tr("Metric Chart (PNG or SVG)…"), "actionExportMetric", QKeySequence("Ctrl+Shift+E"));
+    connect(exportMetric, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the metric chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        if (!p.isEmpty())
+            exportChart(m_metricChart, p);
+    });
+    auto* exportTrace = make(tr("Traces (CSV)…"), "actionExportTraces", QKeySequence("Ctrl+T"));
+    connect(exportTrace, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export traces"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportTraces(p);
+    });
+    auto* exportTable = make(tr("Compare Results (CSV)…"), "actionExportResults", {});
+    connect(exportTable, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the results table"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportResults(p);
+    });
+    auto* exportRuns = make(tr("Runs Table (CSV)…"), "actionExportRuns", {});
+    connect(exportRuns, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the runs table"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportRunsTable(p);
+    });
+    auto* exportImages = make(tr("Reconstructions and Atoms (PNG)…"), "actionExportImages", {});
+    connect(exportImages, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export images into"));
+        if (!dir.isEmpty())
+            exportReconstructions(dir);
+    });
+    exportMenu->addActions({exportElbo, exportMetric, exportTrace, exportTable, exportRuns, exportImages});
+    file->addSeparator();
+    auto* quit = make(tr("&Quit"), "actionQuit", QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    file->addAction(quit);
+
+    m_actRun = make(tr("&Run"), "actionRun", QKeySequence("Ctrl+R"));
+    m_actRun->setToolTip(tr("Start a run with these settings (Ctrl+R); several runs can go at once"));
+    connect(m_actRun, &QAction::triggered, this, [this] { startRun(); });
+    connect(m_runButton, &QPushButton::clicked, m_actRun, &QAction::trigger);
+    m_actPause = make(tr("&Pause"), "actionPause", QKeySequence("Ctrl+P"));
+    connect(m_actPause, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->pause(id);
+    });
+    m_actResume = make(tr("Res&ume"), "actionResume", QKeySequence("Ctrl+Shift+P"));
+    connect(m_actResume, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->resume(id);
+    });
+    m_actStop = make(tr("&Stop"), "actionStop", QKeySequence("Ctrl+."));
+    m_actStop->setToolTip(tr("Stop the selected runs (a final full pass still runs; Cancel in the status bar skips it)"));
+    connect(m_actStop, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->stop(id);
+    });
+    m_actStopAll = make(tr("Stop &All"), "actionStopAll", QKeySequence("Ctrl+Shift+."));
+    connect(m_actStopAll, &QAction::triggered, this, [this] {
+        for (int id : m_runs->ids())
+            m_runs->stop(id);
+    });
+    m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
+    connect(m_actCompare, &QAction::triggered, this, [this] { compare(m_compareBatch->isChecked()); });
+    connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
+    m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
+    connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
+    run->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
+    run->addSeparator();
+    run->addActions({m_actCompare, m_actRerun});
+
+    auto* zoomIn = make(tr("Zoom &In"), "actionZoomIn", QKeySequence::ZoomIn);
+    connect(zoomIn, &QAction::triggered, m_images, &ImageStrip::zoomIn);
+    auto* zoomOut = make(tr("Zoom &Out"), "actionZoomOut", QKeySequence::ZoomOut);
+    connect(zoomOut, &QAction::triggered, m_images, &ImageStrip::zoomOut);
+    auto* zoomFit = make(tr("&Fit Images"), "actionZoomFit", QKeySequence("Ctrl+0"));
+    connect(zoomFit, &QAction::triggered, m_images, &ImageStrip::zoomToFit);
+    auto* diff = make(tr("&Error View"), "actionErrorView", QKeySequence("Ctrl+D"));
+    diff->setCheckable(true);
+    connect(diff, &QAction::toggled, m_difference, &QCheckBox::setChecked);
+    connect(m_difference, &QCheckBox::toggled, diff, &QAction::setChecked);
+    view->addActions({zoomIn, zoomOut, zoomFit, diff});
+
+    bar->addAction(m_actOpen);
+    bar->addSeparator();
+    bar->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
+    bar->addSeparator();
+    bar->addAction(m_actCompare);
+    bar->addSeparator();
+    bar->addActions({saveSessionAct, exportElbo, exportTrace});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+void MainWindow::loadSettings()
+{
+    QSettings s;
+    resize(1500, 940);
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+    auto restoreForm = [&s](ParamForm* form, const QString& group) {
+        for (const ParamSpec& p : form->specs()) {
+            const QVariant v = s.value(group + "/" + QString::fromStdString(p.key));
+            if (v.isValid())
+                form->setText(p.key, v.toString());
+        }
+    };
+    restoreForm(m_taskForm, "task");
+    restoreForm(m_budgetForm, "budget");
+    const int model = m_model->findData(s.value("run/model").toString());
+    if (model >= 0)
+        m_model->setCurrentIndex(model);
+    const int algorithm = m_algorithm->findData(s.value("run/algorithm", "gibbs-ssvi").toString());
+    if (algorithm >= 0)
+        m_algorithm->setCurrentIndex(algorithm);
+    restoreForm(m_algorithmForm, "params");
+    const int metric = m_metric->findData(s.value("chart/metric").toString());
+    if (metric >= 0)
+        m_metric->setCurrentIndex(metric);
+    const int x = m_xAxis->findData(s.value("chart/x").toString());
+    if (x >= 0)
+        m_xAxis->setCurrentIndex(x);
+    m_logX->setChecked(s.value("chart/logx", false).toBool());
+    m_compareBatch->setChecked(s.value("compare/batch", false).toBool());
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    auto saveForm = [&s](const ParamForm* form, const QString& group) {
+        s.remove(group);
+        for (const ParamSpec& p : form->specs())
+            if (form->editor(p.key))
+                s.setValue(group + "/" + QString::fromStdString(p.key), form->text(p.key));
+    };
+    saveForm(m_taskForm, "task");
+    saveForm(m_budgetForm, "budget");
+    saveForm(m_algorithmForm, "params");
+    s.setValue("run/model", m_model->currentData());
+    s.setValue("run/algorithm", m_algorithm->currentData());
+    s.setValue("chart/metric", m_metric->currentData());
+    s.setValue("chart/x", m_xAxis->currentData());
+    s.setValue("chart/logx", m_logX->isChecked());
+    s.setValue("compare/batch", m_compareBatch->isChecked());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value("recent").toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    if (path == kDefaultImage)
+        return;
+    QStringList list = recentFiles();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue("recent", list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        QAction* a = m_recentMenu->addAction(QString("&%1 %2").arg(i + 1).arg(QFileInfo(list[i]).fileName()));
+        a->setToolTip(list[i]);
+        const QString path = list[i];
+        connect(a, &QAction::triggered, this, [this, path] { openPath(path); });
+    }
+    m_recentMenu->setEnabled(!list.isEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+DataSource MainWindow::currentSource() const
+{
+    DataSource s;
+    s.path = m_imagePath;
+    const ParamValues v = m_taskForm->values();
+    s.task.missing = getReal(v, "missing");
+    s.task.noise = getReal(v, "noise");
+    s.task.patch = int(getInt(v, "patch"));
+    s.task.seed = std::uint64_t(getInt(v, "seed"));
+    return s;
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    if (path.endsWith(".json", Qt::CaseInsensitive)) {
+        openSession(path);
+        return;
+    }
+    const int gen = ++m_loadGeneration;
+    m_loading = true;
+    updateActions();
+    setBusy(tr("Loading %1…").arg(displayName(path)), gen);
+    auto* watcher = new QFutureWatcher<LoadResult>(this);
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, path] {
+        watcher->deleteLater();
+        if (gen != m_loadGeneration)
+            return; // superseded or cancelled
+        const LoadResult r = watcher->result();
+        if (!r.error.isEmpty()) {
+            m_loading = false;
+            clearBusy(gen);
+            updateActions();
+            showError(tr("Cannot open %1").arg(displayName(path)), r.error);
+            return;
+        }
+        m_image = r.image;
+        m_imagePath = path;
+        addRecent(path);
+        rebuildTaskData();
+    });
+    watcher->setFuture(QtConcurrent::run([p = path.toStdString()] {
+        LoadResult r;
+        try {
+            r.image = loadGrayImage(p);
+        } catch (const std::exception& e) {
+            r.error = QString::fromStdString(e.what());
+        }
+        return r;
+    }));
+}
+
+void MainWindow::rebuildTaskData()
+{
+    m_taskDebounce->stop();
+    if (!m_image)
+        return;
+    if (!m_taskForm->isValid()) {
+        m_loading = false;
+        updateActions();
+        return;
+    }
+    const DataSource source = currentSource();
+    const int gen = ++m_loadGeneration;
+    m_loading = true;
+    updateActions();
+    setBusy(tr("Cutting %1 into patches…").arg(displayName(source.path)), gen);
+    auto* watcher = new QFutureWatcher<CutResult>(this);
+    connect(watcher, &QFutureWatcher<CutResult>::finished, this, [this, watcher, gen, source] {
+        watcher->deleteLater();
+        if (gen != m_loadGeneration)
+            return;
+        m_loading = false;
+        clearBusy(gen);
+        const CutResult r = watcher->result();
+        if (!r.data) {
+            // The task does not fit the image (e.g. a patch larger than it): say so beside the
+            // data; the runs already made keep their own data and results.
+            m_data.reset();
+            m_dataError->setText(r.error);
+            m_dataError->setVisible(true);
+            updateActions();
+            emit dataReadyChanged(false);
+            return;
+        }
+        m_dataError->setVisible(false);
+        m_data = r.data;
+        const ImageLayout& img = *m_data->image;
+        m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
+                                 .arg(displayName(source.path).toHtmlEscaped())
+                                 .arg(img.width)
+                                 .arg(img.height)
+                                 .arg(QLocale().toString(qlonglong(m_data->rows())))
+                                 .arg(img.patch));
+        m_dataLabel->setToolTip(source.path);
+        ImagePanel* original = m_images->panel("original", tr("Original"));
+        original->setImage(toGrayImage(img.original));
+        original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
+        ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
+        corrupted->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
+                                                      : toGrayImage(img.corrupted));
+        corrupted->setCaption(tr("%1 % missing, σ = %2 · PSNR %3 dB")
+                                  .arg(source.task.missing * 100, 0, 'g', 3)
+                                  .arg(source.task.noise)
+                                  .arg(fixed(psnr(img.original, img.corrupted), 2)));
+        m_images->zoomToFit();
+        updateActions();
+        emit dataReadyChanged(true);
+    });
+    watcher->setFuture(QtConcurrent::run([image = *m_image, source] {
+        CutResult r;
+        try {
+            r.data = makeInpaintingData(image, source.task, source.path.toStdString());
+        } catch (const std::exception& e) {
+            r.error = QString("%1: %2").arg(displayName(source.path), QString::fromStdString(e.what()));
+        }
+        return r;
+    }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+void MainWindow::openSession(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+                  QString("cannot read '%1': %2").arg(path, f.errorString()));
+        return;
+    }
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+                  QString("%1: not valid JSON at byte %2: %3")
+                      .arg(QFileInfo(path).fileName())
+                      .arg(err.offset)
+                      .arg(err.error != QJsonParseError::NoError ? err.errorString() : "not an object"));
+        return;
+    }
+    try {
+        Session s = sessionFromJson(doc.object(), path);
+        // Relative data paths are relative to the session file.
+        auto resolve = [&](QString& p) {
+            if (!p.startsWith(":/") && QFileInfo(p).isRelative())
+                p = QFileInfo(path).dir().absoluteFilePath(p);
+        };
+        resolve(s.source.path);
+        for (SessionRun& r : s.runs)
+            resolve(r.source.path);
+        applySession(s);
+    } catch (const DataError& e) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::applySession(const Session& s)
+{
+    m_taskForm->setText("missing", QString::number(s.source.task.missing));
+    m_taskForm->setText("noise", QString::number(s.source.task.noise));
+    m_taskForm->setText("patch", QString::number(s.source.task.patch));
+    m_taskForm->setText("seed", QString::number(s.source.task.seed));
+    m_taskDebounce->stop();
+    if (!s.runs.empty()) {
+        const RunSpec& first = s.runs.front().spec;
+        const int m = m_model->findData(QString::fromStdString(first.model));
+        if (m >= 0)
+            m_model->setCurrentIndex(m);
+        const int a = m_algorithm->findData(QString::fromStdString(first.algorithm));
+        if (a >= 0)
+            m_algorithm->setCurrentIndex(a);
+        m_algorithmForm->setValues(first.params);
+        m_budgetForm->setText("seconds", QString::number(first.seconds));
+        m_budgetForm->setText("steps", QString::number(first.steps));
+        m_budgetForm->setText("eval_every", QString::number(first.evalEvery));
+        m_budgetForm->setText("full_every", QString::number(first.fullEvery));
+    }
+    m_sessionRuns = s.runs;
+    openPath(s.source.path);
+    updateActions();
+    statusBar()->showMessage(tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
+                                int(s.runs.size())),
+                             10000);
+}
+
+bool MainWindow::rerunSession()
+{
+    if (m_sessionRuns.empty())
+        return false;
+    // Runs are grouped by their data (file and task); each group's data is built once, off the
+    // GUI thread, then the runs are queued in the session's order.
+    struct Group
+    {
+        DataSource source;
+        std::vector<RunSpec> specs;
+        DenseDataPtr data;
+        QString error;
+    };
+    auto groups = std::make_shared<std::vector<Group>>();
+    for (const SessionRun& r : m_sessionRuns) {
+        const DataSource& src = r.source;
+        if (groups->empty() || groups->back().source.path != src.path ||
+            groups->back().source.task.missing != src.task.missing ||
+            groups->back().source.task.noise != src.task.noise ||
+            groups->back().source.task.patch != src.task.patch ||
+            groups->back().source.task.seed != src.task.seed)
+            groups->push_back(Group{src, {}, nullptr, {}});
+        groups->back().specs.push_back(r.spec);
+    }
+    // Reuse the window's data where it matches.
+    const DataSource current = m_data ? currentSource() : DataSource{};
+    for (Group& g : *groups)
+        if (m_data && g.source.path == current.path && g.source.task.missing == current.task.missing &&
+            g.source.task.noise == current.task.noise && g.source.task.patch == current.task.patch &&
+            g.source.task.seed == current.task.seed)
+            g.data = m_data;
+    const int gen = ++m_loadGeneration;
+    setBusy(tr("Preparing the session's data…"), gen);
+    auto* watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher, gen, groups] {
+        watcher->deleteLater();
+        clearBusy(gen);
+        QStringList errors;
+        for (const Group& g : *groups) {
+            if (!g.data) {
+                errors << g.error;
+                continue;
+            }
+            m_runs->enqueue(g.specs, g.data, g.source);
+        }
+        if (!errors.isEmpty())
+            showError(tr("Some runs of the session cannot be re-run"), errors.join("\n"));
+    });
+    watcher->setFuture(QtConcurrent::run([groups] {
+        for (Group& g : *groups) {
+            if (g.data)
+                continue;
+            try {
+                g.data = makeInpaintingData(loadGrayImage(g.source.path.toStdString()), g.source.task,
+                                            g.source.path.toStdString());
+            } catch (const std::exception& e) {
+                g.error = QString::fromStdString(e.what());
+            }
+        }
+    }));
+    return true;
+}
+
+bool MainWindow::saveSession(const QString& path)
+{
+    Session s;
+    s.source = currentSource();
+    for (int id : m_runs->ids()) {
+        const RunRecord* r = m_runs->record(id);
+        SessionRun sr;
+        sr.spec = r->spec;
+        sr.source = r->source;
+        if (r->summary) {
+            sr.reason = terminationName(r->summary->reason);
+            sr.steps = r->summary->steps;
+            if (r->summary->last)
+                sr.metrics = r->summary->last->metrics;
+        }
+        s.runs.push_back(std::move(sr));
+    }
+    try {
+        writeFileAtomically(path, QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented));
+    } catch (const DataError& e) {
+        showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model, algorithm, runs
+
+void MainWindow::onModelChanged()
+{
+    const QString model = m_model->currentData().toString();
+    const QString keep = m_algorithm->currentData().toString();
+    const QSignalBlocker block(m_algorithm);
+    m_algorithm->clear();
+    for (const AlgorithmEntry& e : Registry::builtin().entries())
+        if (QString::fromStdString(e.model) == model)
+            m_algorithm->addItem(QString::fromStdString(e.label), QString::fromStdString(e.algorithm));
+    int i = m_algorithm->findData(keep.isEmpty() ? QString("gibbs-ssvi") : keep);
+    m_algorithm->setCurrentIndex(std::max(i, 0));
+    onAlgorithmChanged();
+}
+
+void MainWindow::onAlgorithmChanged()
+{
+    const AlgorithmEntry* e = Registry::builtin().find(m_model->currentData().toString().toStdString(),
+                                                       m_algorithm->currentData().toString().toStdString());
+    if (!e) {
+        m_algorithmForm->setSpecs({});
+        m_algorithmHelp->clear();
+        updateActions();
+        return;
+    }
+    m_algorithmHelp->setText(QString::fromStdString(e->help));
+    // The patch size belongs to the task: the form does not repeat it.
+    m_algorithmForm->setSpecs(e->params, {"patch"});
+    updateActions();
+}
+
+RunSpec MainWindow::specFor(const std::string& algorithm) const
+{
+    RunSpec spec;
+    spec.model = m_model->currentData().toString().toStdString();
+    spec.algorithm = algorithm;
+    const AlgorithmEntry* e = Registry::builtin().find(spec.model, algorithm);
+    const ParamValues form = m_algorithmForm->values();
+    if (e) {
+        spec.params = defaultValues(e->params);
+        // Shared keys (K, minibatch, κ, τ0, …) take the form's values, so that a comparison
+        // differs in the algorithm only.
+        for (auto& [k, v] : spec.params)
+            if (const auto it = form.find(k); it != form.end())
+                v = it->second;
+        if (spec.params.count("patch"))
+            spec.params["patch"] = ParamValue(std::int64_t(currentSource().task.patch));
+    }
+    const ParamValues budget = m_budgetForm->values();
+    spec.seed = currentSource().task.seed;
+    spec.seconds = getReal(budget, "seconds");
+    spec.steps = getInt(budget, "steps");
+    spec.evalEvery = getReal(budget, "eval_every");
+    spec.fullEvery = getReal(budget, "full_every");
+    return spec;
+}
+
+int MainWindow::startRun()
+{
+    if (!m_actRun->isEnabled())
+        return 0;
+    const RunSpec spec = specFor(m_algorithm->currentData().toString().toStdString());
+    const int id = m_runs->start(spec, m_data, currentSource());
+    const int row = m_runsModel->rowOf(id);
+    if (row >= 0)
+        m_runsView->selectRow(row);
+    return id;
+}
+
+int MainWindow::compare(bool includeBatchGibbs)
+{
+    if (!m_actCompare->isEnabled())
+        return 0;
+    std::vector<RunSpec> specs;
+    for (const char* a : kCompareAlgorithms)
+        specs.push_back(specFor(a));
+    if (includeBatchGibbs)
+        specs.push_back(specFor("gibbs"));
+    QList<int> ids;
+    m_compareGroup = m_runs->enqueue(specs, m_data, currentSource(), &ids);
+    m_results->setRowCount(0);
+    for (int id : ids) {
+        const RunRecord* r = m_runs->record(id);
+        QList<QStandardItem*> row;
+        for (int c = 0; c < m_results->columnCount(); ++c)
+            row << new QStandardItem;
+        row[0]->setText(QString("#%1").arg(id));
+        row[0]->setData(id, Qt::UserRole);
+        row[0]->setData(r->color, Qt::DecorationRole);
+        row[kResultAlgorithm]->setText(r->label.section(' ', 1));
+        row[8]->setText(tr("queued"));
+        m_results->appendRow(row);
+    }
+    m_tabs->setCurrentIndex(1);
+    statusBar()->showMessage(tr("Compare: %n run(s) queued, one after another", "", int(ids.size())), 5000);
+    return m_compareGroup;
+}
+
+void MainWindow::fillResultRow(int id)
+{
+    const RunRecord* r = m_runs->record(id);
+    if (!r)
+        return;
+    for (int row = 0; row < m_results->rowCount(); ++row) {
+        if (m_results->item(row, 0)->data(Qt::UserRole).toInt() != id)
+            continue;
+        const Summary* s = r->summary ? &*r->summary : nullptr;
+        auto metric = [&](const char* key) {
+            if (s && s->last) {
+                const auto it = s->last->metrics.find(key);
+                if (it != s->last->metrics.end())
+                    return it->second;
+            }
+            return std::nan("");
+        };
+        auto set = [&](int c, const QString& text) {
+            m_results->item(row, c)->setText(text);
+            m_results->item(row, c)->setTextAlignment(c >= 2 && c <= 7 ? Qt::AlignRight | Qt::AlignVCenter
+                                                                        : Qt::AlignLeft | Qt::AlignVCenter);
+        };
+        set(2, fixed(metric("psnr"), 2));
+        set(3, fixed(metric("psnr_missing"), 2));
+        set(4, fixed(metric("heldout_loglik"), 4));
+        set(5, s && s->steps > 0 ? QString::number(s->trainSeconds / double(s->steps), 'g', 3) : QString());
+        set(6, s ? QString::number(s->steps) : QString());
+        set(7, s ? fixed(s->epochs, 2) : QString());
+        set(8, s ? QString(terminationName(s->reason)) : statusText(r->status));
+        if (s)
+            m_results->item(row, 8)->setToolTip(QString::fromStdString(s->message));
+    }
+}
+
+void MainWindow::onRunFinished(int id)
+{
+    const RunRecord* r = m_runs->record(id);
+    if (!r)
+        return;
+    if (r->group == m_compareGroup && m_compareGroup != 0)
+        fillResultRow(id);
+    if (!m_dirtyRuns.contains(id))
+        m_dirtyRuns << id;
+    m_chartsDirty = true;
+    if (r->summary && (r->summary->reason == TerminationReason::InvalidInput ||
+                       r->summary->reason == TerminationReason::Failed))
+        showError(tr("Run %1 could not run").arg(r->label), QString::fromStdString(r->summary->message));
+    else if (r->summary)
+        statusBar()->showMessage(QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
+    updateActions();
+}
+
+void MainWindow::onGroupFinished(int group)
+{
+    if (group == m_compareGroup) {
+        refreshNow();
+        statusBar()->showMessage(tr("Compare finished"), 8000);
+        emit compareFinished();
+    }
+}
+
+QList<int> MainWindow::selectedRuns() const
+{
+    QList<int> ids;
+    for (const QModelIndex& i : m_runsView->selectionModel()->selectedRows())
+        ids << m_runsModel->idAt(i.row());
+    if (ids.isEmpty() && m_runsModel->rowCount() > 0)
+        ids << m_runsModel->idAt(m_runsModel->rowCount() - 1); // the newest run
+    return ids;
+}
+
+void MainWindow::updateActions()
+{
+    if (!m_actRun)
+        return; // still building the window
+    QString blocked;
+    if (m_loading)
+        blocked = tr("Preparing the data…");
+    else if (!m_data)
+        blocked = m_image ? tr("The task does not fit the image (see Data).") : tr("Open an image first.");
+    else if (auto e = m_taskForm->firstError())
+        blocked = QString::fromStdString(e->message);
+    else if (auto e = m_algorithmForm->firstError())
+        blocked = QString::fromStdString(e->message);
+    else if (auto e = m_budgetForm->firstError())
+        blocked = QString::fromStdString(e->message);
+    else if (!m_algorithm->currentData().isValid())
+        blocked = tr("Pick an algorithm.");
+    else if (auto problem = specFor(m_algorithm->currentData().toString().toStdString()).runOptions().validate())
+        blocked = tr("Set a budget: seconds or steps.");
+    m_runBlocked->setText(blocked.isEmpty() ? QString() : tr("Run is disabled: %1").arg(blocked));
+    const bool ok = blocked.isEmpty();
+    m_actRun->setEnabled(ok);
+    m_runButton->setEnabled(ok);
+    m_actCompare->setEnabled(ok);
+    m_compareButton->setEnabled(ok);
+    m_actRerun->setEnabled(!m_sessionRuns.empty());
+    bool anyRunning = false, anyPaused = false, anyActive = false;
+    for (int id : selectedRuns()) {
+        const RunRecord* r = m_runs->record(id);
+        anyRunning |= r && r->status == RunStatus::Running;
+        anyPaused |= r && r->status == RunStatus::Paused;
+        anyActive |= r && r->status != RunStatus::Finished;
+    }
+    m_actPause->setEnabled(anyRunning);
+    m_actResume->setEnabled(anyPaused);
+    m_actStop->setEnabled(anyActive);
+    m_actStopAll->setEnabled(m_runs->activeCount() > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live views
+
+void MainWindow::refreshNow()
+{
+    m_runs->pollPhases();
+    m_runsModel->refresh();
+    refreshCharts();
+    refreshPanels();
+    refreshStatus();
+}
+
+void MainWindow::refreshCharts()
+{
+    const bool all = m_chartsDirty;
+    m_chartsDirty = false;
+    const bool bySteps = m_xAxis->currentData().toString() == "steps";
+    const std::string key = m_metric->currentData().toString().toStdString();
+    for (int id : m_runs->ids()) {
+        if (!all && !m_dirtyRuns.contains(id))
+            continue;
+        const RunRecord* r = m_runs->record(id);
+        QVector<QPointF> elbo, metric;
+        elbo.reserve(qsizetype(r->trace.size()));
+        metric.reserve(qsizetype(r->trace.size()));
+        for (const Snapshot& s : r->trace) {
+            const double x = bySteps ? double(s.step) : s.trainSeconds;
+            elbo.push_back(QPointF(x, s.elbo));
+            if (const auto it = s.metrics.find(key); it != s.metrics.end())
+                metric.push_back(QPointF(x, it->second));
+        }
+        QVector<QPair<double, QString>> events;
+        if (r->summary && !r->trace.empty() &&
+            (r->summary->reason == TerminationReason::Diverged || r->summary->reason == TerminationReason::Failed)) {
+            const Snapshot& s = r->trace.back();
+            events.push_back({bySteps ? double(s.step) : s.trainSeconds,
+                              QString::fromStdString(r->summary->message)});
+        }
+        // A run whose ELBO is undefined (the batch sampler) has no ELBO series.
+        bool anyElbo = false;
+        for (const QPointF& p : elbo)
+            anyElbo |= std::isfinite(p.y());
+        if (anyElbo || !events.isEmpty())
+            m_elboChart->setSeries(id, r->label, r->color, anyElbo ? elbo : QVector<QPointF>{}, events);
+        m_metricChart->setSeries(id, r->label, r->color, metric, events);
+    }
+}
+
+void MainWindow::updateRunPanel(int id)
+{
+    const RunRecord* r = m_runs->record(id);
+    if (!r || !r->preview || !r->preview->reconstruction || !r->data || !r->data->image)
+        return;
+    const ImageLayout& img = *r->data->image;
+    const Eigen::ArrayXXf& rec = *r->preview->reconstruction;
+    ImagePanel* p = m_images->panel(QString("run:%1").arg(id), r->label);
+    p->setImage(m_difference->isChecked() ? differenceImage(rec, img.original) : toGrayImage(rec));
+    const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
+    QString caption = tr("PSNR %1 dB").arg(fixed(psnr(img.original, rec), 2));
+    if (r->preview->reconstructionFull)
+        caption += tr(" (missing %1 dB) · full pass").arg(fixed(psnrMasked(img.original, rec, img.pixelObserved), 2));
+    else
+        caption += tr(" · running");
+    caption += tr(" · step %1").arg(QLocale().toString(qlonglong(step)));
+    p->setCaption(caption);
+}
+
+void MainWindow::refreshPanels()
+{
+    for (int id : m_dirtyRuns)
+        updateRunPanel(id);
+    bool atoms = false;
+    const QList<int> sel = selectedRuns();
+    for (int id : m_dirtyRuns)
+        atoms |= sel.contains(id);
+    m_dirtyRuns.clear();
+    if (atoms)
+        updateAtoms();
+}
+
+void MainWindow::updateAtoms()
+{
+    const QList<int> sel = selectedRuns();
+    const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
+    if (!r || !r->preview || r->preview->atoms.rows() == 0 || r->preview->atomWidth <= 0) {
+        m_atomsRun->setText(tr("Select a run to see its dictionary."));
+        return;
+    }
+    const Preview& pv = *r->preview;
+    const int shown = int(std::min<Eigen::Index>(pv.atoms.rows(), 256));
+    m_atoms->setImage(toGrayImage(tileAtoms(pv.atoms, pv.atomWidth, shown)));
+    m_atoms->setTitle(tr("Dictionary of %1").arg(r->label));
+    int used = 0;
+    for (Eigen::Index k = 0; k < pv.atomWeights.size(); ++k)
+        used += pv.atomWeights[k] > 1e-3;
+    m_atoms->setCaption(tr("%1 of %2 atoms (Φ rows as %3×%3 tiles), ordered by E[π_k]: %4 … %5; %6 with E[π_k] > 0.001")
+                            .arg(shown)
+                            .arg(pv.atoms.rows())
+                            .arg(pv.atomWidth)
+                            .arg(pv.atomWeights[0], 0, 'g', 3)
+                            .arg(pv.atomWeights[shown - 1], 0, 'g', 3)
+                            .arg(used));
+    m_atomsRun->setText(tr("Run %1; the first tiles are the most used atoms.").arg(r->label));
+}
+
+void MainWindow::refreshStatus()
+{
+    int running = 0;
+    double speed = 0;
+    m_fullPassRun = 0;
+    for (int id : m_runs->ids()) {
+        const RunRecord* r = m_runs->record(id);
+        if (r->status == RunStatus::Running || r->status == RunStatus::Stopping) {
+            ++running;
+            if (std::isfinite(r->stepsPerSecond()))
+                speed += r->stepsPerSecond();
+            if (r->phase == RunPhase::FullEvaluation && !m_fullPassRun)
+                m_fullPassRun = id;
+        }
+    }
+    m_speedLabel->setText(running ? tr("%n run(s) going · %1 steps/s", "", running).arg(speed, 0, 'f', 1)
+                                  : tr("idle"));
+    // The busy indicator shows loading first, else a full pass under way (Cancel skips it).
+    if (m_busyGeneration >= 0)
+        return;
+    if (m_fullPassRun) {
+        m_busyLabel->setText(tr("Full pass of %1…").arg(m_runs->record(m_fullPassRun)->label));
+        m_busyLabel->show();
+        m_busyBar->show();
+        m_busyCancel->show();
+    } else {
+        m_busyLabel->hide();
+        m_busyBar->hide();
+        m_busyCancel->hide();
+    }
+}
+
+void MainWindow::setBusy(const QString& text, int generation)
+{
+    m_busyGeneration = generation;
+    m_busyLabel->setText(text);
+    m_busyLabel->show();
+    m_busyBar->show();
+    m_busyCancel->show();
+}
+
+void MainWindow::clearBusy(int generation)
+{
+    if (generation != m_busyGeneration)
+        return;
+    m_busyGeneration = -1;
+    m_busyLabel->hide();
+    m_busyBar->hide();
+    m_busyCancel->hide();
+    refreshStatus();
+}
+
+void MainWindow::cancelBusy()
+{
+    if (m_busyGeneration >= 0) {
+        // The pool thread finishes on its own; its result is dropped. The data already loaded
+        // stays.
+        ++m_loadGeneration;
+        clearBusy(m_busyGeneration);
+        m_loading = false;
+        updateActions();
+        statusBar()->showMessage(tr("Cancelled"), 4000);
+        return;
+    }
+    if (m_fullPassRun)
+        m_runs->abort(m_fullPassRun);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    statusBar()->showMessage(message, 10000);
+    emit errorShown(message);
+    // Non-blocking: runs keep reporting while the message is up.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName("errorBox");
+    box->open();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exports
+
+bool MainWindow::exportChart(PlotView* chart, const QString& path)
+{
+    try {
+        chart->save(path);
+    } catch (const DataError& e) {
+        showError(tr("Cannot export the chart"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Chart written to %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+bool MainWindow::exportTraces(const QString& path)
+{
+    std::set<std::string> keys;
+    for (int id : m_runs->ids()) {
+        const std::set<std::string> k = metricKeys(m_runs->record(id)->trace);
+        keys.insert(k.begin(), k.end());
+    }
+    QByteArray csv;
+    bool header = true;
+    for (int id : m_runs->ids()) {
+        const RunRecord* r = m_runs->record(id);
+        const std::vector<std::pair<QString, QString>> lead = {
+            {"run", QString::number(id)},
+            {"algorithm", QString::fromStdString(r->spec.algorithm)},
+            {"seed", QString::number(r->spec.seed)}};
+        csv += traceCsv(r->trace, keys, lead, header);
+        header = false;
+    }
+    if (header) // no runs: still a valid file with its header
+        csv = traceCsv({}, keys, {{"run", ""}, {"algorithm", ""}, {"seed", ""}}, true);
+    try {
+        writeFileAtomically(path, csv);
+    } catch (const DataError& e) {
+        showError(tr("Cannot export the traces"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportResults(const QString& path)
+{
+    try {
+        writeFileAtomically(path, tableCsv(*m_results));
+    } catch (const DataError& e) {
+        showError(tr("Cannot export the results"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportRunsTable(const QString& path)
+{
+    try {
+        writeFileAtomically(path, tableCsv(*m_runsModel));
+    } catch (const DataError& e) {
+        showError(tr("Cannot export the runs table"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportReconstructions(const QString& folder)
+{
+    const QDir dir(folder);
+    try {
+        if (m_data && m_data->image) {
+            saveGrayImage(dir.filePath("original.png").toStdString(), m_data->image->original);
+            saveGrayImage(dir.filePath("corrupted.png").toStdString(), m_data->image->corrupted);
+        }
+        for (int id : m_runs->ids()) {
+            const RunRecord* r = m_runs->record(id);
+            if (!r->preview)
+                continue;
+            const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
+            if (r->preview->reconstruction)
+                saveGrayImage(dir.filePath(stem + ".png").toStdString(), *r->preview->reconstruction);
+            if (r->preview->atomWidth > 0 && r->preview->atoms.rows() > 0)
+                saveGrayImage(dir.filePath(stem + "-atoms.png").toStdString(),
+                              tileAtoms(r->preview->atoms, r->preview->atomWidth));
+        }
+    } catch (const DataError& e) {
+        showError(tr("Cannot export the images"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Images written to %1").arg(folder), 5000);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Window events
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    m_runs->abortAll(); // the workers end promptly; the manager joins them when destroyed
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        for (const QUrl& url : event->mimeData()->urls())
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+} // namespace svi::ui

@@ -1,0 +1,191 @@
+#pragma once
+// The workbench window: data and task on the left, image panels and live charts in the
+// middle, runs / compare results / atoms below. All inference runs in RunManager's workers
+// and loading and patch cutting on pool threads; results superseded by a newer request are
+// dropped. Errors are shown in a dialog naming the file and the reason; nothing already
+// computed is lost. GUI thread only.
+
+#include "core/data/dense_data.h"
+#include "ui/run_manager.h"
+#include "ui/session.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <Eigen/Core>
+
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QStandardItemModel;
+class QTableView;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+
+namespace svi::ui {
+
+class ImagePanel;
+class ImageStrip;
+class ParamForm;
+class PlotView;
+class RunsTableModel;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    static constexpr const char* kDefaultImage = ":/images/default.png";
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens an image (loaded and cut into patches in the background) or a session (.json).
+    void openPath(const QString& path);
+    bool dataReady() const { return bool(m_data); }
+    DenseDataPtr currentData() const { return m_data; }
+    DataSource currentSource() const;
+
+    // Starts a run with the pickers' and forms' values; 0 when Run is disabled.
+    int startRun();
+    // Runs the five SVI algorithms (and optionally the batch Gibbs sampler) one after another
+    // on the current data with the same seed and budget; fills the results table.
+    int compare(bool includeBatchGibbs);
+    // Queues again the runs of the last opened session; false when there are none.
+    bool rerunSession();
+
+    // Exports; each returns false after showing the error. Files are written atomically.
+    bool exportChart(PlotView* chart, const QString& path);
+    bool exportTraces(const QString& path);
+    bool exportResults(const QString& path);
+    bool exportRunsTable(const QString& path);
+    bool exportReconstructions(const QString& folder);
+    bool saveSession(const QString& path);
+
+    // Parts, for tests and for the tour.
+    RunManager* runs() const { return m_runs; }
+    ParamForm* taskForm() const { return m_taskForm; }
+    ParamForm* algorithmForm() const { return m_algorithmForm; }
+    ParamForm* budgetForm() const { return m_budgetForm; }
+    QComboBox* modelPicker() const { return m_model; }
+    QComboBox* algorithmPicker() const { return m_algorithm; }
+    QComboBox* metricPicker() const { return m_metric; }
+    PlotView* elboChart() const { return m_elboChart; }
+    PlotView* metricChart() const { return m_metricChart; }
+    ImageStrip* images() const { return m_images; }
+    ImagePanel* atomsPanel() const { return m_atoms; }
+    QTableView* runsView() const { return m_runsView; }
+    QStandardItemModel* resultsModel() const { return m_results; }
+    QAction* runAction() const { return m_actRun; }
+    QLabel* runBlockedReason() const { return m_runBlocked; }
+    QStringList recentFiles() const;
+    int sessionRunCount() const { return int(m_sessionRuns.size()); }
+    // Brings charts, panels and tables up to date now (normally done on a 5 Hz timer).
+    void refreshNow();
+
+signals:
+    void dataReadyChanged(bool ready);
+    void errorShown(const QString& message);
+    void compareFinished();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildUi();
+    void buildActions();
+    void loadSettings();
+    void saveSettings() const;
+    void onAlgorithmChanged();
+    void onModelChanged();
+    void rebuildTaskData();
+    void openSession(const QString& path);
+    void applySession(const Session& session);
+    void updateActions();
+    void showError(const QString& title, const QString& message);
+    void setBusy(const QString& text, int generation);
+    void clearBusy(int generation);
+    void cancelBusy();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    QList<int> selectedRuns() const;
+    RunSpec specFor(const std::string& algorithm) const;
+    void refreshCharts();
+    void refreshPanels();
+    void refreshStatus();
+    void updateRunPanel(int id);
+    void updateAtoms();
+    void onRunFinished(int id);
+    void onGroupFinished(int group);
+    void fillResultRow(int id);
+
+    RunManager* m_runs = nullptr;
+    RunsTableModel* m_runsModel = nullptr;
+
+    // Data and task.
+    QString m_imagePath;
+    std::optional<Eigen::ArrayXXf> m_image;
+    DenseDataPtr m_data;
+    int m_loadGeneration = 0; // newer requests make older results stale
+    int m_busyGeneration = -1;
+    bool m_loading = false;
+    std::vector<SessionRun> m_sessionRuns;
+
+    // Widgets.
+    QLabel* m_dataLabel = nullptr;
+    QLabel* m_dataError = nullptr;
+    ParamForm* m_taskForm = nullptr;
+    QComboBox* m_model = nullptr;
+    QComboBox* m_algorithm = nullptr;
+    QLabel* m_algorithmHelp = nullptr;
+    ParamForm* m_algorithmForm = nullptr;
+    ParamForm* m_budgetForm = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_compareButton = nullptr;
+    QCheckBox* m_compareBatch = nullptr;
+    QLabel* m_runBlocked = nullptr;
+    ImageStrip* m_images = nullptr;
+    QCheckBox* m_difference = nullptr;
+    PlotView* m_elboChart = nullptr;
+    PlotView* m_metricChart = nullptr;
+    QComboBox* m_metric = nullptr;
+    QComboBox* m_xAxis = nullptr;
+    QCheckBox* m_logX = nullptr;
+    QTableView* m_runsView = nullptr;
+    QStandardItemModel* m_results = nullptr;
+    QTableView* m_resultsView = nullptr;
+    ImagePanel* m_atoms = nullptr;
+    QLabel* m_atomsRun = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QLabel* m_busyLabel = nullptr;
+    QProgressBar* m_busyBar = nullptr;
+    QPushButton* m_busyCancel = nullptr;
+    QLabel* m_speedLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QTimer* m_refresh = nullptr;
+    QTimer* m_taskDebounce = nullptr;
+
+    QAction* m_actOpen = nullptr;
+    QAction* m_actRun = nullptr;
+    QAction* m_actPause = nullptr;
+    QAction* m_actResume = nullptr;
+    QAction* m_actStop = nullptr;
+    QAction* m_actStopAll = nullptr;
+    QAction* m_actCompare = nullptr;
+    QAction* m_actRerun = nullptr;
+
+    QList<int> m_dirtyRuns;   // snapshots not yet drawn
+    bool m_chartsDirty = false;
+    int m_compareGroup = 0;
+    int m_fullPassRun = 0;    // the run whose full pass the busy bar shows
+};
+
+} // namespace svi::ui

@@ -1,0 +1,137 @@
+#pragma once
+// RunManager: the window's runs. Each run is a Runner (its own worker thread) on a shared,
+// immutable data set; the trainer is built on a pool thread because a Gibbs initialisation
+// can take seconds. Snapshots and the end of a run reach the GUI thread as queued calls,
+// copied; the GUI thread never runs inference.
+//
+// Runs started with start() run at once, side by side. Runs given to enqueue() run one after
+// another (Compare, a re-opened session), so that their seconds per step are comparable.
+//
+// Destruction aborts every run (a full pass under way is interrupted), joins every worker and
+// waits for trainers still being built: closing the window never leaves a thread behind.
+// GUI thread only.
+
+#include "core/data/dense_data.h"
+#include "core/data/image_task.h"
+#include "core/run/params.h"
+#include "core/run/runner.h"
+
+#include <QColor>
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+class Trainer;
+}
+
+namespace svi::ui {
+
+// What to run: the registry entry, its resolved parameters, the seed and the budget.
+struct RunSpec
+{
+    std::string model = "bpfa";
+    std::string algorithm = "gibbs-ssvi";
+    ParamValues params;      // resolved against the entry's declarations
+    std::uint64_t seed = 1;
+    double seconds = 60.0;   // training-seconds budget; 0 = none
+    std::int64_t steps = 0;  // step budget; 0 = none
+    double evalEvery = 0.5;  // snapshot cadence, training seconds
+    double fullEvery = 0.0;  // a full pass every this many training seconds; 0 = only at the end
+
+    RunOptions runOptions() const;
+};
+
+// Where a run's data came from, to save it and build it again.
+struct DataSource
+{
+    QString path;          // a file, or the embedded default image ":/images/default.png"
+    InpaintOptions task;
+};
+
+enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
+QString statusText(RunStatus status);
+
+struct RunRecord
+{
+    int id = 0;
+    int group = 0; // runs started together by Compare or a session share a group (0: none)
+    RunSpec spec;
+    DataSource source;
+    DenseDataPtr data;
+    QString label;  // "#3 Gibbs-SSVI"
+    QColor color;
+    RunStatus status = RunStatus::Queued;
+    RunPhase phase = RunPhase::Idle;
+    std::vector<Snapshot> trace;                 // every snapshot, previews dropped
+    std::shared_ptr<const Preview> preview;      // the latest preview
+    std::optional<Summary> summary;              // once finished
+    double stepsPerSecond() const;               // training speed from the last snapshot
+    double metric(const std::string& key) const; // from the last snapshot that has it; NaN if none
+};
+
+class RunManager : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunManager(QObject* parent = nullptr);
+    ~RunManager() override;
+
+    // Starts a run now. Returns its id; a spec the registry does not know, or a trainer that
+    // cannot be built for the data (e.g. a patch size that does not match), ends the run at
+    // once as InvalidInput with the reason in its summary (and runFinished is emitted).
+    int start(const RunSpec& spec, DenseDataPtr data, const DataSource& source);
+    // Queues runs to run one after another, after any queued before; they share a new group,
+    // which is returned with their ids.
+    int enqueue(const std::vector<RunSpec>& specs, DenseDataPtr data, const DataSource& source,
+                QList<int>* ids = nullptr);
+
+    void pause(int id);
+    void resume(int id);
+    void stop(int id);   // ends after the current step; the final full pass still runs
+    void abort(int id);  // ends at once, interrupting a full pass; drops queued runs
+    void abortAll();
+    void remove(int id); // forgets a finished run
+
+    const RunRecord* record(int id) const;
+    QList<int> ids() const;
+    int activeCount() const; // preparing, running, paused or stopping
+    // Reads the workers' phases (training, full pass, …); emits runChanged for those that moved.
+    void pollPhases();
+
+signals:
+    void runAdded(int id);
+    void runChanged(int id);
+    void snapshotArrived(int id);
+    void runFinished(int id);
+    void groupFinished(int group);
+
+private:
+    struct Built;
+    int add(const RunSpec& spec, DenseDataPtr data, const DataSource& source, int group,
+            RunStatus status);
+    void launch(int id);
+    void onBuilt(int id, std::shared_ptr<Built> built);
+    void onSnapshot(int id, Snapshot s);
+    void onFinished(int id, Summary summary);
+    void finishWithoutRunning(int id, TerminationReason reason, const std::string& message);
+    void startNextQueued();
+    RunRecord* find(int id);
+
+    std::map<int, RunRecord> m_records;
+    std::map<int, std::unique_ptr<Runner>> m_runners;
+    std::map<int, QFutureWatcher<std::shared_ptr<Built>>*> m_building;
+    std::vector<int> m_queue;
+    int m_queueActive = 0; // id of the queued run now going, 0 when none
+    int m_nextId = 1;
+    int m_nextGroup = 1;
+};
+
+} // namespace svi::ui

@@ -1,0 +1,168 @@
+#include "ui/runs_table.h"
+
+#include "core/data/io/run_files.h"
+#include "core/run/registry.h"
+#include "ui/run_manager.h"
+
+#include <QBrush>
+
+#include <cmath>
+
+namespace svi::ui {
+
+RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent) : QAbstractTableModel(parent), m_runs(runs)
+{
+    m_ids = runs->ids();
+    connect(runs, &RunManager::runAdded, this, [this](int id) {
+        beginInsertRows({}, int(m_ids.size()), int(m_ids.size()));
+        m_ids << id;
+        endInsertRows();
+    });
+    connect(runs, &RunManager::runChanged, this, &RunsTableModel::touch);
+    connect(runs, &RunManager::snapshotArrived, this, &RunsTableModel::touch);
+}
+
+int RunsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_ids.size());
+}
+
+int RunsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Run: return tr("Run");
+    case Algorithm: return tr("Algorithm");
+    case Parameters: return tr("Parameters");
+    case Status: return tr("Status");
+    case Steps: return tr("Steps");
+    case Epochs: return tr("Epochs");
+    case StepsPerSecond: return tr("Steps/s");
+    case Elbo: return tr("ELBO");
+    case Psnr: return tr("PSNR (dB)");
+    case HeldOut: return tr("Held-out LL");
+    case Termination: return tr("Termination");
+    }
+    return {};
+}
+
+namespace {
+
+QString num(double v, int digits = 4)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', digits) : QString();
+}
+
+// The values that differ from the declared defaults, then seed and budget.
+QString parameterText(const RunRecord& r)
+{
+    QStringList parts;
+    if (const AlgorithmEntry* e = Registry::builtin().find(r.spec.model, r.spec.algorithm)) {
+        const ParamValues defaults = defaultValues(e->params);
+        for (const auto& [k, v] : r.spec.params) {
+            const auto d = defaults.find(k);
+            if (d == defaults.end() || !(d->second == v))
+                parts << QString::fromStdString(k + "=" + formatParam(v));
+        }
+    }
+    parts << QString("seed=%1").arg(r.spec.seed);
+    if (r.spec.seconds > 0)
+        parts << QString("%1 s").arg(r.spec.seconds);
+    if (r.spec.steps > 0)
+        parts << QString("%1 steps").arg(r.spec.steps);
+    return parts.join(", ");
+}
+
+} // namespace
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const
+{
+    const RunRecord* r = m_runs->record(idAt(index.row()));
+    if (!r)
+        return {};
+    if (role == Qt::DecorationRole && index.column() == Run)
+        return r->color;
+    if (role == Qt::ToolTipRole && index.column() == Termination && r->summary)
+        return QString::fromStdString(r->summary->message);
+    if (role == Qt::ToolTipRole && index.column() == Parameters)
+        return parameterText(*r);
+    if (role == Qt::TextAlignmentRole && index.column() >= Steps && index.column() <= HeldOut)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && index.column() == Termination && r->summary &&
+        (r->summary->reason == TerminationReason::Diverged ||
+         r->summary->reason == TerminationReason::Failed ||
+         r->summary->reason == TerminationReason::InvalidInput))
+        return QBrush(QColor(192, 57, 43));
+    if (role != Qt::DisplayRole)
+        return {};
+    const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
+    switch (index.column()) {
+    case Run: return QString("#%1").arg(r->id);
+    case Algorithm: {
+        const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        return e ? QString::fromStdString(e->label) : QString::fromStdString(r->spec.algorithm);
+    }
+    case Parameters: return parameterText(*r);
+    case Status: {
+        QString s = statusText(r->status);
+        if ((r->status == RunStatus::Running || r->status == RunStatus::Stopping) &&
+            (r->phase == RunPhase::FullEvaluation || r->phase == RunPhase::Evaluating))
+            s += " · " + QString(phaseName(r->phase));
+        return s;
+    }
+    case Steps: return last ? QVariant(qlonglong(last->step)) : QVariant();
+    case Epochs: return last ? num(last->epochs, 3) : QString();
+    case StepsPerSecond: return num(r->stepsPerSecond(), 4);
+    case Elbo: return last ? num(last->elbo, 6) : QString();
+    case Psnr: {
+        const double full = r->metric("psnr"), running = r->metric("psnr_running");
+        // The newest of the two: the running value after a full pass, the full one at the end.
+        const bool useFull = last && last->metrics.count("psnr");
+        return num(useFull || !std::isfinite(running) ? full : running, 4);
+    }
+    case HeldOut: return num(r->metric("heldout_loglik"), 5);
+    case Termination:
+        return r->summary ? QString(terminationName(r->summary->reason)) : QString();
+    }
+    return {};
+}
+
+void RunsTableModel::touch(int id)
+{
+    if (!m_dirty.contains(id))
+        m_dirty << id;
+}
+
+void RunsTableModel::refresh()
+{
+    for (int id : m_dirty) {
+        const int row = rowOf(id);
+        if (row >= 0)
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+    m_dirty.clear();
+}
+
+QByteArray tableCsv(const QAbstractItemModel& model)
+{
+    QByteArray out;
+    QStringList cells;
+    for (int c = 0; c < model.columnCount(); ++c)
+        cells << csvField(model.headerData(c, Qt::Horizontal).toString());
+    out += cells.join(',').toUtf8() + "\n";
+    for (int r = 0; r < model.rowCount(); ++r) {
+        cells.clear();
+        for (int c = 0; c < model.columnCount(); ++c)
+            cells << csvField(model.data(model.index(r, c)).toString());
+        out += cells.join(',').toUtf8() + "\n";
+    }
+    return out;
+}
+
+} // namespace svi::ui

@@ -1,0 +1,40 @@
+#pragma once
+// RunsTableModel: one row per run of a RunManager (algorithm, parameters, status, steps,
+// epochs, steps/s, current metrics, termination reason). GUI thread only.
+
+#include <QAbstractTableModel>
+#include <QList>
+
+namespace svi::ui {
+
+class RunManager;
+
+class RunsTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Run, Algorithm, Parameters, Status, Steps, Epochs, StepsPerSecond, Elbo, Psnr,
+                  HeldOut, Termination, ColumnCount };
+
+    explicit RunsTableModel(RunManager* runs, QObject* parent = nullptr);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    int idAt(int row) const { return m_ids.value(row, 0); }
+    int rowOf(int id) const { return int(m_ids.indexOf(id)); }
+    // Marks a run's row for the next refresh() (snapshots arrive faster than a table needs).
+    void touch(int id);
+    void refresh();
+
+private:
+    RunManager* m_runs;
+    QList<int> m_ids;
+    QList<int> m_dirty;
+};
+
+// Any table model as CSV (header row from the horizontal header, display text of every cell).
+QByteArray tableCsv(const QAbstractItemModel& model);
+
+} // namespace svi::ui

@@ -1,0 +1,174 @@
+#include "ui/session.h"
+
+#include "core/data/io/data_error.h"
+#include "core/data/io/run_files.h"
+#include "core/run/registry.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace svi::ui {
+
+namespace {
+
+QJsonObject taskJson(const DataSource& s)
+{
+    return QJsonObject{{"data", s.path},
+                       {"task", QJsonObject{{"kind", "inpaint"},
+                                            {"missing", s.task.missing},
+                                            {"noise", s.task.noise},
+                                            {"patch", s.task.patch},
+                                            {"seed", qint64(s.task.seed)}}}};
+}
+
+struct Reader
+{
+    QString file;
+    [[noreturn]] void fail(const QString& field, const QString& why) const
+    {
+        throw DataError(QString("%1: %2: %3").arg(QFileInfo(file).fileName(), field, why).toStdString());
+    }
+    QJsonObject object(const QJsonObject& o, const QString& key, const QString& where) const
+    {
+        if (!o.value(key).isObject())
+            fail(where + key, "missing or not an object");
+        return o.value(key).toObject();
+    }
+    double number(const QJsonObject& o, const QString& key, const QString& where, double fallback,
+                  bool required = false) const
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() && !required)
+            return fallback;
+        if (!v.isDouble())
+            fail(where + key, "missing or not a number");
+        return v.toDouble();
+    }
+    QString string(const QJsonObject& o, const QString& key, const QString& where) const
+    {
+        if (!o.value(key).isString())
+            fail(where + key, "missing or not a string");
+        return o.value(key).toString();
+    }
+    DataSource source(const QJsonObject& o, const QString& where) const
+    {
+        DataSource s;
+        s.path = string(o, "data", where);
+        const QJsonObject t = object(o, "task", where);
+        const QString tw = where + "task.";
+        if (t.contains("kind") && t.value("kind").toString() != "inpaint")
+            fail(tw + "kind", "'" + t.value("kind").toString() + "' is not a task this version knows (inpaint)");
+        s.task.missing = number(t, "missing", tw, s.task.missing);
+        s.task.noise = number(t, "noise", tw, s.task.noise);
+        s.task.patch = int(number(t, "patch", tw, s.task.patch));
+        s.task.seed = std::uint64_t(number(t, "seed", tw, double(s.task.seed)));
+        if (auto problem = s.task.validate())
+            fail(tw.chopped(1), QString::fromStdString(*problem));
+        return s;
+    }
+};
+
+} // namespace
+
+QJsonObject sessionToJson(const Session& session)
+{
+    QJsonArray runs;
+    for (const SessionRun& r : session.runs) {
+        QJsonObject params;
+        for (const auto& [k, v] : r.spec.params)
+            params[QString::fromStdString(k)] = paramToJson(v);
+        QJsonObject o = taskJson(r.source);
+        o["model"] = QString::fromStdString(r.spec.model);
+        o["algorithm"] = QString::fromStdString(r.spec.algorithm);
+        o["params"] = params;
+        o["seed"] = qint64(r.spec.seed);
+        o["budget"] = QJsonObject{{"seconds", r.spec.seconds}, {"steps", qint64(r.spec.steps)}};
+        o["eval_every"] = r.spec.evalEvery;
+        o["full_every"] = r.spec.fullEvery;
+        if (!r.reason.isEmpty()) {
+            QJsonObject metrics;
+            for (const auto& [k, v] : r.metrics)
+                metrics[QString::fromStdString(k)] = jsonNumber(v);
+            o["result"] = QJsonObject{{"termination", r.reason}, {"steps", qint64(r.steps)}, {"metrics", metrics}};
+        }
+        runs.append(o);
+    }
+    QJsonObject out = taskJson(session.source);
+    out["format"] = "svi-workbench-session";
+    out["version"] = 1;
+    out["runs"] = runs;
+    return out;
+}
+
+Session sessionFromJson(const QJsonObject& json, const QString& file)
+{
+    Reader rd{file};
+    if (json.value("format").toString() != "svi-workbench-session")
+        rd.fail("format", "not a workbench session (expected \"svi-workbench-session\")");
+    if (json.value("version").toInt() != 1)
+        rd.fail("version", "version " + QString::number(json.value("version").toInt()) +
+                               " is not supported (this version reads 1)");
+    Session s;
+    s.source = rd.source(json, "");
+    if (!json.value("runs").isArray())
+        rd.fail("runs", "missing or not an array");
+    const QJsonArray runs = json.value("runs").toArray();
+    for (int i = 0; i < runs.size(); ++i) {
+        const QString where = QString("runs[%1].").arg(i);
+        if (!runs[i].isObject())
+            rd.fail(where.chopped(1), "not an object");
+        const QJsonObject o = runs[i].toObject();
+        SessionRun r;
+        r.source = o.contains("data") ? rd.source(o, where) : s.source;
+        r.spec.model = rd.string(o, "model", where).toStdString();
+        r.spec.algorithm = rd.string(o, "algorithm", where).toStdString();
+        const AlgorithmEntry* entry = Registry::builtin().find(r.spec.model, r.spec.algorithm);
+        if (!entry)
+            rd.fail(where + "algorithm", QString("no algorithm '%1' for model '%2'")
+                                            .arg(QString::fromStdString(r.spec.algorithm),
+                                                 QString::fromStdString(r.spec.model)));
+        ParamValues given;
+        const QJsonObject params = o.value("params").toObject();
+        for (auto it = params.begin(); it != params.end(); ++it) {
+            const ParamSpec* spec = nullptr;
+            for (const ParamSpec& p : entry->params)
+                if (p.key == it.key().toStdString())
+                    spec = &p;
+            if (!spec)
+                rd.fail(where + "params." + it.key(), "not a parameter of " +
+                                                          QString::fromStdString(entry->label));
+            auto parsed = parseParam(*spec, paramTextFromJson(it.value()));
+            if (auto* e = std::get_if<ParamError>(&parsed))
+                rd.fail(where + "params", QString::fromStdString(e->message));
+            given[spec->key] = std::get<ParamValue>(parsed);
+        }
+        auto resolved = resolveParams(entry->params, given);
+        if (auto* e = std::get_if<ParamError>(&resolved))
+            rd.fail(where + "params", QString::fromStdString(e->message));
+        r.spec.params = std::get<ParamValues>(resolved);
+        const double seed = rd.number(o, "seed", where, 1.0, true);
+        if (seed < 0 || seed != std::floor(seed))
+            rd.fail(where + "seed", QString::number(seed) + " is not a non-negative integer");
+        r.spec.seed = std::uint64_t(seed);
+        const QJsonObject budget = rd.object(o, "budget", where);
+        r.spec.seconds = rd.number(budget, "seconds", where + "budget.", 0.0);
+        r.spec.steps = std::int64_t(rd.number(budget, "steps", where + "budget.", 0.0));
+        r.spec.evalEvery = rd.number(o, "eval_every", where, r.spec.evalEvery);
+        r.spec.fullEvery = rd.number(o, "full_every", where, r.spec.fullEvery);
+        if (auto problem = r.spec.runOptions().validate())
+            rd.fail(where + "budget", QString::fromStdString(*problem));
+        if (o.value("result").isObject()) {
+            const QJsonObject res = o.value("result").toObject();
+            r.reason = res.value("termination").toString();
+            r.steps = res.value("steps").toInteger();
+            const QJsonObject m = res.value("metrics").toObject();
+            for (auto it = m.begin(); it != m.end(); ++it)
+                r.metrics[it.key().toStdString()] =
+                    it.value().isDouble() ? it.value().toDouble() : std::nan("");
+        }
+        s.runs.push_back(std::move(r));
+    }
+    return s;
+}
+
+} // namespace svi::ui
