@@ -1,6 +1,7 @@
 // svi-workbench: the desktop window. Only command-line parsing lives here; the window is ui/.
 
 #include "ui/main_window.h"
+#include "ui/param_form.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -20,19 +21,25 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument("file", "An image or a saved session (.json) to open instead of the default image.");
     QCommandLineOption run("run", "Start a run with the remembered settings as soon as the data are ready.");
-    parser.addOption(run);
+    QCommandLineOption compare("compare", "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
+    QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).", "S");
+    parser.addOptions({run, compare, seconds});
     parser.process(app);
 
     svi::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openPath(parser.positionalArguments().front());
-    if (parser.isSet(run)) {
+    if (parser.isSet(seconds))
+        window.budgetForm()->setText("seconds", parser.value(seconds));
+    if (parser.isSet(run) || parser.isSet(compare)) {
+        // Once, when the data asked for (the file given, else the default image) are ready.
+        const bool doCompare = parser.isSet(compare);
         auto startOnce = std::make_shared<QMetaObject::Connection>();
-        *startOnce = QObject::connect(&window, &svi::ui::MainWindow::dataReadyChanged, &window,
-                                      [&window, startOnce](bool ready) {
-                                          if (ready && window.startRun() != 0)
-                                              QObject::disconnect(*startOnce);
-                                      });
+        *startOnce = QObject::connect(
+            &window, &svi::ui::MainWindow::dataReadyChanged, &window, [&window, startOnce, doCompare](bool ready) {
+                if (ready && (doCompare ? window.compare(false) : window.startRun()) != 0)
+                    QObject::disconnect(*startOnce);
+            });
     }
     window.show();
     return app.exec();

@@ -160,6 +160,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_runs, &RunManager::runChanged, this, [this](int id) {
         if (!m_dirtyRuns.contains(id))
             m_dirtyRuns << id;
+        const RunRecord* r = m_runs->record(id);
+        if (r && r->group == m_compareGroup && m_compareGroup != 0 && !r->summary)
+            fillResultRow(id); // "running" in place of "queued"
         updateActions();
     });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);

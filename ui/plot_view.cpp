@@ -77,6 +77,8 @@ struct PlotView::Series
     QScatterSeries* marks = nullptr;
     QVector<QString> markLabels; // one per mark point
     QVector<int> edgeMarks;      // marks with no finite value before them
+    QVector<QPointF> shown;      // the thinned line as handed to the chart
+    bool dirty = true;           // raw data or scale changed since `shown` was made
 };
 
 struct PlotView::Impl
@@ -205,6 +207,7 @@ void PlotView::setSeries(int id, const QString& name, const QColor& color,
     s->color = color;
     s->raw = points;
     s->events = events;
+    s->dirty = true;
     s->line->setName(name);
     QPen pen(color);
     pen.setWidthF(1.6);
@@ -249,6 +252,8 @@ void PlotView::setLogX(bool on)
         s->marks->attachAxis(to);
     }
     m_logX = on;
+    for (Series* s : m_series)
+        s->dirty = true;
     rebuildAxes();
 }
 
@@ -258,6 +263,20 @@ void PlotView::rebuildAxes()
     double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
     double ymin = xmin, ymax = -xmin;
     for (Series* s : m_series) {
+        if (!s->dirty) { // only the range of an unchanged series is needed
+            for (const QPointF& p : s->shown) {
+                xmin = std::min(xmin, p.x());
+                xmax = std::max(xmax, p.x());
+                ymin = std::min(ymin, p.y());
+                ymax = std::max(ymax, p.y());
+            }
+            for (const QPointF& m : s->marks->points()) {
+                xmin = std::min(xmin, m.x());
+                xmax = std::max(xmax, m.x());
+            }
+            continue;
+        }
+        s->dirty = false;
         // In log mode only x > 0 can be drawn; thinning happens on the drawn scale.
         QVector<QPointF> pts;
         pts.reserve(s->raw.size());
@@ -269,6 +288,7 @@ void PlotView::rebuildAxes()
             for (QPointF& p : shown)
                 p.setX(std::pow(10.0, p.x()));
         s->line->replace(shown);
+        s->shown = shown;
 
         // Events: non-finite values and the caller's events, each at the last finite y.
         QVector<QPointF> marks;

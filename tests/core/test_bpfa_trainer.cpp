@@ -183,9 +183,16 @@ void TestBpfaTrainer::livePreviewFollowsTheMinibatches()
     const Evaluation start = t.evaluate(false);
     QVERIFY(start.preview->reconstruction);
     QVERIFY(!start.preview->reconstructionFull);
-    // Before any step every patch is at the mean grey level: one constant image.
+    // Before any step the running estimate is what is seen: the observed pixels, and the mean
+    // grey level of the observed pixels where the pixel is missing.
     const Eigen::ArrayXXf& s0 = *start.preview->reconstruction;
-    QCOMPARE(s0.maxCoeff(), s0.minCoeff());
+    const ImageLayout& layout = *data->image;
+    for (int r = 0; r < 30; ++r)
+        for (int c = 0; c < 30; ++c) {
+            const float expected = layout.pixelObserved(r, c) ? image(r, c) : float(layout.mean);
+            QVERIFY2(std::abs(s0(r, c) - expected) < 1e-3f,
+                     qPrintable(QString("(%1, %2): %3 vs %4").arg(r).arg(c).arg(s0(r, c)).arg(expected)));
+        }
 
     // One step refreshes the 50 patches of its minibatch only.
     t.step(1);

@@ -557,9 +557,16 @@ void BpfaTrainer::predictItem(const Workspace& ws, const GlobalView& view, float
 
 void BpfaTrainer::setLivePreview(bool on)
 {
-    if (on && m_data->image)
-        m_live = MatrixRF::Zero(m_data->rows(), m_D); // zero = the mean grey level
-    else
+    if (on && m_data->image) {
+        // Start from what is seen: observed entries as observed, the others at the mean grey
+        // level (zero in normalised units); each minibatch then replaces its patches.
+        const DenseData& data = *m_data;
+        m_live = MatrixRF::Zero(data.rows(), m_D);
+        for (std::int64_t i = 0; i < data.rows(); ++i)
+            for (int d = 0; d < m_D; ++d)
+                if (data.observed(i, d))
+                    m_live(i, d) = data.values(i, d);
+    } else
         m_live.resize(0, 0);
 }
 
