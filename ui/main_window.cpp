@@ -1198,6 +1198,8 @@ void MainWindow::refreshCharts()
     m_chartsDirty = false;
     const bool bySteps = m_xAxis->currentData().toString() == "steps";
     const std::string key = m_metric->currentData().toString().toStdString();
+    m_elboChart->beginUpdate();
+    m_metricChart->beginUpdate();
     for (int id : m_runs->ids()) {
         if (!all && !m_dirtyRuns.contains(id))
             continue;
@@ -1226,6 +1228,8 @@ void MainWindow::refreshCharts()
             m_elboChart->setSeries(id, r->label, r->color, anyElbo ? elbo : QVector<QPointF>{}, events);
         m_metricChart->setSeries(id, r->label, r->color, metric, events);
     }
+    m_elboChart->endUpdate();
+    m_metricChart->endUpdate();
 }
 
 void MainWindow::updateRunPanel(int id)

@@ -46,7 +46,8 @@ QVector<QPointF> thinForDisplay(const QVector<QPointF>& points, int buckets)
     while (i < n) {
         const int b = std::min(buckets - 1, int((finite[i].x() - x0) / width));
         const double end = x0 + (b + 1) * width;
-        qsizetype j = i, lo = i, hi = i;
+        // The bucket holds at least point i, even when rounding puts x_i on its upper edge.
+        qsizetype j = i + 1, lo = i, hi = i;
         while (j < n && (finite[j].x() < end || b == buckets - 1)) {
             if (finite[j].y() < finite[lo].y())
                 lo = j;
@@ -257,9 +258,24 @@ void PlotView::setLogX(bool on)
     rebuildAxes();
 }
 
+void PlotView::beginUpdate()
+{
+    ++m_batch;
+}
+
+void PlotView::endUpdate()
+{
+    if (m_batch > 0 && --m_batch == 0)
+        rebuildAxes();
+}
+
 void PlotView::rebuildAxes()
 {
-    const int buckets = std::max(200, d->view->width());
+    if (m_batch > 0)
+        return; // endUpdate() does it once
+    // About two columns of the plot per bucket: up to four points each, so about two points
+    // per pixel column at most, which keeps Qt Charts' per-point geometry work small.
+    const int buckets = std::max(100, d->view->width() / 2);
     double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
     double ymin = xmin, ymax = -xmin;
     for (Series* s : m_series) {

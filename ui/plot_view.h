@@ -35,6 +35,13 @@ public:
     void removeSeries(int id);
     void clear();
 
+    // Between beginUpdate() and endUpdate(), setSeries/removeSeries only record their data;
+    // endUpdate() thins the changed series and sets the axes once. Qt Charts recomputes every
+    // series' geometry whenever an axis range changes, so a refresh of five runs done one by
+    // one costs five times a batched one.
+    void beginUpdate();
+    void endUpdate();
+
     void setLogX(bool on);
     bool logX() const { return m_logX; }
 
@@ -61,6 +68,7 @@ private:
     Impl* d;
     QMap<int, Series*> m_series;
     bool m_logX = false;
+    int m_batch = 0;
 };
 
 // Thins a polyline with increasing x to at most about 4 points per bucket of `buckets` equal

@@ -19,6 +19,7 @@ class TestPlotView : public QObject
     Q_OBJECT
 private slots:
     void thinningKeepsTheEnvelope();
+    void thinningEndsOnAwkwardSpacing();
     void shortSeriesAreNotThinned();
     void nonFiniteValuesAreEventsNotGaps();
     void logXDropsNonPositiveX();
@@ -48,6 +49,20 @@ void TestPlotView::thinningKeepsTheEnvelope()
     QCOMPARE(thin.back(), pts.back());
     for (int i = 1; i < thin.size(); ++i)
         QVERIFY(thin[i].x() >= thin[i - 1].x());
+}
+
+void TestPlotView::thinningEndsOnAwkwardSpacing()
+{
+    // x steps of 0.01 make bucket edges fall between float roundings; thinning must still
+    // advance through every point (it once looped forever here).
+    QVector<QPointF> pts;
+    for (int i = 0; i < 100001; ++i)
+        pts.push_back(QPointF(i * 0.01, double(i % 7)));
+    for (int buckets : {200, 333, 1000, 1021}) {
+        const QVector<QPointF> thin = thinForDisplay(pts, buckets);
+        QVERIFY2(thin.size() <= 4 * buckets, qPrintable(QString("%1: %2").arg(buckets).arg(thin.size())));
+        QCOMPARE(thin.back(), pts.back());
+    }
 }
 
 void TestPlotView::shortSeriesAreNotThinned()
@@ -91,6 +106,15 @@ void TestPlotView::seriesReplaceAndRemove()
     QCOMPARE(plot.seriesCount(), 1);
     QCOMPARE(plot.drawnPoints(1), 3);
     QCOMPARE(plot.legendNames(), QStringList({"a2"}));
+    // In a batch, the data are taken at once and drawn at the end.
+    plot.beginUpdate();
+    plot.setSeries(1, "a2", Qt::blue, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
+    plot.setSeries(2, "b", Qt::red, {{0, 1}, {1, 2}});
+    QCOMPARE(plot.drawnPoints(1), 3);
+    plot.endUpdate();
+    QCOMPARE(plot.drawnPoints(1), 4);
+    QCOMPARE(plot.drawnPoints(2), 2);
+    plot.removeSeries(2);
     plot.removeSeries(1);
     QCOMPARE(plot.seriesCount(), 0);
     QCOMPARE(plot.drawnPoints(1), 0);
