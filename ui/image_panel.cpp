@@ -89,6 +89,11 @@ ImagePanel::ImagePanel(const QString& title, QWidget* parent) : QFrame(parent)
     m_caption = new QLabel;
     m_caption->setAlignment(Qt::AlignCenter);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long captions wrap instead of widening the panel (and the window) past the screen.
+    m_caption->setWordWrap(true);
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_caption->setMinimumHeight(2 * m_caption->fontMetrics().lineSpacing()); // room to wrap
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(3, 3, 3, 3);
     layout->setSpacing(2);
