@@ -54,51 +54,23 @@ namespace svi::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
-constexpr int kResultAlgorithm = 1;
-
-ParamSpec spec(const char* key, const char* label, const char* help, ParamType type, double def,
-               double lo, double hi)
-{
-    ParamSpec s;
-    s.key = key;
-    s.label = label;
-    s.help = help;
-    s.type = type;
-    s.defaultValue = def;
-    s.minValue = lo;
-    s.maxValue = hi;
-    return s;
-}
-
-// The image task's settings, declared like an algorithm's parameters so that the same form
-// edits and checks them.
-std::vector<ParamSpec> taskSpecs()
-{
-    return {
-        spec("missing", "Missing fraction", "Fraction of pixels removed at random (held out and scored)",
-             ParamType::Real, 0.8, 0.0, 0.99),
-        spec("noise", "Noise σ", "σ of Gaussian noise added to the observed pixels, 0–255 scale",
-             ParamType::Real, 0.0, 0.0, 255.0),
-        spec("patch", "Patch size", "Side p of the overlapping p×p patches (each patch has p² pixels)",
-             ParamType::Int, 8, 2, 32),
-        spec("seed", "Seed", "Seed of the corruption and of every run's random numbers", ParamType::Int,
-             1, 0, 2147483647),
-    };
-}
+// Columns of the Compare results table.
+enum ResultColumn { ResRun, ResAlgorithm, ResPsnr, ResPsnrMissing, ResHeldOut, ResSecondsPerStep,
+                    ResSteps, ResEpochs, ResTermination, ResColumnCount };
 
 std::vector<ParamSpec> budgetSpecs()
 {
     return {
-        spec("seconds", "Seconds", "Training-seconds budget (evaluation time excluded); 0 = none",
-             ParamType::Real, 60, 0, 1e6),
-        spec("steps", "Steps", "Step budget; 0 = none (the run ends at whichever budget comes first)",
-             ParamType::Int, 0, 0, 1e9),
-        spec("eval_every", "Snapshot every (s)", "A snapshot (held-out scores, live image) every this many training seconds",
-             ParamType::Real, 0.5, 0.05, 3600),
-        spec("full_every", "Full pass every (s)",
-             "A full pass (whole-image reconstruction and PSNR) every this many training seconds; 0 = only at the "
-             "end. The live image needs none: each minibatch refreshes its patches",
-             ParamType::Real, 0, 0, 1e6),
+        realParam("seconds", "Seconds", "Training-seconds budget (evaluation time excluded); 0 = none",
+                  60, 0, 1e6),
+        intParam("steps", "Steps", "Step budget; 0 = none (the run ends at whichever budget comes first)",
+                 0, 0, 1e9),
+        realParam("eval_every", "Snapshot every (s)",
+                  "A snapshot (held-out scores, live image) every this many training seconds", 0.5, 0.05, 3600),
+        realParam("full_every", "Full pass every (s)",
+                  "A full pass (whole-image reconstruction and PSNR) every this many training seconds; 0 = only "
+                  "at the end. The live image needs none: each minibatch refreshes its patches",
+                  0, 0, 1e6),
     };
 }
 
@@ -214,7 +186,7 @@ void MainWindow::buildUi()
     auto* taskLayout = new QVBoxLayout(taskBox);
     m_taskForm = new ParamForm;
     m_taskForm->setObjectName("taskForm");
-    m_taskForm->setSpecs(taskSpecs());
+    m_taskForm->setSpecs(InpaintOptions::params());
     taskLayout->addWidget(m_taskForm);
     setupLayout->addWidget(taskBox);
     m_taskDebounce = new QTimer(this);
@@ -410,7 +382,7 @@ void MainWindow::buildUi()
         updateAtoms();
     });
 
-    m_results = new QStandardItemModel(0, 9, this);
+    m_results = new QStandardItemModel(0, ResColumnCount, this);
     m_results->setHorizontalHeaderLabels({tr("Run"), tr("Algorithm"), tr("PSNR all (dB)"),
                                           tr("PSNR missing (dB)"), tr("Held-out LL"), tr("s/step"),
                                           tr("Steps"), tr("Epochs"), tr("Termination")});
@@ -697,14 +669,7 @@ void MainWindow::rebuildRecentMenu()
 
 DataSource MainWindow::currentSource() const
 {
-    DataSource s;
-    s.path = m_imagePath;
-    const ParamValues v = m_taskForm->values();
-    s.task.missing = getReal(v, "missing");
-    s.task.noise = getReal(v, "noise");
-    s.task.patch = int(getInt(v, "patch"));
-    s.task.seed = std::uint64_t(getInt(v, "seed"));
-    return s;
+    return DataSource{m_imagePath, InpaintOptions::fromParams(m_taskForm->values())};
 }
 
 void MainWindow::openPath(const QString& path)
@@ -896,21 +861,15 @@ bool MainWindow::rerunSession()
     auto groups = std::make_shared<std::vector<Group>>();
     for (const SessionRun& r : m_sessionRuns) {
         const DataSource& src = r.source;
-        if (groups->empty() || groups->back().source.path != src.path ||
-            groups->back().source.task.missing != src.task.missing ||
-            groups->back().source.task.noise != src.task.noise ||
-            groups->back().source.task.patch != src.task.patch ||
-            groups->back().source.task.seed != src.task.seed)
+        if (groups->empty() || !(groups->back().source == src))
             groups->push_back(Group{src, {}, nullptr, {}});
         groups->back().specs.push_back(r.spec);
     }
     // Reuse the window's data where it matches.
-    const DataSource current = m_data ? currentSource() : DataSource{};
-    for (Group& g : *groups)
-        if (m_data && g.source.path == current.path && g.source.task.missing == current.task.missing &&
-            g.source.task.noise == current.task.noise && g.source.task.patch == current.task.patch &&
-            g.source.task.seed == current.task.seed)
-            g.data = m_data;
+    if (m_data)
+        for (Group& g : *groups)
+            if (g.source == currentSource())
+                g.data = m_data;
     const int gen = ++m_loadGeneration;
     setBusy(tr("Preparing the session's data…"), gen);
     auto* watcher = new QFutureWatcher<void>(this);
@@ -960,12 +919,9 @@ bool MainWindow::saveSession(const QString& path)
         }
         s.runs.push_back(std::move(sr));
     }
-    try {
-        writeFileAtomically(path, QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented));
-    } catch (const DataError& e) {
-        showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
+    if (!writeOrReport(path, QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented),
+                       tr("Cannot save the session")))
         return false;
-    }
     statusBar()->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
     return true;
 }
@@ -1006,6 +962,7 @@ void MainWindow::onAlgorithmChanged()
 RunSpec MainWindow::specFor(const std::string& algorithm) const
 {
     RunSpec spec;
+    const InpaintOptions task = currentSource().task;
     spec.model = m_model->currentData().toString().toStdString();
     spec.algorithm = algorithm;
     const AlgorithmEntry* e = Registry::builtin().find(spec.model, algorithm);
@@ -1018,10 +975,10 @@ RunSpec MainWindow::specFor(const std::string& algorithm) const
             if (const auto it = form.find(k); it != form.end())
                 v = it->second;
         if (spec.params.count("patch"))
-            spec.params["patch"] = ParamValue(std::int64_t(currentSource().task.patch));
+            spec.params["patch"] = ParamValue(std::int64_t(task.patch));
     }
     const ParamValues budget = m_budgetForm->values();
-    spec.seed = currentSource().task.seed;
+    spec.seed = task.seed;
     spec.seconds = getReal(budget, "seconds");
     spec.steps = getInt(budget, "steps");
     spec.evalEvery = getReal(budget, "eval_every");
@@ -1058,12 +1015,12 @@ int MainWindow::compare(bool includeBatchGibbs)
         QList<QStandardItem*> row;
         for (int c = 0; c < m_results->columnCount(); ++c)
             row << new QStandardItem;
-        row[0]->setText(QString("#%1").arg(id));
-        row[0]->setData(id, Qt::UserRole);
-        row[0]->setData(r->color, Qt::DecorationRole);
-        row[kResultAlgorithm]->setText(r->label.section(' ', 1));
-        row[8]->setText(tr("queued"));
+        row[ResRun]->setText(QString("#%1").arg(id));
+        row[ResRun]->setData(id, Qt::UserRole);
+        row[ResRun]->setData(r->color, Qt::DecorationRole);
+        row[ResAlgorithm]->setText(r->label.section(' ', 1));
         m_results->appendRow(row);
+        fillResultRow(id); // "queued"
     }
     m_tabs->setCurrentIndex(1);
     statusBar()->showMessage(tr("Compare: %n run(s) queued, one after another", "", int(ids.size())), 5000);
@@ -1076,7 +1033,7 @@ void MainWindow::fillResultRow(int id)
     if (!r)
         return;
     for (int row = 0; row < m_results->rowCount(); ++row) {
-        if (m_results->item(row, 0)->data(Qt::UserRole).toInt() != id)
+        if (m_results->item(row, ResRun)->data(Qt::UserRole).toInt() != id)
             continue;
         const Summary* s = r->summary ? &*r->summary : nullptr;
         auto metric = [&](const char* key) {
@@ -1089,18 +1046,19 @@ void MainWindow::fillResultRow(int id)
         };
         auto set = [&](int c, const QString& text) {
             m_results->item(row, c)->setText(text);
-            m_results->item(row, c)->setTextAlignment(c >= 2 && c <= 7 ? Qt::AlignRight | Qt::AlignVCenter
+            m_results->item(row, c)->setTextAlignment(c >= ResPsnr && c <= ResEpochs ? Qt::AlignRight | Qt::AlignVCenter
                                                                         : Qt::AlignLeft | Qt::AlignVCenter);
         };
-        set(2, fixed(metric("psnr"), 2));
-        set(3, fixed(metric("psnr_missing"), 2));
-        set(4, fixed(metric("heldout_loglik"), 4));
-        set(5, s && s->steps > 0 ? QString::number(s->trainSeconds / double(s->steps), 'g', 3) : QString());
-        set(6, s ? QString::number(s->steps) : QString());
-        set(7, s ? fixed(s->epochs, 2) : QString());
-        set(8, s ? QString(terminationName(s->reason)) : statusText(r->status));
+        set(ResPsnr, fixed(metric("psnr"), 2));
+        set(ResPsnrMissing, fixed(metric("psnr_missing"), 2));
+        set(ResHeldOut, fixed(metric("heldout_loglik"), 4));
+        set(ResSecondsPerStep,
+            s && s->steps > 0 ? QString::number(s->trainSeconds / double(s->steps), 'g', 3) : QString());
+        set(ResSteps, s ? QString::number(s->steps) : QString());
+        set(ResEpochs, s ? fixed(s->epochs, 2) : QString());
+        set(ResTermination, s ? QString(terminationName(s->reason)) : statusText(r->status));
         if (s)
-            m_results->item(row, 8)->setToolTip(QString::fromStdString(s->message));
+            m_results->item(row, ResTermination)->setToolTip(QString::fromStdString(s->message));
     }
 }
 
@@ -1403,32 +1361,25 @@ bool MainWindow::exportTraces(const QString& path)
     }
     if (header) // no runs: still a valid file with its header
         csv = traceCsv({}, keys, {{"run", ""}, {"algorithm", ""}, {"seed", ""}}, true);
-    try {
-        writeFileAtomically(path, csv);
-    } catch (const DataError& e) {
-        showError(tr("Cannot export the traces"), QString::fromStdString(e.what()));
-        return false;
-    }
-    return true;
+    return writeOrReport(path, csv, tr("Cannot export the traces"));
 }
 
 bool MainWindow::exportResults(const QString& path)
 {
-    try {
-        writeFileAtomically(path, tableCsv(*m_results));
-    } catch (const DataError& e) {
-        showError(tr("Cannot export the results"), QString::fromStdString(e.what()));
-        return false;
-    }
-    return true;
+    return writeOrReport(path, tableCsv(*m_results), tr("Cannot export the results"));
 }
 
 bool MainWindow::exportRunsTable(const QString& path)
 {
+    return writeOrReport(path, tableCsv(*m_runsModel), tr("Cannot export the runs table"));
+}
+
+bool MainWindow::writeOrReport(const QString& path, const QByteArray& bytes, const QString& failure)
+{
     try {
-        writeFileAtomically(path, tableCsv(*m_runsModel));
+        writeFileAtomically(path, bytes);
     } catch (const DataError& e) {
-        showError(tr("Cannot export the runs table"), QString::fromStdString(e.what()));
+        showError(failure, QString::fromStdString(e.what()));
         return false;
     }
     return true;

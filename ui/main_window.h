@@ -111,6 +111,8 @@ private:
     void applySession(const Session& session);
     void updateActions();
     void showError(const QString& title, const QString& message);
+    // Writes atomically; on failure shows `failure` with the reason and returns false.
+    bool writeOrReport(const QString& path, const QByteArray& bytes, const QString& failure);
     void setBusy(const QString& text, int generation);
     void clearBusy(int generation);
     void cancelBusy();

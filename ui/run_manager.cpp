@@ -297,23 +297,23 @@ void RunManager::finishWithoutRunning(int id, TerminationReason reason, const st
 
 void RunManager::pause(int id)
 {
-    RunRecord* r = find(id);
-    const auto it = m_runners.find(id);
-    if (!r || it == m_runners.end() || r->status != RunStatus::Running)
-        return;
-    it->second->pause();
-    r->status = RunStatus::Paused;
-    emit runChanged(id);
+    setPaused(id, true);
 }
 
 void RunManager::resume(int id)
 {
+    setPaused(id, false);
+}
+
+void RunManager::setPaused(int id, bool paused)
+{
     RunRecord* r = find(id);
     const auto it = m_runners.find(id);
-    if (!r || it == m_runners.end() || r->status != RunStatus::Paused)
+    const RunStatus from = paused ? RunStatus::Running : RunStatus::Paused;
+    if (!r || it == m_runners.end() || r->status != from)
         return;
-    it->second->resume();
-    r->status = RunStatus::Running;
+    paused ? it->second->pause() : it->second->resume();
+    r->status = paused ? RunStatus::Paused : RunStatus::Running;
     emit runChanged(id);
 }
 

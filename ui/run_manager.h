@@ -54,6 +54,8 @@ struct DataSource
 {
     QString path;          // a file, or the embedded default image ":/images/default.png"
     InpaintOptions task;
+
+    bool operator==(const DataSource&) const = default;
 };
 
 enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
@@ -123,6 +125,7 @@ private:
     void onFinished(int id, Summary summary);
     void finishWithoutRunning(int id, TerminationReason reason, const std::string& message);
     void startNextQueued();
+    void setPaused(int id, bool paused);
     RunRecord* find(int id);
 
     std::map<int, RunRecord> m_records;

@@ -36,6 +36,31 @@ std::optional<std::string> InpaintOptions::validate() const
     return std::nullopt;
 }
 
+std::vector<ParamSpec> InpaintOptions::params()
+{
+    return {
+        realParam("missing", "Missing fraction",
+                  "fraction of pixels removed at random (held out and scored)", 0.8, 0.0, 0.99),
+        realParam("noise", "Noise σ", "σ of Gaussian noise added to the observed pixels, 0–255 scale",
+                  0.0, 0.0, 255.0),
+        // BPFA's own patch parameter allows the same range.
+        intParam("patch", "Patch size", "side p of the overlapping p×p patches (p² pixels each)", 8,
+                 2, 32),
+        intParam("seed", "Seed", "seed of the corruption and of every run's random numbers", 1, 0,
+                 2147483647.0),
+    };
+}
+
+InpaintOptions InpaintOptions::fromParams(const ParamValues& values)
+{
+    InpaintOptions o;
+    o.missing = getReal(values, "missing");
+    o.noise = getReal(values, "noise");
+    o.patch = int(getInt(values, "patch"));
+    o.seed = std::uint64_t(getInt(values, "seed"));
+    return o;
+}
+
 DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptions& o,
                                 const std::string& source)
 {

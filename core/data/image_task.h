@@ -4,6 +4,7 @@
 // arrays on the 0–255 scale (rows = height). Loading files is in core/data/io.
 
 #include "core/data/dense_data.h"
+#include "core/run/params.h"
 
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,14 @@ struct InpaintOptions
 
     // Empty when valid; otherwise "field = value, but must be …".
     std::optional<std::string> validate() const;
+
+    // The settings as parameter declarations (keys missing, noise, patch, seed), for forms and
+    // saved configurations; any value they accept passes validate().
+    static std::vector<ParamSpec> params();
+    // From values resolved against params().
+    static InpaintOptions fromParams(const ParamValues& values);
+
+    bool operator==(const InpaintOptions&) const = default;
 };
 
 // Builds the patch data set of `image` (height×width, 0–255) for the task. Every overlapping

@@ -292,4 +292,18 @@ std::string defaultText(const ParamSpec& p)
     return "";
 }
 
+ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
+                   double hi)
+{
+    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi,
+                     {}, {}};
+}
+
+ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
+                    double hi)
+{
+    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Real, def, lo, hi,
+                     {}, {}};
+}
+
 } // namespace svi

@@ -40,6 +40,12 @@ struct ParamError
     std::string message;
 };
 
+// Declarations of the common kinds; `hi` may be std::numeric_limits<double>::max().
+ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
+                   double hi);
+ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
+                    double hi);
+
 // The declared defaults.
 ParamValues defaultValues(const std::vector<ParamSpec>& specs);
 

@@ -30,6 +30,7 @@ class TestImageTask : public QObject
     Q_OBJECT
 
 private slots:
+    void declaredSettingsAgreeWithValidation();
     void patchLayoutByHand();
     void reconstructionIsExactWithNothingMissing_data();
     void reconstructionIsExactWithNothingMissing();
@@ -356,6 +357,26 @@ void TestImageTask::tileAtomsLayout()
     QCOMPARE(two.cols(), Eigen::Index(2 * 3 + 1));
     QCOMPARE(two.rows(), Eigen::Index(1 * 3 + 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tileAtoms(atoms, 3));
+}
+
+void TestImageTask::declaredSettingsAgreeWithValidation()
+{
+    // The form built from params() can only produce options that validate(): check the
+    // defaults and every declared bound.
+    const std::vector<ParamSpec> specs = InpaintOptions::params();
+    QCOMPARE(specs.size(), std::size_t(4));
+    const InpaintOptions defaults = InpaintOptions::fromParams(defaultValues(specs));
+    QVERIFY(defaults == InpaintOptions{});
+    for (const ParamSpec& spec : specs)
+        for (double bound : {spec.minValue, spec.maxValue}) {
+            ParamValues v = defaultValues(specs);
+            v[spec.key] = spec.type == ParamType::Int ? ParamValue(std::int64_t(bound)) : ParamValue(bound);
+            const auto problem = InpaintOptions::fromParams(v).validate();
+            QVERIFY2(!problem, (spec.key + ": " + problem.value_or("")).c_str());
+        }
+    // And the values just outside are refused by the declarations themselves.
+    auto outside = parseParam(specs[0], "1");
+    QVERIFY(std::holds_alternative<ParamError>(outside));
 }
 
 QTEST_GUILESS_MAIN(TestImageTask)

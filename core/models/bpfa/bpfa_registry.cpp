@@ -8,20 +8,6 @@ namespace {
 
 constexpr double kHuge = std::numeric_limits<double>::max();
 
-ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
-                   double hi)
-{
-    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi,
-                     {}, {}};
-}
-
-ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
-                    double hi)
-{
-    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Real, def, lo, hi,
-                     {}, {}};
-}
-
 std::vector<ParamSpec> commonParams(bool svi)
 {
     std::vector<ParamSpec> p;
