@@ -48,10 +48,22 @@ struct DenseData
     MatrixRF values;   // N×D; meaningful where role is Observed or HeldOut
     MatrixRU8 roles;   // N×D of EntryRole
     std::vector<std::string> columnNames; // may be empty
+    // Rows the model trains on, ascending; empty = every row. Rows left out are test rows
+    // (a row split): only their local inference sees their observed entries.
+    std::vector<std::int64_t> trainingRows;
     std::string source;                   // file name or description, for messages
     std::optional<ImageLayout> image;     // set when the rows are image patches
 
     std::int64_t rows() const { return values.rows(); }
+    std::int64_t trainingRowCount() const
+    {
+        return trainingRows.empty() ? rows() : std::int64_t(trainingRows.size());
+    }
+    // The j-th training row (0 ≤ j < trainingRowCount()).
+    std::int64_t trainingRow(std::int64_t j) const
+    {
+        return trainingRows.empty() ? j : trainingRows[std::size_t(j)];
+    }
     int cols() const { return int(values.cols()); }
     bool observed(std::int64_t i, int d) const
     {

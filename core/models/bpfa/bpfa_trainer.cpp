@@ -331,7 +331,10 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
 
     m_K = o.K;
     m_D = m_data->cols();
-    const std::int64_t N = m_data->rows();
+    // Training rows: every row, or those left after a row split (test rows are only scored).
+    const std::int64_t N = m_data->trainingRowCount();
+    if (N < 1)
+        throw std::invalid_argument("data: '" + m_data->source + "' has no training rows");
     m_schedule = RobbinsMonro{o.kappa, o.tau0};
     m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
                                                    m_seed ^ 0x6d696e6962617463ULL);
@@ -345,9 +348,10 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
 
     // Items scored at each snapshot: a seeded subset of those with held-out entries.
     std::vector<std::int64_t> candidates;
-    for (std::int64_t i = 0; i < N; ++i)
+    for (std::int64_t i = 0; i < m_data->rows(); ++i)
         if (hasHeldOut(*m_data, i))
             candidates.push_back(i);
+    m_heldOutEntries = double((m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count());
     {
         Rng rng = Rng::stream(m_seed, kStreamEvalPick);
         const std::size_t take = std::min<std::size_t>(candidates.size(), std::size_t(std::max(o.evalItems, 0)));
@@ -358,9 +362,10 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
         m_evalItems = std::move(candidates);
     }
 
+    std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+    for (std::int64_t j = 0; j < N; ++j)
+        all[std::size_t(j)] = m_data->trainingRow(j);
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
-        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
-        std::iota(all.begin(), all.end(), 0);
         m_chain = std::make_unique<GibbsChain>(m_data, std::move(all), m_K, o.prior, m_seed);
         m_globals = bpfa::priorGlobals(o.prior, m_K, m_D);
         return;
@@ -369,8 +374,6 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     if (o.init == "gibbs") {
         // The paper's "Gibbs initialisation": a short batch Gibbs run on a random subset.
         Rng rng = Rng::stream(m_seed, kStreamInit, 0, 0);
-        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
-        std::iota(all.begin(), all.end(), 0);
         const std::size_t take = std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
         for (std::size_t j = 0; j < take; ++j)
             std::swap(all[j], all[j + rng.below(all.size() - j)]);
@@ -402,8 +405,8 @@ BpfaTrainer::~BpfaTrainer() = default;
 std::int64_t BpfaTrainer::itemsPerStep() const
 {
     if (m_algorithm == BpfaAlgorithm::BatchGibbs)
-        return m_data->rows();
-    return std::min<std::int64_t>(m_options.minibatch, m_data->rows());
+        return m_data->trainingRowCount();
+    return std::min<std::int64_t>(m_options.minibatch, m_data->trainingRowCount());
 }
 
 bool BpfaTrainer::structured() const
@@ -493,7 +496,15 @@ double BpfaTrainer::step(std::int64_t t)
         return 1.0;
     }
     const double rho = m_schedule.rho(t);
-    const std::vector<std::int64_t>& batch = m_sampler->next();
+    const std::vector<std::int64_t>* drawn = &m_sampler->next();
+    if (!m_data->trainingRows.empty()) {
+        // The sampler draws positions among the training rows.
+        m_batchRows.resize(drawn->size());
+        for (std::size_t j = 0; j < drawn->size(); ++j)
+            m_batchRows[j] = m_data->trainingRow((*drawn)[j]);
+        drawn = &m_batchRows;
+    }
+    const std::vector<std::int64_t>& batch = *drawn;
     GlobalView view;
     if (structured()) {
         Rng rng = Rng::stream(m_seed, kStreamGlobal, std::uint64_t(t));
@@ -502,7 +513,7 @@ double BpfaTrainer::step(std::int64_t t)
         view = bpfa::expectationView(m_globals);
     }
     const Stats stats = localStats(batch, view, t);
-    const double scale = double(m_data->rows()) / double(batch.size());
+    const double scale = double(m_data->trainingRowCount()) / double(batch.size());
     const Globals target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
     m_globals.blend(target, rho);
     return rho;
@@ -698,16 +709,19 @@ Evaluation BpfaTrainer::evaluate(bool full)
         ev.elbo = nan;
     else
         ev.elbo = bpfa::globalElboTerm(m_options.prior, m_globals) +
-                  double(data.rows()) / double(n) * sum(cElbo);
+                  double(data.trainingRowCount()) / double(n) * sum(cElbo);
     if (count > 0) {
         ev.metrics["heldout_loglik"] = sum(cLl) / count;
         ev.metrics["mse"] = sum(cSse) / count;
+        // The paper reports the sum over the whole test set: the per-entry mean times the
+        // number of held-out entries (an estimate when eval_items scores a subset).
+        ev.metrics["heldout_loglik_total"] = sum(cLl) / count * m_heldOutEntries;
     }
     if (n > 0)
         ev.metrics["atoms_per_item"] = sum(cActive) / double(n);
     {
         const Eigen::VectorXd weight = batch ? m_chain->pi() : m_globals.piMean();
-        const double threshold = 1.0 / double(data.rows()); // at least one item expected
+        const double threshold = 1.0 / double(data.trainingRowCount()); // one item expected
         ev.metrics["features_used"] = double((weight.array() > threshold).count());
     }
     {

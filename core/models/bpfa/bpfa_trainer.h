@@ -86,7 +86,7 @@ public:
 
     double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
-    std::int64_t itemCount() const override { return m_data->rows(); }
+    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
     void setLivePreview(bool on) override;
@@ -123,6 +123,8 @@ private:
     std::unique_ptr<MinibatchSampler> m_sampler;
     std::unique_ptr<GibbsChain> m_chain; // batch Gibbs only
     std::vector<std::int64_t> m_evalItems;
+    std::vector<std::int64_t> m_batchRows; // a minibatch mapped to training rows (row splits)
+    double m_heldOutEntries = 0;           // held-out entries in the whole data set
     std::int64_t m_lastStep = 0; // the last step taken; keys the evaluation streams
     std::unique_ptr<Chunked> m_chunks;
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and

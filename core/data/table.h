@@ -1,0 +1,78 @@
+#pragma once
+// Tables of measurements (cells × channels from FCS files or delimited text, genes × samples
+// from expression matrices) and their preparation for dense models: channel selection,
+// the arcsinh transform, standardisation, subsampling and a seeded held-out split.
+// No Qt: the readers in core/data/io produce Tables; this turns them into DenseData.
+
+#include "core/data/dense_data.h"
+#include "core/run/params.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+struct Table
+{
+    MatrixRF values;                  // rows × cols, raw values as read (may hold NaN)
+    std::vector<std::string> columns; // one name per column ($PnN, header cell); never empty strings
+    std::vector<std::string> markers; // one per column: $PnS / a marker name, "" when none
+    std::vector<std::string> rowNames; // empty, or one per row (the row-name column)
+    std::string source;                // file name(s), for messages
+
+    std::int64_t rows() const { return values.rows(); }
+    int cols() const { return int(values.cols()); }
+    // "CD3 (Nd142Di)" when a marker differs from the channel name, else the channel name.
+    std::string label(int col) const;
+};
+
+enum class HeldOutSplit
+{
+    Entries, // each entry held out with probability `heldOut`
+    Rows     // a fraction `heldOut` of rows are test rows, excluded from training; half of each
+             // test row's entries are held out and the other half condition its local inference
+};
+
+struct TableOptions
+{
+    // Channels to keep, by channel name ($PnN / header) or marker name ($PnS), case-insensitive.
+    // Empty keeps every column.
+    std::vector<std::string> channels;
+    double arcsinhCofactor = 0.0; // y ← asinh(y / c); 0 = off (5 is usual for CyTOF)
+    bool standardise = true;      // per column: mean 0, variance 1 over the training entries
+    std::int64_t subsample = 0;   // keep this many rows, drawn without replacement; 0 = all
+    double heldOut = 0.05;        // fraction in [0, 1)
+    HeldOutSplit split = HeldOutSplit::Entries;
+    std::uint64_t seed = 1;
+
+    // Empty when valid; otherwise "field = value, but must be …".
+    std::optional<std::string> validate() const;
+    // The settings as parameter declarations (keys channels, arcsinh, standardise, subsample,
+    // heldout, split, seed) for forms and saved configurations.
+    static std::vector<ParamSpec> params();
+    static TableOptions fromParams(const ParamValues& values);
+
+    bool operator==(const TableOptions&) const = default;
+};
+
+// Stacks the rows of several tables with the same channels (matched by name, in the first
+// table's order). Throws std::invalid_argument naming the table whose channels differ.
+Table combineTables(const std::vector<Table>& tables);
+
+// Swaps rows and columns (genes as data points: an expression matrix read as probe sets ×
+// samples becomes samples × probe sets, or back). Row names become column names.
+Table transposed(const Table& table);
+
+// Selects, transforms, subsamples, splits and standardises. NaN cells become Missing entries.
+// Throws std::invalid_argument naming the field (an unknown channel lists the known ones).
+DenseDataPtr makeTableData(const Table& table, const TableOptions& options);
+
+// Indices of `names` matching `wanted` (channel or marker, case-insensitive), in `wanted`'s
+// order; std::nullopt and `unknown` set to the first name that matches nothing.
+std::optional<std::vector<int>> selectColumns(const Table& table,
+                                              const std::vector<std::string>& wanted,
+                                              std::string* unknown = nullptr);
+
+} // namespace svi
