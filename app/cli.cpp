@@ -2,7 +2,11 @@
 
 #include "core/data/image_task.h"
 #include "core/data/io/data_error.h"
+#include "core/data/io/data_files.h"
+#include "core/data/io/fcs_file.h"
 #include "core/data/io/image_file.h"
+#include "core/data/table.h"
+#include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/data/io/run_files.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
@@ -38,6 +42,8 @@ namespace svi::cli {
 namespace {
 
 constexpr const char* kDefaultImage = ":/images/default.png";
+// The pseudo-file naming data drawn from the BPFA prior (paper 000, Sec. 5.1).
+constexpr const char* kSynthetic = "synthetic";
 
 // A bad-input error: the one-line reason is printed and the exit status is 2.
 struct UsageError : std::runtime_error
@@ -54,8 +60,9 @@ const char* kMainHelp = R"(svi — stochastic variational inference, headless
 Usage:
   svi list [--json]                 models, algorithms and their parameters
   svi info FILE [--json] [--patch P]
-                                    what a data file holds, or why it cannot be read
-  svi run [FILE] [options]          fit a model and write the results into --out
+                                    what a data file holds (image, FCS, CSV/TSV), or why it
+                                    cannot be read
+  svi run [FILE...] [options]       fit a model and write the results into --out
   svi bench [FILE] [options]        seconds per step, full-pass time and peak memory of each
                                     algorithm (run's options, plus --algorithms a,b and --json)
   svi help run                      all options of 'svi run'
@@ -64,15 +71,37 @@ Without FILE, 'svi run' uses the embedded default image (512×512 grey).
 
 Example — inpaint the default image with 80 % of its pixels removed, for one minute:
   svi run --task inpaint --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
+Example — CyTOF files, arcsinh(x/5), 5 % of the entries held out and scored:
+  svi run a.fcs b.fcs --arcsinh 5 --heldout 0.05 --set K=100 --seconds 120 --out cytof
 )";
 
-const char* kRunHelp = R"(svi run [FILE] [options]
+const char* kRunHelp = R"(svi run [FILE...] [options]
 
 Data and task
-  FILE                      image (PNG, JPEG, TIFF, PGM, BMP); default: the embedded image
-  --task inpaint            the task (images: inpaint = remove pixels, optionally add noise)
+  FILE                      image (PNG, JPEG, TIFF, PGM, BMP), one or more FCS files (rows
+                            stacked, channels matched by name), one CSV/TSV table (.gz too),
+                            or 'synthetic' (data drawn from the BPFA prior, paper 000 Sec. 5.1);
+                            default: the embedded image
+  --task T                  inpaint (images: remove pixels, optionally add noise) or heldout
+                            (tables: hold out entries or rows and score them); default: by data
+
+Images (--task inpaint)
   --missing F               fraction of pixels removed, in [0, 1)          (default 0.8)
   --noise S                 σ of Gaussian noise added to kept pixels, 0–255 (default 0)
+
+Tables (--task heldout)
+  --channels A,B,…          channels to model, by channel ($PnN) or marker ($PnS) name
+  --arcsinh C               y ← asinh(y / C) first (5 for CyTOF, 150 for flow; default off)
+  --no-standardise          keep the scale (default: every channel to mean 0, variance 1)
+  --subsample N             keep N rows drawn at random (default: all)
+  --heldout F               fraction held out (default 0.05 FCS, 0.1 text, 0.075 synthetic)
+  --split entries|rows      hold out entries at random, or whole test rows (half of each
+                            scored, the rest conditions its local inference)  (default entries)
+  --transpose               swap rows and columns (genes as data points)
+  --tile N                  repeat the rows until there are N (benchmarks at full size)
+  --rows N --cols D --true-k K
+                            size of 'synthetic' data (default 100000, 40, 80)
+  --loading-var V           variance of its loadings φ_kd (default 1/D, the prior of eq. 5)
 
 Model
   --model M                 model key (default bpfa; see 'svi list')
@@ -202,6 +231,79 @@ int cmdList(const std::vector<std::string>& args)
 // ---------------------------------------------------------------------------------------------
 // svi info
 
+QJsonArray jsonStrings(const std::vector<std::string>& v)
+{
+    QJsonArray a;
+    for (const auto& s : v)
+        a.append(QString::fromStdString(s));
+    return a;
+}
+
+int infoFcs(const std::string& path, bool json)
+{
+    const FcsFile f = readFcs(path, true); // the data too, so that a truncated file is reported
+    const std::string type(1, f.dataType);
+    if (json) {
+        QJsonArray bits;
+        for (int b : f.bits)
+            bits.append(b);
+        const QJsonObject o{{"path", QString::fromStdString(path)},
+                            {"kind", "fcs"},
+                            {"format", QString::fromStdString(f.version)},
+                            {"version", QString::fromStdString(f.version)},
+                            {"rows", qint64(f.events)},
+                            {"cols", f.parameters},
+                            {"datatype", QString::fromStdString(type)},
+                            {"byte_order", f.bigEndian ? "big-endian" : "little-endian"},
+                            {"byteord", QString::fromStdString(f.byteOrder)},
+                            {"bits", bits},
+                            {"names", jsonStrings(f.names)},
+                            {"markers", jsonStrings(f.markers)},
+                            {"notes", jsonStrings(f.notes)}};
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%s\n  kind     fcs (%s, $DATATYPE %s, %s-endian $BYTEORD %s)\n  rows     %lld events\n"
+                "  cols     %d parameters\n",
+                path.c_str(), f.version.c_str(), type.c_str(), f.bigEndian ? "big" : "little",
+                f.byteOrder.c_str(), (long long)f.events, f.parameters);
+    for (int p = 0; p < f.parameters; ++p)
+        std::printf("  P%-3d %-20s %-24s %d-bit\n", p + 1, f.names[std::size_t(p)].c_str(),
+                    f.markers[std::size_t(p)].c_str(), f.bits[std::size_t(p)]);
+    for (const auto& n : f.notes)
+        std::printf("  note: %s\n", n.c_str());
+    return 0;
+}
+
+int infoTable(const std::string& path, bool json)
+{
+    const TableFileInfo t = inspectTableFile(path);
+    const std::string delim = t.delimiter == '\t'  ? "tab"
+                              : t.delimiter == ',' ? "comma"
+                              : t.delimiter == ';' ? "semicolon"
+                                                   : std::string(1, t.delimiter);
+    if (json) {
+        const QJsonObject o{{"path", QString::fromStdString(path)},
+                            {"kind", "table"},
+                            {"format", t.gzip ? "delimited text, gzip" : "delimited text"},
+                            {"rows", qint64(t.rows)},
+                            {"cols", t.cols},
+                            {"delimiter", QString::fromStdString(delim)},
+                            {"row_names", t.hasRowNames},
+                            {"gzip", t.gzip},
+                            {"names", jsonStrings(t.columns)}};
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%s\n  kind     table (delimiter %s%s%s)\n  rows     %lld\n  cols     %d\n  names   ",
+                path.c_str(), delim.c_str(), t.hasRowNames ? ", row names in column 1" : "",
+                t.gzip ? ", gzip" : "", (long long)t.rows, t.cols);
+    for (std::size_t i = 0; i < t.columns.size() && i < 50; ++i)
+        std::printf(" %s", t.columns[i].c_str());
+    std::printf("%s\n", t.columns.size() > 50 ? " …" : "");
+    return 0;
+}
+
 int cmdInfo(const std::vector<std::string>& args)
 {
     std::optional<std::string> file;
@@ -224,6 +326,10 @@ int cmdInfo(const std::vector<std::string>& args)
         throw UsageError("info: which file? (svi info FILE [--json])");
     if (patch < 2)
         throw UsageError("--patch = " + std::to_string(patch) + ", but must be ≥ 2");
+    if (dataFileKind(*file) == DataFileKind::Fcs)
+        return infoFcs(*file, json);
+    if (dataFileKind(*file) == DataFileKind::Delimited)
+        return infoTable(*file, json);
     const DataInfo info = inspectFile(*file, patch);
     if (json) {
         QJsonArray names;
@@ -270,10 +376,23 @@ int cmdInfo(const std::vector<std::string>& args)
 
 struct RunConfig
 {
-    std::string data = kDefaultImage;
-    std::string task = "inpaint";
+    std::vector<std::string> files = {kDefaultImage};
+    std::string task; // "" = from the data: inpaint for images, heldout for tables
     double missing = 0.8;
     double noise = 0.0;
+    // Tables and synthetic data.
+    std::string channels; // comma-separated
+    double arcsinh = 0.0;
+    bool standardise = true;
+    std::int64_t subsample = 0;
+    double heldout = -1.0; // < 0: the data kind's default
+    std::string split = "entries";
+    bool transpose = false;
+    std::int64_t tile = 0;
+    std::int64_t synthRows = 100000;
+    std::int64_t synthCols = 40;
+    std::int64_t synthK = 80;
+    double synthLoadingVar = 0.0; // ≤ 0: 1/D as in eq. 5
     std::string model = "bpfa";
     std::string algorithm = "gibbs-ssvi";
     std::map<std::string, std::string> sets; // raw --set values, resolved against the registry
@@ -321,7 +440,17 @@ void loadConfig(const std::string& path, RunConfig& c)
             dst = obj[key].toDouble();
         }
     };
-    str("data", c.data);
+    if (o.contains("data")) {
+        c.files.clear();
+        if (o["data"].isString())
+            c.files.push_back(o["data"].toString().toStdString());
+        else if (o["data"].isArray())
+            for (const QJsonValue& v : o["data"].toArray())
+                if (v.isString())
+                    c.files.push_back(v.toString().toStdString());
+        if (c.files.empty())
+            throw UsageError("'" + path + "': field 'data' must be a file name or a list of them");
+    }
     str("model", c.model);
     str("algorithm", c.algorithm);
     if (o.contains("task")) {
@@ -330,6 +459,36 @@ void loadConfig(const std::string& path, RunConfig& c)
             c.task = t["kind"].toString().toStdString();
         num(t, "missing", c.missing);
         num(t, "noise", c.noise);
+        num(t, "arcsinh", c.arcsinh);
+        num(t, "heldout", c.heldout);
+        double subsample = double(c.subsample), tile = double(c.tile);
+        num(t, "subsample", subsample);
+        num(t, "tile", tile);
+        c.subsample = std::int64_t(subsample);
+        c.tile = std::int64_t(tile);
+        if (t.contains("standardise"))
+            c.standardise = t["standardise"].toBool(true);
+        if (t.contains("transpose"))
+            c.transpose = t["transpose"].toBool(false);
+        if (t.contains("split"))
+            c.split = t["split"].toString().toStdString();
+        if (t.contains("channels")) {
+            QStringList names;
+            for (const QJsonValue& v : t["channels"].toArray())
+                names << v.toString();
+            c.channels = names.join(',').toStdString();
+        }
+        if (t.contains("synthetic")) {
+            const QJsonObject y = t["synthetic"].toObject();
+            double n = double(c.synthRows), d = double(c.synthCols), k = double(c.synthK);
+            num(y, "rows", n);
+            num(y, "cols", d);
+            num(y, "true_k", k);
+            num(y, "loading_var", c.synthLoadingVar);
+            c.synthRows = std::int64_t(n);
+            c.synthCols = std::int64_t(d);
+            c.synthK = std::int64_t(k);
+        }
     }
     if (o.contains("params")) {
         if (!o["params"].isObject())
@@ -378,6 +537,30 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.missing = parseNumber("--missing", value());
         else if (a == "--noise")
             c.noise = parseNumber("--noise", value());
+        else if (a == "--channels")
+            c.channels = value();
+        else if (a == "--arcsinh")
+            c.arcsinh = parseNumber("--arcsinh", value());
+        else if (a == "--no-standardise")
+            c.standardise = false;
+        else if (a == "--subsample")
+            c.subsample = parseInteger("--subsample", value());
+        else if (a == "--heldout")
+            c.heldout = parseNumber("--heldout", value());
+        else if (a == "--split")
+            c.split = value();
+        else if (a == "--transpose")
+            c.transpose = true;
+        else if (a == "--tile")
+            c.tile = parseInteger("--tile", value());
+        else if (a == "--rows")
+            c.synthRows = parseInteger("--rows", value());
+        else if (a == "--cols")
+            c.synthCols = parseInteger("--cols", value());
+        else if (a == "--true-k")
+            c.synthK = parseInteger("--true-k", value());
+        else if (a == "--loading-var")
+            c.synthLoadingVar = parseNumber("--loading-var", value());
         else if (a == "--model")
             c.model = value();
         else if (a == "--algorithm")
@@ -409,14 +592,33 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.quiet = true;
         else if (!a.empty() && a[0] == '-')
             throw UsageError("run: unknown option '" + a + "' (see svi help run)");
-        else if (!haveFile) {
-            c.data = a;
+        else {
+            if (!haveFile)
+                c.files.clear();
+            c.files.push_back(a);
             haveFile = true;
-        } else
-            throw UsageError("run: one data file at a time ('" + a + "' is extra)");
+        }
     }
-    if (c.task != "inpaint")
-        throw UsageError("--task = " + c.task + ", but must be one of: inpaint");
+    const bool image = c.files.front() != kSynthetic && dataFileKind(c.files.front()) == DataFileKind::Image;
+    if (c.task.empty())
+        c.task = image ? "inpaint" : "heldout";
+    if (c.task != "inpaint" && c.task != "heldout")
+        throw UsageError("--task = " + c.task + ", but must be one of: inpaint, heldout");
+    if (image && c.task != "inpaint")
+        throw UsageError("--task = " + c.task + ", but an image is inpainted (--task inpaint)");
+    if (!image && c.task != "heldout")
+        throw UsageError("--task = " + c.task + ", but '" + c.files.front() +
+                         "' is a table: its task is heldout");
+    if (c.files.size() > 1 && (image || c.files.front() == kSynthetic))
+        throw UsageError("run: one image at a time ('" + c.files[1] + "' is extra)");
+    if (c.split != "entries" && c.split != "rows")
+        throw UsageError("--split = " + c.split + ", but must be one of: entries, rows");
+    if (c.tile < 0)
+        throw UsageError("--tile = " + std::to_string(c.tile) + ", but must be ≥ 1");
+    if (c.heldout < 0) // the paper's fractions: synthetic 7.5 %, CyTOF 5 %, expression 10 %
+        c.heldout = c.files.front() == kSynthetic                             ? 0.075
+                    : dataFileKind(c.files.front()) == DataFileKind::Delimited ? 0.1
+                                                                               : 0.05;
     if (c.seconds < 0)
         throw UsageError("--seconds = " + formatParam(c.seconds) + ", but must be ≥ 0");
     if (c.steps < 0)
@@ -432,17 +634,38 @@ RunConfig parseRun(const std::vector<std::string>& args)
     return c;
 }
 
+QJsonObject taskJson(const RunConfig& c)
+{
+    if (c.task == "inpaint")
+        return {{"kind", "inpaint"}, {"missing", c.missing}, {"noise", c.noise}};
+    QJsonArray channels;
+    for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
+        channels.append(n.trimmed());
+    QJsonObject t{{"kind", "heldout"},       {"channels", channels},
+                  {"arcsinh", c.arcsinh},    {"standardise", c.standardise},
+                  {"subsample", qint64(c.subsample)}, {"heldout", c.heldout},
+                  {"split", QString::fromStdString(c.split)}, {"transpose", c.transpose},
+                  {"tile", qint64(c.tile)}};
+    if (c.files.front() == kSynthetic)
+        t["synthetic"] = QJsonObject{{"rows", qint64(c.synthRows)},
+                                     {"cols", qint64(c.synthCols)},
+                                     {"true_k", qint64(c.synthK)},
+                                     {"loading_var", c.synthLoadingVar}};
+    return t;
+}
+
 QJsonObject configJson(const RunConfig& c, const ParamValues& params)
 {
     QJsonObject p;
     for (const auto& [k, v] : params)
         p[QString::fromStdString(k)] = paramToJson(v);
+    QJsonArray files;
+    for (const auto& f : c.files)
+        files.append(QString::fromStdString(f));
     return QJsonObject{
         {"version", 1},
-        {"data", QString::fromStdString(c.data)},
-        {"task", QJsonObject{{"kind", QString::fromStdString(c.task)},
-                             {"missing", c.missing},
-                             {"noise", c.noise}}},
+        {"data", files.size() == 1 ? files.first() : QJsonValue(files)},
+        {"task", taskJson(c)},
         {"model", QString::fromStdString(c.model)},
         {"algorithm", QString::fromStdString(c.algorithm)},
         {"params", p},
@@ -458,7 +681,8 @@ struct Prepared
 {
     const AlgorithmEntry* entry = nullptr;
     ParamValues params;
-    InpaintOptions task;
+    InpaintOptions task;  // images
+    TableOptions table;   // tables and synthetic data
     DenseDataPtr data;
     std::string source;
 };
@@ -506,33 +730,94 @@ void resolveAlgorithm(const RunConfig& c, const std::string& algorithm, Prepared
     p.params = std::get<ParamValues>(resolved);
 }
 
-// Loads the image and cuts the task's patch data set (held once, shared by every trainer).
+// Reads the table(s) or draws synthetic data, then selects, transforms and splits.
+void loadTableData(const RunConfig& c, Prepared& p)
+{
+    TableOptions& t = p.table;
+    for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
+        t.channels.push_back(n.trimmed().toStdString());
+    t.arcsinhCofactor = c.arcsinh;
+    t.standardise = c.standardise;
+    t.subsample = c.subsample;
+    t.heldOut = c.heldout;
+    t.split = c.split == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
+    t.seed = c.seed;
+    if (auto problem = t.validate())
+        throw UsageError("--" + *problem);
+    if (c.files.front() == kSynthetic) {
+        BpfaSyntheticOptions so;
+        so.N = c.synthRows;
+        so.D = int(c.synthCols);
+        so.K = int(c.synthK);
+        so.loadingVariance = c.synthLoadingVar;
+        so.heldOut = 0.0; // split below, like any table, so that rows can be held out too
+        so.seed = c.seed;
+        Table table;
+        try {
+            const DenseDataPtr drawn = makeBpfaSynthetic(so).data; // standardised as a whole
+            table.values = drawn->values;
+            for (int d = 0; d < drawn->cols(); ++d)
+                table.columns.push_back(std::string("y").append(std::to_string(d + 1)));
+            table.markers.assign(table.columns.size(), std::string());
+            table.source = drawn->source;
+            TableOptions split = t;
+            split.standardise = false;
+            split.arcsinhCofactor = 0.0;
+            p.data = makeTableData(table, split);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        p.source = table.source;
+        return;
+    }
+    TableReadOptions ro;
+    ro.transpose = c.transpose;
+    Table table = loadTable(c.files, ro);
+    if (c.tile > 0)
+        table = tiledRows(table, c.tile);
+    p.source = table.source;
+    try {
+        p.data = makeTableData(table, t);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// Loads the data and prepares the task's data set (held once, shared by every trainer):
+// an image cut into patches, or a table split for held-out scoring.
 void loadTaskData(const RunConfig& c, Prepared& p)
 {
+    if (!c.quiet)
+        std::fprintf(stderr, "loading %s …\n",
+                     c.files.front() == kDefaultImage ? "the default image" : c.files.front().c_str());
+    if (c.task == "heldout")
+        return loadTableData(c, p);
     p.task.missing = c.missing;
     p.task.noise = c.noise;
     p.task.patch = p.params.count("patch") ? int(getInt(p.params, "patch")) : 8;
     p.task.seed = c.seed;
     if (auto problem = p.task.validate())
         throw UsageError("--" + *problem);
-    if (!c.quiet)
-        std::fprintf(stderr, "loading %s …\n",
-                     c.data == kDefaultImage ? "the default image" : c.data.c_str());
-    const Eigen::ArrayXXf image = loadGrayImage(c.data);
-    p.source = c.data == kDefaultImage ? "default image" : c.data;
+    const std::string& file = c.files.front();
+    const Eigen::ArrayXXf image = loadGrayImage(file);
+    p.source = file == kDefaultImage ? "default image" : file;
     try {
         p.data = makeInpaintingData(image, p.task, p.source);
     } catch (const std::invalid_argument& e) {
-        throw UsageError(c.data + ": " + e.what());
+        throw UsageError(file + ": " + e.what());
     }
 }
 
 std::unique_ptr<Trainer> buildTrainer(const RunConfig& c, const Prepared& p)
 {
     try {
-        if (!c.quiet)
+        if (!c.quiet && p.data->image)
             std::fprintf(stderr, "%lld patches of %d×%d; building %s…\n", (long long)p.data->rows(),
                          p.task.patch, p.task.patch, p.entry->label.c_str());
+        else if (!c.quiet)
+            std::fprintf(stderr, "%lld rows × %d columns (%lld training rows); building %s…\n",
+                         (long long)p.data->rows(), p.data->cols(),
+                         (long long)p.data->trainingRowCount(), p.entry->label.c_str());
         return p.entry->make(p.data, p.params, c.seed);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
@@ -558,7 +843,8 @@ int cmdRun(const std::vector<std::string>& args)
 
     writeFileAtomically(outDir + "/run.json",
                         QJsonDocument(configJson(c, params)).toJson(QJsonDocument::Indented));
-    saveGrayImage((outDir + "/observed.png").toStdString(), data->image->corrupted);
+    if (data->image)
+        saveGrayImage((outDir + "/observed.png").toStdString(), data->image->corrupted);
 
     RunOptions ro;
     ro.maxSeconds = c.seconds;
@@ -608,17 +894,22 @@ int cmdRun(const std::vector<std::string>& args)
                 saveGrayImage((outDir + "/reconstruction.png").toStdString(), *p->reconstruction);
             if (p->atomWidth > 0 && p->atoms.rows() > 0)
                 saveGrayImage((outDir + "/atoms.png").toStdString(), tileAtoms(p->atoms, p->atomWidth));
+            if (!data->image && p->atoms.rows() > 0)
+                writeFileAtomically(outDir + "/loadings.csv", loadingsCsv(*p, data->columnNames));
         }
     }
+    QJsonObject summaryTask = taskJson(c);
+    summaryTask["seed"] = qint64(c.seed);
+    if (data->image)
+        summaryTask["patch"] = task.patch;
     const QJsonObject summaryJson{
         {"model", QString::fromStdString(c.model)},
         {"algorithm", QString::fromStdString(c.algorithm)},
         {"data", QString::fromStdString(source)},
-        {"task", QJsonObject{{"kind", QString::fromStdString(c.task)},
-                             {"missing", c.missing},
-                             {"noise", c.noise},
-                             {"patch", task.patch},
-                             {"seed", qint64(c.seed)}}},
+        {"task", summaryTask},
+        {"rows", qint64(data->rows())},
+        {"cols", data->cols()},
+        {"training_rows", qint64(data->trainingRowCount())},
         {"seed", qint64(c.seed)},
         {"threads", omp_get_max_threads()},
         {"steps", qint64(summary.steps)},
@@ -635,7 +926,7 @@ int cmdRun(const std::vector<std::string>& args)
 
     if (!c.quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
-        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "mse"})
+        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse"})
             if (metrics.contains(k))
                 std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
         std::fprintf(stderr, "results in %s\n", c.out.c_str());
@@ -716,11 +1007,11 @@ int cmdBench(std::vector<std::string> args)
     QJsonArray rows;
     if (!json)
         std::printf("%s: %lld items × %d, %d threads, %lld timed steps after %d warm-up\n"
-                    "load + patch cutting %.3f s\n\n"
-                    "%-13s %9s %11s %9s %10s %10s %9s %10s\n",
+                    "load + preparation %.3f s\n\n"
+                    "%-13s %9s %11s %10s %10s %10s %9s %10s\n",
                     base.source.c_str(), (long long)base.data->rows(), base.data->cols(),
                     omp_get_max_threads(), (long long)c.steps, warmup, loadSeconds, "algorithm",
-                    "init s", "s/step", "steps/s", "items/s", "eval s", "full s", "peak MB");
+                    "init s", "s/step", "s/epoch", "items/s", "eval s", "full s", "peak MB");
     for (const std::string& algorithm : algorithms) {
         Prepared p = base;
         resolveAlgorithm(c, algorithm, p, true);
@@ -741,17 +1032,19 @@ int cmdBench(std::vector<std::string> args)
         const double fullSeconds = seconds(t3);
         const double peakMb = double(peakRssKb()) / 1024.0;
         const double itemsPerSecond = double(trainer->itemsPerStep()) / perStep;
+        const double epochSeconds = double(trainer->itemCount()) / itemsPerSecond;
         if (json)
             rows.append(QJsonObject{{"algorithm", QString::fromStdString(algorithm)},
                                     {"init_seconds", initSeconds},
                                     {"seconds_per_step", perStep},
                                     {"items_per_second", itemsPerSecond},
+                                    {"seconds_per_epoch", epochSeconds},
                                     {"eval_seconds", evalSeconds},
                                     {"full_eval_seconds", fullSeconds},
                                     {"peak_rss_mb", peakMb}});
         else
-            std::printf("%-13s %9.3f %11.5f %9.1f %10.0f %10.3f %9.3f %10.1f\n", algorithm.c_str(),
-                        initSeconds, perStep, 1.0 / perStep, itemsPerSecond, evalSeconds,
+            std::printf("%-13s %9.3f %11.5f %10.2f %10.0f %10.3f %9.3f %10.1f\n", algorithm.c_str(),
+                        initSeconds, perStep, epochSeconds, itemsPerSecond, evalSeconds,
                         fullSeconds, peakMb);
         std::fflush(stdout);
     }
@@ -766,7 +1059,8 @@ int cmdBench(std::vector<std::string> args)
                    stdout);
     else
         std::printf("\neval s: one snapshot's scoring (held-out likelihood, ELBO) on eval_items;\n"
-                    "full s: a final evaluation including the reconstruction of every patch.\n"
+                    "full s: a final evaluation (for an image, with the reconstruction of every patch);\n"
+                    "s/epoch: seconds of training per pass over the training rows.\n"
                     "peak MB: the process's peak resident memory so far.\n");
     return 0;
 }

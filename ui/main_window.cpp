@@ -2,16 +2,19 @@
 
 #include "core/data/image_task.h"
 #include "core/data/io/data_error.h"
+#include "core/data/io/data_files.h"
 #include "core/data/io/image_file.h"
 #include "core/data/io/run_files.h"
 #include "core/metrics/image_metrics.h"
 #include "core/run/registry.h"
 #include "ui/image_panel.h"
+#include "ui/loadings_view.h"
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/runs_table.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -28,6 +31,7 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -37,6 +41,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -55,8 +60,8 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 // Columns of the Compare results table.
-enum ResultColumn { ResRun, ResAlgorithm, ResPsnr, ResPsnrMissing, ResHeldOut, ResSecondsPerStep,
-                    ResSteps, ResEpochs, ResTermination, ResColumnCount };
+enum ResultColumn { ResRun, ResAlgorithm, ResPsnr, ResPsnrMissing, ResHeldOut, ResMse,
+                    ResSecondsPerStep, ResSteps, ResEpochs, ResTermination, ResColumnCount };
 
 std::vector<ParamSpec> budgetSpecs()
 {
@@ -84,7 +89,8 @@ const MetricChoice kMetrics[] = {
     {"psnr_running", "PSNR, running reconstruction (dB)"},
     {"psnr", "PSNR, full pass (dB)"},
     {"psnr_missing", "PSNR on missing pixels (dB)"},
-    {"heldout_loglik", "Held-out log-likelihood per pixel"},
+    {"heldout_loglik", "Held-out log-likelihood per entry"},
+    {"heldout_loglik_total", "Held-out log-likelihood, test-set total"},
     {"mse", "Held-out MSE (normalised units)"},
     {"atoms_per_item", "Atoms per patch"},
     {"features_used", "Features in use"},
@@ -106,8 +112,27 @@ QString fixed(double v, int decimals)
 struct LoadResult
 {
     Eigen::ArrayXXf image;
+    std::optional<Table> table;
     QString error;
 };
+
+// The channels checked when a table is first opened: those with a marker name ($PnS) when
+// some have one (CyTOF files name the antibody there, and leave Time, Event_length, DNA and
+// bead channels without or with their metal), else every channel but a time or event counter.
+bool defaultChannel(const Table& t, int c)
+{
+    bool anyMarker = false;
+    for (int j = 0; j < t.cols(); ++j)
+        anyMarker |= j < int(t.markers.size()) && !t.markers[std::size_t(j)].empty() &&
+                     t.markers[std::size_t(j)] != t.columns[std::size_t(j)];
+    const QString name = QString::fromStdString(t.columns[std::size_t(c)]).toLower();
+    if (name == "time" || name.startsWith("event") || name == "cell_length")
+        return false;
+    if (!anyMarker)
+        return true;
+    const std::string& m = c < int(t.markers.size()) ? t.markers[std::size_t(c)] : std::string();
+    return !m.empty() && m != t.columns[std::size_t(c)];
+}
 
 struct CutResult
 {
@@ -183,6 +208,7 @@ void MainWindow::buildUi()
     setupLayout->addWidget(dataBox);
 
     auto* taskBox = new QGroupBox(tr("Inpainting task"));
+    m_taskBox = taskBox;
     auto* taskLayout = new QVBoxLayout(taskBox);
     m_taskForm = new ParamForm;
     m_taskForm->setObjectName("taskForm");
@@ -198,6 +224,62 @@ void MainWindow::buildUi()
         updateActions();
     });
     connect(m_taskDebounce, &QTimer::timeout, this, &MainWindow::rebuildTaskData);
+
+    // Tables: channels, transform and held-out split (shown instead of the inpainting task).
+    m_tableBox = new QGroupBox(tr("Channels and held-out task"));
+    auto* tableLayout = new QVBoxLayout(m_tableBox);
+    m_channelCount = new QLabel;
+    m_channelCount->setObjectName("channelCount");
+    tableLayout->addWidget(m_channelCount);
+    m_channels = new QListWidget;
+    m_channels->setObjectName("channelList");
+    m_channels->setToolTip(tr("The channels the model sees; marker names ($PnS) first, channel names ($PnN) in brackets"));
+    m_channels->setMinimumHeight(140);
+    tableLayout->addWidget(m_channels);
+    auto* channelButtons = new QHBoxLayout;
+    auto addChannelButton = [&](const QString& text, const QString& tip, auto pick) {
+        auto* b = new QPushButton(text);
+        b->setToolTip(tip);
+        connect(b, &QPushButton::clicked, this, [this, pick] {
+            const Table* t = shownTable();
+            if (!t)
+                return;
+            const QSignalBlocker block(m_channels);
+            for (int i = 0; i < m_channels->count(); ++i)
+                m_channels->item(i)->setCheckState(pick(*t, i) ? Qt::Checked : Qt::Unchecked);
+            emit m_channels->itemChanged(nullptr);
+        });
+        channelButtons->addWidget(b);
+    };
+    addChannelButton(tr("All"), tr("Model every channel"), [](const Table&, int) { return true; });
+    addChannelButton(tr("None"), tr("Clear the selection"), [](const Table&, int) { return false; });
+    addChannelButton(tr("Markers"), tr("Channels with a marker name (the default)"), defaultChannel);
+    tableLayout->addLayout(channelButtons);
+    m_transpose = new QCheckBox(tr("Transpose (columns become data points)"));
+    m_transpose->setObjectName("transposeToggle");
+    m_transpose->setToolTip(tr("For a matrix stored the other way round, e.g. samples × genes when genes are "
+                               "to be the data points"));
+    tableLayout->addWidget(m_transpose);
+    m_tableForm = new ParamForm;
+    m_tableForm->setObjectName("tableForm");
+    m_tableForm->setSpecs(TableOptions::params());
+    tableLayout->addWidget(m_tableForm);
+    setupLayout->addWidget(m_tableBox);
+    m_tableBox->setVisible(false);
+    auto tableEdited = [this] {
+        m_loading = bool(m_table);
+        m_taskDebounce->start();
+        updateActions();
+    };
+    connect(m_tableForm, &ParamForm::edited, this, tableEdited);
+    connect(m_channels, &QListWidget::itemChanged, this, tableEdited);
+    connect(m_transpose, &QCheckBox::toggled, this, [this, tableEdited] {
+        if (!m_table)
+            return;
+        m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
+        populateChannels({});
+        tableEdited();
+    });
 
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
@@ -243,7 +325,7 @@ void MainWindow::buildUi()
     m_compareButton = new QPushButton(tr("Compare"));
     m_compareButton->setObjectName("compareButton");
     m_compareButton->setToolTip(tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
-                                   "another on this image with the same seed and budget"));
+                                   "another on these data with the same seed and budget"));
     m_compareBatch = new QCheckBox(tr("with batch Gibbs"));
     m_compareBatch->setObjectName("compareBatch");
     auto* buttons = new QHBoxLayout;
@@ -353,9 +435,22 @@ void MainWindow::buildUi()
     connect(m_logX, &QCheckBox::toggled, this, axesChanged);
     axesChanged();
 
+    // Tables have no images: the loadings heatmap of the selected (or latest) run stands there.
+    auto* loadingsArea = new QWidget;
+    auto* loadingsLayout = new QVBoxLayout(loadingsArea);
+    loadingsLayout->setContentsMargins(0, 0, 0, 0);
+    m_loadingsRun = new QLabel(tr("Loadings of the selected run (features × channels, ordered by E[π_k])."));
+    m_loadings = new LoadingsView;
+    m_loadings->setObjectName("loadingsView");
+    loadingsLayout->addWidget(m_loadingsRun);
+    loadingsLayout->addWidget(m_loadings, 1);
+    m_centreTop = new QStackedWidget;
+    m_centreTop->addWidget(imagesArea);
+    m_centreTop->addWidget(loadingsArea);
+
     auto* centre = new QSplitter(Qt::Vertical);
     centre->setObjectName("centreSplitter");
-    centre->addWidget(imagesArea);
+    centre->addWidget(m_centreTop);
     centre->addWidget(chartsArea);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
@@ -384,7 +479,7 @@ void MainWindow::buildUi()
 
     m_results = new QStandardItemModel(0, ResColumnCount, this);
     m_results->setHorizontalHeaderLabels({tr("Run"), tr("Algorithm"), tr("PSNR all (dB)"),
-                                          tr("PSNR missing (dB)"), tr("Held-out LL"), tr("s/step"),
+                                          tr("PSNR missing (dB)"), tr("Held-out LL"), tr("Held-out MSE"), tr("s/step"),
                                           tr("Steps"), tr("Epochs"), tr("Termination")});
     m_resultsView = new QTableView;
     m_resultsView->setObjectName("resultsTable");
@@ -457,11 +552,14 @@ void MainWindow::buildActions()
 
     m_actOpen = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
     connect(m_actOpen, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open an image or a session"), QString(),
-            tr("Images and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.json);;All files (*)"));
-        if (!path.isEmpty())
-            openPath(path);
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open an image, a table, FCS files or a session"), QString(),
+            tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv *.tsv *.txt *.gz "
+               "*.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
+               "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;Sessions (*.json);;"
+               "All files (*)"));
+        if (!paths.isEmpty())
+            openPaths(paths);
     });
     file->addAction(m_actOpen);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -669,41 +767,142 @@ void MainWindow::rebuildRecentMenu()
 
 DataSource MainWindow::currentSource() const
 {
-    return DataSource{m_imagePath, InpaintOptions::fromParams(m_taskForm->values())};
+    DataSource s;
+    s.path = m_imagePath;
+    if (m_table) {
+        s.morePaths = m_morePaths;
+        s.table = TableOptions::fromParams(m_tableForm->values());
+        s.table.channels = checkedChannels();
+        s.transpose = m_transpose->isChecked();
+    } else {
+        s.task = InpaintOptions::fromParams(m_taskForm->values());
+    }
+    return s;
+}
+
+const Table* MainWindow::shownTable() const
+{
+    return m_tableShown ? &*m_tableShown : nullptr;
+}
+
+std::vector<std::string> MainWindow::checkedChannels() const
+{
+    const Table* t = shownTable();
+    std::vector<std::string> out;
+    if (!t)
+        return out;
+    for (int i = 0; i < m_channels->count() && i < t->cols(); ++i)
+        if (m_channels->item(i)->checkState() == Qt::Checked)
+            out.push_back(t->columns[std::size_t(i)]);
+    return out;
+}
+
+void MainWindow::populateChannels(const std::vector<std::string>& keep)
+{
+    const QSignalBlocker block(m_channels);
+    m_channels->clear();
+    const Table* t = shownTable();
+    if (!t)
+        return;
+    std::string unknown;
+    const auto picked = keep.empty() ? std::nullopt : selectColumns(*t, keep, &unknown);
+    for (int c = 0; c < t->cols(); ++c) {
+        auto* item = new QListWidgetItem(QString::fromStdString(t->label(c)), m_channels);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool on = picked ? std::find(picked->begin(), picked->end(), c) != picked->end()
+                               : defaultChannel(*t, c);
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+void MainWindow::showTaskFor(bool table)
+{
+    m_taskBox->setVisible(!table);
+    m_tableBox->setVisible(table);
+    m_centreTop->setCurrentIndex(table ? 1 : 0);
+    m_difference->setEnabled(!table);
+    // Figure 5 of paper 000: held-out log-likelihood against time is what tables are judged by.
+    const QString metric = m_metric->currentData().toString();
+    if (table && metric.startsWith("psnr"))
+        m_metric->setCurrentIndex(m_metric->findData("heldout_loglik"));
+    else if (!table && (metric.startsWith("heldout") || metric == "mse"))
+        m_metric->setCurrentIndex(m_metric->findData("psnr_running"));
 }
 
 void MainWindow::openPath(const QString& path)
 {
+    openPaths({path});
+}
+
+void MainWindow::openPaths(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    const QString path = paths.front();
     if (path.endsWith(".json", Qt::CaseInsensitive)) {
         openSession(path);
+        return;
+    }
+    DataSource probe;
+    probe.path = path;
+    probe.morePaths = paths.mid(1);
+    const bool table = probe.isTable();
+    if (!table && paths.size() > 1) {
+        showError(tr("Cannot open %n files", "", int(paths.size())),
+                  tr("Several files can be opened together only when all are FCS files; '%1' is an image.")
+                      .arg(QFileInfo(path).fileName()));
         return;
     }
     const int gen = ++m_loadGeneration;
     m_loading = true;
     updateActions();
-    setBusy(tr("Loading %1…").arg(displayName(path)), gen);
+    setBusy(tr("Loading %1…").arg(paths.size() > 1 ? tr("%n files", "", int(paths.size())) : displayName(path)), gen);
     auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, path] {
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table] {
         watcher->deleteLater();
         if (gen != m_loadGeneration)
             return; // superseded or cancelled
-        const LoadResult r = watcher->result();
+        LoadResult r = watcher->result();
         if (!r.error.isEmpty()) {
             m_loading = false;
             clearBusy(gen);
             updateActions();
-            showError(tr("Cannot open %1").arg(displayName(path)), r.error);
+            showError(tr("Cannot open %1").arg(paths.size() > 1 ? tr("the FCS files") : displayName(paths.front())),
+                      r.error);
             return;
         }
-        m_image = r.image;
-        m_imagePath = path;
-        addRecent(path);
+        m_imagePath = paths.front();
+        m_morePaths = paths.mid(1);
+        if (table) {
+            m_image.reset();
+            m_table = std::move(r.table);
+            if (dataFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
+                const QSignalBlocker block(m_transpose); // events are always the data points
+                m_transpose->setChecked(false);
+            }
+            m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
+            populateChannels(m_pendingChannels);
+            m_pendingChannels.clear();
+        } else {
+            m_table.reset();
+            m_tableShown.reset();
+            m_image = r.image;
+        }
+        showTaskFor(table);
+        if (paths.size() == 1)
+            addRecent(paths.front());
         rebuildTaskData();
     });
-    watcher->setFuture(QtConcurrent::run([p = path.toStdString()] {
+    std::vector<std::string> files;
+    for (const QString& p : paths)
+        files.push_back(p.toStdString());
+    watcher->setFuture(QtConcurrent::run([files, table] {
         LoadResult r;
         try {
-            r.image = loadGrayImage(p);
+            if (table)
+                r.table = loadTable(files);
+            else
+                r.image = loadGrayImage(files.front());
         } catch (const std::exception& e) {
             r.error = QString::fromStdString(e.what());
         }
@@ -714,6 +913,10 @@ void MainWindow::openPath(const QString& path)
 void MainWindow::rebuildTaskData()
 {
     m_taskDebounce->stop();
+    if (m_table) {
+        rebuildTableData();
+        return;
+    }
     if (!m_image)
         return;
     if (!m_taskForm->isValid()) {
@@ -779,6 +982,74 @@ void MainWindow::rebuildTaskData()
     }));
 }
 
+void MainWindow::rebuildTableData()
+{
+    const Table* table = shownTable();
+    const int checked = int(checkedChannels().size());
+    m_channelCount->setText(tr("%1 of %2 channels selected").arg(checked).arg(table ? table->cols() : 0));
+    if (!table || !m_tableForm->isValid() || checked == 0) {
+        m_loading = false;
+        m_data.reset();
+        if (table && checked == 0) {
+            m_dataError->setText(tr("Select at least one channel."));
+            m_dataError->setVisible(true);
+        }
+        updateActions();
+        emit dataReadyChanged(false);
+        return;
+    }
+    const DataSource source = currentSource();
+    const int gen = ++m_loadGeneration;
+    m_loading = true;
+    updateActions();
+    setBusy(tr("Preparing %1…").arg(displayName(source.path)), gen);
+    auto* watcher = new QFutureWatcher<CutResult>(this);
+    connect(watcher, &QFutureWatcher<CutResult>::finished, this, [this, watcher, gen, source] {
+        watcher->deleteLater();
+        if (gen != m_loadGeneration)
+            return;
+        m_loading = false;
+        clearBusy(gen);
+        const CutResult r = watcher->result();
+        if (!r.data) {
+            m_data.reset();
+            m_dataError->setText(r.error);
+            m_dataError->setVisible(true);
+            updateActions();
+            emit dataReadyChanged(false);
+            return;
+        }
+        m_dataError->setVisible(false);
+        m_dataError->clear();
+        m_data = r.data;
+        const std::int64_t held = (m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+        const QString files = source.morePaths.isEmpty()
+                                  ? displayName(source.path)
+                                  : tr("%1 + %n more", "", int(source.morePaths.size())).arg(displayName(source.path));
+        m_dataLabel->setText(tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
+                                 .arg(files.toHtmlEscaped())
+                                 .arg(QLocale().toString(qlonglong(m_data->rows())))
+                                 .arg(m_data->cols())
+                                 .arg(QLocale().toString(qlonglong(held)))
+                                 .arg(m_data->trainingRows.empty()
+                                          ? QString()
+                                          : tr(" · %1 training rows")
+                                                .arg(QLocale().toString(qlonglong(m_data->trainingRowCount())))));
+        m_dataLabel->setToolTip(source.paths().join("\n"));
+        updateActions();
+        emit dataReadyChanged(true);
+    });
+    watcher->setFuture(QtConcurrent::run([table = *table, source] {
+        CutResult r;
+        try {
+            r.data = makeTableData(table, source.table);
+        } catch (const std::exception& e) {
+            r.error = QString("%1: %2").arg(displayName(source.path), QString::fromStdString(e.what()));
+        }
+        return r;
+    }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
@@ -807,9 +1078,14 @@ void MainWindow::openSession(const QString& path)
             if (!p.startsWith(":/") && QFileInfo(p).isRelative())
                 p = QFileInfo(path).dir().absoluteFilePath(p);
         };
-        resolve(s.source.path);
+        auto resolveAll = [&](DataSource& src) {
+            resolve(src.path);
+            for (QString& p : src.morePaths)
+                resolve(p);
+        };
+        resolveAll(s.source);
         for (SessionRun& r : s.runs)
-            resolve(r.source.path);
+            resolveAll(r.source);
         applySession(s);
     } catch (const DataError& e) {
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
@@ -818,10 +1094,23 @@ void MainWindow::openSession(const QString& path)
 
 void MainWindow::applySession(const Session& s)
 {
-    m_taskForm->setText("missing", QString::number(s.source.task.missing));
-    m_taskForm->setText("noise", QString::number(s.source.task.noise));
-    m_taskForm->setText("patch", QString::number(s.source.task.patch));
-    m_taskForm->setText("seed", QString::number(s.source.task.seed));
+    if (s.source.isTable()) {
+        const TableOptions& t = s.source.table;
+        m_tableForm->setText("arcsinh", QString::number(t.arcsinhCofactor));
+        m_tableForm->setValues({{"standardise", ParamValue(t.standardise)},
+                                {"split", ParamValue(std::string(t.split == HeldOutSplit::Rows ? "rows" : "entries"))}});
+        m_tableForm->setText("subsample", QString::number(t.subsample));
+        m_tableForm->setText("heldout", QString::number(t.heldOut));
+        m_tableForm->setText("seed", QString::number(t.seed));
+        m_pendingChannels = t.channels;
+        const QSignalBlocker block(m_transpose);
+        m_transpose->setChecked(s.source.transpose);
+    } else {
+        m_taskForm->setText("missing", QString::number(s.source.task.missing));
+        m_taskForm->setText("noise", QString::number(s.source.task.noise));
+        m_taskForm->setText("patch", QString::number(s.source.task.patch));
+        m_taskForm->setText("seed", QString::number(s.source.task.seed));
+    }
     m_taskDebounce->stop();
     if (!s.runs.empty()) {
         const RunSpec& first = s.runs.front().spec;
@@ -838,7 +1127,7 @@ void MainWindow::applySession(const Session& s)
         m_budgetForm->setText("full_every", QString::number(first.fullEvery));
     }
     m_sessionRuns = s.runs;
-    openPath(s.source.path);
+    openPaths(s.source.paths());
     updateActions();
     statusBar()->showMessage(tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
                                 int(s.runs.size())),
@@ -892,8 +1181,7 @@ bool MainWindow::rerunSession()
             if (g.data)
                 continue;
             try {
-                g.data = makeInpaintingData(loadGrayImage(g.source.path.toStdString()), g.source.task,
-                                            g.source.path.toStdString());
+                g.data = buildSourceData(g.source);
             } catch (const std::exception& e) {
                 g.error = QString::fromStdString(e.what());
             }
@@ -962,7 +1250,8 @@ void MainWindow::onAlgorithmChanged()
 RunSpec MainWindow::specFor(const std::string& algorithm) const
 {
     RunSpec spec;
-    const InpaintOptions task = currentSource().task;
+    const DataSource source = currentSource();
+    const InpaintOptions& task = source.task;
     spec.model = m_model->currentData().toString().toStdString();
     spec.algorithm = algorithm;
     const AlgorithmEntry* e = Registry::builtin().find(spec.model, algorithm);
@@ -978,7 +1267,7 @@ RunSpec MainWindow::specFor(const std::string& algorithm) const
             spec.params["patch"] = ParamValue(std::int64_t(task.patch));
     }
     const ParamValues budget = m_budgetForm->values();
-    spec.seed = task.seed;
+    spec.seed = source.isTable() ? source.table.seed : task.seed;
     spec.seconds = getReal(budget, "seconds");
     spec.steps = getInt(budget, "steps");
     spec.evalEvery = getReal(budget, "eval_every");
@@ -1052,6 +1341,7 @@ void MainWindow::fillResultRow(int id)
         set(ResPsnr, fixed(metric("psnr"), 2));
         set(ResPsnrMissing, fixed(metric("psnr_missing"), 2));
         set(ResHeldOut, fixed(metric("heldout_loglik"), 4));
+        set(ResMse, fixed(metric("mse"), 4));
         set(ResSecondsPerStep,
             s && s->steps > 0 ? QString::number(s->trainSeconds / double(s->steps), 'g', 3) : QString());
         set(ResSteps, s ? QString::number(s->steps) : QString());
@@ -1107,8 +1397,11 @@ void MainWindow::updateActions()
     if (m_loading)
         blocked = tr("Preparing the data…");
     else if (!m_data)
-        blocked = m_image ? tr("The task does not fit the image (see Data).") : tr("Open an image first.");
-    else if (auto e = m_taskForm->firstError())
+        blocked = m_image   ? tr("The task does not fit the image (see Data).")
+                  : m_table ? (m_dataError->text().isEmpty() ? tr("The table cannot be prepared (see Data).")
+                                                             : m_dataError->text())
+                            : tr("Open an image or a table first.");
+    else if (auto e = (m_table ? m_tableForm : m_taskForm)->firstError())
         blocked = QString::fromStdString(e->message);
     else if (auto e = m_algorithmForm->firstError())
         blocked = QString::fromStdString(e->message);
@@ -1226,6 +1519,22 @@ void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
+    if (r && r->data && !r->data->image) {
+        if (!r->preview || r->preview->atoms.rows() == 0)
+            return;
+        QStringList channels;
+        for (const std::string& c : r->data->columnNames)
+            channels << QString::fromStdString(c);
+        m_loadings->setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
+        m_loadings->setTitle(tr("Loadings of %1 (E[φ_k]; features with E[π_k] ≥ %2, most used first)")
+                                 .arg(r->label)
+                                 .arg(LoadingsView::kMinWeight));
+        m_loadingsRun->setText(tr("Run %1: %2 of %3 features shown. Hover a cell for its value.")
+                                   .arg(r->label)
+                                   .arg(m_loadings->shownFeatures())
+                                   .arg(r->preview->atoms.rows()));
+        return;
+    }
     if (!r || !r->preview || r->preview->atoms.rows() == 0 || r->preview->atomWidth <= 0) {
         m_atomsRun->setText(tr("Select a run to see its dictionary."));
         return;
@@ -1398,6 +1707,23 @@ bool MainWindow::exportReconstructions(const QString& folder)
             if (!r->preview)
                 continue;
             const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
+            if (r->data && !r->data->image && r->preview->atoms.rows() > 0) {
+                writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
+                                    loadingsCsv(*r->preview, r->data->columnNames));
+                LoadingsView view;
+                QStringList channels;
+                for (const std::string& c : r->data->columnNames)
+                    channels << QString::fromStdString(c);
+                view.resize(m_loadings->size().expandedTo(view.sizeHint()));
+                view.setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
+                view.setTitle(tr("Loadings of %1").arg(r->label));
+                const QImage img = view.render(2.0);
+                QByteArray png;
+                QBuffer buffer(&png);
+                buffer.open(QIODevice::WriteOnly);
+                img.save(&buffer, "PNG");
+                writeFileAtomically(dir.filePath(stem + "-loadings.png"), png);
+            }
             if (r->preview->reconstruction)
                 saveGrayImage(dir.filePath(stem + ".png").toStdString(), *r->preview->reconstruction);
             if (r->preview->atomWidth > 0 && r->preview->atoms.rows() > 0)
@@ -1434,12 +1760,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
+    QStringList paths;
     for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile()) {
-            openPath(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openPaths(paths);
 }
 
 } // namespace svi::ui

@@ -6,6 +6,7 @@
 // computed is lost. GUI thread only.
 
 #include "core/data/dense_data.h"
+#include "core/data/table.h"
 #include "ui/run_manager.h"
 #include "ui/session.h"
 
@@ -20,6 +21,9 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QListWidget;
+class QGroupBox;
+class QStackedWidget;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -33,6 +37,7 @@ namespace svi::ui {
 
 class ImagePanel;
 class ImageStrip;
+class LoadingsView;
 class ParamForm;
 class PlotView;
 class RunsTableModel;
@@ -46,8 +51,12 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens an image (loaded and cut into patches in the background) or a session (.json).
+    // Opens an image (loaded and cut into patches in the background), a table (an FCS or
+    // CSV/TSV file, read and split in the background) or a session (.json).
     void openPath(const QString& path);
+    // Several FCS files are stacked into one table (channels matched by name).
+    void openPaths(const QStringList& paths);
+    bool tableMode() const { return m_table.has_value(); }
     bool dataReady() const { return bool(m_data); }
     DenseDataPtr currentData() const { return m_data; }
     DataSource currentSource() const;
@@ -65,12 +74,18 @@ public:
     bool exportTraces(const QString& path);
     bool exportResults(const QString& path);
     bool exportRunsTable(const QString& path);
+    // Images: original, corrupted, each run's reconstruction and atoms. Tables: each run's
+    // loadings as CSV and as a heatmap PNG.
     bool exportReconstructions(const QString& folder);
     bool saveSession(const QString& path);
 
     // Parts, for tests and for the tour.
     RunManager* runs() const { return m_runs; }
     ParamForm* taskForm() const { return m_taskForm; }
+    ParamForm* tableForm() const { return m_tableForm; }
+    QListWidget* channelList() const { return m_channels; }
+    QCheckBox* transposeToggle() const { return m_transpose; }
+    LoadingsView* loadingsView() const { return m_loadings; }
     ParamForm* algorithmForm() const { return m_algorithmForm; }
     ParamForm* budgetForm() const { return m_budgetForm; }
     QComboBox* modelPicker() const { return m_model; }
@@ -107,6 +122,7 @@ private:
     void onAlgorithmChanged();
     void onModelChanged();
     void rebuildTaskData();
+    void rebuildTableData();
     void openSession(const QString& path);
     void applySession(const Session& session);
     void updateActions();
@@ -125,6 +141,10 @@ private:
     void refreshStatus();
     void updateRunPanel(int id);
     void updateAtoms();
+    void showTaskFor(bool table);
+    void populateChannels(const std::vector<std::string>& keep);
+    std::vector<std::string> checkedChannels() const;
+    const Table* shownTable() const; // the table as the model sees its columns (transposed or not)
     void onRunFinished(int id);
     void onGroupFinished(int group);
     void fillResultRow(int id);
@@ -134,7 +154,11 @@ private:
 
     // Data and task.
     QString m_imagePath;
+    QStringList m_morePaths; // further FCS files stacked under m_imagePath
     std::optional<Eigen::ArrayXXf> m_image;
+    std::optional<Table> m_table;      // as read
+    std::optional<Table> m_tableShown; // transposed when asked
+    std::vector<std::string> m_pendingChannels; // a session's channels, for the table being read
     DenseDataPtr m_data;
     int m_loadGeneration = 0; // newer requests make older results stale
     int m_busyGeneration = -1;
@@ -145,6 +169,15 @@ private:
     QLabel* m_dataLabel = nullptr;
     QLabel* m_dataError = nullptr;
     ParamForm* m_taskForm = nullptr;
+    QGroupBox* m_taskBox = nullptr;
+    QGroupBox* m_tableBox = nullptr;
+    ParamForm* m_tableForm = nullptr;
+    QListWidget* m_channels = nullptr;
+    QCheckBox* m_transpose = nullptr;
+    QLabel* m_channelCount = nullptr;
+    QStackedWidget* m_centreTop = nullptr;
+    LoadingsView* m_loadings = nullptr;
+    QLabel* m_loadingsRun = nullptr;
     QComboBox* m_model = nullptr;
     QComboBox* m_algorithm = nullptr;
     QLabel* m_algorithmHelp = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/run_manager.h"
 
+#include "core/data/io/data_files.h"
+#include "core/data/io/image_file.h"
 #include "core/run/registry.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -8,6 +10,29 @@
 #include <limits>
 
 namespace svi::ui {
+
+bool DataSource::isTable() const
+{
+    return !path.startsWith(":/") && dataFileKind(path.toStdString()) != DataFileKind::Image;
+}
+
+Table readSourceTable(const DataSource& source)
+{
+    std::vector<std::string> files;
+    for (const QString& p : source.paths())
+        files.push_back(p.toStdString());
+    TableReadOptions ro;
+    ro.transpose = source.transpose;
+    return loadTable(files, ro);
+}
+
+DenseDataPtr buildSourceData(const DataSource& source)
+{
+    if (source.isTable())
+        return makeTableData(readSourceTable(source), source.table);
+    return makeInpaintingData(loadGrayImage(source.path.toStdString()), source.task,
+                              source.path.toStdString());
+}
 
 RunOptions RunSpec::runOptions() const
 {

@@ -13,6 +13,7 @@
 
 #include "core/data/dense_data.h"
 #include "core/data/image_task.h"
+#include "core/data/table.h"
 #include "core/run/params.h"
 #include "core/run/runner.h"
 
@@ -21,6 +22,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -53,10 +55,23 @@ struct RunSpec
 struct DataSource
 {
     QString path;          // a file, or the embedded default image ":/images/default.png"
-    InpaintOptions task;
+    QStringList morePaths; // further FCS files whose rows are stacked under the first's
+    InpaintOptions task;   // images
+    TableOptions table;    // tables (FCS, CSV/TSV): channels, transform, split
+    bool transpose = false; // delimited tables: rows ↔ columns (genes as data points)
 
+    // True for FCS and delimited files (by name), false for images.
+    bool isTable() const;
+    QStringList paths() const { return QStringList{path} + morePaths; }
     bool operator==(const DataSource&) const = default;
 };
+
+// Builds the data set a source describes: the image cut into patches, or the table(s) read,
+// selected, transformed and split. Throws DataError / std::invalid_argument naming the file
+// or field. Any thread.
+DenseDataPtr buildSourceData(const DataSource& source);
+// The table(s) of a table source, as read (before selection and transforms). Any thread.
+Table readSourceTable(const DataSource& source);
 
 enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
 QString statusText(RunStatus status);

@@ -13,12 +13,28 @@ namespace {
 
 QJsonObject taskJson(const DataSource& s)
 {
-    return QJsonObject{{"data", s.path},
-                       {"task", QJsonObject{{"kind", "inpaint"},
-                                            {"missing", s.task.missing},
-                                            {"noise", s.task.noise},
-                                            {"patch", s.task.patch},
-                                            {"seed", qint64(s.task.seed)}}}};
+    if (!s.isTable())
+        return QJsonObject{{"data", s.path},
+                           {"task", QJsonObject{{"kind", "inpaint"},
+                                                {"missing", s.task.missing},
+                                                {"noise", s.task.noise},
+                                                {"patch", s.task.patch},
+                                                {"seed", qint64(s.task.seed)}}}};
+    QJsonArray channels;
+    for (const std::string& c : s.table.channels)
+        channels.append(QString::fromStdString(c));
+    QJsonObject task{{"kind", "heldout"},
+                     {"channels", channels},
+                     {"arcsinh", s.table.arcsinhCofactor},
+                     {"standardise", s.table.standardise},
+                     {"subsample", qint64(s.table.subsample)},
+                     {"heldout", s.table.heldOut},
+                     {"split", s.table.split == HeldOutSplit::Rows ? "rows" : "entries"},
+                     {"transpose", s.transpose},
+                     {"seed", qint64(s.table.seed)}};
+    return QJsonObject{{"data", s.morePaths.isEmpty() ? QJsonValue(s.path)
+                                                      : QJsonValue(QJsonArray::fromStringList(s.paths()))},
+                       {"task", task}};
 }
 
 struct Reader
@@ -53,16 +69,53 @@ struct Reader
     DataSource source(const QJsonObject& o, const QString& where) const
     {
         DataSource s;
-        s.path = string(o, "data", where);
+        const QJsonValue data = o.value("data");
+        if (data.isArray()) {
+            const QJsonArray files = data.toArray();
+            for (int i = 0; i < files.size(); ++i) {
+                if (!files[i].isString())
+                    fail(where + QString("data[%1]").arg(i), "not a file name");
+                if (i == 0)
+                    s.path = files[i].toString();
+                else
+                    s.morePaths << files[i].toString();
+            }
+            if (s.path.isEmpty())
+                fail(where + "data", "an empty list of files");
+        } else {
+            s.path = string(o, "data", where);
+        }
         const QJsonObject t = object(o, "task", where);
         const QString tw = where + "task.";
-        if (t.contains("kind") && t.value("kind").toString() != "inpaint")
-            fail(tw + "kind", "'" + t.value("kind").toString() + "' is not a task this version knows (inpaint)");
-        s.task.missing = number(t, "missing", tw, s.task.missing);
-        s.task.noise = number(t, "noise", tw, s.task.noise);
-        s.task.patch = int(number(t, "patch", tw, s.task.patch));
-        s.task.seed = std::uint64_t(number(t, "seed", tw, double(s.task.seed)));
-        if (auto problem = s.task.validate())
+        const QString kind = t.value("kind").toString(s.isTable() ? "heldout" : "inpaint");
+        if (kind != (s.isTable() ? "heldout" : "inpaint"))
+            fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() +
+                                  (s.isTable() ? " (heldout)" : " (inpaint)"));
+        if (!s.isTable()) {
+            if (!s.morePaths.isEmpty())
+                fail(where + "data", "several files can only be FCS files");
+            s.task.missing = number(t, "missing", tw, s.task.missing);
+            s.task.noise = number(t, "noise", tw, s.task.noise);
+            s.task.patch = int(number(t, "patch", tw, s.task.patch));
+            s.task.seed = std::uint64_t(number(t, "seed", tw, double(s.task.seed)));
+            if (auto problem = s.task.validate())
+                fail(tw.chopped(1), QString::fromStdString(*problem));
+            return s;
+        }
+        TableOptions& to = s.table;
+        for (const QJsonValue& c : t.value("channels").toArray())
+            to.channels.push_back(c.toString().toStdString());
+        to.arcsinhCofactor = number(t, "arcsinh", tw, to.arcsinhCofactor);
+        to.standardise = t.value("standardise").toBool(to.standardise);
+        to.subsample = std::int64_t(number(t, "subsample", tw, double(to.subsample)));
+        to.heldOut = number(t, "heldout", tw, to.heldOut);
+        const QString split = t.value("split").toString("entries");
+        if (split != "entries" && split != "rows")
+            fail(tw + "split", "'" + split + "' is not one of: entries, rows");
+        to.split = split == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
+        to.seed = std::uint64_t(number(t, "seed", tw, double(to.seed)));
+        s.transpose = t.value("transpose").toBool(false);
+        if (auto problem = to.validate())
             fail(tw.chopped(1), QString::fromStdString(*problem));
         return s;
     }

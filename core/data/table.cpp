@@ -38,6 +38,20 @@ void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
         std::swap(v[j], v[j + rng.below(v.size() - j)]);
 }
 
+// "170Yb_CD3" → "CD3"; a marker without such a prefix is returned unchanged.
+std::string markerWithoutIsotope(const std::string& marker)
+{
+    std::size_t i = 0;
+    while (i < marker.size() && std::isdigit(static_cast<unsigned char>(marker[i])))
+        ++i;
+    const std::size_t digits = i;
+    while (i < marker.size() && std::isalpha(static_cast<unsigned char>(marker[i])))
+        ++i;
+    if (digits == 0 || i == digits || i >= marker.size() || marker[i] != '_' || i + 1 == marker.size())
+        return marker;
+    return marker.substr(i + 1);
+}
+
 } // namespace
 
 std::string Table::label(int col) const
@@ -167,6 +181,16 @@ std::optional<std::vector<int>> selectColumns(const Table& table,
         for (int c = 0; c < table.cols() && found < 0; ++c)
             if (c < int(table.markers.size()) && lower(table.markers[std::size_t(c)]) == key)
                 found = c;
+        // Mass-cytometry markers are often written with their isotope ("170Yb_CD3"): "CD3"
+        // names that marker when exactly one channel carries it.
+        if (found < 0) {
+            int hits = 0;
+            for (int c = 0; c < table.cols() && c < int(table.markers.size()); ++c)
+                if (lower(markerWithoutIsotope(table.markers[std::size_t(c)])) == key && hits++ == 0)
+                    found = c;
+            if (hits > 1)
+                found = -1; // ambiguous: the user must name the channel
+        }
         if (found < 0) {
             if (unknown)
                 *unknown = w;

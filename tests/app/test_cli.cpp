@@ -56,6 +56,9 @@ private slots:
     void configReRunsIdentically();
     void badInput_data();
     void badInput();
+    void infoFcsAndTables();
+    void runOnFcsFiles();
+    void runOnSyntheticDataWithRowSplit();
 
 private:
     QTemporaryDir m_dir;
@@ -184,6 +187,17 @@ void TestCli::badInput_data()
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
     QTest::newRow("info without file") << QStringList{"info"} << "which file";
     QTest::newRow("bad config") << QStringList{"run", "--config", "/no/such/run.json"} << "cannot read '/no/such/run.json'";
+    const QString fcs = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
+    const QString csv = QString(SVI_TEST_DATA_DIR) + "/levine32_H1_sub200.csv";
+    QTest::newRow("unknown channel") << QStringList{"run", fcs, "--channels", "CD3,CD999", "--steps", "1"}
+                                     << "no channel or marker named 'CD999'";
+    QTest::newRow("inpaint a table") << QStringList{"run", fcs, "--task", "inpaint", "--steps", "1"}
+                                     << "is a table: its task is heldout";
+    QTest::newRow("held-out fraction") << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
+    QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"} << "--split = cells";
+    QTest::newRow("mixed kinds") << QStringList{"run", fcs, csv, "--steps", "1"} << "all are FCS files";
+    QTest::newRow("truncated FCS") << QStringList{"info", QString(SVI_TEST_DATA_DIR) + "/fcs/npm_fcs_AriaFile1_truncated.fcs"}
+                                   << "truncated: 6052 of 10000 events present";
 }
 
 void TestCli::badInput()
@@ -197,6 +211,80 @@ void TestCli::badInput()
     QVERIFY2(r.err.startsWith("svi: error: "), qPrintable(r.err));
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QCOMPARE(r.err.trimmed().count('\n'), 0); // one line
+}
+
+void TestCli::infoFcsAndTables()
+{
+    const QString fcs = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
+    Result r = svi({"info", fcs, "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o["kind"].toString(), QString("fcs"));
+    QCOMPARE(o["rows"].toInteger(), qint64(234));
+    QCOMPARE(o["cols"].toInteger(), qint64(30));
+    QCOMPARE(o["version"].toString(), QString("FCS3.0"));
+    QCOMPARE(o["datatype"].toString(), QString("F"));
+    QCOMPARE(o["byte_order"].toString(), QString("big-endian"));
+    QCOMPARE(o["names"].toArray().size(), 30);
+    QCOMPARE(o["names"].toArray()[0].toString(), QString("Bi209Di"));
+    QCOMPARE(o["markers"].toArray()[0].toString(), QString("209Bi_CD11b"));
+
+    r = svi({"info", QString(SVI_TEST_DATA_DIR) + "/ALL_exprs_head50.csv.gz", "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject t = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(t["kind"].toString(), QString("table"));
+    QCOMPARE(t["rows"].toInteger(), qint64(50));
+    QCOMPARE(t["cols"].toInteger(), qint64(128));
+    QVERIFY(t["gzip"].toBool());
+    QVERIFY(t["row_names"].toBool());
+}
+
+// Two FCS files stacked, four channels by marker, arcsinh: the summary names the data, the held-out
+// scores are there and loadings.csv has one column per channel.
+void TestCli::runOnFcsFiles()
+{
+    const QString a = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
+    const QString b = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_R5_Patient15.fcs";
+    const QString out = m_dir.filePath("fcsrun");
+    const Result r = svi({"run", a, b, "--channels", "CD45,170Yb_CD3,yb173di,HLA-DR", "--arcsinh", "5",
+                          "--algorithm", "mf-ssvi", "--set", "K=8", "--set", "init_items=200",
+                          "--set", "init_sweeps=2", "--steps", "30", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject s = readJson(out + "/summary.json");
+    QCOMPARE(s["rows"].toInteger(), qint64(573));
+    QCOMPARE(s["cols"].toInteger(), qint64(4));
+    QCOMPARE(s["task"].toObject()["heldout"].toDouble(), 0.05); // the CyTOF default
+    QVERIFY(s["metrics"].toObject()["heldout_loglik"].toDouble() < 0);
+    QVERIFY(s["metrics"].toObject()["mse"].toDouble() > 0);
+    QVERIFY(s["data"].toString().contains(" + "));
+    QFile loadings(out + "/loadings.csv");
+    QVERIFY(loadings.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = loadings.readAll().trimmed().split('\n');
+    QCOMPARE(lines[0], QByteArray("feature,weight,89Y_CD45,170Yb_CD3,173Yb_CD56,174Yb_HLA-DR"));
+    QCOMPARE(lines.size(), 9);
+    QVERIFY(!QFile::exists(out + "/observed.png"));
+    // run.json re-runs it: both files, the channels and the transform are kept.
+    const QJsonObject cfg = readJson(out + "/run.json");
+    QCOMPARE(cfg["data"].toArray().size(), 2);
+    QCOMPARE(cfg["task"].toObject()["channels"].toArray().size(), 4);
+    const Result again = svi({"run", "--config", out + "/run.json", "--out", out + "2", "--quiet"});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QCOMPARE(readJson(out + "2/summary.json")["metrics"].toObject()["heldout_loglik"].toDouble(),
+             s["metrics"].toObject()["heldout_loglik"].toDouble());
+}
+
+void TestCli::runOnSyntheticDataWithRowSplit()
+{
+    const QString out = m_dir.filePath("synth");
+    const Result r = svi({"run", "synthetic", "--rows", "2000", "--cols", "12", "--true-k", "6",
+                          "--split", "rows", "--heldout", "0.1", "--algorithm", "gibbs-ssvi", "--set",
+                          "K=10", "--set", "init=random", "--steps", "40", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject s = readJson(out + "/summary.json");
+    QCOMPARE(s["rows"].toInteger(), qint64(2000));
+    QCOMPARE(s["training_rows"].toInteger(), qint64(1800)); // 10 % test rows
+    QCOMPARE(s["task"].toObject()["split"].toString(), QString("rows"));
+    QVERIFY(s["metrics"].toObject()["heldout_loglik_total"].toDouble() < 0);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

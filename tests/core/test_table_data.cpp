@@ -61,6 +61,20 @@ private slots:
         QCOMPARE(QString::fromStdString(d->columnNames[1]), QString("CD3"));
     }
 
+    void markerWithoutItsIsotopeSelects()
+    {
+        Table t = smallTable(4);
+        t.markers = {"142Nd_CD3", "147Sm_CD4", "198Pt_Dead"};
+        auto picked = selectColumns(t, {"cd4", "Dead", "142Nd_CD3"});
+        QVERIFY(picked);
+        QCOMPARE(*picked, std::vector<int>({1, 2, 0}));
+        t.markers[2] = "150Sm_CD4"; // two channels carry CD4: the user must say which
+        std::string unknown;
+        QVERIFY(!selectColumns(t, {"CD4"}, &unknown));
+        QCOMPARE(QString::fromStdString(unknown), QString("CD4"));
+        QVERIFY(selectColumns(t, {"150Sm_CD4"}));
+    }
+
     void unknownChannelListsTheKnownOnes()
     {
         TableOptions o;

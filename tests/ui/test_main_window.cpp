@@ -3,6 +3,7 @@
 
 #include "core/run/registry.h"
 #include "ui/image_panel.h"
+#include "ui/loadings_view.h"
 #include "ui/main_window.h"
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -77,6 +79,7 @@ private slots:
     void twoRunsAtOnce();
     void compareExportAndReopenTheSession();
     void closingMidRunJoinsTheWorkers();
+    void fcsFilesChannelsLoadingsAndSession();
 
 private:
     QString smallImage();
@@ -373,12 +376,12 @@ void TestMainWindow::compareExportAndReopenTheSession()
     QStringList algorithms;
     for (int row = 0; row < 5; ++row) {
         algorithms << results->item(row, 1)->text();
-        for (int c : {2, 3, 5})
+        for (int c : {2, 3, 5, 6})
             QVERIFY2(std::isfinite(results->item(row, c)->text().toDouble()) && !results->item(row, c)->text().isEmpty(),
                      qPrintable(QString("row %1 col %2: '%3'").arg(row).arg(c).arg(results->item(row, c)->text())));
         QVERIFY(results->item(row, 4)->text().toDouble() < 0); // a log-likelihood
-        QCOMPARE(results->item(row, 6)->text(), QString("30"));
-        QCOMPARE(results->item(row, 8)->text(), QString("budget"));
+        QCOMPARE(results->item(row, 7)->text(), QString("30"));
+        QCOMPARE(results->item(row, 9)->text(), QString("budget"));
     }
     QCOMPARE(algorithms, QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
 
@@ -411,7 +414,7 @@ void TestMainWindow::compareExportAndReopenTheSession()
     QVERIFY(w->exportResults(table));
     const QList<QByteArray> rows = readAll(table).trimmed().split('\n');
     QCOMPARE(rows.size(), 6);
-    QVERIFY(rows[0].startsWith("Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,s/step"));
+    QVERIFY(rows[0].startsWith("Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,Held-out MSE,s/step"));
     QVERIFY(rows[5].contains("Gibbs-SSVI"));
 
     QVERIFY(w->exportReconstructions(m_dir.path()));
@@ -478,6 +481,87 @@ void TestMainWindow::closingMidRunJoinsTheWorkers()
     w->close();
     w.reset(); // joins both workers
     QVERIFY2(timer.elapsed() < 20000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+}
+
+// Two CyTOF files of one panel opened together: rows stacked, channels picked by marker,
+// held-out scores charted, loadings shown with marker names and exported, the session
+// re-opened with the same channels.
+void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
+{
+    const QString a = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
+    const QString b = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_R5_Patient15.fcs";
+    auto w = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*w));
+    w->openPaths({a, b});
+    QVERIFY(waitForData(*w));
+    QVERIFY(w->tableMode());
+    QCOMPARE(w->currentData()->rows(), std::int64_t(234 + 339));
+    QCOMPARE(w->channelList()->count(), 30);
+    QCOMPARE(w->channelList()->item(0)->text(), QString("209Bi_CD11b (Bi209Di)"));
+    QCOMPARE(w->currentData()->cols(), 30); // every channel has a marker name here
+    QCOMPARE(w->metricPicker()->currentData().toString(), QString("heldout_loglik"));
+
+    // No channel: Run is disabled with the reason; then four markers by hand.
+    for (int i = 0; i < 30; ++i)
+        w->channelList()->item(i)->setCheckState(Qt::Unchecked);
+    QTRY_VERIFY(w->runBlockedReason()->text().contains("Select at least one channel"));
+    QVERIFY(!w->runAction()->isEnabled());
+    QStringList picked;
+    for (int i : {26, 27, 28, 29}) { // CD45, CD3, CD56, HLA-DR
+        w->channelList()->item(i)->setCheckState(Qt::Checked);
+        picked << w->channelList()->item(i)->text();
+    }
+    w->tableForm()->setText("arcsinh", "5");
+    w->tableForm()->setText("heldout", "0.1");
+    QVERIFY(waitForData(*w));
+    QCOMPARE(w->currentData()->cols(), 4);
+    QCOMPARE(QString::fromStdString(w->currentData()->columnNames[1]), QString("170Yb_CD3"));
+    const auto held = (w->currentData()->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+    QVERIFY2(held > 573 * 4 * 0.05 && held < 573 * 4 * 0.15, qPrintable(QString::number(held)));
+
+    // A real run: held-out scores in the chart, loadings with the marker names.
+    useSmallSettings(*w);
+    w->budgetForm()->setText("seconds", "0");
+    w->budgetForm()->setText("steps", "40");
+    w->budgetForm()->setText("eval_every", "0.05");
+    const int id = w->startRun();
+    QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
+    QSignalSpy finished(w->runs(), &RunManager::runFinished);
+    QVERIFY(finished.wait(60000));
+    w->refreshNow();
+    const RunRecord* r = w->runs()->record(id);
+    QVERIFY(r->summary && r->summary->reason == TerminationReason::BudgetReached);
+    QVERIFY(r->summary->last->metrics.at("heldout_loglik") < 0);
+    QVERIFY(w->metricChart()->drawnPoints(id) > 1);
+    LoadingsView* lv = w->loadingsView();
+    QVERIFY(lv->shownFeatures() > 0);
+    QCOMPARE(lv->channels(), QStringList({"89Y_CD45", "170Yb_CD3", "173Yb_CD56", "174Yb_HLA-DR"}));
+    QVERIFY(lv->scale() > 0);
+
+    // Export: loadings as CSV (header with the markers, one row per feature) and as PNG.
+    QTemporaryDir out;
+    QVERIFY(w->exportReconstructions(out.path()));
+    const QString stem = out.filePath(QString("run-%1-gibbs-ssvi-loadings").arg(id));
+    const QList<QByteArray> lines = readAll(stem + ".csv").trimmed().split('\n');
+    QCOMPARE(lines[0], QByteArray("feature,weight,89Y_CD45,170Yb_CD3,173Yb_CD56,174Yb_HLA-DR"));
+    QCOMPARE(lines.size(), 1 + 12); // K = 12
+    QVERIFY(!QImage(stem + ".png").isNull());
+
+    // The session keeps both files and the channels.
+    const QString session = out.filePath("cytof.json");
+    QVERIFY(w->saveSession(session));
+    const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
+    QCOMPARE(saved["data"].toArray().size(), 2);
+    QCOMPARE(saved["task"].toObject()["channels"].toArray().size(), 4);
+    w.reset();
+    MainWindow again;
+    QVERIFY(waitForData(again));
+    again.openPath(session);
+    QVERIFY(waitForData(again));
+    QVERIFY(again.tableMode());
+    QCOMPARE(again.currentData()->cols(), 4);
+    QCOMPARE(again.currentData()->rows(), std::int64_t(573));
+    QCOMPARE(again.sessionRunCount(), 1);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -100,4 +100,22 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes)
         throw DataError("cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
 }
 
+QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns)
+{
+    QByteArray out = "feature,weight";
+    for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
+        out += "," + csvField(std::size_t(d) < columns.size() ? QString::fromStdString(columns[std::size_t(d)])
+                                                             : QString("V%1").arg(d + 1))
+                          .toUtf8();
+    out += "\n";
+    for (Eigen::Index k = 0; k < preview.atoms.rows(); ++k) {
+        out += QByteArray::number(qint64(k + 1)) + "," +
+               metricText(k < preview.atomWeights.size() ? preview.atomWeights[k] : std::nan("")).toUtf8();
+        for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
+            out += "," + metricText(preview.atoms(k, d)).toUtf8();
+        out += "\n";
+    }
+    return out;
+}
+
 } // namespace svi

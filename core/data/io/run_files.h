@@ -4,6 +4,7 @@
 
 #include "core/run/params.h"
 #include "core/run/runner.h"
+#include "core/run/trainer.h"
 
 #include <QByteArray>
 #include <QJsonValue>
@@ -38,6 +39,10 @@ std::set<std::string> metricKeys(const std::vector<Snapshot>& trace);
 // file); the header line is written when `header` is true.
 QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::string>& keys,
                     const std::vector<std::pair<QString, QString>>& lead = {}, bool header = true);
+
+// The learned loadings, one row per feature in the preview's order (decreasing E[π_k]):
+// "feature,weight,<channel…>". `columns` names the channels (V1… when empty).
+QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns);
 
 // Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
 QString csvField(const QString& text);

@@ -23,10 +23,13 @@ BpfaSynthetic makeBpfaSynthetic(const BpfaSyntheticOptions& o)
         fail("heldOut = " + std::to_string(o.heldOut) + ", but must be in [0, 1)");
 
     Rng rng = Rng::stream(o.seed, 0x73796e74ULL);
+    if (!std::isfinite(o.loadingVariance))
+        fail("loadingVariance must be finite");
+    const double phiSd = std::sqrt(o.loadingVariance > 0 ? o.loadingVariance : 1.0 / double(o.D));
     Eigen::MatrixXd phi(o.K, o.D);
     for (int k = 0; k < o.K; ++k)
         for (int d = 0; d < o.D; ++d)
-            phi(k, d) = rng.normal() / std::sqrt(double(o.D));
+            phi(k, d) = rng.normal() * phiSd;
     Eigen::VectorXd pi(o.K);
     for (int k = 0; k < o.K; ++k)
         pi[k] = rng.beta(o.a / o.K, o.b * (o.K - 1) / o.K + (o.K == 1 ? o.b : 0.0));

@@ -1,0 +1,729 @@
+#include "core/data/io/fcs_file.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+namespace svi {
+namespace {
+
+// The HEADER is 6 bytes of version, 4 spaces and six 8-byte ASCII offsets.
+constexpr std::int64_t kHeaderBytes = 58;
+// Some writers (FlowJo) put 99999999 rather than 0 in the HEADER for offsets that do not fit.
+constexpr std::int64_t kHeaderOverflow = 99999999;
+// $ENDDATA is often one byte past the data (an exclusive end); allow that much slack, no more.
+constexpr std::int64_t kEndSlack = 2;
+
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
+
+// Bytes that surround values in real files: padding spaces, and the odd newline or NUL.
+bool isPad(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0';
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && isPad(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isPad(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// Well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
+bool validUtf8(std::string_view s)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int extra = 0;
+        unsigned cp = 0;
+        if (c >= 0xC2 && c <= 0xDF) {
+            extra = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            extra = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + std::size_t(extra) >= n)
+            return false;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned cc = p[i + std::size_t(k)];
+            if ((cc & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((extra == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        i += std::size_t(extra) + 1;
+    }
+    return true;
+}
+
+// FCS 3.1 makes TEXT values UTF-8, but older writers used Latin-1 (e.g. 'µ', 'ª' as one
+// byte). A value that is not valid UTF-8 is taken as Latin-1, whose code points are its bytes.
+std::string toUtf8(std::string_view s)
+{
+    if (validUtf8(s))
+        return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x80) {
+            out += ch;
+        } else {
+            out += char(0xC0 | (c >> 6));
+            out += char(0x80 | (c & 0x3F));
+        }
+    }
+    return out;
+}
+
+std::string upperAscii(std::string s)
+{
+    for (char& c : s)
+        if (c >= 'a' && c <= 'z')
+            c = char(c - 'a' + 'A');
+    return s;
+}
+
+std::optional<std::int64_t> parseInt(std::string_view s)
+{
+    s = trim(s);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseReal(std::string_view s)
+{
+    s = trim(s);
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// Everything that needs the path for its messages.
+struct Context
+{
+    const std::string& path;
+    std::vector<std::string>& notes;
+
+    [[noreturn]] void fail(const std::string& reason) const
+    {
+        throw DataError("cannot read '" + path + "': " + reason);
+    }
+};
+
+void checkReadable(const Context& ctx)
+{
+    const QFileInfo fi(QString::fromStdString(ctx.path));
+    if (!fi.exists())
+        ctx.fail("file does not exist");
+    if (fi.isDir())
+        ctx.fail("is a folder, not a file");
+    if (!ctx.path.starts_with(":") && !fi.isReadable())
+        ctx.fail("permission denied");
+    if (fi.size() == 0)
+        ctx.fail("file is empty");
+}
+
+std::string readAt(const Context& ctx, QFile& file, std::int64_t offset, std::int64_t bytes,
+                   const char* what)
+{
+    if (!file.seek(offset))
+        ctx.fail(std::string("cannot seek to the ") + what + " at byte " + num(offset) + " (" +
+                 file.errorString().toStdString() + ")");
+    const QByteArray got = file.read(bytes);
+    if (got.size() != bytes)
+        ctx.fail(std::string("cannot read the ") + what + " at bytes " + num(offset) + "–" +
+                 num(offset + bytes - 1) + " (" + file.errorString().toStdString() + ")");
+    return got.toStdString();
+}
+
+FcsHeader parseHeader(const Context& ctx, const std::string& h)
+{
+    FcsHeader header;
+    header.version = h.substr(0, 6);
+    const bool shaped = header.version[3] >= '0' && header.version[3] <= '9' &&
+                        header.version[4] == '.' && header.version[5] >= '0' &&
+                        header.version[5] <= '9';
+    if (!shaped)
+        ctx.fail("HEADER version '" + toUtf8(header.version) +
+                 "' is not of the form FCSn.n (not an FCS file?)");
+    if (header.version[3] != '2' && header.version[3] != '3')
+        ctx.fail("HEADER version '" + header.version +
+                 "' is not supported (FCS 2.0, 3.0, 3.1 and 3.2 are)");
+    static const char* const kFields[6] = {"TEXT begin", "TEXT end",       "DATA begin",
+                                           "DATA end",   "ANALYSIS begin", "ANALYSIS end"};
+    std::int64_t* const offsets[6] = {&header.textBegin,     &header.textEnd,
+                                      &header.dataBegin,     &header.dataEnd,
+                                      &header.analysisBegin, &header.analysisEnd};
+    for (int f = 0; f < 6; ++f) {
+        const std::string_view field = std::string_view(h).substr(std::size_t(10 + 8 * f), 8);
+        if (trim(field).empty())
+            continue; // blank = 0: the segment lies beyond 99,999,999 bytes (or is absent)
+        const auto v = parseInt(field);
+        if (!v || *v < 0)
+            ctx.fail("HEADER field " + std::string(kFields[f]) + " (bytes " + num(10 + 8 * f) +
+                     "–" + num(17 + 8 * f) + ") = '" + toUtf8(field) +
+                     "', but must be a byte offset");
+        *offsets[f] = *v;
+    }
+    return header;
+}
+
+// Splits a TEXT segment (its first byte is the delimiter) into keyword/value pairs and adds them
+// to `keywords`; keys already there are kept (the primary TEXT wins over the supplemental).
+void parseText(const Context& ctx, std::string_view seg, char delim,
+               std::map<std::string, std::string>& keywords, const char* what)
+{
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (std::size_t i = 1; i < seg.size(); ++i) {
+        const char c = seg[i];
+        if (c != delim) {
+            cur += c;
+        } else if (i + 1 < seg.size() && seg[i + 1] == delim) {
+            cur += delim; // a doubled delimiter is a literal one inside a key or value
+            ++i;
+        } else {
+            tokens.push_back(std::move(cur));
+            cur.clear();
+        }
+    }
+    // Text after the last delimiter: the last value when the final delimiter is missing, or the
+    // padding many writers leave after it.
+    if (!trim(cur).empty() || tokens.size() % 2 == 1)
+        tokens.push_back(std::move(cur));
+    if (tokens.size() % 2 == 1) {
+        const std::string_view last = trim(tokens.back());
+        if (!last.empty())
+            ctx.notes.push_back(std::string(what) + " ends with '" + toUtf8(last) +
+                                "' without a value; ignored");
+        tokens.pop_back();
+    }
+    for (std::size_t t = 0; t + 1 < tokens.size(); t += 2) {
+        std::string key = upperAscii(toUtf8(trim(tokens[t])));
+        if (key.empty()) {
+            ctx.notes.push_back(std::string(what) + " has an empty keyword; its value is ignored");
+            continue;
+        }
+        std::string value = toUtf8(trim(tokens[t + 1]));
+        const auto [it, added] = keywords.emplace(std::move(key), value);
+        // The Krieg CyTOF files repeat some $PnS with the same value; only a conflict is news.
+        if (!added && it->second != value)
+            ctx.notes.push_back(std::string(what) + " repeats " + it->first + " with '" + value +
+                                "'; the first value, '" + it->second + "', is kept");
+    }
+}
+
+// Byte swaps: FCS byte order against this machine's. memcpy keeps the loads legal at any
+// alignment; compilers turn these into single load (+ bswap) instructions.
+inline std::uint16_t bswap(std::uint16_t v)
+{
+    return std::uint16_t((v >> 8) | (v << 8));
+}
+inline std::uint32_t bswap(std::uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap32(v);
+#else
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+#endif
+}
+inline std::uint64_t bswap(std::uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(v);
+#else
+    return (std::uint64_t(bswap(std::uint32_t(v))) << 32) | bswap(std::uint32_t(v >> 32));
+#endif
+}
+
+template <class T, bool Swap> inline T load(const unsigned char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    if constexpr (Swap)
+        v = bswap(v);
+    return v;
+}
+
+void swapFloats(float* values, std::size_t n)
+{
+    auto* p = reinterpret_cast<unsigned char*>(values);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t v = load<std::uint32_t, true>(p + 4 * i);
+        std::memcpy(p + 4 * i, &v, 4);
+    }
+}
+
+template <bool Swap> void decodeDouble(const unsigned char* src, float* dst, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        dst[i] = float(std::bit_cast<double>(load<std::uint64_t, Swap>(src + 8 * i)));
+}
+
+struct IntColumn
+{
+    int offset = 0; // byte offset inside an event
+    int bytes = 0;
+    std::uint64_t mask = ~std::uint64_t(0);
+};
+
+// Unsigned integers of 1–8 bytes, in the file's byte order (Big = most significant first).
+template <bool Big>
+void decodeInts(const unsigned char* src, float* dst, std::int64_t events, int eventBytes,
+                const std::vector<IntColumn>& cols)
+{
+    constexpr bool hostBig = std::endian::native == std::endian::big;
+    constexpr bool swap = Big != hostBig;
+    const std::size_t P = cols.size();
+    for (std::int64_t r = 0; r < events; ++r) {
+        const unsigned char* e = src + r * eventBytes;
+        float* out = dst + std::size_t(r) * P;
+        for (std::size_t c = 0; c < P; ++c) {
+            const IntColumn& col = cols[c];
+            const unsigned char* p = e + col.offset;
+            std::uint64_t v = 0;
+            switch (col.bytes) {
+            case 1:
+                v = p[0];
+                break;
+            case 2:
+                v = load<std::uint16_t, swap>(p);
+                break;
+            case 3:
+                v = Big ? (std::uint64_t(p[0]) << 16) | (std::uint64_t(p[1]) << 8) | p[2]
+                        : std::uint64_t(p[0]) | (std::uint64_t(p[1]) << 8) |
+                              (std::uint64_t(p[2]) << 16);
+                break;
+            case 4:
+                v = load<std::uint32_t, swap>(p);
+                break;
+            default:
+                for (int k = 0; k < col.bytes; ++k) {
+                    const int b = Big ? k : col.bytes - 1 - k;
+                    v = (v << 8) | p[b];
+                }
+            }
+            out[c] = float(v & col.mask);
+        }
+    }
+}
+
+// The mask for an integer parameter: FCS 2.0-era instruments store e.g. 10-bit values in 16-bit
+// words with flag bits above them, so (like flowCore and FlowIO) values are masked to the next
+// power of two ≥ $PnR, minus 1 — only when that is narrower than $PnB, so that a full-width
+// $PnR (65536 for 16 bits) or a $PnR larger than the word changes nothing.
+std::uint64_t rangeMask(const std::string* range, int bits)
+{
+    const std::uint64_t all = bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+    if (!range)
+        return all;
+    const auto r = parseReal(*range);
+    if (!r || *r < 2.0 || *r >= 18446744073709551616.0)
+        return all;
+    const auto need = std::uint64_t(std::ceil(*r));
+    std::uint64_t pow2 = 1;
+    while (pow2 < need && pow2 < (std::uint64_t(1) << 63))
+        pow2 <<= 1;
+    return pow2 - 1 < all ? pow2 - 1 : all;
+}
+
+struct Segment
+{
+    std::int64_t begin = 0, end = -1;
+    bool set = false;
+    std::int64_t length() const { return end - begin + 1; }
+    // Bytes of the segment that the file actually holds.
+    std::int64_t present(std::int64_t fileSize) const
+    {
+        return std::max<std::int64_t>(0, std::min(end + 1, fileSize) - begin);
+    }
+};
+
+std::string range(const Segment& s)
+{
+    return num(s.begin) + "–" + num(s.end);
+}
+
+} // namespace
+
+FcsFile readFcs(const std::string& path, bool readData)
+{
+    FcsFile out;
+    out.path = path;
+    const Context ctx{path, out.notes};
+    checkReadable(ctx);
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        ctx.fail(file.errorString().toStdString());
+    const std::int64_t fileSize = file.size();
+
+    // --- HEADER ---
+    const std::string head = file.read(kHeaderBytes).toStdString();
+    if (!head.starts_with("FCS"))
+        ctx.fail("not an FCS file (it does not start with 'FCS')");
+    if (fileSize < kHeaderBytes)
+        ctx.fail("the file has " + num(fileSize) + " bytes, but the FCS HEADER alone has " +
+                 num(kHeaderBytes) + " (truncated?)");
+    const FcsHeader h = parseHeader(ctx, head);
+    out.header = h;
+    out.version = h.version;
+
+    // --- TEXT --- (always located by the HEADER: the standard keeps it below 99,999,999)
+    if (h.textBegin < kHeaderBytes || h.textEnd < h.textBegin)
+        ctx.fail("the HEADER puts TEXT at bytes " + num(h.textBegin) + "–" + num(h.textEnd) +
+                 ", but it must start at byte 58 or later and end after it begins");
+    std::int64_t textEnd = h.textEnd;
+    if (textEnd >= fileSize) {
+        if (textEnd > fileSize)
+            ctx.fail("TEXT segment ends at byte " + num(textEnd) + ", but the file has " +
+                     num(fileSize) + " bytes (truncated?)");
+        textEnd = fileSize - 1; // an exclusive end, as $ENDDATA often is
+        out.notes.push_back("the HEADER's TEXT end points one byte past the end of the file");
+    }
+    // Some writers (the CyTOF "PengQiu" writer) give the first DATA byte as the TEXT end (an
+    // exclusive end); that byte is data, and taking it as TEXT would add a junk keyword. Only
+    // this one-byte overlap is corrected: a larger one means the HEADER's DATA begin is what is
+    // wrong, and cutting the TEXT there would lose keywords.
+    if (h.dataBegin > h.textBegin && h.dataBegin == textEnd) {
+        textEnd = h.dataBegin - 1;
+        out.notes.push_back(
+            "the HEADER's TEXT end is the first DATA byte; TEXT taken to end at byte " +
+            num(textEnd));
+    }
+    const std::string text =
+        readAt(ctx, file, h.textBegin, textEnd - h.textBegin + 1, "TEXT segment");
+    const char delim = text.front();
+    if (delim == '\0' || static_cast<unsigned char>(delim) > 126)
+        ctx.fail("TEXT segment at byte " + num(h.textBegin) + " starts with byte " +
+                 num(static_cast<unsigned char>(delim)) + ", which cannot be a delimiter");
+    parseText(ctx, text, delim, out.keywords, "TEXT");
+
+    auto kw = [&](const std::string& key) -> const std::string* {
+        const auto it = out.keywords.find(key);
+        return it == out.keywords.end() ? nullptr : &it->second;
+    };
+    auto intKw = [&](const std::string& key, bool required) -> std::optional<std::int64_t> {
+        const std::string* v = kw(key);
+        if (!v) {
+            if (required)
+                ctx.fail(key + " is missing");
+            return std::nullopt;
+        }
+        const auto n = parseInt(*v);
+        if (!n || *n < 0)
+            ctx.fail(key + " = '" + *v + "', but must be a whole number ≥ 0");
+        return n;
+    };
+
+    // Supplemental TEXT: same syntax and delimiter (FCS 3.0+). Parsed only when it is in the
+    // file and starts with the delimiter; some writers keep other things there (CyFlow: a ZIP
+    // archive), which is no reason to refuse the file.
+    {
+        const std::string* sb = kw("$BEGINSTEXT");
+        const std::string* se = kw("$ENDSTEXT");
+        const auto b = sb ? parseInt(*sb) : std::nullopt;
+        const auto e = se ? parseInt(*se) : std::nullopt;
+        if (b && e && *b > 0 && *e >= *b) {
+            const std::string where = "supplemental TEXT at bytes " + num(*b) + "–" + num(*e);
+            if (*b < kHeaderBytes || *e >= fileSize) {
+                out.notes.push_back(where + " is not inside the file; ignored");
+            } else {
+                const std::string stext = readAt(ctx, file, *b, *e - *b + 1, "supplemental TEXT");
+                if (stext.front() != delim)
+                    out.notes.push_back(where + " does not start with the TEXT delimiter; ignored");
+                else
+                    parseText(ctx, stext, delim, out.keywords, "supplemental TEXT");
+            }
+        } else if ((sb || se) && !(b && e && *b == 0 && *e == 0)) {
+            out.notes.push_back("$BEGINSTEXT/$ENDSTEXT do not give a segment; ignored");
+        }
+    }
+
+    // --- what the DATA holds ---
+    if (const std::string* mode = kw("$MODE"); mode && upperAscii(*mode) != "L")
+        ctx.fail("$MODE = " + *mode +
+                 ", but only L (list mode) is supported (C and U are histograms)");
+    const std::string* dataType = kw("$DATATYPE");
+    if (!dataType)
+        ctx.fail("$DATATYPE is missing");
+    const std::string dt = upperAscii(*dataType);
+    if (dt != "F" && dt != "D" && dt != "I")
+        ctx.fail("$DATATYPE = " + *dataType + ", but only F, D and I are supported");
+    out.dataType = dt[0];
+
+    const std::int64_t par = *intKw("$PAR", true);
+    if (par < 1 || par > 100000)
+        ctx.fail("$PAR = " + num(par) + ", but must be between 1 and 100000");
+    out.parameters = int(par);
+    // A $PnN beyond $PAR means $PAR is wrong (or the file was edited): refuse rather than guess.
+    {
+        std::int64_t beyond = 0;
+        for (const auto& [key, value] : out.keywords) {
+            if (key.size() < 4 || !key.starts_with("$P") || key.back() != 'N')
+                continue;
+            const auto n = parseInt(std::string_view(key).substr(2, key.size() - 3));
+            if (n && *n > par && (beyond == 0 || *n < beyond))
+                beyond = *n;
+        }
+        if (beyond > 0)
+            ctx.fail("$PAR = " + num(par) + ", but $P" + num(beyond) + "N is present");
+    }
+
+    std::vector<IntColumn> intCols;
+    int eventBytes = 0;
+    int widest = 0;
+    for (int i = 1; i <= par; ++i) {
+        const std::string p = "$P" + std::to_string(i);
+        const std::string* name = kw(p + "N");
+        if (!name)
+            ctx.fail("$PAR = " + num(par) + ", but " + p + "N is missing");
+        std::string n = *name;
+        if (n.empty()) {
+            n = "P" + std::to_string(i);
+            out.notes.push_back(p + "N is empty; named " + n);
+        }
+        out.names.push_back(std::move(n));
+        const std::string* marker = kw(p + "S");
+        out.markers.push_back(marker ? *marker : std::string());
+
+        const std::string* bitsText = kw(p + "B");
+        if (!bitsText)
+            ctx.fail(p + "B is missing");
+        const auto bits = parseInt(*bitsText);
+        if (!bits)
+            ctx.fail(p + "B = " + *bitsText + ", but must be a number of bits");
+        if (out.dataType == 'F' && *bits != 32)
+            ctx.fail(p + "B = " + *bitsText + ", but $DATATYPE = F needs 32");
+        if (out.dataType == 'D' && *bits != 64)
+            ctx.fail(p + "B = " + *bitsText + ", but $DATATYPE = D needs 64");
+        if (*bits < 8 || *bits > 64 || *bits % 8 != 0)
+            ctx.fail(p + "B = " + *bitsText +
+                     ", but only whole bytes are supported (8, 16, 24, 32, … 64 bits)");
+        if (const std::string* t = kw(p + "DATATYPE"); t && upperAscii(*t) != dt)
+            ctx.fail(p + "DATATYPE = " + *t +
+                     ", but mixed data types are not supported ($DATATYPE = " + *dataType + ")");
+        out.bits.push_back(int(*bits));
+        IntColumn col;
+        col.offset = eventBytes;
+        col.bytes = int(*bits / 8);
+        if (out.dataType == 'I')
+            col.mask = rangeMask(kw(p + "R"), int(*bits));
+        intCols.push_back(col);
+        eventBytes += col.bytes;
+        widest = std::max(widest, col.bytes);
+    }
+
+    if (const std::string* order = kw("$BYTEORD")) {
+        out.byteOrder = *order;
+        std::vector<std::int64_t> digits;
+        std::string_view rest = *order;
+        bool ok = true;
+        while (ok && !rest.empty()) {
+            const std::size_t comma = rest.find(',');
+            const auto d = parseInt(rest.substr(0, comma));
+            ok = d.has_value();
+            if (ok)
+                digits.push_back(*d);
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
+        bool ascending = ok && !digits.empty(), descending = ascending;
+        const auto m = std::int64_t(digits.size());
+        for (std::int64_t k = 0; k < m && ok; ++k) {
+            ascending = ascending && digits[std::size_t(k)] == k + 1;
+            descending = descending && digits[std::size_t(k)] == m - k;
+        }
+        if (!ascending && !descending)
+            ctx.fail("$BYTEORD = " + *order +
+                     ", but only 1,2,3,4 (little-endian) and 4,3,2,1 (big-endian) are supported");
+        out.bigEndian = descending && !ascending;
+    } else if (widest > 1) {
+        ctx.fail("$BYTEORD is missing");
+    }
+
+    std::optional<std::int64_t> tot = intKw("$TOT", false);
+    if (tot && *tot > std::numeric_limits<std::int64_t>::max() / eventBytes)
+        ctx.fail("$TOT = " + num(*tot) + ", but no file can hold that many events");
+    if (const auto next = intKw("$NEXTDATA", false); next && *next != 0)
+        out.notes.push_back("the file holds further data sets ($NEXTDATA = " + num(*next) +
+                            "); only the first is read");
+
+    // --- where the DATA is ---
+    // The HEADER offsets are used when set (not blank, 0 or 99999999). FCS 3.x repeats them as
+    // $BEGINDATA/$ENDDATA, and the keywords alone hold them beyond 99,999,999 bytes. When both
+    // are set and disagree, we take the one that describes exactly $TOT events inside the file,
+    // the HEADER's first if both do: writers compute the keywords inside the TEXT whose length
+    // depends on them and get them wrong (a FACSDiva file has $BEGINDATA two bytes before the
+    // data the HEADER points at, which reads as garbage); no file here has it the other way.
+    Segment hdr{h.dataBegin, h.dataEnd,
+                h.dataBegin > 0 && h.dataEnd > 0 && h.dataBegin != kHeaderOverflow &&
+                    h.dataEnd != kHeaderOverflow};
+    Segment txt;
+    {
+        const auto b = intKw("$BEGINDATA", false);
+        const auto e = intKw("$ENDDATA", false);
+        txt = Segment{b.value_or(0), e.value_or(-1), b && e && *b > 0};
+    }
+    const std::int64_t need = tot ? *tot * eventBytes : -1;
+    auto fits = [&](const Segment& s) {
+        if (!s.set || s.begin < kHeaderBytes)
+            return false;
+        if (!tot)
+            return s.length() >= 0 && s.present(fileSize) > 0;
+        return s.length() >= need && s.length() <= need + kEndSlack && s.present(fileSize) >= need;
+    };
+    Segment data;
+    if (hdr.set && txt.set && (hdr.begin != txt.begin || hdr.end != txt.end)) {
+        const std::string both = "the HEADER's DATA offsets " + range(hdr) +
+                                 " and $BEGINDATA/$ENDDATA " + range(txt) + " differ; ";
+        if (fits(hdr) || !fits(txt)) {
+            data = hdr;
+            out.notes.push_back(both + "used the HEADER's");
+        } else {
+            data = txt;
+            out.notes.push_back(both + "used the keywords (the HEADER's do not fit $TOT)");
+        }
+    } else {
+        data = hdr.set ? hdr : txt;
+    }
+    out.dataBegin = data.begin;
+    out.dataEnd = data.end;
+
+    if (!tot) {
+        // FCS 2.0 may omit $TOT: count whole events in the DATA present.
+        if (!data.set)
+            ctx.fail("$TOT is missing, and so are the DATA offsets (HEADER 0, no $BEGINDATA)");
+        const std::int64_t present = data.present(fileSize);
+        tot = present / eventBytes;
+        if (present % eventBytes > kEndSlack)
+            out.notes.push_back(
+                "$TOT is missing and the DATA is not a whole number of events; the last " +
+                num(present % eventBytes) + " bytes are ignored");
+    }
+    out.events = *tot;
+    if (!readData)
+        return out;
+
+    // --- DATA ---
+    const std::int64_t events = *tot;
+    const std::int64_t bytes = events * eventBytes;
+    Table& table = out.table;
+    table.columns = out.names;
+    table.markers = out.markers;
+    table.source = path;
+    if (bytes == 0) {
+        table.values.resize(0, par);
+        return out;
+    }
+    const std::string want = "$TOT = " + num(events) + " events of " + num(eventBytes) + " bytes";
+    if (!data.set)
+        ctx.fail("no DATA offsets: the HEADER's are 0 and $BEGINDATA/$ENDDATA are missing");
+    if (data.begin < kHeaderBytes || data.end < data.begin)
+        ctx.fail("DATA segment at bytes " + range(data) + " is not a segment after the HEADER");
+    const std::int64_t present = data.present(fileSize);
+    if (present < bytes) {
+        const std::string truncated =
+            "truncated: " + num(present / eventBytes) + " of " + num(events) + " events present";
+        if (data.begin >= fileSize)
+            ctx.fail("DATA segment begins at byte " + num(data.begin) + ", but the file has " +
+                     num(fileSize) + " bytes (" + truncated + ")");
+        if (data.end >= fileSize)
+            ctx.fail("DATA segment ends at byte " + num(data.end) + ", but the file has " +
+                     num(fileSize) + " bytes (" + truncated + ")");
+        ctx.fail("DATA segment at bytes " + range(data) + " holds " + num(data.length()) +
+                 " bytes, but " + want + " need " + num(bytes) + " (" + truncated + ")");
+    }
+    // A DATA segment longer than the events by a whole event or more means $TOT or $PnB is not
+    // what the writer meant; reading it anyway would give plausible-looking wrong numbers.
+    const std::int64_t extra = data.length() - bytes;
+    if (extra >= eventBytes && extra > kEndSlack)
+        ctx.fail("DATA segment at bytes " + range(data) + " holds " + num(data.length()) +
+                 " bytes, but " + want + " need " + num(bytes) + " ($TOT or $PnB is wrong)");
+    if (extra > 0)
+        out.notes.push_back("$ENDDATA points " + num(extra) + " byte" + (extra > 1 ? "s" : "") +
+                            " past the data" +
+                            (data.end >= fileSize ? " (past the end of the file)" : ""));
+
+    // One read of the whole segment, then one tight loop per data type. float32 is read
+    // straight into the table (row-major events × parameters is the DATA layout) and swapped in
+    // place: a second buffer would cost as much again in fresh pages as the decoding itself.
+    table.values.resize(events, par);
+    float* dst = table.values.data();
+    const auto n = std::size_t(events) * std::size_t(par);
+    const bool swap = out.bigEndian != (std::endian::native == std::endian::big);
+    auto readInto = [&](void* to) {
+        if (!file.seek(data.begin) || file.read(static_cast<char*>(to), bytes) != bytes)
+            ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
+                     file.errorString().toStdString() + ")");
+    };
+    if (out.dataType == 'F') {
+        readInto(dst);
+        if (swap)
+            swapFloats(dst, n);
+        return out;
+    }
+    std::unique_ptr<unsigned char[]> buffer(new unsigned char[std::size_t(bytes)]);
+    readInto(buffer.get());
+    if (out.dataType == 'D')
+        swap ? decodeDouble<true>(buffer.get(), dst, n) : decodeDouble<false>(buffer.get(), dst, n);
+    else if (out.bigEndian)
+        decodeInts<true>(buffer.get(), dst, events, eventBytes, intCols);
+    else
+        decodeInts<false>(buffer.get(), dst, events, eventBytes, intCols);
+    return out;
+}
+
+Table readFcsFiles(const std::vector<std::string>& paths)
+{
+    if (paths.empty())
+        throw DataError("no FCS file given");
+    std::vector<Table> tables;
+    tables.reserve(paths.size());
+    for (const std::string& p : paths)
+        tables.push_back(std::move(readFcs(p).table));
+    if (tables.size() == 1)
+        return std::move(tables.front());
+    try {
+        return combineTables(tables);
+    } catch (const std::invalid_argument& e) {
+        // combineTables names both files ("'b.fcs' has no channel 'X' (which 'a.fcs' has)").
+        throw DataError(std::string("cannot combine the FCS files: ") + e.what());
+    }
+}
+
+} // namespace svi

@@ -1,0 +1,845 @@
+#include "core/data/io/table_file.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+
+namespace svi {
+namespace {
+
+// Compressed bytes read per block, and the first size of the text buffer. The buffer doubles
+// only for a line longer than itself, so memory stays at about one block for any file length.
+constexpr std::size_t kInputBlock = 256 * 1024;
+constexpr std::size_t kTextBlock = 1024 * 1024;
+// Cell text quoted in messages is cut to this many bytes.
+constexpr std::size_t kQuoteMax = 40;
+
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "': " + reason);
+}
+
+std::string plural(std::int64_t n, const char* what)
+{
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// Spaces around fields are not part of them; a tab only when it does not separate fields.
+bool isPad(char c, char delim)
+{
+    return (c == ' ' || c == '\t') && c != delim;
+}
+
+std::string_view trim(std::string_view s, char delim)
+{
+    while (!s.empty() && isPad(s.front(), delim))
+        s.remove_prefix(1);
+    while (!s.empty() && isPad(s.back(), delim))
+        s.remove_suffix(1);
+    return s;
+}
+
+// 'text' for a message, cut at a UTF-8 character boundary when long. (Built with append: GCC
+// 12 warns wrongly about "literal" + std::string at -O3, its bug 105329.)
+std::string quoted(std::string_view text)
+{
+    std::string out(1, '\'');
+    if (text.size() <= kQuoteMax)
+        return out.append(text).append(1, '\'');
+    std::size_t n = kQuoteMax;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+        --n;
+    return out.append(text.substr(0, n)).append("…'");
+}
+
+// V1, V2, …: the names of unnamed columns, as R gives them.
+std::string numberedName(std::int64_t i)
+{
+    return std::string("V").append(std::to_string(i + 1));
+}
+
+// --- bytes -------------------------------------------------------------------------------------
+
+// The file's bytes, inflated when they start with the gzip magic 1f 8b, whatever the name says.
+// Concatenated gzip members are read one after another, as gzip -d does.
+class ByteSource
+{
+public:
+    explicit ByteSource(const std::string& path) : m_path(path), m_file(QString::fromStdString(path))
+    {
+        const QFileInfo fi(m_file.fileName());
+        if (!fi.exists())
+            fail(path, "file does not exist");
+        if (fi.isDir())
+            fail(path, "is a folder, not a file");
+        if (!m_file.open(QIODevice::ReadOnly))
+            fail(path, m_file.errorString().toStdString());
+        const QByteArray magic = m_file.peek(2);
+        m_gzip = magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+                 static_cast<unsigned char>(magic[1]) == 0x8b;
+        m_sizeHint = m_file.isSequential() ? 0 : m_file.size();
+        if (m_gzip && m_sizeHint >= 18 && m_file.seek(m_sizeHint - 4)) {
+            // The gzip trailer ends with the text length modulo 2^32 (of the last member only);
+            // compressed numbers rarely shrink more than fourfold, so fall back on that.
+            const QByteArray tail = m_file.read(4);
+            std::int64_t isize = 0;
+            for (int i = 3; i >= 0 && tail.size() == 4; --i)
+                isize = isize * 256 + static_cast<unsigned char>(tail[i]);
+            m_sizeHint = isize >= m_sizeHint ? isize : 4 * m_sizeHint;
+            if (!m_file.seek(0))
+                fail(path, m_file.errorString().toStdString());
+        }
+        if (m_gzip) {
+            m_in.resize(kInputBlock);
+            // 15: the largest window, as gzip writes; +32: accept the gzip header.
+            if (inflateInit2(&m_z, 15 + 32) != Z_OK)
+                fail(path, "zlib cannot be initialised (out of memory?)");
+            m_zReady = true;
+            m_inMember = true;
+        }
+    }
+
+    ~ByteSource()
+    {
+        if (m_zReady)
+            inflateEnd(&m_z);
+    }
+
+    ByteSource(const ByteSource&) = delete;
+    ByteSource& operator=(const ByteSource&) = delete;
+
+    bool gzip() const { return m_gzip; }
+    // About how many bytes of text there are (for reserving memory); 0 when unknown.
+    std::int64_t sizeHint() const { return m_sizeHint; }
+
+    // Up to n bytes of text; 0 only at the end. Throws DataError on read errors, corrupt or
+    // truncated gzip data.
+    std::size_t read(char* out, std::size_t n) { return m_gzip ? inflateInto(out, n) : readRaw(out, n); }
+
+private:
+    std::size_t readRaw(char* out, std::size_t n)
+    {
+        const qint64 got = m_file.read(out, qint64(n));
+        if (got < 0)
+            fail(m_path, m_file.errorString().toStdString());
+        return std::size_t(got);
+    }
+
+    std::size_t inflateInto(char* out, std::size_t n)
+    {
+        m_z.next_out = reinterpret_cast<Bytef*>(out);
+        m_z.avail_out = uInt(std::min<std::size_t>(n, std::numeric_limits<uInt>::max()));
+        const uInt wanted = m_z.avail_out;
+        while (m_z.avail_out > 0) {
+            if (m_z.avail_in == 0 && !m_fileEnd) {
+                const std::size_t got = readRaw(reinterpret_cast<char*>(m_in.data()), m_in.size());
+                m_fileEnd = got == 0;
+                m_z.next_in = m_in.data();
+                m_z.avail_in = uInt(got);
+            }
+            if (!m_inMember) {
+                // Between members: NUL padding (from tape or block devices) may end the file;
+                // anything else has to be another gzip member.
+                while (m_z.avail_in > 0 && *m_z.next_in == 0) {
+                    ++m_z.next_in;
+                    --m_z.avail_in;
+                }
+                if (m_z.avail_in == 0) {
+                    if (m_fileEnd)
+                        break;
+                    continue;
+                }
+                inflateReset(&m_z);
+                m_inMember = true;
+            }
+            if (m_z.avail_in == 0) // and the file has ended inside a member
+                fail(m_path, "the gzip data end early (truncated file?)");
+            const int rc = inflate(&m_z, Z_NO_FLUSH);
+            if (rc == Z_STREAM_END) {
+                m_inMember = false;
+            } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0)) {
+                const std::string why = m_z.msg ? m_z.msg : "zlib error " + std::to_string(rc);
+                fail(m_path, "corrupt gzip data (" + why + ")");
+            }
+        }
+        return wanted - m_z.avail_out;
+    }
+
+    const std::string& m_path;
+    QFile m_file;
+    bool m_gzip = false;
+    std::int64_t m_sizeHint = 0;
+    z_stream m_z{};
+    bool m_zReady = false;
+    bool m_inMember = false;
+    bool m_fileEnd = false;
+    std::vector<unsigned char> m_in;
+};
+
+// --- records -----------------------------------------------------------------------------------
+
+// One line of the table: usually one line of the file, more when a quoted field holds line
+// breaks. `text` has no line terminator and is valid until the next call to next().
+struct Record
+{
+    std::string_view text;
+    std::int64_t line = 0; // the file line it starts on, from 1
+};
+
+// Splits the text into records, refilling its buffer from the source as it goes.
+class RecordReader
+{
+public:
+    RecordReader(const std::string& path, ByteSource& source) : m_source(source), m_buf(kTextBlock)
+    {
+        fill();
+        const std::string_view head(m_buf.data(), m_end);
+        if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
+            fail(path, "the text is UTF-16; save it as UTF-8");
+        if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), 64 * 1024)))
+            fail(path, "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
+        if (head.starts_with("\xEF\xBB\xBF"))
+            m_pos = 3;
+    }
+
+    bool empty() const { return m_end == 0; }
+
+    // Until it is set, a quote opens a field after a tab, comma or semicolon.
+    void setDelimiter(char delim) { m_delim = delim; }
+
+    bool next(Record& rec)
+    {
+        for (;;) {
+            const char* const base = m_buf.data();
+            const char* const start = base + m_pos;
+            const char* const end = base + m_end;
+            const char* s = start;
+            bool inQuote = false;
+            std::int64_t breaks = 0; // line breaks inside quoted fields
+            for (;;) {
+                const auto* nl = static_cast<const char*>(std::memchr(s, '\n', std::size_t(end - s)));
+                const char* const segEnd = nl ? nl : end;
+                for (const char* x = s;; ++x) {
+                    x = static_cast<const char*>(std::memchr(x, '"', std::size_t(segEnd - x)));
+                    if (!x)
+                        break;
+                    if (inQuote) {
+                        if (x + 1 < segEnd && x[1] == '"')
+                            ++x; // "" inside quotes
+                        else
+                            inQuote = false;
+                    } else if (opensField(start, x)) {
+                        inQuote = true;
+                    }
+                }
+                if (nl && inQuote) {
+                    ++breaks;
+                    s = nl + 1;
+                    continue;
+                }
+                if (!nl && !m_eof)
+                    break; // the record may go on past the buffer: read more and rescan it
+                if (!nl && start == end)
+                    return false;
+                const char* const stop = nl ? nl : end;
+                std::size_t len = std::size_t(stop - start);
+                if (len > 0 && start[len - 1] == '\r')
+                    --len;
+                rec.text = std::string_view(start, len);
+                rec.line = m_line + 1;
+                m_line += breaks + 1;
+                m_pos = nl ? std::size_t(nl + 1 - base) : m_end;
+                return true;
+            }
+            fill();
+        }
+    }
+
+private:
+    // A quote is a field's opening quote only at its start (after padding); elsewhere it is a
+    // plain character, as in 5" floppy.
+    bool opensField(const char* recordStart, const char* quote) const
+    {
+        // Before the delimiter is known, a tab may be one, so only spaces pad.
+        const char padDelim = m_delim ? m_delim : '\t';
+        const char* p = quote;
+        while (p > recordStart && isPad(p[-1], padDelim))
+            --p;
+        if (p == recordStart)
+            return true;
+        const char c = p[-1];
+        return m_delim ? c == m_delim : c == ',' || c == '\t' || c == ';';
+    }
+
+    void fill()
+    {
+        if (m_pos > 0) {
+            std::memmove(m_buf.data(), m_buf.data() + m_pos, m_end - m_pos);
+            m_end -= m_pos;
+            m_pos = 0;
+        }
+        if (m_end == m_buf.size())
+            m_buf.resize(m_buf.size() * 2);
+        const std::size_t got = m_source.read(m_buf.data() + m_end, m_buf.size() - m_end);
+        m_end += got;
+        m_eof = got == 0;
+    }
+
+    ByteSource& m_source;
+    std::vector<char> m_buf;
+    std::size_t m_pos = 0, m_end = 0;
+    bool m_eof = false;
+    char m_delim = 0;
+    std::int64_t m_line = 0; // file lines consumed so far
+};
+
+bool isBlank(std::string_view text, char delim)
+{
+    return std::all_of(text.begin(), text.end(), [delim](char c) { return c == ' ' || isPad(c, delim); });
+}
+
+// --- fields ------------------------------------------------------------------------------------
+
+// One field from p, leaving p at the delimiter that ends it or at the end. Unquoted fields are
+// trimmed views into the record; a quoted one is kept as written between its quotes, copied to
+// `scratch` only when it holds "" escapes. Returns the problem, or nullptr.
+const char* takeField(const char*& p, const char* end, char delim, std::string& scratch,
+                      std::string_view& text)
+{
+    const char* q = p;
+    while (q != end && isPad(*q, delim))
+        ++q;
+    if (q == end || *q != '"') {
+        const auto* d = static_cast<const char*>(std::memchr(q, delim, std::size_t(end - q)));
+        const char* const e = d ? d : end;
+        text = trim(std::string_view(q, std::size_t(e - q)), delim);
+        p = e;
+        return nullptr;
+    }
+    const char* const open = ++q;
+    bool escaped = false;
+    for (;;) {
+        const auto* close = static_cast<const char*>(std::memchr(q, '"', std::size_t(end - q)));
+        if (!close)
+            return "a quoted field is not closed";
+        if (close + 1 != end && close[1] == '"') {
+            if (!escaped)
+                scratch.clear();
+            scratch.append(q, close + 1);
+            escaped = true;
+            q = close + 2;
+            continue;
+        }
+        if (escaped) {
+            scratch.append(q, close);
+            text = scratch;
+        } else {
+            text = std::string_view(open, std::size_t(close - open));
+        }
+        q = close + 1;
+        break;
+    }
+    while (q != end && isPad(*q, delim))
+        ++q;
+    if (q != end && *q != delim)
+        return "text after the closing quote";
+    p = q;
+    return nullptr;
+}
+
+enum class Cell { Number, Missing, NotFinite, OutOfRange, Text };
+
+// Whether a decimal number that from_chars found out of double range is too large (rather
+// than too small, which is 0 in float anyway): the position of its first significant digit
+// relative to the decimal point, plus its exponent, is positive.
+bool overflows(std::string_view s)
+{
+    std::size_t i = s.find_first_of("eE");
+    long long exponent = 0;
+    if (i != std::string_view::npos) {
+        const char* b = s.data() + i + 1;
+        if (b != s.data() + s.size() && *b == '+')
+            ++b;
+        long long e = 0;
+        const auto r = std::from_chars(b, s.data() + s.size(), e);
+        exponent = r.ec == std::errc() ? e : (s[i + 1] == '-' ? -1000000 : 1000000);
+        s = s.substr(0, i);
+    }
+    if (!s.empty() && (s.front() == '-' || s.front() == '+'))
+        s.remove_prefix(1);
+    const std::size_t dot = std::min(s.find('.'), s.size());
+    const std::size_t first = s.find_first_not_of("0.");
+    if (first == std::string_view::npos)
+        return false;
+    const long long position = first < dot ? (long long)(dot - first) - 1 : -(long long)(first - dot);
+    return position + exponent > 0;
+}
+
+// A cell's value: a number, a missing value ("", NA, NaN in any case), or what is wrong.
+// With ';' as delimiter a decimal comma is read too (1,5), as spreadsheets in many locales
+// write it.
+Cell classify(std::string_view text, char delim, float& value)
+{
+    text = trim(text, delim);
+    value = kNaN;
+    if (text.empty() || text == "NA")
+        return Cell::Missing;
+    const char* b = text.data();
+    const char* const e = b + text.size();
+    if (*b == '+' && text.size() > 1 && b[1] != '-' && b[1] != '+')
+        ++b; // from_chars takes no plus sign
+    double d = 0;
+    auto r = std::from_chars(b, e, d);
+    std::string_view number(b, std::size_t(e - b));
+    char buf[64];
+    if ((r.ec != std::errc() && r.ec != std::errc::result_out_of_range) || r.ptr != e) {
+        const std::size_t n = std::size_t(e - b);
+        if (delim != ';' || n > sizeof buf || std::count(b, e, ',') != 1 || std::find(b, e, '.') != e)
+            return Cell::Text;
+        std::replace_copy(b, e, buf, ',', '.');
+        r = std::from_chars(buf, buf + n, d);
+        if ((r.ec != std::errc() && r.ec != std::errc::result_out_of_range) || r.ptr != buf + n)
+            return Cell::Text;
+        number = std::string_view(buf, n);
+    }
+    if (r.ec == std::errc::result_out_of_range) {
+        if (overflows(number))
+            return Cell::OutOfRange;
+        value = 0.0f;
+        return Cell::Number;
+    }
+    if (std::isnan(d))
+        return Cell::Missing;
+    if (std::isinf(d))
+        return Cell::NotFinite;
+    value = float(d);
+    return std::isfinite(value) ? Cell::Number : Cell::OutOfRange;
+}
+
+char delimiterFromName(const std::string& path)
+{
+    QString name = QFileInfo(QString::fromStdString(path)).fileName().toLower();
+    if (name.endsWith(".gz"))
+        name.chop(3);
+    if (name.endsWith(".csv"))
+        return ',';
+    if (name.endsWith(".tsv") || name.endsWith(".tab") || name.endsWith(".txt"))
+        return '\t';
+    return 0;
+}
+
+// The name's delimiter when the first line holds it; else the most frequent of tab, comma and
+// semicolon outside quotes (a .txt or .csv file is often something else).
+char guessDelimiter(const std::string& path, std::string_view firstLine)
+{
+    int tabs = 0, commas = 0, semicolons = 0;
+    bool inQuote = false;
+    for (char c : firstLine) {
+        if (c == '"')
+            inQuote = !inQuote;
+        else if (inQuote)
+            continue;
+        else if (c == '\t')
+            ++tabs;
+        else if (c == ',')
+            ++commas;
+        else if (c == ';')
+            ++semicolons;
+    }
+    const char byName = delimiterFromName(path);
+    if ((byName == ',' && commas > 0) || (byName == '\t' && tabs > 0))
+        return byName;
+    if (tabs > 0 && tabs >= commas && tabs >= semicolons)
+        return '\t';
+    if (commas > 0 && commas >= semicolons)
+        return ',';
+    if (semicolons > 0)
+        return ';';
+    return byName ? byName : ',';
+}
+
+// --- the table ---------------------------------------------------------------------------------
+
+// One pass over the file: works out the layout from the header and the first data line, then
+// checks every line against it and, when asked, converts the cells.
+class Parser
+{
+public:
+    Parser(const std::string& path, const TableReadOptions& options, bool wantValues,
+           bool wantRowNames)
+        : m_path(path), m_options(options), m_wantValues(wantValues), m_wantRowNames(wantRowNames)
+    {
+    }
+
+    void run();
+
+    // Results.
+    bool gzip = false;
+    char delim = ',';
+    bool hasRowNames = false;
+    std::vector<std::string> columns; // value columns
+    std::int64_t rows = 0;
+    // rows × columns when values are wanted; has spare rows until run() returns.
+    MatrixRF values;
+    std::vector<std::string> rowNames;
+
+private:
+    std::vector<std::string> splitAll(const Record& rec);
+    void decideLayout(const Record& first, const std::vector<std::string>& header,
+                      const std::vector<std::string>& cells);
+    void row(const Record& rec);
+    float slowCell(const char*& p, const char* end, const Record& rec, int field);
+    [[noreturn]] void failLine(const Record& rec, const std::string& reason) const;
+    [[noreturn]] void failCell(const Record& rec, int field, const std::string& reason) const;
+    [[noreturn]] void failCount(const Record& rec);
+
+    const std::string& m_path;
+    const TableReadOptions& m_options;
+    const bool m_wantValues, m_wantRowNames;
+
+    // Layout: every data line has m_fields fields: [row name] values… [empty, m_extraTrailing].
+    int m_fields = 0;
+    int m_first = 0; // index of the first value field
+    int m_cols = 0;
+    bool m_extraTrailing = false;     // data lines end with a delimiter the header lacks
+    std::int64_t m_firstDataLine = 0;
+    bool m_dropCandidate = false;     // the last value column is unnamed…
+    bool m_lastAllEmpty = true;       // …and so far empty on every line (then it is dropped)
+    std::vector<std::string> m_fieldNames; // per field, for messages
+    std::string m_expected;           // ", but the header has 39"
+    std::string m_scratch;
+};
+
+void Parser::failLine(const Record& rec, const std::string& reason) const
+{
+    throw DataError("cannot read '" + m_path + "' line " + std::to_string(rec.line) + ": " + reason);
+}
+
+void Parser::failCell(const Record& rec, int field, const std::string& reason) const
+{
+    std::string where = "cannot read '" + m_path + "' line " + std::to_string(rec.line) +
+                        ", column " + std::to_string(field + 1);
+    if (field < int(m_fieldNames.size()) && !m_fieldNames[std::size_t(field)].empty())
+        where += " ('" + m_fieldNames[std::size_t(field)] + "')";
+    throw DataError(where + ": " + reason);
+}
+
+// A line with the wrong number of fields: count them all for the message.
+void Parser::failCount(const Record& rec)
+{
+    const char* p = rec.text.data();
+    const char* const end = p + rec.text.size();
+    int n = 0;
+    for (;;) {
+        std::string_view text;
+        if (const char* problem = takeField(p, end, delim, m_scratch, text))
+            failCell(rec, n, problem);
+        ++n;
+        if (p == end)
+            break;
+        ++p;
+    }
+    failLine(rec, plural(n, "field") + m_expected);
+}
+
+std::vector<std::string> Parser::splitAll(const Record& rec)
+{
+    std::vector<std::string> out;
+    const char* p = rec.text.data();
+    const char* const end = p + rec.text.size();
+    for (;;) {
+        std::string_view text;
+        if (const char* problem = takeField(p, end, delim, m_scratch, text))
+            failCell(rec, int(out.size()), problem);
+        out.emplace_back(text);
+        if (p == end)
+            return out;
+        ++p;
+    }
+}
+
+void Parser::decideLayout(const Record& first, const std::vector<std::string>& header,
+                          const std::vector<std::string>& cells)
+{
+    const int H = int(header.size());
+    const int D = int(cells.size());
+    float unused = 0;
+    const bool firstIsText = classify(cells.front(), delim, unused) == Cell::Text;
+    const bool corner = H > 0 && header.front().empty();
+    const bool lastEmpty = D > 1 && first.text.back() == delim;
+    const int forced = m_options.rowNames;
+    std::vector<std::string> names;
+    m_fields = D;
+    m_firstDataLine = first.line;
+    m_expected = ", but line " + std::to_string(first.line) + " has " + std::to_string(D);
+    if (!m_options.header) {
+        hasRowNames = forced == 1 || (forced < 0 && firstIsText);
+        names.assign(std::size_t(D), std::string());
+    } else if (D == H) {
+        hasRowNames = forced == 1 || (forced < 0 && (corner || firstIsText));
+        names = header;
+        m_expected = ", but the header has " + std::to_string(H);
+    } else if (D == H + 1 && forced != 0 && !(lastEmpty && (corner || !firstIsText))) {
+        // R's write.table: the header names only the value columns.
+        hasRowNames = true;
+        names = header;
+        names.insert(names.begin(), std::string());
+    } else if (D == H + 1 && lastEmpty) {
+        // Every data line ends with a delimiter; the header does not.
+        hasRowNames = forced == 1 || (forced < 0 && (corner || firstIsText));
+        names = header;
+        names.emplace_back();
+        m_extraTrailing = true;
+    } else {
+        failLine(first, plural(D, "field") + ", but the header has " + std::to_string(H));
+    }
+    m_first = hasRowNames ? 1 : 0;
+    m_cols = m_fields - m_first - (m_extraTrailing ? 1 : 0);
+    if (m_cols < 1)
+        fail(m_path, "no columns of values, only row names");
+    m_dropCandidate = !m_extraTrailing && m_cols >= 2 && names.back().empty();
+    m_fieldNames = names;
+    for (int c = 0; c < m_cols; ++c) {
+        std::string& name = m_fieldNames[std::size_t(m_first + c)];
+        if (name.empty())
+            name = numberedName(c);
+        columns.push_back(name);
+    }
+}
+
+float Parser::slowCell(const char*& p, const char* end, const Record& rec, int field)
+{
+    std::string_view text;
+    if (const char* problem = takeField(p, end, delim, m_scratch, text))
+        failCell(rec, field, problem);
+    float v = kNaN;
+    switch (classify(text, delim, v)) {
+    case Cell::Number:
+    case Cell::Missing:
+        return v;
+    case Cell::NotFinite:
+        failCell(rec, field, quoted(text) + " is not a finite number");
+    case Cell::OutOfRange:
+        failCell(rec, field, quoted(text) + " is beyond the range of single-precision floats");
+    case Cell::Text:
+        break;
+    }
+    failCell(rec, field, quoted(trim(text, delim)) + " is not a number");
+}
+
+// The hot loop: numbers are parsed straight from the buffer; only cells that are not plain
+// numbers (missing, quoted, padded, wrong) take the slow path.
+void Parser::row(const Record& rec)
+{
+    const char* p = rec.text.data();
+    const char* const end = p + rec.text.size();
+    if (hasRowNames) {
+        std::string_view name;
+        if (const char* problem = takeField(p, end, delim, m_scratch, name))
+            failCell(rec, 0, problem);
+        if (m_wantRowNames)
+            rowNames.emplace_back(name);
+    }
+    float* out = nullptr;
+    if (m_wantValues) {
+        // Row-major with fixed columns, so growing is a realloc, often without a copy.
+        if (rows == values.rows())
+            values.conservativeResize(std::max<Eigen::Index>(2 * rows, 1024), m_cols);
+        out = values.data() + rows * m_cols;
+    }
+    for (int c = 0; c < m_cols; ++c) {
+        const int field = m_first + c;
+        if (field > 0) {
+            if (p == end)
+                failCount(rec);
+            ++p; // the delimiter
+        }
+        if (!out) {
+            std::string_view text;
+            if (const char* problem = takeField(p, end, delim, m_scratch, text))
+                failCell(rec, field, problem);
+            continue;
+        }
+        if (p != end && *p != '"') {
+            double d = 0;
+            const auto r = std::from_chars(p, end, d);
+            if (r.ec == std::errc() && (r.ptr == end || *r.ptr == delim)) {
+                const float f = float(d);
+                if (std::isfinite(f)) {
+                    out[c] = f;
+                    p = r.ptr;
+                    continue;
+                }
+            }
+        }
+        out[c] = slowCell(p, end, rec, field);
+    }
+    if (m_extraTrailing) {
+        if (p == end)
+            failCount(rec);
+        ++p;
+        while (p != end && isPad(*p, delim))
+            ++p;
+        if (p != end) {
+            const char* q = p;
+            std::string_view text;
+            if (!takeField(q, end, delim, m_scratch, text) && q == end)
+                failCell(rec, m_fields - 1,
+                         quoted(text) + " after the last column, where line " +
+                             std::to_string(m_firstDataLine) + " ends with a delimiter");
+            failCount(rec);
+        }
+    } else if (p != end) {
+        failCount(rec);
+    }
+    if (m_dropCandidate && rec.text.back() != delim)
+        m_lastAllEmpty = false;
+    ++rows;
+}
+
+void Parser::run()
+{
+    ByteSource source(m_path);
+    gzip = source.gzip();
+    RecordReader reader(m_path, source);
+    if (reader.empty())
+        fail(m_path, "no data rows (the file is empty)");
+
+    Record rec;
+    bool found = false;
+    while (!found && reader.next(rec))
+        found = !isBlank(rec.text, 0) && !rec.text.starts_with('#');
+    if (!found)
+        fail(m_path, "no data rows (only comments and blank lines)");
+    delim = m_options.delimiter ? m_options.delimiter : guessDelimiter(m_path, rec.text);
+    reader.setDelimiter(delim);
+
+    std::vector<std::string> header;
+    if (m_options.header) {
+        header = splitAll(rec);
+        m_fieldNames = header; // for messages about the first data line
+        found = false;
+        while (!found && reader.next(rec))
+            found = !isBlank(rec.text, delim);
+        if (!found)
+            fail(m_path, "no data rows (only a header line)");
+    }
+    decideLayout(rec, header, splitAll(rec));
+    if (source.sizeHint() > 0) {
+        // Room for as many rows as lines like the first would fill the text: address space
+        // only until written, and the spare rows are cut below.
+        const std::int64_t guess = source.sizeHint() / std::int64_t(rec.text.size() + 1) + 16;
+        const std::int64_t reserve = std::min(guess, std::max<std::int64_t>(1, (1 << 26) / m_cols));
+        if (m_wantValues)
+            values.resize(reserve, m_cols);
+        if (m_wantRowNames && hasRowNames)
+            rowNames.reserve(std::size_t(reserve));
+    }
+    do {
+        if (!isBlank(rec.text, delim))
+            row(rec);
+    } while (reader.next(rec));
+
+    if (m_wantValues)
+        values.conservativeResize(rows, m_cols);
+    if (m_dropCandidate && m_lastAllEmpty) {
+        // Every line ended with a delimiter: that is not a column.
+        --m_cols;
+        if (m_wantValues)
+            values.conservativeResize(rows, m_cols);
+        columns.pop_back();
+    }
+}
+
+std::vector<std::string> numberedNames(std::int64_t n)
+{
+    std::vector<std::string> names;
+    names.reserve(std::size_t(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        names.push_back(numberedName(i));
+    return names;
+}
+
+// Row names as column names must not be empty: an empty one becomes V<row>.
+std::vector<std::string> rowNamesAsColumns(std::vector<std::string> names)
+{
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i].empty())
+            names[i] = numberedName(std::int64_t(i));
+    return names;
+}
+
+void checkOptions(const char* function, const TableReadOptions& options)
+{
+    if (auto problem = options.validate())
+        throw std::invalid_argument(std::string(function) + ": " + *problem);
+}
+
+} // namespace
+
+std::optional<std::string> TableReadOptions::validate() const
+{
+    if (delimiter == '"' || delimiter == '\n' || delimiter == '\r')
+        return std::string("delimiter = ") + (delimiter == '"' ? "'\"'" : "a line break") +
+               ", but must not be a quote or a line break";
+    if (rowNames < -1 || rowNames > 1)
+        return "rowNames = " + std::to_string(rowNames) + ", but must be -1 (guess), 0 or 1";
+    return std::nullopt;
+}
+
+Table readTableFile(const std::string& path, const TableReadOptions& options)
+{
+    checkOptions("readTableFile", options);
+    Parser parser(path, options, true, true);
+    parser.run();
+    Table t;
+    t.source = path;
+    if (options.transpose) {
+        t.values = parser.values.transpose();
+        t.columns = parser.hasRowNames ? rowNamesAsColumns(std::move(parser.rowNames))
+                                       : numberedNames(parser.rows);
+        t.rowNames = std::move(parser.columns);
+    } else {
+        t.values = std::move(parser.values);
+        t.columns = std::move(parser.columns);
+        t.rowNames = std::move(parser.rowNames);
+    }
+    t.markers.assign(t.columns.size(), std::string());
+    return t;
+}
+
+TableFileInfo inspectTableFile(const std::string& path, const TableReadOptions& options)
+{
+    checkOptions("inspectTableFile", options);
+    Parser parser(path, options, false, options.transpose);
+    parser.run();
+    TableFileInfo info;
+    info.hasRowNames = parser.hasRowNames;
+    info.delimiter = parser.delim;
+    info.gzip = parser.gzip;
+    if (options.transpose) {
+        info.rows = std::int64_t(parser.columns.size());
+        info.cols = int(parser.rows);
+        info.columns = parser.hasRowNames ? rowNamesAsColumns(std::move(parser.rowNames))
+                                          : numberedNames(parser.rows);
+    } else {
+        info.rows = parser.rows;
+        info.cols = int(parser.columns.size());
+        info.columns = std::move(parser.columns);
+    }
+    return info;
+}
+
+} // namespace svi
