@@ -25,6 +25,7 @@
 #include <omp.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -91,6 +92,8 @@ Images (--task inpaint)
 
 Tables (--task heldout)
   --channels A,B,…          channels to model, by channel ($PnN) or marker ($PnS) name
+                            ("CD3" also finds a marker written "170Yb_CD3")
+  --exclude A,B,…           model every channel but these (e.g. --exclude Time)
   --arcsinh C               y ← asinh(y / C) first (5 for CyTOF, 150 for flow; default off)
   --no-standardise          keep the scale (default: every channel to mean 0, variance 1)
   --subsample N             keep N rows drawn at random (default: all)
@@ -382,6 +385,7 @@ struct RunConfig
     double noise = 0.0;
     // Tables and synthetic data.
     std::string channels; // comma-separated
+    std::string exclude;  // comma-separated: every channel but these
     double arcsinh = 0.0;
     bool standardise = true;
     std::int64_t subsample = 0;
@@ -472,12 +476,16 @@ void loadConfig(const std::string& path, RunConfig& c)
             c.transpose = t["transpose"].toBool(false);
         if (t.contains("split"))
             c.split = t["split"].toString().toStdString();
-        if (t.contains("channels")) {
+        auto list = [&](const char* key, std::string& dst) {
+            if (!t.contains(key))
+                return;
             QStringList names;
-            for (const QJsonValue& v : t["channels"].toArray())
+            for (const QJsonValue& v : t[key].toArray())
                 names << v.toString();
-            c.channels = names.join(',').toStdString();
-        }
+            dst = names.join(',').toStdString();
+        };
+        list("channels", c.channels);
+        list("exclude", c.exclude);
         if (t.contains("synthetic")) {
             const QJsonObject y = t["synthetic"].toObject();
             double n = double(c.synthRows), d = double(c.synthCols), k = double(c.synthK);
@@ -539,6 +547,8 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.noise = parseNumber("--noise", value());
         else if (a == "--channels")
             c.channels = value();
+        else if (a == "--exclude")
+            c.exclude = value();
         else if (a == "--arcsinh")
             c.arcsinh = parseNumber("--arcsinh", value());
         else if (a == "--no-standardise")
@@ -641,7 +651,10 @@ QJsonObject taskJson(const RunConfig& c)
     QJsonArray channels;
     for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
         channels.append(n.trimmed());
-    QJsonObject t{{"kind", "heldout"},       {"channels", channels},
+    QJsonArray excluded;
+    for (const QString& n : QString::fromStdString(c.exclude).split(',', Qt::SkipEmptyParts))
+        excluded.append(n.trimmed());
+    QJsonObject t{{"kind", "heldout"},       {"channels", channels}, {"exclude", excluded},
                   {"arcsinh", c.arcsinh},    {"standardise", c.standardise},
                   {"subsample", qint64(c.subsample)}, {"heldout", c.heldout},
                   {"split", QString::fromStdString(c.split)}, {"transpose", c.transpose},
@@ -775,6 +788,30 @@ void loadTableData(const RunConfig& c, Prepared& p)
     Table table = loadTable(c.files, ro);
     if (c.tile > 0)
         table = tiledRows(table, c.tile);
+    if (!c.exclude.empty()) {
+        std::vector<std::string> drop;
+        for (const QString& n : QString::fromStdString(c.exclude).split(',', Qt::SkipEmptyParts))
+            drop.push_back(n.trimmed().toStdString());
+        std::string unknown;
+        const auto dropped = selectColumns(table, drop, &unknown);
+        if (!dropped)
+            throw UsageError("--exclude: no channel or marker named '" + unknown + "' in '" + table.source + "'");
+        const std::vector<std::string> kept = t.channels;
+        std::vector<int> from;
+        if (!kept.empty()) {
+            const auto picked = selectColumns(table, kept, &unknown);
+            if (!picked)
+                throw UsageError("--channels: no channel or marker named '" + unknown + "' in '" + table.source + "'");
+            from = *picked;
+        } else {
+            for (int col = 0; col < table.cols(); ++col)
+                from.push_back(col);
+        }
+        t.channels.clear();
+        for (int col : from)
+            if (std::find(dropped->begin(), dropped->end(), col) == dropped->end())
+                t.channels.push_back(table.columns[std::size_t(col)]);
+    }
     p.source = table.source;
     try {
         p.data = makeTableData(table, t);

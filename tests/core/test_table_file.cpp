@@ -12,11 +12,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <zlib.h>
-
 #include <cmath>
 #include <stdexcept>
+#include <zlib.h>
 
 using namespace svi;
 
@@ -147,19 +145,20 @@ void TestTableFile::knownValues_data()
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<char>("delimiter");
     QTest::newRow("csv") << "a.csv" << QByteArray("CD3,CD4,CD8\n1,2,3\n4.5,-6e-1,+7\n") << ',';
-    QTest::newRow("tsv") << "a.tsv" << QByteArray("CD3\tCD4\tCD8\n1\t2\t3\n4.5\t-6e-1\t+7\n") << '\t';
+    QTest::newRow("tsv") << "a.tsv" << QByteArray("CD3\tCD4\tCD8\n1\t2\t3\n4.5\t-6e-1\t+7\n")
+                         << '\t';
     QTest::newRow("txt is tab") << "a.txt" << QByteArray("CD3\tCD4\tCD8\n1\t2\t3\n4.5\t-6e-1\t+7\n")
                                 << '\t';
-    QTest::newRow("txt holding csv") << "b.txt" << QByteArray("CD3,CD4,CD8\n1,2,3\n4.5,-6e-1,+7\n")
-                                     << ',';
+    QTest::newRow("txt holding csv")
+        << "b.txt" << QByteArray("CD3,CD4,CD8\n1,2,3\n4.5,-6e-1,+7\n") << ',';
     QTest::newRow("semicolons, no suffix")
         << "a.dat" << QByteArray("CD3;CD4;CD8\n1;2;3\n4.5;-6e-1;+7\n") << ';';
-    QTest::newRow("csv with semicolons") << "s.csv" << QByteArray("CD3;CD4;CD8\n1;2;3\n4.5;-6e-1;+7\n")
-                                         << ';';
+    QTest::newRow("csv with semicolons")
+        << "s.csv" << QByteArray("CD3;CD4;CD8\n1;2;3\n4.5;-6e-1;+7\n") << ';';
     QTest::newRow("spaces around fields")
         << "p.csv" << QByteArray("CD3 , CD4,CD8 \n 1, 2 ,3\n4.5 ,-6e-1,  +7\n") << ',';
-    QTest::newRow("no final newline") << "n.csv" << QByteArray("CD3,CD4,CD8\n1,2,3\n4.5,-6e-1,+7")
-                                      << ',';
+    QTest::newRow("no final newline")
+        << "n.csv" << QByteArray("CD3,CD4,CD8\n1,2,3\n4.5,-6e-1,+7") << ',';
 }
 
 void TestTableFile::knownValues()
@@ -193,9 +192,9 @@ void TestTableFile::rowNames_data()
     QTest::addColumn<QStringList>("rowNames"); // empty: no row-name column
     QTest::addColumn<QStringList>("columns");
     QTest::addColumn<float>("lastValue");
-    QTest::newRow("empty corner cell") << QByteArray(",s1,s2\n10,1,2\n11,3,4\n") << -1
-                                       << QStringList({"10", "11"}) << QStringList({"s1", "s2"})
-                                       << 4.0f;
+    QTest::newRow("empty corner cell")
+        << QByteArray(",s1,s2\n10,1,2\n11,3,4\n") << -1 << QStringList({"10", "11"})
+        << QStringList({"s1", "s2"}) << 4.0f;
     QTest::newRow("words in the first column")
         << QByteArray("gene,s1,s2\nCD4,1,2\nCD8,3,4\n") << -1 << QStringList({"CD4", "CD8"})
         << QStringList({"s1", "s2"}) << 4.0f;
@@ -206,8 +205,8 @@ void TestTableFile::rowNames_data()
         << QByteArray("id,x\n10,1\n11,2\n") << -1 << QStringList() << QStringList({"id", "x"})
         << 2.0f;
     QTest::newRow("numeric ids forced as row names")
-        << QByteArray("id,x\n10,1\n11,2\n") << 1 << QStringList({"10", "11"})
-        << QStringList({"x"}) << 2.0f;
+        << QByteArray("id,x\n10,1\n11,2\n") << 1 << QStringList({"10", "11"}) << QStringList({"x"})
+        << 2.0f;
     QTest::newRow("empty corner, forced off: a value column named V1")
         << QByteArray(",s1\n10,1\n11,2\n") << 0 << QStringList() << QStringList({"V1", "s1"})
         << 2.0f;
@@ -275,7 +274,8 @@ void TestTableFile::crlfAndBom()
     QCOMPARE(t.rows(), std::int64_t(2));
     QCOMPARE(t.values(1, 1), 4.0f); // no '\r' left on the last field
     // Line numbers count from the first line, BOM or not.
-    const QString bad = write("crlf_bad.csv", "\xEF\xBB\xBF" "Time,CD4\r\n1,2\r\n3,x\r\n");
+    const QString bad = write("crlf_bad.csv", "\xEF\xBB\xBF"
+                                              "Time,CD4\r\n1,2\r\n3,x\r\n");
     QVERIFY2(errorOf(bad).contains("line 3, column 2 ('CD4'): 'x' is not a number"),
              qPrintable(errorOf(bad)));
 }
@@ -409,8 +409,9 @@ void TestTableFile::longFileAcrossBuffers()
                     QFAIL(qPrintable(QString("%1 at %2, %3").arg(path).arg(r).arg(c)));
     }
     const QString bad = write("long_bad.csv", text + "\"last\",1,2,3,4,5\n");
-    QVERIFY2(errorOf(bad).contains(QString("line %1: 6 fields, but the header has 7").arg(rows + 2)),
-             qPrintable(errorOf(bad)));
+    QVERIFY2(
+        errorOf(bad).contains(QString("line %1: 6 fields, but the header has 7").arg(rows + 2)),
+        qPrintable(errorOf(bad)));
 }
 
 // A line of 2 MB (a whole sample of a wide matrix) makes the reader grow its buffer.
@@ -495,9 +496,8 @@ void TestTableFile::errors_data()
                                 << "line 3: 2 fields, but the header has 3";
     QTest::newRow("long line") << "rag2.csv" << QByteArray("a,b,c\n1,2,3\n4,5,6,7,8\n") << -1
                                << "line 3: 5 fields, but the header has 3";
-    QTest::newRow("first data line too long")
-        << "rag3.csv" << QByteArray("a,b,c\n1,2,3,4,5\n") << -1
-        << "line 2: 5 fields, but the header has 3";
+    QTest::newRow("first data line too long") << "rag3.csv" << QByteArray("a,b,c\n1,2,3,4,5\n")
+                                              << -1 << "line 2: 5 fields, but the header has 3";
     QTest::newRow("ragged without header, counted from the first line")
         << "rag4.csv" << QByteArray("# no header\n1,2,3\n4,5\n") << -2
         << "line 3: 2 fields, but line 2 has 3";
@@ -507,9 +507,8 @@ void TestTableFile::errors_data()
     QTest::newRow("column numbers count the row-name column")
         << "word2.csv" << QByteArray(",CD3,CD4\nc1,1,2\nc2,3,4 5\n") << -1
         << "line 3, column 3 ('CD4'): '4 5' is not a number";
-    QTest::newRow("row names forced off")
-        << "word3.csv" << QByteArray("gene,s1\ng1,1\n") << 0
-        << "line 2, column 1 ('gene'): 'g1' is not a number";
+    QTest::newRow("row names forced off") << "word3.csv" << QByteArray("gene,s1\ng1,1\n") << 0
+                                          << "line 2, column 1 ('gene'): 'g1' is not a number";
     QTest::newRow("Inf") << "inf.csv" << QByteArray("a,b\n1,2\n3,Inf\n") << -1
                          << "line 3, column 2 ('b'): 'Inf' is not a finite number";
     QTest::newRow("-Inf") << "inf2.tsv" << QByteArray("a\tb\n-Inf\t2\n") << -1
@@ -524,19 +523,22 @@ void TestTableFile::errors_data()
                                  << "no data rows (only a header line)";
     QTest::newRow("header and blank lines") << "head2.csv" << QByteArray("a,b,c\r\n\r\n\n") << -1
                                             << "no data rows (only a header line)";
-    QTest::newRow("only comments") << "comm.csv" << QByteArray("# nothing\n\n") << -1
-                                   << "no data rows";
+    QTest::newRow("only comments")
+        << "comm.csv" << QByteArray("# nothing\n\n") << -1 << "no data rows";
     QTest::newRow("quote not closed") << "q.csv" << QByteArray("a,b\n1,2\n3,\"4\n5,6\n") << -1
                                       << "line 3, column 2 ('b'): a quoted field is not closed";
     QTest::newRow("text after a closing quote")
         << "q2.csv" << QByteArray("a,b\n1,\"2\"x\n") << -1
         << "line 2, column 2 ('b'): text after the closing quote";
-    QTest::newRow("UTF-16") << "u16.csv" << QByteArray("\xFF\xFE" "a\0,\0b\0\n\0", 10) << -1
-                            << "UTF-16";
+    QTest::newRow("UTF-16") << "u16.csv"
+                            << QByteArray("\xFF\xFE"
+                                          "a\0,\0b\0\n\0",
+                                          10)
+                            << -1 << "UTF-16";
     QTest::newRow("binary") << "sheet.csv" << QByteArray("PK\x03\x04\0\0\x14\0", 8) << -1
                             << "binary data, not delimited text";
-    QTest::newRow("only row names") << "names.csv" << QByteArray("gene\ng1\ng2\n") << -1
-                                    << "no columns of values";
+    QTest::newRow("only row names")
+        << "names.csv" << QByteArray("gene\ng1\ng2\n") << -1 << "no columns of values";
 }
 
 void TestTableFile::errors()
@@ -603,7 +605,8 @@ void TestTableFile::invalidOptions()
     TableReadOptions o;
     QVERIFY(!o.validate());
     o.rowNames = 2;
-    QCOMPARE(str(o.validate().value_or("")), QString("rowNames = 2, but must be -1 (guess), 0 or 1"));
+    QCOMPARE(str(o.validate().value_or("")),
+             QString("rowNames = 2, but must be -1 (guess), 0 or 1"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, readTableFile(path, o));
     o = {};
     o.delimiter = '"';
@@ -636,7 +639,9 @@ void TestTableFile::levineCytof()
         for (int c = 0; c < 39; ++c)
             if (t.values(r, c) != qtNumber(cells[r + 1][c]))
                 QFAIL(qPrintable(QString("row %1, column %2: %3 read, %4 in the file")
-                                     .arg(r).arg(c).arg(t.values(r, c))
+                                     .arg(r)
+                                     .arg(c)
+                                     .arg(t.values(r, c))
                                      .arg(QString(cells[r + 1][c]))));
     QCOMPARE(t.values(0, 0), 307428.0f);
     QCOMPARE(t.values(0, 2), 169.911254882813f);
@@ -664,7 +669,8 @@ void TestTableFile::allExpressionHead()
     const QList<QList<QByteArray>> cells = splitCsv(gunzip(path));
     QCOMPARE(cells.size(), 51);
     for (int r = 0; r < 50; ++r) {
-        QCOMPARE(cells[r + 1][0], "\"" + QByteArray::fromStdString(t.rowNames[std::size_t(r)]) + "\"");
+        QCOMPARE(cells[r + 1][0],
+                 "\"" + QByteArray::fromStdString(t.rowNames[std::size_t(r)]) + "\"");
         for (int c = 0; c < 128; ++c)
             if (t.values(r, c) != qtNumber(cells[r + 1][c + 1]))
                 QFAIL(qPrintable(QString("row %1, column %2").arg(r).arg(c)));
@@ -692,7 +698,8 @@ void TestTableFile::loadTableDispatchesByKind()
     QCOMPARE(dataFileKind("p.png"), DataFileKind::Image);
     const std::string a = write("k1.csv", "a\n1\n").toStdString();
     QVERIFY_THROWS_EXCEPTION(DataError, loadTable({a, a}));
-    const Table t = tiledRows(readTableFile(write("t.csv", "a,b\n1,2\n3,4\n5,6\n").toStdString()), 7);
+    const Table t =
+        tiledRows(readTableFile(write("t.csv", "a,b\n1,2\n3,4\n5,6\n").toStdString()), 7);
     QCOMPARE(t.rows(), std::int64_t(7));
     QCOMPARE(t.values(6, 1), 2.0f); // row 6 is row 0 again
     QCOMPARE(t.values(5, 0), 5.0f);

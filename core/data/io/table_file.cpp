@@ -3,9 +3,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
-
-#include <zlib.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -13,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
+#include <zlib.h>
 
 namespace svi {
 namespace {
@@ -77,7 +75,8 @@ std::string numberedName(std::int64_t i)
 class ByteSource
 {
 public:
-    explicit ByteSource(const std::string& path) : m_path(path), m_file(QString::fromStdString(path))
+    explicit ByteSource(const std::string& path)
+        : m_path(path), m_file(QString::fromStdString(path))
     {
         const QFileInfo fi(m_file.fileName());
         if (!fi.exists())
@@ -126,7 +125,10 @@ public:
 
     // Up to n bytes of text; 0 only at the end. Throws DataError on read errors, corrupt or
     // truncated gzip data.
-    std::size_t read(char* out, std::size_t n) { return m_gzip ? inflateInto(out, n) : readRaw(out, n); }
+    std::size_t read(char* out, std::size_t n)
+    {
+        return m_gzip ? inflateInto(out, n) : readRaw(out, n);
+    }
 
 private:
     std::size_t readRaw(char* out, std::size_t n)
@@ -209,7 +211,8 @@ public:
         if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
             fail(path, "the text is UTF-16; save it as UTF-8");
         if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), 64 * 1024)))
-            fail(path, "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
+            fail(path,
+                 "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
         if (head.starts_with("\xEF\xBB\xBF"))
             m_pos = 3;
     }
@@ -229,7 +232,8 @@ public:
             bool inQuote = false;
             std::int64_t breaks = 0; // line breaks inside quoted fields
             for (;;) {
-                const auto* nl = static_cast<const char*>(std::memchr(s, '\n', std::size_t(end - s)));
+                const auto* nl =
+                    static_cast<const char*>(std::memchr(s, '\n', std::size_t(end - s)));
                 const char* const segEnd = nl ? nl : end;
                 for (const char* x = s;; ++x) {
                     x = static_cast<const char*>(std::memchr(x, '"', std::size_t(segEnd - x)));
@@ -307,7 +311,8 @@ private:
 
 bool isBlank(std::string_view text, char delim)
 {
-    return std::all_of(text.begin(), text.end(), [delim](char c) { return c == ' ' || isPad(c, delim); });
+    return std::all_of(text.begin(), text.end(),
+                       [delim](char c) { return c == ' ' || isPad(c, delim); });
 }
 
 // --- fields ------------------------------------------------------------------------------------
@@ -383,7 +388,8 @@ bool overflows(std::string_view s)
     const std::size_t first = s.find_first_not_of("0.");
     if (first == std::string_view::npos)
         return false;
-    const long long position = first < dot ? (long long)(dot - first) - 1 : -(long long)(first - dot);
+    const long long position =
+        first < dot ? (long long)(dot - first) - 1 : -(long long)(first - dot);
     return position + exponent > 0;
 }
 
@@ -406,7 +412,8 @@ Cell classify(std::string_view text, char delim, float& value)
     char buf[64];
     if ((r.ec != std::errc() && r.ec != std::errc::result_out_of_range) || r.ptr != e) {
         const std::size_t n = std::size_t(e - b);
-        if (delim != ';' || n > sizeof buf || std::count(b, e, ',') != 1 || std::find(b, e, '.') != e)
+        if (delim != ';' || n > sizeof buf || std::count(b, e, ',') != 1 ||
+            std::find(b, e, '.') != e)
             return Cell::Text;
         std::replace_copy(b, e, buf, ',', '.');
         r = std::from_chars(buf, buf + n, d);
@@ -513,18 +520,19 @@ private:
     int m_fields = 0;
     int m_first = 0; // index of the first value field
     int m_cols = 0;
-    bool m_extraTrailing = false;     // data lines end with a delimiter the header lacks
+    bool m_extraTrailing = false; // data lines end with a delimiter the header lacks
     std::int64_t m_firstDataLine = 0;
-    bool m_dropCandidate = false;     // the last value column is unnamed…
-    bool m_lastAllEmpty = true;       // …and so far empty on every line (then it is dropped)
+    bool m_dropCandidate = false;          // the last value column is unnamed…
+    bool m_lastAllEmpty = true;            // …and so far empty on every line (then it is dropped)
     std::vector<std::string> m_fieldNames; // per field, for messages
-    std::string m_expected;           // ", but the header has 39"
+    std::string m_expected;                // ", but the header has 39"
     std::string m_scratch;
 };
 
 void Parser::failLine(const Record& rec, const std::string& reason) const
 {
-    throw DataError("cannot read '" + m_path + "' line " + std::to_string(rec.line) + ": " + reason);
+    throw DataError("cannot read '" + m_path + "' line " + std::to_string(rec.line) + ": " +
+                    reason);
 }
 
 void Parser::failCell(const Record& rec, int field, const std::string& reason) const
