@@ -145,7 +145,11 @@ Table combineTables(const std::vector<Table>& tables)
             out.values.block(r, c, t.rows(), 1) = t.values.col(maps[f][std::size_t(c)]);
         if (names)
             out.rowNames.insert(out.rowNames.end(), t.rowNames.begin(), t.rowNames.end());
-        out.source += (f ? " + " : "") + t.source;
+        // Up to three files are named; more are summarised so messages stay one line.
+        if (tables.size() <= 3)
+            out.source += (f ? " + " : "") + t.source;
+        else if (f == 0)
+            out.source = t.source + " + " + std::to_string(tables.size() - 1) + " more files";
         r += t.rows();
     }
     return out;
