@@ -925,12 +925,43 @@ void MainWindow::rebuildTaskData()
         return;
     }
     const DataSource source = currentSource();
+    prepareData(source, tr("Cutting %1 into patches…").arg(displayName(source.path)),
+                [image = *m_image, source] {
+                    return makeInpaintingData(image, source.task, source.path.toStdString());
+                },
+                [this, source] {
+                    const ImageLayout& img = *m_data->image;
+                    m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
+                                             .arg(displayName(source.path).toHtmlEscaped())
+                                             .arg(img.width)
+                                             .arg(img.height)
+                                             .arg(QLocale().toString(qlonglong(m_data->rows())))
+                                             .arg(img.patch));
+                    m_dataLabel->setToolTip(source.path);
+                    ImagePanel* original = m_images->panel("original", tr("Original"));
+                    original->setImage(toGrayImage(img.original));
+                    original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
+                    ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
+                    corrupted->setImage(m_difference->isChecked()
+                                            ? differenceImage(img.corrupted, img.original)
+                                            : toGrayImage(img.corrupted));
+                    corrupted->setCaption(tr("%1 % missing, σ = %2 · PSNR %3 dB")
+                                              .arg(source.task.missing * 100, 0, 'g', 3)
+                                              .arg(source.task.noise)
+                                              .arg(fixed(psnr(img.original, img.corrupted), 2)));
+                    m_images->zoomToFit();
+                });
+}
+
+void MainWindow::prepareData(const DataSource& source, const QString& busyText,
+                             std::function<DenseDataPtr()> make, std::function<void()> onReady)
+{
     const int gen = ++m_loadGeneration;
     m_loading = true;
     updateActions();
-    setBusy(tr("Cutting %1 into patches…").arg(displayName(source.path)), gen);
+    setBusy(busyText, gen);
     auto* watcher = new QFutureWatcher<CutResult>(this);
-    connect(watcher, &QFutureWatcher<CutResult>::finished, this, [this, watcher, gen, source] {
+    connect(watcher, &QFutureWatcher<CutResult>::finished, this, [this, watcher, gen, onReady] {
         watcher->deleteLater();
         if (gen != m_loadGeneration)
             return;
@@ -938,8 +969,8 @@ void MainWindow::rebuildTaskData()
         clearBusy(gen);
         const CutResult r = watcher->result();
         if (!r.data) {
-            // The task does not fit the image (e.g. a patch larger than it): say so beside the
-            // data; the runs already made keep their own data and results.
+            // The settings do not fit the data (e.g. a patch larger than the image): say so
+            // beside the data; the runs already made keep their own data and results.
             m_data.reset();
             m_dataError->setText(r.error);
             m_dataError->setVisible(true);
@@ -948,35 +979,18 @@ void MainWindow::rebuildTaskData()
             return;
         }
         m_dataError->setVisible(false);
+        m_dataError->clear();
         m_data = r.data;
-        const ImageLayout& img = *m_data->image;
-        m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
-                                 .arg(displayName(source.path).toHtmlEscaped())
-                                 .arg(img.width)
-                                 .arg(img.height)
-                                 .arg(QLocale().toString(qlonglong(m_data->rows())))
-                                 .arg(img.patch));
-        m_dataLabel->setToolTip(source.path);
-        ImagePanel* original = m_images->panel("original", tr("Original"));
-        original->setImage(toGrayImage(img.original));
-        original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
-        ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
-        corrupted->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
-                                                      : toGrayImage(img.corrupted));
-        corrupted->setCaption(tr("%1 % missing, σ = %2 · PSNR %3 dB")
-                                  .arg(source.task.missing * 100, 0, 'g', 3)
-                                  .arg(source.task.noise)
-                                  .arg(fixed(psnr(img.original, img.corrupted), 2)));
-        m_images->zoomToFit();
+        onReady();
         updateActions();
         emit dataReadyChanged(true);
     });
-    watcher->setFuture(QtConcurrent::run([image = *m_image, source] {
+    watcher->setFuture(QtConcurrent::run([make = std::move(make), name = displayName(source.path)] {
         CutResult r;
         try {
-            r.data = makeInpaintingData(image, source.task, source.path.toStdString());
+            r.data = make();
         } catch (const std::exception& e) {
-            r.error = QString("%1: %2").arg(displayName(source.path), QString::fromStdString(e.what()));
+            r.error = QString("%1: %2").arg(name, QString::fromStdString(e.what()));
         }
         return r;
     }));
@@ -999,55 +1013,27 @@ void MainWindow::rebuildTableData()
         return;
     }
     const DataSource source = currentSource();
-    const int gen = ++m_loadGeneration;
-    m_loading = true;
-    updateActions();
-    setBusy(tr("Preparing %1…").arg(displayName(source.path)), gen);
-    auto* watcher = new QFutureWatcher<CutResult>(this);
-    connect(watcher, &QFutureWatcher<CutResult>::finished, this, [this, watcher, gen, source] {
-        watcher->deleteLater();
-        if (gen != m_loadGeneration)
-            return;
-        m_loading = false;
-        clearBusy(gen);
-        const CutResult r = watcher->result();
-        if (!r.data) {
-            m_data.reset();
-            m_dataError->setText(r.error);
-            m_dataError->setVisible(true);
-            updateActions();
-            emit dataReadyChanged(false);
-            return;
-        }
-        m_dataError->setVisible(false);
-        m_dataError->clear();
-        m_data = r.data;
-        const std::int64_t held = (m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
-        const QString files = source.morePaths.isEmpty()
-                                  ? displayName(source.path)
-                                  : tr("%1 + %n more", "", int(source.morePaths.size())).arg(displayName(source.path));
-        m_dataLabel->setText(tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
-                                 .arg(files.toHtmlEscaped())
-                                 .arg(QLocale().toString(qlonglong(m_data->rows())))
-                                 .arg(m_data->cols())
-                                 .arg(QLocale().toString(qlonglong(held)))
-                                 .arg(m_data->trainingRows.empty()
-                                          ? QString()
-                                          : tr(" · %1 training rows")
-                                                .arg(QLocale().toString(qlonglong(m_data->trainingRowCount())))));
-        m_dataLabel->setToolTip(source.paths().join("\n"));
-        updateActions();
-        emit dataReadyChanged(true);
-    });
-    watcher->setFuture(QtConcurrent::run([table = *table, source] {
-        CutResult r;
-        try {
-            r.data = makeTableData(table, source.table);
-        } catch (const std::exception& e) {
-            r.error = QString("%1: %2").arg(displayName(source.path), QString::fromStdString(e.what()));
-        }
-        return r;
-    }));
+    prepareData(source, tr("Preparing %1…").arg(displayName(source.path)),
+                [table = *table, source] { return makeTableData(table, source.table); },
+                [this, source] {
+                    const std::int64_t held =
+                        (m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+                    const QString files =
+                        source.morePaths.isEmpty()
+                            ? displayName(source.path)
+                            : tr("%1 + %n more", "", int(source.morePaths.size())).arg(displayName(source.path));
+                    m_dataLabel->setText(
+                        tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
+                            .arg(files.toHtmlEscaped())
+                            .arg(QLocale().toString(qlonglong(m_data->rows())))
+                            .arg(m_data->cols())
+                            .arg(QLocale().toString(qlonglong(held)))
+                            .arg(m_data->trainingRows.empty()
+                                     ? QString()
+                                     : tr(" · %1 training rows")
+                                           .arg(QLocale().toString(qlonglong(m_data->trainingRowCount())))));
+                    m_dataLabel->setToolTip(source.paths().join("\n"));
+                });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -123,6 +124,11 @@ private:
     void onModelChanged();
     void rebuildTaskData();
     void rebuildTableData();
+    // Builds the data of `source` off the UI thread with `make`; on success installs it as the
+    // current data and calls `onReady`, on failure shows the error beside the data. A newer
+    // request supersedes an older one still running.
+    void prepareData(const DataSource& source, const QString& busyText, std::function<DenseDataPtr()> make,
+                     std::function<void()> onReady);
     void openSession(const QString& path);
     void applySession(const Session& session);
     void updateActions();

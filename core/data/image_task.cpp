@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -16,21 +15,14 @@ namespace {
 constexpr std::uint64_t kMaskStream = 0x6d61736bULL;   // "mask"
 constexpr std::uint64_t kNoiseStream = 0x6e6f697365ULL; // "noise"
 
-std::string num(double v)
-{
-    std::ostringstream o;
-    o << v;
-    return o.str();
-}
-
 } // namespace
 
 std::optional<std::string> InpaintOptions::validate() const
 {
     if (!(missing >= 0.0 && missing < 1.0))
-        return "missing = " + num(missing) + ", but must be in [0, 1)";
+        return "missing = " + formatNumber(missing) + ", but must be in [0, 1)";
     if (!(noise >= 0.0) || !std::isfinite(noise))
-        return "noise = " + num(noise) + ", but must be finite and ≥ 0";
+        return "noise = " + formatNumber(noise) + ", but must be finite and ≥ 0";
     if (patch < 2 || patch > 64)
         return "patch = " + std::to_string(patch) + ", but must be in [2, 64]";
     return std::nullopt;
@@ -75,7 +67,7 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
         for (int r = 0; r < H; ++r)
             if (!std::isfinite(image(r, c)))
                 throw std::invalid_argument("image pixel (row " + std::to_string(r) + ", col " +
-                                            std::to_string(c) + ") = " + num(image(r, c)) +
+                                            std::to_string(c) + ") = " + formatNumber(image(r, c)) +
                                             ", but must be finite");
 
     // Exactly round((1 − missing)·H·W) observed pixels, chosen by a seeded partial
@@ -83,7 +75,7 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
     const std::int64_t total = std::int64_t(H) * W;
     const auto keep = std::int64_t(std::llround((1.0 - o.missing) * double(total)));
     if (keep < 1)
-        throw std::invalid_argument("missing = " + num(o.missing) + " leaves no observed pixel in a " +
+        throw std::invalid_argument("missing = " + formatNumber(o.missing) + " leaves no observed pixel in a " +
                                     std::to_string(W) + "×" + std::to_string(H) + " image");
 
     ImageLayout L;

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 namespace svi {
@@ -15,13 +14,6 @@ namespace {
 // Stream ids of Rng::stream(seed, id).
 constexpr std::uint64_t kSubsampleStream = 0x7375627361ULL; // "subsa"
 constexpr std::uint64_t kSplitStream = 0x73706c6974ULL;     // "split"
-
-std::string num(double v)
-{
-    std::ostringstream o;
-    o << v;
-    return o.str();
-}
 
 std::string lower(std::string s)
 {
@@ -66,11 +58,11 @@ std::string Table::label(int col) const
 std::optional<std::string> TableOptions::validate() const
 {
     if (!(arcsinhCofactor >= 0.0) || !std::isfinite(arcsinhCofactor))
-        return "arcsinh = " + num(arcsinhCofactor) + ", but must be ≥ 0 (0 = off)";
+        return "arcsinh = " + formatNumber(arcsinhCofactor) + ", but must be ≥ 0 (0 = off)";
     if (subsample < 0)
         return "subsample = " + std::to_string(subsample) + ", but must be ≥ 0 (0 = every row)";
     if (!(heldOut >= 0.0 && heldOut < 1.0))
-        return "heldout = " + num(heldOut) + ", but must be in [0, 1)";
+        return "heldout = " + formatNumber(heldOut) + ", but must be in [0, 1)";
     return std::nullopt;
 }
 
@@ -277,7 +269,7 @@ DenseDataPtr makeTableData(const Table& table, const TableOptions& o)
     } else if (o.heldOut > 0) {
         const auto tests = std::size_t(std::llround(o.heldOut * double(N)));
         if (tests >= std::size_t(N))
-            throw std::invalid_argument("heldout = " + num(o.heldOut) + " leaves no training row of " +
+            throw std::invalid_argument("heldout = " + formatNumber(o.heldOut) + " leaves no training row of " +
                                         std::to_string(N));
         std::vector<std::int64_t> order(static_cast<std::size_t>(N));
         std::iota(order.begin(), order.end(), 0);

@@ -7,15 +7,15 @@
 #include <stdexcept>
 
 namespace svi {
-namespace {
 
 std::string formatNumber(double v)
 {
-    // Shortest text that reads back to the same double.
     char buf[64];
     const auto res = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, res.ptr);
 }
+
+namespace {
 
 // A bound is meaningful when a value can actually cross it. Declarations write "no upper limit"
 // as a huge number (often std::numeric_limits<double>::max()); such a bound is left out of the

@@ -63,6 +63,9 @@ std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>
 // Text form of a value ("0.75", "256", "gibbs", "true").
 std::string formatParam(const ParamValue& value);
 
+// The shortest text that reads back to the same double ("0.075", "1e-05"), for messages.
+std::string formatNumber(double v);
+
 // What a parameter accepts, for help texts: "[1, 1000000000]", "[0, ∞)", "random | gibbs",
 // "true | false".
 std::string rangeText(const ParamSpec& spec);
