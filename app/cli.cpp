@@ -94,7 +94,8 @@ Tables (--task heldout)
   --channels A,B,…          channels to model, by channel ($PnN) or marker ($PnS) name
                             ("CD3" also finds a marker written "170Yb_CD3")
   --exclude A,B,…           model every channel but these (e.g. --exclude Time)
-  --arcsinh C               y ← asinh(y / C) first (5 for CyTOF, 150 for flow; default off)
+  --arcsinh C               y ← asinh(y / C) first; 0 = off (default: 5 for mass cytometry
+                            FCS files, off otherwise; 150 is usual for flow)
   --no-standardise          keep the scale (default: every channel to mean 0, variance 1)
   --subsample N             keep N rows drawn at random (default: all)
   --heldout F               fraction held out (default 0.05 FCS, 0.1 text, 0.075 synthetic)
@@ -260,6 +261,7 @@ int infoFcs(const std::string& path, bool json)
                             {"byte_order", f.bigEndian ? "big-endian" : "little-endian"},
                             {"byteord", QString::fromStdString(f.byteOrder)},
                             {"bits", bits},
+                            {"mass_cytometry", isMassCytometry(f)},
                             {"names", jsonStrings(f.names)},
                             {"markers", jsonStrings(f.markers)},
                             {"notes", jsonStrings(f.notes)}};
@@ -270,6 +272,8 @@ int infoFcs(const std::string& path, bool json)
                 "  cols     %d parameters\n",
                 path.c_str(), f.version.c_str(), type.c_str(), f.bigEndian ? "big" : "little",
                 f.byteOrder.c_str(), (long long)f.events, f.parameters);
+    if (isMassCytometry(f))
+        std::printf("  mass cytometry: svi run applies asinh(x / 5) unless --arcsinh says otherwise\n");
     for (int p = 0; p < f.parameters; ++p)
         std::printf("  P%-3d %-20s %-24s %d-bit\n", p + 1, f.names[std::size_t(p)].c_str(),
                     f.markers[std::size_t(p)].c_str(), f.bits[std::size_t(p)]);
@@ -386,7 +390,7 @@ struct RunConfig
     // Tables and synthetic data.
     std::string channels; // comma-separated
     std::string exclude;  // comma-separated: every channel but these
-    double arcsinh = 0.0;
+    std::optional<double> arcsinh; // unset: the data's suggestion (Table::suggestedArcsinh)
     bool standardise = true;
     std::int64_t subsample = 0;
     double heldout = -1.0; // < 0: the data kind's default
@@ -463,7 +467,11 @@ void loadConfig(const std::string& path, RunConfig& c)
             c.task = t["kind"].toString().toStdString();
         num(t, "missing", c.missing);
         num(t, "noise", c.noise);
-        num(t, "arcsinh", c.arcsinh);
+        if (t.contains("arcsinh")) {
+            double a = 0.0;
+            num(t, "arcsinh", a);
+            c.arcsinh = a;
+        }
         num(t, "heldout", c.heldout);
         double subsample = double(c.subsample), tile = double(c.tile);
         num(t, "subsample", subsample);
@@ -655,7 +663,7 @@ QJsonObject taskJson(const RunConfig& c)
     for (const QString& n : QString::fromStdString(c.exclude).split(',', Qt::SkipEmptyParts))
         excluded.append(n.trimmed());
     QJsonObject t{{"kind", "heldout"},       {"channels", channels}, {"exclude", excluded},
-                  {"arcsinh", c.arcsinh},    {"standardise", c.standardise},
+                  {"arcsinh", c.arcsinh.value_or(0.0)}, {"standardise", c.standardise},
                   {"subsample", qint64(c.subsample)}, {"heldout", c.heldout},
                   {"split", QString::fromStdString(c.split)}, {"transpose", c.transpose},
                   {"tile", qint64(c.tile)}};
@@ -749,7 +757,7 @@ void loadTableData(const RunConfig& c, Prepared& p)
     TableOptions& t = p.table;
     for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
         t.channels.push_back(n.trimmed().toStdString());
-    t.arcsinhCofactor = c.arcsinh;
+    t.arcsinhCofactor = c.arcsinh.value_or(0.0);
     t.standardise = c.standardise;
     t.subsample = c.subsample;
     t.heldOut = c.heldout;
@@ -813,6 +821,8 @@ void loadTableData(const RunConfig& c, Prepared& p)
                 t.channels.push_back(table.columns[std::size_t(col)]);
     }
     p.source = table.source;
+    if (!c.arcsinh)
+        t.arcsinhCofactor = table.suggestedArcsinh;
     try {
         p.data = makeTableData(table, t);
     } catch (const std::invalid_argument& e) {
@@ -863,7 +873,7 @@ std::unique_ptr<Trainer> buildTrainer(const RunConfig& c, const Prepared& p)
 
 int cmdRun(const std::vector<std::string>& args)
 {
-    const RunConfig c = parseRun(args);
+    RunConfig c = parseRun(args);
     Prepared prep;
     resolveAlgorithm(c, c.algorithm, prep);
     if (c.threads > 0)
@@ -872,6 +882,8 @@ int cmdRun(const std::vector<std::string>& args)
     if (!QDir().mkpath(outDir))
         throw UsageError("cannot create the output folder '" + c.out + "'");
     loadTaskData(c, prep);
+    if (c.task == "heldout")
+        c.arcsinh = prep.table.arcsinhCofactor; // as applied, for summary.json and run.json
     const std::unique_ptr<Trainer> trainer = buildTrainer(c, prep);
     const ParamValues& params = prep.params;
     const DenseDataPtr& data = prep.data;

@@ -19,7 +19,7 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("SVI Workbench: stochastic variational inference on your own data.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("file", "An image or a saved session (.json) to open instead of the default image.");
+    parser.addPositionalArgument("files", "An image, a table (CSV/TSV), one or more FCS files (stacked), or a saved session (.json) to open instead of the default image.", "[file...]");
     QCommandLineOption run("run", "Start a run with the remembered settings as soon as the data are ready.");
     QCommandLineOption compare("compare", "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
     QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).", "S");
@@ -28,7 +28,7 @@ int main(int argc, char** argv)
 
     svi::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
-        window.openPath(parser.positionalArguments().front());
+        window.openPaths(parser.positionalArguments());
     if (parser.isSet(seconds))
         window.budgetForm()->setText("seconds", parser.value(seconds));
     if (parser.isSet(run) || parser.isSet(compare)) {

@@ -161,7 +161,8 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
     const int rowStep = std::max(1, int(std::ceil(fm.height() / g.cellH)));
     for (std::size_t r = 0; r < m_rows.size(); r += std::size_t(rowStep)) {
         const int k = m_rows[r];
-        const QRectF box(0, g.grid.top() + double(r) * g.cellH, kLeft - 6, g.cellH);
+        const double mid = g.grid.top() + (double(r) + 0.5) * g.cellH;
+        const QRectF box(0, mid - 0.5 * fm.height(), kLeft - 6, fm.height());
         p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
                    QString("%1  E[π] %2").arg(k + 1).arg(m_weights[k], 0, 'f', 3));
     }

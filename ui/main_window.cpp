@@ -391,6 +391,7 @@ void MainWindow::buildUi()
 
     auto* chartsArea = new QWidget;
     auto* chartsLayout = new QVBoxLayout(chartsArea);
+    chartsArea->setMinimumHeight(230); // room for the axis labels whatever the view above wants
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     auto* chartBar = new QHBoxLayout;
     m_metric = new QComboBox;
@@ -881,8 +882,10 @@ void MainWindow::openPaths(const QStringList& paths)
                 m_transpose->setChecked(false);
             }
             m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
-            populateChannels(m_pendingChannels);
-            m_pendingChannels.clear();
+            if (!m_pendingChannels)
+                m_tableForm->setText("arcsinh", QString::number(m_table->suggestedArcsinh));
+            populateChannels(m_pendingChannels.value_or(std::vector<std::string>{}));
+            m_pendingChannels.reset();
         } else {
             m_table.reset();
             m_tableShown.reset();

@@ -164,7 +164,9 @@ private:
     std::optional<Eigen::ArrayXXf> m_image;
     std::optional<Table> m_table;      // as read
     std::optional<Table> m_tableShown; // transposed when asked
-    std::vector<std::string> m_pendingChannels; // a session's channels, for the table being read
+    // A session's channels for the table being read; unset when the file was opened afresh
+    // (then its suggested arcsinh cofactor is put in the form).
+    std::optional<std::vector<std::string>> m_pendingChannels;
     DenseDataPtr m_data;
     int m_loadGeneration = 0; // newer requests make older results stale
     int m_busyGeneration = -1;

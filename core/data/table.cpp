@@ -127,6 +127,7 @@ Table combineTables(const std::vector<Table>& tables)
     Table out;
     out.columns = first.columns;
     out.markers = first.markers;
+    out.suggestedArcsinh = first.suggestedArcsinh;
     out.values.resize(rows, first.cols());
     const bool names = std::all_of(tables.begin(), tables.end(),
                                    [](const Table& t) { return !t.rowNames.empty(); });
@@ -160,6 +161,7 @@ Table transposed(const Table& t)
     }
     out.markers.assign(out.columns.size(), std::string());
     out.source = t.source;
+    out.suggestedArcsinh = t.suggestedArcsinh;
     return out;
 }
 

@@ -21,6 +21,9 @@ struct Table
     std::vector<std::string> markers; // one per column: $PnS / a marker name, "" when none
     std::vector<std::string> rowNames; // empty, or one per row (the row-name column)
     std::string source;                // file name(s), for messages
+    // The arcsinh cofactor usual for these data: 5 for mass cytometry (an FCS file whose $CYT
+    // names a CyTOF or Helios, or whose channels are metal tags such as "Nd142Di"), else 0.
+    double suggestedArcsinh = 0.0;
 
     std::int64_t rows() const { return values.rows(); }
     int cols() const { return int(values.cols()); }

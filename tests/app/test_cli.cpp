@@ -228,6 +228,7 @@ void TestCli::infoFcsAndTables()
     QCOMPARE(o["names"].toArray().size(), 30);
     QCOMPARE(o["names"].toArray()[0].toString(), QString("Bi209Di"));
     QCOMPARE(o["markers"].toArray()[0].toString(), QString("209Bi_CD11b"));
+    QVERIFY(o["mass_cytometry"].toBool()); // metal-tag channel names
 
     r = svi({"info", QString(SVI_TEST_DATA_DIR) + "/ALL_exprs_head50.csv.gz", "--json"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -239,14 +240,14 @@ void TestCli::infoFcsAndTables()
     QVERIFY(t["row_names"].toBool());
 }
 
-// Two FCS files stacked, four channels by marker, arcsinh: the summary names the data, the held-out
+// Two FCS files stacked, four channels by marker, arcsinh by default (mass cytometry): the summary names the data, the held-out
 // scores are there and loadings.csv has one column per channel.
 void TestCli::runOnFcsFiles()
 {
     const QString a = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
     const QString b = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_R5_Patient15.fcs";
     const QString out = m_dir.filePath("fcsrun");
-    const Result r = svi({"run", a, b, "--channels", "CD45,170Yb_CD3,yb173di,HLA-DR", "--arcsinh", "5",
+    const Result r = svi({"run", a, b, "--channels", "CD45,170Yb_CD3,yb173di,HLA-DR",
                           "--algorithm", "mf-ssvi", "--set", "K=8", "--set", "init_items=200",
                           "--set", "init_sweeps=2", "--steps", "30", "--out", out, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -254,6 +255,7 @@ void TestCli::runOnFcsFiles()
     QCOMPARE(s["rows"].toInteger(), qint64(573));
     QCOMPARE(s["cols"].toInteger(), qint64(4));
     QCOMPARE(s["task"].toObject()["heldout"].toDouble(), 0.05); // the CyTOF default
+    QCOMPARE(s["task"].toObject()["arcsinh"].toDouble(), 5.0);  // likewise
     QVERIFY(s["metrics"].toObject()["heldout_loglik"].toDouble() < 0);
     QVERIFY(s["metrics"].toObject()["mse"].toDouble() > 0);
     QVERIFY(s["data"].toString().contains(" + "));
@@ -267,10 +269,17 @@ void TestCli::runOnFcsFiles()
     const QJsonObject cfg = readJson(out + "/run.json");
     QCOMPARE(cfg["data"].toArray().size(), 2);
     QCOMPARE(cfg["task"].toObject()["channels"].toArray().size(), 4);
+    QCOMPARE(cfg["task"].toObject()["arcsinh"].toDouble(), 5.0);
     const Result again = svi({"run", "--config", out + "/run.json", "--out", out + "2", "--quiet"});
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));
     QCOMPARE(readJson(out + "2/summary.json")["metrics"].toObject()["heldout_loglik"].toDouble(),
              s["metrics"].toObject()["heldout_loglik"].toDouble());
+    // --arcsinh 0 turns the transform off: another fit of other numbers.
+    const Result raw = svi({"run", "--config", out + "/run.json", "--arcsinh", "0", "--out", out + "3", "--quiet"});
+    QVERIFY2(raw.exitCode == 0, qPrintable(raw.err));
+    const QJsonObject s3 = readJson(out + "3/summary.json");
+    QCOMPARE(s3["task"].toObject()["arcsinh"].toDouble(), 0.0);
+    QVERIFY(s3["metrics"].toObject()["mse"].toDouble() != s["metrics"].toObject()["mse"].toDouble());
 }
 
 void TestCli::runOnSyntheticDataWithRowSplit()

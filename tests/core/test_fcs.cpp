@@ -215,6 +215,7 @@ private slots:
     void realFiles();
     void realEdgeCases();
     void stacksFiles();
+    void recognisesMassCytometry();
     void sweep();
 
 private:
@@ -723,6 +724,37 @@ void TestFcs::realEdgeCases()
     QCOMPARE(v.bits.back(), 32);
     QCOMPARE(v.table.values(0, 25), 8265081.0f);  // 142482809 & 0xFFFFFF
     QCOMPARE(v.table.values(1, 25), 15691602.0f); // 3220139858 & 0xFFFFFF
+}
+
+void TestFcs::recognisesMassCytometry()
+{
+    // By channel names: the Krieg files name channels by metal tag ("Bi209Di") and have no $CYT.
+    const std::string krieg = dataFile("Data23_Panel3_base_NR4_Patient9.fcs").toStdString();
+    QVERIFY(isMassCytometry(readFcs(krieg, false)));
+    QCOMPARE(readFcsFiles({krieg}).suggestedArcsinh, 5.0);
+    // A flow cytometer's file: neither.
+    const std::string cyflow = dataFile("cyflow_cube_8.fcs").toStdString();
+    QVERIFY(!isMassCytometry(readFcs(cyflow, false)));
+    QCOMPARE(readFcsFiles({cyflow}).suggestedArcsinh, 0.0);
+    // By $CYT, whatever the channel names ("FSC-A", "P2", "P3").
+    FcsSpec s = floatSpec(false);
+    const std::string plain = write(buildFcs(s));
+    QVERIFY(!isMassCytometry(readFcs(plain)));
+    QCOMPARE(readFcs(plain).table.suggestedArcsinh, 0.0);
+    replaceKeyword(s, "$CYT", "DVSSCIENCES-CYTOF-5.1.559");
+    const std::string cytof = write(buildFcs(s));
+    QVERIFY(isMassCytometry(readFcs(cytof)));
+    QCOMPARE(readFcs(cytof).table.suggestedArcsinh, 5.0);
+    replaceKeyword(s, "$CYT", "Helios");
+    QVERIFY(isMassCytometry(readFcs(write(buildFcs(s)))));
+    replaceKeyword(s, "$CYT", "LSRFortessa");
+    QVERIFY(!isMassCytometry(readFcs(write(buildFcs(s)))));
+    // Channel names decide only when most are metal tags.
+    replaceKeyword(s, "$P1N", "PE-Cy7-A");
+    replaceKeyword(s, "$P2N", "Nd142Di");
+    QVERIFY(!isMassCytometry(readFcs(write(buildFcs(s))))); // 1 tag of 2 channels
+    replaceKeyword(s, "$P1N", "CD45(In115)Dd");
+    QVERIFY(isMassCytometry(readFcs(write(buildFcs(s))))); // 2 of 2
 }
 
 void TestFcs::stacksFiles()

@@ -500,6 +500,7 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QCOMPARE(w->channelList()->item(0)->text(), QString("209Bi_CD11b (Bi209Di)"));
     QCOMPARE(w->currentData()->cols(), 30); // every channel has a marker name here
     QCOMPARE(w->metricPicker()->currentData().toString(), QString("heldout_loglik"));
+    QCOMPARE(w->tableForm()->text("arcsinh"), QString("5")); // mass cytometry: the usual cofactor
 
     // No channel: Run is disabled with the reason; then four markers by hand.
     for (int i = 0; i < 30; ++i)
@@ -511,7 +512,7 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
         w->channelList()->item(i)->setCheckState(Qt::Checked);
         picked << w->channelList()->item(i)->text();
     }
-    w->tableForm()->setText("arcsinh", "5");
+    w->tableForm()->setText("arcsinh", "2");
     w->tableForm()->setText("heldout", "0.1");
     QVERIFY(waitForData(*w));
     QCOMPARE(w->currentData()->cols(), 4);
@@ -561,6 +562,7 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QVERIFY(again.tableMode());
     QCOMPARE(again.currentData()->cols(), 4);
     QCOMPARE(again.currentData()->rows(), std::int64_t(573));
+    QCOMPARE(again.tableForm()->text("arcsinh"), QString("2")); // the session's, not the suggestion
     QCOMPARE(again.sessionRunCount(), 1);
 }
 

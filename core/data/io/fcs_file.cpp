@@ -5,12 +5,14 @@
 #include <QString>
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string_view>
 
@@ -646,6 +648,7 @@ FcsFile readFcs(const std::string& path, bool readData)
     table.columns = out.names;
     table.markers = out.markers;
     table.source = path;
+    table.suggestedArcsinh = isMassCytometry(out) ? 5.0 : 0.0;
     if (bytes == 0) {
         table.values.resize(0, par);
         return out;
@@ -706,6 +709,28 @@ FcsFile readFcs(const std::string& path, bool readData)
     else
         decodeInts<false>(buffer.get(), dst, events, eventBytes, intCols);
     return out;
+}
+
+bool isMassCytometry(const FcsFile& file)
+{
+    auto lower = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        return s;
+    };
+    const auto cyt = file.keywords.find("$CYT");
+    if (cyt != file.keywords.end()) {
+        const std::string c = lower(cyt->second);
+        for (const char* maker : {"cytof", "helios", "fluidigm", "dvs", "standard biotools"})
+            if (c.find(maker) != std::string::npos)
+                return true;
+    }
+    // A metal tag: an element symbol, a mass of 89–209, then "Di" or "Dd" (dual counts).
+    static const std::regex tag(R"(([A-Z][a-z]?)\(?(89|9\d|1\d\d|20\d)\)?D[id]\b)");
+    int tagged = 0;
+    for (const std::string& n : file.names)
+        if (std::regex_search(n, tag))
+            ++tagged;
+    return !file.names.empty() && 2 * tagged > int(file.names.size());
 }
 
 Table readFcsFiles(const std::vector<std::string>& paths)

@@ -61,6 +61,10 @@ struct FcsFile
 // e.g. "truncated: 6052 of 10000 events present".
 FcsFile readFcs(const std::string& path, bool readData = true);
 
+// True for mass cytometry: $CYT names a CyTOF or Helios (Fluidigm, DVS Sciences, Standard
+// BioTools), or most channels are metal tags ("Nd142Di", "CD45(In115)Dd", "Yb171Di").
+bool isMassCytometry(const FcsFile& file);
+
 // Reads the files and stacks their rows (channels matched by $PnN, in the first file's order)
 // into one Table via combineTables; `source` lists the files ("a.fcs + b.fcs"). Throws
 // DataError naming the file that cannot be read or whose channels differ.
