@@ -21,6 +21,17 @@ const AlgorithmEntry* Registry::find(const std::string& model, const std::string
     return nullptr;
 }
 
+std::string dataKindLabel(DataKind kind)
+{
+    return kind == DataKind::Count ? "counts (documents × words, users × items)"
+                                   : "dense rows (image patches, cells, expression profiles)";
+}
+
+bool AlgorithmEntry::acceptsKind(DataKind kind) const
+{
+    return std::find(accepts.begin(), accepts.end(), kind) != accepts.end();
+}
+
 std::vector<std::string> Registry::models() const
 {
     std::vector<std::string> out;

@@ -2,6 +2,7 @@
 // The registry of (model, algorithm) pairs. Each entry declares what data it accepts and its
 // parameters, and builds a Trainer. Everything user-facing is generated from it.
 
+#include "core/data/count_data.h"
 #include "core/data/dense_data.h"
 #include "core/run/params.h"
 #include "core/run/trainer.h"
@@ -13,7 +14,23 @@
 
 namespace svi {
 
-enum class DataKind { Dense };
+enum class DataKind { Dense, Count };
+
+// The data a trainer is built on: exactly one of the shapes is set.
+struct DataSet
+{
+    DenseDataPtr dense;
+    CountDataPtr counts;
+
+    DataSet() = default;
+    DataSet(DenseDataPtr d) : dense(std::move(d)) {}   // NOLINT: implicit on purpose
+    DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
+    DataKind kind() const { return counts ? DataKind::Count : DataKind::Dense; }
+    explicit operator bool() const { return dense || counts; }
+};
+
+// "dense (real-valued rows)" / "counts (documents × words, users × items)", for messages.
+std::string dataKindLabel(DataKind kind);
 
 struct AlgorithmEntry
 {
@@ -26,8 +43,9 @@ struct AlgorithmEntry
     std::vector<ParamSpec> params;
     // Builds a trainer from resolved parameters. May throw std::invalid_argument with a
     // message naming the field when the parameters do not fit the data (e.g. patch size).
-    std::function<std::unique_ptr<Trainer>(DenseDataPtr, const ParamValues&, std::uint64_t seed)>
+    std::function<std::unique_ptr<Trainer>(const DataSet&, const ParamValues&, std::uint64_t seed)>
         make;
+    bool acceptsKind(DataKind kind) const;
 };
 
 class Registry

@@ -16,6 +16,15 @@
 
 namespace svi {
 
+// One topic of a topic model, as the UI and the CLI list it.
+struct TopicSummary
+{
+    int index = 0;                  // the model's topic number (0-based)
+    double weight = 0.0;            // its share of the corpus (E[θ] summed, or the stick weight), in [0, 1]
+    std::vector<std::string> words; // top words, most probable first
+    std::vector<double> probs;      // E[β_kw] of those words
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -29,6 +38,8 @@ struct Preview
     Eigen::MatrixXd atoms;
     Eigen::VectorXd atomWeights; // E[π_k] in the same order
     int atomWidth = 0;           // p for image patches (atoms are p×p tiles), 0 otherwise
+    // Topic models: the topics in use, by decreasing weight, with their top words.
+    std::vector<TopicSummary> topics;
 };
 
 struct Evaluation

@@ -2,6 +2,7 @@
 #include "core/models/bpfa/bpfa_trainer.h"
 
 #include <limits>
+#include <stdexcept>
 
 namespace svi {
 namespace {
@@ -74,8 +75,11 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.accepts = {DataKind::Dense};
     e.params = commonParams(svi);
     e.params.insert(e.params.begin() + (svi ? 3 : 2), extra.begin(), extra.end());
-    e.make = [algorithm](DenseDataPtr data, const ParamValues& values, std::uint64_t seed) {
-        return std::make_unique<BpfaTrainer>(std::move(data), algorithm,
+    e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+        if (!data.dense)
+            throw std::invalid_argument("BPFA models dense rows (images, cells, expression "
+                                        "profiles), not " + dataKindLabel(data.kind()));
+        return std::make_unique<BpfaTrainer>(data.dense, algorithm,
                                              BpfaOptions::fromParams(values), seed);
     };
     r.add(std::move(e));

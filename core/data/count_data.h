@@ -1,0 +1,90 @@
+#pragma once
+// CountData: a sparse N×V matrix of non-negative counts in CSR (documents × words, users ×
+// items), with a reproducible held-out split.
+//
+// What models read:
+//   - `train`: the entries a model may learn from. For a training row, all of its entries; for
+//     a test row (`testRows`), only the part that conditions its local inference (the first
+//     half of a held-out document's words in document completion).
+//   - `heldOut`: the entries to score, same shape; empty rows where nothing is held out. For
+//     documents, a test row's other half; for ratings, the held-out (user, item) entries.
+// Training code iterates `trainingRows()` only; a row in `testRows` never changes the globals.
+// Immutable once built and shared through std::shared_ptr<const CountData>.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// Compressed sparse rows: row r holds entries [rowStart[r], rowStart[r+1]) of `cols`/`counts`,
+// with strictly increasing column indices within a row.
+struct SparseRows
+{
+    std::vector<std::int64_t> rowStart = {0}; // rows + 1
+    std::vector<std::int32_t> cols;
+    std::vector<float> counts; // > 0
+
+    std::int64_t rows() const { return std::int64_t(rowStart.size()) - 1; }
+    std::int64_t nonZeros() const { return std::int64_t(cols.size()); }
+    std::int64_t rowNonZeros(std::int64_t r) const { return rowStart[std::size_t(r) + 1] - rowStart[std::size_t(r)]; }
+    std::span<const std::int32_t> rowCols(std::int64_t r) const
+    {
+        return {cols.data() + rowStart[std::size_t(r)], std::size_t(rowNonZeros(r))};
+    }
+    std::span<const float> rowCounts(std::int64_t r) const
+    {
+        return {counts.data() + rowStart[std::size_t(r)], std::size_t(rowNonZeros(r))};
+    }
+    double rowTotal(std::int64_t r) const
+    {
+        double s = 0.0;
+        for (float c : rowCounts(r))
+            s += c;
+        return s;
+    }
+    double total() const
+    {
+        double s = 0.0;
+        for (float c : counts)
+            s += c;
+        return s;
+    }
+    // Appends one row from (col, count) pairs sorted by col, count > 0.
+    void appendRow(std::span<const std::int32_t> rowCols, std::span<const float> rowCounts)
+    {
+        cols.insert(cols.end(), rowCols.begin(), rowCols.end());
+        counts.insert(counts.end(), rowCounts.begin(), rowCounts.end());
+        rowStart.push_back(std::int64_t(cols.size()));
+    }
+};
+
+struct CountData
+{
+    SparseRows train;   // N rows × V columns
+    SparseRows heldOut; // N rows × V columns (rows with nothing held out are empty)
+    std::int64_t vocabularySize = 0;           // V
+    std::vector<std::string> columnNames;      // V words / items, or empty
+    std::vector<std::string> rowNames;         // N document / user names, or empty
+    std::vector<std::int64_t> testRows;        // ascending; rows outside training
+    std::string source;                        // file name or description, for messages
+    std::string kind = "documents";            // "documents" or "ratings" (for labels)
+
+    std::int64_t rows() const { return train.rows(); }
+    std::int64_t cols() const { return vocabularySize; }
+    bool isTestRow(std::int64_t r) const;
+    // Rows the model trains on, ascending (every row not in testRows).
+    const std::vector<std::int64_t>& trainingRows() const { return m_trainingRows; }
+    std::int64_t trainingRowCount() const { return std::int64_t(m_trainingRows.size()); }
+    // Fills the training-row list from testRows; call once after building.
+    void finalise();
+
+private:
+    std::vector<std::int64_t> m_trainingRows;
+};
+
+using CountDataPtr = std::shared_ptr<const CountData>;
+
+} // namespace svi
