@@ -38,8 +38,7 @@ std::vector<ParamSpec> InpaintOptions::params()
         // BPFA's own patch parameter allows the same range.
         intParam("patch", "Patch size", "side p of the overlapping p×p patches (p² pixels each)", 8,
                  2, 32),
-        intParam("seed", "Seed", "seed of the corruption and of every run's random numbers", 1, 0,
-                 2147483647.0),
+        seedParam("seed of the corruption and of every run's random numbers"),
     };
 }
 

@@ -82,8 +82,7 @@ std::vector<ParamSpec> TableOptions::params()
                   "entries: entries at random; rows: whole test rows, excluded from training, half of "
                   "each scored",
                   ParamType::Choice, 0, 0, 0, {"entries", "rows"}, "entries"},
-        intParam("seed", "Seed", "seed of the subsample, the split and every run's random numbers", 1, 0,
-                 2147483647.0),
+        seedParam("seed of the subsample, the split and every run's random numbers"),
     };
 }
 

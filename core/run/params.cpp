@@ -299,6 +299,11 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
                      {}, {}};
 }
 
+ParamSpec seedParam(std::string help)
+{
+    return intParam("seed", "Seed", std::move(help), 1, 0, 2147483647.0);
+}
+
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
                     double hi)
 {

@@ -45,6 +45,8 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
                    double hi);
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
                     double hi);
+// The "seed" field of a task: an integer in [0, 2³¹ − 1], default 1.
+ParamSpec seedParam(std::string help);
 
 // The declared defaults.
 ParamValues defaultValues(const std::vector<ParamSpec>& specs);
