@@ -704,8 +704,15 @@ struct Prepared
     ParamValues params;
     InpaintOptions task;  // images
     TableOptions table;   // tables and synthetic data
-    DenseDataPtr data;
+    DenseDataPtr data;    // images, tables, synthetic data
+    CountDataPtr counts;  // corpora
     std::string source;
+
+    DataSet dataSet() const { return counts ? DataSet(counts) : DataSet(data); }
+    std::int64_t rows() const { return counts ? counts->rows() : data->rows(); }
+    std::int64_t cols() const { return counts ? counts->cols() : data->cols(); }
+    std::int64_t trainingRows() const { return counts ? counts->trainingRowCount() : data->trainingRowCount(); }
+    bool image() const { return data && data->image; }
 };
 
 // Resolves the algorithm and its parameters against the registry.
@@ -858,14 +865,14 @@ void loadTaskData(const RunConfig& c, Prepared& p)
 std::unique_ptr<Trainer> buildTrainer(const RunConfig& c, const Prepared& p)
 {
     try {
-        if (!c.quiet && p.data->image)
-            std::fprintf(stderr, "%lld patches of %d×%d; building %s…\n", (long long)p.data->rows(),
+        if (!c.quiet && p.image())
+            std::fprintf(stderr, "%lld patches of %d×%d; building %s…\n", (long long)p.rows(),
                          p.task.patch, p.task.patch, p.entry->label.c_str());
         else if (!c.quiet)
-            std::fprintf(stderr, "%lld rows × %d columns (%lld training rows); building %s…\n",
-                         (long long)p.data->rows(), p.data->cols(),
-                         (long long)p.data->trainingRowCount(), p.entry->label.c_str());
-        return p.entry->make(p.data, p.params, c.seed);
+            std::fprintf(stderr, "%lld rows × %lld columns (%lld training rows); building %s…\n",
+                         (long long)p.rows(), (long long)p.cols(), (long long)p.trainingRows(),
+                         p.entry->label.c_str());
+        return p.entry->make(p.dataSet(), p.params, c.seed);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -886,14 +893,13 @@ int cmdRun(const std::vector<std::string>& args)
         c.arcsinh = prep.table.arcsinhCofactor; // as applied, for summary.json and run.json
     const std::unique_ptr<Trainer> trainer = buildTrainer(c, prep);
     const ParamValues& params = prep.params;
-    const DenseDataPtr& data = prep.data;
     const InpaintOptions& task = prep.task;
     const std::string& source = prep.source;
 
     writeFileAtomically(outDir + "/run.json",
                         QJsonDocument(configJson(c, params)).toJson(QJsonDocument::Indented));
-    if (data->image)
-        saveGrayImage((outDir + "/observed.png").toStdString(), data->image->corrupted);
+    if (prep.image())
+        saveGrayImage((outDir + "/observed.png").toStdString(), prep.data->image->corrupted);
 
     RunOptions ro;
     ro.maxSeconds = c.seconds;
@@ -912,7 +918,7 @@ int cmdRun(const std::vector<std::string>& args)
             std::snprintf(buf, sizeof buf, "  epoch %.2f  %.1f s  elbo %.4g", s.epochs,
                           s.trainSeconds, s.elbo);
             line += buf;
-            for (const char* k : {"heldout_loglik", "mse", "psnr"}) {
+            for (const char* k : {"heldout_loglik", "mse", "psnr", "perplexity"}) {
                 const auto it = s.metrics.find(k);
                 if (it != s.metrics.end()) {
                     std::snprintf(buf, sizeof buf, "  %s %.4g", k, it->second);
@@ -943,22 +949,24 @@ int cmdRun(const std::vector<std::string>& args)
                 saveGrayImage((outDir + "/reconstruction.png").toStdString(), *p->reconstruction);
             if (p->atomWidth > 0 && p->atoms.rows() > 0)
                 saveGrayImage((outDir + "/atoms.png").toStdString(), tileAtoms(p->atoms, p->atomWidth));
-            if (!data->image && p->atoms.rows() > 0)
-                writeFileAtomically(outDir + "/loadings.csv", loadingsCsv(*p, data->columnNames));
+            if (prep.data && !prep.image() && p->atoms.rows() > 0)
+                writeFileAtomically(outDir + "/loadings.csv", loadingsCsv(*p, prep.data->columnNames));
+            if (!p->topics.empty())
+                writeFileAtomically(outDir + "/topics.csv", topicsCsv(p->topics));
         }
     }
     QJsonObject summaryTask = taskJson(c);
     summaryTask["seed"] = qint64(c.seed);
-    if (data->image)
+    if (prep.image())
         summaryTask["patch"] = task.patch;
     const QJsonObject summaryJson{
         {"model", QString::fromStdString(c.model)},
         {"algorithm", QString::fromStdString(c.algorithm)},
         {"data", QString::fromStdString(source)},
         {"task", summaryTask},
-        {"rows", qint64(data->rows())},
-        {"cols", data->cols()},
-        {"training_rows", qint64(data->trainingRowCount())},
+        {"rows", qint64(prep.rows())},
+        {"cols", qint64(prep.cols())},
+        {"training_rows", qint64(prep.trainingRows())},
         {"seed", qint64(c.seed)},
         {"threads", omp_get_max_threads()},
         {"steps", qint64(summary.steps)},
@@ -975,7 +983,8 @@ int cmdRun(const std::vector<std::string>& args)
 
     if (!c.quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
-        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse"})
+        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse",
+                              "heldout_loglik_per_word", "perplexity"})
             if (metrics.contains(k))
                 std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
         std::fprintf(stderr, "results in %s\n", c.out.c_str());
@@ -1058,7 +1067,7 @@ int cmdBench(std::vector<std::string> args)
         std::printf("%s: %lld items × %d, %d threads, %lld timed steps after %d warm-up\n"
                     "load + preparation %.3f s\n\n"
                     "%-13s %9s %11s %10s %10s %10s %9s %10s\n",
-                    base.source.c_str(), (long long)base.data->rows(), base.data->cols(),
+                    base.source.c_str(), (long long)base.rows(), int(base.cols()),
                     omp_get_max_threads(), (long long)c.steps, warmup, loadSeconds, "algorithm",
                     "init s", "s/step", "s/epoch", "items/s", "eval s", "full s", "peak MB");
     for (const std::string& algorithm : algorithms) {
@@ -1099,7 +1108,7 @@ int cmdBench(std::vector<std::string> args)
     }
     if (json)
         std::fputs(QJsonDocument(QJsonObject{{"data", QString::fromStdString(base.source)},
-                                             {"rows", qint64(base.data->rows())},
+                                             {"rows", qint64(base.rows())},
                                              {"threads", omp_get_max_threads()},
                                              {"load_seconds", loadSeconds},
                                              {"algorithms", rows}})

@@ -136,7 +136,7 @@ bool defaultChannel(const Table& t, int c)
 
 struct CutResult
 {
-    DenseDataPtr data;
+    DataSet data;
     QString error;
 };
 
@@ -375,8 +375,8 @@ void MainWindow::buildUi()
         for (int id : m_runs->ids())
             if (!m_dirtyRuns.contains(id))
                 m_dirtyRuns << id;
-        if (m_data && m_data->image) {
-            const ImageLayout& img = *m_data->image;
+        if (m_data.dense && m_data.dense->image) {
+            const ImageLayout& img = *m_data.dense->image;
             if (ImagePanel* p = m_images->find("corrupted"))
                 p->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
                                                       : toGrayImage(img.corrupted));
@@ -933,12 +933,12 @@ void MainWindow::rebuildTaskData()
                     return makeInpaintingData(image, source.task, source.path.toStdString());
                 },
                 [this, source] {
-                    const ImageLayout& img = *m_data->image;
+                    const ImageLayout& img = *m_data.dense->image;
                     m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
                                              .arg(displayName(source.path).toHtmlEscaped())
                                              .arg(img.width)
                                              .arg(img.height)
-                                             .arg(QLocale().toString(qlonglong(m_data->rows())))
+                                             .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
                                              .arg(img.patch));
                     m_dataLabel->setToolTip(source.path);
                     ImagePanel* original = m_images->panel("original", tr("Original"));
@@ -957,7 +957,7 @@ void MainWindow::rebuildTaskData()
 }
 
 void MainWindow::prepareData(const DataSource& source, const QString& busyText,
-                             std::function<DenseDataPtr()> make, std::function<void()> onReady)
+                             std::function<DataSet()> make, std::function<void()> onReady)
 {
     const int gen = ++m_loadGeneration;
     m_loading = true;
@@ -974,7 +974,7 @@ void MainWindow::prepareData(const DataSource& source, const QString& busyText,
         if (!r.data) {
             // The settings do not fit the data (e.g. a patch larger than the image): say so
             // beside the data; the runs already made keep their own data and results.
-            m_data.reset();
+            m_data = {};
             m_dataError->setText(r.error);
             m_dataError->setVisible(true);
             updateActions();
@@ -1006,7 +1006,7 @@ void MainWindow::rebuildTableData()
     m_channelCount->setText(tr("%1 of %2 channels selected").arg(checked).arg(table ? table->cols() : 0));
     if (!table || !m_tableForm->isValid() || checked == 0) {
         m_loading = false;
-        m_data.reset();
+        m_data = {};
         if (table && checked == 0) {
             m_dataError->setText(tr("Select at least one channel."));
             m_dataError->setVisible(true);
@@ -1020,7 +1020,7 @@ void MainWindow::rebuildTableData()
                 [table = *table, source] { return makeTableData(table, source.table); },
                 [this, source] {
                     const std::int64_t held =
-                        (m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+                        (m_data.dense->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
                     const QString files =
                         source.morePaths.isEmpty()
                             ? displayName(source.path)
@@ -1028,13 +1028,13 @@ void MainWindow::rebuildTableData()
                     m_dataLabel->setText(
                         tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
                             .arg(files.toHtmlEscaped())
-                            .arg(QLocale().toString(qlonglong(m_data->rows())))
-                            .arg(m_data->cols())
+                            .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
+                            .arg(m_data.dense->cols())
                             .arg(QLocale().toString(qlonglong(held)))
-                            .arg(m_data->trainingRows.empty()
+                            .arg(m_data.dense->trainingRows.empty()
                                      ? QString()
                                      : tr(" · %1 training rows")
-                                           .arg(QLocale().toString(qlonglong(m_data->trainingRowCount())))));
+                                           .arg(QLocale().toString(qlonglong(m_data.dense->trainingRowCount())))));
                     m_dataLabel->setToolTip(source.paths().join("\n"));
                 });
 }
@@ -1133,14 +1133,14 @@ bool MainWindow::rerunSession()
     {
         DataSource source;
         std::vector<RunSpec> specs;
-        DenseDataPtr data;
+        DataSet data;
         QString error;
     };
     auto groups = std::make_shared<std::vector<Group>>();
     for (const SessionRun& r : m_sessionRuns) {
         const DataSource& src = r.source;
         if (groups->empty() || !(groups->back().source == src))
-            groups->push_back(Group{src, {}, nullptr, {}});
+            groups->push_back(Group{src, {}, {}, {}});
         groups->back().specs.push_back(r.spec);
     }
     // Reuse the window's data where it matches.
@@ -1475,9 +1475,9 @@ void MainWindow::refreshCharts()
 void MainWindow::updateRunPanel(int id)
 {
     const RunRecord* r = m_runs->record(id);
-    if (!r || !r->preview || !r->preview->reconstruction || !r->data || !r->data->image)
+    if (!r || !r->preview || !r->preview->reconstruction || !r->data.dense || !r->data.dense->image)
         return;
-    const ImageLayout& img = *r->data->image;
+    const ImageLayout& img = *r->data.dense->image;
     const Eigen::ArrayXXf& rec = *r->preview->reconstruction;
     ImagePanel* p = m_images->panel(QString("run:%1").arg(id), r->label);
     p->setImage(m_difference->isChecked() ? differenceImage(rec, img.original) : toGrayImage(rec));
@@ -1508,11 +1508,11 @@ void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
-    if (r && r->data && !r->data->image) {
+    if (r && r->data.dense && !r->data.dense->image) {
         if (!r->preview || r->preview->atoms.rows() == 0)
             return;
         QStringList channels;
-        for (const std::string& c : r->data->columnNames)
+        for (const std::string& c : r->data.dense->columnNames)
             channels << QString::fromStdString(c);
         m_loadings->setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
         m_loadings->setTitle(tr("Loadings of %1 (E[φ_k]; features with E[π_k] ≥ %2, most used first)")
@@ -1687,21 +1687,21 @@ bool MainWindow::exportReconstructions(const QString& folder)
 {
     const QDir dir(folder);
     try {
-        if (m_data && m_data->image) {
-            saveGrayImage(dir.filePath("original.png").toStdString(), m_data->image->original);
-            saveGrayImage(dir.filePath("corrupted.png").toStdString(), m_data->image->corrupted);
+        if (m_data.dense && m_data.dense->image) {
+            saveGrayImage(dir.filePath("original.png").toStdString(), m_data.dense->image->original);
+            saveGrayImage(dir.filePath("corrupted.png").toStdString(), m_data.dense->image->corrupted);
         }
         for (int id : m_runs->ids()) {
             const RunRecord* r = m_runs->record(id);
             if (!r->preview)
                 continue;
             const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
-            if (r->data && !r->data->image && r->preview->atoms.rows() > 0) {
+            if (r->data.dense && !r->data.dense->image && r->preview->atoms.rows() > 0) {
                 writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
-                                    loadingsCsv(*r->preview, r->data->columnNames));
+                                    loadingsCsv(*r->preview, r->data.dense->columnNames));
                 LoadingsView view;
                 QStringList channels;
-                for (const std::string& c : r->data->columnNames)
+                for (const std::string& c : r->data.dense->columnNames)
                     channels << QString::fromStdString(c);
                 view.resize(m_loadings->size().expandedTo(view.sizeHint()));
                 view.setLoadings(r->preview->atoms, r->preview->atomWeights, channels);

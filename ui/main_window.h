@@ -59,7 +59,8 @@ public:
     void openPaths(const QStringList& paths);
     bool tableMode() const { return m_table.has_value(); }
     bool dataReady() const { return bool(m_data); }
-    DenseDataPtr currentData() const { return m_data; }
+    DenseDataPtr currentData() const { return m_data.dense; }
+    CountDataPtr currentCounts() const { return m_data.counts; }
     DataSource currentSource() const;
 
     // Starts a run with the pickers' and forms' values; 0 when Run is disabled.
@@ -127,7 +128,7 @@ private:
     // Builds the data of `source` off the UI thread with `make`; on success installs it as the
     // current data and calls `onReady`, on failure shows the error beside the data. A newer
     // request supersedes an older one still running.
-    void prepareData(const DataSource& source, const QString& busyText, std::function<DenseDataPtr()> make,
+    void prepareData(const DataSource& source, const QString& busyText, std::function<DataSet()> make,
                      std::function<void()> onReady);
     void openSession(const QString& path);
     void applySession(const Session& session);
@@ -167,7 +168,7 @@ private:
     // A session's channels for the table being read; unset when the file was opened afresh
     // (then its suggested arcsinh cofactor is put in the form).
     std::optional<std::vector<std::string>> m_pendingChannels;
-    DenseDataPtr m_data;
+    DataSet m_data;
     int m_loadGeneration = 0; // newer requests make older results stale
     int m_busyGeneration = -1;
     bool m_loading = false;

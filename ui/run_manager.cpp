@@ -26,7 +26,7 @@ Table readSourceTable(const DataSource& source)
     return loadTable(files, ro);
 }
 
-DenseDataPtr buildSourceData(const DataSource& source)
+DataSet buildSourceData(const DataSource& source)
 {
     if (source.isTable())
         return makeTableData(readSourceTable(source), source.table);
@@ -139,7 +139,7 @@ int RunManager::activeCount() const
     return n;
 }
 
-int RunManager::add(const RunSpec& spec, DenseDataPtr data, const DataSource& source, int group,
+int RunManager::add(const RunSpec& spec, DataSet data, const DataSource& source, int group,
                     RunStatus status)
 {
     RunRecord r;
@@ -159,14 +159,14 @@ int RunManager::add(const RunSpec& spec, DenseDataPtr data, const DataSource& so
     return id;
 }
 
-int RunManager::start(const RunSpec& spec, DenseDataPtr data, const DataSource& source)
+int RunManager::start(const RunSpec& spec, DataSet data, const DataSource& source)
 {
     const int id = add(spec, std::move(data), source, 0, RunStatus::Preparing);
     launch(id);
     return id;
 }
 
-int RunManager::enqueue(const std::vector<RunSpec>& specs, DenseDataPtr data,
+int RunManager::enqueue(const std::vector<RunSpec>& specs, DataSet data,
                         const DataSource& source, QList<int>* ids)
 {
     const int group = m_nextGroup++;

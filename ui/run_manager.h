@@ -15,6 +15,7 @@
 #include "core/data/image_task.h"
 #include "core/data/table.h"
 #include "core/run/params.h"
+#include "core/run/registry.h"
 #include "core/run/runner.h"
 
 #include <QColor>
@@ -69,7 +70,7 @@ struct DataSource
 // Builds the data set a source describes: the image cut into patches, or the table(s) read,
 // selected, transformed and split. Throws DataError / std::invalid_argument naming the file
 // or field. Any thread.
-DenseDataPtr buildSourceData(const DataSource& source);
+DataSet buildSourceData(const DataSource& source);
 // The table(s) of a table source, as read (before selection and transforms). Any thread.
 Table readSourceTable(const DataSource& source);
 
@@ -82,7 +83,7 @@ struct RunRecord
     int group = 0; // runs started together by Compare or a session share a group (0: none)
     RunSpec spec;
     DataSource source;
-    DenseDataPtr data;
+    DataSet data; // the shared, immutable data of the run
     QString label;  // "#3 Gibbs-SSVI"
     QColor color;
     RunStatus status = RunStatus::Queued;
@@ -104,10 +105,10 @@ public:
     // Starts a run now. Returns its id; a spec the registry does not know, or a trainer that
     // cannot be built for the data (e.g. a patch size that does not match), ends the run at
     // once as InvalidInput with the reason in its summary (and runFinished is emitted).
-    int start(const RunSpec& spec, DenseDataPtr data, const DataSource& source);
+    int start(const RunSpec& spec, DataSet data, const DataSource& source);
     // Queues runs to run one after another, after any queued before; they share a new group,
     // which is returned with their ids.
-    int enqueue(const std::vector<RunSpec>& specs, DenseDataPtr data, const DataSource& source,
+    int enqueue(const std::vector<RunSpec>& specs, DataSet data, const DataSource& source,
                 QList<int>* ids = nullptr);
 
     void pause(int id);
@@ -132,7 +133,7 @@ signals:
 
 private:
     struct Built;
-    int add(const RunSpec& spec, DenseDataPtr data, const DataSource& source, int group,
+    int add(const RunSpec& spec, DataSet data, const DataSource& source, int group,
             RunStatus status);
     void launch(int id);
     void onBuilt(int id, std::shared_ptr<Built> built);

@@ -100,6 +100,18 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes)
         throw DataError("cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
 }
 
+QByteArray topicsCsv(const std::vector<TopicSummary>& topics)
+{
+    QByteArray out = "topic,weight,rank,word,probability\n";
+    for (const TopicSummary& t : topics)
+        for (std::size_t i = 0; i < t.words.size(); ++i)
+            out += QByteArray::number(t.index + 1) + "," + metricText(t.weight).toUtf8() + "," +
+                   QByteArray::number(qint64(i + 1)) + "," +
+                   csvField(QString::fromStdString(t.words[i])).toUtf8() + "," +
+                   metricText(i < t.probs.size() ? t.probs[i] : std::nan("")).toUtf8() + "\n";
+    return out;
+}
+
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns)
 {
     QByteArray out = "feature,weight";

@@ -44,6 +44,10 @@ QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::stri
 // "feature,weight,<channel…>". `columns` names the channels (V1… when empty).
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns);
 
+// A topic model's topics in the preview's order, one row per (topic, word):
+// "topic,weight,rank,word,probability" (topic numbers 1-based).
+QByteArray topicsCsv(const std::vector<TopicSummary>& topics);
+
 // Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
 QString csvField(const QString& text);
 
