@@ -1,6 +1,8 @@
 #include "app/cli.h"
 
+#include "core/data/corpus.h"
 #include "core/data/image_task.h"
+#include "core/data/io/corpus_files.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/fcs_file.h"
@@ -61,11 +63,14 @@ const char* kMainHelp = R"(svi — stochastic variational inference, headless
 Usage:
   svi list [--json]                 models, algorithms and their parameters
   svi info FILE [--json] [--patch P]
-                                    what a data file holds (image, FCS, CSV/TSV), or why it
-                                    cannot be read
+                                    what a data file holds (image, FCS, CSV/TSV, corpus), or
+                                    why it cannot be read
   svi run [FILE...] [options]       fit a model and write the results into --out
   svi bench [FILE] [options]        seconds per step, full-pass time and peak memory of each
                                     algorithm (run's options, plus --algorithms a,b and --json)
+  svi split CORPUS... --out DIR     a corpus's document-completion split as LDA-C files
+                                    (train.ldac, test_observed.ldac, test_heldout.ldac,
+                                    vocab.txt), for scoring other tools on the same words
   svi help run                      all options of 'svi run'
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
@@ -74,6 +79,9 @@ Example — inpaint the default image with 80 % of its pixels removed, for one m
   svi run --task inpaint --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
 Example — CyTOF files, arcsinh(x/5), 5 % of the entries held out and scored:
   svi run a.fcs b.fcs --arcsinh 5 --heldout 0.05 --set K=100 --seconds 120 --out cytof
+Example — LDA with 100 topics on the 20 Newsgroups training set, headers stripped:
+  svi run 20news-bydate.tar.gz --subset 20news-bydate-train --strip-headers --set K=100 \
+      --seconds 60 --out news
 )";
 
 const char* kRunHelp = R"(svi run [FILE...] [options]
@@ -81,10 +89,13 @@ const char* kRunHelp = R"(svi run [FILE...] [options]
 Data and task
   FILE                      image (PNG, JPEG, TIFF, PGM, BMP), one or more FCS files (rows
                             stacked, channels matched by name), one CSV/TSV table (.gz too),
-                            or 'synthetic' (data drawn from the BPFA prior, paper 000 Sec. 5.1);
+                            'synthetic' (data drawn from the BPFA prior, paper 000 Sec. 5.1),
+                            or a corpus: LDA-C (.ldac, or .dat with a vocabulary beside it),
+                            UCI docword.*.txt(.gz), a folder or .tar(.gz) of text files;
                             default: the embedded image
-  --task T                  inpaint (images: remove pixels, optionally add noise) or heldout
-                            (tables: hold out entries or rows and score them); default: by data
+  --task T                  inpaint (images: remove pixels, optionally add noise), heldout
+                            (tables: hold out entries or rows and score them) or completion
+                            (corpora: score the second half of held-out documents); by data
 
 Images (--task inpaint)
   --missing F               fraction of pixels removed, in [0, 1)          (default 0.8)
@@ -107,9 +118,22 @@ Tables (--task heldout)
                             size of 'synthetic' data (default 100000, 40, 80)
   --loading-var V           variance of its loadings φ_kd (default 1/D, the prior of eq. 5)
 
+Corpora (--task completion)
+  --heldout F               fraction of documents held out (default 0.1): half of each one's
+                            words condition its topics, the other half are scored
+  --max-documents N         keep N documents drawn at random (default: all)
+  --vocab FILE              vocabulary of LDA-C / UCI counts (default: found beside them)
+  --subset NAME             raw text: only files below a folder NAME (e.g. 20news-bydate-train)
+  --strip-headers           raw text: drop e-mail/Usenet headers (the Subject is kept)
+  --min-df N                raw text: words in at least N documents (default 2)
+  --max-df F                raw text: words in at most a fraction F of documents (default 1)
+  --vocab-cap N             raw text: keep the N words in most documents (default: all)
+  --min-length N            raw text: words of at least N letters (default 2)
+  --keep-stop-words         raw text: keep English stop words (default: removed)
+
 Model
-  --model M                 model key (default bpfa; see 'svi list')
-  --algorithm A             algorithm key (default gibbs-ssvi; see 'svi list')
+  --model M                 model key (default bpfa; lda for corpora; see 'svi list')
+  --algorithm A             algorithm key (default: the model's first, e.g. gibbs-ssvi, svi)
   --set KEY=VALUE           any parameter of the algorithm, repeatable (e.g. --set K=256)
 
 Budget and reproducibility
@@ -311,6 +335,47 @@ int infoTable(const std::string& path, bool json)
     return 0;
 }
 
+int infoCorpus(const std::string& path, bool json)
+{
+    const Corpus corpus = loadCorpus({path});
+    const CorpusStats s = corpus.stats();
+    const auto format = corpusFormatOf(path);
+    const char* formatName = !format                                ? "text"
+                             : *format == CorpusFormat::Ldac        ? "LDA-C"
+                             : *format == CorpusFormat::Uci         ? "UCI bag-of-words"
+                             : *format == CorpusFormat::TextArchive ? "text files in a tar archive"
+                             : *format == CorpusFormat::TextFolder  ? "text files in a folder"
+                                                                    : "text files";
+    if (json) {
+        const QJsonObject o{{"path", QString::fromStdString(path)},
+                            {"kind", "corpus"},
+                            {"format", formatName},
+                            {"rows", qint64(s.documents)},
+                            {"cols", qint64(s.vocabulary)},
+                            {"documents", qint64(s.documents)},
+                            {"vocabulary", qint64(s.vocabulary)},
+                            {"tokens", qint64(s.tokens)},
+                            {"empty_documents", qint64(s.emptyDocuments)},
+                            {"dropped_documents", qint64(s.droppedDocuments)}};
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%s\n  kind        corpus (%s)\n  documents   %lld\n  vocabulary  %lld words\n"
+                "  tokens      %lld\n",
+                path.c_str(), formatName, (long long)s.documents, (long long)s.vocabulary,
+                (long long)s.tokens);
+    if (s.emptyDocuments > 0)
+        std::printf("  empty       %lld documents without any word\n", (long long)s.emptyDocuments);
+    if (s.droppedDocuments > 0)
+        std::printf("  dropped     %lld documents left without any word by the filters\n",
+                    (long long)s.droppedDocuments);
+    std::printf("  words      ");
+    for (std::size_t i = 0; i < corpus.vocabulary.size() && i < 20; ++i)
+        std::printf(" %s", corpus.vocabulary[i].c_str());
+    std::printf("%s\n", corpus.vocabulary.size() > 20 ? " …" : "");
+    return 0;
+}
+
 int cmdInfo(const std::vector<std::string>& args)
 {
     std::optional<std::string> file;
@@ -337,6 +402,8 @@ int cmdInfo(const std::vector<std::string>& args)
         return infoFcs(*file, json);
     if (dataFileKind(*file) == DataFileKind::Delimited)
         return infoTable(*file, json);
+    if (dataFileKind(*file) == DataFileKind::Corpus)
+        return infoCorpus(*file, json);
     const DataInfo info = inspectFile(*file, patch);
     if (json) {
         QJsonArray names;
@@ -401,8 +468,13 @@ struct RunConfig
     std::int64_t synthCols = 40;
     std::int64_t synthK = 80;
     double synthLoadingVar = 0.0; // ≤ 0: 1/D as in eq. 5
-    std::string model = "bpfa";
-    std::string algorithm = "gibbs-ssvi";
+    // Corpora (--task completion).
+    std::string subset;      // raw text: only files below a folder of this name
+    std::string vocabulary;  // LDA-C / UCI: the vocabulary file (default: found beside)
+    TokenizerOptions tokenizer;
+    std::int64_t maxDocuments = 0;
+    std::string model;     // "" = by data: lda for corpora, bpfa otherwise
+    std::string algorithm; // "" = the model's first (gibbs-ssvi for bpfa, svi for lda and hdp)
     std::map<std::string, std::string> sets; // raw --set values, resolved against the registry
     double seconds = 0.0;
     std::int64_t steps = 0;
@@ -494,6 +566,25 @@ void loadConfig(const std::string& path, RunConfig& c)
         };
         list("channels", c.channels);
         list("exclude", c.exclude);
+        if (t.contains("subset"))
+            c.subset = t["subset"].toString().toStdString();
+        if (t.contains("vocabulary"))
+            c.vocabulary = t["vocabulary"].toString().toStdString();
+        double maxDocs = double(c.maxDocuments), minDf = double(c.tokenizer.minDocumentFrequency),
+               cap = double(c.tokenizer.vocabularyCap), minLength = c.tokenizer.minLength;
+        num(t, "max_documents", maxDocs);
+        num(t, "min_df", minDf);
+        num(t, "max_df", c.tokenizer.maxDocumentFraction);
+        num(t, "vocabulary_cap", cap);
+        num(t, "min_length", minLength);
+        c.maxDocuments = std::int64_t(maxDocs);
+        c.tokenizer.minDocumentFrequency = std::int64_t(minDf);
+        c.tokenizer.vocabularyCap = std::int64_t(cap);
+        c.tokenizer.minLength = int(minLength);
+        if (t.contains("strip_headers"))
+            c.tokenizer.stripEmailHeaders = t["strip_headers"].toBool(false);
+        if (t.contains("stop_words"))
+            c.tokenizer.removeStopWords = t["stop_words"].toBool(true);
         if (t.contains("synthetic")) {
             const QJsonObject y = t["synthetic"].toObject();
             double n = double(c.synthRows), d = double(c.synthCols), k = double(c.synthK);
@@ -571,6 +662,24 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.transpose = true;
         else if (a == "--tile")
             c.tile = parseInteger("--tile", value());
+        else if (a == "--subset")
+            c.subset = value();
+        else if (a == "--vocab")
+            c.vocabulary = value();
+        else if (a == "--min-df")
+            c.tokenizer.minDocumentFrequency = parseInteger("--min-df", value());
+        else if (a == "--max-df")
+            c.tokenizer.maxDocumentFraction = parseNumber("--max-df", value());
+        else if (a == "--vocab-cap")
+            c.tokenizer.vocabularyCap = parseInteger("--vocab-cap", value());
+        else if (a == "--min-length")
+            c.tokenizer.minLength = int(parseInteger("--min-length", value()));
+        else if (a == "--strip-headers")
+            c.tokenizer.stripEmailHeaders = true;
+        else if (a == "--keep-stop-words")
+            c.tokenizer.removeStopWords = false;
+        else if (a == "--max-documents")
+            c.maxDocuments = parseInteger("--max-documents", value());
         else if (a == "--rows")
             c.synthRows = parseInteger("--rows", value());
         else if (a == "--cols")
@@ -617,16 +726,34 @@ RunConfig parseRun(const std::vector<std::string>& args)
             haveFile = true;
         }
     }
-    const bool image = c.files.front() != kSynthetic && dataFileKind(c.files.front()) == DataFileKind::Image;
+    const DataFileKind kind =
+        c.files.front() == kSynthetic ? DataFileKind::Delimited : dataFileKind(c.files.front());
+    const bool image = kind == DataFileKind::Image;
+    const bool corpus = kind == DataFileKind::Corpus;
+    const std::string natural = image ? "inpaint" : corpus ? "completion" : "heldout";
     if (c.task.empty())
-        c.task = image ? "inpaint" : "heldout";
-    if (c.task != "inpaint" && c.task != "heldout")
-        throw UsageError("--task = " + c.task + ", but must be one of: inpaint, heldout");
-    if (image && c.task != "inpaint")
-        throw UsageError("--task = " + c.task + ", but an image is inpainted (--task inpaint)");
-    if (!image && c.task != "heldout")
-        throw UsageError("--task = " + c.task + ", but '" + c.files.front() +
-                         "' is a table: its task is heldout");
+        c.task = natural;
+    if (c.task != "inpaint" && c.task != "heldout" && c.task != "completion")
+        throw UsageError("--task = " + c.task + ", but must be one of: inpaint, heldout, completion");
+    if (c.task != natural)
+        throw UsageError("--task = " + c.task + ", but '" + c.files.front() + "' is " +
+                         (image ? "an image: its task is inpaint" : corpus ? "a corpus: its task is completion"
+                                                                           : "a table: its task is heldout"));
+    if (c.model.empty())
+        c.model = corpus ? "lda" : "bpfa";
+    if (c.algorithm.empty()) {
+        for (const AlgorithmEntry& e : Registry::builtin().entries())
+            if (e.model == c.model) {
+                c.algorithm = e.algorithm;
+                break;
+            }
+        if (c.algorithm.empty())
+            throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
+    }
+    if (auto problem = c.tokenizer.validate())
+        throw UsageError("--" + *problem);
+    if (c.maxDocuments < 0)
+        throw UsageError("--max-documents = " + std::to_string(c.maxDocuments) + ", but must be ≥ 0");
     if (c.files.size() > 1 && (image || c.files.front() == kSynthetic))
         throw UsageError("run: one image at a time ('" + c.files[1] + "' is extra)");
     if (c.split != "entries" && c.split != "rows")
@@ -634,9 +761,9 @@ RunConfig parseRun(const std::vector<std::string>& args)
     if (c.tile < 0)
         throw UsageError("--tile = " + std::to_string(c.tile) + ", but must be ≥ 1");
     if (c.heldout < 0) // the paper's fractions: synthetic 7.5 %, CyTOF 5 %, expression 10 %
-        c.heldout = c.files.front() == kSynthetic                             ? 0.075
-                    : dataFileKind(c.files.front()) == DataFileKind::Delimited ? 0.1
-                                                                               : 0.05;
+        c.heldout = c.files.front() == kSynthetic ? 0.075
+                    : kind == DataFileKind::Delimited || corpus ? 0.1
+                                                                : 0.05;
     if (c.seconds < 0)
         throw UsageError("--seconds = " + formatParam(c.seconds) + ", but must be ≥ 0");
     if (c.steps < 0)
@@ -656,6 +783,18 @@ QJsonObject taskJson(const RunConfig& c)
 {
     if (c.task == "inpaint")
         return {{"kind", "inpaint"}, {"missing", c.missing}, {"noise", c.noise}};
+    if (c.task == "completion")
+        return {{"kind", "completion"},
+                {"heldout", c.heldout},
+                {"max_documents", qint64(c.maxDocuments)},
+                {"subset", QString::fromStdString(c.subset)},
+                {"vocabulary", QString::fromStdString(c.vocabulary)},
+                {"min_df", qint64(c.tokenizer.minDocumentFrequency)},
+                {"max_df", c.tokenizer.maxDocumentFraction},
+                {"vocabulary_cap", qint64(c.tokenizer.vocabularyCap)},
+                {"min_length", c.tokenizer.minLength},
+                {"strip_headers", c.tokenizer.stripEmailHeaders},
+                {"stop_words", c.tokenizer.removeStopWords}};
     QJsonArray channels;
     for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
         channels.append(n.trimmed());
@@ -837,6 +976,46 @@ void loadTableData(const RunConfig& c, Prepared& p)
     }
 }
 
+// Reads the corpus and splits it for document completion.
+Corpus readCorpus(const RunConfig& c)
+{
+    CorpusReadOptions ro;
+    ro.tokenizer = c.tokenizer;
+    ro.subset = c.subset;
+    ro.vocabulary = c.vocabulary;
+    if (auto problem = ro.validate())
+        throw UsageError("--" + *problem);
+    return loadCorpus(c.files, ro);
+}
+
+CorpusOptions corpusOptions(const RunConfig& c)
+{
+    CorpusOptions o;
+    o.heldOut = c.heldout;
+    o.seed = c.seed;
+    o.maxDocuments = c.maxDocuments;
+    if (auto problem = o.validate())
+        throw UsageError("--" + *problem);
+    return o;
+}
+
+void loadCorpusData(const RunConfig& c, Prepared& p)
+{
+    const Corpus corpus = readCorpus(c);
+    const CorpusOptions o = corpusOptions(c);
+    if (!c.quiet) {
+        const CorpusStats s = corpus.stats();
+        std::fprintf(stderr, "%lld documents, %lld words in the vocabulary, %lld tokens\n",
+                     (long long)s.documents, (long long)s.vocabulary, (long long)s.tokens);
+    }
+    p.source = corpus.source;
+    try {
+        p.counts = makeCorpusData(corpus, o);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
 // Loads the data and prepares the task's data set (held once, shared by every trainer):
 // an image cut into patches, or a table split for held-out scoring.
 void loadTaskData(const RunConfig& c, Prepared& p)
@@ -846,6 +1025,8 @@ void loadTaskData(const RunConfig& c, Prepared& p)
                      c.files.front() == kDefaultImage ? "the default image" : c.files.front().c_str());
     if (c.task == "heldout")
         return loadTableData(c, p);
+    if (c.task == "completion")
+        return loadCorpusData(c, p);
     p.task.missing = c.missing;
     p.task.noise = c.noise;
     p.task.patch = p.params.count("patch") ? int(getInt(p.params, "patch")) : 8;
@@ -1015,6 +1196,54 @@ long peakRssKb()
     return ru.ru_maxrss;
 }
 
+// ---------------------------------------------------------------------------------------------
+// svi split: a corpus's document-completion split as LDA-C files, so that other tools (the
+// gensim benchmark) train and score on exactly the documents and words svi does.
+
+void writeLdac(const QString& path, const SparseRows& rows, const std::vector<std::int64_t>& which)
+{
+    QByteArray out;
+    for (std::int64_t r : which) {
+        const auto words = rows.rowCols(r);
+        const auto counts = rows.rowCounts(r);
+        out += QByteArray::number(qint64(words.size()));
+        for (std::size_t i = 0; i < words.size(); ++i)
+            out += ' ' + QByteArray::number(words[i]) + ':' + QByteArray::number(qint64(counts[i]));
+        out += '\n';
+    }
+    writeFileAtomically(path, out);
+}
+
+int cmdSplit(std::vector<std::string> args)
+{
+    if (std::find(args.begin(), args.end(), "--steps") == args.end() &&
+        std::find(args.begin(), args.end(), "--seconds") == args.end()) {
+        args.push_back("--steps"); // parseRun asks for a budget; a split needs none
+        args.push_back("1");
+    }
+    const RunConfig c = parseRun(args);
+    if (c.task != "completion")
+        throw UsageError("split: '" + c.files.front() + "' is not a corpus (a folder, a .tar(.gz), LDA-C or UCI files)");
+    Prepared p;
+    loadCorpusData(c, p);
+    const CountData& data = *p.counts;
+    const QString dir = QString::fromStdString(c.out);
+    if (!QDir().mkpath(dir))
+        throw UsageError("cannot create the output folder '" + c.out + "'");
+    writeLdac(dir + "/train.ldac", data.train, data.trainingRows());
+    writeLdac(dir + "/test_observed.ldac", data.train, data.testRows);
+    writeLdac(dir + "/test_heldout.ldac", data.heldOut, data.testRows);
+    QByteArray vocab;
+    for (const std::string& w : data.columnNames)
+        vocab += QByteArray::fromStdString(w) + '\n';
+    writeFileAtomically(dir + "/vocab.txt", vocab);
+    if (!c.quiet)
+        std::fprintf(stderr, "%lld training and %lld test documents, %lld words → %s\n",
+                     (long long)data.trainingRowCount(), (long long)data.testRows.size(),
+                     (long long)data.cols(), c.out.c_str());
+    return 0;
+}
+
 int cmdBench(std::vector<std::string> args)
 {
     std::vector<std::string> algorithms;
@@ -1156,7 +1385,9 @@ int main(int argc, char** argv)
             return cmdRun(args);
         if (command == "bench")
             return cmdBench(args);
-        throw UsageError("unknown command '" + command + "' (commands: list, info, run, bench; see svi --help)");
+        if (command == "split")
+            return cmdSplit(args);
+        throw UsageError("unknown command '" + command + "' (commands: list, info, run, bench, split; see svi --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;

@@ -10,6 +10,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <cstdint>
+#include <map>
+
 namespace {
 
 struct Result
@@ -59,8 +63,13 @@ private slots:
     void infoFcsAndTables();
     void runOnFcsFiles();
     void runOnSyntheticDataWithRowSplit();
+    void corpusInfoRunAndSplit();
+    void corpusErrors();
 
 private:
+    // A small LDA-C corpus drawn from three planted topics over 30 words (and its vocabulary);
+    // returns the counts file's path.
+    QString writeSmallCorpus();
     QTemporaryDir m_dir;
     QString m_image;
 };
@@ -90,7 +99,11 @@ void TestCli::helpAndList()
     r = svi({"list", "--json"});
     QCOMPARE(r.exitCode, 0);
     const QJsonArray entries = QJsonDocument::fromJson(r.out.toUtf8()).array();
-    QCOMPARE(entries.size(), 6);
+    QMap<QString, int> perModel;
+    for (const auto& e : entries)
+        ++perModel[e.toObject()["model"].toString()];
+    QCOMPARE(perModel["bpfa"], 6);
+    QVERIFY(perModel["lda"] >= 2); // svi and batch
     bool sawK = false;
     for (const auto& p : entries[0].toObject()["params"].toArray())
         if (p.toObject()["key"].toString() == "K") {
@@ -294,6 +307,118 @@ void TestCli::runOnSyntheticDataWithRowSplit()
     QCOMPARE(s["training_rows"].toInteger(), qint64(1800)); // 10 % test rows
     QCOMPARE(s["task"].toObject()["split"].toString(), QString("rows"));
     QVERIFY(s["metrics"].toObject()["heldout_loglik_total"].toDouble() < 0);
+}
+
+QString TestCli::writeSmallCorpus()
+{
+    // Topic t puts its mass on words 10t … 10t+9; each document mixes two topics. A fixed LCG
+    // keeps the file the same on every machine.
+    std::uint64_t state = 12345;
+    auto next = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return int((state >> 33) % std::uint64_t(n));
+    };
+    QByteArray ldac, vocab;
+    for (int w = 0; w < 30; ++w)
+        vocab += "word" + QByteArray::number(w) + "\n";
+    for (int d = 0; d < 120; ++d) {
+        std::map<int, int> counts;
+        const int a = d % 3, b = (d / 3) % 3;
+        for (int n = 0; n < 40; ++n)
+            ++counts[10 * (n % 4 == 0 ? b : a) + next(10)];
+        ldac += QByteArray::number(qint64(counts.size()));
+        for (const auto& [w, c] : counts)
+            ldac += " " + QByteArray::number(w) + ":" + QByteArray::number(c);
+        ldac += "\n";
+    }
+    const QString path = m_dir.filePath("small.ldac");
+    QFile f(path), v(m_dir.filePath("vocab.txt"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(ldac) != ldac.size() || !v.open(QIODevice::WriteOnly) ||
+        v.write(vocab) != vocab.size())
+        qFatal("cannot write the corpus");
+    return path;
+}
+
+// A corpus as a user meets it: info counts it, run fits LDA and scores document completion,
+// split writes the very documents and words that run trained and scored on.
+void TestCli::corpusInfoRunAndSplit()
+{
+    const QString corpus = writeSmallCorpus();
+    Result r = svi({"info", corpus, "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject info = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(info["kind"].toString(), QString("corpus"));
+    QCOMPARE(info["documents"].toInteger(), qint64(120));
+    QCOMPARE(info["vocabulary"].toInteger(), qint64(30));
+    QCOMPARE(info["tokens"].toInteger(), qint64(120 * 40));
+
+    const QString out = m_dir.filePath("lda");
+    r = svi({"run", corpus, "--set", "K=3", "--steps", "40", "--set", "minibatch=20", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject s = readJson(out + "/summary.json");
+    QCOMPARE(s["model"].toString(), QString("lda")); // the model for a corpus, by default
+    QCOMPARE(s["algorithm"].toString(), QString("svi"));
+    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("completion"));
+    QCOMPARE(s["rows"].toInteger(), qint64(120));
+    QCOMPARE(s["training_rows"].toInteger(), qint64(120 - 12)); // 10 % test documents
+    const QJsonObject m = s["metrics"].toObject();
+    const double perplexity = m["perplexity"].toDouble();
+    QVERIFY2(perplexity > 1 && perplexity < 30, qPrintable(QString::number(perplexity))); // < uniform
+    QVERIFY(qAbs(std::log(perplexity) + m["heldout_loglik_per_word"].toDouble()) < 1e-9);
+    QFile topics(out + "/topics.csv");
+    QVERIFY(topics.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = topics.readAll().trimmed().split('\n');
+    QCOMPARE(lines[0], QByteArray("topic,weight,rank,word,probability"));
+    QVERIFY(lines.size() > 10 && lines[1].contains(",word"));
+
+    // The split on disk: the training documents, and each test document in two halves that
+    // add up to the document.
+    const QString split = m_dir.filePath("split");
+    r = svi({"split", corpus, "--out", split, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    auto lines_ = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n') : QList<QByteArray>{};
+    };
+    const auto train = lines_(split + "/train.ldac");
+    const auto observed = lines_(split + "/test_observed.ldac");
+    const auto heldout = lines_(split + "/test_heldout.ldac");
+    QCOMPARE(train.size(), 108);
+    QCOMPARE(observed.size(), 12);
+    QCOMPARE(heldout.size(), 12);
+    QCOMPARE(lines_(split + "/vocab.txt").size(), 30);
+    auto tokens = [](const QByteArray& line) {
+        int n = 0;
+        for (const QByteArray& pair : line.split(' ').mid(1))
+            n += pair.split(':').value(1).toInt();
+        return n;
+    };
+    for (int i = 0; i < 12; ++i) {
+        QCOMPARE(tokens(observed[i]) + tokens(heldout[i]), 40);
+        QCOMPARE(tokens(observed[i]), 20); // ⌊n/2⌋ condition, the rest is scored
+    }
+}
+
+void TestCli::corpusErrors()
+{
+    const QString bad = m_dir.filePath("bad.ldac");
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("2 0:1 1:2\n2 0:1 7x:2\n");
+        QFile v(m_dir.filePath("bad.vocab"));
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("a\nb\n");
+    }
+    Result r = svi({"run", bad, "--steps", "2", "--out", m_dir.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("bad.ldac") && r.err.contains("line 2"), qPrintable(r.err));
+    r = svi({"run", writeSmallCorpus(), "--heldout", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("heldout"), qPrintable(r.err));
+    r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out", m_dir.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("dense"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
