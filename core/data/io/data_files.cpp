@@ -1,5 +1,6 @@
 #include "core/data/io/data_files.h"
 
+#include "core/data/io/corpus_files.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/fcs_file.h"
 
@@ -10,6 +11,8 @@ namespace svi {
 
 DataFileKind dataFileKind(const std::string& path)
 {
+    if (corpusFormatOf(path))
+        return DataFileKind::Corpus;
     QString name = QFileInfo(QString::fromStdString(path)).fileName().toLower();
     if (name.endsWith(".gz"))
         name.chop(3);
@@ -34,6 +37,9 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
     if (paths.size() > 1)
         throw DataError("several files can be read together only when all are FCS files ('" +
                         paths[1] + "' is not)");
+    if (dataFileKind(paths.front()) == DataFileKind::Corpus)
+        throw DataError("cannot read '" + paths.front() +
+                        "' as a table: it is a text corpus (documents × words)");
     if (dataFileKind(paths.front()) != DataFileKind::Delimited)
         throw DataError("cannot read '" + paths.front() +
                         "' as a table: expected .fcs, .csv, .tsv or .txt (optionally .gz)");

@@ -1,6 +1,7 @@
 #pragma once
 // Which reader a data file needs, and tables read from one or several files: FCS files
 // (several are stacked into one table, channels matched by name) or one delimited text file.
+// Text corpora are read by core/data/io/corpus_files.h.
 
 #include "core/data/io/table_file.h"
 #include "core/data/table.h"
@@ -10,10 +11,12 @@
 
 namespace svi {
 
-enum class DataFileKind { Image, Fcs, Delimited };
+enum class DataFileKind { Image, Fcs, Delimited, Corpus };
 
-// From the name: .fcs (and .lmd) → Fcs; .csv, .tsv, .txt, optionally .gz → Delimited;
-// anything else → Image (the image reader then says whether it is one).
+// From the name: a text corpus (a folder; .tar, .tar.gz, .tgz; docword.*.txt(.gz); .ldac; .dat
+// with a vocabulary beside it — see corpusFormatOf) → Corpus; .fcs (and .lmd) → Fcs; .csv,
+// .tsv, .txt, optionally .gz → Delimited; anything else → Image (the image reader then says
+// whether it is one).
 DataFileKind dataFileKind(const std::string& path);
 
 // Reads one delimited file, or one or more FCS files stacked into one table. Throws DataError

@@ -1,6 +1,7 @@
 #include "core/data/io/table_file.h"
 
-#include <QFile>
+#include "core/data/io/byte_source.h"
+
 #include <QFileInfo>
 #include <QString>
 #include <algorithm>
@@ -10,14 +11,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
-#include <zlib.h>
 
 namespace svi {
 namespace {
 
-// Compressed bytes read per block, and the first size of the text buffer. The buffer doubles
-// only for a line longer than itself, so memory stays at about one block for any file length.
-constexpr std::size_t kInputBlock = 256 * 1024;
+// The first size of the text buffer. It doubles only for a line longer than itself, so memory
+// stays at about one block for any file length.
 constexpr std::size_t kTextBlock = 1024 * 1024;
 // Cell text quoted in messages is cut to this many bytes.
 constexpr std::size_t kQuoteMax = 40;
@@ -67,128 +66,6 @@ std::string numberedName(std::int64_t i)
 {
     return std::string("V").append(std::to_string(i + 1));
 }
-
-// --- bytes -------------------------------------------------------------------------------------
-
-// The file's bytes, inflated when they start with the gzip magic 1f 8b, whatever the name says.
-// Concatenated gzip members are read one after another, as gzip -d does.
-class ByteSource
-{
-public:
-    explicit ByteSource(const std::string& path)
-        : m_path(path), m_file(QString::fromStdString(path))
-    {
-        const QFileInfo fi(m_file.fileName());
-        if (!fi.exists())
-            fail(path, "file does not exist");
-        if (fi.isDir())
-            fail(path, "is a folder, not a file");
-        if (!m_file.open(QIODevice::ReadOnly))
-            fail(path, m_file.errorString().toStdString());
-        const QByteArray magic = m_file.peek(2);
-        m_gzip = magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-                 static_cast<unsigned char>(magic[1]) == 0x8b;
-        m_sizeHint = m_file.isSequential() ? 0 : m_file.size();
-        if (m_gzip && m_sizeHint >= 18 && m_file.seek(m_sizeHint - 4)) {
-            // The gzip trailer ends with the text length modulo 2^32 (of the last member only);
-            // compressed numbers rarely shrink more than fourfold, so fall back on that.
-            const QByteArray tail = m_file.read(4);
-            std::int64_t isize = 0;
-            for (int i = 3; i >= 0 && tail.size() == 4; --i)
-                isize = isize * 256 + static_cast<unsigned char>(tail[i]);
-            m_sizeHint = isize >= m_sizeHint ? isize : 4 * m_sizeHint;
-            if (!m_file.seek(0))
-                fail(path, m_file.errorString().toStdString());
-        }
-        if (m_gzip) {
-            m_in.resize(kInputBlock);
-            // 15: the largest window, as gzip writes; +32: accept the gzip header.
-            if (inflateInit2(&m_z, 15 + 32) != Z_OK)
-                fail(path, "zlib cannot be initialised (out of memory?)");
-            m_zReady = true;
-            m_inMember = true;
-        }
-    }
-
-    ~ByteSource()
-    {
-        if (m_zReady)
-            inflateEnd(&m_z);
-    }
-
-    ByteSource(const ByteSource&) = delete;
-    ByteSource& operator=(const ByteSource&) = delete;
-
-    bool gzip() const { return m_gzip; }
-    // About how many bytes of text there are (for reserving memory); 0 when unknown.
-    std::int64_t sizeHint() const { return m_sizeHint; }
-
-    // Up to n bytes of text; 0 only at the end. Throws DataError on read errors, corrupt or
-    // truncated gzip data.
-    std::size_t read(char* out, std::size_t n)
-    {
-        return m_gzip ? inflateInto(out, n) : readRaw(out, n);
-    }
-
-private:
-    std::size_t readRaw(char* out, std::size_t n)
-    {
-        const qint64 got = m_file.read(out, qint64(n));
-        if (got < 0)
-            fail(m_path, m_file.errorString().toStdString());
-        return std::size_t(got);
-    }
-
-    std::size_t inflateInto(char* out, std::size_t n)
-    {
-        m_z.next_out = reinterpret_cast<Bytef*>(out);
-        m_z.avail_out = uInt(std::min<std::size_t>(n, std::numeric_limits<uInt>::max()));
-        const uInt wanted = m_z.avail_out;
-        while (m_z.avail_out > 0) {
-            if (m_z.avail_in == 0 && !m_fileEnd) {
-                const std::size_t got = readRaw(reinterpret_cast<char*>(m_in.data()), m_in.size());
-                m_fileEnd = got == 0;
-                m_z.next_in = m_in.data();
-                m_z.avail_in = uInt(got);
-            }
-            if (!m_inMember) {
-                // Between members: NUL padding (from tape or block devices) may end the file;
-                // anything else has to be another gzip member.
-                while (m_z.avail_in > 0 && *m_z.next_in == 0) {
-                    ++m_z.next_in;
-                    --m_z.avail_in;
-                }
-                if (m_z.avail_in == 0) {
-                    if (m_fileEnd)
-                        break;
-                    continue;
-                }
-                inflateReset(&m_z);
-                m_inMember = true;
-            }
-            if (m_z.avail_in == 0) // and the file has ended inside a member
-                fail(m_path, "the gzip data end early (truncated file?)");
-            const int rc = inflate(&m_z, Z_NO_FLUSH);
-            if (rc == Z_STREAM_END) {
-                m_inMember = false;
-            } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0)) {
-                const std::string why = m_z.msg ? m_z.msg : "zlib error " + std::to_string(rc);
-                fail(m_path, "corrupt gzip data (" + why + ")");
-            }
-        }
-        return wanted - m_z.avail_out;
-    }
-
-    const std::string& m_path;
-    QFile m_file;
-    bool m_gzip = false;
-    std::int64_t m_sizeHint = 0;
-    z_stream m_z{};
-    bool m_zReady = false;
-    bool m_inMember = false;
-    bool m_fileEnd = false;
-    std::vector<unsigned char> m_in;
-};
 
 // --- records -----------------------------------------------------------------------------------
 

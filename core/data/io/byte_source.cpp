@@ -1,0 +1,167 @@
+#include "core/data/io/byte_source.h"
+
+#include <QFileInfo>
+#include <QString>
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace svi {
+namespace {
+
+// Compressed bytes read per block, and the first size of a LineReader's buffer (it doubles only
+// for a line longer than itself).
+constexpr std::size_t kInputBlock = 256 * 1024;
+constexpr std::size_t kLineBlock = 1024 * 1024;
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "': " + reason);
+}
+
+} // namespace
+
+ByteSource::ByteSource(std::string path)
+    : m_path(std::move(path)), m_file(QString::fromStdString(m_path))
+{
+    const QFileInfo fi(m_file.fileName());
+    if (!fi.exists())
+        fail(m_path, "file does not exist");
+    if (fi.isDir())
+        fail(m_path, "is a folder, not a file");
+    if (!m_file.open(QIODevice::ReadOnly))
+        fail(m_path, m_file.errorString().toStdString());
+    const QByteArray magic = m_file.peek(2);
+    m_gzip = magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+             static_cast<unsigned char>(magic[1]) == 0x8b;
+    m_sizeHint = m_file.isSequential() ? 0 : m_file.size();
+    if (m_gzip && m_sizeHint >= 18 && m_file.seek(m_sizeHint - 4)) {
+        // The gzip trailer ends with the text length modulo 2^32 (of the last member only);
+        // compressed numbers rarely shrink more than fourfold, so fall back on that.
+        const QByteArray tail = m_file.read(4);
+        std::int64_t isize = 0;
+        for (int i = 3; i >= 0 && tail.size() == 4; --i)
+            isize = isize * 256 + static_cast<unsigned char>(tail[i]);
+        m_sizeHint = isize >= m_sizeHint ? isize : 4 * m_sizeHint;
+        if (!m_file.seek(0))
+            fail(m_path, m_file.errorString().toStdString());
+    }
+    if (m_gzip) {
+        m_in.resize(kInputBlock);
+        // 15: the largest window, as gzip writes; +32: accept the gzip header.
+        if (inflateInit2(&m_z, 15 + 32) != Z_OK)
+            fail(m_path, "zlib cannot be initialised (out of memory?)");
+        m_zReady = true;
+        m_inMember = true;
+    }
+}
+
+ByteSource::~ByteSource()
+{
+    if (m_zReady)
+        inflateEnd(&m_z);
+}
+
+std::size_t ByteSource::read(char* out, std::size_t n)
+{
+    return m_gzip ? inflateInto(out, n) : readRaw(out, n);
+}
+
+std::size_t ByteSource::readFull(char* out, std::size_t n)
+{
+    std::size_t done = 0;
+    while (done < n) {
+        const std::size_t got = read(out + done, n - done);
+        if (got == 0)
+            break;
+        done += got;
+    }
+    return done;
+}
+
+std::size_t ByteSource::readRaw(char* out, std::size_t n)
+{
+    const qint64 got = m_file.read(out, qint64(n));
+    if (got < 0)
+        fail(m_path, m_file.errorString().toStdString());
+    return std::size_t(got);
+}
+
+std::size_t ByteSource::inflateInto(char* out, std::size_t n)
+{
+    m_z.next_out = reinterpret_cast<Bytef*>(out);
+    m_z.avail_out = uInt(std::min<std::size_t>(n, std::numeric_limits<uInt>::max()));
+    const uInt wanted = m_z.avail_out;
+    while (m_z.avail_out > 0) {
+        if (m_z.avail_in == 0 && !m_fileEnd) {
+            const std::size_t got = readRaw(reinterpret_cast<char*>(m_in.data()), m_in.size());
+            m_fileEnd = got == 0;
+            m_z.next_in = m_in.data();
+            m_z.avail_in = uInt(got);
+        }
+        if (!m_inMember) {
+            // Between members: NUL padding (from tape or block devices) may end the file;
+            // anything else has to be another gzip member.
+            while (m_z.avail_in > 0 && *m_z.next_in == 0) {
+                ++m_z.next_in;
+                --m_z.avail_in;
+            }
+            if (m_z.avail_in == 0) {
+                if (m_fileEnd)
+                    break;
+                continue;
+            }
+            inflateReset(&m_z);
+            m_inMember = true;
+        }
+        if (m_z.avail_in == 0) // and the file has ended inside a member
+            fail(m_path, "the gzip data end early (truncated file?)");
+        const int rc = inflate(&m_z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) {
+            m_inMember = false;
+        } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0)) {
+            const std::string why = m_z.msg ? m_z.msg : "zlib error " + std::to_string(rc);
+            fail(m_path, "corrupt gzip data (" + why + ")");
+        }
+    }
+    return wanted - m_z.avail_out;
+}
+
+LineReader::LineReader(ByteSource& source) : m_source(source), m_buf(kLineBlock) {}
+
+bool LineReader::next(std::string_view& line, std::int64_t& number)
+{
+    for (;;) {
+        const char* const start = m_buf.data() + m_pos;
+        const auto* nl = static_cast<const char*>(std::memchr(start, '\n', m_end - m_pos));
+        if (nl || (m_eof && m_pos < m_end)) {
+            const char* const stop = nl ? nl : m_buf.data() + m_end;
+            std::size_t len = std::size_t(stop - start);
+            if (len > 0 && start[len - 1] == '\r')
+                --len;
+            line = std::string_view(start, len);
+            number = ++m_line;
+            m_pos = nl ? std::size_t(nl + 1 - m_buf.data()) : m_end;
+            return true;
+        }
+        if (m_eof)
+            return false;
+        fill();
+    }
+}
+
+void LineReader::fill()
+{
+    if (m_pos > 0) {
+        std::memmove(m_buf.data(), m_buf.data() + m_pos, m_end - m_pos);
+        m_end -= m_pos;
+        m_pos = 0;
+    }
+    if (m_end == m_buf.size())
+        m_buf.resize(m_buf.size() * 2);
+    const std::size_t got = m_source.read(m_buf.data() + m_end, m_buf.size() - m_end);
+    m_end += got;
+    m_eof = got == 0;
+}
+
+} // namespace svi

@@ -1,0 +1,77 @@
+#pragma once
+// Reading a data file's bytes in blocks, gunzipped on the fly, and splitting them into lines.
+// Shared by the readers of core/data/io (tables, corpora); not part of their public interface.
+// Uses QtCore's QFile, so Qt resources (":/…") can be read too. An object reads one file and
+// must not be shared between threads; separate objects may run on any thread.
+
+#include "core/data/io/data_error.h"
+
+#include <QFile>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <zlib.h>
+
+namespace svi {
+
+// The file's bytes, inflated when they start with the gzip magic 1f 8b, whatever the name says.
+// Concatenated gzip members are read one after another, as gzip -d does.
+class ByteSource
+{
+public:
+    // Opens the file. Throws DataError "cannot read '<path>': <reason>" when it does not exist,
+    // is a folder or cannot be opened.
+    explicit ByteSource(std::string path);
+    ~ByteSource();
+
+    ByteSource(const ByteSource&) = delete;
+    ByteSource& operator=(const ByteSource&) = delete;
+
+    const std::string& path() const { return m_path; }
+    bool gzip() const { return m_gzip; }
+    // About how many bytes of text there are (for reserving memory); 0 when unknown.
+    std::int64_t sizeHint() const { return m_sizeHint; }
+
+    // Up to n bytes of text; 0 only at the end. Throws DataError on read errors, corrupt or
+    // truncated gzip data.
+    std::size_t read(char* out, std::size_t n);
+    // Exactly n bytes unless the text ends first; returns how many were read.
+    std::size_t readFull(char* out, std::size_t n);
+
+private:
+    std::size_t readRaw(char* out, std::size_t n);
+    std::size_t inflateInto(char* out, std::size_t n);
+
+    std::string m_path;
+    QFile m_file;
+    bool m_gzip = false;
+    std::int64_t m_sizeHint = 0;
+    z_stream m_z{};
+    bool m_zReady = false;
+    bool m_inMember = false;
+    bool m_fileEnd = false;
+    std::vector<unsigned char> m_in;
+};
+
+// Lines of a ByteSource without their terminator (LF or CRLF). A line is valid until the next
+// call to next(); lines of any length are returned whole.
+class LineReader
+{
+public:
+    explicit LineReader(ByteSource& source);
+
+    // The next line and its number (from 1); false at the end of the text.
+    bool next(std::string_view& line, std::int64_t& number);
+
+private:
+    void fill();
+
+    ByteSource& m_source;
+    std::vector<char> m_buf;
+    std::size_t m_pos = 0, m_end = 0;
+    bool m_eof = false;
+    std::int64_t m_line = 0;
+};
+
+} // namespace svi

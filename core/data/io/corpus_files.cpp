@@ -1,0 +1,902 @@
+#include "core/data/io/corpus_files.h"
+
+#include "core/data/io/byte_source.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QString>
+#include <QStringDecoder>
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string_view>
+
+namespace svi {
+namespace {
+
+// Text quoted in messages is cut to this many bytes.
+constexpr std::size_t kQuoteMax = 40;
+// Folders named when a subset matches nothing.
+constexpr std::size_t kFoldersNamed = 12;
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "': " + reason);
+}
+
+[[noreturn]] void failLine(const std::string& path, std::int64_t line, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ": " + reason);
+}
+
+[[noreturn]] void failField(const std::string& path, std::int64_t line, const std::string& field,
+                            const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ", " + field +
+                    ": " + reason);
+}
+
+// 'text' for a message, cut at a UTF-8 character boundary when long.
+std::string inQuotes(std::string_view text)
+{
+    std::string out(1, '\'');
+    if (text.size() <= kQuoteMax)
+        return out.append(text).append(1, '\'');
+    std::size_t n = kQuoteMax;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+        --n;
+    return out.append(text.substr(0, n)).append("…'");
+}
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// Whitespace-separated fields of a line.
+void splitFields(std::string_view line, std::vector<std::string_view>& out)
+{
+    out.clear();
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && isSpace(line[i]))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && !isSpace(line[i]))
+            ++i;
+        if (i > start)
+            out.push_back(line.substr(start, i - start));
+    }
+}
+
+// A whole number ≥ 0 written with digits only, at most `max`; otherwise the reason it is not.
+std::optional<std::string> parseWhole(std::string_view text, std::int64_t max, std::int64_t& value)
+{
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                     [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits)
+        return inQuotes(text) + " is not a whole number";
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (r.ec == std::errc::result_out_of_range || value > max)
+        return inQuotes(text) + " is too large (at most " + std::to_string(max) + ")";
+    return std::nullopt;
+}
+
+std::string readAll(const std::string& path)
+{
+    ByteSource source(path);
+    std::string bytes;
+    if (source.sizeHint() > 0)
+        bytes.reserve(std::size_t(source.sizeHint()));
+    char block[64 * 1024];
+    while (const std::size_t got = source.read(block, sizeof block))
+        bytes.append(block, got);
+    return bytes;
+}
+
+QString qstr(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// The file name in lower case without a final ".gz".
+QString plainName(const std::string& path)
+{
+    QString name = QFileInfo(qstr(path)).fileName().toLower();
+    if (name.endsWith(".gz"))
+        name.chop(3);
+    return name;
+}
+
+std::vector<std::string> numberedWords(std::int64_t n, std::int64_t first)
+{
+    std::vector<std::string> words;
+    words.reserve(std::size_t(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        words.push_back(std::to_string(i + first));
+    return words;
+}
+
+// --- counts --------------------------------------------------------------------------------------
+
+// One (word, count) of the document being read, with where it came from for messages.
+struct Entry
+{
+    std::int32_t word = 0;
+    float count = 0.0f;
+    std::int64_t where = 0; // LDA-C: pair number; UCI: line number
+};
+
+// Sorts a document's entries by word; returns the first repeated one (its index) or -1.
+std::int64_t sortAndFindRepeat(std::vector<Entry>& row)
+{
+    std::stable_sort(row.begin(), row.end(),
+                     [](const Entry& a, const Entry& b) { return a.word < b.word; });
+    for (std::size_t j = 1; j < row.size(); ++j)
+        if (row[j].word == row[j - 1].word)
+            return std::int64_t(j);
+    return -1;
+}
+
+void appendEntries(SparseRows& rows, const std::vector<Entry>& row, std::vector<std::int32_t>& cols,
+                   std::vector<float>& counts)
+{
+    cols.clear();
+    counts.clear();
+    for (const Entry& e : row) {
+        cols.push_back(e.word);
+        counts.push_back(e.count);
+    }
+    rows.appendRow(cols, counts);
+}
+
+constexpr std::int64_t kMaxWordId = std::numeric_limits<std::int32_t>::max() - 1;
+// Counts are stored as float, exact up to 2^24.
+constexpr std::int64_t kMaxCount = std::int64_t(1) << 24;
+
+// --- tar ---------------------------------------------------------------------------------------
+
+constexpr std::size_t kBlock = 512;
+
+// An octal number field of a tar header (NUL- or space-terminated), or GNU's base-256 form
+// (first byte with its high bit set) used for sizes of 8 GiB and more.
+std::optional<std::int64_t> tarNumber(const char* field, std::size_t width)
+{
+    const auto* u = reinterpret_cast<const unsigned char*>(field);
+    if (u[0] & 0x80) {
+        std::int64_t v = u[0] & 0x3F;
+        for (std::size_t i = 1; i < width; ++i) {
+            if (v > (std::numeric_limits<std::int64_t>::max() >> 8))
+                return std::nullopt;
+            v = (v << 8) | u[i];
+        }
+        return v;
+    }
+    std::size_t i = 0;
+    while (i < width && field[i] == ' ')
+        ++i;
+    std::int64_t v = 0;
+    bool any = false;
+    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i) {
+        if (v > (std::numeric_limits<std::int64_t>::max() >> 3))
+            return std::nullopt;
+        v = v * 8 + (field[i] - '0');
+        any = true;
+    }
+    for (; i < width; ++i)
+        if (field[i] != ' ' && field[i] != '\0')
+            return std::nullopt;
+    return any ? std::optional<std::int64_t>(v) : std::optional<std::int64_t>(0);
+}
+
+// The header checksum: the sum of its bytes with the checksum field read as spaces. Old
+// writers summed signed chars; both are accepted.
+bool tarChecksumOk(const char* h)
+{
+    const std::optional<std::int64_t> stored = tarNumber(h + 148, 8);
+    if (!stored)
+        return false;
+    std::int64_t unsignedSum = 0, signedSum = 0;
+    for (std::size_t i = 0; i < kBlock; ++i) {
+        const bool inField = i >= 148 && i < 156;
+        unsignedSum += inField ? ' ' : static_cast<unsigned char>(h[i]);
+        signedSum += inField ? ' ' : static_cast<signed char>(h[i]);
+    }
+    return *stored == unsignedSum || *stored == signedSum;
+}
+
+std::string cString(const char* s, std::size_t width)
+{
+    return std::string(s, strnlen(s, width));
+}
+
+// The value of `key` in a pax extended header ("<length> key=value\n" records).
+std::optional<std::string> paxValue(std::string_view records, std::string_view key)
+{
+    std::size_t pos = 0;
+    while (pos < records.size()) {
+        std::size_t len = 0;
+        const auto r = std::from_chars(records.data() + pos, records.data() + records.size(), len);
+        if (r.ec != std::errc() || len == 0 || pos + len > records.size())
+            return std::nullopt;
+        const std::string_view record = records.substr(pos, len);
+        const std::size_t space = record.find(' ');
+        const std::size_t eq = record.find('=');
+        if (space != std::string_view::npos && eq != std::string_view::npos && eq > space &&
+            record.substr(space + 1, eq - space - 1) == key) {
+            std::string_view value = record.substr(eq + 1);
+            if (!value.empty() && value.back() == '\n')
+                value.remove_suffix(1);
+            return std::string(value);
+        }
+        pos += len;
+    }
+    return std::nullopt;
+}
+
+// Streams through a tar archive (gzipped or not): for every regular file, asks `want(name)`
+// and, if so, hands its bytes to `take(name, bytes)`. Names are the paths inside the archive
+// without a leading "./".
+void readTar(const std::string& path, const std::function<bool(const std::string&)>& want,
+             const std::function<void(const std::string&, std::string&)>& take)
+{
+    ByteSource source(path);
+    char h[kBlock];
+    std::string longName, data;
+    std::optional<std::string> paxPath;
+    std::int64_t paxSize = -1; // from a pax header; -1 = none
+    std::int64_t offset = 0;
+    bool first = true;
+    char skip[64 * 1024];
+    for (;;) {
+        const std::size_t got = source.readFull(h, kBlock);
+        if (got == 0)
+            break; // no end-of-archive blocks: accepted, as GNU tar does
+        if (got < kBlock)
+            fail(path, "the archive ends inside a header at byte " + std::to_string(offset) +
+                           " (truncated?)");
+        if (std::all_of(h, h + kBlock, [](char c) { return c == 0; }))
+            break;
+        if (!tarChecksumOk(h)) {
+            if (first)
+                fail(path, "not a tar archive (the first 512 bytes are not a tar header)");
+            fail(path, "corrupt tar header at byte " + std::to_string(offset) +
+                           " (its checksum does not match)");
+        }
+        first = false;
+        const std::optional<std::int64_t> headerSize = tarNumber(h + 124, 12);
+        if (!headerSize)
+            fail(path, "corrupt tar header at byte " + std::to_string(offset) +
+                           " (the size is not a number)");
+        const char type = h[156];
+        std::string name = cString(h, 100);
+        // POSIX ustar ("ustar\0"): a prefix folder; the old GNU format ("ustar  ") uses those
+        // bytes for other things.
+        if (std::memcmp(h + 257, "ustar\0", 6) == 0) {
+            const std::string prefix = cString(h + 345, 155);
+            if (!prefix.empty())
+                name = prefix + "/" + name;
+        }
+        if (!longName.empty())
+            name = longName;
+        if (paxPath)
+            name = *paxPath;
+        const bool regular = type == '0' || type == '\0' || type == '7';
+        const std::int64_t size = regular && paxSize >= 0 ? paxSize : *headerSize;
+        offset += std::int64_t(kBlock);
+        const std::int64_t padded =
+            (size + std::int64_t(kBlock) - 1) / std::int64_t(kBlock) * std::int64_t(kBlock);
+        while (name.starts_with("./"))
+            name.erase(0, 2);
+
+        const bool meta = type == 'L' || type == 'x';
+        const std::string shown =
+            meta ? "the long name before byte " + std::to_string(offset) : "'" + name + "'";
+        const bool keep = meta || (regular && want(name));
+        std::int64_t left = padded;
+        if (keep) {
+            data.resize(std::size_t(padded));
+            if (source.readFull(data.data(), std::size_t(padded)) < std::size_t(padded))
+                fail(path, "the archive ends inside " + shown + " (truncated?)");
+            data.resize(std::size_t(size));
+            left = 0;
+        }
+        while (left > 0) {
+            const std::size_t n = std::size_t(std::min<std::int64_t>(left, sizeof skip));
+            if (source.readFull(skip, n) < n)
+                fail(path, "the archive ends inside " + shown + " (truncated?)");
+            left -= std::int64_t(n);
+        }
+        offset += padded;
+
+        if (type == 'L') { // GNU: the next entry's long name
+            longName = cString(data.data(), data.size());
+            continue;
+        }
+        if (type == 'x') { // pax: the next entry's attributes
+            paxPath = paxValue(data, "path");
+            paxSize = -1;
+            if (const auto s = paxValue(data, "size")) {
+                std::int64_t v = 0;
+                if (parseWhole(*s, std::numeric_limits<std::int64_t>::max() / 2, v))
+                    fail(path, "corrupt pax header before byte " + std::to_string(offset) +
+                                   " (size " + inQuotes(*s) + ")");
+                paxSize = v;
+            }
+            continue;
+        }
+        longName.clear();
+        paxPath.reset();
+        paxSize = -1;
+        if (keep)
+            take(name, data);
+    }
+}
+
+// --- raw text ----------------------------------------------------------------------------------
+
+std::vector<std::string> components(std::string_view path)
+{
+    std::vector<std::string> parts;
+    std::size_t i = 0;
+    while (i <= path.size()) {
+        const std::size_t slash = std::min(path.find('/', i), path.size());
+        if (slash > i)
+            parts.emplace_back(path.substr(i, slash - i));
+        i = slash + 1;
+    }
+    return parts;
+}
+
+bool isHidden(const std::vector<std::string>& parts)
+{
+    return std::any_of(parts.begin(), parts.end(),
+                       [](const std::string& p) { return p.starts_with('.'); });
+}
+
+// Whether the folders of `parts` (all but the file name) contain `subset` as a run.
+bool underSubset(const std::vector<std::string>& parts, const std::vector<std::string>& subset)
+{
+    if (subset.empty())
+        return true;
+    if (parts.size() <= subset.size())
+        return false;
+    const std::size_t folders = parts.size() - 1;
+    for (std::size_t i = 0; i + subset.size() <= folders; ++i)
+        if (std::equal(subset.begin(), subset.end(), parts.begin() + std::ptrdiff_t(i)))
+            return true;
+    return false;
+}
+
+// Chooses the files of a folder or archive and remembers its folders for messages.
+class FileFilter
+{
+public:
+    explicit FileFilter(const std::string& subset) : m_subset(components(subset)) {}
+
+    bool operator()(const std::string& name)
+    {
+        const std::vector<std::string> parts = components(name);
+        if (parts.empty() || isHidden(parts))
+            return false;
+        ++m_files;
+        std::string folder;
+        for (std::size_t i = 0; i + 1 < parts.size() && i < 2; ++i) {
+            folder += (i ? "/" : "") + parts[i];
+            m_folders.insert(folder);
+        }
+        return underSubset(parts, m_subset);
+    }
+
+    // "no files" or "no file below a folder 'x' (its folders: a, a/b, …)".
+    std::string nothingFound(const std::string& subset) const
+    {
+        if (m_subset.empty() || m_files == 0)
+            return "no files";
+        std::string known;
+        std::size_t n = 0;
+        for (const std::string& f : m_folders) {
+            if (n++ == kFoldersNamed) {
+                known += ", …";
+                break;
+            }
+            known += (known.empty() ? "" : ", ") + f;
+        }
+        return "subset = '" + subset + "', but no file is below a folder of that name (" +
+               (known.empty() ? "it has no folders" : "its folders: " + known) + ")";
+    }
+
+private:
+    std::vector<std::string> m_subset;
+    std::set<std::string> m_folders;
+    std::int64_t m_files = 0;
+};
+
+void checkText(const std::string& container, const std::string& name, const std::string& bytes)
+{
+    if (std::memchr(bytes.data(), 0, bytes.size()))
+        fail(container, (container == name ? "" : inQuotes(name) + " ") +
+                            "holds binary data (NUL bytes), not text");
+}
+
+std::string sourceName(const std::string& path, const std::string& subset)
+{
+    return subset.empty() ? path : path + " [" + subset + "]";
+}
+
+void checkOptions(const char* function, const CorpusReadOptions& options)
+{
+    if (auto problem = options.validate())
+        throw std::invalid_argument(std::string(function) + ": " + *problem);
+}
+
+bool isDirectory(const std::string& path)
+{
+    return QFileInfo(qstr(path)).isDir();
+}
+
+} // namespace
+
+std::optional<std::string> CorpusReadOptions::validate() const
+{
+    if (auto problem = tokenizer.validate())
+        return problem;
+    for (const std::string& part : components(subset))
+        if (part == "..")
+            return "subset = '" + subset + "', but must be a folder path inside (no '..')";
+    return std::nullopt;
+}
+
+std::optional<CorpusFormat> corpusFormatOf(const std::string& path)
+{
+    if (isDirectory(path))
+        return CorpusFormat::TextFolder;
+    const QString full = QFileInfo(qstr(path)).fileName().toLower();
+    if (full.endsWith(".tar") || full.endsWith(".tar.gz") || full.endsWith(".tgz"))
+        return CorpusFormat::TextArchive;
+    const QString name = plainName(path);
+    if (name.startsWith("docword.") && name.endsWith(".txt"))
+        return CorpusFormat::Uci;
+    if (name.endsWith(".ldac"))
+        return CorpusFormat::Ldac;
+    if (name.endsWith(".dat") && !findVocabulary(path).empty())
+        return CorpusFormat::Ldac;
+    return std::nullopt;
+}
+
+std::string findVocabulary(const std::string& countsPath)
+{
+    const QFileInfo info(qstr(countsPath));
+    const QDir dir = info.dir();
+    QString name = info.fileName();
+    if (name.endsWith(".gz", Qt::CaseInsensitive))
+        name.chop(3);
+    QStringList candidates;
+    if (name.startsWith("docword.", Qt::CaseInsensitive)) {
+        candidates << "vocab." + name.mid(8);
+    } else {
+        const qsizetype dot = name.lastIndexOf('.');
+        const QString stem = dot > 0 ? name.left(dot) : name;
+        candidates << stem + ".vocab" << stem + ".vocab.txt"
+                   << "vocab.txt";
+    }
+    for (const QString& c : candidates)
+        for (const QString& file : {c, c + ".gz"})
+            if (QFileInfo(dir.filePath(file)).isFile())
+                return QDir::cleanPath(dir.filePath(file)).toStdString();
+    return {};
+}
+
+bool isVocabularyFile(const std::string& path)
+{
+    const QString name = plainName(path);
+    return (name.startsWith("vocab") && name.endsWith(".txt")) || name.endsWith(".vocab");
+}
+
+std::vector<std::string> readVocabulary(const std::string& path)
+{
+    const std::string bytes = readAll(path);
+    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QByteArrayView view(bytes.data(), qsizetype(bytes.size()));
+    QString text = utf8(view);
+    if (utf8.hasError())
+        text = QString::fromLatin1(view);
+    std::vector<std::string> words;
+    std::int64_t blank = 0; // the first blank line not yet followed by a word
+    std::int64_t line = 0;
+    for (QStringView l : QStringView(text).split(u'\n')) {
+        ++line;
+        l = l.trimmed();
+        if (l.isEmpty()) {
+            if (blank == 0)
+                blank = line;
+            continue;
+        }
+        if (blank != 0)
+            failLine(path, blank,
+                     "blank, but a vocabulary has one word per line (the word id is the line "
+                     "number − 1, so a blank line would shift every later word)");
+        words.push_back(l.toString().toStdString());
+    }
+    if (words.empty())
+        fail(path, "no words (the vocabulary is empty)");
+    return words;
+}
+
+Corpus readLdac(const std::string& path, const std::string& vocabPath)
+{
+    const std::string vocabFile = vocabPath.empty() ? findVocabulary(path) : vocabPath;
+    Corpus corpus;
+    corpus.source = path;
+    if (!vocabFile.empty())
+        corpus.vocabulary = readVocabulary(vocabFile);
+    const std::int64_t V = vocabFile.empty() ? kMaxWordId + 1 : corpus.vocabularySize();
+
+    ByteSource source(path);
+    LineReader lines(source);
+    std::string_view line;
+    std::int64_t number = 0;
+    std::vector<std::string_view> fields;
+    std::vector<Entry> row;
+    std::vector<std::int32_t> cols;
+    std::vector<float> counts;
+    std::int64_t maxWord = -1;
+    bool any = false;
+    while (lines.next(line, number)) {
+        splitFields(line, fields);
+        if (fields.empty())
+            continue;
+        if (!any && std::memchr(line.data(), 0, line.size()))
+            fail(path, "binary data, not LDA-C text");
+        any = true;
+        std::int64_t N = 0;
+        if (auto problem = parseWhole(fields[0], kMaxWordId, N))
+            failField(path, number, "field 1 (N, the number of id:count pairs)", *problem);
+        row.clear();
+        for (std::size_t k = 1; k < fields.size(); ++k) {
+            const std::string_view pair = fields[k];
+            const std::string field = "pair " + std::to_string(k) + " (" + inQuotes(pair) + ")";
+            const std::size_t colon = pair.find(':');
+            if (colon == std::string_view::npos ||
+                pair.find(':', colon + 1) != std::string_view::npos)
+                failField(path, number, field, "expected id:count");
+            std::int64_t id = 0, count = 0;
+            if (auto problem = parseWhole(pair.substr(0, colon), kMaxWordId, id))
+                failField(path, number, field, "word id " + *problem);
+            if (auto problem = parseWhole(pair.substr(colon + 1), kMaxCount, count))
+                failField(path, number, field, "count " + *problem);
+            if (count < 1)
+                failField(path, number, field, "count 0, but counts must be ≥ 1");
+            if (id >= V)
+                failField(path, number, field,
+                          "word id " + std::to_string(id) + " is beyond the vocabulary ('" +
+                              vocabFile + "' has " + std::to_string(V) + " words, ids 0 to " +
+                              std::to_string(V - 1) + ")");
+            maxWord = std::max(maxWord, id);
+            row.push_back({std::int32_t(id), float(count), std::int64_t(k)});
+        }
+        if (std::int64_t(row.size()) != N)
+            failField(path, number, "field 1 (N, the number of id:count pairs)",
+                      "N = " + std::to_string(N) + ", but " + std::to_string(row.size()) +
+                          " pairs follow");
+        if (const std::int64_t j = sortAndFindRepeat(row); j >= 0) {
+            const Entry& e = row[std::size_t(j)];
+            failField(path, number,
+                      "pair " + std::to_string(e.where) + " (" +
+                          inQuotes(fields[std::size_t(e.where)]) + ")",
+                      "word id " + std::to_string(e.word) + " appears twice (also pair " +
+                          std::to_string(row[std::size_t(j) - 1].where) + ")");
+        }
+        appendEntries(corpus.docs, row, cols, counts);
+    }
+    if (!any)
+        fail(path, "no documents (the file is empty)");
+    if (vocabFile.empty())
+        corpus.vocabulary = numberedWords(maxWord + 1, 0);
+    return corpus;
+}
+
+Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
+{
+    const std::string vocabFile = vocabPath.empty() ? findVocabulary(path) : vocabPath;
+    Corpus corpus;
+    corpus.source = path;
+    if (!vocabFile.empty())
+        corpus.vocabulary = readVocabulary(vocabFile);
+
+    ByteSource source(path);
+    LineReader lines(source);
+    std::string_view line;
+    std::int64_t number = 0;
+    std::vector<std::string_view> fields;
+
+    // The header: D, W and NNZ, one per line.
+    const char* const headerNames[3] = {"D (the number of documents)", "W (the number of words)",
+                                        "NNZ (the number of entries)"};
+    const std::int64_t headerMax[3] = {std::numeric_limits<std::int32_t>::max(), kMaxWordId,
+                                       std::numeric_limits<std::int64_t>::max() / 2};
+    std::int64_t header[3] = {0, 0, 0};
+    std::int64_t headerLine[3] = {0, 0, 0};
+    for (int h = 0; h < 3; ++h) {
+        bool found = false;
+        while (!found && lines.next(line, number)) {
+            splitFields(line, fields);
+            found = !fields.empty();
+        }
+        if (!found)
+            fail(path, h == 0 ? std::string("no data (the file is empty)")
+                              : "the header ends before " + std::string(headerNames[h]) +
+                                    " (a UCI docword file starts with the lines D, W and NNZ)");
+        if (fields.size() != 1)
+            failLine(path, number,
+                     std::to_string(fields.size()) + " fields, but the header line " +
+                         std::string(headerNames[h]) + " holds one number");
+        if (auto problem = parseWhole(fields[0], headerMax[h], header[h]))
+            failField(path, number, std::string("field 1, ") + headerNames[h], *problem);
+        headerLine[h] = number;
+    }
+    const std::int64_t D = header[0], W = header[1], NNZ = header[2];
+    if (!vocabFile.empty() && corpus.vocabularySize() != W)
+        failField(path, headerLine[1], std::string("field 1, ") + headerNames[1],
+                  "W = " + std::to_string(W) + ", but the vocabulary '" + vocabFile + "' has " +
+                      std::to_string(corpus.vocabularySize()) + " words");
+
+    // Triples. Usually sorted by document: rows are then appended as they end. When a document
+    // comes again after another one, everything is collected and sorted at the end.
+    struct Triple
+    {
+        std::int32_t doc;
+        Entry entry;
+    };
+    const char* const columnNames[3] = {"column 1 (docID)", "column 2 (wordID)",
+                                        "column 3 (count)"};
+    const std::int64_t columnMax[3] = {D, W, kMaxCount};
+    std::vector<Entry> row;
+    std::vector<Triple> all;
+    bool sorted = true;
+    std::int64_t current = 0; // the document of `row` (1-based); 0 before the first
+    std::int64_t entries = 0;
+    std::vector<std::int32_t> cols;
+    std::vector<float> counts;
+    const auto failRepeat = [&](std::int64_t doc, const Entry& e, std::int64_t earlierLine) {
+        failLine(path, e.where,
+                 "document " + std::to_string(doc) + ", word " + std::to_string(e.word + 1) +
+                     " appears twice" +
+                     (earlierLine > 0 ? " (also line " + std::to_string(earlierLine) + ")" : ""));
+    };
+    const auto flushRow = [&] {
+        if (const std::int64_t j = sortAndFindRepeat(row); j >= 0)
+            failRepeat(current, row[std::size_t(j)], row[std::size_t(j) - 1].where);
+        appendEntries(corpus.docs, row, cols, counts);
+        row.clear();
+    };
+    while (lines.next(line, number)) {
+        splitFields(line, fields);
+        if (fields.empty())
+            continue;
+        if (fields.size() != 3)
+            failLine(path, number,
+                     std::to_string(fields.size()) +
+                         " fields, but an entry is 'docID wordID count'");
+        std::int64_t v[3] = {0, 0, 0};
+        for (int c = 0; c < 3; ++c) {
+            if (auto problem = parseWhole(fields[std::size_t(c)],
+                                          std::numeric_limits<std::int64_t>::max() / 2, v[c]))
+                failField(path, number, columnNames[c], *problem);
+            if (v[c] < 1 || v[c] > columnMax[c])
+                failField(path, number, columnNames[c],
+                          std::to_string(v[c]) + ", but must be in [1, " +
+                              std::to_string(columnMax[c]) + "]" +
+                              (c == 0   ? " (D on line " + std::to_string(headerLine[0]) + ")"
+                               : c == 1 ? " (W on line " + std::to_string(headerLine[1]) + ")"
+                                        : ""));
+        }
+        ++entries;
+        const Entry e{std::int32_t(v[1] - 1), float(v[2]), number};
+        const std::int64_t doc = v[0];
+        if (sorted && doc < current) {
+            // Out of order: turn the rows read so far back into triples.
+            sorted = false;
+            for (std::int64_t r = 0; r < corpus.docs.rows(); ++r) {
+                const auto rc = corpus.docs.rowCols(r);
+                const auto rn = corpus.docs.rowCounts(r);
+                for (std::size_t j = 0; j < rc.size(); ++j)
+                    all.push_back({std::int32_t(r), Entry{rc[j], rn[j], 0}});
+            }
+            for (const Entry& x : row)
+                all.push_back({std::int32_t(current - 1), x});
+            row.clear();
+            corpus.docs = SparseRows();
+        }
+        if (!sorted) {
+            all.push_back({std::int32_t(doc - 1), e});
+            continue;
+        }
+        if (doc > current) {
+            if (current > 0)
+                flushRow();
+            while (corpus.docs.rows() < doc - 1)
+                corpus.docs.appendRow({}, {}); // documents without entries
+            current = doc;
+        }
+        row.push_back(e);
+    }
+    if (entries != NNZ)
+        failField(path, headerLine[2], std::string("field 1, ") + headerNames[2],
+                  "NNZ = " + std::to_string(NNZ) + ", but " + std::to_string(entries) +
+                      " entries follow");
+    if (sorted) {
+        if (current > 0)
+            flushRow();
+    } else {
+        std::stable_sort(all.begin(), all.end(), [](const Triple& a, const Triple& b) {
+            return a.doc != b.doc ? a.doc < b.doc : a.entry.word < b.entry.word;
+        });
+        std::size_t i = 0;
+        for (std::int64_t d = 0; d < D; ++d) {
+            row.clear();
+            for (; i < all.size() && all[i].doc == d; ++i) {
+                // The sort keeps reading order, so all[i] is the later of the two (rows read
+                // before the documents went out of order have lost their lines: 0).
+                if (!row.empty() && row.back().word == all[i].entry.word)
+                    failRepeat(d + 1, all[i].entry, row.back().where);
+                row.push_back(all[i].entry);
+            }
+            appendEntries(corpus.docs, row, cols, counts);
+        }
+    }
+    while (corpus.docs.rows() < D)
+        corpus.docs.appendRow({}, {});
+    if (vocabFile.empty())
+        corpus.vocabulary = numberedWords(W, 1);
+    return corpus;
+}
+
+Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& options)
+{
+    checkOptions("readTextFolder", options);
+    const QFileInfo info(qstr(folder));
+    if (!info.exists())
+        fail(folder, "folder does not exist");
+    if (!info.isDir())
+        fail(folder, "is a file, not a folder");
+    const QDir root(info.absoluteFilePath());
+    FileFilter filter(options.subset);
+    std::vector<std::string> names;
+    QDirIterator it(root.path(), QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const std::string rel = root.relativeFilePath(it.next()).toStdString();
+        if (filter(rel))
+            names.push_back(rel);
+    }
+    if (names.empty())
+        fail(folder, filter.nothingFound(options.subset));
+    std::sort(names.begin(), names.end());
+    CorpusBuilder builder(options.tokenizer);
+    for (std::string& rel : names) {
+        const std::string full = root.filePath(qstr(rel)).toStdString();
+        const std::string bytes = readAll(full);
+        checkText(full, full, bytes);
+        builder.addDocument(std::move(rel), bytes);
+    }
+    return builder.finish(sourceName(folder, options.subset));
+}
+
+Corpus readTextArchive(const std::string& archive, const CorpusReadOptions& options)
+{
+    checkOptions("readTextArchive", options);
+    FileFilter filter(options.subset);
+    CorpusBuilder builder(options.tokenizer);
+    readTar(
+        archive, [&](const std::string& name) { return filter(name); },
+        [&](const std::string& name, std::string& bytes) {
+            checkText(archive, name, bytes);
+            builder.addDocument(name, bytes);
+        });
+    if (builder.documents() == 0)
+        fail(archive, filter.nothingFound(options.subset));
+    builder.sortByName();
+    return builder.finish(sourceName(archive, options.subset));
+}
+
+Corpus readTextFiles(const std::vector<std::string>& paths, const CorpusReadOptions& options)
+{
+    checkOptions("readTextFiles", options);
+    if (paths.empty())
+        throw DataError("no text files given");
+    CorpusBuilder builder(options.tokenizer);
+    for (const std::string& path : paths) {
+        const std::string bytes = readAll(path);
+        checkText(path, path, bytes);
+        builder.addDocument(path, bytes);
+    }
+    std::string source = paths.front();
+    if (paths.size() > 1)
+        source += " and " + std::to_string(paths.size() - 1) + " more";
+    return builder.finish(source);
+}
+
+Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions& options)
+{
+    checkOptions("loadCorpus", options);
+    if (paths.empty())
+        throw DataError("no corpus file given");
+    std::vector<std::string> rest = paths;
+    std::string vocabulary = options.vocabulary;
+    if (rest.size() == 2) {
+        // Counts and their vocabulary, in either order.
+        for (std::size_t v = 0; v < 2; ++v) {
+            const std::optional<CorpusFormat> other = corpusFormatOf(rest[1 - v]);
+            const bool counts = other == CorpusFormat::Ldac || other == CorpusFormat::Uci ||
+                                plainName(rest[1 - v]).endsWith(".dat");
+            if (counts && isVocabularyFile(rest[v]) && !isDirectory(rest[v])) {
+                if (!vocabulary.empty())
+                    throw DataError("two vocabularies given: '" + vocabulary + "' and '" + rest[v] +
+                                    "'");
+                vocabulary = rest[v];
+                rest.erase(rest.begin() + std::ptrdiff_t(v));
+                break;
+            }
+        }
+    }
+    const std::string& first = rest.front();
+    std::optional<CorpusFormat> format = corpusFormatOf(first);
+    if (!format && rest.size() == 1 && plainName(first).endsWith(".dat"))
+        format = CorpusFormat::Ldac; // a .dat without a vocabulary beside it is still LDA-C
+    const auto describe = [](CorpusFormat f) {
+        switch (f) {
+        case CorpusFormat::Ldac:
+            return "an LDA-C file";
+        case CorpusFormat::Uci:
+            return "a UCI docword file";
+        case CorpusFormat::TextFolder:
+            return "a folder";
+        case CorpusFormat::TextArchive:
+            return "a tar archive";
+        case CorpusFormat::TextFiles:
+            break;
+        }
+        return "text files";
+    };
+    if (format && rest.size() > 1)
+        throw DataError("'" + first + "' is " + describe(*format) +
+                        ", read on its own (with at most its vocabulary file), but " +
+                        std::to_string(rest.size() - 1) + " more paths were given ('" + rest[1] +
+                        "')");
+    if (!format) {
+        for (const std::string& p : rest)
+            if (const auto f = corpusFormatOf(p))
+                throw DataError("'" + p + "' is " + describe(*f) +
+                                ", which cannot be read together with text files ('" + first +
+                                "')");
+        format = CorpusFormat::TextFiles;
+    }
+    const bool raw = *format == CorpusFormat::TextFolder || *format == CorpusFormat::TextArchive;
+    if (!options.subset.empty() && !raw)
+        throw std::invalid_argument("loadCorpus: subset = '" + options.subset +
+                                    "', but only a folder or an archive has subfolders ('" + first +
+                                    "' is " + describe(*format) + ")");
+    if (!vocabulary.empty() && (*format != CorpusFormat::Ldac && *format != CorpusFormat::Uci))
+        throw DataError("a vocabulary ('" + vocabulary + "') goes with LDA-C or UCI counts, but '" +
+                        first + "' is " + describe(*format));
+    switch (*format) {
+    case CorpusFormat::Ldac:
+        return readLdac(first, vocabulary);
+    case CorpusFormat::Uci:
+        return readUciBagOfWords(first, vocabulary);
+    case CorpusFormat::TextFolder:
+        return readTextFolder(first, options);
+    case CorpusFormat::TextArchive:
+        return readTextArchive(first, options);
+    case CorpusFormat::TextFiles:
+        break;
+    }
+    return readTextFiles(rest, options);
+}
+
+} // namespace svi
