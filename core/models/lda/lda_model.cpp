@@ -1,0 +1,333 @@
+#include "core/models/lda/lda_model.h"
+
+#include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace svi::lda {
+namespace {
+
+using ArrayMap = Eigen::Map<Eigen::ArrayXd>;
+using ConstArrayMap = Eigen::Map<const Eigen::ArrayXd>;
+
+// Words per block of the word-parallel loops. The blocks are fixed by V alone, and reductions
+// add the blocks' partial results in block order, so sums do not depend on the thread count.
+constexpr Eigen::Index kWordBlock = 256;
+
+// Added to every Z_w = Σ_k eθ_k eβ_wk so that a word whose eβ all underflow gives a finite
+// ratio (Hoffman's code does the same); far below any Z that matters.
+constexpr double kTinyNorm = 1e-100;
+
+double lgam(double x)
+{
+    return boost::math::lgamma(x);
+}
+
+// ψ by recurrence and asymptotic series. For x < kDirect the recurrence
+// ψ(x) = ψ(x + 6) − Σ_{i=0}^{5} 1/(x + i) moves the argument to y = x + 6 ≥ 6, where the
+// asymptotic series ψ(y) ≈ log y − 1/(2y) − Σ_{n=1}^{7} B_2n / (2n y^2n) is accurate to
+// 2e-13 (the first omitted term, B_16 / (16 y^16), is 1.6e-13 at y = 6). The six reciprocals are
+// summed as p'(x)/p(x) with p(x) = x(x+1)…(x+5): all coefficients positive, so no cancellation, and
+// one division instead of six. Past kDirect the series is used at x itself (p would overflow).
+constexpr double kDirect = 1e5;
+
+// Elements per slice of the array form: the intermediate arrays live on the stack, each
+// step is one vectorised loop, and nothing is recomputed (Eigen does not share common
+// subexpressions of a lazy expression).
+constexpr Eigen::Index kSlice = 64;
+using Slice = Eigen::Array<double, Eigen::Dynamic, 1, Eigen::ColMajor, kSlice, 1>;
+
+void digammaSlice(const double* in, double* res, Eigen::Index m)
+{
+    const ConstArrayMap x(in, m);
+    ArrayMap out(res, m);
+    Slice xs = x.min(kDirect);
+    // p(x) = x⁶ + 15x⁵ + 85x⁴ + 225x³ + 274x² + 120x (unsigned Stirling numbers s(6, k)).
+    Slice p = (((((xs + 15.0) * xs + 85.0) * xs + 225.0) * xs + 274.0) * xs + 120.0) * xs;
+    Slice dp = ((((6.0 * xs + 75.0) * xs + 340.0) * xs + 675.0) * xs + 548.0) * xs + 120.0;
+    const Slice shift = (x < kDirect).select(dp / p, 0.0);
+    const Slice y = (x < kDirect).select(x + 6.0, x);
+    const Slice iy = y.inverse();
+    const Slice z = iy.square();
+    const Slice series =
+        z * (1.0 / 12 -
+             z * (1.0 / 120 -
+                  z * (1.0 / 252 -
+                       z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z * (1.0 / 12)))))));
+    out = (x > 0.0).select(y.log() - 0.5 * iy - series - shift,
+                           std::numeric_limits<double>::quiet_NaN());
+}
+
+// Calls fn(block, begin, end) for the fixed blocks of kWordBlock words of [0, V), in parallel.
+template <typename Fn> void forWordBlocks(Eigen::Index V, Fn&& fn)
+{
+    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Eigen::Index b = 0; b < blocks; ++b)
+        fn(b, b * kWordBlock, std::min(V, (b + 1) * kWordBlock));
+}
+
+} // namespace
+
+double digamma(double x)
+{
+    double out = 0.0;
+    digamma(&x, &out, 1);
+    return out;
+}
+
+void digamma(const double* x, double* out, Eigen::Index n)
+{
+    for (Eigen::Index i = 0; i < n; i += kSlice)
+        digammaSlice(x + i, out + i, std::min(kSlice, n - i));
+}
+
+void dirichletExpectation(const Eigen::Ref<const Eigen::VectorXd>& gamma,
+                          Eigen::Ref<Eigen::VectorXd> out)
+{
+    if (out.size() != gamma.size())
+        throw std::invalid_argument("dirichletExpectation: out has " + std::to_string(out.size()) +
+                                    " entries, but gamma has " + std::to_string(gamma.size()));
+    const double total = digamma(gamma.sum());
+    digamma(gamma.data(), out.data(), gamma.size());
+    out.array() -= total;
+}
+
+Eigen::VectorXd topicTotals(const MatrixRD& lambdaT)
+{
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
+    MatrixRD partial = MatrixRD::Zero(std::max<Eigen::Index>(blocks, 1), K);
+    forWordBlocks(V, [&](Eigen::Index b, Eigen::Index begin, Eigen::Index end) {
+        partial.row(b) = lambdaT.middleRows(begin, end - begin).colwise().sum();
+    });
+    Eigen::VectorXd totals = Eigen::VectorXd::Zero(K);
+    for (Eigen::Index b = 0; b < partial.rows(); ++b)
+        totals += partial.row(b).transpose();
+    return totals;
+}
+
+void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
+{
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    if (totals.size() != K)
+        throw std::invalid_argument("expElogBetaT: totals has " + std::to_string(totals.size()) +
+                                    " entries, but λ has K = " + std::to_string(K) + " columns");
+    out.resize(V, K);
+    Eigen::RowVectorXd psiTotal(K);
+    for (Eigen::Index k = 0; k < K; ++k)
+        psiTotal[k] = digamma(totals[k]);
+    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        const Eigen::Index rows = end - begin;
+        digamma(lambdaT.row(begin).data(), out.row(begin).data(), rows * K);
+        auto block = out.middleRows(begin, rows).array();
+        block.rowwise() -= psiTotal.array();
+        block = block.exp();
+    });
+}
+
+double globalElbo(const MatrixRD& lambdaT, double eta)
+{
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    const Eigen::VectorXd totals = topicTotals(lambdaT);
+    Eigen::RowVectorXd psiTotal(K);
+    double perTopic = 0.0;
+    for (Eigen::Index k = 0; k < K; ++k) {
+        psiTotal[k] = digamma(totals[k]);
+        perTopic -= lgam(totals[k]);
+    }
+    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
+    std::vector<double> partial(std::size_t(std::max<Eigen::Index>(blocks, 1)), 0.0);
+    forWordBlocks(V, [&](Eigen::Index b, Eigen::Index begin, Eigen::Index end) {
+        Eigen::ArrayXd psi(K);
+        double s = 0.0;
+        for (Eigen::Index w = begin; w < end; ++w) {
+            const auto lam = lambdaT.row(w).array();
+            digamma(lambdaT.row(w).data(), psi.data(), K);
+            s += ((eta - lam.transpose()) * (psi - psiTotal.transpose().array())).sum();
+            for (Eigen::Index k = 0; k < K; ++k)
+                s += lgam(lam[k]);
+        }
+        partial[std::size_t(b)] = s;
+    });
+    double sum = double(K) * (lgam(double(V) * eta) - double(V) * lgam(eta)) + perTopic;
+    for (double p : partial)
+        sum += p;
+    return sum;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local step
+
+void LocalWorkspace::resize(int K_, Eigen::Index maxWords)
+{
+    K = K_;
+    n = 0;
+    beta.resize(maxWords, K);
+    counts.resize(maxWords);
+    phiNorm.resize(maxWords);
+    ratio.resize(maxWords);
+    gamma.resize(K);
+    elogTheta.resize(K);
+    expElogTheta.resize(K);
+    next.resize(K);
+}
+
+void LocalWorkspace::gather(const MatrixRD& expElogBetaT, std::span<const std::int32_t> words,
+                            std::span<const float> c)
+{
+    const Eigen::Index m = Eigen::Index(words.size());
+    if (m > beta.rows())
+        throw std::length_error("LocalWorkspace::gather: a document with " + std::to_string(m) +
+                                " distinct words, but the workspace holds " +
+                                std::to_string(beta.rows()));
+    n = m;
+    for (Eigen::Index i = 0; i < m; ++i) {
+        beta.row(i) = expElogBetaT.row(words[std::size_t(i)]);
+        counts[i] = double(c[std::size_t(i)]);
+    }
+}
+
+void refreshTheta(LocalWorkspace& ws)
+{
+    dirichletExpectation(ws.gamma, ws.elogTheta);
+    ws.expElogTheta.array() = ws.elogTheta.array().exp();
+    const auto B = ws.beta.topRows(ws.n);
+    ws.phiNorm.head(ws.n).noalias() = B * ws.expElogTheta;
+    ws.phiNorm.head(ws.n).array() += kTinyNorm;
+    ws.ratio.head(ws.n).array() = ws.counts.head(ws.n).array() / ws.phiNorm.head(ws.n).array();
+}
+
+void localStep(LocalWorkspace& ws, const LocalOptions& o)
+{
+    const auto B = ws.beta.topRows(ws.n);
+    if (!o.warmStart)
+        ws.gamma.setOnes(); // Fig. 6, line 5
+    refreshTheta(ws);
+    ws.iterations = 0;
+    ws.meanChange = 0.0;
+    for (int it = 0; it < o.maxIters; ++it) {
+        // γ = α + Σ_w n_w φ_w with φ_wk = eθ_k eβ_wk / Z_w (lines 7–8).
+        ws.next.noalias() = B.transpose() * ws.ratio.head(ws.n);
+        ws.next.array() = o.alpha + ws.expElogTheta.array() * ws.next.array();
+        ws.meanChange = (ws.next - ws.gamma).cwiseAbs().mean();
+        ws.gamma.swap(ws.next);
+        refreshTheta(ws);
+        ws.iterations = it + 1;
+        if (ws.meanChange < o.tol)
+            break;
+    }
+}
+
+MatrixRD phi(const LocalWorkspace& ws)
+{
+    MatrixRD out(ws.n, ws.K);
+    for (Eigen::Index i = 0; i < ws.n; ++i)
+        out.row(i) = ws.beta.row(i).cwiseProduct(ws.expElogTheta.transpose()) / ws.phiNorm[i];
+    return out;
+}
+
+double documentElbo(LocalWorkspace& ws, double alpha)
+{
+    refreshTheta(ws);
+    const int K = ws.K;
+    double s = (ws.counts.head(ws.n).array() * ws.phiNorm.head(ws.n).array().log()).sum();
+    s += ((alpha - ws.gamma.array()) * ws.elogTheta.array()).sum();
+    for (int k = 0; k < K; ++k)
+        s += lgam(ws.gamma[k]);
+    s -= lgam(ws.gamma.sum());
+    s += lgam(double(K) * alpha) - double(K) * lgam(alpha);
+    return s;
+}
+
+void addStatistics(const LocalWorkspace& ws, std::span<const std::int32_t> words, MatrixRD& statsT)
+{
+    for (Eigen::Index i = 0; i < ws.n; ++i)
+        statsT.row(words[std::size_t(i)]) +=
+            ws.ratio[i] * ws.expElogTheta.transpose().cwiseProduct(ws.beta.row(i));
+}
+
+void blendTopics(MatrixRD& lambdaT, const MatrixRD& statsT, double eta, double scale, double rho)
+{
+    lambdaT = (1.0 - rho) * lambdaT + rho * ((scale * statsT).array() + eta).matrix();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MinibatchStats
+
+void MinibatchStats::layout(const SparseRows& rows, std::span<const std::int64_t> docs, int K)
+{
+    const std::size_t B = docs.size();
+    m_theta.resize(Eigen::Index(B), K);
+    m_docStart.resize(B + 1);
+    m_docStart[0] = 0;
+    for (std::size_t j = 0; j < B; ++j)
+        m_docStart[j + 1] = m_docStart[j] + rows.rowNonZeros(docs[j]);
+    m_word.resize(std::size_t(m_docStart[B]));
+    m_ratio.resize(std::size_t(m_docStart[B]));
+}
+
+void MinibatchStats::record(std::int64_t j, std::span<const std::int32_t> words,
+                            const LocalWorkspace& ws)
+{
+    m_theta.row(j) = ws.expElogTheta.transpose();
+    const std::int64_t start = m_docStart[std::size_t(j)];
+    for (Eigen::Index i = 0; i < ws.n; ++i) {
+        m_word[std::size_t(start + i)] = words[std::size_t(i)];
+        m_ratio[std::size_t(start + i)] = ws.ratio[i];
+    }
+}
+
+void MinibatchStats::groupByWord(std::int64_t V)
+{
+    // Counting sort by word; stable, so each word's entries stay in document order.
+    m_wordStart.assign(std::size_t(V) + 1, 0);
+    for (std::int32_t w : m_word)
+        ++m_wordStart[std::size_t(w) + 1];
+    for (std::size_t w = 0; w < std::size_t(V); ++w)
+        m_wordStart[w + 1] += m_wordStart[w];
+    m_byWordDoc.resize(m_word.size());
+    m_byWordRatio.resize(m_word.size());
+    std::vector<std::int64_t>& cursor = m_cursor; // next free position of each word
+    cursor.assign(m_wordStart.begin(), m_wordStart.end() - 1);
+    const std::int64_t B = documents();
+    for (std::int64_t j = 0; j < B; ++j)
+        for (std::int64_t e = m_docStart[std::size_t(j)]; e < m_docStart[std::size_t(j) + 1]; ++e) {
+            const std::int64_t pos = cursor[std::size_t(m_word[std::size_t(e)])]++;
+            m_byWordDoc[std::size_t(pos)] = std::int32_t(j);
+            m_byWordRatio[std::size_t(pos)] = m_ratio[std::size_t(e)];
+        }
+}
+
+void MinibatchStats::wordStatistic(std::int64_t w, const double* expElogBetaRow,
+                                   Eigen::Ref<Eigen::VectorXd> out) const
+{
+    out.setZero();
+    for (std::int64_t e = m_wordStart[std::size_t(w)]; e < m_wordStart[std::size_t(w) + 1]; ++e)
+        out += m_byWordRatio[std::size_t(e)] * m_theta.row(m_byWordDoc[std::size_t(e)]).transpose();
+    out.array() *= Eigen::Map<const Eigen::ArrayXd>(expElogBetaRow, out.size());
+}
+
+void updateTopics(MatrixRD& lambdaT, const MatrixRD& expElogBetaT, const MinibatchStats& stats,
+                  double eta, double scale, double rho)
+{
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;
+    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        Eigen::VectorXd s(K);
+        for (Eigen::Index w = begin; w < end; ++w) {
+            auto row = lambdaT.row(w);
+            row = keep * row;
+            row.array() += floor;
+            if (stats.hasWord(w)) {
+                stats.wordStatistic(w, expElogBetaT.row(w).data(), s);
+                row += add * s.transpose();
+            }
+        }
+    });
+}
+
+} // namespace svi::lda

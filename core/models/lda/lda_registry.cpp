@@ -1,0 +1,72 @@
+#include "core/models/lda/lda.h"
+#include "core/models/lda/lda_trainer.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+std::vector<ParamSpec> ldaParams(bool svi)
+{
+    std::vector<ParamSpec> p;
+    p.push_back(intParam("K", "Topics K", "number of topics", 100, 1, 100000));
+    if (svi) {
+        p.push_back(
+            intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, 1e9));
+        p.push_back(realParam("kappa", "Forgetting rate κ",
+                              "step size ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", 0.7, 0.5, 1.0));
+        p.push_back(
+            realParam("tau0", "Delay τ0", "step size ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", 64.0, 0.0, 1e9));
+    }
+    p.push_back(realParam("alpha", "Prior α",
+                          "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
+                          kHuge));
+    p.push_back(realParam("eta", "Prior η", "β_k ~ Dirichlet(η) over the words of a topic", 0.01,
+                          1e-12, kHuge));
+    p.push_back(intParam("local_iters", "Local iterations", "γ/φ updates per document at most", 100,
+                         1, 100000));
+    p.push_back(realParam("local_tol", "Local tolerance",
+                          "stop a document's updates once the mean |Δγ_k| < tol", 1e-3, 0.0,
+                          kHuge));
+    p.push_back(intParam("eval_docs", "Evaluation documents",
+                         "test documents scored (and training documents in the ELBO estimate) at "
+                         "each snapshot; a full evaluation uses all",
+                         1000, 1, 1e9));
+    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
+    return p;
+}
+
+void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label, std::string help)
+{
+    AlgorithmEntry e;
+    e.model = "lda";
+    e.modelLabel = "Latent Dirichlet allocation";
+    e.algorithm = std::move(key);
+    e.label = std::move(label);
+    e.help = std::move(help);
+    e.accepts = {DataKind::Count};
+    e.params = ldaParams(algorithm == LdaAlgorithm::Svi);
+    e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+        if (!data.counts)
+            throw std::invalid_argument("data: LDA models counts (documents × words), not " +
+                                        dataKindLabel(data.kind()));
+        return std::make_unique<LdaTrainer>(data.counts, algorithm, LdaOptions::fromParams(values),
+                                            seed);
+    };
+    r.add(std::move(e));
+}
+
+} // namespace
+
+void registerLda(Registry& r)
+{
+    add(r, LdaAlgorithm::Svi, "svi", "SVI (Hoffman et al. 2013)",
+        "minibatches of documents; λ ← (1 − ρ_t)λ + ρ_t λ̂ (Fig. 6)");
+    add(r, LdaAlgorithm::Batch, "batch", "Batch variational Bayes",
+        "every step a full pass over the training documents with ρ = 1");
+}
+
+} // namespace svi

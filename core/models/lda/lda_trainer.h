@@ -1,0 +1,113 @@
+#pragma once
+// LdaTrainer: latent Dirichlet allocation on CountData (documents × words), fitted by SVI
+// (Hoffman et al. 2013, Fig. 6: minibatches of training documents, ρ_t = (t + τ0)^(−κ)) or by
+// batch variational Bayes (the same step with the whole training set and ρ = 1).
+//
+// Evaluation (document completion, as in Hoffman et al. 2013): for each test document, γ is
+// fitted to its observed half (`train` row) with E[log β] fixed, and each held-out word w is
+// scored by log Σ_k E[θ_k] E[β_kw] = log Σ_k (γ_k / Σγ) (λ_kw / Σ_v λ_kv).
+//
+// Threading: driven by one thread; step() and evaluate() use OpenMP across documents. Every
+// document's local step is deterministic, its results are stored by position, and every sum
+// runs in a fixed order, so results do not depend on the thread count.
+
+#include "core/inference/schedule.h"
+#include "core/models/lda/lda.h"
+#include "core/models/lda/lda_model.h"
+
+#include <memory>
+#include <vector>
+
+namespace svi {
+
+struct LdaOptions
+{
+    int K = 100;
+    double alpha = 0.0; // Dirichlet parameter of θ_d; 0 means 1/K
+    double eta = 0.01;  // Dirichlet parameter of β_k
+    double kappa = 0.7; // SVI: ρ_t = (t + τ0)^(−κ)
+    double tau0 = 64.0;
+    std::int64_t minibatch = 256; // SVI: documents per step
+    int localIters = 100;         // γ updates per document at most
+    double localTol = 1e-3;       // stop a document's updates once mean |Δγ| < tol
+    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
+    int topWords = 10;            // words listed per topic in the preview
+
+    double alphaValue() const { return alpha > 0.0 ? alpha : 1.0 / double(K); }
+    // Reads resolved registry values (keys as declared by registerLda); absent keys keep the
+    // defaults above.
+    static LdaOptions fromParams(const ParamValues& values);
+};
+
+class LdaTrainer final : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the field ("K = 0, but must be ≥ 1") on bad options
+    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1), as in Hoffman's code.
+    LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptions& options,
+               std::uint64_t seed);
+    ~LdaTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override;
+    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S|
+    // (all training documents, exactly, when `full`); the held-out per-word log-likelihood
+    // ("heldout_loglik_per_word") and "perplexity" = exp(−that) over eval_docs of the rows
+    // with held-out words (all of them when `full`); "topics_used", the topics holding more
+    // than 1/(10K) of the expected word assignments Σ_d (γ_dk − α) of the ELBO's documents;
+    // and the preview: those topics by decreasing share, with their top words.
+    // An interrupted full evaluation returns the cheap one.
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    // λ word-major: lambdaT()(w, k) = λ_kw (V×K).
+    const lda::MatrixRD& lambdaT() const { return m_lambdaT; }
+    // exp(E[log β]) word-major, as the next local step will use it.
+    const lda::MatrixRD& expElogBetaT() const { return m_expElogBetaT; }
+    // Replaces λ (V×K) and refreshes the expectations; for tests and checkpoints.
+    void setLambdaT(const lda::MatrixRD& lambdaT);
+    double alpha() const { return m_alpha; }
+    // The documents (rows) of the last step, in minibatch order.
+    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+
+    // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
+    // regrouping and λ update, and the recomputation of exp(E[log β]) (digamma and exp).
+    struct StepTimes
+    {
+        double local = 0.0, update = 0.0, expectation = 0.0;
+    };
+    const StepTimes& lastStepTimes() const { return m_times; }
+
+private:
+    void refreshExpectations();
+    void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
+    lda::LocalWorkspace& workspace();
+    // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
+    lda::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
+    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
+    Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
+                          const std::vector<std::int64_t>& scoredRows, bool stopOnInterrupt);
+
+    CountDataPtr m_data;
+    LdaAlgorithm m_algorithm;
+    LdaOptions m_options;
+    std::uint64_t m_seed;
+    int m_K;
+    std::int64_t m_V;
+    double m_alpha;
+    lda::MatrixRD m_lambdaT;      // V×K
+    Eigen::VectorXd m_totals;     // K: Σ_w λ_kw
+    lda::MatrixRD m_expElogBetaT; // V×K
+    RobbinsMonro m_schedule;
+    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
+    std::vector<std::int64_t> m_batch;           // rows of the current step
+    lda::MinibatchStats m_stats;
+    std::vector<lda::LocalWorkspace> m_workspaces; // one per OpenMP thread
+    Eigen::Index m_maxWords = 0;                   // distinct words of the longest document
+    std::vector<std::int64_t> m_scoredRows;        // rows with held-out words (test documents)
+    std::vector<std::int64_t> m_elboRows, m_evalScoredRows; // the cheap evaluation's subsets
+    StepTimes m_times;
+};
+
+} // namespace svi
