@@ -19,7 +19,7 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("SVI Workbench: stochastic variational inference on your own data.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("files", "An image, a table (CSV/TSV), one or more FCS files (stacked), or a saved session (.json) to open instead of the default image.", "[file...]");
+    parser.addPositionalArgument("files", "An image, a table (CSV/TSV), one or more FCS files (stacked), a text corpus (LDA-C, UCI, a folder or .tar.gz of text files), or a saved session (.json) to open instead of the default image.", "[file...]");
     QCommandLineOption run("run", "Start a run with the remembered settings as soon as the data are ready.");
     QCommandLineOption compare("compare", "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
     QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).", "S");

@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "core/data/image_task.h"
+#include "core/data/io/corpus_files.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/image_file.h"
@@ -12,6 +13,7 @@
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/runs_table.h"
+#include "ui/topics_view.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -31,6 +33,7 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -97,6 +100,13 @@ const MetricChoice kMetrics[] = {
     {"noise_sd", "Learned noise σ (0–255)"},
 };
 
+// Topic models on a corpus (Hoffman et al. 2013, §4: perplexity of the held-out halves).
+const MetricChoice kCorpusMetrics[] = {
+    {"perplexity", "Perplexity, held-out words"},
+    {"heldout_loglik_per_word", "Held-out LL per word"},
+    {"topics_used", "Topics in use"},
+};
+
 const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"};
 
 QString displayName(const QString& path)
@@ -113,6 +123,7 @@ struct LoadResult
 {
     Eigen::ArrayXXf image;
     std::optional<Table> table;
+    std::shared_ptr<const Corpus> corpus;
     QString error;
 };
 
@@ -281,6 +292,53 @@ void MainWindow::buildUi()
         tableEdited();
     });
 
+    // Corpora: the subsample and the held-out documents; for raw text also the tokenizer.
+    m_corpusBox = new QGroupBox(tr("Corpus and held-out documents"));
+    m_corpusBox->setObjectName("corpusBox");
+    auto* corpusLayout = new QVBoxLayout(m_corpusBox);
+    m_corpusForm = new ParamForm;
+    m_corpusForm->setObjectName("corpusForm");
+    m_corpusForm->setSpecs(CorpusOptions::params());
+    corpusLayout->addWidget(m_corpusForm);
+    m_textOptions = new QWidget;
+    auto* textLayout = new QVBoxLayout(m_textOptions);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    auto* textTitle = new QLabel(tr("<b>Words</b> (raw text: edits read the corpus again)"));
+    textLayout->addWidget(textTitle);
+    m_tokenizerForm = new ParamForm;
+    m_tokenizerForm->setObjectName("tokenizerForm");
+    m_tokenizerForm->setSpecs(TokenizerOptions::params());
+    textLayout->addWidget(m_tokenizerForm);
+    auto* subsetRow = new QFormLayout;
+    m_subset = new QLineEdit;
+    m_subset->setObjectName("subsetEdit");
+    m_subset->setPlaceholderText(tr("every file"));
+    m_subset->setToolTip(tr("Only the files below a folder of this name, at any depth (e.g. "
+                            "20news-bydate-train); empty = every file"));
+    subsetRow->addRow(tr("Subset folder"), m_subset);
+    textLayout->addLayout(subsetRow);
+    corpusLayout->addWidget(m_textOptions);
+    setupLayout->addWidget(m_corpusBox);
+    m_corpusBox->setVisible(false);
+    connect(m_corpusForm, &ParamForm::edited, this, [this] {
+        m_loading = bool(m_corpus);
+        m_taskDebounce->start();
+        updateActions();
+    });
+    m_readDebounce = new QTimer(this);
+    m_readDebounce->setSingleShot(true);
+    m_readDebounce->setInterval(600); // reading raw text takes a while: wait for the typing to end
+    auto textEdited = [this] {
+        if (!m_corpus)
+            return;
+        m_loading = true;
+        m_readDebounce->start();
+        updateActions();
+    };
+    connect(m_tokenizerForm, &ParamForm::edited, this, textEdited);
+    connect(m_subset, &QLineEdit::textEdited, this, textEdited);
+    connect(m_readDebounce, &QTimer::timeout, this, &MainWindow::rereadCorpus);
+
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
     auto* pickers = new QFormLayout;
@@ -288,13 +346,6 @@ void MainWindow::buildUi()
     m_model->setObjectName("modelPicker");
     m_algorithm = new QComboBox;
     m_algorithm->setObjectName("algorithmPicker");
-    for (const std::string& m : Registry::builtin().models()) {
-        QString label = QString::fromStdString(m);
-        for (const AlgorithmEntry& e : Registry::builtin().entries())
-            if (e.model == m)
-                label = QString::fromStdString(e.modelLabel);
-        m_model->addItem(label, QString::fromStdString(m));
-    }
     pickers->addRow(tr("Model"), m_model);
     pickers->addRow(tr("Algorithm"), m_algorithm);
     modelLayout->addLayout(pickers);
@@ -396,8 +447,6 @@ void MainWindow::buildUi()
     auto* chartBar = new QHBoxLayout;
     m_metric = new QComboBox;
     m_metric->setObjectName("metricPicker");
-    for (const MetricChoice& m : kMetrics)
-        m_metric->addItem(tr(m.label), QString(m.key));
     m_xAxis = new QComboBox;
     m_xAxis->setObjectName("xAxisPicker");
     m_xAxis->addItem(tr("Training seconds"), "seconds");
@@ -421,20 +470,9 @@ void MainWindow::buildUi()
     chartSplit->addWidget(m_elboChart);
     chartSplit->addWidget(m_metricChart);
     chartsLayout->addWidget(chartSplit, 1);
-    auto axesChanged = [this] {
-        const QString x = m_xAxis->currentData().toString() == "steps" ? tr("steps") : tr("training s");
-        m_elboChart->setAxisTitles(x, tr("ELBO"));
-        m_metricChart->setTitle(m_metric->currentText());
-        m_metricChart->setAxisTitles(x, m_metric->currentText());
-        m_elboChart->setLogX(m_logX->isChecked());
-        m_metricChart->setLogX(m_logX->isChecked());
-        m_chartsDirty = true;
-        refreshCharts();
-    };
-    connect(m_metric, &QComboBox::currentIndexChanged, this, axesChanged);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this, axesChanged);
-    connect(m_logX, &QCheckBox::toggled, this, axesChanged);
-    axesChanged();
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &MainWindow::updateChartAxes);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &MainWindow::updateChartAxes);
+    connect(m_logX, &QCheckBox::toggled, this, &MainWindow::updateChartAxes);
 
     // Tables have no images: the loadings heatmap of the selected (or latest) run stands there.
     auto* loadingsArea = new QWidget;
@@ -445,9 +483,20 @@ void MainWindow::buildUi()
     m_loadings->setObjectName("loadingsView");
     loadingsLayout->addWidget(m_loadingsRun);
     loadingsLayout->addWidget(m_loadings, 1);
+    // Corpora: the topics of the selected (or latest) run.
+    auto* topicsArea = new QWidget;
+    auto* topicsLayout = new QVBoxLayout(topicsArea);
+    topicsLayout->setContentsMargins(0, 0, 0, 0);
+    m_topicsRun = new QLabel(tr("Topics of the selected run appear here once it has started."));
+    m_topicsRun->setObjectName("topicsTitle");
+    m_topics = new TopicsView;
+    m_topics->setObjectName("topicsView");
+    topicsLayout->addWidget(m_topicsRun);
+    topicsLayout->addWidget(m_topics, 1);
     m_centreTop = new QStackedWidget;
     m_centreTop->addWidget(imagesArea);
     m_centreTop->addWidget(loadingsArea);
+    m_centreTop->addWidget(topicsArea);
 
     auto* centre = new QSplitter(Qt::Vertical);
     centre->setObjectName("centreSplitter");
@@ -526,7 +575,19 @@ void MainWindow::buildUi()
     m_speedLabel->setObjectName("speedLabel");
     statusBar()->addPermanentWidget(m_speedLabel);
 
-    onModelChanged();
+    showTaskFor(DataMode::Image);
+}
+
+void MainWindow::updateChartAxes()
+{
+    const QString x = m_xAxis->currentData().toString() == "steps" ? tr("steps") : tr("training s");
+    m_elboChart->setAxisTitles(x, tr("ELBO"));
+    m_metricChart->setTitle(m_metric->currentText());
+    m_metricChart->setAxisTitles(x, m_metric->currentText());
+    m_elboChart->setLogX(m_logX->isChecked());
+    m_metricChart->setLogX(m_logX->isChecked());
+    m_chartsDirty = true;
+    refreshCharts();
 }
 
 void MainWindow::buildActions()
@@ -556,13 +617,22 @@ void MainWindow::buildActions()
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open an image, a table, FCS files or a session"), QString(),
             tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv *.tsv *.txt *.gz "
-               "*.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
-               "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;Sessions (*.json);;"
-               "All files (*)"));
+               "*.tar *.tgz *.ldac *.dat *.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
+               "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;"
+               "Text corpora (*.tar *.tar.gz *.tgz *.ldac *.dat docword.*.txt docword.*.txt.gz);;"
+               "Sessions (*.json);;All files (*)"));
         if (!paths.isEmpty())
             openPaths(paths);
     });
     file->addAction(m_actOpen);
+    auto* openFolder = make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
+    openFolder->setToolTip(tr("A corpus: one document per file, read recursively"));
+    connect(openFolder, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of text files"));
+        if (!dir.isEmpty())
+            openPath(dir);
+    });
+    file->addAction(openFolder);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     auto* openDefault = make(tr("Open the &Default Image"), "actionOpenDefault", {});
     connect(openDefault, &QAction::triggered, this, [this] { openPath(kDefaultImage); });
@@ -606,7 +676,7 @@ void MainWindow::buildActions()
         if (!p.isEmpty())
             exportRunsTable(p);
     });
-    auto* exportImages = make(tr("Reconstructions and Atoms (PNG)…"), "actionExportImages", {});
+    auto* exportImages = make(tr("Reconstructions, Atoms, Loadings or Topics…"), "actionExportImages", {});
     connect(exportImages, &QAction::triggered, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export images into"));
         if (!dir.isEmpty())
@@ -697,7 +767,8 @@ void MainWindow::loadSettings()
     const int algorithm = m_algorithm->findData(s.value("run/algorithm", "gibbs-ssvi").toString());
     if (algorithm >= 0)
         m_algorithm->setCurrentIndex(algorithm);
-    restoreForm(m_algorithmForm, "params");
+    if (s.value("run/model").toString() == m_model->currentData().toString())
+        restoreForm(m_algorithmForm, "params");
     const int metric = m_metric->findData(s.value("chart/metric").toString());
     if (metric >= 0)
         m_metric->setCurrentIndex(metric);
@@ -770,7 +841,16 @@ DataSource MainWindow::currentSource() const
 {
     DataSource s;
     s.path = m_imagePath;
-    if (m_table) {
+    if (m_corpus) {
+        s.morePaths = m_morePaths;
+        if (m_corpusForm->isValid())
+            s.corpus = CorpusOptions::fromParams(m_corpusForm->values());
+        if (isRawTextCorpus(s.path)) {
+            if (m_tokenizerForm->isValid())
+                s.tokenizer = TokenizerOptions::fromParams(m_tokenizerForm->values());
+            s.subset = m_subset->text().trimmed();
+        }
+    } else if (m_table) {
         s.morePaths = m_morePaths;
         s.table = TableOptions::fromParams(m_tableForm->values());
         s.table.channels = checkedChannels();
@@ -816,18 +896,72 @@ void MainWindow::populateChannels(const std::vector<std::string>& keep)
     }
 }
 
-void MainWindow::showTaskFor(bool table)
+void MainWindow::showTaskFor(DataMode mode)
 {
-    m_taskBox->setVisible(!table);
+    const bool table = mode == DataMode::Table;
+    m_taskBox->setVisible(mode == DataMode::Image);
     m_tableBox->setVisible(table);
-    m_centreTop->setCurrentIndex(table ? 1 : 0);
-    m_difference->setEnabled(!table);
-    // Figure 5 of paper 000: held-out log-likelihood against time is what tables are judged by.
+    m_corpusBox->setVisible(mode == DataMode::Corpus);
+    m_textOptions->setVisible(mode == DataMode::Corpus && isRawTextCorpus(m_imagePath));
+    m_centreTop->setCurrentIndex(mode == DataMode::Image ? 0 : table ? 1 : 2);
+    m_difference->setEnabled(mode == DataMode::Image);
+    if (auto* centre = findChild<QSplitter*>("centreSplitter"); centre && mode == DataMode::Corpus) {
+        const int h = centre->height(); // a list of topics needs less height than images
+        if (h > 0)
+            centre->setSizes({h / 2, h - h / 2});
+    }
+    populateModels();
+    if (m_pendingSpec) {
+        applySpec(*m_pendingSpec);
+        m_pendingSpec.reset();
+    }
+
+    // The metrics the mode's models report; the picker keeps its choice when it still applies.
+    const bool corpus = mode == DataMode::Corpus;
     const QString metric = m_metric->currentData().toString();
-    if (table && metric.startsWith("psnr"))
+    const bool wasCorpus = m_metric->findData("perplexity") >= 0;
+    if (m_metric->count() == 0 || wasCorpus != corpus) {
+        const QSignalBlocker block(m_metric);
+        m_metric->clear();
+        if (corpus)
+            for (const MetricChoice& m : kCorpusMetrics)
+                m_metric->addItem(tr(m.label), QString(m.key));
+        else
+            for (const MetricChoice& m : kMetrics)
+                m_metric->addItem(tr(m.label), QString(m.key));
+        const int keep = m_metric->findData(metric);
+        m_metric->setCurrentIndex(std::max(keep, 0)); // perplexity first for corpora
+    }
+    // Figure 5 of paper 000: held-out log-likelihood against time is what tables are judged by.
+    const QString now = m_metric->currentData().toString();
+    if (table && now.startsWith("psnr"))
         m_metric->setCurrentIndex(m_metric->findData("heldout_loglik"));
-    else if (!table && (metric.startsWith("heldout") || metric == "mse"))
+    else if (mode == DataMode::Image && (now.startsWith("heldout") || now == "mse"))
         m_metric->setCurrentIndex(m_metric->findData("psnr_running"));
+    updateChartAxes();
+}
+
+void MainWindow::populateModels()
+{
+    const DataKind kind = m_corpus ? DataKind::Count : DataKind::Dense;
+    const QString keep = m_model->currentData().toString();
+    {
+        const QSignalBlocker block(m_model);
+        m_model->clear();
+        for (const std::string& m : Registry::builtin().models()) {
+            QString label = QString::fromStdString(m);
+            bool fits = false;
+            for (const AlgorithmEntry& e : Registry::builtin().entries())
+                if (e.model == m) {
+                    label = QString::fromStdString(e.modelLabel);
+                    fits |= e.acceptsKind(kind);
+                }
+            if (fits)
+                m_model->addItem(label, QString::fromStdString(m));
+        }
+        m_model->setCurrentIndex(std::max(m_model->findData(keep), 0));
+    }
+    onModelChanged();
 }
 
 void MainWindow::openPath(const QString& path)
@@ -846,9 +980,14 @@ void MainWindow::openPaths(const QStringList& paths)
     }
     DataSource probe;
     probe.path = path;
+    // Raw text is read with the tokenizer form and the subset (a re-read, a session).
+    if (m_tokenizerForm->isValid())
+        probe.tokenizer = TokenizerOptions::fromParams(m_tokenizerForm->values());
+    probe.subset = m_subset->text().trimmed();
     probe.morePaths = paths.mid(1);
+    const bool corpus = probe.isCorpus();
     const bool table = probe.isTable();
-    if (!table && paths.size() > 1) {
+    if (!corpus && !table && paths.size() > 1) {
         showError(tr("Cannot open %n files", "", int(paths.size())),
                   tr("Several files can be opened together only when all are FCS files; '%1' is an image.")
                       .arg(QFileInfo(path).fileName()));
@@ -859,22 +998,31 @@ void MainWindow::openPaths(const QStringList& paths)
     updateActions();
     setBusy(tr("Loading %1…").arg(paths.size() > 1 ? tr("%n files", "", int(paths.size())) : displayName(path)), gen);
     auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table] {
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table, corpus] {
         watcher->deleteLater();
         if (gen != m_loadGeneration)
             return; // superseded or cancelled
         LoadResult r = watcher->result();
         if (!r.error.isEmpty()) {
+            m_pendingSpec.reset();
             m_loading = false;
             clearBusy(gen);
             updateActions();
-            showError(tr("Cannot open %1").arg(paths.size() > 1 ? tr("the FCS files") : displayName(paths.front())),
+            showError(tr("Cannot open %1")
+                          .arg(paths.size() > 1 ? (corpus ? tr("the corpus") : tr("the FCS files"))
+                                                : displayName(paths.front())),
                       r.error);
             return;
         }
         m_imagePath = paths.front();
         m_morePaths = paths.mid(1);
-        if (table) {
+        if (corpus) {
+            m_image.reset();
+            m_table.reset();
+            m_tableShown.reset();
+            m_corpus = std::move(r.corpus);
+        } else if (table) {
+            m_corpus.reset();
             m_image.reset();
             m_table = std::move(r.table);
             if (dataFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
@@ -887,11 +1035,12 @@ void MainWindow::openPaths(const QStringList& paths)
             populateChannels(m_pendingChannels.value_or(std::vector<std::string>{}));
             m_pendingChannels.reset();
         } else {
+            m_corpus.reset();
             m_table.reset();
             m_tableShown.reset();
             m_image = r.image;
         }
-        showTaskFor(table);
+        showTaskFor(corpus ? DataMode::Corpus : table ? DataMode::Table : DataMode::Image);
         if (paths.size() == 1)
             addRecent(paths.front());
         rebuildTaskData();
@@ -899,10 +1048,12 @@ void MainWindow::openPaths(const QStringList& paths)
     std::vector<std::string> files;
     for (const QString& p : paths)
         files.push_back(p.toStdString());
-    watcher->setFuture(QtConcurrent::run([files, table] {
+    watcher->setFuture(QtConcurrent::run([files, table, corpus, probe] {
         LoadResult r;
         try {
-            if (table)
+            if (corpus)
+                r.corpus = std::make_shared<const Corpus>(readSourceCorpus(probe));
+            else if (table)
                 r.table = loadTable(files);
             else
                 r.image = loadGrayImage(files.front());
@@ -916,6 +1067,10 @@ void MainWindow::openPaths(const QStringList& paths)
 void MainWindow::rebuildTaskData()
 {
     m_taskDebounce->stop();
+    if (m_corpus) {
+        rebuildCorpusData();
+        return;
+    }
     if (m_table) {
         rebuildTableData();
         return;
@@ -1039,6 +1194,51 @@ void MainWindow::rebuildTableData()
                 });
 }
 
+void MainWindow::rebuildCorpusData()
+{
+    if (!m_corpus || !m_corpusForm->isValid()) {
+        m_loading = false;
+        updateActions();
+        return;
+    }
+    const DataSource source = currentSource();
+    auto tokens = std::make_shared<double>(0.0);
+    prepareData(source, tr("Splitting %1 into training and test documents…").arg(displayName(source.path)),
+                // The token count is one pass over the counts: made on the pool thread too, and
+                // read only after the future has finished.
+                [corpus = m_corpus, options = source.corpus, tokens]() -> DataSet {
+                    CountDataPtr c = makeCorpusData(*corpus, options);
+                    for (std::int64_t d = 0; d < c->rows(); ++d)
+                        *tokens += c->train.rowTotal(d) + (d < c->heldOut.rows() ? c->heldOut.rowTotal(d) : 0.0);
+                    return c;
+                },
+                [this, source, tokens] {
+                    const CountData& c = *m_data.counts;
+                    const QLocale l;
+                    m_dataLabel->setText(
+                        tr("<b>%1</b><br>%2 documents · %3 words in the vocabulary · %4 tokens · %5 test documents")
+                            .arg(displayName(source.path).toHtmlEscaped())
+                            .arg(l.toString(qlonglong(c.rows())))
+                            .arg(l.toString(qlonglong(c.cols())))
+                            .arg(l.toString(qlonglong(std::llround(*tokens))))
+                            .arg(l.toString(qlonglong(c.testRows.size()))));
+                    m_dataLabel->setToolTip(source.paths().join("\n"));
+                });
+}
+
+void MainWindow::rereadCorpus()
+{
+    m_readDebounce->stop();
+    if (!m_corpus)
+        return;
+    if (!m_tokenizerForm->isValid()) {
+        m_loading = false;
+        updateActions();
+        return;
+    }
+    openPaths(QStringList{m_imagePath} + m_morePaths);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
@@ -1083,7 +1283,11 @@ void MainWindow::openSession(const QString& path)
 
 void MainWindow::applySession(const Session& s)
 {
-    if (s.source.isTable()) {
+    if (s.source.isCorpus()) {
+        m_corpusForm->setValues(corpusParamValues(s.source.corpus));
+        m_tokenizerForm->setValues(tokenizerParamValues(s.source.tokenizer));
+        m_subset->setText(s.source.subset);
+    } else if (s.source.isTable()) {
         const TableOptions& t = s.source.table;
         m_tableForm->setText("arcsinh", QString::number(t.arcsinhCofactor));
         m_tableForm->setValues({{"standardise", ParamValue(t.standardise)},
@@ -1101,19 +1305,12 @@ void MainWindow::applySession(const Session& s)
         m_taskForm->setText("seed", QString::number(s.source.task.seed));
     }
     m_taskDebounce->stop();
+    m_readDebounce->stop();
     if (!s.runs.empty()) {
-        const RunSpec& first = s.runs.front().spec;
-        const int m = m_model->findData(QString::fromStdString(first.model));
-        if (m >= 0)
-            m_model->setCurrentIndex(m);
-        const int a = m_algorithm->findData(QString::fromStdString(first.algorithm));
-        if (a >= 0)
-            m_algorithm->setCurrentIndex(a);
-        m_algorithmForm->setValues(first.params);
-        m_budgetForm->setText("seconds", QString::number(first.seconds));
-        m_budgetForm->setText("steps", QString::number(first.steps));
-        m_budgetForm->setText("eval_every", QString::number(first.evalEvery));
-        m_budgetForm->setText("full_every", QString::number(first.fullEvery));
+        // Applied now, and again once the data are read: a session of another kind of data
+        // (a corpus after an image) offers its model only then.
+        m_pendingSpec = s.runs.front().spec;
+        applySpec(*m_pendingSpec);
     }
     m_sessionRuns = s.runs;
     openPaths(s.source.paths());
@@ -1121,6 +1318,21 @@ void MainWindow::applySession(const Session& s)
     statusBar()->showMessage(tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
                                 int(s.runs.size())),
                              10000);
+}
+
+void MainWindow::applySpec(const RunSpec& spec)
+{
+    const int m = m_model->findData(QString::fromStdString(spec.model));
+    if (m >= 0)
+        m_model->setCurrentIndex(m);
+    const int a = m_algorithm->findData(QString::fromStdString(spec.algorithm));
+    if (a >= 0)
+        m_algorithm->setCurrentIndex(a);
+    m_algorithmForm->setValues(spec.params);
+    m_budgetForm->setText("seconds", QString::number(spec.seconds));
+    m_budgetForm->setText("steps", QString::number(spec.steps));
+    m_budgetForm->setText("eval_every", QString::number(spec.evalEvery));
+    m_budgetForm->setText("full_every", QString::number(spec.fullEvery));
 }
 
 bool MainWindow::rerunSession()
@@ -1210,6 +1422,11 @@ void MainWindow::onModelChanged()
 {
     const QString model = m_model->currentData().toString();
     const QString keep = m_algorithm->currentData().toString();
+    // Shared keys keep their values between the algorithms of a model, not across models
+    // (BPFA's K = 256 atoms is no number of topics).
+    if (model != m_formModel)
+        m_algorithmForm->setSpecs({});
+    m_formModel = model;
     const QSignalBlocker block(m_algorithm);
     m_algorithm->clear();
     for (const AlgorithmEntry& e : Registry::builtin().entries())
@@ -1256,7 +1473,7 @@ RunSpec MainWindow::specFor(const std::string& algorithm) const
             spec.params["patch"] = ParamValue(std::int64_t(task.patch));
     }
     const ParamValues budget = m_budgetForm->values();
-    spec.seed = source.isTable() ? source.table.seed : task.seed;
+    spec.seed = source.isCorpus() ? source.corpus.seed : source.isTable() ? source.table.seed : task.seed;
     spec.seconds = getReal(budget, "seconds");
     spec.steps = getInt(budget, "steps");
     spec.evalEvery = getReal(budget, "eval_every");
@@ -1386,11 +1603,15 @@ void MainWindow::updateActions()
     if (m_loading)
         blocked = tr("Preparing the data…");
     else if (!m_data)
-        blocked = m_image   ? tr("The task does not fit the image (see Data).")
+        blocked = m_corpus  ? (m_dataError->text().isEmpty() ? tr("The corpus cannot be prepared (see Data).")
+                                                             : m_dataError->text())
+                  : m_image ? tr("The task does not fit the image (see Data).")
                   : m_table ? (m_dataError->text().isEmpty() ? tr("The table cannot be prepared (see Data).")
                                                              : m_dataError->text())
                             : tr("Open an image or a table first.");
-    else if (auto e = (m_table ? m_tableForm : m_taskForm)->firstError())
+    else if (auto e = (m_corpus ? m_corpusForm : m_table ? m_tableForm : m_taskForm)->firstError())
+        blocked = QString::fromStdString(e->message);
+    else if (auto e = m_corpus ? m_tokenizerForm->firstError() : std::nullopt)
         blocked = QString::fromStdString(e->message);
     else if (auto e = m_algorithmForm->firstError())
         blocked = QString::fromStdString(e->message);
@@ -1404,8 +1625,19 @@ void MainWindow::updateActions()
     const bool ok = blocked.isEmpty();
     m_actRun->setEnabled(ok);
     m_runButton->setEnabled(ok);
-    m_actCompare->setEnabled(ok);
-    m_compareButton->setEnabled(ok);
+    // Compare runs the five BPFA algorithms of the paper; topic models have no such set.
+    const bool comparable = m_model->currentData().toString() == "bpfa";
+    m_actCompare->setEnabled(ok && comparable);
+    m_compareButton->setEnabled(ok && comparable);
+    m_compareBatch->setEnabled(comparable);
+    const QString compareTip = comparable
+                                   ? tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
+                                        "another on these data with the same seed and budget")
+                                   : tr("Compare runs the five BPFA algorithms and needs images or tables; "
+                                        "for %1, start runs one by one with Run.")
+                                         .arg(m_model->currentText());
+    m_compareButton->setToolTip(compareTip);
+    m_actCompare->setToolTip(compareTip);
     m_actRerun->setEnabled(!m_sessionRuns.empty());
     bool anyRunning = false, anyPaused = false, anyActive = false;
     for (int id : selectedRuns()) {
@@ -1508,6 +1740,19 @@ void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
+    if (r && r->data.counts) {
+        if (!r->preview || r->preview->topics.empty())
+            return;
+        m_topics->setTopics(r->preview->topics);
+        const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
+        m_topicsRun->setText(tr("Topics of %1 %2 · step %3 · %n topic(s) in use, most used first "
+                                "(hover a row for its word probabilities)",
+                                "", m_topics->topicCount())
+                                 .arg(QString("#%1").arg(r->id), QString::fromStdString(r->spec.model).toUpper() + " " +
+                                                                  r->label.section(' ', 1))
+                                 .arg(QLocale().toString(qlonglong(step))));
+        return;
+    }
     if (r && r->data.dense && !r->data.dense->image) {
         if (!r->preview || r->preview->atoms.rows() == 0)
             return;
@@ -1696,6 +1941,8 @@ bool MainWindow::exportReconstructions(const QString& folder)
             if (!r->preview)
                 continue;
             const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
+            if (r->data.counts && !r->preview->topics.empty())
+                writeFileAtomically(dir.filePath(stem + "-topics.csv"), topicsCsv(r->preview->topics));
             if (r->data.dense && !r->data.dense->image && r->preview->atoms.rows() > 0) {
                 writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
                                     loadingsCsv(*r->preview, r->data.dense->columnNames));
@@ -1723,7 +1970,7 @@ bool MainWindow::exportReconstructions(const QString& folder)
         showError(tr("Cannot export the images"), QString::fromStdString(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Images written to %1").arg(folder), 5000);
+    statusBar()->showMessage(tr("Exports written to %1").arg(folder), 5000);
     return true;
 }
 

@@ -16,12 +16,14 @@
 #include <Eigen/Core>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QGroupBox;
 class QStackedWidget;
@@ -42,6 +44,7 @@ class LoadingsView;
 class ParamForm;
 class PlotView;
 class RunsTableModel;
+class TopicsView;
 
 class MainWindow : public QMainWindow
 {
@@ -53,11 +56,14 @@ public:
     ~MainWindow() override;
 
     // Opens an image (loaded and cut into patches in the background), a table (an FCS or
-    // CSV/TSV file, read and split in the background) or a session (.json).
+    // CSV/TSV file, read and split in the background), a text corpus (LDA-C, UCI, a folder or
+    // tar archive of text; read, tokenized and split in the background) or a session (.json).
     void openPath(const QString& path);
     // Several FCS files are stacked into one table (channels matched by name).
     void openPaths(const QStringList& paths);
     bool tableMode() const { return m_table.has_value(); }
+    // A text corpus is open (documents × words counts; topic models).
+    bool corpusMode() const { return bool(m_corpus); }
     bool dataReady() const { return bool(m_data); }
     DenseDataPtr currentData() const { return m_data.dense; }
     CountDataPtr currentCounts() const { return m_data.counts; }
@@ -77,7 +83,7 @@ public:
     bool exportResults(const QString& path);
     bool exportRunsTable(const QString& path);
     // Images: original, corrupted, each run's reconstruction and atoms. Tables: each run's
-    // loadings as CSV and as a heatmap PNG.
+    // loadings as CSV and as a heatmap PNG. Corpora: each run's topics as CSV.
     bool exportReconstructions(const QString& folder);
     bool saveSession(const QString& path);
 
@@ -88,6 +94,14 @@ public:
     QListWidget* channelList() const { return m_channels; }
     QCheckBox* transposeToggle() const { return m_transpose; }
     LoadingsView* loadingsView() const { return m_loadings; }
+    QGroupBox* corpusBox() const { return m_corpusBox; }
+    ParamForm* corpusForm() const { return m_corpusForm; }
+    ParamForm* tokenizerForm() const { return m_tokenizerForm; }
+    QLineEdit* subsetEdit() const { return m_subset; }
+    TopicsView* topicsView() const { return m_topics; }
+    QLabel* topicsTitle() const { return m_topicsRun; }
+    QLabel* dataLabel() const { return m_dataLabel; }
+    QPushButton* compareButton() const { return m_compareButton; }
     ParamForm* algorithmForm() const { return m_algorithmForm; }
     ParamForm* budgetForm() const { return m_budgetForm; }
     QComboBox* modelPicker() const { return m_model; }
@@ -125,6 +139,12 @@ private:
     void onModelChanged();
     void rebuildTaskData();
     void rebuildTableData();
+    void rebuildCorpusData();
+    // Reads the corpus again with the tokenizer form and the subset (raw text only).
+    void rereadCorpus();
+    // The models that accept the current data's kind; keeps the current one when it fits.
+    void populateModels();
+    void updateChartAxes();
     // Builds the data of `source` off the UI thread with `make`; on success installs it as the
     // current data and calls `onReady`, on failure shows the error beside the data. A newer
     // request supersedes an older one still running.
@@ -132,6 +152,7 @@ private:
                      std::function<void()> onReady);
     void openSession(const QString& path);
     void applySession(const Session& session);
+    void applySpec(const RunSpec& spec); // model, algorithm, parameters and budget
     void updateActions();
     void showError(const QString& title, const QString& message);
     // Writes atomically; on failure shows `failure` with the reason and returns false.
@@ -148,7 +169,8 @@ private:
     void refreshStatus();
     void updateRunPanel(int id);
     void updateAtoms();
-    void showTaskFor(bool table);
+    enum class DataMode { Image, Table, Corpus };
+    void showTaskFor(DataMode mode);
     void populateChannels(const std::vector<std::string>& keep);
     std::vector<std::string> checkedChannels() const;
     const Table* shownTable() const; // the table as the model sees its columns (transposed or not)
@@ -165,6 +187,7 @@ private:
     std::optional<Eigen::ArrayXXf> m_image;
     std::optional<Table> m_table;      // as read
     std::optional<Table> m_tableShown; // transposed when asked
+    std::shared_ptr<const Corpus> m_corpus; // as read (before the subsample and split)
     // A session's channels for the table being read; unset when the file was opened afresh
     // (then its suggested arcsinh cofactor is put in the form).
     std::optional<std::vector<std::string>> m_pendingChannels;
@@ -173,6 +196,8 @@ private:
     int m_busyGeneration = -1;
     bool m_loading = false;
     std::vector<SessionRun> m_sessionRuns;
+    std::optional<RunSpec> m_pendingSpec; // a session's first run, applied once its data are read
+    QString m_formModel; // the model whose parameters the algorithm form shows
 
     // Widgets.
     QLabel* m_dataLabel = nullptr;
@@ -184,7 +209,15 @@ private:
     QListWidget* m_channels = nullptr;
     QCheckBox* m_transpose = nullptr;
     QLabel* m_channelCount = nullptr;
+    QGroupBox* m_corpusBox = nullptr;
+    ParamForm* m_corpusForm = nullptr;
+    QWidget* m_textOptions = nullptr; // tokenizer form and subset: raw text only
+    ParamForm* m_tokenizerForm = nullptr;
+    QLineEdit* m_subset = nullptr;
+    QTimer* m_readDebounce = nullptr;
     QStackedWidget* m_centreTop = nullptr;
+    TopicsView* m_topics = nullptr;
+    QLabel* m_topicsRun = nullptr;
     LoadingsView* m_loadings = nullptr;
     QLabel* m_loadingsRun = nullptr;
     QComboBox* m_model = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/run_manager.h"
 
+#include "core/data/io/corpus_files.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/image_file.h"
 #include "core/run/registry.h"
@@ -11,9 +12,60 @@
 
 namespace svi::ui {
 
+bool DataSource::isCorpus() const
+{
+    for (const QString& p : paths())
+        if (!p.startsWith(":/") && dataFileKind(p.toStdString()) == DataFileKind::Corpus)
+            return true;
+    return false;
+}
+
 bool DataSource::isTable() const
 {
-    return !path.startsWith(":/") && dataFileKind(path.toStdString()) != DataFileKind::Image;
+    return !path.startsWith(":/") && !isCorpus() && dataFileKind(path.toStdString()) != DataFileKind::Image;
+}
+
+bool isRawTextCorpus(const QString& path)
+{
+    const auto f = corpusFormatOf(path.toStdString());
+    return f && (*f == CorpusFormat::TextFolder || *f == CorpusFormat::TextArchive);
+}
+
+Corpus readSourceCorpus(const DataSource& source)
+{
+    std::vector<std::string> files;
+    for (const QString& p : source.paths())
+        files.push_back(p.toStdString());
+    CorpusReadOptions ro;
+    ro.tokenizer = source.tokenizer;
+    ro.subset = source.subset.toStdString();
+    Corpus corpus = loadCorpus(files, ro);
+    const CorpusStats st = corpus.stats();
+    if (st.documents == 0 || st.tokens == 0)
+        throw DataError(QString("'%1' holds no word%2")
+                            .arg(QString::fromStdString(corpus.source.empty() ? files.front() : corpus.source),
+                                 st.documents == 0 ? QString(" (no document)") : QString())
+                            .toStdString());
+    return corpus;
+}
+
+ParamValues corpusParamValues(const CorpusOptions& o)
+{
+    return {{"heldout", ParamValue(o.heldOut)},
+            {"max_documents", ParamValue(std::int64_t(o.maxDocuments))},
+            {"seed", ParamValue(std::int64_t(o.seed))}};
+}
+
+ParamValues tokenizerParamValues(const TokenizerOptions& o)
+{
+    return {{"lowercase", ParamValue(o.lowercase)},
+            {"min_length", ParamValue(std::int64_t(o.minLength))},
+            {"stop_words", ParamValue(o.removeStopWords)},
+            {"strip_headers", ParamValue(o.stripEmailHeaders)},
+            {"keep_subject", ParamValue(o.keepSubject)},
+            {"min_df", ParamValue(std::int64_t(o.minDocumentFrequency))},
+            {"max_df", ParamValue(o.maxDocumentFraction)},
+            {"vocabulary", ParamValue(std::int64_t(o.vocabularyCap))}};
 }
 
 Table readSourceTable(const DataSource& source)
@@ -28,6 +80,8 @@ Table readSourceTable(const DataSource& source)
 
 DataSet buildSourceData(const DataSource& source)
 {
+    if (source.isCorpus())
+        return makeCorpusData(readSourceCorpus(source), source.corpus);
     if (source.isTable())
         return makeTableData(readSourceTable(source), source.table);
     return makeInpaintingData(loadGrayImage(source.path.toStdString()), source.task,

@@ -11,7 +11,9 @@
 // waits for trainers still being built: closing the window never leaves a thread behind.
 // GUI thread only.
 
+#include "core/data/corpus.h"
 #include "core/data/dense_data.h"
+#include "core/data/io/tokenizer.h"
 #include "core/data/image_task.h"
 #include "core/data/table.h"
 #include "core/run/params.h"
@@ -60,8 +62,14 @@ struct DataSource
     InpaintOptions task;   // images
     TableOptions table;    // tables (FCS, CSV/TSV): channels, transform, split
     bool transpose = false; // delimited tables: rows ↔ columns (genes as data points)
+    CorpusOptions corpus;       // corpora: subsample and held-out documents
+    TokenizerOptions tokenizer; // corpora of raw text (a folder or an archive)
+    QString subset;             // raw text: only the files below a folder of this name
 
-    // True for FCS and delimited files (by name), false for images.
+    // True when one of the paths is a text corpus by its name (a folder, a tar archive,
+    // LDA-C, UCI bag-of-words; see dataFileKind).
+    bool isCorpus() const;
+    // True for FCS and delimited files (by name), false for images and corpora.
     bool isTable() const;
     QStringList paths() const { return QStringList{path} + morePaths; }
     bool operator==(const DataSource&) const = default;
@@ -73,6 +81,15 @@ struct DataSource
 DataSet buildSourceData(const DataSource& source);
 // The table(s) of a table source, as read (before selection and transforms). Any thread.
 Table readSourceTable(const DataSource& source);
+// The corpus of a corpus source, as read (before the subsample and split). Throws DataError
+// naming the file, also for a corpus without any word. Any thread.
+Corpus readSourceCorpus(const DataSource& source);
+// Raw text (a folder or an archive) is tokenized by the workbench, so its tokenizer settings
+// and subset apply; counts files (LDA-C, UCI) are read as they are.
+bool isRawTextCorpus(const QString& path);
+// The options as form values (the keys of CorpusOptions::params() / TokenizerOptions::params()).
+ParamValues corpusParamValues(const CorpusOptions& options);
+ParamValues tokenizerParamValues(const TokenizerOptions& options);
 
 enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
 QString statusText(RunStatus status);

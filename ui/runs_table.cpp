@@ -126,7 +126,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         const bool useFull = last && last->metrics.count("psnr");
         return num(useFull || !std::isfinite(running) ? full : running, 4);
     }
-    case HeldOut: return num(r->metric("heldout_loglik"), 5);
+    case HeldOut: // per entry for dense data, per word for corpora
+        return num(r->metric(r->data.counts ? "heldout_loglik_per_word" : "heldout_loglik"), 5);
     case Termination:
         return r->summary ? QString(terminationName(r->summary->reason)) : QString();
     }

@@ -11,8 +11,27 @@ namespace svi::ui {
 
 namespace {
 
+QJsonValue pathsJson(const DataSource& s)
+{
+    return s.morePaths.isEmpty() ? QJsonValue(s.path) : QJsonValue(QJsonArray::fromStringList(s.paths()));
+}
+
 QJsonObject taskJson(const DataSource& s)
 {
+    if (s.isCorpus()) {
+        QJsonObject task{{"kind", "corpus"},
+                         {"heldout", s.corpus.heldOut},
+                         {"max_documents", qint64(s.corpus.maxDocuments)},
+                         {"seed", qint64(s.corpus.seed)}};
+        if (isRawTextCorpus(s.path)) {
+            QJsonObject tok;
+            for (const auto& [k, v] : tokenizerParamValues(s.tokenizer))
+                tok[QString::fromStdString(k)] = paramToJson(v);
+            task["tokenizer"] = tok;
+            task["subset"] = s.subset;
+        }
+        return QJsonObject{{"data", pathsJson(s)}, {"task", task}};
+    }
     if (!s.isTable())
         return QJsonObject{{"data", s.path},
                            {"task", QJsonObject{{"kind", "inpaint"},
@@ -32,9 +51,7 @@ QJsonObject taskJson(const DataSource& s)
                      {"split", s.table.split == HeldOutSplit::Rows ? "rows" : "entries"},
                      {"transpose", s.transpose},
                      {"seed", qint64(s.table.seed)}};
-    return QJsonObject{{"data", s.morePaths.isEmpty() ? QJsonValue(s.path)
-                                                      : QJsonValue(QJsonArray::fromStringList(s.paths()))},
-                       {"task", task}};
+    return QJsonObject{{"data", pathsJson(s)}, {"task", task}};
 }
 
 struct Reader
@@ -87,6 +104,46 @@ struct Reader
         }
         const QJsonObject t = object(o, "task", where);
         const QString tw = where + "task.";
+        if (s.isCorpus()) {
+            const QString kind = t.value("kind").toString("corpus");
+            if (kind != "corpus")
+                fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() + " (corpus)");
+            ParamValues given;
+            for (const ParamSpec& p : CorpusOptions::params()) {
+                const QJsonValue v = t.value(QString::fromStdString(p.key));
+                if (v.isUndefined())
+                    continue;
+                auto parsed = parseParam(p, paramTextFromJson(v));
+                if (auto* e = std::get_if<ParamError>(&parsed))
+                    fail(tw + QString::fromStdString(p.key), QString::fromStdString(e->message));
+                given[p.key] = std::get<ParamValue>(parsed);
+            }
+            auto resolved = resolveParams(CorpusOptions::params(), given);
+            if (auto* e = std::get_if<ParamError>(&resolved))
+                fail(tw.chopped(1), QString::fromStdString(e->message));
+            s.corpus = CorpusOptions::fromParams(std::get<ParamValues>(resolved));
+            const QJsonObject tok = t.value("tokenizer").toObject();
+            ParamValues tokGiven;
+            for (const ParamSpec& p : TokenizerOptions::params()) {
+                const QJsonValue v = tok.value(QString::fromStdString(p.key));
+                if (v.isUndefined())
+                    continue;
+                auto parsed = parseParam(p, paramTextFromJson(v));
+                if (auto* e = std::get_if<ParamError>(&parsed))
+                    fail(tw + "tokenizer." + QString::fromStdString(p.key), QString::fromStdString(e->message));
+                tokGiven[p.key] = std::get<ParamValue>(parsed);
+            }
+            auto tokResolved = resolveParams(TokenizerOptions::params(), tokGiven);
+            if (auto* e = std::get_if<ParamError>(&tokResolved))
+                fail(tw + "tokenizer", QString::fromStdString(e->message));
+            s.tokenizer = TokenizerOptions::fromParams(std::get<ParamValues>(tokResolved));
+            s.subset = t.value("subset").toString();
+            if (auto problem = s.corpus.validate())
+                fail(tw.chopped(1), QString::fromStdString(*problem));
+            if (auto problem = s.tokenizer.validate())
+                fail(tw + "tokenizer", QString::fromStdString(*problem));
+            return s;
+        }
         const QString kind = t.value("kind").toString(s.isTable() ? "heldout" : "inpaint");
         if (kind != (s.isTable() ? "heldout" : "inpaint"))
             fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() +

@@ -8,9 +8,12 @@
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/run_manager.h"
+#include "ui/topics_view.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QGroupBox>
+#include <QPushButton>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -29,6 +32,7 @@
 
 #include <cmath>
 #include <memory>
+#include <set>
 
 using namespace svi;
 using namespace svi::ui;
@@ -53,6 +57,34 @@ bool waitForData(MainWindow& w, int timeoutMs = 20000)
 {
     QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
     return ready.wait(timeoutMs) && ready.last().at(0).toBool();
+}
+
+// An LDA-C corpus of 60 documents over 30 words w0 … w29 in three planted groups (w0–w9,
+// w10–w19, w20–w29): document d draws its 40 tokens from group d mod 3 only. Fixed seed.
+// Returns the counts file; vocab.txt is written beside it.
+QString writePlantedCorpus(const QString& folder)
+{
+    QFile vocab(folder + "/vocab.txt");
+    if (!vocab.open(QIODevice::WriteOnly))
+        return {};
+    for (int w = 0; w < 30; ++w)
+        vocab.write(QString("w%1\n").arg(w).toUtf8());
+    QFile docs(folder + "/planted.ldac");
+    if (!docs.open(QIODevice::WriteOnly))
+        return {};
+    std::uint32_t state = 12345;
+    auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
+    for (int d = 0; d < 60; ++d) {
+        int counts[10] = {};
+        for (int t = 0; t < 40; ++t)
+            ++counts[next() % 10];
+        QStringList pairs;
+        for (int i = 0; i < 10; ++i)
+            if (counts[i] > 0)
+                pairs << QString("%1:%2").arg((d % 3) * 10 + i).arg(counts[i]);
+        docs.write((QString::number(pairs.size()) + " " + pairs.join(' ') + "\n").toUtf8());
+    }
+    return docs.fileName();
 }
 
 QByteArray readAll(const QString& path)
@@ -80,6 +112,8 @@ private slots:
     void compareExportAndReopenTheSession();
     void closingMidRunJoinsTheWorkers();
     void fcsFilesChannelsLoadingsAndSession();
+    void corpusTopicsExportAndSession();
+    void rawTextTokenizerAndSubset();
 
 private:
     QString smallImage();
@@ -564,6 +598,178 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QCOMPARE(again.currentData()->rows(), std::int64_t(573));
     QCOMPARE(again.tableForm()->text("arcsinh"), QString("2")); // the session's, not the suggestion
     QCOMPARE(again.sessionRunCount(), 1);
+}
+
+void TestMainWindow::corpusTopicsExportAndSession()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString corpus = writePlantedCorpus(dir.path());
+    QVERIFY(!corpus.isEmpty());
+    auto w = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*w));
+    QCOMPARE(w->modelPicker()->currentData().toString(), QString("bpfa"));
+
+    // Corpus mode: its box, topic models only, perplexity, the counts in the data label.
+    w->openPath(corpus);
+    QVERIFY(waitForData(*w));
+    QVERIFY(w->corpusMode());
+    QVERIFY(!w->tableMode());
+    QVERIFY(!w->corpusBox()->isHidden());
+    QVERIFY(w->taskForm()->parentWidget()->isHidden()); // the inpainting box
+    QVERIFY(!w->tokenizerForm()->isVisibleTo(w->corpusBox())); // counts files are not tokenized
+    QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
+    QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
+    // LDA's own defaults, not BPFA's values of the shared keys (K = 256 atoms, minibatch).
+    QCOMPARE(w->algorithmForm()->text("K"), QString::fromStdString(defaultText(
+                                                 Registry::builtin().find("lda", "svi")->params.front())));
+    QCOMPARE(w->metricPicker()->currentData().toString(), QString("perplexity"));
+    QVERIFY(w->metricPicker()->findData("heldout_loglik_per_word") >= 0);
+    QCOMPARE(w->metricPicker()->findData("psnr"), -1);
+    QVERIFY(w->currentCounts());
+    QCOMPARE(w->currentCounts()->rows(), std::int64_t(60));
+    QCOMPARE(w->currentCounts()->cols(), std::int64_t(30));
+    QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(6)); // default 10 %
+    const QString label = w->dataLabel()->text();
+    QVERIFY2(label.contains("60 documents") && label.contains("30 words") && label.contains("2,400 tokens") &&
+                 label.contains("6 test documents"),
+             qPrintable(label));
+    QVERIFY(!w->compareButton()->isEnabled()); // Compare is the five BPFA algorithms
+    QVERIFY(w->compareButton()->toolTip().contains("BPFA"));
+
+    // A new held-out fraction rebuilds the split.
+    w->corpusForm()->setText("heldout", "0.25");
+    QVERIFY(waitForData(*w));
+    QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(15));
+    QVERIFY2(w->dataLabel()->text().contains("15 test documents"), qPrintable(w->dataLabel()->text()));
+    // A bad value keeps Run disabled with the reason; the data stay.
+    w->corpusForm()->setText("heldout", "1.5");
+    QTRY_VERIFY(w->runBlockedReason()->text().contains("heldout"));
+    QVERIFY(!w->runAction()->isEnabled());
+    QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(15));
+    w->corpusForm()->setText("heldout", "0.25");
+    QVERIFY(waitForData(*w));
+
+    // LDA with three topics on a small step budget.
+    ParamForm* f = w->algorithmForm();
+    QVERIFY(f->setText("K", "3"));
+    QVERIFY(f->setText("minibatch", "8"));
+    w->budgetForm()->setText("seconds", "0");
+    w->budgetForm()->setText("steps", "4000");
+    w->budgetForm()->setText("eval_every", "0.05");
+    QSignalSpy finished(w->runs(), &RunManager::runFinished);
+    const int id = w->startRun();
+    QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
+    QVERIFY(finished.wait(60000));
+    w->refreshNow();
+    const RunRecord* r = w->runs()->record(id);
+    QVERIFY(r->summary);
+    QVERIFY2(r->summary->reason == TerminationReason::BudgetReached, r->summary->message.c_str());
+    QCOMPARE(r->spec.model, std::string("lda"));
+    // Uniform over the 30 words is perplexity 30; the planted groups allow about 10.
+    const double perplexity = r->summary->last->metrics.at("perplexity");
+    QVERIFY2(perplexity > 5 && perplexity < 20, qPrintable(QString::number(perplexity)));
+    QVERIFY(w->metricChart()->drawnPoints(id) > 1);
+    TopicsView* topics = w->topicsView();
+    QCOMPARE(topics->topicCount() > 0, true);
+    QVERIFY(topics->topicCount() <= 3);
+    QVERIFY(w->topicsTitle()->text().contains(QString("Topics of #%1 LDA").arg(id)));
+    // The most used topic's five top words come from one planted group.
+    const QStringList words = topics->wordsAt(0).split(' ');
+    QVERIFY2(words.size() >= 5, qPrintable(topics->wordsAt(0)));
+    std::set<int> groups;
+    for (int i = 0; i < 5; ++i)
+        groups.insert(words[i].mid(1).toInt() / 10);
+    QVERIFY2(groups.size() == 1, qPrintable(topics->wordsAt(0)));
+
+    // Export: the topics as CSV.
+    QTemporaryDir out;
+    QVERIFY(w->exportReconstructions(out.path()));
+    const QList<QByteArray> lines = readAll(out.filePath(QString("run-%1-svi-topics.csv").arg(id))).trimmed().split('\n');
+    QCOMPARE(lines[0], QByteArray("topic,weight,rank,word,probability"));
+    QVERIFY2(lines.size() > 10, qPrintable(QString::number(lines.size())));
+    QVERIFY(lines[1].contains(",1,w"));
+
+    // A malformed corpus and an empty one: an error naming the file; the data and runs stay.
+    QTemporaryDir badDir;
+    QFile bad(badDir.filePath("broken.ldac"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("2 0:1 5x:2\n");
+    bad.close();
+    QFile empty(badDir.filePath("empty.ldac"));
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.write("0\n0\n");
+    empty.close();
+    const CountDataPtr before = w->currentCounts();
+    for (const QString& name : {QString("broken.ldac"), QString("empty.ldac")}) {
+        QSignalSpy errors(w.get(), &MainWindow::errorShown);
+        w->openPath(badDir.filePath(name));
+        QVERIFY(errors.wait(20000));
+        QVERIFY2(errors.last().at(0).toString().contains(name), qPrintable(errors.last().at(0).toString()));
+        QCOMPARE(w->currentCounts(), before);
+        QVERIFY(w->corpusMode());
+        QCOMPARE(w->runs()->ids().size(), 1);
+        QVERIFY(w->runAction()->isEnabled());
+    }
+
+    // The session keeps the corpus settings.
+    const QString session = out.filePath("corpus.json");
+    QVERIFY(w->saveSession(session));
+    const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
+    QCOMPARE(saved["task"].toObject()["kind"].toString(), QString("corpus"));
+    QCOMPARE(saved["task"].toObject()["heldout"].toDouble(), 0.25);
+    w.reset();
+    MainWindow again;
+    QVERIFY(waitForData(again));
+    again.openPath(session);
+    QVERIFY(waitForData(again));
+    QVERIFY(again.corpusMode());
+    QCOMPARE(again.corpusForm()->text("heldout"), QString("0.25"));
+    QCOMPARE(again.currentCounts()->testRows.size(), std::size_t(15));
+    QCOMPARE(again.modelPicker()->currentData().toString(), QString("lda"));
+    QCOMPARE(again.algorithmForm()->text("K"), QString("3"));
+    QCOMPARE(again.sessionRunCount(), 1);
+}
+
+void TestMainWindow::rawTextTokenizerAndSubset()
+{
+    const QString archive = QString(SVI_TEST_DATA_DIR) + "/text/news_sample.tar.gz";
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    w.openPath(archive);
+    QVERIFY(waitForData(w));
+    QVERIFY(w.corpusMode());
+    QVERIFY(w.tokenizerForm()->isVisibleTo(w.corpusBox())); // raw text: the words can be set
+    const std::int64_t docs = w.currentCounts()->rows();
+    const std::int64_t words = w.currentCounts()->cols();
+    QVERIFY(docs > 2 && words > 0);
+
+    // Keeping the one-off words reads the archive again with a larger vocabulary.
+    w.tokenizerForm()->setText("min_df", "1");
+    QVERIFY(waitForData(w));
+    QVERIFY2(w.currentCounts()->cols() > words, qPrintable(QString::number(w.currentCounts()->cols())));
+    // Only the training folder: fewer documents.
+    w.subsetEdit()->setText("train");
+    emit w.subsetEdit()->textEdited("train");
+    QVERIFY(waitForData(w));
+    QVERIFY2(w.currentCounts()->rows() < docs, qPrintable(QString::number(w.currentCounts()->rows())));
+    QCOMPARE(w.currentSource().subset, QString("train"));
+    QCOMPARE(w.currentSource().tokenizer.minDocumentFrequency, std::int64_t(1));
+
+    // The session keeps the tokenizer settings and the subset.
+    QTemporaryDir out;
+    const QString session = out.filePath("news.json");
+    QVERIFY(w.saveSession(session));
+    const QJsonObject task = QJsonDocument::fromJson(readAll(session)).object()["task"].toObject();
+    QCOMPARE(task["subset"].toString(), QString("train"));
+    QCOMPARE(task["tokenizer"].toObject()["min_df"].toInt(), 1);
+    MainWindow again;
+    QVERIFY(waitForData(again));
+    again.openPath(session);
+    QVERIFY(waitForData(again));
+    QCOMPARE(again.currentCounts()->rows(), w.currentCounts()->rows());
+    QCOMPARE(again.currentCounts()->cols(), w.currentCounts()->cols());
+    QCOMPARE(again.subsetEdit()->text(), QString("train"));
 }
 
 QTEST_MAIN(TestMainWindow)
