@@ -1,4 +1,6 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/hdp/hdp.h"
+#include "core/models/lda/lda.h"
 #include "core/run/registry.h"
 
 namespace svi {
@@ -8,6 +10,8 @@ const Registry& Registry::builtin()
     static const Registry registry = [] {
         Registry r;
         registerBpfa(r);
+        registerLda(r);
+        registerHdp(r);
         return r;
     }();
     return registry;

@@ -1,0 +1,131 @@
+#pragma once
+// HdpTrainer: the HDP topic model on CountData (documents × words), fitted by online
+// variational inference (Wang, Paisley & Blei 2011: minibatches of training documents,
+// ρ_t = (t + τ0)^(−κ)) or by batch variational Bayes (the same step with the whole training
+// set and ρ = 1). The mathematics is in hdp_model.h.
+//
+// After every global step the topics are sorted by decreasing stick statistic (Wang et al.'s
+// ordering; option `sortTopics`), so topic 0 is always the heaviest.
+//
+// Evaluation (document completion, comparable with LdaTrainer's): the fit is read as an LDA
+// model as Wang et al. (2011, Sec. 4) do — α_k = α·E[σ_k] with E[σ_k] the expected corpus stick
+// weight of topic k and β̄_k = λ_k / Σ_w λ_kw — γ is fitted to each test document's observed
+// half with that per-topic α and β̄ (hdp::fitProportions), and each held-out word is scored by
+// log Σ_k (γ_k / Σγ) β̄_kw.
+//
+// Threading: driven by one thread; step() and evaluate() use OpenMP across documents. Every
+// document's local step is deterministic, its results are stored by position, and every sum
+// runs in a fixed order, so results do not depend on the thread count.
+
+#include "core/inference/schedule.h"
+#include "core/models/hdp/hdp.h"
+#include "core/models/hdp/hdp_model.h"
+
+#include <memory>
+#include <vector>
+
+namespace svi {
+
+struct HdpOptions
+{
+    int T = 150;         // corpus-level truncation (topics)
+    int K = 15;          // document-level truncation (atoms per document)
+    double alpha = 1.0;  // document concentration: π'_jt ~ Beta(1, α)
+    double gamma = 1.0;  // corpus concentration: β'_k ~ Beta(1, γ)
+    double eta = 0.01;   // β_k ~ Dir(η)
+    double kappa = 0.5;  // SVI: ρ_t = (t + τ0)^(−κ) (defaults: see hdp_registry.cpp)
+    double tau0 = 1.0;
+    std::int64_t minibatch = 100; // SVI: documents per step
+    int localIters = 100;         // local iterations per document at most
+    double localTol = 1e-4;       // stop once the document ELBO rises by less than tol·|ELBO|
+    bool sortTopics = true;       // sort topics by decreasing stick statistic after each step
+    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
+    int topWords = 10;            // words listed per topic in the preview
+
+    // Reads resolved registry values (keys as declared by registerHdp); absent keys keep the
+    // defaults above.
+    static HdpOptions fromParams(const ParamValues& values);
+};
+
+class HdpTrainer final : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the field ("T = 0, but must be ≥ 1") on bad options
+    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1, as LdaTrainer), the stick
+    // statistic at s_k = 1 (one atom's worth per topic, so that E[log σ_k] falls slowly with k
+    // and the first minibatch is not pushed onto the first few topics).
+    HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptions& options,
+               std::uint64_t seed);
+    ~HdpTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override;
+    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S| plus
+    // the global terms (all training documents, exactly, when `full`); the held-out per-word
+    // log-likelihood and perplexity over eval_docs test documents (all when `full`); and
+    // topics_used, the topics whose expected stick weight E[σ_k] exceeds 1/(10T).
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    // λ word-major: lambdaT()(w, k) = λ_kw (V×T).
+    const lda::MatrixRD& lambdaT() const { return m_lambdaT; }
+    // The blended stick statistic s (T); u = 1 + s, v = γ + tail sums (hdp::corpusSticks).
+    const Eigen::VectorXd& stickStatistic() const { return m_sticks; }
+    // E[σ_k] (T entries, summing to 1) and E[log σ_k] under the current sticks.
+    Eigen::VectorXd expectedSticks() const;
+    const Eigen::VectorXd& elogCorpusSticks() const { return m_elogSticks; }
+    // E[log β] word-major, as the next local step will use it.
+    const lda::MatrixRD& elogBetaT() const { return m_elogBetaT; }
+    // Replaces λ (V×T) and s (T) and refreshes the expectations; for tests and checkpoints.
+    void setGlobals(const lda::MatrixRD& lambdaT, const Eigen::VectorXd& sticks);
+    // The documents (rows) of the last step, in minibatch order.
+    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    // The permutation applied by the last step's sorting (identity when off): new topic i
+    // was old topic order[i].
+    const std::vector<int>& lastOrder() const { return m_order; }
+    // The local-step settings the trainer uses.
+    hdp::LocalOptions localOptions() const;
+
+    // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
+    // global update (regrouping, λ, s, sorting) and the recomputation of E[log β].
+    struct StepTimes
+    {
+        double local = 0.0, update = 0.0, expectation = 0.0;
+    };
+    const StepTimes& lastStepTimes() const { return m_times; }
+
+private:
+    void refreshExpectations();
+    void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
+    hdp::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
+    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
+    Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
+                          const std::vector<std::int64_t>& testRows, bool stopOnInterrupt);
+
+    CountDataPtr m_data;
+    HdpAlgorithm m_algorithm;
+    HdpOptions m_options;
+    std::uint64_t m_seed;
+    int m_T, m_K;
+    std::int64_t m_V;
+    lda::MatrixRD m_lambdaT;      // V×T
+    Eigen::VectorXd m_totals;     // T: Σ_w λ_kw
+    lda::MatrixRD m_elogBetaT;    // V×T
+    Eigen::VectorXd m_sticks;     // T: blended stick statistic s
+    Eigen::VectorXd m_u, m_v;     // T−1: q(β'_k) = Beta(u_k, v_k)
+    Eigen::VectorXd m_elogSticks; // T: E[log σ_k(β')]
+    RobbinsMonro m_schedule;
+    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
+    std::vector<std::int64_t> m_batch;           // rows of the current step
+    std::vector<int> m_order;
+    hdp::MinibatchStats m_stats;
+    std::vector<hdp::LocalWorkspace> m_workspaces;   // one per OpenMP thread
+    std::vector<lda::LocalWorkspace> m_ldaWorkspaces; // one per OpenMP thread (evaluation)
+    Eigen::Index m_maxWords = 0;                      // distinct words of the longest document
+    std::vector<std::int64_t> m_elboRows, m_evalTestRows; // the cheap evaluation's documents
+    std::vector<std::int64_t> m_allTestRows;              // test rows with held-out words
+    StepTimes m_times;
+};
+
+} // namespace svi
