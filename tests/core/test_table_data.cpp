@@ -258,7 +258,7 @@ private slots:
         const std::int64_t N = 400;
         t.values.resize(N, 6);
         for (int c = 0; c < 6; ++c)
-            t.columns.push_back("c" + std::to_string(c));
+            t.columns.push_back(std::string("c").append(std::to_string(c))); // (operator+ trips GCC 12's bogus -Wrestrict)
         t.markers.assign(6, "");
         t.source = "split";
         Eigen::MatrixXf base = Eigen::MatrixXf::Random(N, 6);

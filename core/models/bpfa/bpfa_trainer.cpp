@@ -1,4 +1,5 @@
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/run/parallel.h"
 
 #include "core/data/image_task.h"
 #include "core/metrics/image_metrics.h"
@@ -21,10 +22,6 @@ using bpfa::Workspace;
 
 namespace {
 
-// Work is cut into this many chunks whatever the thread count; chunk results are reduced in
-// chunk order, which makes every sum independent of the number of threads.
-constexpr int kChunks = 16;
-
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
 enum StreamId : std::uint64_t {
     kStreamLocal = 1,
@@ -41,18 +38,6 @@ enum StreamId : std::uint64_t {
 
 constexpr double kLog2Pi = 1.8378770664093453;
 
-// Calls fn(chunk, begin, end) for kChunks contiguous ranges of [0, n), in parallel.
-template <typename Fn>
-void forChunks(std::int64_t n, Fn&& fn)
-{
-    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int c = 0; c < chunks; ++c) {
-        const std::int64_t begin = n * c / chunks;
-        const std::int64_t end = n * (c + 1) / chunks;
-        fn(c, begin, end);
-    }
-}
 
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
 {

@@ -1,4 +1,5 @@
 #include "core/models/hdp/hdp_trainer.h"
+#include "core/run/parallel.h"
 
 #include <omp.h>
 
@@ -14,10 +15,6 @@ namespace svi {
 using lda::MatrixRD;
 
 namespace {
-
-// Evaluation sums are cut into this many chunks whatever the thread count and reduced in
-// chunk order, so that they do not depend on the number of threads.
-constexpr int kChunks = 16;
 
 // Document completion fits γ until the mean |Δγ_k| falls below this (Hoffman's test, the
 // default of LdaTrainer), with at most local_iters updates.
@@ -42,26 +39,6 @@ std::string fieldError(const std::string& field, const std::string& value, const
     return field + " = " + value + ", but " + rule;
 }
 
-// Calls fn(chunk, begin, end) for kChunks contiguous ranges of [0, n), in parallel.
-template <typename Fn>
-void forChunks(std::int64_t n, Fn&& fn)
-{
-    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int c = 0; c < chunks; ++c)
-        fn(c, n * c / chunks, n * (c + 1) / chunks);
-}
-
-// A seeded subset of `rows` of at most `take` entries, ascending.
-std::vector<std::int64_t> seededSubset(std::vector<std::int64_t> rows, std::size_t take, Rng rng)
-{
-    take = std::min(take, rows.size());
-    for (std::size_t j = 0; j < take; ++j)
-        std::swap(rows[j], rows[j + rng.below(rows.size() - j)]);
-    rows.resize(take);
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
 
 } // namespace
 

@@ -1,0 +1,41 @@
+#pragma once
+// Data-parallel helpers shared by the trainers: a fixed split of [0, n) into chunks, so that
+// per-chunk partial sums are added in a fixed order and results do not depend on the number
+// of OpenMP threads; and a seeded subset of rows for cheap evaluations.
+
+#include "core/math/random.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace svi {
+
+// Chunks per parallel loop: more than any thread count we run, few enough that per-chunk
+// buffers (one workspace, one partial sum each) stay small.
+constexpr int kChunks = 16;
+
+// Calls fn(chunk, begin, end) for min(kChunks, n) contiguous ranges of [0, n), in parallel;
+// chunk c always covers the same range, whatever the thread count.
+template <typename Fn>
+void forChunks(std::int64_t n, Fn&& fn)
+{
+    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int c = 0; c < chunks; ++c)
+        fn(c, n * c / chunks, n * (c + 1) / chunks);
+}
+
+// At most `take` of `rows`, drawn without replacement with `rng`, in ascending order.
+inline std::vector<std::int64_t> seededSubset(std::vector<std::int64_t> rows, std::size_t take, Rng rng)
+{
+    take = std::min(take, rows.size());
+    for (std::size_t j = 0; j < take; ++j)
+        std::swap(rows[j], rows[j + rng.below(rows.size() - j)]);
+    rows.resize(take);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+} // namespace svi
