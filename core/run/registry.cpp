@@ -27,6 +27,22 @@ std::string dataKindLabel(DataKind kind)
                                    : "dense rows (image patches, cells, expression profiles)";
 }
 
+const DenseDataPtr& DataSet::requireDense(const std::string& model) const
+{
+    if (!dense)
+        throw std::invalid_argument("data: " + model + " models " + dataKindLabel(DataKind::Dense) +
+                                    ", not " + dataKindLabel(kind()));
+    return dense;
+}
+
+const CountDataPtr& DataSet::requireCounts(const std::string& model) const
+{
+    if (!counts)
+        throw std::invalid_argument("data: " + model + " models " + dataKindLabel(DataKind::Count) +
+                                    ", not " + dataKindLabel(kind()));
+    return counts;
+}
+
 bool AlgorithmEntry::acceptsKind(DataKind kind) const
 {
     return std::find(accepts.begin(), accepts.end(), kind) != accepts.end();

@@ -27,6 +27,10 @@ struct DataSet
     DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
     DataKind kind() const { return counts ? DataKind::Count : DataKind::Dense; }
     explicit operator bool() const { return dense || counts; }
+    // The data in the shape `model` (a label for the message) needs; otherwise throws
+    // std::invalid_argument "data: <model> models <kind>, not <the other kind>".
+    const DenseDataPtr& requireDense(const std::string& model) const;
+    const CountDataPtr& requireCounts(const std::string& model) const;
 };
 
 // "dense (real-valued rows)" / "counts (documents × words, users × items)", for messages.

@@ -76,10 +76,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.params = commonParams(svi);
     e.params.insert(e.params.begin() + (svi ? 3 : 2), extra.begin(), extra.end());
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-        if (!data.dense)
-            throw std::invalid_argument("BPFA models dense rows (images, cells, expression "
-                                        "profiles), not " + dataKindLabel(data.kind()));
-        return std::make_unique<BpfaTrainer>(data.dense, algorithm,
+        return std::make_unique<BpfaTrainer>(data.requireDense("BPFA"), algorithm,
                                              BpfaOptions::fromParams(values), seed);
     };
     r.add(std::move(e));

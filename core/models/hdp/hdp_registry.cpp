@@ -1,5 +1,6 @@
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_trainer.h"
+#include "core/models/lda/lda.h"
 
 #include <limits>
 #include <stdexcept>
@@ -43,11 +44,8 @@ std::vector<ParamSpec> hdpParams(bool svi)
     p.push_back(ParamSpec{"sort_topics", "Sort topics",
                           "after each step, order topics by decreasing stick statistic (Wang et al.)",
                           ParamType::Bool, 1.0, 0.0, 1.0, {}, ""});
-    p.push_back(intParam("eval_docs", "Evaluation documents",
-                         "test documents scored (and training documents in the ELBO estimate) at "
-                         "each snapshot; a full evaluation uses all",
-                         1000, 1, 1e9));
-    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
+    const auto eval = topicEvaluationParams();
+    p.insert(p.end(), eval.begin(), eval.end());
     return p;
 }
 
@@ -62,10 +60,7 @@ void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label
     e.accepts = {DataKind::Count};
     e.params = hdpParams(algorithm == HdpAlgorithm::Svi);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-        if (!data.counts)
-            throw std::invalid_argument("data: the HDP topic model needs counts (documents × words), not " +
-                                        dataKindLabel(data.kind()));
-        return std::make_unique<HdpTrainer>(data.counts, algorithm, HdpOptions::fromParams(values),
+        return std::make_unique<HdpTrainer>(data.requireCounts("the HDP"), algorithm, HdpOptions::fromParams(values),
                                             seed);
     };
     r.add(std::move(e));

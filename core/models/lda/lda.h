@@ -4,11 +4,16 @@
 
 #include "core/run/registry.h"
 
+#include <vector>
+
 namespace svi {
 
 enum class LdaAlgorithm { Svi, Batch };
 
 // Registers model "lda" with algorithms "svi" and "batch"; both accept count data only.
 void registerLda(Registry& registry);
+
+// The evaluation settings every topic model declares: eval_docs and top_words.
+std::vector<ParamSpec> topicEvaluationParams();
 
 } // namespace svi

@@ -31,11 +31,8 @@ std::vector<ParamSpec> ldaParams(bool svi)
     p.push_back(realParam("local_tol", "Local tolerance",
                           "stop a document's updates once the mean |Δγ_k| < tol", 1e-3, 0.0,
                           kHuge));
-    p.push_back(intParam("eval_docs", "Evaluation documents",
-                         "test documents scored (and training documents in the ELBO estimate) at "
-                         "each snapshot; a full evaluation uses all",
-                         1000, 1, 1e9));
-    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
+    const auto eval = topicEvaluationParams();
+    p.insert(p.end(), eval.begin(), eval.end());
     return p;
 }
 
@@ -50,16 +47,22 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.accepts = {DataKind::Count};
     e.params = ldaParams(algorithm == LdaAlgorithm::Svi);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-        if (!data.counts)
-            throw std::invalid_argument("data: LDA models counts (documents × words), not " +
-                                        dataKindLabel(data.kind()));
-        return std::make_unique<LdaTrainer>(data.counts, algorithm, LdaOptions::fromParams(values),
+        return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm, LdaOptions::fromParams(values),
                                             seed);
     };
     r.add(std::move(e));
 }
 
 } // namespace
+
+std::vector<ParamSpec> topicEvaluationParams()
+{
+    return {intParam("eval_docs", "Evaluation documents",
+                     "test documents scored (and training documents in the ELBO estimate) at each "
+                     "snapshot; a full evaluation uses all",
+                     1000, 1, 1e9),
+            intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000)};
+}
 
 void registerLda(Registry& r)
 {
