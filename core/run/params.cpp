@@ -299,6 +299,17 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
                      {}, {}};
 }
 
+void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
+                std::initializer_list<std::pair<const char*, double*>> reals)
+{
+    for (const auto& [key, dst] : ints)
+        if (values.count(key))
+            *dst = int(getInt(values, key));
+    for (const auto& [key, dst] : reals)
+        if (values.count(key))
+            *dst = getReal(values, key);
+}
+
 ParamSpec seedParam(std::string help)
 {
     return intParam("seed", "Seed", std::move(help), 1, 0, 2147483647.0);

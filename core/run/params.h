@@ -6,9 +6,11 @@
 // generated from these declarations.
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -45,6 +47,11 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
                    double hi);
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
                     double hi);
+// Copies the values present in `values` into the fields named (options structs' fromParams):
+// integer parameters into ints, real ones into doubles; absent keys leave the field as it is.
+void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
+                std::initializer_list<std::pair<const char*, double*>> reals);
+
 // The "seed" field of a task: an integer in [0, 2³¹ − 1], default 1.
 ParamSpec seedParam(std::string help);
 

@@ -60,28 +60,27 @@ BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
 {
     // Each algorithm declares only the keys it uses; absent keys keep the defaults above.
     BpfaOptions o;
-    const std::pair<const char*, int*> ints[] = {
-        {"K", &o.K},
-        {"burnin", &o.burnin},
-        {"samples", &o.samples},
-        {"local_iters", &o.localIters},
-        {"init_items", &o.initItems},
-        {"init_sweeps", &o.initSweeps},
-        {"patch", &o.patch},
-        {"eval_items", &o.evalItems},
-        {"eval_samples", &o.evalSamples},
-        {"eval_burnin", &o.evalBurnin},
-        {"eval_kept", &o.evalKept}};
-    const std::pair<const char*, double*> reals[] = {
-        {"kappa", &o.kappa}, {"tau0", &o.tau0},     {"local_tol", &o.localTol},
-        {"a", &o.prior.a},   {"b", &o.prior.b},     {"c", &o.prior.c},
-        {"d", &o.prior.d},   {"e", &o.prior.e},     {"f", &o.prior.f}};
-    for (const auto& [key, dst] : ints)
-        if (v.count(key))
-            *dst = int(getInt(v, key));
-    for (const auto& [key, dst] : reals)
-        if (v.count(key))
-            *dst = getReal(v, key);
+    readParams(v,
+               {{"K", &o.K},
+                {"burnin", &o.burnin},
+                {"samples", &o.samples},
+                {"local_iters", &o.localIters},
+                {"init_items", &o.initItems},
+                {"init_sweeps", &o.initSweeps},
+                {"patch", &o.patch},
+                {"eval_items", &o.evalItems},
+                {"eval_samples", &o.evalSamples},
+                {"eval_burnin", &o.evalBurnin},
+                {"eval_kept", &o.evalKept}},
+               {{"kappa", &o.kappa},
+                {"tau0", &o.tau0},
+                {"local_tol", &o.localTol},
+                {"a", &o.prior.a},
+                {"b", &o.prior.b},
+                {"c", &o.prior.c},
+                {"d", &o.prior.d},
+                {"e", &o.prior.e},
+                {"f", &o.prior.f}});
     if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
     if (v.count("init"))

@@ -45,20 +45,18 @@ std::string fieldError(const std::string& field, const std::string& value, const
 HdpOptions HdpOptions::fromParams(const ParamValues& v)
 {
     HdpOptions o;
-    const std::pair<const char*, int*> ints[] = {{"T", &o.T},
-                                                 {"K", &o.K},
-                                                 {"local_iters", &o.localIters},
-                                                 {"eval_docs", &o.evalDocs},
-                                                 {"top_words", &o.topWords}};
-    const std::pair<const char*, double*> reals[] = {{"alpha", &o.alpha}, {"gamma", &o.gamma},
-                                                     {"eta", &o.eta},     {"kappa", &o.kappa},
-                                                     {"tau0", &o.tau0},   {"local_tol", &o.localTol}};
-    for (const auto& [key, dst] : ints)
-        if (v.count(key))
-            *dst = int(getInt(v, key));
-    for (const auto& [key, dst] : reals)
-        if (v.count(key))
-            *dst = getReal(v, key);
+    readParams(v,
+               {{"T", &o.T},
+                {"K", &o.K},
+                {"local_iters", &o.localIters},
+                {"eval_docs", &o.evalDocs},
+                {"top_words", &o.topWords}},
+               {{"alpha", &o.alpha},
+                {"gamma", &o.gamma},
+                {"eta", &o.eta},
+                {"kappa", &o.kappa},
+                {"tau0", &o.tau0},
+                {"local_tol", &o.localTol}});
     if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
     if (v.count("sort_topics"))

@@ -48,21 +48,16 @@ std::string fieldError(const std::string& field, const std::string& value, const
 LdaOptions LdaOptions::fromParams(const ParamValues& v)
 {
     LdaOptions o;
-    const std::pair<const char*, int*> ints[] = {{"K", &o.K},
-                                                 {"local_iters", &o.localIters},
-                                                 {"eval_docs", &o.evalDocs},
-                                                 {"top_words", &o.topWords}};
-    const std::pair<const char*, double*> reals[] = {{"alpha", &o.alpha},
-                                                     {"eta", &o.eta},
-                                                     {"kappa", &o.kappa},
-                                                     {"tau0", &o.tau0},
-                                                     {"local_tol", &o.localTol}};
-    for (const auto& [key, dst] : ints)
-        if (v.count(key))
-            *dst = int(getInt(v, key));
-    for (const auto& [key, dst] : reals)
-        if (v.count(key))
-            *dst = getReal(v, key);
+    readParams(v,
+               {{"K", &o.K},
+                {"local_iters", &o.localIters},
+                {"eval_docs", &o.evalDocs},
+                {"top_words", &o.topWords}},
+               {{"alpha", &o.alpha},
+                {"eta", &o.eta},
+                {"kappa", &o.kappa},
+                {"tau0", &o.tau0},
+                {"local_tol", &o.localTol}});
     if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
     return o;
