@@ -39,7 +39,6 @@ std::string fieldError(const std::string& field, const std::string& value, const
     return field + " = " + value + ", but " + rule;
 }
 
-
 } // namespace
 
 HdpOptions HdpOptions::fromParams(const ParamValues& v)

@@ -42,7 +42,6 @@ std::string fieldError(const std::string& field, const std::string& value, const
     return field + " = " + value + ", but " + rule;
 }
 
-
 } // namespace
 
 LdaOptions LdaOptions::fromParams(const ParamValues& v)
