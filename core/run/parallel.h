@@ -1,11 +1,12 @@
 #pragma once
-// Data-parallel helpers shared by the trainers: a fixed split of [0, n) into chunks, so that
+// Helpers shared by the trainers' steps: a fixed split of [0, n) into chunks, so that
 // per-chunk partial sums are added in a fixed order and results do not depend on the number
 // of OpenMP threads; and a seeded subset of rows for cheap evaluations.
 
 #include "core/math/random.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -25,6 +26,13 @@ void forChunks(std::int64_t n, Fn&& fn)
 #pragma omp parallel for schedule(dynamic, 1)
     for (int c = 0; c < chunks; ++c)
         fn(c, n * c / chunks, n * (c + 1) / chunks);
+}
+
+// Wall-clock seconds since t0 (for the trainers' per-phase step timings).
+using Clock = std::chrono::steady_clock;
+inline double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 // At most `take` of `rows`, drawn without replacement with `rng`, in ascending order.

@@ -51,7 +51,7 @@ std::string rangeRule(const ParamSpec& spec)
 
 ParamError error(const ParamSpec& spec, const std::string& text, const std::string& rule)
 {
-    return ParamError{spec.key, spec.key + " = " + text + ", but " + rule};
+    return ParamError{spec.key, fieldError(spec.key, text, rule)};
 }
 
 std::string choicesText(const ParamSpec& spec)
@@ -308,6 +308,11 @@ void readParams(const ParamValues& values, std::initializer_list<std::pair<const
     for (const auto& [key, dst] : reals)
         if (values.count(key))
             *dst = getReal(values, key);
+}
+
+std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
+{
+    return field + " = " + value + ", but " + rule;
 }
 
 ParamSpec seedParam(std::string help)

@@ -52,6 +52,9 @@ ParamSpec realParam(std::string key, std::string label, std::string help, double
 void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
                 std::initializer_list<std::pair<const char*, double*>> reals);
 
+// The one message format for an invalid setting: "<field> = <value>, but <rule>".
+std::string fieldError(const std::string& field, const std::string& value, const std::string& rule);
+
 // The "seed" field of a task: an integer in [0, 2³¹ − 1], default 1.
 ParamSpec seedParam(std::string help);
 

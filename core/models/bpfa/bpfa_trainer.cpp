@@ -38,12 +38,6 @@ enum StreamId : std::uint64_t {
 
 constexpr double kLog2Pi = 1.8378770664093453;
 
-
-std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
-{
-    return field + " = " + value + ", but " + rule;
-}
-
 // Does item i have at least one held-out entry?
 bool hasHeldOut(const DenseData& data, std::int64_t i)
 {

@@ -27,18 +27,6 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
-{
-    return field + " = " + value + ", but " + rule;
-}
-
 } // namespace
 
 HdpOptions HdpOptions::fromParams(const ParamValues& v)

@@ -23,23 +23,11 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-using Clock = std::chrono::steady_clock;
-
 // A topic is "in use" when it holds more than a tenth of an even share (1/K) of the expected
 // word assignments: a dead topic keeps about α per document, far below that.
 double inUseShare(int K)
 {
     return 0.1 / double(K);
-}
-
-double secondsSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
-{
-    return field + " = " + value + ", but " + rule;
 }
 
 } // namespace
