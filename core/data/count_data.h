@@ -7,7 +7,10 @@
 //     a test row (`testRows`), only the part that conditions its local inference (the first
 //     half of a held-out document's words in document completion).
 //   - `heldOut`: the entries to score, same shape; empty rows where nothing is held out. For
-//     documents, a test row's other half; for ratings, the held-out (user, item) entries.
+//     documents, a test row's other half; for ratings, the held-out (user, item) test entries.
+//   - `validation`: ratings only (empty otherwise): a further small held-out set, scored
+//     separately, for choosing settings and stopping without touching the test set.
+// A (row, column) pair is in at most one of train, heldOut and validation.
 // Training code iterates `trainingRows()` only; a row in `testRows` never changes the globals.
 // Immutable once built and shared through std::shared_ptr<const CountData>.
 
@@ -65,12 +68,15 @@ struct CountData
 {
     SparseRows train;   // N rows × V columns
     SparseRows heldOut; // N rows × V columns (rows with nothing held out are empty)
+    SparseRows validation; // N rows × V columns, or no rows at all (documents)
     std::int64_t vocabularySize = 0;           // V
     std::vector<std::string> columnNames;      // V words / items, or empty
     std::vector<std::string> rowNames;         // N document / user names, or empty
     std::vector<std::int64_t> testRows;        // ascending; rows outside training
     std::string source;                        // file name or description, for messages
     std::string kind = "documents";            // "documents" or "ratings" (for labels)
+    // Ratings: the file's user and item ids of each row and column (empty for documents).
+    std::vector<std::int64_t> rowIds, columnIds;
 
     std::int64_t rows() const { return train.rows(); }
     std::int64_t cols() const { return vocabularySize; }

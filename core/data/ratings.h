@@ -1,0 +1,84 @@
+#pragma once
+// Ratings (users × items, e.g. MovieLens) and their preparation for recommendation models: an
+// optional binarisation and the held-out split of Gopalan, Hofman & Blei (2015, §4): for each
+// user, a seeded random 20 % of their ratings become test entries and 1 % validation entries;
+// the rest train. No Qt: the readers in core/data/io/ratings_files.h produce Ratings; this
+// turns them into CountData (kind "ratings").
+
+#include "core/data/count_data.h"
+#include "core/run/params.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// One rating as read: dense 0-based user and item indices (see Ratings), the value on the
+// file's scale (MovieLens: 1–5 stars, or 0.5–5 in half stars) and the file line it came from.
+struct Rating
+{
+    std::int32_t user = 0;
+    std::int32_t item = 0;
+    float value = 0.0f;
+    std::int64_t line = 0; // 1-based line of the file, for messages (0 when made in memory)
+};
+
+struct Ratings
+{
+    std::vector<Rating> entries;           // in file order; each (user, item) pair at most once
+    std::vector<std::int64_t> userIds;     // index → the file's user id, ascending
+    std::vector<std::int64_t> itemIds;     // index → the file's item id, ascending
+    std::vector<std::string> itemTitles;   // index → title (UTF-8), or empty when no metadata
+    std::string source;                    // file name(s), for messages
+
+    std::int64_t users() const { return std::int64_t(userIds.size()); }
+    std::int64_t items() const { return std::int64_t(itemIds.size()); }
+};
+
+struct RatingsOptions
+{
+    // 0: the rating is the count (a 4-star rating is y = 4). > 0: binarise, y = 1 for ratings
+    // ≥ threshold and the rating dropped otherwise (it becomes an unobserved zero).
+    double binarize = 0.0;
+    double testFraction = 0.2;        // of each user's ratings, in [0, 1)
+    double validationFraction = 0.01; // of each user's ratings, in [0, 1); sum with test < 1
+    std::uint64_t seed = 1;           // of the split
+
+    // Empty when valid; otherwise "field = value, but must be …" (fields named by their keys in
+    // params()).
+    std::optional<std::string> validate() const;
+    // The settings as parameter declarations (keys binarize, test_fraction,
+    // validation_fraction, split_seed).
+    static std::vector<ParamSpec> params();
+    static RatingsOptions fromParams(const ParamValues& values);
+
+    bool operator==(const RatingsOptions&) const = default;
+};
+
+// What the split did, for 'svi info', the window's data summary and summary.json.
+struct RatingsSplitStats
+{
+    std::int64_t users = 0, items = 0;
+    std::int64_t train = 0, test = 0, validation = 0; // entries
+    std::int64_t droppedBelowThreshold = 0;           // binarised away
+    std::int64_t usersWithoutTest = 0;                // too few ratings to hold any out
+    std::int64_t returnedToTraining = 0;              // held-out entries of items with no training rating, moved back
+};
+
+// Binarises and splits (see the top of this file). For each user, in a seeded order drawn from
+// their own stream (seed, "split", user), n_u ratings are shuffled; round(testFraction × n_u)
+// become test entries and the validation count is validationFraction × n_u rounded at random
+// (so that 1 % of the ratings are validation entries overall even when every user has fewer
+// than 100); a user always keeps at least one training rating. Then every held-out entry of an
+// item left without any training rating is moved back into training (counted in
+// returnedToTraining): a model cannot score an item it has never seen. Rows are users, columns
+// items; rowIds/columnIds/columnNames/rowNames ("user <id>") come from `ratings`; kind =
+// "ratings"; no test rows (every user trains). Throws std::invalid_argument naming the problem:
+// invalid options, an empty set of ratings, indices out of range, a (user, item) pair twice,
+// or a non-finite value.
+CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& options,
+                             RatingsSplitStats* stats = nullptr);
+
+} // namespace svi
