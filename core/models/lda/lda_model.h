@@ -28,6 +28,7 @@
 // once the workspaces are sized.
 
 #include "core/data/count_data.h"
+#include "core/math/digamma.h"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -38,14 +39,8 @@ namespace svi::lda {
 
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// ψ(x) = d/dx log Γ(x) for x > 0, NaN for x ≤ 0 or NaN. Error ≤ 1e-12 · max(1, |ψ(x)|)
-// (measured against Boost.Math over 1e-8 … 1e8: 2e-14). The absolute error is what matters
-// here (ψ enters through exp(E[log ·])); near the root of ψ (1.4616…) the relative error is
-// larger, as for any evaluation that sums terms of opposite sign. The array form is
-// vectorised and about 7× faster than boost::math::digamma value by value (bench_lda).
-double digamma(double x);
-// out[i] = ψ(x[i]) for i < n; out may equal x.
-void digamma(const double* x, double* out, Eigen::Index n);
+// ψ: svi::digamma (core/math/digamma.h), vectorised.
+using svi::digamma;
 
 // E[log θ_k] = ψ(γ_k) − ψ(Σ_j γ_j) for θ ~ Dir(γ); `out` has γ's size and may not alias it.
 void dirichletExpectation(const Eigen::Ref<const Eigen::VectorXd>& gamma,
