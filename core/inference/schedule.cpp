@@ -15,6 +15,101 @@ double RobbinsMonro::rho(std::int64_t t) const
     return std::pow(double(t) + tau0, -kappa);
 }
 
+void AdaptiveRate::checkSize(Eigen::Index n)
+{
+    if (m_gBar.size() == 0)
+        m_gBar = Eigen::VectorXd::Zero(n);
+    else if (m_gBar.size() != n)
+        throw std::invalid_argument("AdaptiveRate: the gradient has " + std::to_string(n) +
+                                    " entries, but earlier ones had " +
+                                    std::to_string(m_gBar.size()));
+}
+
+void AdaptiveRate::warmUp(const Eigen::Ref<const Eigen::VectorXd>& g)
+{
+    checkSize(g.size());
+    // Running means of g and gᵀg over the warm-up samples; τ counts them.
+    ++m_warm;
+    const double w = 1.0 / double(m_warm);
+    m_gBar += w * (g - m_gBar);
+    m_hBar += w * (g.squaredNorm() - m_hBar);
+    m_tau = double(m_warm);
+}
+
+double AdaptiveRate::rho(const Eigen::Ref<const Eigen::VectorXd>& g)
+{
+    checkSize(g.size());
+    if (m_tau <= 0.0) {
+        m_gBar = g;
+        m_hBar = g.squaredNorm();
+        m_tau = 1.0;
+    } else {
+        const double w = 1.0 / m_tau;
+        m_gBar = (1.0 - w) * m_gBar + w * g;
+        m_hBar = (1.0 - w) * m_hBar + w * g.squaredNorm();
+    }
+    // g = 0 everywhere (a fixed point): no step is needed; ρ = 0 would freeze τ's growth
+    // harmlessly, but 1 keeps λ at the exact optimum it already holds.
+    const double rho = m_hBar > 0.0 ? std::clamp(m_gBar.squaredNorm() / m_hBar, 0.0, 1.0) : 1.0;
+    m_tau = m_tau * (1.0 - rho) + 1.0;
+    return rho;
+}
+
+std::string scheduleName(StepSchedule s)
+{
+    return s == StepSchedule::Adaptive ? "adaptive" : "robbins-monro";
+}
+
+StepSchedule scheduleFromName(const std::string& name)
+{
+    if (name == "robbins-monro")
+        return StepSchedule::RobbinsMonro;
+    if (name == "adaptive")
+        return StepSchedule::Adaptive;
+    throw std::invalid_argument("schedule = " + name + ", but must be robbins-monro or adaptive");
+}
+
+std::vector<ParamSpec> StepSizeOptions::params(double kappa, double tau0)
+{
+    ParamSpec schedule{"schedule", "Step size",
+                       "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
+                       ParamType::Choice, 0, 0, 0, {"robbins-monro", "adaptive"}, "robbins-monro"};
+    return {schedule,
+            realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa, 0.5,
+                      1.0),
+            realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0, 1e9),
+            intParam("adaptive_init", "Adaptive warm-up",
+                     "adaptive schedule: minibatches sampled at the start to seed its averages",
+                     5, 1, 10000)};
+}
+
+void StepSizeOptions::read(const ParamValues& values)
+{
+    readParams(values, {{"adaptive_init", &adaptiveInit}}, {{"kappa", &kappa}, {"tau0", &tau0}});
+    if (const auto it = values.find("schedule"); it != values.end())
+        schedule = scheduleFromName(getChoice(values, "schedule"));
+}
+
+void StepSizeOptions::check() const
+{
+    if (!(kappa >= 0.5 && kappa <= 1.0))
+        throw std::invalid_argument(fieldError("kappa", formatNumber(kappa), "must be in [0.5, 1]"));
+    if (!(tau0 >= 0.0) || !std::isfinite(tau0))
+        throw std::invalid_argument(fieldError("tau0", formatNumber(tau0), "must be ≥ 0"));
+    if (adaptiveInit < 1)
+        throw std::invalid_argument(
+            fieldError("adaptive_init", std::to_string(adaptiveInit), "must be ≥ 1"));
+}
+
+double StepSizer::rho(std::int64_t t, const Eigen::VectorXd* g)
+{
+    if (!adaptive())
+        return RobbinsMonro{m_options.kappa, m_options.tau0}.rho(t);
+    if (!g)
+        throw std::invalid_argument("StepSizer::rho: the adaptive schedule needs the gradient");
+    return m_rate.rho(*g);
+}
+
 MinibatchSampler::MinibatchSampler(std::int64_t itemCount, std::int64_t batchSize, std::uint64_t seed)
     : m_n(itemCount), m_batch(batchSize), m_seed(seed)
 {

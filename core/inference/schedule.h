@@ -2,8 +2,12 @@
 // Step-size schedules and minibatch sampling.
 
 #include "core/math/random.h"
+#include "core/run/params.h"
+
+#include <Eigen/Core>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace svi {
@@ -15,6 +19,84 @@ struct RobbinsMonro
     double kappa = 0.75;
     double tau0 = 0.0;
     double rho(std::int64_t t) const;
+};
+
+// The adaptive learning rate of Ranganath, Wang, Blei & Xing (2013), paper 004 §2.4. With
+// g_t = λ̂_t − λ_t the noisy natural gradient of the global parameters (any fixed linear
+// parametrisation of the natural parameters gives the same norms: Dirichlet λ, Beta (a, b),
+// Gamma (shape, rate)), it keeps exponential moving averages over a window τ_t,
+//   ḡ ← (1 − 1/τ) ḡ + (1/τ) g_t,   h̄ ← (1 − 1/τ) h̄ + (1/τ) g_tᵀg_t,
+// takes ρ*_t = ḡᵀḡ / h̄ (the step that minimises the expected distance to the batch update,
+// estimated from the running moments; in [0, 1] by Cauchy–Schwarz), and then grows the
+// window τ ← τ (1 − ρ*_t) + 1. ḡ and h̄ start (Ranganath et al., Algorithm 1) from the mean
+// of S gradients sampled at the initial λ, with τ = S.
+//
+// Use: warmUp(g) S times (the trainer draws S minibatches at the initial λ before its first
+// update), then rho(g) every step. Nothing allocates after the first call.
+// Thread-safety: a value; driven by the trainer's thread.
+class AdaptiveRate
+{
+public:
+    // Adds one gradient sampled at the initial λ; all must have the same size.
+    void warmUp(const Eigen::Ref<const Eigen::VectorXd>& g);
+    // Gradients seen by warmUp so far.
+    int warmUpCount() const { return m_warm; }
+    // The step size for gradient g, after updating the moments with it (and τ after). Without
+    // any warm-up, the first call starts the averages from g alone (ρ = 1). Throws
+    // std::invalid_argument when g's size changes.
+    double rho(const Eigen::Ref<const Eigen::VectorXd>& g);
+    double window() const { return m_tau; }
+
+private:
+    void checkSize(Eigen::Index n);
+
+    Eigen::VectorXd m_gBar;
+    double m_hBar = 0.0;
+    double m_tau = 0.0;
+    int m_warm = 0;
+};
+
+// How a stochastic trainer sets its step size: ρ_t = (t + τ0)^(−κ), or adaptively.
+enum class StepSchedule { RobbinsMonro, Adaptive };
+
+// "robbins-monro" / "adaptive" (the registry's choice names); fromName throws
+// std::invalid_argument naming the field "schedule" for anything else.
+std::string scheduleName(StepSchedule s);
+StepSchedule scheduleFromName(const std::string& name);
+
+// The step-size settings every stochastic trainer declares (keys schedule, kappa, tau0,
+// adaptive_init) and the step size they give.
+struct StepSizeOptions
+{
+    StepSchedule schedule = StepSchedule::RobbinsMonro;
+    double kappa = 0.75;  // ρ_t = (t + τ0)^(−κ), κ in [0.5, 1]
+    double tau0 = 1.0;    // ≥ 0
+    int adaptiveInit = 5; // adaptive: minibatches drawn at the initial λ to start ḡ, h̄ (≥ 1)
+
+    // The declarations, with the model's default κ and τ0.
+    static std::vector<ParamSpec> params(double kappa, double tau0);
+    // Reads the keys present in `values` (others keep their value).
+    void read(const ParamValues& values);
+    // Throws std::invalid_argument "kappa = 2, but must be in [0.5, 1]" on a bad field.
+    void check() const;
+};
+
+// ρ for each step of a trainer: Robbins–Monro from t, or the adaptive rate from the gradient.
+// A trainer with the adaptive schedule calls warmUp(g) while needsWarmUp() (gradients at its
+// initial λ), then rho(t, &g) every step; with Robbins–Monro, rho(t, nullptr) is enough.
+class StepSizer
+{
+public:
+    explicit StepSizer(const StepSizeOptions& options = {}) : m_options(options) {}
+    bool adaptive() const { return m_options.schedule == StepSchedule::Adaptive; }
+    bool needsWarmUp() const { return adaptive() && m_rate.warmUpCount() < m_options.adaptiveInit; }
+    void warmUp(const Eigen::Ref<const Eigen::VectorXd>& g) { m_rate.warmUp(g); }
+    // Throws std::invalid_argument when adaptive and g is null.
+    double rho(std::int64_t t, const Eigen::VectorXd* g);
+
+private:
+    StepSizeOptions m_options;
+    AdaptiveRate m_rate;
 };
 
 // Draws minibatches without replacement within an epoch: each epoch is a fresh seeded

@@ -1,6 +1,7 @@
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
+#include "core/models/pf/pf.h"
 #include "core/run/registry.h"
 
 namespace svi {
@@ -12,6 +13,7 @@ const Registry& Registry::builtin()
         registerBpfa(r);
         registerLda(r);
         registerHdp(r);
+        registerPoissonFactorization(r);
         return r;
     }();
     return registry;

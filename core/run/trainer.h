@@ -25,6 +25,16 @@ struct TopicSummary
     std::vector<double> probs;      // E[β_kw] of those words
 };
 
+// A recommender's fitted factors, as floats: the predicted score of user u for item i is
+// offset + users.row(u) · items.row(i) (Poisson factorization: E[θ_u]ᵀE[β_i], the Poisson
+// mean; Gaussian MF: the posterior mean rating). Rows and columns are those of the CountData.
+struct RatingFactors
+{
+    Eigen::MatrixXf users; // N×K
+    Eigen::MatrixXf items; // M×K
+    double offset = 0.0;
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -40,6 +50,8 @@ struct Preview
     int atomWidth = 0;           // p for image patches (atoms are p×p tiles), 0 otherwise
     // Topic models: the topics in use, by decreasing weight, with their top words.
     std::vector<TopicSummary> topics;
+    // Recommenders: the factors, from which the window lists any user's top items.
+    std::shared_ptr<const RatingFactors> factors;
 };
 
 struct Evaluation

@@ -1,4 +1,5 @@
-// Robbins–Monro step sizes and minibatches drawn without replacement within an epoch.
+// Robbins–Monro and adaptive step sizes, and minibatches drawn without replacement within an
+// epoch.
 
 #include "core/inference/schedule.h"
 
@@ -15,6 +16,9 @@ class TestSchedule : public QObject
 
 private slots:
     void rhoByHand();
+    void adaptiveRateByHand();
+    void adaptiveRateOnNoiseAndSignal();
+    void stepSizeOptions();
     void rhoRejectsStepZero();
     void everyItemOncePerEpoch_data();
     void everyItemOncePerEpoch();
@@ -167,6 +171,85 @@ void TestSchedule::badArguments()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, MinibatchSampler(-3, 2, 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, MinibatchSampler(5, -1, 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RobbinsMonro{}.rho(-7));
+}
+
+// Ranganath et al. (2013): moments from the warm-up, then the moving averages, ρ = ḡᵀḡ/h̄ and
+// τ ← τ(1 − ρ) + 1, by hand in one dimension.
+void TestSchedule::adaptiveRateByHand()
+{
+    AdaptiveRate a;
+    a.warmUp(Eigen::VectorXd::Constant(1, 1.0));
+    a.warmUp(Eigen::VectorXd::Constant(1, 3.0));
+    QCOMPARE(a.warmUpCount(), 2);
+    QCOMPARE(a.window(), 2.0);
+    // ḡ = 2, h̄ = 5; with g = −1 and τ = 2: ḡ = 0.5, h̄ = 3, ρ = 0.25/3, τ = 2(1 − ρ) + 1.
+    const double rho = a.rho(Eigen::VectorXd::Constant(1, -1.0));
+    QCOMPARE(rho, 0.25 / 3.0);
+    QCOMPARE(a.window(), 2.0 * (1.0 - 0.25 / 3.0) + 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, a.rho(Eigen::VectorXd::Zero(2)));
+    // Without warm-up the first step is ρ = 1 from g alone.
+    AdaptiveRate b;
+    QCOMPARE(b.rho(Eigen::VectorXd::Constant(3, 2.0)), 1.0);
+    QCOMPARE(b.window(), 1.0);
+}
+
+// A noiseless gradient (the same every step) gives ρ = 1; zero-mean noise gives small steps
+// that shrink as the window grows.
+void TestSchedule::adaptiveRateOnNoiseAndSignal()
+{
+    AdaptiveRate signal;
+    const Eigen::VectorXd g = Eigen::VectorXd::LinSpaced(50, -1.0, 2.0);
+    for (int s = 0; s < 5; ++s)
+        signal.warmUp(g);
+    for (int t = 0; t < 5; ++t)
+        QVERIFY(std::abs(signal.rho(g) - 1.0) < 1e-12);
+
+    AdaptiveRate noise;
+    Rng rng(3);
+    auto draw = [&] {
+        Eigen::VectorXd v(200);
+        for (Eigen::Index i = 0; i < v.size(); ++i)
+            v[i] = rng.normal();
+        return v;
+    };
+    for (int s = 0; s < 10; ++s)
+        noise.warmUp(draw());
+    double first = 0, last = 0;
+    for (int t = 0; t < 200; ++t) {
+        last = noise.rho(draw());
+        if (t == 0)
+            first = last;
+        QVERIFY(last > 0.0 && last < 0.5);
+    }
+    QVERIFY2(last < first, qPrintable(QString("%1 then %2").arg(first).arg(last)));
+    QVERIFY(noise.window() > 20.0);
+}
+
+void TestSchedule::stepSizeOptions()
+{
+    const std::vector<ParamSpec> specs = StepSizeOptions::params(0.6, 8.0);
+    QCOMPARE(specs.size(), std::size_t(4));
+    ParamValues v = defaultValues(specs);
+    StepSizeOptions o;
+    o.read(v);
+    QCOMPARE(o.kappa, 0.6);
+    QCOMPARE(o.tau0, 8.0);
+    QVERIFY(o.schedule == StepSchedule::RobbinsMonro);
+    v["schedule"] = std::string("adaptive");
+    o.read(v);
+    QVERIFY(o.schedule == StepSchedule::Adaptive);
+    StepSizer sizer(o);
+    QVERIFY(sizer.needsWarmUp());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sizer.rho(1, nullptr));
+    o.kappa = 0.2;
+    try {
+        o.check();
+        QFAIL("accepted κ = 0.2");
+    } catch (const std::invalid_argument& e) {
+        QCOMPARE(QString::fromUtf8(e.what()), QString("kappa = 0.2, but must be in [0.5, 1]"));
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, scheduleFromName("fast"));
+    QCOMPARE(scheduleName(StepSchedule::Adaptive), std::string("adaptive"));
 }
 
 QTEST_GUILESS_MAIN(TestSchedule)

@@ -1,0 +1,105 @@
+#include "core/metrics/ranking_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace svi {
+
+std::vector<std::int32_t> topItems(std::span<const double> scores,
+                                   std::initializer_list<std::span<const std::int32_t>> exclude,
+                                   int n, RankingScratch& scratch)
+{
+    const std::size_t M = scores.size();
+    if (scratch.excluded.size() != M)
+        scratch.excluded.assign(M, 0);
+    for (const auto& list : exclude)
+        for (std::int32_t i : list)
+            scratch.excluded[std::size_t(i)] = 1;
+    scratch.candidates.clear();
+    for (std::size_t i = 0; i < M; ++i)
+        if (!scratch.excluded[i])
+            scratch.candidates.push_back(std::int32_t(i));
+    for (const auto& list : exclude)
+        for (std::int32_t i : list)
+            scratch.excluded[std::size_t(i)] = 0;
+
+    const auto better = [&](std::int32_t a, std::int32_t b) {
+        const double sa = scores[std::size_t(a)], sb = scores[std::size_t(b)];
+        return sa > sb || (sa == sb && a < b);
+    };
+    const std::size_t top = std::min(std::size_t(std::max(n, 0)), scratch.candidates.size());
+    std::partial_sort(scratch.candidates.begin(), scratch.candidates.begin() + std::ptrdiff_t(top),
+                      scratch.candidates.end(), better);
+    return {scratch.candidates.begin(), scratch.candidates.begin() + std::ptrdiff_t(top)};
+}
+
+int countHits(std::span<const std::int32_t> top, std::span<const std::int32_t> relevant)
+{
+    int hits = 0;
+    for (std::int32_t i : top)
+        hits += std::binary_search(relevant.begin(), relevant.end(), i) ? 1 : 0;
+    return hits;
+}
+
+RankingScore averageRanking(const std::vector<double>& precision,
+                            const std::vector<double>& recall, std::int64_t users)
+{
+    RankingScore s;
+    s.users = users;
+    if (users == 0)
+        return s;
+    for (std::size_t p = 0; p < precision.size(); ++p) {
+        s.precision += precision[p];
+        s.recall += recall[p];
+    }
+    s.precision /= double(users);
+    s.recall /= double(users);
+    return s;
+}
+
+Eigen::VectorXd popularityScores(const CountData& data)
+{
+    Eigen::VectorXd s = Eigen::VectorXd::Zero(data.cols());
+    for (std::int32_t i : data.train.cols)
+        s[i] += 1.0;
+    return s;
+}
+
+std::vector<double> ratingScale(const CountData& data)
+{
+    std::vector<double> v(data.train.counts.begin(), data.train.counts.end());
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+double nearestRating(const std::vector<double>& scale, double x)
+{
+    if (scale.empty())
+        return x;
+    const auto it = std::lower_bound(scale.begin(), scale.end(), x);
+    if (it == scale.begin())
+        return *it;
+    if (it == scale.end())
+        return scale.back();
+    return (x - *(it - 1) <= *it - x) ? *(it - 1) : *it;
+}
+
+std::vector<std::int32_t> recommendations(const RatingFactors& factors, const CountData& data,
+                                          std::int64_t u, int n)
+{
+    if (u < 0 || u >= factors.users.rows() || factors.items.rows() != data.cols())
+        throw std::invalid_argument("recommendations: user " + std::to_string(u) +
+                                    " is not a row of the factors, or they do not fit the data");
+    const Eigen::VectorXd scores = (factors.items * factors.users.row(u).transpose()).cast<double>();
+    RankingScratch scratch;
+    return topItems({scores.data(), std::size_t(scores.size())}, {data.train.rowCols(u)}, n, scratch);
+}
+
+std::string atKey(const std::string& name, int n)
+{
+    return name + "_at_" + std::to_string(n);
+}
+
+} // namespace svi

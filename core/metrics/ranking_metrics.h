@@ -1,0 +1,115 @@
+#pragma once
+// Held-out evaluation of recommenders on ratings (CountData of kind "ratings"), following
+// Gopalan, Hofman & Blei (2015, §4): for each user with held-out (test) ratings, every item
+// the user did not rate in training or validation is ranked by its predicted score; of the
+// top n, the hits are the items in the user's test set. Per user,
+//   precision@n = hits / n,   recall@n = hits / min(n, |test_u|)
+// (recall normalised so that a perfect ranking scores 1 even for users with more than n test
+// items), averaged over the users scored. Ties are broken towards the lower item index, so a
+// ranking is deterministic.
+//
+// Also the rating-scale errors of paper 004's Table 1: RMSE of the predicted score against
+// the held-out rating, and accuracy, the share of held-out ratings whose prediction rounded to
+// the nearest value of the rating scale (the distinct values of the training ratings) equals
+// the rating. Paper 004 does not define its accuracy; this is our reading of it.
+
+#include "core/data/count_data.h"
+#include "core/run/trainer.h"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// Buffers for ranking one user's items; one per thread, reused.
+struct RankingScratch
+{
+    std::vector<std::int32_t> candidates;
+    std::vector<unsigned char> excluded; // all zero between calls
+};
+
+// The top n items by `scores` (size M), best first, leaving out the items in `exclude` (each
+// span sorted or not). Fewer than n when fewer items remain.
+std::vector<std::int32_t> topItems(std::span<const double> scores,
+                                   std::initializer_list<std::span<const std::int32_t>> exclude,
+                                   int n, RankingScratch& scratch);
+
+// How many of `top` are in `relevant` (sorted ascending).
+int countHits(std::span<const std::int32_t> top, std::span<const std::int32_t> relevant);
+
+// Averages of precision@n and recall@n over users.
+struct RankingScore
+{
+    double precision = 0.0;
+    double recall = 0.0;
+    std::int64_t users = 0; // users scored (with ≥ 1 test item)
+};
+
+// Scores `users` (rows of `data` with held-out entries) with scoreFn(u, out) filling the M
+// item scores of user u. Parallel over users; deterministic.
+template <typename ScoreFn>
+RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
+                          ScoreFn&& scoreFn);
+
+// The popularity baseline's scores: each item's number of training ratings.
+Eigen::VectorXd popularityScores(const CountData& data);
+
+// The distinct training rating values, ascending (the rating scale for accuracy).
+std::vector<double> ratingScale(const CountData& data);
+// The value of `scale` nearest to x (ties to the lower).
+double nearestRating(const std::vector<double>& scale, double x);
+
+// The top n items for user u under `factors`, leaving out what u rated in training (for the
+// window's and the CLI's recommendation lists).
+std::vector<std::int32_t> recommendations(const RatingFactors& factors, const CountData& data,
+                                          std::int64_t u, int n);
+
+// "precision_at_20" etc.
+std::string atKey(const std::string& name, int n);
+
+// --- implementation of the template ---
+
+RankingScore averageRanking(const std::vector<double>& precision,
+                            const std::vector<double>& recall, std::int64_t users);
+
+template <typename ScoreFn>
+RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
+                          ScoreFn&& scoreFn)
+{
+    constexpr int kParts = 16; // fixed partial sums, added in order
+    std::vector<double> precision(kParts, 0.0), recall(kParts, 0.0);
+    std::vector<std::int64_t> scored(kParts, 0);
+    const std::int64_t count = std::int64_t(users.size());
+    const std::int64_t parts = std::min<std::int64_t>(kParts, std::max<std::int64_t>(count, 1));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t p = 0; p < parts; ++p) {
+        RankingScratch scratch;
+        Eigen::VectorXd scores(data.cols());
+        for (std::int64_t j = count * p / parts; j < count * (p + 1) / parts; ++j) {
+            const std::int64_t u = users[std::size_t(j)];
+            const auto test = data.heldOut.rowCols(u);
+            if (test.empty())
+                continue;
+            scoreFn(u, scores);
+            std::span<const std::int32_t> validation;
+            if (data.validation.rows() > u)
+                validation = data.validation.rowCols(u);
+            const auto top = topItems({scores.data(), std::size_t(scores.size())},
+                                      {data.train.rowCols(u), validation}, n, scratch);
+            const int hits = countHits(top, test);
+            precision[std::size_t(p)] += double(hits) / double(n);
+            recall[std::size_t(p)] += double(hits) / double(std::min<std::size_t>(std::size_t(n), test.size()));
+            ++scored[std::size_t(p)];
+        }
+    }
+    std::int64_t total = 0;
+    for (std::int64_t s : scored)
+        total += s;
+    return averageRanking(precision, recall, total);
+}
+
+} // namespace svi

@@ -1,0 +1,19 @@
+#pragma once
+// Poisson factorization of ratings or counts (users × items): hierarchical Poisson
+// factorization (Gopalan, Hofman & Blei 2015) and Poisson matrix factorization (paper 004
+// §2.7), fitted by batch coordinate-ascent variational Bayes or by SVI with users local and
+// items global (paper 004 §3.2).
+
+#include "core/run/registry.h"
+
+namespace svi {
+
+enum class PfAlgorithm { Svi, Batch };
+
+// Registers models "hpf" and "pmf", each with algorithms "svi" and "batch"; count data only.
+void registerPoissonFactorization(Registry& registry);
+
+// The evaluation settings every recommender declares: eval_users and top_n.
+std::vector<ParamSpec> recommenderEvaluationParams();
+
+} // namespace svi

@@ -1,0 +1,322 @@
+#include "core/models/pf/pf_trainer.h"
+
+#include "core/run/parallel.h"
+
+#include <boost/math/special_functions/gamma.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <omp.h>
+#include <stdexcept>
+
+namespace svi {
+
+namespace {
+
+// Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
+enum StreamId : std::uint64_t {
+    kStreamUsers = 1,
+    kStreamItems,
+    kStreamSampler,
+    kStreamEvalPick,
+};
+
+void require(bool ok, const char* field, const std::string& value, const char* rule)
+{
+    if (!ok)
+        throw std::invalid_argument(fieldError(field, value, rule));
+}
+
+void requirePositive(double v, const char* field)
+{
+    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
+}
+
+} // namespace
+
+PfOptions PfOptions::fromParams(const ParamValues& v, bool hierarchical)
+{
+    PfOptions o;
+    o.priors.hierarchical = hierarchical;
+    readParams(v,
+               {{"K", &o.K},
+                {"local_iters", &o.localIters},
+                {"eval_users", &o.evalUsers},
+                {"top_n", &o.topN}},
+               {{"a", &o.priors.a},
+                {"a_prime", &o.priors.aPrime},
+                {"b_prime", &o.priors.bPrime},
+                {"b", &o.priors.b},
+                {"c", &o.priors.c},
+                {"c_prime", &o.priors.cPrime},
+                {"d_prime", &o.priors.dPrime},
+                {"d", &o.priors.d},
+                {"local_tol", &o.localTol}});
+    if (v.count("minibatch"))
+        o.minibatch = getInt(v, "minibatch");
+    o.stepSize.read(v);
+    return o;
+}
+
+PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& o,
+                     std::uint64_t seed)
+    : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed),
+      m_stepSizer(o.stepSize)
+{
+    require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
+    for (const auto& [value, field] :
+         {std::pair{o.priors.a, "a"}, {o.priors.c, "c"}, {o.priors.aPrime, "a_prime"},
+          {o.priors.bPrime, "b_prime"}, {o.priors.cPrime, "c_prime"}, {o.priors.dPrime, "d_prime"},
+          {o.priors.b, "b"}, {o.priors.d, "d"}})
+        requirePositive(value, field);
+    require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
+    o.stepSize.check();
+    require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
+    require(o.localTol >= 0.0, "local_tol", formatNumber(o.localTol), "must be ≥ 0");
+    require(o.evalUsers >= 1, "eval_users", std::to_string(o.evalUsers), "must be ≥ 1");
+    require(o.topN >= 1, "top_n", std::to_string(o.topN), "must be ≥ 1");
+
+    if (!m_data || m_data->cols() < 1 || m_data->rows() < 1)
+        throw std::invalid_argument("data: there are no ratings");
+    const CountData& d = *m_data;
+    if (d.heldOut.rows() != d.rows() || (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
+        throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
+                                    " users but held-out or validation rows of another count");
+    if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
+        throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
+    for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
+        for (std::int32_t c : rows->cols)
+            if (c < 0 || c >= d.cols())
+                throw std::invalid_argument("data: '" + d.source + "' has item index " +
+                                            std::to_string(c) + " outside the " +
+                                            std::to_string(d.cols()) + " items");
+        for (float c : rows->counts)
+            if (!(c > 0.0f) || !std::isfinite(c))
+                throw std::invalid_argument("data: '" + d.source + "' has a rating of " +
+                                            formatNumber(c) + "; ratings must be positive and finite");
+    }
+
+    m_K = o.K;
+    m_userPrior = pf::userPrior(o.priors);
+    m_itemPrior = pf::itemPrior(o.priors);
+    pf::initialise(m_users, d.rows(), m_K, m_userPrior, m_seed, kStreamUsers);
+    pf::initialise(m_items, d.cols(), m_K, m_itemPrior, m_seed, kStreamItems);
+    m_itemSums = pf::columnSums(m_items.mean);
+    for (std::int64_t r = 0; r < d.rows(); ++r)
+        m_maxRatings = std::max<Eigen::Index>(m_maxRatings, d.train.rowNonZeros(r));
+
+    const std::int64_t N = d.trainingRowCount();
+    if (m_algorithm == PfAlgorithm::Svi)
+        m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
+                                                       Rng::stream(m_seed, kStreamSampler)());
+    else
+        m_batch = d.trainingRows();
+
+    m_scale = ratingScale(d);
+    for (std::int64_t r = 0; r < d.rows(); ++r)
+        if (d.heldOut.rowNonZeros(r) > 0)
+            m_scoredUsers.push_back(r);
+    m_elboUsers = seededSubset(d.trainingRows(), std::size_t(o.evalUsers),
+                               Rng::stream(m_seed, kStreamEvalPick, 0));
+    m_evalScoredUsers = seededSubset(m_scoredUsers, std::size_t(o.evalUsers),
+                                     Rng::stream(m_seed, kStreamEvalPick, 1));
+    const Eigen::VectorXd popularity = popularityScores(d);
+    const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
+    m_popularityFull = rankingScore(d, m_scoredUsers, o.topN, byPopularity);
+    m_popularityCheap = rankingScore(d, m_evalScoredUsers, o.topN, byPopularity);
+}
+
+PfTrainer::~PfTrainer() = default;
+
+std::int64_t PfTrainer::itemsPerStep() const
+{
+    const std::int64_t N = m_data->trainingRowCount();
+    return m_algorithm == PfAlgorithm::Batch ? N : std::min(m_options.minibatch, N);
+}
+
+void PfTrainer::setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte)
+{
+    if (shp.rows() != m_items.rows() || shp.cols() != m_K || rte.rows() != shp.rows() ||
+        rte.cols() != m_K)
+        throw std::invalid_argument("PfTrainer::setItems: the parameters must be M×K = " +
+                                    std::to_string(m_items.rows()) + "×" + std::to_string(m_K));
+    m_items.shp = shp;
+    m_items.rte = rte;
+    m_items.refreshAll();
+    for (std::int64_t i = 0; i < m_items.rows(); ++i)
+        pf::updateLevel(m_items, i, m_itemPrior);
+    m_itemSums = pf::columnSums(m_items.mean);
+}
+
+void PfTrainer::nextBatch()
+{
+    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    m_batch.resize(drawn.size());
+    for (std::size_t j = 0; j < drawn.size(); ++j)
+        m_batch[j] = m_data->trainingRows()[std::size_t(drawn[j])];
+}
+
+void PfTrainer::localPhase(int maxIters)
+{
+    const CountData& d = *m_data;
+    const std::size_t threads = std::size_t(std::max(omp_get_max_threads(), 1));
+    if (m_workspaces.size() < threads)
+        m_workspaces.resize(threads);
+    for (pf::UserWorkspace& ws : m_workspaces)
+        if (ws.stat.size() != m_K || ws.ratio.size() < m_maxRatings)
+            ws.resize(m_K, m_maxRatings);
+
+    m_stats.layout(d.train, m_batch, m_K);
+    const std::int64_t B = std::int64_t(m_batch.size());
+    const pf::LocalOptions local{maxIters, m_options.localTol};
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::int64_t j = 0; j < B; ++j) {
+        const std::int64_t u = m_batch[std::size_t(j)];
+        pf::UserWorkspace& ws = m_workspaces[std::size_t(omp_get_thread_num())];
+        pf::fitUser(m_users, u, d.train, m_items, m_itemSums, m_userPrior, local, ws);
+        m_stats.record(j, ws, m_users, u);
+    }
+    m_stats.groupByItem(d.cols());
+}
+
+double PfTrainer::step(std::int64_t t)
+{
+    const bool svi = m_algorithm == PfAlgorithm::Svi;
+    const int iters = svi ? m_options.localIters : 1;
+    const double N = double(m_data->trainingRowCount());
+    // The adaptive schedule starts its averages from gradients sampled at the initial λ
+    // (Ranganath et al. 2013, Algorithm 1); the users fitted meanwhile keep their fits.
+    while (svi && m_stepSizer.needsWarmUp()) {
+        nextBatch();
+        localPhase(iters);
+        pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_batch.size()), m_gradient);
+        m_stepSizer.warmUp(m_gradient);
+    }
+    if (svi)
+        nextBatch();
+    localPhase(iters);
+    pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_batch.size()), m_gradient);
+    const double rho = svi ? m_stepSizer.rho(t, &m_gradient) : 1.0;
+    pf::applyItemGradient(m_items, m_gradient, m_itemPrior, rho);
+    m_itemSums = pf::columnSums(m_items.mean);
+    return rho;
+}
+
+bool PfTrainer::diverged() const
+{
+    return !m_items.shp.allFinite() || !m_items.rte.allFinite() || !m_users.shp.allFinite() ||
+           !(m_items.rte.array() > 0.0).all();
+}
+
+double PfTrainer::elbo() const
+{
+    const CountData& d = *m_data;
+    std::vector<double> partial(kChunks, 0.0);
+    const auto& rows = d.trainingRows();
+    forChunks(std::int64_t(rows.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t j = begin; j < end; ++j)
+            partial[std::size_t(c)] +=
+                pf::userElbo(m_users, rows[std::size_t(j)], d.train, m_items, m_itemSums, m_userPrior);
+    });
+    return pf::sideElbo(m_items, m_itemPrior) + std::accumulate(partial.begin(), partial.end(), 0.0);
+}
+
+std::shared_ptr<RatingFactors> PfTrainer::factors() const
+{
+    auto f = std::make_shared<RatingFactors>();
+    f->users = m_users.mean.cast<float>();
+    f->items = m_items.mean.cast<float>();
+    return f;
+}
+
+Evaluation PfTrainer::evaluate(bool full)
+{
+    if (full) {
+        Evaluation ev = evaluateOn(m_data->trainingRows(), m_scoredUsers, true);
+        if (!interrupted())
+            return ev;
+    }
+    return evaluateOn(m_elboUsers, m_evalScoredUsers, false);
+}
+
+Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
+                                 const std::vector<std::int64_t>& scoredUsers, bool full)
+{
+    const CountData& d = *m_data;
+    Evaluation ev;
+
+    // ELBO: the users' terms over the subset, scaled to all training users.
+    std::vector<double> cElbo(kChunks, 0.0);
+    forChunks(std::int64_t(elboUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t j = begin; j < end; ++j)
+            cElbo[std::size_t(c)] += pf::userElbo(m_users, elboUsers[std::size_t(j)], d.train,
+                                                  m_items, m_itemSums, m_userPrior);
+    });
+    const double userTerms = std::accumulate(cElbo.begin(), cElbo.end(), 0.0);
+    ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                : pf::sideElbo(m_items, m_itemPrior) +
+                                      double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
+
+    // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i].
+    struct Sums
+    {
+        double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
+    };
+    std::vector<Sums> cSums(kChunks);
+    forChunks(std::int64_t(scoredUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+        Sums& s = cSums[std::size_t(c)];
+        for (std::int64_t j = begin; j < end; ++j) {
+            const std::int64_t u = scoredUsers[std::size_t(j)];
+            const auto score = [&](const SparseRows& rows, double& ll, double& n, bool errors) {
+                const auto cols = rows.rowCols(u);
+                const auto ys = rows.rowCounts(u);
+                for (std::size_t e = 0; e < cols.size(); ++e) {
+                    const double y = ys[e];
+                    const double pred = m_users.mean.row(u).dot(m_items.mean.row(cols[e]));
+                    ll += y * std::log(pred) - pred - boost::math::lgamma(y + 1.0);
+                    n += 1.0;
+                    if (errors) {
+                        s.se += (y - pred) * (y - pred);
+                        s.correct += nearestRating(m_scale, pred) == y ? 1.0 : 0.0;
+                    }
+                }
+            };
+            score(d.heldOut, s.ll, s.n, true);
+            if (d.validation.rows() > u)
+                score(d.validation, s.vll, s.vn, false);
+        }
+    });
+    Sums t;
+    for (const Sums& s : cSums) {
+        t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
+        t.vll += s.vll, t.vn += s.vn;
+    }
+    if (t.n > 0) {
+        ev.metrics["heldout_loglik"] = t.ll / t.n;
+        ev.metrics["rmse"] = std::sqrt(t.se / t.n);
+        ev.metrics["accuracy"] = t.correct / t.n;
+    }
+    if (t.vn > 0)
+        ev.metrics["validation_loglik"] = t.vll / t.vn;
+
+    // Ranking: every item the user has not rated in training or validation.
+    const int n = m_options.topN;
+    const RankingScore r = rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
+        out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
+    });
+    if (r.users > 0) {
+        const RankingScore& pop = full ? m_popularityFull : m_popularityCheap;
+        ev.metrics[atKey("precision", n)] = r.precision;
+        ev.metrics[atKey("recall", n)] = r.recall;
+        ev.metrics[atKey("popularity_precision", n)] = pop.precision;
+        ev.metrics[atKey("popularity_recall", n)] = pop.recall;
+    }
+    auto preview = std::make_shared<Preview>();
+    preview->factors = factors();
+    ev.preview = preview;
+    return ev;
+}
+
+} // namespace svi

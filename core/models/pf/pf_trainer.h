@@ -1,0 +1,101 @@
+#pragma once
+// PfTrainer: hierarchical Poisson factorization or Poisson matrix factorization on CountData
+// (users × items), fitted by SVI (minibatches of users; each user's local parameters iterated
+// to convergence, then λ ← (1 − ρ)λ + ρλ̂ with scale N/|B|) or by batch coordinate-ascent VB
+// (every step one sweep: φ, all users, all items). The mathematics is in pf_model.h.
+//
+// Users are local but their parameters are kept (each SVI minibatch warm-starts its users from
+// their last values), because recommending needs every user's preferences: between visits a
+// user's γ is the one fitted against the items of their last minibatch.
+//
+// Evaluation on the held-out split of the ratings (core/data/ratings.h) with the measures of
+// core/metrics/ranking_metrics.h; the popularity baseline is scored on the same users.
+//
+// Threading: driven by one thread; step() and evaluate() use OpenMP across users and items.
+// Every user's local step is deterministic, results are stored by position and every sum runs
+// in a fixed order, so results do not depend on the thread count.
+
+#include "core/inference/schedule.h"
+#include "core/metrics/ranking_metrics.h"
+#include "core/models/pf/pf.h"
+#include "core/models/pf/pf_model.h"
+
+#include <memory>
+#include <vector>
+
+namespace svi {
+
+struct PfOptions
+{
+    int K = 100;
+    pf::Priors priors;            // priors.hierarchical: HPF or PMF
+    std::int64_t minibatch = 100; // SVI: users per step
+    StepSizeOptions stepSize{StepSchedule::RobbinsMonro, 0.75, 1.0, 5};
+    int localIters = 100;   // SVI: φ → γ → κ rounds per user at most (batch: always 1)
+    double localTol = 1e-3; // SVI: stop a user's rounds once mean |Δγshp| < tol
+    int evalUsers = 1000;   // users a cheap evaluation scores
+    int topN = 20;          // n of precision@n and recall@n
+
+    // Reads resolved registry values; absent keys keep the defaults.
+    static PfOptions fromParams(const ParamValues& values, bool hierarchical);
+};
+
+class PfTrainer final : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the field ("K = 0, but must be ≥ 1") on bad options
+    // or data (no training ratings, an item index out of range, a non-finite count).
+    PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& options,
+              std::uint64_t seed);
+    ~PfTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override;
+    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // ELBO (over a seeded subset of eval_users users scaled by N/|S| plus the items' terms;
+    // every user when `full`), and on the test ratings of eval_users users with held-out
+    // ratings (all when `full`): heldout_loglik (mean Poisson log-likelihood per held-out
+    // rating, at the mean prediction E[θ_u]ᵀE[β_i]), rmse, accuracy, precision_at_n,
+    // recall_at_n and the popularity baseline's popularity_precision_at_n and
+    // popularity_recall_at_n; validation_loglik on the validation ratings. The preview carries
+    // the factors.
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    // The exact ELBO over every user (for tests).
+    double elbo() const;
+    const pf::Side& users() const { return m_users; }
+    const pf::Side& items() const { return m_items; }
+    // Replaces the items' parameters (tests); τ follows at its optimum.
+    void setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte);
+    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+
+private:
+    void nextBatch();
+    // Fits the users of m_batch and fills m_stats.
+    void localPhase(int maxIters);
+    std::shared_ptr<RatingFactors> factors() const;
+    Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
+                          const std::vector<std::int64_t>& scoredUsers, bool full);
+
+    CountDataPtr m_data;
+    PfAlgorithm m_algorithm;
+    PfOptions m_options;
+    std::uint64_t m_seed;
+    int m_K;
+    pf::SidePrior m_userPrior, m_itemPrior;
+    pf::Side m_users, m_items;
+    Eigen::VectorXd m_itemSums; // Σ_i E[β_ik]
+    StepSizer m_stepSizer;
+    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
+    std::vector<std::int64_t> m_batch;
+    pf::MinibatchStats m_stats;
+    Eigen::VectorXd m_gradient;
+    std::vector<pf::UserWorkspace> m_workspaces; // one per OpenMP thread
+    Eigen::Index m_maxRatings = 0;
+    std::vector<double> m_scale; // rating values, for accuracy
+    std::vector<std::int64_t> m_scoredUsers, m_elboUsers, m_evalScoredUsers;
+    RankingScore m_popularityCheap, m_popularityFull; // the baseline does not change
+};
+
+} // namespace svi
