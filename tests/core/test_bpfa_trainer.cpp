@@ -63,6 +63,7 @@ private slots:
     void badOptionsNameTheField_data();
     void badOptionsNameTheField();
     void registryListsAllSixAlgorithms();
+    void adaptiveScheduleLearns();
 };
 
 void TestBpfaTrainer::sameResultWithOneAndTwoThreads_data()
@@ -297,6 +298,34 @@ void TestBpfaTrainer::registryListsAllSixAlgorithms()
     for (const char* k : {"K", "minibatch", "kappa", "tau0", "burnin", "samples", "init", "patch",
                           "a", "b", "c", "d", "e", "f"})
         QVERIFY2(keys.contains(k), k);
+}
+
+// The adaptive learning rate (Ranganath et al. 2013) on Gibbs-SSVI: every ρ in (0, 1], the
+// steps shrink once the window grows, the warm-up draws do not change the globals, and the
+// held-out error falls near the noise floor as with Robbins–Monro.
+void TestBpfaTrainer::adaptiveScheduleLearns()
+{
+    const BpfaSynthetic s = synthetic(2000, 4, 100.0);
+    BpfaOptions o = smallOptions();
+    o.schedule = StepSchedule::Adaptive;
+    o.adaptiveInit = 5;
+    BpfaTrainer t(s.data, BpfaAlgorithm::GibbsSsvi, o, 4);
+    const double start = heldOutMse(t);
+    std::vector<double> rhos;
+    for (int step = 1; step <= 150; ++step) {
+        rhos.push_back(t.step(step));
+        QVERIFY2(rhos.back() > 0.0 && rhos.back() <= 1.0, qPrintable(QString::number(rhos.back())));
+    }
+    const double late = std::accumulate(rhos.end() - 20, rhos.end(), 0.0) / 20.0;
+    QVERIFY2(late < 0.5, qPrintable(QString("mean ρ over the last 20 steps %1").arg(late)));
+    const double end = heldOutMse(t);
+    qInfo("adaptive Gibbs-SSVI: MSE %.4f → %.4f (noise %.4f), ρ_1 %.3f, late ρ %.3f", start, end,
+          s.noiseVariance, rhos.front(), late);
+    QVERIFY2(end < 0.5 * start && end < 3.0 * s.noiseVariance,
+             qPrintable(QString("MSE %1 → %2, noise %3").arg(start).arg(end).arg(s.noiseVariance)));
+    // The registry declares the schedule for every SVI variant.
+    const AlgorithmEntry* e = Registry::builtin().find("bpfa", "mf-svi");
+    QVERIFY(std::any_of(e->params.begin(), e->params.end(), [](const ParamSpec& p) { return p.key == "schedule"; }));
 }
 
 QTEST_GUILESS_MAIN(TestBpfaTrainer)

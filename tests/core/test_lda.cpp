@@ -177,6 +177,7 @@ private slots:
     void elboGradientInLambdaIsTheNaturalGradient();
     void fullStepEqualsTheBatchUpdate();
     void sviStepBlendsTheMinibatchTarget();
+    void adaptiveStepBlendsWithItsRho();
     void batchElboNeverDecreases();
     void recoversPlantedTopics();
     void documentCompletionNearTheTrueTopics();
@@ -536,6 +537,35 @@ void TestLda::sviStepBlendsTheMinibatchTarget()
         const double err = maxRelDiff(t.lambdaT(), expected);
         QVERIFY2(err < 1e-10, qPrintable(QString("step %1: %2").arg(step).arg(err)));
     }
+}
+
+// With the adaptive schedule the step is still the blend (1 − ρ)λ + ρλ̂ of Fig. 6, with the ρ
+// the schedule chose; ρ stays in (0, 1] and drops below 1 once the warm-up's noise is seen.
+void TestLda::adaptiveStepBlendsWithItsRho()
+{
+    const LdaSynthetic s = plantedCorpus(5);
+    LdaOptions o;
+    o.K = 7;
+    o.minibatch = 64;
+    o.schedule = StepSchedule::Adaptive;
+    o.adaptiveInit = 3;
+    LdaTrainer t(s.data, LdaAlgorithm::Svi, o, 2);
+    double last = 1.0;
+    for (std::int64_t step = 1; step <= 4; ++step) {
+        // The warm-up (first step) draws minibatches but does not move λ: `before` is λ_t.
+        const MatrixRD before = t.lambdaT();
+        const double rho = t.step(step);
+        QVERIFY(rho > 0.0 && rho <= 1.0);
+        last = rho;
+        MatrixRD stats;
+        denseTarget(*s.data, t.lastBatch(), before, o, &stats);
+        MatrixRD expected = before;
+        lda::blendTopics(expected, stats, o.eta,
+                         double(s.data->trainingRowCount()) / double(t.lastBatch().size()), rho);
+        const double err = maxRelDiff(t.lambdaT(), expected);
+        QVERIFY2(err < 1e-10, qPrintable(QString("step %1: %2").arg(step).arg(err)));
+    }
+    QVERIFY(last < 1.0);
 }
 
 // (b) Batch VB is coordinate ascent on the exact full-data ELBO

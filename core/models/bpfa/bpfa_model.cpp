@@ -78,6 +78,18 @@ void Globals::blend(const Globals& t, double rho)
     h = k * h + rho * t.h;
 }
 
+Eigen::VectorXd Globals::difference(const Globals& t) const
+{
+    const Eigen::Index K = a.size(), KD = lambda.size();
+    Eigen::VectorXd g(2 * K + 4 + 2 * KD);
+    g.head(K) = t.a - a;
+    g.segment(K, K) = t.b - b;
+    g.segment(2 * K, 4) << t.c - c, t.d - d, t.e - e, t.f - f;
+    g.segment(2 * K + 4, KD) = (t.lambda - lambda).reshaped<Eigen::RowMajor>();
+    g.tail(KD) = (t.h - h).reshaped<Eigen::RowMajor>();
+    return g;
+}
+
 Globals priorGlobals(const Prior& prior, int K, int D)
 {
     if (K < 1)

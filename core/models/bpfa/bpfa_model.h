@@ -53,6 +53,9 @@ struct Globals
     bool finite() const;
     // this ← (1−ρ)·this + ρ·target
     void blend(const Globals& target, double rho);
+    // target − this, every member flattened into one vector (a, b, c, d, e, f, λ, h): the
+    // natural gradient the adaptive learning rate averages.
+    Eigen::VectorXd difference(const Globals& target) const;
 };
 
 // The prior's natural parameters η (the λ that no data would give).

@@ -18,10 +18,8 @@ std::vector<ParamSpec> commonParams(bool svi)
                          8, 2, 32));
     if (svi) {
         p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, 1e9));
-        p.push_back(realParam("kappa", "Forgetting rate κ",
-                              "step size ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", 0.75, 0.5, 1.0));
-        p.push_back(realParam("tau0", "Delay τ0", "step size ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", 0.0, 0.0,
-                              1e9));
+        const auto step = StepSizeOptions::params(0.75, 0.0);
+        p.insert(p.end(), step.begin(), step.end());
         p.push_back(ParamSpec{"init", "Initialisation",
                               "random atoms, or a short batch Gibbs run on a random subset",
                               ParamType::Choice, 0, 0, 0, {"gibbs", "random"}, "gibbs"});

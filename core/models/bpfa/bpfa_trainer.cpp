@@ -77,6 +77,10 @@ BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
                 {"f", &o.prior.f}});
     if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
+    StepSizeOptions step{o.schedule, o.kappa, o.tau0, o.adaptiveInit};
+    step.read(v);
+    o.schedule = step.schedule;
+    o.adaptiveInit = step.adaptiveInit;
     if (v.count("init"))
         o.init = getChoice(v, "init");
     return o;
@@ -313,7 +317,7 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     const std::int64_t N = m_data->trainingRowCount();
     if (N < 1)
         throw std::invalid_argument("data: '" + m_data->source + "' has no training rows");
-    m_schedule = RobbinsMonro{o.kappa, o.tau0};
+    m_stepSizer = StepSizer({o.schedule, o.kappa, o.tau0, o.adaptiveInit});
     m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
                                                    m_seed ^ 0x6d696e6962617463ULL);
     m_chunks = std::make_unique<Chunked>();
@@ -473,7 +477,20 @@ double BpfaTrainer::step(std::int64_t t)
         m_chain->sweep(t);
         return 1.0;
     }
-    const double rho = m_schedule.rho(t);
+    // The adaptive schedule starts its averages from gradients at the initial globals
+    // (Ranganath et al. 2013, Algorithm 1): minibatches drawn before the first update.
+    for (std::int64_t w = 1; m_stepSizer.needsWarmUp(); ++w)
+        m_stepSizer.warmUp(minibatchGradient(-w));
+    const Eigen::VectorXd g = minibatchGradient(t);
+    const double rho = m_stepSizer.rho(t, &g);
+    m_globals.blend(m_target, rho);
+    return rho;
+}
+
+Eigen::VectorXd BpfaTrainer::minibatchGradient(std::int64_t t)
+{
+    // t < 0 marks the adaptive schedule's warm-up draws: their own random streams.
+    const std::uint64_t streamStep = t < 0 ? (std::uint64_t(1) << 62) + std::uint64_t(-t) : std::uint64_t(t);
     const std::vector<std::int64_t>* drawn = &m_sampler->next();
     if (!m_data->trainingRows.empty()) {
         // The sampler draws positions among the training rows.
@@ -485,16 +502,15 @@ double BpfaTrainer::step(std::int64_t t)
     const std::vector<std::int64_t>& batch = *drawn;
     GlobalView view;
     if (structured()) {
-        Rng rng = Rng::stream(m_seed, kStreamGlobal, std::uint64_t(t));
+        Rng rng = Rng::stream(m_seed, kStreamGlobal, streamStep);
         view = bpfa::sampleView(m_globals, rng);
     } else {
         view = bpfa::expectationView(m_globals);
     }
-    const Stats stats = localStats(batch, view, t);
+    const Stats stats = localStats(batch, view, std::int64_t(streamStep));
     const double scale = double(m_data->trainingRowCount()) / double(batch.size());
-    const Globals target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
-    m_globals.blend(target, rho);
-    return rho;
+    m_target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
+    return m_globals.difference(m_target);
 }
 
 bool BpfaTrainer::diverged() const

@@ -24,6 +24,8 @@ struct BpfaOptions
     std::int64_t minibatch = 256;
     double kappa = 0.75;
     double tau0 = 0.0;
+    StepSchedule schedule = StepSchedule::RobbinsMonro;
+    int adaptiveInit = 5;
     int burnin = 3;        // Gibbs-SSVI, Mimno-SVI: sweeps discarded
     int samples = 3;       // Gibbs-SSVI, Mimno-SVI: sweeps kept
     int localIters = 20;   // MF and spike-and-slab: coordinate-ascent sweeps at most
@@ -99,6 +101,9 @@ public:
     MatrixRF predictAll();
 
     // The local-statistics pass of one SVI step over `items` under `view` (exposed for tests).
+    // Draws the next minibatch, runs its local steps under the current globals and returns
+    // λ̂ − λ (λ̂ kept in m_target). t names the random streams (t < 0: warm-up draws).
+    Eigen::VectorXd minibatchGradient(std::int64_t t);
     bpfa::Stats localStats(const std::vector<std::int64_t>& items, const bpfa::GlobalView& view,
                            std::int64_t streamId);
 
@@ -119,7 +124,8 @@ private:
     std::uint64_t m_seed;
     int m_K, m_D;
     bpfa::Globals m_globals;
-    RobbinsMonro m_schedule;
+    StepSizer m_stepSizer;
+    bpfa::Globals m_target; // λ̂ of the last minibatch
     std::unique_ptr<MinibatchSampler> m_sampler;
     std::unique_ptr<GibbsChain> m_chain; // batch Gibbs only
     std::vector<std::int64_t> m_evalItems;

@@ -282,4 +282,22 @@ void updateTopics(MatrixRD& lambdaT, const MatrixRD& expElogBetaT, const Minibat
     });
 }
 
+void topicGradient(const MatrixRD& lambdaT, const MatrixRD& expElogBetaT,
+                   const MinibatchStats& stats, double eta, double scale, Eigen::VectorXd& g)
+{
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    g.resize(V * K);
+    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        Eigen::VectorXd s(K);
+        for (Eigen::Index w = begin; w < end; ++w) {
+            auto gw = g.segment(w * K, K);
+            gw = (eta - lambdaT.row(w).array()).matrix().transpose();
+            if (stats.hasWord(w)) {
+                stats.wordStatistic(w, expElogBetaT.row(w).data(), s);
+                gw += scale * s;
+            }
+        }
+    });
+}
+
 } // namespace svi::lda

@@ -166,4 +166,9 @@ private:
 void updateTopics(MatrixRD& lambdaT, const MatrixRD& expElogBetaT, const MinibatchStats& stats,
                   double eta, double scale, double rho);
 
+// The natural gradient of the same step, g = λ̂ − λ (word-major, V·K), for the adaptive
+// learning rate; updateTopics with ρ is λ ← λ + ρ g.
+void topicGradient(const MatrixRD& lambdaT, const MatrixRD& expElogBetaT,
+                   const MinibatchStats& stats, double eta, double scale, Eigen::VectorXd& g);
+
 } // namespace svi::lda

@@ -16,10 +16,8 @@ std::vector<ParamSpec> ldaParams(bool svi)
     if (svi) {
         p.push_back(
             intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, 1e9));
-        p.push_back(realParam("kappa", "Forgetting rate κ",
-                              "step size ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", 0.7, 0.5, 1.0));
-        p.push_back(
-            realParam("tau0", "Delay τ0", "step size ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", 64.0, 0.0, 1e9));
+        const auto step = StepSizeOptions::params(0.7, 64.0);
+        p.insert(p.end(), step.begin(), step.end());
     }
     p.push_back(realParam("alpha", "Prior α",
                           "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,

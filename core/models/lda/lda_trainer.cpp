@@ -47,6 +47,10 @@ LdaOptions LdaOptions::fromParams(const ParamValues& v)
                 {"local_tol", &o.localTol}});
     if (v.count("minibatch"))
         o.minibatch = getInt(v, "minibatch");
+    StepSizeOptions step{o.schedule, o.kappa, o.tau0, o.adaptiveInit};
+    step.read(v);
+    o.schedule = step.schedule;
+    o.adaptiveInit = step.adaptiveInit;
     return o;
 }
 
@@ -100,7 +104,7 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
     const std::int64_t D = d.trainingRowCount();
-    m_schedule = RobbinsMonro{o.kappa, o.tau0};
+    m_stepSizer = StepSizer({o.schedule, o.kappa, o.tau0, o.adaptiveInit});
     if (m_algorithm == LdaAlgorithm::Svi)
         m_sampler = std::make_unique<MinibatchSampler>(D, std::min(o.minibatch, D),
                                                        Rng::stream(m_seed, kStreamSampler)());
@@ -177,20 +181,54 @@ LocalWorkspace& LdaTrainer::fitDocument(const SparseRows& rows, std::int64_t row
     return ws;
 }
 
+void LdaTrainer::nextBatch()
+{
+    // The sampler draws positions among the training rows.
+    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    m_batch.resize(drawn.size());
+    for (std::size_t j = 0; j < drawn.size(); ++j)
+        m_batch[j] = m_data->trainingRows()[std::size_t(drawn[j])];
+}
+
 double LdaTrainer::step(std::int64_t t)
 {
     const CountData& data = *m_data;
-    double rho = 1.0;
-    if (m_algorithm == LdaAlgorithm::Svi) {
-        // The sampler draws positions among the training rows.
-        rho = m_schedule.rho(t);
-        const std::vector<std::int64_t>& drawn = m_sampler->next();
-        m_batch.resize(drawn.size());
-        for (std::size_t j = 0; j < drawn.size(); ++j)
-            m_batch[j] = data.trainingRows()[std::size_t(drawn[j])];
+    const bool svi = m_algorithm == LdaAlgorithm::Svi;
+    const double scale = double(data.trainingRowCount()) / double(itemsPerStep());
+    // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
+    // al. 2013, Algorithm 1): minibatches drawn before the first update.
+    while (svi && m_stepSizer.needsWarmUp()) {
+        nextBatch();
+        localPhase();
+        lda::topicGradient(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, m_gradient);
+        m_stepSizer.warmUp(m_gradient);
     }
+    if (svi)
+        nextBatch();
+    localPhase();
+
+    const auto t0 = Clock::now();
+    double rho = 1.0;
+    if (svi && m_stepSizer.adaptive()) {
+        lda::topicGradient(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, m_gradient);
+        rho = m_stepSizer.rho(t, &m_gradient);
+        m_lambdaT.reshaped<Eigen::RowMajor>() += rho * m_gradient;
+    } else {
+        rho = svi ? m_stepSizer.rho(t, nullptr) : 1.0;
+        lda::updateTopics(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, rho);
+    }
+    m_times.update += secondsSince(t0);
+
+    const auto t1 = Clock::now();
+    refreshExpectations();
+    m_times.expectation = secondsSince(t1);
+    return rho;
+}
+
+void LdaTrainer::localPhase()
+{
+    const CountData& data = *m_data;
     const std::int64_t B = std::int64_t(m_batch.size());
-    const double scale = double(data.trainingRowCount()) / double(B);
 
     ensureWorkspaces(); // before the parallel loop: nothing allocates inside it
     auto t0 = Clock::now();
@@ -205,13 +243,7 @@ double LdaTrainer::step(std::int64_t t)
 
     t0 = Clock::now();
     m_stats.groupByWord(m_V);
-    lda::updateTopics(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, rho);
     m_times.update = secondsSince(t0);
-
-    t0 = Clock::now();
-    refreshExpectations();
-    m_times.expectation = secondsSince(t0);
-    return rho;
 }
 
 bool LdaTrainer::diverged() const

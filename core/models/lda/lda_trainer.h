@@ -27,6 +27,8 @@ struct LdaOptions
     double eta = 0.01;  // Dirichlet parameter of β_k
     double kappa = 0.7; // SVI: ρ_t = (t + τ0)^(−κ)
     double tau0 = 64.0;
+    StepSchedule schedule = StepSchedule::RobbinsMonro; // SVI
+    int adaptiveInit = 5;
     std::int64_t minibatch = 256; // SVI: documents per step
     int localIters = 100;         // γ updates per document at most
     double localTol = 1e-3;       // stop a document's updates once mean |Δγ| < tol
@@ -81,6 +83,9 @@ public:
 
 private:
     void refreshExpectations();
+    void nextBatch();
+    // Local steps of the minibatch's documents under the current eβ; fills m_stats.
+    void localPhase();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     lda::LocalWorkspace& workspace();
     // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
@@ -99,7 +104,8 @@ private:
     lda::MatrixRD m_lambdaT;      // V×K
     Eigen::VectorXd m_totals;     // K: Σ_w λ_kw
     lda::MatrixRD m_expElogBetaT; // V×K
-    RobbinsMonro m_schedule;
+    StepSizer m_stepSizer;
+    Eigen::VectorXd m_gradient; // adaptive schedule: λ̂ − λ of the minibatch (V·K)
     std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
     std::vector<std::int64_t> m_batch;           // rows of the current step
     lda::MinibatchStats m_stats;
