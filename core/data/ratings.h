@@ -3,7 +3,8 @@
 // optional binarisation and the held-out split of Gopalan, Hofman & Blei (2015, §4): for each
 // user, a seeded random 20 % of their ratings become test entries and 1 % validation entries;
 // the rest train. No Qt: the readers in core/data/io/ratings_files.h produce Ratings; this
-// turns them into CountData (kind "ratings").
+// turns them into CountData (kind "ratings"). The functions are reentrant and may run on any
+// thread.
 
 #include "core/data/count_data.h"
 #include "core/run/params.h"
@@ -27,11 +28,11 @@ struct Rating
 
 struct Ratings
 {
-    std::vector<Rating> entries;           // in file order; each (user, item) pair at most once
-    std::vector<std::int64_t> userIds;     // index → the file's user id, ascending
-    std::vector<std::int64_t> itemIds;     // index → the file's item id, ascending
-    std::vector<std::string> itemTitles;   // index → title (UTF-8), or empty when no metadata
-    std::string source;                    // file name(s), for messages
+    std::vector<Rating> entries;         // in file order; each (user, item) pair at most once
+    std::vector<std::int64_t> userIds;   // index → the file's user id, ascending
+    std::vector<std::int64_t> itemIds;   // index → the file's item id, ascending
+    std::vector<std::string> itemTitles; // index → title (UTF-8), or empty when no metadata
+    std::string source;                  // file name(s), for messages
 
     std::int64_t users() const { return std::int64_t(userIds.size()); }
     std::int64_t items() const { return std::int64_t(itemIds.size()); }
@@ -40,7 +41,7 @@ struct Ratings
 struct RatingsOptions
 {
     // 0: the rating is the count (a 4-star rating is y = 4). > 0: binarise, y = 1 for ratings
-    // ≥ threshold and the rating dropped otherwise (it becomes an unobserved zero).
+    // ≥ threshold and the rating dropped otherwise (it becomes an unobserved zero). Finite, ≥ 0.
     double binarize = 0.0;
     double testFraction = 0.2;        // of each user's ratings, in [0, 1)
     double validationFraction = 0.01; // of each user's ratings, in [0, 1); sum with test < 1
@@ -63,21 +64,33 @@ struct RatingsSplitStats
     std::int64_t users = 0, items = 0;
     std::int64_t train = 0, test = 0, validation = 0; // entries
     std::int64_t droppedBelowThreshold = 0;           // binarised away
-    std::int64_t usersWithoutTest = 0;                // too few ratings to hold any out
-    std::int64_t returnedToTraining = 0;              // held-out entries of items with no training rating, moved back
+    // Users left without any test entry: too few ratings to hold one out (round(testFraction ×
+    // n_u) = 0, or none left after binarising), or every one returned to training.
+    std::int64_t usersWithoutTest = 0;
+    // Held-out (test or validation) entries of items with no training rating, moved back.
+    std::int64_t returnedToTraining = 0;
 };
 
 // Binarises and splits (see the top of this file). For each user, in a seeded order drawn from
-// their own stream (seed, "split", user), n_u ratings are shuffled; round(testFraction × n_u)
+// their own stream (seed, "split", the user's file id), the user's n_u ratings (those left
+// after binarising, taken in ascending item order) are shuffled; round(testFraction × n_u)
 // become test entries and the validation count is validationFraction × n_u rounded at random
 // (so that 1 % of the ratings are validation entries overall even when every user has fewer
-// than 100); a user always keeps at least one training rating. Then every held-out entry of an
-// item left without any training rating is moved back into training (counted in
-// returnedToTraining): a model cannot score an item it has never seen. Rows are users, columns
-// items; rowIds/columnIds/columnNames/rowNames ("user <id>") come from `ratings`; kind =
-// "ratings"; no test rows (every user trains). Throws std::invalid_argument naming the problem:
-// invalid options, an empty set of ratings, indices out of range, a (user, item) pair twice,
-// or a non-finite value.
+// than 100); a user always keeps at least one training rating (the validation count gives way
+// first, then the test count). Keying the stream by the file id and ordering by item
+// makes a user's split depend only on the seed and that user's own ratings: not on the other
+// users, their number or the order of the file's lines (until the return below).
+// Then every held-out entry of an item left without any training rating is moved back into
+// training (counted in returnedToTraining): a model cannot score an item it has never seen.
+// Rows are users, columns items (users and items without any rating stay, as empty rows and
+// columns, so indices match `ratings`); rowIds/columnIds come from userIds/itemIds, columnNames
+// from itemTitles (the item id as text where a title is missing), rowNames are "user <id>";
+// kind = "ratings"; no test rows (every user trains); finalise() is called. Values are stored
+// as the counts (or 1 when binarised).
+// Throws std::invalid_argument naming the problem: invalid options, an empty set of ratings (or
+// none left after binarising), userIds/itemIds not strictly increasing, itemTitles neither
+// empty nor one per item, indices out of range, a (user, item) pair twice, or a value that is
+// not finite and > 0.
 CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& options,
                              RatingsSplitStats* stats = nullptr);
 

@@ -1,0 +1,286 @@
+#include "core/data/ratings.h"
+
+#include "core/math/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+// Stream id of Rng::stream(seed, id, user): the same "split" id as the corpus and table splits,
+// so one seed means the same thing everywhere.
+constexpr std::uint64_t kSplitStream = 0x73706c6974ULL; // "split"
+
+// Where each rating goes.
+enum class Part : std::uint8_t { Train, Test, Validation };
+
+// The first `take` entries of `v` become a uniform random subset, in the order drawn (partial
+// Fisher–Yates, as in corpus.cpp): the first k of them do not depend on `take` ≥ k.
+template <class T> void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
+{
+    for (std::size_t j = 0; j < take && j < v.size(); ++j)
+        std::swap(v[j], v[j + rng.below(v.size() - j)]);
+}
+
+[[noreturn]] void invalid(const std::string& what)
+{
+    throw std::invalid_argument("makeRatingsData: " + what);
+}
+
+std::string sourceName(const Ratings& r)
+{
+    return "'" + (r.source.empty() ? std::string("ratings") : r.source) + "'";
+}
+
+// "line 7" for a rating read from a file, "rating 7" (its position, from 1) for one made in
+// memory.
+std::string where(const Ratings& r, std::size_t k)
+{
+    const std::int64_t line = r.entries[k].line;
+    return line > 0 ? "line " + std::to_string(line) : "rating " + std::to_string(k + 1);
+}
+
+void checkIds(const std::vector<std::int64_t>& ids, const Ratings& r, const char* name)
+{
+    if (ids.empty())
+        invalid(sourceName(r) + " has no " + name);
+    for (std::size_t i = 1; i < ids.size(); ++i)
+        if (ids[i] <= ids[i - 1])
+            invalid(sourceName(r) + ": " + name + " are not strictly increasing (index " +
+                    std::to_string(i - 1) + " is " + std::to_string(ids[i - 1]) + ", index " +
+                    std::to_string(i) + " is " + std::to_string(ids[i]) + ")");
+}
+
+} // namespace
+
+std::optional<std::string> RatingsOptions::validate() const
+{
+    if (!(binarize >= 0.0 && std::isfinite(binarize)))
+        return fieldError("binarize", formatNumber(binarize),
+                          "must be ≥ 0 and finite (0 = ratings are counts)");
+    if (!(testFraction >= 0.0 && testFraction < 1.0))
+        return fieldError("test_fraction", formatNumber(testFraction), "must be in [0, 1)");
+    if (!(validationFraction >= 0.0 && validationFraction < 1.0))
+        return fieldError("validation_fraction", formatNumber(validationFraction),
+                          "must be in [0, 1)");
+    if (!(testFraction + validationFraction < 1.0))
+        return fieldError("validation_fraction", formatNumber(validationFraction),
+                          "must be < 1 − test_fraction = " + formatNumber(1.0 - testFraction) +
+                              " (some ratings must train)");
+    return std::nullopt;
+}
+
+std::vector<ParamSpec> RatingsOptions::params()
+{
+    // The split's own seed, apart from the run's "seed": the same split can then be scored
+    // with models started from different seeds.
+    ParamSpec seed = seedParam("seed of the held-out split (which ratings become test and "
+                               "validation entries)");
+    seed.key = "split_seed";
+    seed.label = "Split seed";
+    return {
+        realParam("binarize", "Binarise at",
+                  "0: a rating is a count (4 stars = 4); > 0: ratings ≥ this become 1 and lower "
+                  "ones are dropped",
+                  0.0, 0.0, std::numeric_limits<double>::max()),
+        realParam("test_fraction", "Test ratings",
+                  "fraction of each user's ratings held out as test entries", 0.2, 0.0, 0.99),
+        realParam("validation_fraction", "Validation ratings",
+                  "fraction of each user's ratings held out for validation (rounded at random "
+                  "per user)",
+                  0.01, 0.0, 0.99),
+        seed,
+    };
+}
+
+RatingsOptions RatingsOptions::fromParams(const ParamValues& values)
+{
+    RatingsOptions o;
+    o.binarize = getReal(values, "binarize");
+    o.testFraction = getReal(values, "test_fraction");
+    o.validationFraction = getReal(values, "validation_fraction");
+    o.seed = std::uint64_t(getInt(values, "split_seed"));
+    return o;
+}
+
+CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
+                             RatingsSplitStats* stats)
+{
+    if (auto problem = o.validate())
+        invalid(*problem);
+    const std::vector<Rating>& entries = ratings.entries;
+    if (entries.empty())
+        invalid(sourceName(ratings) + " has no ratings");
+    if (entries.size() >= std::numeric_limits<std::uint32_t>::max())
+        invalid(sourceName(ratings) + " has " + std::to_string(entries.size()) +
+                " ratings, more than 2³² − 2");
+    checkIds(ratings.userIds, ratings, "userIds");
+    checkIds(ratings.itemIds, ratings, "itemIds");
+    const std::int64_t U = ratings.users(), I = ratings.items();
+    if (!ratings.itemTitles.empty() && std::int64_t(ratings.itemTitles.size()) != I)
+        invalid(sourceName(ratings) + " has " + std::to_string(ratings.itemTitles.size()) +
+                " item titles for " + std::to_string(I) + " items");
+
+    // Check every rating and count each user's (for grouping them by user below).
+    std::vector<std::uint32_t> userStart(std::size_t(U) + 1, 0);
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const Rating& e = entries[k];
+        if (e.user < 0 || e.user >= U)
+            invalid(sourceName(ratings) + " " + where(ratings, k) + ": user index " +
+                    std::to_string(e.user) + ", but there are " + std::to_string(U) + " users");
+        if (e.item < 0 || e.item >= I)
+            invalid(sourceName(ratings) + " " + where(ratings, k) + ": item index " +
+                    std::to_string(e.item) + ", but there are " + std::to_string(I) + " items");
+        if (!(std::isfinite(e.value) && e.value > 0.0f))
+            invalid(sourceName(ratings) + " " + where(ratings, k) + ": rating " +
+                    formatNumber(double(e.value)) + ", but ratings must be finite and > 0");
+        ++userStart[std::size_t(e.user) + 1];
+    }
+    std::partial_sum(userStart.begin(), userStart.end(), userStart.begin());
+    // Each user's ratings as keys item << 32 | entry, sorted: item order (the order the split
+    // shuffles from, and the CSR column order), repeated pairs side by side with the one read
+    // first ahead. Packed keys sort without touching the entries.
+    std::vector<std::uint64_t> byUser(entries.size());
+    {
+        std::vector<std::uint32_t> next(userStart.begin(), userStart.end() - 1);
+        for (std::size_t k = 0; k < entries.size(); ++k)
+            byUser[next[std::size_t(entries[k].user)]++] =
+                std::uint64_t(entries[k].item) << 32 | std::uint64_t(k);
+    }
+    constexpr std::uint64_t kEntry = 0xFFFFFFFFu;
+    std::size_t repeat = entries.size(), repeatFirst = 0;
+    for (std::int64_t u = 0; u < U; ++u) {
+        const auto first = byUser.begin() + std::ptrdiff_t(userStart[std::size_t(u)]);
+        const auto last = byUser.begin() + std::ptrdiff_t(userStart[std::size_t(u) + 1]);
+        std::sort(first, last);
+        for (auto it = first; it != last && it + 1 != last; ++it)
+            if ((it[0] >> 32) == (it[1] >> 32) && (it[1] & kEntry) < repeat) {
+                repeat = std::size_t(it[1] & kEntry);
+                repeatFirst = std::size_t(it[0] & kEntry);
+            }
+    }
+    if (repeat < entries.size()) {
+        const Rating& e = entries[repeat];
+        invalid(sourceName(ratings) + " " + where(ratings, repeat) + ": user " +
+                std::to_string(ratings.userIds[std::size_t(e.user)]) + " rated item " +
+                std::to_string(ratings.itemIds[std::size_t(e.item)]) + " again (first at " +
+                where(ratings, repeatFirst) + ")");
+    }
+
+    // Binarise: keep, per user and in item order, the ratings that remain and their values.
+    std::vector<std::int32_t> item;
+    std::vector<float> value;
+    std::vector<std::uint32_t> keptStart(std::size_t(U) + 1, 0);
+    item.reserve(entries.size());
+    value.reserve(entries.size());
+    std::int64_t dropped = 0;
+    float largest = 0.0f;
+    for (std::int64_t u = 0; u < U; ++u) {
+        for (std::uint32_t j = userStart[std::size_t(u)]; j < userStart[std::size_t(u) + 1]; ++j) {
+            const Rating& e = entries[std::size_t(byUser[j] & kEntry)];
+            largest = std::max(largest, e.value);
+            if (o.binarize > 0.0 && double(e.value) < o.binarize) {
+                ++dropped;
+                continue;
+            }
+            item.push_back(e.item);
+            value.push_back(o.binarize > 0.0 ? 1.0f : e.value);
+        }
+        keptStart[std::size_t(u) + 1] = std::uint32_t(item.size());
+    }
+    if (item.empty())
+        invalid(fieldError("binarize", formatNumber(o.binarize),
+                           "drops every rating of " + sourceName(ratings) + " (the largest is " +
+                               formatNumber(double(largest)) + ")"));
+
+    // The split, user by user from the user's own stream.
+    std::vector<Part> part(item.size(), Part::Train);
+    std::vector<std::uint32_t> order;
+    for (std::int64_t u = 0; u < U; ++u) {
+        const std::uint32_t begin = keptStart[std::size_t(u)];
+        const std::int64_t n = std::int64_t(keptStart[std::size_t(u) + 1] - begin);
+        if (n == 0)
+            continue;
+        Rng rng = Rng::stream(o.seed, kSplitStream, std::uint64_t(ratings.userIds[std::size_t(u)]));
+        // Drawn even when the fraction is 0, so the test entries below do not depend on it.
+        const double v = o.validationFraction * double(n);
+        std::int64_t validation = std::int64_t(std::floor(v)) + (rng.uniform() < v - std::floor(v));
+        std::int64_t test = std::min(std::int64_t(std::llround(o.testFraction * double(n))), n - 1);
+        validation = std::min(validation, n - 1 - test);
+        order.resize(std::size_t(n));
+        std::iota(order.begin(), order.end(), begin);
+        chooseFirst(order, std::size_t(test + validation), rng);
+        for (std::int64_t k = 0; k < test + validation; ++k)
+            part[order[std::size_t(k)]] = k < test ? Part::Test : Part::Validation;
+    }
+
+    // A held-out entry of an item nobody trains on could not be scored: back to training.
+    std::vector<std::int64_t> itemTrain(std::size_t(I), 0);
+    for (std::size_t j = 0; j < item.size(); ++j)
+        itemTrain[std::size_t(item[j])] += part[j] == Part::Train;
+    std::int64_t returned = 0;
+    for (std::size_t j = 0; j < item.size(); ++j)
+        if (part[j] != Part::Train && itemTrain[std::size_t(item[j])] == 0) {
+            part[j] = Part::Train;
+            ++returned;
+        }
+
+    auto data = std::make_shared<CountData>();
+    data->vocabularySize = I;
+    data->source = ratings.source;
+    data->kind = "ratings";
+    data->rowIds = ratings.userIds;
+    data->columnIds = ratings.itemIds;
+    data->columnNames.reserve(std::size_t(I));
+    for (std::int64_t i = 0; i < I; ++i) {
+        const bool titled =
+            !ratings.itemTitles.empty() && !ratings.itemTitles[std::size_t(i)].empty();
+        data->columnNames.push_back(titled ? ratings.itemTitles[std::size_t(i)]
+                                           : std::to_string(ratings.itemIds[std::size_t(i)]));
+    }
+    data->rowNames.reserve(std::size_t(U));
+    for (std::int64_t id : ratings.userIds)
+        data->rowNames.push_back("user " + std::to_string(id));
+
+    SparseRows* const target[3] = {&data->train, &data->heldOut, &data->validation};
+    std::size_t count[3] = {0, 0, 0};
+    for (const Part p : part)
+        ++count[std::size_t(p)];
+    for (int t = 0; t < 3; ++t) {
+        target[t]->rowStart.reserve(std::size_t(U) + 1);
+        target[t]->cols.reserve(count[t]);
+        target[t]->counts.reserve(count[t]);
+    }
+    std::int64_t withoutTest = 0;
+    for (std::int64_t u = 0; u < U; ++u) {
+        // Already in item order, so every row's columns increase.
+        for (std::uint32_t j = keptStart[std::size_t(u)]; j < keptStart[std::size_t(u) + 1]; ++j) {
+            SparseRows& m = *target[std::size_t(part[j])];
+            m.cols.push_back(item[j]);
+            m.counts.push_back(value[j]);
+        }
+        for (SparseRows* m : target)
+            m->rowStart.push_back(std::int64_t(m->cols.size()));
+        withoutTest += data->heldOut.rowNonZeros(u) == 0;
+    }
+    data->finalise();
+
+    if (stats) {
+        *stats = RatingsSplitStats{};
+        stats->users = U;
+        stats->items = I;
+        stats->train = data->train.nonZeros();
+        stats->test = data->heldOut.nonZeros();
+        stats->validation = data->validation.nonZeros();
+        stats->droppedBelowThreshold = dropped;
+        stats->usersWithoutTest = withoutTest;
+        stats->returnedToTraining = returned;
+    }
+    return data;
+}
+
+} // namespace svi
