@@ -3,6 +3,7 @@
 #include "core/data/io/corpus_files.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/fcs_file.h"
+#include "core/data/io/ratings_files.h"
 
 #include <QFileInfo>
 #include <QString>
@@ -11,14 +12,21 @@ namespace svi {
 
 DataFileKind dataFileKind(const std::string& path)
 {
-    if (corpusFormatOf(path))
-        return DataFileKind::Corpus;
     QString name = QFileInfo(QString::fromStdString(path)).fileName().toLower();
     if (name.endsWith(".gz"))
         name.chop(3);
-    if (name.endsWith(".fcs") || name.endsWith(".lmd"))
+    const bool fcs = name.endsWith(".fcs") || name.endsWith(".lmd");
+    const bool table = name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt");
+    if (!fcs) {
+        const std::optional<RatingsFormat> ratings = ratingsFormatOf(path);
+        if (ratings && (!table || *ratings == RatingsFormat::Csv))
+            return DataFileKind::Ratings;
+    }
+    if (corpusFormatOf(path))
+        return DataFileKind::Corpus;
+    if (fcs)
         return DataFileKind::Fcs;
-    if (name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt"))
+    if (table)
         return DataFileKind::Delimited;
     return DataFileKind::Image;
 }
@@ -40,6 +48,9 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
     if (dataFileKind(paths.front()) == DataFileKind::Corpus)
         throw DataError("cannot read '" + paths.front() +
                         "' as a table: it is a text corpus (documents × words)");
+    if (dataFileKind(paths.front()) == DataFileKind::Ratings)
+        throw DataError("cannot read '" + paths.front() +
+                        "' as a table: it is a ratings file (users × items)");
     if (dataFileKind(paths.front()) != DataFileKind::Delimited)
         throw DataError("cannot read '" + paths.front() +
                         "' as a table: expected .fcs, .csv, .tsv or .txt (optionally .gz)");

@@ -1,0 +1,730 @@
+#include "core/data/io/ratings_files.h"
+
+#include "core/data/io/byte_source.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QString>
+#include <QStringDecoder>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <unordered_map>
+
+namespace svi {
+namespace {
+
+// Text quoted in messages is cut to this many bytes.
+constexpr std::size_t kQuoteMax = 40;
+// How much of a file is read to sniff its layout; a longer first line is not a rating.
+constexpr std::size_t kSniffBytes = 4096;
+// Ids below this are re-indexed through a table (MovieLens ids are below 300 000), larger ones
+// through a hash map.
+constexpr std::int64_t kDirectIds = std::int64_t(1) << 22;
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "': " + reason);
+}
+
+[[noreturn]] void failLine(const std::string& path, std::int64_t line, const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ": " + reason);
+}
+
+[[noreturn]] void failField(const std::string& path, std::int64_t line, const std::string& field,
+                            const std::string& reason)
+{
+    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ", " + field +
+                    ": " + reason);
+}
+
+// 'text' for a message, cut at a UTF-8 character boundary when long.
+std::string inQuotes(std::string_view text)
+{
+    std::string out(1, '\'');
+    if (text.size() <= kQuoteMax)
+        return out.append(text).append(1, '\'');
+    std::size_t n = kQuoteMax;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+        --n;
+    return out.append(text.substr(0, n)).append("…'");
+}
+
+QString qstr(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+bool isDirectory(const std::string& path)
+{
+    return QFileInfo(qstr(path)).isDir();
+}
+
+// The file name in lower case without a final ".gz".
+QString plainName(const std::string& path)
+{
+    QString name = QFileInfo(qstr(path)).fileName().toLower();
+    if (name.endsWith(".gz"))
+        name.chop(3);
+    return name;
+}
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    if (text.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+        if (c != prefix[i])
+            return false;
+    }
+    return true;
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// --- one rating line -------------------------------------------------------------------------
+
+struct Layout
+{
+    std::string_view delimiter;
+    const char* delimiterName;             // for messages
+    std::array<const char*, 4> fieldNames; // the file format's own names
+    const char* form;                      // a rating line, for messages
+    std::size_t bytesPerLine;              // about, for reserving
+};
+
+const Layout kTab{"\t",
+                  "TAB",
+                  {"user id", "item id", "rating", "timestamp"},
+                  "'user id TAB item id TAB rating TAB timestamp'",
+                  18};
+const Layout kDat{"::",
+                  "'::'",
+                  {"UserID", "MovieID", "Rating", "Timestamp"},
+                  "'UserID::MovieID::Rating::Timestamp'",
+                  22};
+const Layout kCsv{",",
+                  "','",
+                  {"userId", "movieId", "rating", "timestamp"},
+                  "'userId,movieId,rating,timestamp'",
+                  22};
+
+const Layout& layoutOf(RatingsFormat format)
+{
+    switch (format) {
+    case RatingsFormat::Tab:
+        return kTab;
+    case RatingsFormat::Dat:
+        return kDat;
+    case RatingsFormat::Csv:
+        break;
+    }
+    return kCsv;
+}
+
+// Splits `line` at `delimiter`; the first fields go to `out`; returns how many there are.
+std::size_t splitAt(std::string_view line, std::string_view delimiter,
+                    std::array<std::string_view, 4>& out)
+{
+    std::size_t n = 0, pos = 0;
+    for (;;) {
+        const std::size_t at =
+            delimiter.size() == 1 ? line.find(delimiter[0], pos) : line.find(delimiter, pos);
+        const std::size_t end = at == std::string_view::npos ? line.size() : at;
+        if (n < out.size())
+            out[n] = line.substr(pos, end - pos);
+        ++n;
+        if (at == std::string_view::npos)
+            return n;
+        pos = at + delimiter.size();
+    }
+}
+
+// What went wrong on a line: field 0 for the line as a whole, else the field's number.
+struct LineProblem
+{
+    std::size_t field = 0;
+    std::string message;
+};
+
+std::string noDelimiter(std::string_view line, const Layout& layout)
+{
+    for (std::string_view other : {"\t", "::", ",", ";", "|", " "}) {
+        if (other == layout.delimiter || line.find(other) == std::string_view::npos)
+            continue;
+        const std::string shown = other == "\t" ? "TAB" : "'" + std::string(other) + "'";
+        return "no " + std::string(layout.delimiterName) + " between the fields (they are " +
+               "separated by " + shown + "?); a rating is " + layout.form;
+    }
+    return "no " + std::string(layout.delimiterName) + " between the fields (one field, " +
+           inQuotes(line) + "); a rating is " + layout.form;
+}
+
+// A whole number ≥ 1.
+bool parseId(std::string_view text, std::int64_t& value, std::string* problem)
+{
+    const char* const end = text.data() + text.size();
+    const auto r = std::from_chars(text.data(), end, value);
+    if (r.ec == std::errc() && r.ptr == end && value >= 1)
+        return true;
+    if (problem)
+        *problem = r.ec == std::errc::result_out_of_range && r.ptr == end
+                       ? inQuotes(text) + " is too large (at most " +
+                             std::to_string(std::numeric_limits<std::int64_t>::max()) + ")"
+                   : r.ec == std::errc() && r.ptr == end
+                       ? inQuotes(text) + ", but ids must be whole numbers ≥ 1"
+                       : inQuotes(text) + " is not a whole number";
+    return false;
+}
+
+// A finite number > 0 within float range.
+bool parseRating(std::string_view text, float& value, std::string* problem)
+{
+    const char* const end = text.data() + text.size();
+    double v = 0.0;
+    const auto r = std::from_chars(text.data(), end, v, std::chars_format::general);
+    if (r.ec == std::errc() && r.ptr == end && v > 0.0 &&
+        v <= double(std::numeric_limits<float>::max())) {
+        value = float(v);
+        if (value > 0.0f)
+            return true;
+    }
+    if (problem)
+        *problem = r.ptr != end || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range)
+                       ? inQuotes(text) + " is not a number"
+                       : inQuotes(text) + ", but a rating must be a finite number > 0";
+    return false;
+}
+
+bool parseTimestamp(std::string_view text, std::string* problem)
+{
+    const char* const end = text.data() + text.size();
+    std::int64_t v = 0;
+    const auto r = std::from_chars(text.data(), end, v);
+    if (r.ec == std::errc() && r.ptr == end)
+        return true;
+    if (problem)
+        *problem = inQuotes(text) + " is not a whole number";
+    return false;
+}
+
+// Parses one rating line; on failure fills `problem` (when given) and returns false. Builds no
+// string on success: this runs 20 million times for ml-20m.
+bool parseRatingLine(std::string_view line, const Layout& layout, std::int64_t& user,
+                     std::int64_t& item, float& rating, LineProblem* problem)
+{
+    std::array<std::string_view, 4> f;
+    const std::size_t n = splitAt(line, layout.delimiter, f);
+    if (n != 3 && n != 4) {
+        if (problem)
+            problem->message = n == 1 ? noDelimiter(line, layout)
+                                      : std::to_string(n) + " fields, but a rating is " +
+                                            layout.form + " (or without the timestamp)";
+        return false;
+    }
+    std::string* const message = problem ? &problem->message : nullptr;
+    std::size_t bad = 0;
+    if (!parseId(f[0], user, message))
+        bad = 1;
+    else if (!parseId(f[1], item, message))
+        bad = 2;
+    else if (!parseRating(f[2], rating, message))
+        bad = 3;
+    else if (n == 4 && !parseTimestamp(f[3], message))
+        bad = 4;
+    if (bad == 0)
+        return true;
+    if (problem)
+        problem->field = bad;
+    return false;
+}
+
+std::string fieldName(const Layout& layout, std::size_t field)
+{
+    return "field " + std::to_string(field) + " (" + layout.fieldNames[field - 1] + ")";
+}
+
+// --- re-indexing -----------------------------------------------------------------------------
+
+// File ids → indices in the order first seen; then ranks turn those into ascending-id order.
+class IdIndex
+{
+public:
+    explicit IdIndex(const char* what) : m_what(what) {}
+
+    std::int32_t operator()(std::int64_t id, const std::string& path, std::int64_t line)
+    {
+        if (id < kDirectIds) {
+            if (std::size_t(id) >= m_table.size())
+                m_table.resize(std::min(std::max(std::size_t(id) + 1, 2 * m_table.size()),
+                                        std::size_t(kDirectIds)),
+                               -1);
+            std::int32_t& slot = m_table[std::size_t(id)];
+            if (slot < 0)
+                slot = add(id, path, line);
+            return slot;
+        }
+        const auto it = m_map.find(id);
+        if (it != m_map.end())
+            return it->second;
+        const std::int32_t index = add(id, path, line);
+        m_map.emplace(id, index);
+        return index;
+    }
+
+    // The ids in ascending order, and for each first-seen index its place among them.
+    std::vector<std::int32_t> ranks(std::vector<std::int64_t>& sorted) const
+    {
+        std::vector<std::int32_t> order(m_ids.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+            return m_ids[std::size_t(a)] < m_ids[std::size_t(b)];
+        });
+        std::vector<std::int32_t> rank(m_ids.size());
+        sorted.resize(m_ids.size());
+        for (std::size_t r = 0; r < order.size(); ++r) {
+            rank[std::size_t(order[r])] = std::int32_t(r);
+            sorted[r] = m_ids[std::size_t(order[r])];
+        }
+        return rank;
+    }
+
+private:
+    std::int32_t add(std::int64_t id, const std::string& path, std::int64_t line)
+    {
+        if (m_ids.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+            failLine(path, line, "more than 2³¹ − 1 " + std::string(m_what) + " ids");
+        m_ids.push_back(id);
+        return std::int32_t(m_ids.size() - 1);
+    }
+
+    const char* m_what;
+    std::vector<std::int32_t> m_table;
+    std::unordered_map<std::int64_t, std::int32_t> m_map;
+    std::vector<std::int64_t> m_ids;
+};
+
+// Throws for the (user, item) pair repeated first in the file, naming both lines. The check is
+// one pass over each user's items marking the items seen (no sort: 20 M ratings in ml-20m); only
+// when it finds a repeat are the user's ratings sorted, as keys item << 32 | entry, to name the
+// lines.
+void checkRepeats(const Ratings& r, const std::string& path)
+{
+    const std::vector<Rating>& e = r.entries;
+    if (e.size() >= std::numeric_limits<std::uint32_t>::max())
+        fail(path, std::to_string(e.size()) + " ratings, more than 2³² − 2");
+    std::vector<std::size_t> start(std::size_t(r.users()) + 1, 0);
+    for (const Rating& x : e)
+        ++start[std::size_t(x.user) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    // Entry numbers grouped by user, in file order (not initialised: every slot is written).
+    const auto byUser = std::make_unique_for_overwrite<std::uint32_t[]>(e.size());
+    {
+        std::vector<std::size_t> next(start.begin(), start.end() - 1);
+        for (std::size_t k = 0; k < e.size(); ++k)
+            byUser[next[std::size_t(e[k].user)]++] = std::uint32_t(k);
+    }
+    std::vector<std::int32_t> seenBy(std::size_t(r.items()), -1); // item → the last user
+    std::size_t repeat = e.size(), first = 0;
+    std::vector<std::uint64_t> keys;
+    for (std::size_t u = 0; u + 1 < start.size(); ++u) {
+        bool repeated = false;
+        for (std::size_t j = start[u]; j < start[u + 1]; ++j) {
+            std::int32_t& seen = seenBy[std::size_t(e[byUser[j]].item)];
+            repeated = repeated || seen == std::int32_t(u);
+            seen = std::int32_t(u);
+        }
+        if (!repeated)
+            continue;
+        // Sorted by item, then file order: a repeat follows the entry it repeats.
+        keys.clear();
+        for (std::size_t j = start[u]; j < start[u + 1]; ++j)
+            keys.push_back(std::uint64_t(e[byUser[j]].item) << 32 | byUser[j]);
+        std::sort(keys.begin(), keys.end());
+        for (std::size_t j = 1; j < keys.size(); ++j)
+            if ((keys[j] >> 32) == (keys[j - 1] >> 32) && (keys[j] & 0xFFFFFFFFu) < repeat) {
+                repeat = keys[j] & 0xFFFFFFFFu;
+                first = keys[j - 1] & 0xFFFFFFFFu;
+            }
+    }
+    if (repeat < e.size())
+        failLine(path, e[repeat].line,
+                 "user " + std::to_string(r.userIds[std::size_t(e[repeat].user)]) + " rated item " +
+                     std::to_string(r.itemIds[std::size_t(e[repeat].item)]) +
+                     " again (first at line " + std::to_string(e[first].line) + ")");
+}
+
+// --- titles ----------------------------------------------------------------------------------
+
+enum class TitlesFormat { Pipe, Dat, Csv };
+
+std::string readAll(const std::string& path)
+{
+    ByteSource source(path);
+    std::string bytes;
+    if (source.sizeHint() > 0)
+        bytes.reserve(std::size_t(source.sizeHint()));
+    char block[64 * 1024];
+    while (const std::size_t got = source.read(block, sizeof block))
+        bytes.append(block, got);
+    return bytes;
+}
+
+std::string latin1ToUtf8(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x80) {
+            out.push_back(char(c));
+        } else {
+            out.push_back(char(0xC0 | (c >> 6)));
+            out.push_back(char(0x80 | (c & 0x3F)));
+        }
+    }
+    return out;
+}
+
+// A movies.csv title: a plain field up to the next comma, or a quoted one with "" for a quote.
+// `rest` starts at the title and is left after its comma.
+bool csvField(std::string_view& rest, std::string& out, std::string& problem)
+{
+    out.clear();
+    if (rest.empty() || rest.front() != '"') {
+        const std::size_t comma = rest.find(',');
+        out.assign(rest.substr(0, comma));
+        if (out.find('"') != std::string::npos) {
+            problem = "a quote inside an unquoted title (" + inQuotes(out) +
+                      "); a title with quotes is written \"…\"\"…\"";
+            return false;
+        }
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        return true;
+    }
+    std::size_t i = 1;
+    for (;;) {
+        const std::size_t quote = rest.find('"', i);
+        if (quote == std::string_view::npos) {
+            problem = "a quote opened and not closed (" + inQuotes(rest) +
+                      "; a quoted title cannot span lines)";
+            return false;
+        }
+        out.append(rest.substr(i, quote - i));
+        if (quote + 1 < rest.size() && rest[quote + 1] == '"') {
+            out.push_back('"');
+            i = quote + 2;
+            continue;
+        }
+        if (quote + 1 < rest.size() && rest[quote + 1] != ',') {
+            problem = "text after the closing quote (" + inQuotes(rest.substr(quote + 1)) + ")";
+            return false;
+        }
+        rest = quote + 1 < rest.size() ? rest.substr(quote + 2) : std::string_view();
+        return true;
+    }
+}
+
+} // namespace
+
+std::string ratingsFileIn(const std::string& folder)
+{
+    if (!isDirectory(folder))
+        return {};
+    const QDir dir(qstr(folder));
+    for (const char* name : {"u.data", "ratings.dat", "ratings.csv"})
+        for (const QString& file : {QString(name), QString(name) + ".gz"})
+            if (QFileInfo(dir.filePath(file)).isFile())
+                return QDir::cleanPath(dir.filePath(file)).toStdString();
+    return {};
+}
+
+std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
+{
+    if (isDirectory(path)) {
+        const std::string file = ratingsFileIn(path);
+        return file.empty() ? std::nullopt : ratingsFormatOf(file);
+    }
+    const QString name = plainName(path);
+    if (name == "u.data")
+        return RatingsFormat::Tab;
+    // ml-100k's splits: u1.base … u5.test, ua.base, ub.test.
+    if ((name.endsWith(".base") || name.endsWith(".test")) && name.startsWith('u') &&
+        name.size() <= 7)
+        return RatingsFormat::Tab;
+    if (name == "ratings.dat")
+        return RatingsFormat::Dat;
+    if (name == "ratings.csv")
+        return RatingsFormat::Csv;
+
+    // Any other name: the first line decides.
+    if (!QFileInfo(qstr(path)).isFile())
+        return std::nullopt;
+    std::string head(kSniffBytes, '\0');
+    try {
+        ByteSource source(path);
+        head.resize(source.readFull(head.data(), head.size()));
+    } catch (const DataError&) {
+        return std::nullopt;
+    }
+    std::string_view line(head);
+    if (line.starts_with(kBom))
+        line.remove_prefix(kBom.size());
+    const std::size_t nl = line.find('\n');
+    if (nl == std::string_view::npos && head.size() == kSniffBytes)
+        return std::nullopt;
+    line = line.substr(0, nl);
+    if (line.ends_with('\r'))
+        line.remove_suffix(1);
+    if (startsWithNoCase(line, "userid,movieid,rating"))
+        return RatingsFormat::Csv;
+    std::int64_t user = 0, item = 0;
+    float rating = 0.0f;
+    if (line.find("::") != std::string_view::npos &&
+        parseRatingLine(line, kDat, user, item, rating, nullptr))
+        return RatingsFormat::Dat;
+    if (line.find('\t') != std::string_view::npos &&
+        parseRatingLine(line, kTab, user, item, rating, nullptr))
+        return RatingsFormat::Tab;
+    return std::nullopt;
+}
+
+std::string findItemTitles(const std::string& ratingsPath, RatingsFormat format)
+{
+    const QDir dir = QFileInfo(qstr(ratingsPath)).dir();
+    const QString name = format == RatingsFormat::Tab   ? "u.item"
+                         : format == RatingsFormat::Dat ? "movies.dat"
+                                                        : "movies.csv";
+    for (const QString& file : {name, name + ".gz"})
+        if (QFileInfo(dir.filePath(file)).isFile())
+            return QDir::cleanPath(dir.filePath(file)).toStdString();
+    return {};
+}
+
+Ratings readRatings(const std::string& path, RatingsFormat format)
+{
+    const Layout& layout = layoutOf(format);
+    ByteSource source(path);
+    LineReader lines(source);
+    Ratings r;
+    r.source = path;
+    if (source.sizeHint() > 0)
+        r.entries.reserve(std::size_t(source.sizeHint()) / layout.bytesPerLine);
+
+    IdIndex users("user"), items("item");
+    std::string_view line;
+    std::int64_t number = 0;
+    bool first = true, header = false;
+    std::int64_t user = 0, item = 0;
+    float rating = 0.0f;
+    while (lines.next(line, number)) {
+        if (first && line.starts_with(kBom))
+            line.remove_prefix(kBom.size());
+        if (line.empty())
+            continue;
+        if (first) {
+            first = false;
+            if (format == RatingsFormat::Csv && !isDigit(line.front())) {
+                if (!startsWithNoCase(line, "userid,movieid,rating"))
+                    failLine(path, number,
+                             inQuotes(line) + ", but the first line of a ratings.csv is the " +
+                                 "header 'userId,movieId,rating,timestamp' or a rating");
+                header = true;
+                continue;
+            }
+        }
+        if (!parseRatingLine(line, layout, user, item, rating, nullptr)) {
+            LineProblem problem;
+            parseRatingLine(line, layout, user, item, rating, &problem);
+            if (problem.field == 0)
+                failLine(path, number, problem.message);
+            failField(path, number, fieldName(layout, problem.field), problem.message);
+        }
+        r.entries.push_back(
+            Rating{users(user, path, number), items(item, path, number), rating, number});
+    }
+    if (r.entries.empty())
+        fail(path, header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
+
+    const std::vector<std::int32_t> userRank = users.ranks(r.userIds);
+    const std::vector<std::int32_t> itemRank = items.ranks(r.itemIds);
+    for (Rating& e : r.entries) {
+        e.user = userRank[std::size_t(e.user)];
+        e.item = itemRank[std::size_t(e.item)];
+    }
+    checkRepeats(r, path);
+    return r;
+}
+
+std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::string& path)
+{
+    const std::string bytes = readAll(path);
+    std::string_view text(bytes);
+    if (text.starts_with(kBom))
+        text.remove_prefix(kBom.size());
+    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    // Decoded only to learn whether it is UTF-8 (the decoder is lazy until made a QString).
+    const QString decoded = utf8(QByteArrayView(text.data(), qsizetype(text.size())));
+    const bool latin1 = utf8.hasError();
+
+    const QString name = plainName(path);
+    std::optional<TitlesFormat> format;
+    if (name == "u.item")
+        format = TitlesFormat::Pipe;
+    else if (name == "movies.dat")
+        format = TitlesFormat::Dat;
+    else if (name == "movies.csv")
+        format = TitlesFormat::Csv;
+
+    std::vector<std::pair<std::int64_t, std::string>> titles;
+    std::unordered_map<std::int64_t, std::int64_t> seen; // id → line
+    std::string title, problem;
+    bool first = true, header = false;
+    std::int64_t number = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t nl = std::min(text.find('\n', pos), text.size());
+        std::string_view line = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++number;
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        if (trimmed(line).empty())
+            continue;
+        if (first) {
+            first = false;
+            if (!format) {
+                if (startsWithNoCase(line, "movieid,"))
+                    format = TitlesFormat::Csv;
+                else if (line.find("::") != std::string_view::npos)
+                    format = TitlesFormat::Dat;
+                else if (line.find('|') != std::string_view::npos)
+                    format = TitlesFormat::Pipe;
+                else
+                    fail(path, "not a MovieLens titles file: expected u.item, movies.dat or "
+                               "movies.csv, or a first line 'id|title|…', 'id::title::genres' "
+                               "or the header 'movieId,title,genres'");
+            }
+            if (*format == TitlesFormat::Csv && !isDigit(line.front())) {
+                if (!startsWithNoCase(line, "movieid,"))
+                    failLine(path, number,
+                             inQuotes(line) + ", but the first line of a movies.csv is the " +
+                                 "header 'movieId,title,genres' or an item");
+                header = true;
+                continue;
+            }
+        }
+        std::string_view idText, rest;
+        const char* idName = "movie id";
+        const char* form = "'movie id|movie title|release date|…'";
+        std::size_t cut = std::string_view::npos, skip = 1;
+        switch (*format) {
+        case TitlesFormat::Pipe:
+            cut = line.find('|');
+            break;
+        case TitlesFormat::Dat:
+            idName = "MovieID";
+            form = "'MovieID::Title::Genres'";
+            cut = line.find("::");
+            skip = 2;
+            break;
+        case TitlesFormat::Csv:
+            idName = "movieId";
+            form = "'movieId,title,genres'";
+            cut = line.find(',');
+            break;
+        }
+        if (cut == std::string_view::npos)
+            failLine(path, number, "one field (" + inQuotes(line) + "), but an item is " + form);
+        idText = line.substr(0, cut);
+        rest = line.substr(cut + skip);
+        std::int64_t id = 0;
+        if (!parseId(idText, id, &problem))
+            failField(path, number, "field 1 (" + std::string(idName) + ")", problem);
+        switch (*format) {
+        case TitlesFormat::Pipe:
+            title.assign(rest.substr(0, rest.find('|')));
+            break;
+        case TitlesFormat::Dat:
+            // The genres follow the last "::", so a title holding "::" stays whole.
+            title.assign(rest.substr(0, rest.rfind("::")));
+            break;
+        case TitlesFormat::Csv:
+            if (!csvField(rest, title, problem))
+                failField(path, number, "field 2 (title)", problem);
+            break;
+        }
+        title = std::string(trimmed(title));
+        const auto [at, added] = seen.emplace(id, number);
+        if (!added)
+            failField(path, number, "field 1 (" + std::string(idName) + ")",
+                      "item " + std::to_string(id) + " is listed again (first at line " +
+                          std::to_string(at->second) + ")");
+        titles.emplace_back(id, latin1 ? latin1ToUtf8(title) : title);
+    }
+    if (titles.empty())
+        fail(path, header ? "no items (only a header line)" : "no items (the file is empty)");
+    return titles;
+}
+
+void setItemTitles(Ratings& ratings,
+                   const std::vector<std::pair<std::int64_t, std::string>>& titles)
+{
+    ratings.itemTitles.clear();
+    ratings.itemTitles.reserve(ratings.itemIds.size());
+    for (std::int64_t id : ratings.itemIds)
+        ratings.itemTitles.push_back(std::to_string(id));
+    for (const auto& [id, title] : titles) {
+        const auto it = std::lower_bound(ratings.itemIds.begin(), ratings.itemIds.end(), id);
+        if (it != ratings.itemIds.end() && *it == id && !title.empty())
+            ratings.itemTitles[std::size_t(it - ratings.itemIds.begin())] = title;
+    }
+}
+
+Ratings loadRatings(const std::string& path, const std::string& itemsPath)
+{
+    std::string file = path;
+    if (isDirectory(path)) {
+        file = ratingsFileIn(path);
+        if (file.empty())
+            fail(path, "no ratings file in the folder (expected u.data, ratings.dat or "
+                       "ratings.csv, optionally .gz)");
+    }
+    if (!QFileInfo(qstr(file)).exists())
+        fail(file, "file does not exist");
+    const std::optional<RatingsFormat> format = ratingsFormatOf(file);
+    if (!format)
+        fail(file, "not a MovieLens ratings file: expected u.data, u*.base, u*.test, "
+                   "ratings.dat or ratings.csv (optionally .gz), or a first line "
+                   "'user TAB item TAB rating TAB timestamp', "
+                   "'UserID::MovieID::Rating::Timestamp' or the header "
+                   "'userId,movieId,rating,timestamp'");
+    Ratings r = readRatings(file, *format);
+    const std::string items = itemsPath.empty() ? findItemTitles(file, *format) : itemsPath;
+    if (!items.empty())
+        setItemTitles(r, readItemTitles(items));
+    return r;
+}
+
+} // namespace svi
