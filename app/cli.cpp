@@ -6,6 +6,9 @@
 #include "core/data/io/data_error.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/fcs_file.h"
+#include "core/data/io/ratings_files.h"
+#include "core/data/ratings.h"
+#include "core/metrics/ranking_metrics.h"
 #include "core/data/io/image_file.h"
 #include "core/data/table.h"
 #include "core/models/bpfa/bpfa_synthetic.h"
@@ -70,7 +73,8 @@ Usage:
                                     algorithm (run's options, plus --algorithms a,b and --json)
   svi split CORPUS... --out DIR     a corpus's document-completion split as LDA-C files
                                     (train.ldac, test_observed.ldac, test_heldout.ldac,
-                                    vocab.txt), for scoring other tools on the same words
+                                    vocab.txt), for scoring other tools on the same words;
+                                    for ratings, train.tsv, test.tsv and validation.tsv
   svi help run                      all options of 'svi run'
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
@@ -79,6 +83,8 @@ Example — inpaint the default image with 80 % of its pixels removed, for one m
   svi run --task inpaint --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
 Example — CyTOF files, arcsinh(x/5), 5 % of the entries held out and scored:
   svi run a.fcs b.fcs --arcsinh 5 --heldout 0.05 --set K=100 --seconds 120 --out cytof
+Example — HPF with 100 factors on MovieLens 100k by SVI, precision@20 against popularity:
+  svi run ml-100k/u.data --model hpf --algorithm svi --set K=100 --seconds 60 --out hpf
 Example — LDA with 100 topics on the 20 Newsgroups training set, headers stripped:
   svi run 20news-bydate.tar.gz --subset 20news-bydate-train --strip-headers --set K=100 \
       --seconds 60 --out news
@@ -91,11 +97,14 @@ Data and task
                             stacked, channels matched by name), one CSV/TSV table (.gz too),
                             'synthetic' (data drawn from the BPFA prior, paper 000 Sec. 5.1),
                             or a corpus: LDA-C (.ldac, or .dat with a vocabulary beside it),
-                            UCI docword.*.txt(.gz), a folder or .tar(.gz) of text files;
-                            default: the embedded image
+                            UCI docword.*.txt(.gz), a folder or .tar(.gz) of text files,
+                            or ratings: MovieLens u.data, ratings.dat, ratings.csv (or the
+                            folder holding one); default: the embedded image
   --task T                  inpaint (images: remove pixels, optionally add noise), heldout
                             (tables: hold out entries or rows and score them) or completion
-                            (corpora: score the second half of held-out documents); by data
+                            (corpora: score the second half of held-out documents) or
+                            recommend (ratings: hold out 20 % of each user's ratings and rank
+                            every unrated item); by data
 
 Images (--task inpaint)
   --missing F               fraction of pixels removed, in [0, 1)          (default 0.8)
@@ -131,8 +140,16 @@ Corpora (--task completion)
   --min-length N            raw text: words of at least N letters (default 2)
   --keep-stop-words         raw text: keep English stop words (default: removed)
 
+Ratings (--task recommend)
+  --heldout F               fraction of each user's ratings held out as test (default 0.2)
+  --validation F            fraction of each user's ratings held out for validation (0.01)
+  --binarize T              ratings ≥ T become 1, the rest are dropped (default 0: ratings
+                            are counts, a 4-star rating is y = 4)
+  --items FILE              item titles: u.item, movies.dat or movies.csv (default: beside)
+
 Model
-  --model M                 model key (default bpfa; lda for corpora; see 'svi list')
+  --model M                 model key (default bpfa; lda for corpora; hpf for ratings; see
+                            'svi list')
   --algorithm A             algorithm key (default: the model's first, e.g. gibbs-ssvi, svi)
   --set KEY=VALUE           any parameter of the algorithm, repeatable (e.g. --set K=256)
 
@@ -147,8 +164,9 @@ Budget and reproducibility
   --config run.json         re-run a saved configuration (flags given as well override it)
 
 Output
-  --out DIR                 where to write summary.json, trace.csv, run.json and images
-                            (default: results)
+  --out DIR                 where to write summary.json, trace.csv, run.json and images;
+                            recommenders also user_factors.tsv, item_factors.tsv and
+                            recommendations.csv (every user's top n)  (default: results)
   --quiet                   no progress line
 
 Exit status: 0 when the run ended normally (budget reached or interrupted), 2 for bad input
@@ -376,6 +394,39 @@ int infoCorpus(const std::string& path, bool json)
     return 0;
 }
 
+int infoRatings(const std::string& path, bool json)
+{
+    const Ratings r = loadRatings(path);
+    std::set<float> scale;
+    for (const Rating& e : r.entries)
+        scale.insert(e.value);
+    std::int64_t titled = 0;
+    for (std::size_t i = 0; i < r.itemTitles.size(); ++i)
+        titled += r.itemTitles[i].empty() ? 0 : 1;
+    QJsonArray values;
+    for (float v : scale)
+        values.append(double(v));
+    if (json) {
+        const QJsonObject o{{"path", QString::fromStdString(path)},
+                            {"kind", "ratings"},
+                            {"users", qint64(r.users())},
+                            {"items", qint64(r.items())},
+                            {"ratings", qint64(r.entries.size())},
+                            {"values", values},
+                            {"titled_items", qint64(titled)}};
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%s\n  kind     ratings (users × items)\n  users    %lld\n  items    %lld\n  ratings  %lld "
+                "(%.2f %% of the matrix)\n  values  ",
+                path.c_str(), (long long)r.users(), (long long)r.items(), (long long)r.entries.size(),
+                100.0 * double(r.entries.size()) / std::max(1.0, double(r.users()) * double(r.items())));
+    for (float v : scale)
+        std::printf(" %g", double(v));
+    std::printf("\n  titles   %lld of %lld items\n", (long long)titled, (long long)r.items());
+    return 0;
+}
+
 int cmdInfo(const std::vector<std::string>& args)
 {
     std::optional<std::string> file;
@@ -404,6 +455,8 @@ int cmdInfo(const std::vector<std::string>& args)
         return infoTable(*file, json);
     if (dataFileKind(*file) == DataFileKind::Corpus)
         return infoCorpus(*file, json);
+    if (dataFileKind(*file) == DataFileKind::Ratings)
+        return infoRatings(*file, json);
     const DataInfo info = inspectFile(*file, patch);
     if (json) {
         QJsonArray names;
@@ -473,6 +526,10 @@ struct RunConfig
     std::string vocabulary;  // LDA-C / UCI: the vocabulary file (default: found beside)
     TokenizerOptions tokenizer;
     std::int64_t maxDocuments = 0;
+    // Ratings (--task recommend); the test fraction is `heldout`.
+    double validation = 0.01;
+    double binarize = 0.0;
+    std::string items; // titles file (default: found beside the ratings)
     std::string model;     // "" = by data: lda for corpora, bpfa otherwise
     std::string algorithm; // "" = the model's first (gibbs-ssvi for bpfa, svi for lda and hdp)
     std::map<std::string, std::string> sets; // raw --set values, resolved against the registry
@@ -678,6 +735,12 @@ RunConfig parseRun(const std::vector<std::string>& args)
             c.tokenizer.stripEmailHeaders = true;
         else if (a == "--keep-stop-words")
             c.tokenizer.removeStopWords = false;
+        else if (a == "--validation")
+            c.validation = parseNumber("--validation", value());
+        else if (a == "--binarize")
+            c.binarize = parseNumber("--binarize", value());
+        else if (a == "--items")
+            c.items = value();
         else if (a == "--max-documents")
             c.maxDocuments = parseInteger("--max-documents", value());
         else if (a == "--rows")
@@ -730,17 +793,21 @@ RunConfig parseRun(const std::vector<std::string>& args)
         c.files.front() == kSynthetic ? DataFileKind::Delimited : dataFileKind(c.files.front());
     const bool image = kind == DataFileKind::Image;
     const bool corpus = kind == DataFileKind::Corpus;
-    const std::string natural = image ? "inpaint" : corpus ? "completion" : "heldout";
+    const bool ratings = kind == DataFileKind::Ratings;
+    const std::string natural = image ? "inpaint" : corpus ? "completion" : ratings ? "recommend" : "heldout";
     if (c.task.empty())
         c.task = natural;
-    if (c.task != "inpaint" && c.task != "heldout" && c.task != "completion")
-        throw UsageError("--task = " + c.task + ", but must be one of: inpaint, heldout, completion");
+    if (c.task != "inpaint" && c.task != "heldout" && c.task != "completion" && c.task != "recommend")
+        throw UsageError("--task = " + c.task +
+                         ", but must be one of: inpaint, heldout, completion, recommend");
     if (c.task != natural)
         throw UsageError("--task = " + c.task + ", but '" + c.files.front() + "' is " +
-                         (image ? "an image: its task is inpaint" : corpus ? "a corpus: its task is completion"
-                                                                           : "a table: its task is heldout"));
+                         (image    ? "an image: its task is inpaint"
+                          : corpus ? "a corpus: its task is completion"
+                          : ratings ? "a ratings file: its task is recommend"
+                                    : "a table: its task is heldout"));
     if (c.model.empty())
-        c.model = corpus ? "lda" : "bpfa";
+        c.model = corpus ? "lda" : ratings ? "hpf" : "bpfa";
     if (c.algorithm.empty()) {
         for (const AlgorithmEntry& e : Registry::builtin().entries())
             if (e.model == c.model) {
@@ -760,8 +827,10 @@ RunConfig parseRun(const std::vector<std::string>& args)
         throw UsageError("--split = " + c.split + ", but must be one of: entries, rows");
     if (c.tile < 0)
         throw UsageError("--tile = " + std::to_string(c.tile) + ", but must be ≥ 1");
-    if (c.heldout < 0) // the paper's fractions: synthetic 7.5 %, CyTOF 5 %, expression 10 %
+    if (c.heldout < 0) // the papers' fractions: synthetic 7.5 %, CyTOF 5 %, expression 10 %,
+                       // ratings 20 % of each user's (Gopalan et al. 2015)
         c.heldout = c.files.front() == kSynthetic ? 0.075
+                    : ratings                    ? 0.2
                     : kind == DataFileKind::Delimited || corpus ? 0.1
                                                                 : 0.05;
     if (c.seconds < 0)
@@ -783,6 +852,12 @@ QJsonObject taskJson(const RunConfig& c)
 {
     if (c.task == "inpaint")
         return {{"kind", "inpaint"}, {"missing", c.missing}, {"noise", c.noise}};
+    if (c.task == "recommend")
+        return {{"kind", "recommend"},
+                {"test_fraction", c.heldout},
+                {"validation_fraction", c.validation},
+                {"binarize", c.binarize},
+                {"items", QString::fromStdString(c.items)}};
     if (c.task == "completion")
         return {{"kind", "completion"},
                 {"heldout", c.heldout},
@@ -844,7 +919,8 @@ struct Prepared
     InpaintOptions task;  // images
     TableOptions table;   // tables and synthetic data
     DenseDataPtr data;    // images, tables, synthetic data
-    CountDataPtr counts;  // corpora
+    CountDataPtr counts;  // corpora, ratings
+    RatingsSplitStats ratingsSplit; // ratings
     std::string source;
 
     DataSet dataSet() const { return counts ? DataSet(counts) : DataSet(data); }
@@ -1016,6 +1092,86 @@ void loadCorpusData(const RunConfig& c, Prepared& p)
     }
 }
 
+RatingsOptions ratingsOptions(const RunConfig& c)
+{
+    RatingsOptions o;
+    o.testFraction = c.heldout;
+    o.validationFraction = c.validation;
+    o.binarize = c.binarize;
+    o.seed = c.seed;
+    if (auto problem = o.validate())
+        throw UsageError("--" + *problem);
+    return o;
+}
+
+void loadRatingsData(const RunConfig& c, Prepared& p)
+{
+    const RatingsOptions o = ratingsOptions(c);
+    const Ratings ratings = loadRatings(c.files.front(), c.items);
+    p.source = ratings.source;
+    try {
+        p.counts = makeRatingsData(ratings, o, &p.ratingsSplit);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    if (!c.quiet) {
+        const RatingsSplitStats& s = p.ratingsSplit;
+        std::fprintf(stderr,
+                     "%lld users, %lld items; %lld training, %lld test and %lld validation ratings\n",
+                     (long long)s.users, (long long)s.items, (long long)s.train, (long long)s.test,
+                     (long long)s.validation);
+    }
+}
+
+QJsonObject ratingsSplitJson(const RatingsSplitStats& s)
+{
+    return {{"users", qint64(s.users)},
+            {"items", qint64(s.items)},
+            {"train", qint64(s.train)},
+            {"test", qint64(s.test)},
+            {"validation", qint64(s.validation)},
+            {"dropped_below_threshold", qint64(s.droppedBelowThreshold)},
+            {"users_without_test", qint64(s.usersWithoutTest)},
+            {"returned_to_training", qint64(s.returnedToTraining)}};
+}
+
+// user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
+// recommendations.csv: every user's top n items not rated in training.
+void writeRecommenderOutputs(const QString& dir, const CountData& data, const RatingFactors& f, int n)
+{
+    auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
+        QByteArray out;
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            out += QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
+            for (Eigen::Index k = 0; k < m.cols(); ++k)
+                out += '\t' + QByteArray::number(m(r, k), 'g', 7);
+            out += '\n';
+        }
+        return out;
+    };
+    writeFileAtomically(dir + "/user_factors.tsv", factorsTsv(f.users, data.rowIds));
+    writeFileAtomically(dir + "/item_factors.tsv", factorsTsv(f.items, data.columnIds));
+    QByteArray out = "user_id,rank,item_id,title,score,held_out\n";
+    for (std::int64_t u = 0; u < data.rows(); ++u) {
+        const std::vector<std::int32_t> top = recommendations(f, data, u, n);
+        const auto test = data.heldOut.rowCols(u);
+        const qint64 uid = std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u;
+        for (std::size_t r = 0; r < top.size(); ++r) {
+            const std::int32_t i = top[r];
+            QByteArray title = std::size_t(i) < data.columnNames.size()
+                                   ? QByteArray::fromStdString(data.columnNames[std::size_t(i)])
+                                   : QByteArray::number(i);
+            title.replace("\"", "\"\"");
+            const qint64 iid = std::size_t(i) < data.columnIds.size() ? data.columnIds[std::size_t(i)] : i;
+            const double score = f.offset + double(f.users.row(u).dot(f.items.row(i)));
+            out += QByteArray::number(uid) + ',' + QByteArray::number(qulonglong(r + 1)) + ',' +
+                   QByteArray::number(iid) + ",\"" + title + "\"," + QByteArray::number(score, 'g', 7) + ',' +
+                   (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + '\n';
+        }
+    }
+    writeFileAtomically(dir + "/recommendations.csv", out);
+}
+
 // Loads the data and prepares the task's data set (held once, shared by every trainer):
 // an image cut into patches, or a table split for held-out scoring.
 void loadTaskData(const RunConfig& c, Prepared& p)
@@ -1027,6 +1183,8 @@ void loadTaskData(const RunConfig& c, Prepared& p)
         return loadTableData(c, p);
     if (c.task == "completion")
         return loadCorpusData(c, p);
+    if (c.task == "recommend")
+        return loadRatingsData(c, p);
     p.task.missing = c.missing;
     p.task.noise = c.noise;
     p.task.patch = p.params.count("patch") ? int(getInt(p.params, "patch")) : 8;
@@ -1134,12 +1292,17 @@ int cmdRun(const std::vector<std::string>& args)
                 writeFileAtomically(outDir + "/loadings.csv", loadingsCsv(*p, prep.data->columnNames));
             if (!p->topics.empty())
                 writeFileAtomically(outDir + "/topics.csv", topicsCsv(p->topics));
+            if (p->factors && prep.counts)
+                writeRecommenderOutputs(outDir, *prep.counts, *p->factors,
+                                        prep.params.count("top_n") ? int(getInt(prep.params, "top_n")) : 20);
         }
     }
     QJsonObject summaryTask = taskJson(c);
     summaryTask["seed"] = qint64(c.seed);
     if (prep.image())
         summaryTask["patch"] = task.patch;
+    if (c.task == "recommend")
+        summaryTask["split"] = ratingsSplitJson(prep.ratingsSplit);
     const QJsonObject summaryJson{
         {"model", QString::fromStdString(c.model)},
         {"algorithm", QString::fromStdString(c.algorithm)},
@@ -1165,7 +1328,9 @@ int cmdRun(const std::vector<std::string>& args)
     if (!c.quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
         for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse",
-                              "heldout_loglik_per_word", "perplexity"})
+                              "heldout_loglik_per_word", "perplexity", "rmse", "accuracy",
+                              "precision_at_20", "recall_at_20", "popularity_precision_at_20",
+                              "popularity_recall_at_20"})
             if (metrics.contains(k))
                 std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
         std::fprintf(stderr, "results in %s\n", c.out.c_str());
@@ -1214,6 +1379,41 @@ void writeLdac(const QString& path, const SparseRows& rows, const std::vector<st
     writeFileAtomically(path, out);
 }
 
+// Ratings: train.tsv, test.tsv and validation.tsv, each line "user TAB item TAB rating" with
+// the file's ids (the layout of hgaprec, Gopalan et al.'s code), sorted by user then item.
+void writeRatingsTsv(const QString& path, const CountData& data, const SparseRows& rows)
+{
+    QByteArray out;
+    for (std::int64_t u = 0; u < rows.rows(); ++u) {
+        const auto cols = rows.rowCols(u);
+        const auto ys = rows.rowCounts(u);
+        const QByteArray uid = QByteArray::number(std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u);
+        for (std::size_t n = 0; n < cols.size(); ++n) {
+            const qint64 iid = std::size_t(cols[n]) < data.columnIds.size() ? data.columnIds[std::size_t(cols[n])] : cols[n];
+            out += uid + '\t' + QByteArray::number(iid) + '\t' + QByteArray::number(double(ys[n]), 'g', 6) + '\n';
+        }
+    }
+    writeFileAtomically(path, out);
+}
+
+int splitRatings(const RunConfig& c)
+{
+    Prepared p;
+    loadRatingsData(c, p);
+    const CountData& data = *p.counts;
+    const QString dir = QString::fromStdString(c.out);
+    if (!QDir().mkpath(dir))
+        throw UsageError("cannot create the output folder '" + c.out + "'");
+    writeRatingsTsv(dir + "/train.tsv", data, data.train);
+    writeRatingsTsv(dir + "/test.tsv", data, data.heldOut);
+    writeRatingsTsv(dir + "/validation.tsv", data, data.validation);
+    if (!c.quiet)
+        std::fprintf(stderr, "%lld training, %lld test and %lld validation ratings → %s\n",
+                     (long long)data.train.nonZeros(), (long long)data.heldOut.nonZeros(),
+                     (long long)data.validation.nonZeros(), c.out.c_str());
+    return 0;
+}
+
 int cmdSplit(std::vector<std::string> args)
 {
     if (std::find(args.begin(), args.end(), "--steps") == args.end() &&
@@ -1222,8 +1422,11 @@ int cmdSplit(std::vector<std::string> args)
         args.push_back("1");
     }
     const RunConfig c = parseRun(args);
+    if (c.task == "recommend")
+        return splitRatings(c);
     if (c.task != "completion")
-        throw UsageError("split: '" + c.files.front() + "' is not a corpus (a folder, a .tar(.gz), LDA-C or UCI files)");
+        throw UsageError("split: '" + c.files.front() +
+                         "' is neither a corpus (a folder, a .tar(.gz), LDA-C or UCI files) nor ratings");
     Prepared p;
     loadCorpusData(c, p);
     const CountData& data = *p.counts;

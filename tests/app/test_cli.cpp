@@ -2,6 +2,7 @@
 
 #include <QtTest>
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -38,6 +39,12 @@ Result svi(const QStringList& args, int timeoutMs = 120000)
     return r;
 }
 
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 QJsonObject readJson(const QString& path)
 {
     QFile f(path);
@@ -65,6 +72,7 @@ private slots:
     void runOnSyntheticDataWithRowSplit();
     void corpusInfoRunAndSplit();
     void corpusErrors();
+    void ratingsInfoRunSplitAndErrors();
 
 private:
     // A small LDA-C corpus drawn from three planted topics over 30 words (and its vocabulary);
@@ -419,6 +427,79 @@ void TestCli::corpusErrors()
     r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("dense"), qPrintable(r.err));
+}
+
+// Ratings as a user runs them: info counts users, items and the scale; run fits HPF and writes
+// the metrics, the factors and every user's list; split writes exactly the ratings run used;
+// bad files and settings exit 2 naming the file, line or field.
+void TestCli::ratingsInfoRunSplitAndErrors()
+{
+    const QString folder = m_dir.filePath("ml");
+    QVERIFY(QDir().mkpath(folder));
+    QByteArray data;
+    for (int u = 1; u <= 90; ++u) {
+        const int g = u % 3;
+        for (int j = 0; j < 8; ++j)
+            data += QByteArray::number(u) + '\t' + QByteArray::number(1 + g * 10 + (u * 7 + j * 3) % 10) + '\t' +
+                    (j % 2 ? "5" : "4") + "\t881250949\n";
+        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) + "\t1\t881250950\n";
+    }
+    QFile f(folder + "/u.data");
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(data) == data.size());
+    f.close();
+
+    Result r = svi({"info", folder + "/u.data", "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject info = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(info["kind"].toString(), QString("ratings"));
+    QCOMPARE(info["users"].toInteger(), qint64(90));
+    QCOMPARE(info["items"].toInteger(), qint64(30));
+    QCOMPARE(info["ratings"].toInteger(), qint64(90 * 9));
+    QCOMPARE(info["values"].toArray().size(), 3); // 1, 4, 5
+
+    const QString out = m_dir.filePath("hpf");
+    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "60", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject s = readJson(out + "/summary.json");
+    QCOMPARE(s["model"].toString(), QString("hpf")); // the model for ratings, by default
+    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("recommend"));
+    const QJsonObject split = s["task"].toObject()["split"].toObject();
+    QCOMPARE(split["test"].toInteger(), qint64(90 * 2));
+    QCOMPARE(split["train"].toInteger() + split["test"].toInteger() + split["validation"].toInteger(),
+             qint64(90 * 9));
+    const QJsonObject m = s["metrics"].toObject();
+    for (const char* k : {"heldout_loglik", "rmse", "accuracy", "precision_at_20", "recall_at_20",
+                          "popularity_precision_at_20", "popularity_recall_at_20"})
+        QVERIFY2(m.contains(k), k);
+    QVERIFY2(m["recall_at_20"].toDouble() > m["popularity_recall_at_20"].toDouble(),
+             qPrintable(QString("%1 vs %2").arg(m["recall_at_20"].toDouble()).arg(m["popularity_recall_at_20"].toDouble())));
+    const QList<QByteArray> users = readAll(out + "/user_factors.tsv").trimmed().split('\n');
+    QCOMPARE(users.size(), 90);
+    QCOMPARE(users[0].split('\t').size(), 1 + 3); // id, K factors
+    QCOMPARE(users[0].split('\t')[0], QByteArray("1"));
+    const QList<QByteArray> recs = readAll(out + "/recommendations.csv").trimmed().split('\n');
+    QCOMPARE(recs[0], QByteArray("user_id,rank,item_id,title,score,held_out"));
+    QCOMPARE(recs.size(), 1 + 90 * 20);
+
+    const QString splitDir = m_dir.filePath("ml-split");
+    r = svi({"split", folder + "/u.data", "--out", splitDir, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(qint64(readAll(splitDir + "/test.tsv").count('\n')), split["test"].toInteger());
+    QCOMPARE(qint64(readAll(splitDir + "/train.tsv").count('\n')), split["train"].toInteger());
+    QVERIFY(readAll(splitDir + "/train.tsv").startsWith("1\t"));
+
+    // Errors.
+    QFile dup(m_dir.filePath("dup/ratings.dat"));
+    QVERIFY(QDir().mkpath(m_dir.filePath("dup")));
+    QVERIFY(dup.open(QIODevice::WriteOnly));
+    dup.write("1::2::3::978300760\n2::2::4::978300760\n1::2::5::978300761\n");
+    dup.close();
+    r = svi({"run", dup.fileName(), "--steps", "2", "--out", m_dir.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("ratings.dat") && r.err.contains("line 3"), qPrintable(r.err));
+    r = svi({"run", folder, "--heldout", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("test_fraction"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -84,6 +84,10 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     if (d.heldOut.rows() != d.rows() || (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
                                     " users but held-out or validation rows of another count");
+    if (!d.testRows.empty())
+        throw std::invalid_argument("data: '" + d.source +
+                                    "' has test rows (documents held out whole); Poisson factorization "
+                                    "scores held-out ratings of training users (a ratings file)");
     if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
         throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
     for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
