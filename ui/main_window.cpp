@@ -13,6 +13,7 @@
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/runs_table.h"
+#include "ui/recommendations_view.h"
 #include "ui/topics_view.h"
 
 #include <QAction>
@@ -107,6 +108,23 @@ const MetricChoice kCorpusMetrics[] = {
     {"topics_used", "Topics in use"},
 };
 
+// Recommenders on ratings (Gopalan et al. 2015, §4: ranking all unrated items).
+const MetricChoice kRatingsMetrics[] = {
+    {"precision_at_20", "Precision@20, held-out ratings"},
+    {"recall_at_20", "Recall@20, held-out ratings"},
+    {"heldout_loglik", "Held-out log-likelihood per rating"},
+    {"rmse", "RMSE, held-out ratings"},
+    {"accuracy", "Accuracy (rounded prediction = rating)"},
+    {"validation_loglik", "Validation log-likelihood per rating"},
+    {"popularity_precision_at_20", "Popularity baseline: precision@20"},
+};
+
+// Which count data a model is meant for: recommenders fit ratings, topic models documents.
+bool isRecommender(const std::string& model)
+{
+    return model == "hpf" || model == "pmf" || model == "gmf";
+}
+
 const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"};
 
 QString displayName(const QString& path)
@@ -124,6 +142,7 @@ struct LoadResult
     Eigen::ArrayXXf image;
     std::optional<Table> table;
     std::shared_ptr<const Corpus> corpus;
+    std::shared_ptr<const Ratings> ratings;
     QString error;
 };
 
@@ -339,6 +358,22 @@ void MainWindow::buildUi()
     connect(m_subset, &QLineEdit::textEdited, this, textEdited);
     connect(m_readDebounce, &QTimer::timeout, this, &MainWindow::rereadCorpus);
 
+    // Ratings: binarisation and the held-out split (Gopalan et al. 2015).
+    m_ratingsBox = new QGroupBox(tr("Ratings and held-out split"));
+    m_ratingsBox->setObjectName("ratingsBox");
+    auto* ratingsLayout = new QVBoxLayout(m_ratingsBox);
+    m_ratingsForm = new ParamForm;
+    m_ratingsForm->setObjectName("ratingsForm");
+    m_ratingsForm->setSpecs(RatingsOptions::params());
+    ratingsLayout->addWidget(m_ratingsForm);
+    setupLayout->addWidget(m_ratingsBox);
+    m_ratingsBox->setVisible(false);
+    connect(m_ratingsForm, &ParamForm::edited, this, [this] {
+        m_loading = bool(m_ratings);
+        m_taskDebounce->start();
+        updateActions();
+    });
+
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
     auto* pickers = new QFormLayout;
@@ -497,6 +532,10 @@ void MainWindow::buildUi()
     m_centreTop->addWidget(imagesArea);
     m_centreTop->addWidget(loadingsArea);
     m_centreTop->addWidget(topicsArea);
+    // Ratings: any user's recommendations from the selected (or latest) run.
+    m_recommendations = new RecommendationsView;
+    m_recommendations->setObjectName("recommendationsView");
+    m_centreTop->addWidget(m_recommendations);
 
     auto* centre = new QSplitter(Qt::Vertical);
     centre->setObjectName("centreSplitter");
@@ -841,7 +880,10 @@ DataSource MainWindow::currentSource() const
 {
     DataSource s;
     s.path = m_imagePath;
-    if (m_corpus) {
+    if (m_ratings) {
+        if (m_ratingsForm->isValid())
+            s.ratings = RatingsOptions::fromParams(m_ratingsForm->values());
+    } else if (m_corpus) {
         s.morePaths = m_morePaths;
         if (m_corpusForm->isValid())
             s.corpus = CorpusOptions::fromParams(m_corpusForm->values());
@@ -902,10 +944,15 @@ void MainWindow::showTaskFor(DataMode mode)
     m_taskBox->setVisible(mode == DataMode::Image);
     m_tableBox->setVisible(table);
     m_corpusBox->setVisible(mode == DataMode::Corpus);
+    m_ratingsBox->setVisible(mode == DataMode::Ratings);
     m_textOptions->setVisible(mode == DataMode::Corpus && isRawTextCorpus(m_imagePath));
-    m_centreTop->setCurrentIndex(mode == DataMode::Image ? 0 : table ? 1 : 2);
+    m_centreTop->setCurrentIndex(mode == DataMode::Image     ? 0
+                                 : table                     ? 1
+                                 : mode == DataMode::Corpus  ? 2
+                                                             : 3);
     m_difference->setEnabled(mode == DataMode::Image);
-    if (auto* centre = findChild<QSplitter*>("centreSplitter"); centre && mode == DataMode::Corpus) {
+    if (auto* centre = findChild<QSplitter*>("centreSplitter");
+        centre && (mode == DataMode::Corpus || mode == DataMode::Ratings)) {
         const int h = centre->height(); // a list of topics needs less height than images
         if (h > 0)
             centre->setSizes({h / 2, h - h / 2});
@@ -918,13 +965,18 @@ void MainWindow::showTaskFor(DataMode mode)
 
     // The metrics the mode's models report; the picker keeps its choice when it still applies.
     const bool corpus = mode == DataMode::Corpus;
+    const bool ratings = mode == DataMode::Ratings;
     const QString metric = m_metric->currentData().toString();
     const bool wasCorpus = m_metric->findData("perplexity") >= 0;
-    if (m_metric->count() == 0 || wasCorpus != corpus) {
+    const bool wasRatings = m_metric->findData("precision_at_20") >= 0;
+    if (m_metric->count() == 0 || wasCorpus != corpus || wasRatings != ratings) {
         const QSignalBlocker block(m_metric);
         m_metric->clear();
         if (corpus)
             for (const MetricChoice& m : kCorpusMetrics)
+                m_metric->addItem(tr(m.label), QString(m.key));
+        else if (ratings)
+            for (const MetricChoice& m : kRatingsMetrics)
                 m_metric->addItem(tr(m.label), QString(m.key));
         else
             for (const MetricChoice& m : kMetrics)
@@ -943,7 +995,7 @@ void MainWindow::showTaskFor(DataMode mode)
 
 void MainWindow::populateModels()
 {
-    const DataKind kind = m_corpus ? DataKind::Count : DataKind::Dense;
+    const DataKind kind = m_corpus || m_ratings ? DataKind::Count : DataKind::Dense;
     const QString keep = m_model->currentData().toString();
     {
         const QSignalBlocker block(m_model);
@@ -954,7 +1006,9 @@ void MainWindow::populateModels()
             for (const AlgorithmEntry& e : Registry::builtin().entries())
                 if (e.model == m) {
                     label = QString::fromStdString(e.modelLabel);
-                    fits |= e.acceptsKind(kind);
+                    // Count data: recommenders for ratings, topic models for documents.
+                    fits |= e.acceptsKind(kind) &&
+                            (kind == DataKind::Dense || isRecommender(m) == bool(m_ratings));
                 }
             if (fits)
                 m_model->addItem(label, QString::fromStdString(m));
@@ -987,7 +1041,13 @@ void MainWindow::openPaths(const QStringList& paths)
     probe.morePaths = paths.mid(1);
     const bool corpus = probe.isCorpus();
     const bool table = probe.isTable();
-    if (!corpus && !table && paths.size() > 1) {
+    const bool ratings = probe.isRatings();
+    if (ratings && paths.size() > 1) {
+        showError(tr("Cannot open %n files", "", int(paths.size())),
+                  tr("Open one ratings file at a time ('%1' is extra).").arg(QFileInfo(paths[1]).fileName()));
+        return;
+    }
+    if (!corpus && !table && !ratings && paths.size() > 1) {
         showError(tr("Cannot open %n files", "", int(paths.size())),
                   tr("Several files can be opened together only when all are FCS files; '%1' is an image.")
                       .arg(QFileInfo(path).fileName()));
@@ -998,7 +1058,7 @@ void MainWindow::openPaths(const QStringList& paths)
     updateActions();
     setBusy(tr("Loading %1…").arg(paths.size() > 1 ? tr("%n files", "", int(paths.size())) : displayName(path)), gen);
     auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table, corpus] {
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table, corpus, ratings] {
         watcher->deleteLater();
         if (gen != m_loadGeneration)
             return; // superseded or cancelled
@@ -1016,7 +1076,14 @@ void MainWindow::openPaths(const QStringList& paths)
         }
         m_imagePath = paths.front();
         m_morePaths = paths.mid(1);
-        if (corpus) {
+        m_ratings.reset();
+        if (ratings) {
+            m_image.reset();
+            m_table.reset();
+            m_tableShown.reset();
+            m_corpus.reset();
+            m_ratings = std::move(r.ratings);
+        } else if (corpus) {
             m_image.reset();
             m_table.reset();
             m_tableShown.reset();
@@ -1040,7 +1107,10 @@ void MainWindow::openPaths(const QStringList& paths)
             m_tableShown.reset();
             m_image = r.image;
         }
-        showTaskFor(corpus ? DataMode::Corpus : table ? DataMode::Table : DataMode::Image);
+        showTaskFor(ratings  ? DataMode::Ratings
+                    : corpus ? DataMode::Corpus
+                    : table  ? DataMode::Table
+                             : DataMode::Image);
         if (paths.size() == 1)
             addRecent(paths.front());
         rebuildTaskData();
@@ -1048,10 +1118,12 @@ void MainWindow::openPaths(const QStringList& paths)
     std::vector<std::string> files;
     for (const QString& p : paths)
         files.push_back(p.toStdString());
-    watcher->setFuture(QtConcurrent::run([files, table, corpus, probe] {
+    watcher->setFuture(QtConcurrent::run([files, table, corpus, ratings, probe] {
         LoadResult r;
         try {
-            if (corpus)
+            if (ratings)
+                r.ratings = std::make_shared<const Ratings>(readSourceRatings(probe));
+            else if (corpus)
                 r.corpus = std::make_shared<const Corpus>(readSourceCorpus(probe));
             else if (table)
                 r.table = loadTable(files);
@@ -1067,6 +1139,10 @@ void MainWindow::openPaths(const QStringList& paths)
 void MainWindow::rebuildTaskData()
 {
     m_taskDebounce->stop();
+    if (m_ratings) {
+        rebuildRatingsData();
+        return;
+    }
     if (m_corpus) {
         rebuildCorpusData();
         return;
@@ -1226,6 +1302,36 @@ void MainWindow::rebuildCorpusData()
                 });
 }
 
+void MainWindow::rebuildRatingsData()
+{
+    if (!m_ratings || !m_ratingsForm->isValid()) {
+        m_loading = false;
+        updateActions();
+        return;
+    }
+    const DataSource source = currentSource();
+    auto stats = std::make_shared<RatingsSplitStats>();
+    prepareData(source, tr("Splitting %1 into training, test and validation ratings…").arg(displayName(source.path)),
+                // The split's counts are written on the pool thread and read only after the
+                // future has finished.
+                [ratings = m_ratings, options = source.ratings, stats]() -> DataSet {
+                    return makeRatingsData(*ratings, options, stats.get());
+                },
+                [this, source, stats] {
+                    const QLocale l;
+                    m_dataLabel->setText(tr("<b>%1</b><br>%2 users × %3 items · %4 training, %5 test and %6 "
+                                            "validation ratings")
+                                             .arg(displayName(source.path).toHtmlEscaped())
+                                             .arg(l.toString(qlonglong(stats->users)))
+                                             .arg(l.toString(qlonglong(stats->items)))
+                                             .arg(l.toString(qlonglong(stats->train)))
+                                             .arg(l.toString(qlonglong(stats->test)))
+                                             .arg(l.toString(qlonglong(stats->validation))));
+                    m_dataLabel->setToolTip(QString::fromStdString(m_ratings->source));
+                    m_recommendations->setData(m_data.counts);
+                });
+}
+
 void MainWindow::rereadCorpus()
 {
     m_readDebounce->stop();
@@ -1283,7 +1389,9 @@ void MainWindow::openSession(const QString& path)
 
 void MainWindow::applySession(const Session& s)
 {
-    if (s.source.isCorpus()) {
+    if (s.source.isRatings()) {
+        m_ratingsForm->setValues(ratingsParamValues(s.source.ratings));
+    } else if (s.source.isCorpus()) {
         m_corpusForm->setValues(corpusParamValues(s.source.corpus));
         m_tokenizerForm->setValues(tokenizerParamValues(s.source.tokenizer));
         m_subset->setText(s.source.subset);
@@ -1603,13 +1711,18 @@ void MainWindow::updateActions()
     if (m_loading)
         blocked = tr("Preparing the data…");
     else if (!m_data)
-        blocked = m_corpus  ? (m_dataError->text().isEmpty() ? tr("The corpus cannot be prepared (see Data).")
+        blocked = m_ratings ? (m_dataError->text().isEmpty() ? tr("The ratings cannot be prepared (see Data).")
+                                                             : m_dataError->text())
+                  : m_corpus ? (m_dataError->text().isEmpty() ? tr("The corpus cannot be prepared (see Data).")
                                                              : m_dataError->text())
                   : m_image ? tr("The task does not fit the image (see Data).")
                   : m_table ? (m_dataError->text().isEmpty() ? tr("The table cannot be prepared (see Data).")
                                                              : m_dataError->text())
                             : tr("Open an image or a table first.");
-    else if (auto e = (m_corpus ? m_corpusForm : m_table ? m_tableForm : m_taskForm)->firstError())
+    else if (auto e = (m_ratings  ? m_ratingsForm
+                       : m_corpus ? m_corpusForm
+                       : m_table  ? m_tableForm
+                                  : m_taskForm)->firstError())
         blocked = QString::fromStdString(e->message);
     else if (auto e = m_corpus ? m_tokenizerForm->firstError() : std::nullopt)
         blocked = QString::fromStdString(e->message);
@@ -1740,6 +1853,19 @@ void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
+    if (r && r->data.counts && r->preview && r->preview->factors) {
+        if (m_recommendations->data() != r->data.counts)
+            m_recommendations->setData(r->data.counts); // another run's split: its own users
+        m_recommendations->setFactors(r->preview->factors);
+        const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
+        m_recommendations->setTitle(tr("Recommendations of %1 %2 · step %3 (the items the user rated in "
+                                       "training are left out; ✓ marks a held-out test rating)")
+                                        .arg(QString("#%1").arg(r->id),
+                                             QString::fromStdString(r->spec.model).toUpper() + " " +
+                                                 r->label.section(' ', 1))
+                                        .arg(QLocale().toString(qlonglong(step))));
+        return;
+    }
     if (r && r->data.counts) {
         if (!r->preview || r->preview->topics.empty())
             return;
@@ -1943,6 +2069,13 @@ bool MainWindow::exportReconstructions(const QString& folder)
             const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
             if (r->data.counts && !r->preview->topics.empty())
                 writeFileAtomically(dir.filePath(stem + "-topics.csv"), topicsCsv(r->preview->topics));
+            if (r->data.counts && r->preview->factors && m_recommendations->user() < r->data.counts->rows()) {
+                RecommendationsView one;
+                one.setData(r->data.counts);
+                one.setFactors(r->preview->factors);
+                one.setUser(m_recommendations->user());
+                writeFileAtomically(dir.filePath(stem + "-recommendations.csv"), one.csv());
+            }
             if (r->data.dense && !r->data.dense->image && r->preview->atoms.rows() > 0) {
                 writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
                                     loadingsCsv(*r->preview, r->data.dense->columnNames));

@@ -41,6 +41,7 @@ namespace svi::ui {
 class ImagePanel;
 class ImageStrip;
 class LoadingsView;
+class RecommendationsView;
 class ParamForm;
 class PlotView;
 class RunsTableModel;
@@ -64,6 +65,8 @@ public:
     bool tableMode() const { return m_table.has_value(); }
     // A text corpus is open (documents × words counts; topic models).
     bool corpusMode() const { return bool(m_corpus); }
+    // Ratings are open (users × items; recommenders).
+    bool ratingsMode() const { return bool(m_ratings); }
     bool dataReady() const { return bool(m_data); }
     DenseDataPtr currentData() const { return m_data.dense; }
     CountDataPtr currentCounts() const { return m_data.counts; }
@@ -95,6 +98,9 @@ public:
     QCheckBox* transposeToggle() const { return m_transpose; }
     LoadingsView* loadingsView() const { return m_loadings; }
     QGroupBox* corpusBox() const { return m_corpusBox; }
+    QGroupBox* ratingsBox() const { return m_ratingsBox; }
+    ParamForm* ratingsForm() const { return m_ratingsForm; }
+    RecommendationsView* recommendationsView() const { return m_recommendations; }
     ParamForm* corpusForm() const { return m_corpusForm; }
     ParamForm* tokenizerForm() const { return m_tokenizerForm; }
     QLineEdit* subsetEdit() const { return m_subset; }
@@ -169,7 +175,8 @@ private:
     void refreshStatus();
     void updateRunPanel(int id);
     void updateAtoms();
-    enum class DataMode { Image, Table, Corpus };
+    enum class DataMode { Image, Table, Corpus, Ratings };
+    void rebuildRatingsData();
     void showTaskFor(DataMode mode);
     void populateChannels(const std::vector<std::string>& keep);
     std::vector<std::string> checkedChannels() const;
@@ -188,6 +195,7 @@ private:
     std::optional<Table> m_table;      // as read
     std::optional<Table> m_tableShown; // transposed when asked
     std::shared_ptr<const Corpus> m_corpus; // as read (before the subsample and split)
+    std::shared_ptr<const Ratings> m_ratings; // as read (before the split)
     // A session's channels for the table being read; unset when the file was opened afresh
     // (then its suggested arcsinh cofactor is put in the form).
     std::optional<std::vector<std::string>> m_pendingChannels;
@@ -210,6 +218,9 @@ private:
     QCheckBox* m_transpose = nullptr;
     QLabel* m_channelCount = nullptr;
     QGroupBox* m_corpusBox = nullptr;
+    QGroupBox* m_ratingsBox = nullptr;
+    ParamForm* m_ratingsForm = nullptr;
+    RecommendationsView* m_recommendations = nullptr;
     ParamForm* m_corpusForm = nullptr;
     QWidget* m_textOptions = nullptr; // tokenizer form and subset: raw text only
     ParamForm* m_tokenizerForm = nullptr;

@@ -2,6 +2,7 @@
 
 #include "core/data/io/corpus_files.h"
 #include "core/data/io/data_files.h"
+#include "core/data/io/ratings_files.h"
 #include "core/data/io/image_file.h"
 #include "core/run/registry.h"
 
@@ -20,9 +21,30 @@ bool DataSource::isCorpus() const
     return false;
 }
 
+bool DataSource::isRatings() const
+{
+    return !path.startsWith(":/") && dataFileKind(path.toStdString()) == DataFileKind::Ratings;
+}
+
 bool DataSource::isTable() const
 {
-    return !path.startsWith(":/") && !isCorpus() && dataFileKind(path.toStdString()) != DataFileKind::Image;
+    if (path.startsWith(":/") || isCorpus())
+        return false;
+    const DataFileKind kind = dataFileKind(path.toStdString());
+    return kind != DataFileKind::Image && kind != DataFileKind::Ratings;
+}
+
+Ratings readSourceRatings(const DataSource& source)
+{
+    return loadRatings(source.path.toStdString());
+}
+
+ParamValues ratingsParamValues(const RatingsOptions& o)
+{
+    return {{"binarize", ParamValue(o.binarize)},
+            {"test_fraction", ParamValue(o.testFraction)},
+            {"validation_fraction", ParamValue(o.validationFraction)},
+            {"split_seed", ParamValue(std::int64_t(o.seed))}};
 }
 
 bool isRawTextCorpus(const QString& path)
@@ -80,6 +102,8 @@ Table readSourceTable(const DataSource& source)
 
 DataSet buildSourceData(const DataSource& source)
 {
+    if (source.isRatings())
+        return makeRatingsData(readSourceRatings(source), source.ratings);
     if (source.isCorpus())
         return makeCorpusData(readSourceCorpus(source), source.corpus);
     if (source.isTable())

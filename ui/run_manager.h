@@ -15,6 +15,7 @@
 #include "core/data/dense_data.h"
 #include "core/data/io/tokenizer.h"
 #include "core/data/image_task.h"
+#include "core/data/ratings.h"
 #include "core/data/table.h"
 #include "core/run/params.h"
 #include "core/run/registry.h"
@@ -65,11 +66,14 @@ struct DataSource
     CorpusOptions corpus;       // corpora: subsample and held-out documents
     TokenizerOptions tokenizer; // corpora of raw text (a folder or an archive)
     QString subset;             // raw text: only the files below a folder of this name
+    RatingsOptions ratings;     // ratings: binarisation and the held-out split
 
     // True when one of the paths is a text corpus by its name (a folder, a tar archive,
     // LDA-C, UCI bag-of-words; see dataFileKind).
     bool isCorpus() const;
-    // True for FCS and delimited files (by name), false for images and corpora.
+    // True for a MovieLens ratings file or a folder holding one (see dataFileKind).
+    bool isRatings() const;
+    // True for FCS and delimited files (by name), false for images, corpora and ratings.
     bool isTable() const;
     QStringList paths() const { return QStringList{path} + morePaths; }
     bool operator==(const DataSource&) const = default;
@@ -89,6 +93,9 @@ Corpus readSourceCorpus(const DataSource& source);
 bool isRawTextCorpus(const QString& path);
 // The options as form values (the keys of CorpusOptions::params() / TokenizerOptions::params()).
 ParamValues corpusParamValues(const CorpusOptions& options);
+ParamValues ratingsParamValues(const RatingsOptions& options);
+// The ratings of a ratings source, as read (before the split). Any thread.
+Ratings readSourceRatings(const DataSource& source);
 ParamValues tokenizerParamValues(const TokenizerOptions& options);
 
 enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };

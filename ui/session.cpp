@@ -18,6 +18,12 @@ QJsonValue pathsJson(const DataSource& s)
 
 QJsonObject taskJson(const DataSource& s)
 {
+    if (s.isRatings()) {
+        QJsonObject task{{"kind", "ratings"}};
+        for (const auto& [k, v] : ratingsParamValues(s.ratings))
+            task[QString::fromStdString(k)] = paramToJson(v);
+        return QJsonObject{{"data", s.path}, {"task", task}};
+    }
     if (s.isCorpus()) {
         QJsonObject task{{"kind", "corpus"},
                          {"heldout", s.corpus.heldOut},
@@ -83,6 +89,25 @@ struct Reader
             fail(where + key, "missing or not a string");
         return o.value(key).toString();
     }
+    // The values of `specs` present in `o`, checked and completed with the defaults; a bad
+    // value fails naming its key below `where`.
+    ParamValues params(const QJsonObject& o, const std::vector<ParamSpec>& specs, const QString& where) const
+    {
+        ParamValues given;
+        for (const ParamSpec& p : specs) {
+            const QJsonValue v = o.value(QString::fromStdString(p.key));
+            if (v.isUndefined())
+                continue;
+            auto parsed = parseParam(p, paramTextFromJson(v));
+            if (auto* e = std::get_if<ParamError>(&parsed))
+                fail(where + QString::fromStdString(p.key), QString::fromStdString(e->message));
+            given[p.key] = std::get<ParamValue>(parsed);
+        }
+        auto resolved = resolveParams(specs, given);
+        if (auto* e = std::get_if<ParamError>(&resolved))
+            fail(where.chopped(1), QString::fromStdString(e->message));
+        return std::get<ParamValues>(resolved);
+    }
     DataSource source(const QJsonObject& o, const QString& where) const
     {
         DataSource s;
@@ -104,39 +129,22 @@ struct Reader
         }
         const QJsonObject t = object(o, "task", where);
         const QString tw = where + "task.";
+        if (s.isRatings()) {
+            const QString kind = t.value("kind").toString("ratings");
+            if (kind != "ratings")
+                fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() + " (ratings)");
+            s.ratings = RatingsOptions::fromParams(params(t, RatingsOptions::params(), tw));
+            if (auto problem = s.ratings.validate())
+                fail(tw.chopped(1), QString::fromStdString(*problem));
+            return s;
+        }
         if (s.isCorpus()) {
             const QString kind = t.value("kind").toString("corpus");
             if (kind != "corpus")
                 fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() + " (corpus)");
-            ParamValues given;
-            for (const ParamSpec& p : CorpusOptions::params()) {
-                const QJsonValue v = t.value(QString::fromStdString(p.key));
-                if (v.isUndefined())
-                    continue;
-                auto parsed = parseParam(p, paramTextFromJson(v));
-                if (auto* e = std::get_if<ParamError>(&parsed))
-                    fail(tw + QString::fromStdString(p.key), QString::fromStdString(e->message));
-                given[p.key] = std::get<ParamValue>(parsed);
-            }
-            auto resolved = resolveParams(CorpusOptions::params(), given);
-            if (auto* e = std::get_if<ParamError>(&resolved))
-                fail(tw.chopped(1), QString::fromStdString(e->message));
-            s.corpus = CorpusOptions::fromParams(std::get<ParamValues>(resolved));
-            const QJsonObject tok = t.value("tokenizer").toObject();
-            ParamValues tokGiven;
-            for (const ParamSpec& p : TokenizerOptions::params()) {
-                const QJsonValue v = tok.value(QString::fromStdString(p.key));
-                if (v.isUndefined())
-                    continue;
-                auto parsed = parseParam(p, paramTextFromJson(v));
-                if (auto* e = std::get_if<ParamError>(&parsed))
-                    fail(tw + "tokenizer." + QString::fromStdString(p.key), QString::fromStdString(e->message));
-                tokGiven[p.key] = std::get<ParamValue>(parsed);
-            }
-            auto tokResolved = resolveParams(TokenizerOptions::params(), tokGiven);
-            if (auto* e = std::get_if<ParamError>(&tokResolved))
-                fail(tw + "tokenizer", QString::fromStdString(e->message));
-            s.tokenizer = TokenizerOptions::fromParams(std::get<ParamValues>(tokResolved));
+            s.corpus = CorpusOptions::fromParams(params(t, CorpusOptions::params(), tw));
+            s.tokenizer = TokenizerOptions::fromParams(
+                params(t.value("tokenizer").toObject(), TokenizerOptions::params(), tw + "tokenizer."));
             s.subset = t.value("subset").toString();
             if (auto problem = s.corpus.validate())
                 fail(tw.chopped(1), QString::fromStdString(*problem));

@@ -7,6 +7,7 @@
 #include "ui/main_window.h"
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
+#include "ui/recommendations_view.h"
 #include "ui/run_manager.h"
 #include "ui/topics_view.h"
 
@@ -114,6 +115,7 @@ private slots:
     void fcsFilesChannelsLoadingsAndSession();
     void corpusTopicsExportAndSession();
     void rawTextTokenizerAndSubset();
+    void ratingsRecommendationsAndSession();
 
 private:
     QString smallImage();
@@ -770,6 +772,128 @@ void TestMainWindow::rawTextTokenizerAndSubset()
     QCOMPARE(again.currentCounts()->rows(), w.currentCounts()->rows());
     QCOMPARE(again.currentCounts()->cols(), w.currentCounts()->cols());
     QCOMPARE(again.subsetEdit()->text(), QString("train"));
+}
+
+// Ratings as a user meets them: a MovieLens u.data with its u.item titles (Latin-1) opens in
+// ratings mode with recommenders only; HPF runs; any user's top 20 list names titles, leaves out
+// what the user rated in training and hits their held-out items; a broken file is reported
+// without losing the data; the session keeps the split settings.
+void TestMainWindow::ratingsRecommendationsAndSession()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // 120 users in 3 taste groups of 10 items each; every user rates 8 items of their group
+    // (4 or 5 stars) and 1 other item (1 star).
+    QByteArray data, items;
+    for (int u = 1; u <= 120; ++u) {
+        const int g = u % 3;
+        for (int j = 0; j < 8; ++j) {
+            const int item = 1 + g * 10 + (u * 7 + j * 3) % 10;
+            data += QByteArray::number(u) + '\t' + QByteArray::number(item) + '\t' + (j % 2 ? "5" : "4") +
+                    "\t881250949\n";
+        }
+        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) + "\t1\t881250950\n";
+    }
+    for (int i = 1; i <= 30; ++i)
+        items += QByteArray::number(i) + "|Film " + QByteArray::number(i) + (i == 1 ? " \xe9t\xe9" : "") +
+                 " (1995)|01-Jan-1995||http://x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n";
+    QFile d(dir.filePath("u.data")), it(dir.filePath("u.item"));
+    QVERIFY(d.open(QIODevice::WriteOnly) && d.write(data) == data.size());
+    QVERIFY(it.open(QIODevice::WriteOnly) && it.write(items) == items.size());
+    d.close();
+    it.close();
+
+    auto w = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*w));
+    w->openPath(dir.filePath("u.data"));
+    QVERIFY(waitForData(*w));
+    QVERIFY(w->ratingsMode());
+    QVERIFY(!w->corpusMode());
+    QVERIFY(!w->ratingsBox()->isHidden());
+    QVERIFY(w->corpusBox()->isHidden());
+    QCOMPARE(w->modelPicker()->currentData().toString(), QString("hpf"));
+    QCOMPARE(w->modelPicker()->findData("lda"), -1);
+    QVERIFY(w->modelPicker()->findData("pmf") >= 0);
+    QCOMPARE(w->metricPicker()->currentData().toString(), QString("precision_at_20"));
+    QVERIFY(w->currentCounts());
+    QCOMPARE(w->currentCounts()->rows(), std::int64_t(120));
+    QCOMPARE(w->currentCounts()->cols(), std::int64_t(30));
+    QCOMPARE(w->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 2)); // round(0.2 · 9)
+    QCOMPARE(w->currentCounts()->columnNames[0], std::string("Film 1 \u00e9t\u00e9 (1995)"));
+    const QString label = w->dataLabel()->text();
+    QVERIFY2(label.contains("120 users") && label.contains("30 items") && label.contains("240 test"), qPrintable(label));
+
+    // HPF, batch VB, three factors.
+    w->algorithmPicker()->setCurrentIndex(w->algorithmPicker()->findData("batch"));
+    ParamForm* f = w->algorithmForm();
+    QVERIFY(f->setText("K", "3"));
+    w->budgetForm()->setText("seconds", "0");
+    w->budgetForm()->setText("steps", "60");
+    w->budgetForm()->setText("eval_every", "0.05");
+    QSignalSpy finished(w->runs(), &RunManager::runFinished);
+    const int id = w->startRun();
+    QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
+    QVERIFY(finished.wait(60000));
+    w->refreshNow();
+    const RunRecord* r = w->runs()->record(id);
+    QVERIFY(r->summary);
+    QVERIFY2(r->summary->reason == TerminationReason::BudgetReached, r->summary->message.c_str());
+    const auto& m = r->summary->last->metrics;
+    QVERIFY2(m.at("recall_at_20") > m.at("popularity_recall_at_20"),
+             qPrintable(QString("%1 vs %2").arg(m.at("recall_at_20")).arg(m.at("popularity_recall_at_20"))));
+
+    // The recommendations of user row 4: 20 titles, none rated in training, held-out hits.
+    RecommendationsView* rec = w->recommendationsView();
+    rec->setUser(4);
+    QCOMPARE(rec->recommendedTitles().size(), 20);
+    QCOMPARE(rec->ratedTitles().size(), int(w->currentCounts()->train.rowNonZeros(4)));
+    for (const QString& t : rec->ratedTitles())
+        QVERIFY2(!rec->recommendedTitles().mid(0, 20).contains(t), qPrintable(t));
+    QVERIFY(rec->recommendedTitles().front().startsWith("Film "));
+    int hits = 0;
+    for (int u = 0; u < 120; ++u) {
+        rec->setUser(u);
+        hits += rec->heldOutHits();
+    }
+    QVERIFY2(hits > 200, qPrintable(QString::number(hits))); // of 240 held-out ratings
+    QTemporaryDir out;
+    QVERIFY(w->exportReconstructions(out.path()));
+    const QList<QByteArray> lines =
+        readAll(out.filePath(QString("run-%1-batch-recommendations.csv").arg(id))).trimmed().split('\n');
+    QCOMPARE(lines[0], QByteArray("rank,item_id,title,score,held_out"));
+    QCOMPARE(lines.size(), 21);
+
+    // A duplicated pair: an error naming the file and both lines; ratings and runs stay.
+    QTemporaryDir badDir;
+    QFile bad(badDir.filePath("u.data"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("1\t2\t3\t881250949\n1\t2\t4\t881250949\n");
+    bad.close();
+    const CountDataPtr before = w->currentCounts();
+    QSignalSpy errors(w.get(), &MainWindow::errorShown);
+    w->openPath(badDir.filePath("u.data"));
+    QVERIFY(errors.wait(20000));
+    const QString message = errors.last().at(0).toString();
+    QVERIFY2(message.contains("u.data") && message.contains("line 2"), qPrintable(message));
+    QCOMPARE(w->currentCounts(), before);
+    QVERIFY(w->ratingsMode());
+    QCOMPARE(w->runs()->ids().size(), 1);
+
+    // A new test fraction re-splits; the session keeps it.
+    w->ratingsForm()->setText("test_fraction", "0.4");
+    QVERIFY(waitForData(*w));
+    QCOMPARE(w->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 4)); // round(0.4 · 9)
+    const QString session = out.filePath("ratings.json");
+    QVERIFY(w->saveSession(session));
+    const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
+    QCOMPARE(saved["task"].toObject()["kind"].toString(), QString("ratings"));
+    QCOMPARE(saved["task"].toObject()["test_fraction"].toDouble(), 0.4);
+    auto again = std::make_unique<MainWindow>();
+    QVERIFY(waitForData(*again));
+    again->openPath(session);
+    QVERIFY(waitForData(*again));
+    QVERIFY(again->ratingsMode());
+    QCOMPARE(again->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 4));
 }
 
 QTEST_MAIN(TestMainWindow)
