@@ -656,9 +656,10 @@ void MainWindow::buildActions()
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open an image, a table, FCS files or a session"), QString(),
             tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv *.tsv *.txt *.gz "
-               "*.tar *.tgz *.ldac *.dat *.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
+               "*.tar *.tgz *.ldac *.dat *.data *.base *.test *.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
                "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;"
                "Text corpora (*.tar *.tar.gz *.tgz *.ldac *.dat docword.*.txt docword.*.txt.gz);;"
+               "Ratings (u.data u*.base u*.test ratings.dat ratings.csv ratings.*.gz);;"
                "Sessions (*.json);;All files (*)"));
         if (!paths.isEmpty())
             openPaths(paths);
