@@ -19,39 +19,8 @@
 namespace svi {
 namespace {
 
-// Text quoted in messages is cut to this many bytes.
-constexpr std::size_t kQuoteMax = 40;
 // Folders named when a subset matches nothing.
 constexpr std::size_t kFoldersNamed = 12;
-
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "': " + reason);
-}
-
-[[noreturn]] void failLine(const std::string& path, std::int64_t line, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ": " + reason);
-}
-
-[[noreturn]] void failField(const std::string& path, std::int64_t line, const std::string& field,
-                            const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ", " + field +
-                    ": " + reason);
-}
-
-// 'text' for a message, cut at a UTF-8 character boundary when long.
-std::string inQuotes(std::string_view text)
-{
-    std::string out(1, '\'');
-    if (text.size() <= kQuoteMax)
-        return out.append(text).append(1, '\'');
-    std::size_t n = kQuoteMax;
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
-        --n;
-    return out.append(text.substr(0, n)).append("…'");
-}
 
 bool isSpace(char c)
 {
@@ -258,20 +227,20 @@ void readTar(const std::string& path, const std::function<bool(const std::string
         if (got == 0)
             break; // no end-of-archive blocks: accepted, as GNU tar does
         if (got < kBlock)
-            fail(path, "the archive ends inside a header at byte " + std::to_string(offset) +
+            failFile(path, "the archive ends inside a header at byte " + std::to_string(offset) +
                            " (truncated?)");
         if (std::all_of(h, h + kBlock, [](char c) { return c == 0; }))
             break;
         if (!tarChecksumOk(h)) {
             if (first)
-                fail(path, "not a tar archive (the first 512 bytes are not a tar header)");
-            fail(path, "corrupt tar header at byte " + std::to_string(offset) +
+                failFile(path, "not a tar archive (the first 512 bytes are not a tar header)");
+            failFile(path, "corrupt tar header at byte " + std::to_string(offset) +
                            " (its checksum does not match)");
         }
         first = false;
         const std::optional<std::int64_t> headerSize = tarNumber(h + 124, 12);
         if (!headerSize)
-            fail(path, "corrupt tar header at byte " + std::to_string(offset) +
+            failFile(path, "corrupt tar header at byte " + std::to_string(offset) +
                            " (the size is not a number)");
         const char type = h[156];
         std::string name = cString(h, 100);
@@ -302,14 +271,14 @@ void readTar(const std::string& path, const std::function<bool(const std::string
         if (keep) {
             data.resize(std::size_t(padded));
             if (source.readFull(data.data(), std::size_t(padded)) < std::size_t(padded))
-                fail(path, "the archive ends inside " + shown + " (truncated?)");
+                failFile(path, "the archive ends inside " + shown + " (truncated?)");
             data.resize(std::size_t(size));
             left = 0;
         }
         while (left > 0) {
             const std::size_t n = std::size_t(std::min<std::int64_t>(left, sizeof skip));
             if (source.readFull(skip, n) < n)
-                fail(path, "the archive ends inside " + shown + " (truncated?)");
+                failFile(path, "the archive ends inside " + shown + " (truncated?)");
             left -= std::int64_t(n);
         }
         offset += padded;
@@ -324,7 +293,7 @@ void readTar(const std::string& path, const std::function<bool(const std::string
             if (const auto s = paxValue(data, "size")) {
                 std::int64_t v = 0;
                 if (parseWhole(*s, std::numeric_limits<std::int64_t>::max() / 2, v))
-                    fail(path, "corrupt pax header before byte " + std::to_string(offset) +
+                    failFile(path, "corrupt pax header before byte " + std::to_string(offset) +
                                    " (size " + inQuotes(*s) + ")");
                 paxSize = v;
             }
@@ -420,7 +389,7 @@ private:
 void checkText(const std::string& container, const std::string& name, const std::string& bytes)
 {
     if (std::memchr(bytes.data(), 0, bytes.size()))
-        fail(container, (container == name ? "" : inQuotes(name) + " ") +
+        failFile(container, (container == name ? "" : inQuotes(name) + " ") +
                             "holds binary data (NUL bytes), not text");
 }
 
@@ -524,7 +493,7 @@ std::vector<std::string> readVocabulary(const std::string& path)
         words.push_back(l.toString().toStdString());
     }
     if (words.empty())
-        fail(path, "no words (the vocabulary is empty)");
+        failFile(path, "no words (the vocabulary is empty)");
     return words;
 }
 
@@ -552,7 +521,7 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
         if (fields.empty())
             continue;
         if (!any && std::memchr(line.data(), 0, line.size()))
-            fail(path, "binary data, not LDA-C text");
+            failFile(path, "binary data, not LDA-C text");
         any = true;
         std::int64_t N = 0;
         if (auto problem = parseWhole(fields[0], kMaxWordId, N))
@@ -595,7 +564,7 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
         appendEntries(corpus.docs, row, cols, counts);
     }
     if (!any)
-        fail(path, "no documents (the file is empty)");
+        failFile(path, "no documents (the file is empty)");
     if (vocabFile.empty())
         corpus.vocabulary = numberedWords(maxWord + 1, 0);
     return corpus;
@@ -629,7 +598,7 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
             found = !fields.empty();
         }
         if (!found)
-            fail(path, h == 0 ? std::string("no data (the file is empty)")
+            failFile(path, h == 0 ? std::string("no data (the file is empty)")
                               : "the header ends before " + std::string(headerNames[h]) +
                                     " (a UCI docword file starts with the lines D, W and NNZ)");
         if (fields.size() != 1)
@@ -762,9 +731,9 @@ Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& option
     checkOptions("readTextFolder", options);
     const QFileInfo info(qstr(folder));
     if (!info.exists())
-        fail(folder, "folder does not exist");
+        failFile(folder, "folder does not exist");
     if (!info.isDir())
-        fail(folder, "is a file, not a folder");
+        failFile(folder, "is a file, not a folder");
     const QDir root(info.absoluteFilePath());
     FileFilter filter(options.subset);
     std::vector<std::string> names;
@@ -775,7 +744,7 @@ Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& option
             names.push_back(rel);
     }
     if (names.empty())
-        fail(folder, filter.nothingFound(options.subset));
+        failFile(folder, filter.nothingFound(options.subset));
     std::sort(names.begin(), names.end());
     CorpusBuilder builder(options.tokenizer);
     for (std::string& rel : names) {
@@ -799,7 +768,7 @@ Corpus readTextArchive(const std::string& archive, const CorpusReadOptions& opti
             builder.addDocument(name, bytes);
         });
     if (builder.documents() == 0)
-        fail(archive, filter.nothingFound(options.subset));
+        failFile(archive, filter.nothingFound(options.subset));
     builder.sortByName();
     return builder.finish(sourceName(archive, options.subset));
 }

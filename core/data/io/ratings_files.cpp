@@ -18,43 +18,12 @@
 namespace svi {
 namespace {
 
-// Text quoted in messages is cut to this many bytes.
-constexpr std::size_t kQuoteMax = 40;
 // How much of a file is read to sniff its layout; a longer first line is not a rating.
 constexpr std::size_t kSniffBytes = 4096;
 // Ids below this are re-indexed through a table (MovieLens ids are below 300 000), larger ones
 // through a hash map.
 constexpr std::int64_t kDirectIds = std::int64_t(1) << 22;
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "': " + reason);
-}
-
-[[noreturn]] void failLine(const std::string& path, std::int64_t line, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ": " + reason);
-}
-
-[[noreturn]] void failField(const std::string& path, std::int64_t line, const std::string& field,
-                            const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "' line " + std::to_string(line) + ", " + field +
-                    ": " + reason);
-}
-
-// 'text' for a message, cut at a UTF-8 character boundary when long.
-std::string inQuotes(std::string_view text)
-{
-    std::string out(1, '\'');
-    if (text.size() <= kQuoteMax)
-        return out.append(text).append(1, '\'');
-    std::size_t n = kQuoteMax;
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
-        --n;
-    return out.append(text.substr(0, n)).append("…'");
-}
 
 QString qstr(const std::string& s)
 {
@@ -333,7 +302,7 @@ void checkRepeats(const Ratings& r, const std::string& path)
 {
     const std::vector<Rating>& e = r.entries;
     if (e.size() >= std::numeric_limits<std::uint32_t>::max())
-        fail(path, std::to_string(e.size()) + " ratings, more than 2³² − 2");
+        failFile(path, std::to_string(e.size()) + " ratings, more than 2³² − 2");
     std::vector<std::size_t> start(std::size_t(r.users()) + 1, 0);
     for (const Rating& x : e)
         ++start[std::size_t(x.user) + 1];
@@ -565,7 +534,7 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
             Rating{users(user, path, number), items(item, path, number), rating, number});
     }
     if (r.entries.empty())
-        fail(path, header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
+        failFile(path, header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
 
     const std::vector<std::int32_t> userRank = users.ranks(r.userIds);
     const std::vector<std::int32_t> itemRank = items.ranks(r.itemIds);
@@ -622,7 +591,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
                 else if (line.find('|') != std::string_view::npos)
                     format = TitlesFormat::Pipe;
                 else
-                    fail(path, "not a MovieLens titles file: expected u.item, movies.dat or "
+                    failFile(path, "not a MovieLens titles file: expected u.item, movies.dat or "
                                "movies.csv, or a first line 'id|title|…', 'id::title::genres' "
                                "or the header 'movieId,title,genres'");
             }
@@ -684,7 +653,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
         titles.emplace_back(id, latin1 ? latin1ToUtf8(title) : title);
     }
     if (titles.empty())
-        fail(path, header ? "no items (only a header line)" : "no items (the file is empty)");
+        failFile(path, header ? "no items (only a header line)" : "no items (the file is empty)");
     return titles;
 }
 
@@ -708,14 +677,14 @@ Ratings loadRatings(const std::string& path, const std::string& itemsPath)
     if (isDirectory(path)) {
         file = ratingsFileIn(path);
         if (file.empty())
-            fail(path, "no ratings file in the folder (expected u.data, ratings.dat or "
+            failFile(path, "no ratings file in the folder (expected u.data, ratings.dat or "
                        "ratings.csv, optionally .gz)");
     }
     if (!QFileInfo(qstr(file)).exists())
-        fail(file, "file does not exist");
+        failFile(file, "file does not exist");
     const std::optional<RatingsFormat> format = ratingsFormatOf(file);
     if (!format)
-        fail(file, "not a MovieLens ratings file: expected u.data, u*.base, u*.test, "
+        failFile(file, "not a MovieLens ratings file: expected u.data, u*.base, u*.test, "
                    "ratings.dat or ratings.csv (optionally .gz), or a first line "
                    "'user TAB item TAB rating TAB timestamp', "
                    "'UserID::MovieID::Rating::Timestamp' or the header "

@@ -18,15 +18,8 @@ namespace {
 // The first size of the text buffer. It doubles only for a line longer than itself, so memory
 // stays at about one block for any file length.
 constexpr std::size_t kTextBlock = 1024 * 1024;
-// Cell text quoted in messages is cut to this many bytes.
-constexpr std::size_t kQuoteMax = 40;
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "': " + reason);
-}
 
 std::string plural(std::int64_t n, const char* what)
 {
@@ -46,19 +39,6 @@ std::string_view trim(std::string_view s, char delim)
     while (!s.empty() && isPad(s.back(), delim))
         s.remove_suffix(1);
     return s;
-}
-
-// 'text' for a message, cut at a UTF-8 character boundary when long. (Built with append: GCC
-// 12 warns wrongly about "literal" + std::string at -O3, its bug 105329.)
-std::string quoted(std::string_view text)
-{
-    std::string out(1, '\'');
-    if (text.size() <= kQuoteMax)
-        return out.append(text).append(1, '\'');
-    std::size_t n = kQuoteMax;
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
-        --n;
-    return out.append(text.substr(0, n)).append("…'");
 }
 
 // V1, V2, …: the names of unnamed columns, as R gives them.
@@ -86,9 +66,9 @@ public:
         fill();
         const std::string_view head(m_buf.data(), m_end);
         if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
-            fail(path, "the text is UTF-16; save it as UTF-8");
+            failFile(path, "the text is UTF-16; save it as UTF-8");
         if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), 64 * 1024)))
-            fail(path,
+            failFile(path,
                  "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
         if (head.starts_with("\xEF\xBB\xBF"))
             m_pos = 3;
@@ -493,7 +473,7 @@ void Parser::decideLayout(const Record& first, const std::vector<std::string>& h
     m_first = hasRowNames ? 1 : 0;
     m_cols = m_fields - m_first - (m_extraTrailing ? 1 : 0);
     if (m_cols < 1)
-        fail(m_path, "no columns of values, only row names");
+        failFile(m_path, "no columns of values, only row names");
     m_dropCandidate = !m_extraTrailing && m_cols >= 2 && names.back().empty();
     m_fieldNames = names;
     for (int c = 0; c < m_cols; ++c) {
@@ -515,13 +495,13 @@ float Parser::slowCell(const char*& p, const char* end, const Record& rec, int f
     case Cell::Missing:
         return v;
     case Cell::NotFinite:
-        failCell(rec, field, quoted(text) + " is not a finite number");
+        failCell(rec, field, inQuotes(text) + " is not a finite number");
     case Cell::OutOfRange:
-        failCell(rec, field, quoted(text) + " is beyond the range of single-precision floats");
+        failCell(rec, field, inQuotes(text) + " is beyond the range of single-precision floats");
     case Cell::Text:
         break;
     }
-    failCell(rec, field, quoted(trim(text, delim)) + " is not a number");
+    failCell(rec, field, inQuotes(trim(text, delim)) + " is not a number");
 }
 
 // The hot loop: numbers are parsed straight from the buffer; only cells that are not plain
@@ -582,7 +562,7 @@ void Parser::row(const Record& rec)
             std::string_view text;
             if (!takeField(q, end, delim, m_scratch, text) && q == end)
                 failCell(rec, m_fields - 1,
-                         quoted(text) + " after the last column, where line " +
+                         inQuotes(text) + " after the last column, where line " +
                              std::to_string(m_firstDataLine) + " ends with a delimiter");
             failCount(rec);
         }
@@ -600,14 +580,14 @@ void Parser::run()
     gzip = source.gzip();
     RecordReader reader(m_path, source);
     if (reader.empty())
-        fail(m_path, "no data rows (the file is empty)");
+        failFile(m_path, "no data rows (the file is empty)");
 
     Record rec;
     bool found = false;
     while (!found && reader.next(rec))
         found = !isBlank(rec.text, 0) && !rec.text.starts_with('#');
     if (!found)
-        fail(m_path, "no data rows (only comments and blank lines)");
+        failFile(m_path, "no data rows (only comments and blank lines)");
     delim = m_options.delimiter ? m_options.delimiter : guessDelimiter(m_path, rec.text);
     reader.setDelimiter(delim);
 
@@ -619,7 +599,7 @@ void Parser::run()
         while (!found && reader.next(rec))
             found = !isBlank(rec.text, delim);
         if (!found)
-            fail(m_path, "no data rows (only a header line)");
+            failFile(m_path, "no data rows (only a header line)");
     }
     decideLayout(rec, header, splitAll(rec));
     if (source.sizeHint() > 0) {

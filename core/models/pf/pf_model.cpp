@@ -30,6 +30,27 @@ double gammaTerm(double shape, double rateMean, double rateLogMean, double s, do
 
 } // namespace
 
+double levelMean(const Side& s, std::int64_t r, double fixedRate);
+double levelLogMean(const Side& s, std::int64_t r, double fixedRate);
+
+namespace {
+
+// E[log p] − E[log q] of row r's factors (given its level) and of its level.
+double rowPriorTerms(const Side& side, std::int64_t r, const SidePrior& prior)
+{
+    const double m = levelMean(side, r, prior.fixedRate);
+    const double l = levelLogMean(side, r, prior.fixedRate);
+    double s = 0.0;
+    for (Eigen::Index k = 0; k < side.shp.cols(); ++k)
+        s += gammaTerm(prior.shape, m, l, side.shp(r, k), side.rte(r, k));
+    if (prior.hierarchical)
+        s += gammaTerm(prior.levelShape, prior.levelRate, std::log(prior.levelRate), side.levelShape,
+                       side.levelRate[r]);
+    return s;
+}
+
+} // namespace
+
 void Side::refresh(std::int64_t begin, std::int64_t end)
 {
     const Eigen::Index K = shp.cols();
@@ -256,14 +277,7 @@ double userElbo(const Side& users, std::int64_t u, const SparseRows& rows, const
         s += y * std::log(items.expLog.row(cols[n]).dot(eTheta)) - lgam(y + 1.0);
     }
     s -= users.mean.row(u).dot(itemSums.transpose());
-    const double xiMean = levelMean(users, u, prior.fixedRate);
-    const double xiLog = levelLogMean(users, u, prior.fixedRate);
-    for (Eigen::Index k = 0; k < users.shp.cols(); ++k)
-        s += gammaTerm(prior.shape, xiMean, xiLog, users.shp(u, k), users.rte(u, k));
-    if (prior.hierarchical)
-        s += gammaTerm(prior.levelShape, prior.levelRate, std::log(prior.levelRate),
-                       users.levelShape, users.levelRate[u]);
-    return s;
+    return s + rowPriorTerms(users, u, prior);
 }
 
 double sideElbo(const Side& side, const SidePrior& prior)
@@ -271,15 +285,8 @@ double sideElbo(const Side& side, const SidePrior& prior)
     std::vector<double> partial(kChunks, 0.0);
     forChunks(side.rows(), [&](int c, std::int64_t begin, std::int64_t end) {
         double s = 0.0;
-        for (std::int64_t r = begin; r < end; ++r) {
-            const double m = levelMean(side, r, prior.fixedRate);
-            const double l = levelLogMean(side, r, prior.fixedRate);
-            for (Eigen::Index k = 0; k < side.shp.cols(); ++k)
-                s += gammaTerm(prior.shape, m, l, side.shp(r, k), side.rte(r, k));
-            if (prior.hierarchical)
-                s += gammaTerm(prior.levelShape, prior.levelRate, std::log(prior.levelRate),
-                               side.levelShape, side.levelRate[r]);
-        }
+        for (std::int64_t r = begin; r < end; ++r)
+            s += rowPriorTerms(side, r, prior);
         partial[std::size_t(c)] = s;
     });
     double s = 0.0;
