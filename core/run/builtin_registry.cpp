@@ -1,4 +1,5 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/gmf/gmf.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
 #include "core/models/pf/pf.h"
@@ -14,6 +15,7 @@ const Registry& Registry::builtin()
         registerLda(r);
         registerHdp(r);
         registerPoissonFactorization(r);
+        registerGaussianMf(r);
         return r;
     }();
     return registry;

@@ -1,0 +1,281 @@
+#include "core/models/gmf/gmf_trainer.h"
+
+#include "core/run/parallel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <numeric>
+#include <omp.h>
+#include <stdexcept>
+
+namespace svi {
+
+namespace {
+
+// Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
+enum StreamId : std::uint64_t {
+    kStreamUsers = 1,
+    kStreamItems,
+    kStreamEvalPick,
+};
+
+void require(bool ok, const char* field, const std::string& value, const char* rule)
+{
+    if (!ok)
+        throw std::invalid_argument(fieldError(field, value, rule));
+}
+
+void requirePositive(double v, const char* field)
+{
+    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
+}
+
+// The same data contract as PfTrainer: held-out and validation rows match the users, item
+// indices are in range, ratings are positive and finite.
+void checkRatings(const CountDataPtr& data)
+{
+    if (!data || data->cols() < 1 || data->rows() < 1)
+        throw std::invalid_argument("data: there are no ratings");
+    const CountData& d = *data;
+    if (d.heldOut.rows() != d.rows() ||
+        (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
+        throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
+                                    " users but held-out or validation rows of another count");
+    if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
+        throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
+    for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
+        for (std::int32_t c : rows->cols)
+            if (c < 0 || c >= d.cols())
+                throw std::invalid_argument("data: '" + d.source + "' has item index " +
+                                            std::to_string(c) + " outside the " +
+                                            std::to_string(d.cols()) + " items");
+        for (float c : rows->counts)
+            if (!(c > 0.0f) || !std::isfinite(c))
+                throw std::invalid_argument("data: '" + d.source + "' has a rating of " +
+                                            formatNumber(c) +
+                                            "; ratings must be positive and finite");
+    }
+}
+
+} // namespace
+
+GmfOptions GmfOptions::fromParams(const ParamValues& v)
+{
+    GmfOptions o;
+    readParams(v, {{"K", &o.K}, {"eval_users", &o.evalUsers}, {"top_n", &o.topN}},
+               {{"lambda_u", &o.priors.lambdaU},
+                {"lambda_v", &o.priors.lambdaV},
+                {"a0", &o.priors.a0},
+                {"b0", &o.priors.b0}});
+    return o;
+}
+
+void GmfOptions::check() const
+{
+    require(K >= 1, "K", std::to_string(K), "must be ≥ 1");
+    for (const auto& [value, field] : {std::pair{priors.lambdaU, "lambda_u"},
+                                       {priors.lambdaV, "lambda_v"},
+                                       {priors.a0, "a0"},
+                                       {priors.b0, "b0"}})
+        requirePositive(value, field);
+    require(evalUsers >= 1, "eval_users", std::to_string(evalUsers), "must be ≥ 1");
+    require(topN >= 1, "top_n", std::to_string(topN), "must be ≥ 1");
+}
+
+GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t seed)
+    : m_data(std::move(data)), m_options(o), m_seed(seed), m_K(o.K)
+{
+    o.check();
+    checkRatings(m_data);
+    const CountData& d = *m_data;
+
+    m_residuals = gmf::residuals(d);
+    gmf::initialise(m_users, d.rows(), m_K, m_seed, kStreamUsers);
+    gmf::initialise(m_items, d.cols(), m_K, m_seed, kStreamItems);
+    m_noise = gmf::initialNoise(m_residuals, o.priors);
+    m_itemSquares.assign(std::size_t(d.cols()), 0.0);
+
+    m_scale = ratingScale(d);
+    for (std::int64_t r = 0; r < d.rows(); ++r)
+        if (d.heldOut.rowNonZeros(r) > 0)
+            m_scoredUsers.push_back(r);
+    m_elboUsers = seededSubset(d.trainingRows(), std::size_t(o.evalUsers),
+                               Rng::stream(m_seed, kStreamEvalPick, 0));
+    m_evalScoredUsers = seededSubset(m_scoredUsers, std::size_t(o.evalUsers),
+                                     Rng::stream(m_seed, kStreamEvalPick, 1));
+    const Eigen::VectorXd popularity = popularityScores(d);
+    const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
+    m_popularityFull = rankingScore(d, m_scoredUsers, o.topN, byPopularity);
+    m_popularityCheap = rankingScore(d, m_evalScoredUsers, o.topN, byPopularity);
+}
+
+GmfTrainer::~GmfTrainer() = default;
+
+void GmfTrainer::prepareWorkspaces()
+{
+    const std::size_t threads = std::size_t(std::max(omp_get_max_threads(), 1));
+    if (m_workspaces.size() < threads)
+        m_workspaces.resize(threads);
+    for (gmf::Workspace& ws : m_workspaces)
+        if (ws.rhs.size() != m_K)
+            ws.resize(m_K);
+}
+
+double GmfTrainer::step(std::int64_t)
+{
+    prepareWorkspaces();
+    const gmf::Priors& p = m_options.priors;
+    const auto& rows = m_data->trainingRows();
+    const std::int64_t N = std::int64_t(rows.size());
+    const std::int64_t M = m_items.rows();
+    // Users given the items and q(β), then items given the new users: each block is exact
+    // coordinate ascent, and within a block the rows are independent.
+    const double eBeta = m_noise.mean();
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::int64_t j = 0; j < N; ++j)
+        gmf::updateRow(m_users, rows[std::size_t(j)], m_residuals.byUser, m_items, p.lambdaU, eBeta,
+                       m_workspaces[std::size_t(omp_get_thread_num())]);
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::int64_t i = 0; i < M; ++i)
+        m_itemSquares[std::size_t(i)] =
+            gmf::updateRow(m_items, i, m_residuals.byItem, m_users, p.lambdaV, eBeta,
+                           m_workspaces[std::size_t(omp_get_thread_num())]);
+    // q(β) from the expected squared errors under the new users and items (4), summed in
+    // item order.
+    const double squares = std::accumulate(m_itemSquares.begin(), m_itemSquares.end(), 0.0);
+    m_noise.shape = p.a0 + 0.5 * double(m_residuals.count);
+    m_noise.rate = p.b0 + 0.5 * squares;
+    return 1.0;
+}
+
+bool GmfTrainer::diverged() const
+{
+    return !m_items.mean.allFinite() || !m_users.mean.allFinite() || !m_items.cov.allFinite() ||
+           !std::isfinite(m_noise.rate) || !(m_noise.rate > 0.0);
+}
+
+double GmfTrainer::usersElbo(const std::vector<std::int64_t>& users) const
+{
+    std::vector<double> partial(kChunks, 0.0);
+    forChunks(std::int64_t(users.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+        gmf::Workspace ws;
+        ws.resize(m_K);
+        double s = 0.0;
+        for (std::int64_t j = begin; j < end; ++j)
+            s += gmf::userElbo(m_users, users[std::size_t(j)], m_residuals.byUser, m_items,
+                               m_options.priors.lambdaU, m_noise, ws);
+        partial[std::size_t(c)] = s;
+    });
+    return std::accumulate(partial.begin(), partial.end(), 0.0);
+}
+
+double GmfTrainer::elbo() const
+{
+    const gmf::Priors& p = m_options.priors;
+    return usersElbo(m_data->trainingRows()) - gmf::sideKl(m_items, p.lambdaV) -
+           gmf::gammaKl(m_noise.shape, m_noise.rate, p.a0, p.b0);
+}
+
+std::shared_ptr<RatingFactors> GmfTrainer::factors() const
+{
+    auto f = std::make_shared<RatingFactors>();
+    f->users = m_users.mean.cast<float>();
+    f->items = m_items.mean.cast<float>();
+    f->offset = m_residuals.mu;
+    return f;
+}
+
+Evaluation GmfTrainer::evaluate(bool full)
+{
+    if (full) {
+        Evaluation ev = evaluateOn(m_data->trainingRows(), m_scoredUsers, true);
+        if (!interrupted())
+            return ev;
+    }
+    return evaluateOn(m_elboUsers, m_evalScoredUsers, false);
+}
+
+Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
+                                  const std::vector<std::int64_t>& scoredUsers, bool full)
+{
+    const CountData& d = *m_data;
+    const gmf::Priors& p = m_options.priors;
+    Evaluation ev;
+
+    // ELBO: the users' terms over the subset, scaled to all training users.
+    const double globalTerms =
+        -gmf::sideKl(m_items, p.lambdaV) - gmf::gammaKl(m_noise.shape, m_noise.rate, p.a0, p.b0);
+    ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                : globalTerms + double(d.trainingRowCount()) /
+                                                    double(elboUsers.size()) * usersElbo(elboUsers);
+
+    // Rating-scale measures at the posterior mean prediction μ + m_uᵀn_i, with the plug-in
+    // noise precision E[β].
+    const double mu = m_residuals.mu;
+    const double eBeta = m_noise.mean();
+    const double logNorm = 0.5 * (std::log(eBeta) - std::log(2.0 * std::numbers::pi));
+    struct Sums
+    {
+        double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
+    };
+    std::vector<Sums> cSums(kChunks);
+    forChunks(std::int64_t(scoredUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+        Sums& s = cSums[std::size_t(c)];
+        for (std::int64_t j = begin; j < end; ++j) {
+            const std::int64_t u = scoredUsers[std::size_t(j)];
+            const auto score = [&](const SparseRows& rows, double& ll, double& n, bool errors) {
+                const auto cols = rows.rowCols(u);
+                const auto xs = rows.rowCounts(u);
+                for (std::size_t e = 0; e < cols.size(); ++e) {
+                    const double x = xs[e];
+                    const double pred = mu + m_users.mean.row(u).dot(m_items.mean.row(cols[e]));
+                    ll += logNorm - 0.5 * eBeta * (x - pred) * (x - pred);
+                    n += 1.0;
+                    if (errors) {
+                        s.se += (x - pred) * (x - pred);
+                        s.correct += nearestRating(m_scale, pred) == x ? 1.0 : 0.0;
+                    }
+                }
+            };
+            score(d.heldOut, s.ll, s.n, true);
+            if (d.validation.rows() > u)
+                score(d.validation, s.vll, s.vn, false);
+        }
+    });
+    Sums t;
+    for (const Sums& s : cSums) {
+        t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
+        t.vll += s.vll, t.vn += s.vn;
+    }
+    if (t.n > 0) {
+        ev.metrics["heldout_loglik"] = t.ll / t.n;
+        ev.metrics["rmse"] = std::sqrt(t.se / t.n);
+        ev.metrics["accuracy"] = t.correct / t.n;
+    }
+    if (t.vn > 0)
+        ev.metrics["validation_loglik"] = t.vll / t.vn;
+
+    // Ranking: every item the user has not rated in training or validation, by the predicted
+    // rating.
+    const int n = m_options.topN;
+    const RankingScore r =
+        rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
+            out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
+            out.array() += mu;
+        });
+    if (r.users > 0) {
+        const RankingScore& pop = full ? m_popularityFull : m_popularityCheap;
+        ev.metrics[atKey("precision", n)] = r.precision;
+        ev.metrics[atKey("recall", n)] = r.recall;
+        ev.metrics[atKey("popularity_precision", n)] = pop.precision;
+        ev.metrics[atKey("popularity_recall", n)] = pop.recall;
+    }
+    auto preview = std::make_shared<Preview>();
+    preview->factors = factors();
+    ev.preview = preview;
+    return ev;
+}
+
+} // namespace svi
