@@ -42,20 +42,32 @@ int countHits(std::span<const std::int32_t> top, std::span<const std::int32_t> r
     return hits;
 }
 
-RankingScore averageRanking(const std::vector<double>& precision,
-                            const std::vector<double>& recall, std::int64_t users)
+RankingScore averageRanking(const std::vector<Eigen::Vector3d>& sums, std::int64_t users)
 {
     RankingScore s;
     s.users = users;
     if (users == 0)
         return s;
-    for (std::size_t p = 0; p < precision.size(); ++p) {
-        s.precision += precision[p];
-        s.recall += recall[p];
-    }
-    s.precision /= double(users);
-    s.recall /= double(users);
+    Eigen::Vector3d total = Eigen::Vector3d::Zero();
+    for (const Eigen::Vector3d& p : sums)
+        total += p;
+    total /= double(users);
+    s.precision = total[0];
+    s.recall = total[1];
+    s.normalizedPrecision = total[2];
     return s;
+}
+
+void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScore& model,
+                       const RankingScore& popularity, int n)
+{
+    if (model.users == 0)
+        return;
+    metrics[atKey("precision", n)] = model.precision;
+    metrics[atKey("recall", n)] = model.recall;
+    metrics[atKey("normalized_precision", n)] = model.normalizedPrecision;
+    metrics[atKey("popularity_precision", n)] = popularity.precision;
+    metrics[atKey("popularity_recall", n)] = popularity.recall;
 }
 
 Eigen::VectorXd popularityScores(const CountData& data)

@@ -3,10 +3,11 @@
 // Gopalan, Hofman & Blei (2015, §4): for each user with held-out (test) ratings, every item
 // the user did not rate in training or validation is ranked by its predicted score; of the
 // top n, the hits are the items in the user's test set. Per user,
-//   precision@n = hits / n,   recall@n = hits / min(n, |test_u|)
-// (recall normalised so that a perfect ranking scores 1 even for users with more than n test
-// items), averaged over the users scored. Ties are broken towards the lower item index, so a
-// ranking is deterministic.
+//   precision@n = hits / n,   recall@n = hits / |test_u|,
+//   normalized precision@n = hits / min(n, |test_u|)
+// (the last is Gopalan et al.'s "normalized precision", which a perfect ranking brings to 1
+// even for users with fewer than n test items), averaged over the users scored. Ties are
+// broken towards the lower item index, so a ranking is deterministic.
 //
 // Also the rating-scale errors of paper 004's Table 1: RMSE of the predicted score against
 // the held-out rating, and accuracy, the share of held-out ratings whose prediction rounded to
@@ -19,6 +20,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,11 +43,12 @@ std::vector<std::int32_t> topItems(std::span<const double> scores,
 // How many of `top` are in `relevant` (sorted ascending).
 int countHits(std::span<const std::int32_t> top, std::span<const std::int32_t> relevant);
 
-// Averages of precision@n and recall@n over users.
+// Averages of precision@n, recall@n and normalized precision@n over users.
 struct RankingScore
 {
     double precision = 0.0;
     double recall = 0.0;
+    double normalizedPrecision = 0.0;
     std::int64_t users = 0; // users scored (with ≥ 1 test item)
 };
 
@@ -71,17 +74,22 @@ std::vector<std::int32_t> recommendations(const RatingFactors& factors, const Co
 // "precision_at_20" etc.
 std::string atKey(const std::string& name, int n);
 
+// Adds precision_at_n, recall_at_n, normalized_precision_at_n and the popularity baseline's
+// popularity_precision_at_n, popularity_recall_at_n (when any user was scored).
+void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScore& model,
+                       const RankingScore& popularity, int n);
+
 // --- implementation of the template ---
 
-RankingScore averageRanking(const std::vector<double>& precision,
-                            const std::vector<double>& recall, std::int64_t users);
+// Per-part sums of precision, recall and normalized precision → averages over `users`.
+RankingScore averageRanking(const std::vector<Eigen::Vector3d>& sums, std::int64_t users);
 
 template <typename ScoreFn>
 RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
                           ScoreFn&& scoreFn)
 {
     constexpr int kParts = 16; // fixed partial sums, added in order
-    std::vector<double> precision(kParts, 0.0), recall(kParts, 0.0);
+    std::vector<Eigen::Vector3d> sums(kParts, Eigen::Vector3d::Zero());
     std::vector<std::int64_t> scored(kParts, 0);
     const std::int64_t count = std::int64_t(users.size());
     const std::int64_t parts = std::min<std::int64_t>(kParts, std::max<std::int64_t>(count, 1));
@@ -101,15 +109,16 @@ RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> u
             const auto top = topItems({scores.data(), std::size_t(scores.size())},
                                       {data.train.rowCols(u), validation}, n, scratch);
             const int hits = countHits(top, test);
-            precision[std::size_t(p)] += double(hits) / double(n);
-            recall[std::size_t(p)] += double(hits) / double(std::min<std::size_t>(std::size_t(n), test.size()));
+            sums[std::size_t(p)] += Eigen::Vector3d(
+                double(hits) / double(n), double(hits) / double(test.size()),
+                double(hits) / double(std::min<std::size_t>(std::size_t(n), test.size())));
             ++scored[std::size_t(p)];
         }
     }
     std::int64_t total = 0;
     for (std::int64_t s : scored)
         total += s;
-    return averageRanking(precision, recall, total);
+    return averageRanking(sums, total);
 }
 
 } // namespace svi

@@ -446,8 +446,9 @@ void TestPf::rankingByHand()
     d.validation.appendRow({}, {});
     d.validation.appendRow(std::vector<std::int32_t>{0}, std::vector<float>{1});
     d.finalise();
-    // Scores: user 0 ranks 0 (excluded), then 1, 2: top 2 = {1, 2}, 1 hit of 2.
-    // user 1 ranks 0 (validation, excluded), 4 (training), then 3, 2: top 2 = {3, 2}, 1 hit of 1.
+    // Scores: user 0 ranks 0 (excluded), then 1, 2: top 2 = {1, 2}, 1 hit of 2 test items.
+    // user 1 ranks 0 (validation, excluded), 4 (training), then 3, 2: top 2 = {3, 2}, 1 hit of
+    // 1 test item.
     const std::vector<std::vector<double>> scores = {{9, 8, 7, 1, 0}, {9, 0, 5, 6, 8}};
     const std::vector<std::int64_t> users = {0, 1};
     const RankingScore r = rankingScore(d, users, 2, [&](std::int64_t u, Eigen::VectorXd& out) {
@@ -455,7 +456,15 @@ void TestPf::rankingByHand()
     });
     QCOMPARE(r.users, std::int64_t(2));
     QCOMPARE(r.precision, (0.5 + 0.5) / 2);
-    QCOMPARE(r.recall, (0.5 + 1.0) / 2);
+    QCOMPARE(r.recall, (1.0 / 2 + 1.0 / 1) / 2);
+    QCOMPARE(r.normalizedPrecision, (1.0 / 2 + 1.0 / 1) / 2);
+    // With n = 1: user 0's top item 1 is a hit (1 of 2 test items), user 1's item 3 is not.
+    const RankingScore one = rankingScore(d, users, 1, [&](std::int64_t u, Eigen::VectorXd& out) {
+        out = Eigen::Map<const Eigen::VectorXd>(scores[std::size_t(u)].data(), 5);
+    });
+    QCOMPARE(one.precision, 0.5);
+    QCOMPARE(one.recall, 0.25);
+    QCOMPARE(one.normalizedPrecision, 0.5);
     // Popularity: one training rating each for items 0 and 4.
     const Eigen::VectorXd pop = popularityScores(d);
     QCOMPARE(pop[0], 1.0);

@@ -265,13 +265,7 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
             out.array() += mu;
         });
-    if (r.users > 0) {
-        const RankingScore& pop = full ? m_popularityFull : m_popularityCheap;
-        ev.metrics[atKey("precision", n)] = r.precision;
-        ev.metrics[atKey("recall", n)] = r.recall;
-        ev.metrics[atKey("popularity_precision", n)] = pop.precision;
-        ev.metrics[atKey("popularity_recall", n)] = pop.recall;
-    }
+    addRankingMetrics(ev.metrics, r, full ? m_popularityFull : m_popularityCheap, n);
     auto preview = std::make_shared<Preview>();
     preview->factors = factors();
     ev.preview = preview;
