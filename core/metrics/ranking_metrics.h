@@ -19,6 +19,7 @@
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -79,7 +80,86 @@ std::string atKey(const std::string& name, int n);
 void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScore& model,
                        const RankingScore& popularity, int n);
 
-// --- implementation of the template ---
+// Checks the data contract of every recommender: users and items present, held-out and
+// validation rows matching the users, item indices in range, ratings positive and finite, some
+// training ratings. Throws std::invalid_argument "data: …" naming the problem.
+void checkRatingsData(const CountDataPtr& data);
+
+// What a recommender's evaluation holds fixed from the start: the rating scale, the users with
+// test ratings (all, and a seeded subset of evalUsers for cheap evaluations), a seeded subset of
+// training users for the ELBO estimate, and the popularity baseline on both user sets.
+struct RatingsEvaluation
+{
+    RatingsEvaluation() = default;
+    // `pick` seeds the subsets (stream ids pick·0 and pick·1 of Rng::stream(seed, pick, ·)).
+    RatingsEvaluation(const CountData& data, int evalUsers, int topN, std::uint64_t seed,
+                      std::uint64_t pick);
+
+    std::vector<double> scale;
+    std::vector<std::int64_t> scoredUsers, elboUsers, cheapScoredUsers;
+    RankingScore popularityFull, popularityCheap;
+
+    // heldout_loglik, rmse and accuracy over the test ratings of `users`, validation_loglik over
+    // their validation ratings, given predict(u, i) and logDensity(y, prediction). Parallel over
+    // users; sums in a fixed order.
+    template <typename Predict, typename LogDensity>
+    void addRatingMetrics(std::map<std::string, double>& metrics, const CountData& data,
+                          const std::vector<std::int64_t>& users, Predict&& predict,
+                          LogDensity&& logDensity) const;
+};
+
+// --- implementation of the templates ---
+
+template <typename Predict, typename LogDensity>
+void RatingsEvaluation::addRatingMetrics(std::map<std::string, double>& metrics,
+                                         const CountData& data,
+                                         const std::vector<std::int64_t>& users, Predict&& predict,
+                                         LogDensity&& logDensity) const
+{
+    constexpr int kParts = 16; // fixed partial sums, added in order
+    struct Sums
+    {
+        double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
+    };
+    std::vector<Sums> parts(kParts);
+    const std::int64_t count = std::int64_t(users.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int p = 0; p < kParts; ++p) {
+        Sums& s = parts[std::size_t(p)];
+        for (std::int64_t j = count * p / kParts; j < count * (p + 1) / kParts; ++j) {
+            const std::int64_t u = users[std::size_t(j)];
+            const auto score = [&](const SparseRows& rows, double& ll, double& n, bool errors) {
+                const auto cols = rows.rowCols(u);
+                const auto ys = rows.rowCounts(u);
+                for (std::size_t e = 0; e < cols.size(); ++e) {
+                    const double y = ys[e];
+                    const double pred = predict(u, cols[e]);
+                    ll += logDensity(y, pred);
+                    n += 1.0;
+                    if (errors) {
+                        s.se += (y - pred) * (y - pred);
+                        s.correct += nearestRating(scale, pred) == y ? 1.0 : 0.0;
+                    }
+                }
+            };
+            score(data.heldOut, s.ll, s.n, true);
+            if (data.validation.rows() > u)
+                score(data.validation, s.vll, s.vn, false);
+        }
+    }
+    Sums t;
+    for (const Sums& s : parts) {
+        t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
+        t.vll += s.vll, t.vn += s.vn;
+    }
+    if (t.n > 0) {
+        metrics["heldout_loglik"] = t.ll / t.n;
+        metrics["rmse"] = std::sqrt(t.se / t.n);
+        metrics["accuracy"] = t.correct / t.n;
+    }
+    if (t.vn > 0)
+        metrics["validation_loglik"] = t.vll / t.vn;
+}
 
 // Per-part sums of precision, recall and normalized precision → averages over `users`.
 RankingScore averageRanking(const std::vector<Eigen::Vector3d>& sums, std::int64_t users);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""HPF / Poisson factorization: score hgaprec (Gopalan et al.'s C++ code) or any other
-program's factors by one top-N protocol (not a test).
+"""HPF / Poisson factorization: hgaprec or other factors, one top-N protocol (not a test).
+
+hgaprec is Gopalan, Hofman & Blei's C++ code (github premgopalan/hgaprec).
 
     python3 tests/bench/hpf_vs_hgaprec.py --split DIR --hgaprec PATH/hgaprec
         [-k 100] [--model hier|pf] [--seed 1] [--rfreq 10] [--max-iterations 1000]

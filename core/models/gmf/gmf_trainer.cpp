@@ -32,33 +32,6 @@ void requirePositive(double v, const char* field)
     require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
 }
 
-// The same data contract as PfTrainer: held-out and validation rows match the users, item
-// indices are in range, ratings are positive and finite.
-void checkRatings(const CountDataPtr& data)
-{
-    if (!data || data->cols() < 1 || data->rows() < 1)
-        throw std::invalid_argument("data: there are no ratings");
-    const CountData& d = *data;
-    if (d.heldOut.rows() != d.rows() ||
-        (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
-        throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
-                                    " users but held-out or validation rows of another count");
-    if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
-        throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
-    for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
-        for (std::int32_t c : rows->cols)
-            if (c < 0 || c >= d.cols())
-                throw std::invalid_argument("data: '" + d.source + "' has item index " +
-                                            std::to_string(c) + " outside the " +
-                                            std::to_string(d.cols()) + " items");
-        for (float c : rows->counts)
-            if (!(c > 0.0f) || !std::isfinite(c))
-                throw std::invalid_argument("data: '" + d.source + "' has a rating of " +
-                                            formatNumber(c) +
-                                            "; ratings must be positive and finite");
-    }
-}
-
 } // namespace
 
 GmfOptions GmfOptions::fromParams(const ParamValues& v)
@@ -88,7 +61,7 @@ GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t see
     : m_data(std::move(data)), m_options(o), m_seed(seed), m_K(o.K)
 {
     o.check();
-    checkRatings(m_data);
+    checkRatingsData(m_data);
     const CountData& d = *m_data;
 
     m_residuals = gmf::residuals(d);
@@ -97,18 +70,7 @@ GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t see
     m_noise = gmf::initialNoise(m_residuals, o.priors);
     m_itemSquares.assign(std::size_t(d.cols()), 0.0);
 
-    m_scale = ratingScale(d);
-    for (std::int64_t r = 0; r < d.rows(); ++r)
-        if (d.heldOut.rowNonZeros(r) > 0)
-            m_scoredUsers.push_back(r);
-    m_elboUsers = seededSubset(d.trainingRows(), std::size_t(o.evalUsers),
-                               Rng::stream(m_seed, kStreamEvalPick, 0));
-    m_evalScoredUsers = seededSubset(m_scoredUsers, std::size_t(o.evalUsers),
-                                     Rng::stream(m_seed, kStreamEvalPick, 1));
-    const Eigen::VectorXd popularity = popularityScores(d);
-    const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
-    m_popularityFull = rankingScore(d, m_scoredUsers, o.topN, byPopularity);
-    m_popularityCheap = rankingScore(d, m_evalScoredUsers, o.topN, byPopularity);
+    m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kStreamEvalPick);
 }
 
 GmfTrainer::~GmfTrainer() = default;
@@ -190,11 +152,11 @@ std::shared_ptr<RatingFactors> GmfTrainer::factors() const
 Evaluation GmfTrainer::evaluate(bool full)
 {
     if (full) {
-        Evaluation ev = evaluateOn(m_data->trainingRows(), m_scoredUsers, true);
+        Evaluation ev = evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true);
         if (!interrupted())
             return ev;
     }
-    return evaluateOn(m_elboUsers, m_evalScoredUsers, false);
+    return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false);
 }
 
 Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -216,46 +178,10 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     const double mu = m_residuals.mu;
     const double eBeta = m_noise.mean();
     const double logNorm = 0.5 * (std::log(eBeta) - std::log(2.0 * std::numbers::pi));
-    struct Sums
-    {
-        double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
-    };
-    std::vector<Sums> cSums(kChunks);
-    forChunks(std::int64_t(scoredUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
-        Sums& s = cSums[std::size_t(c)];
-        for (std::int64_t j = begin; j < end; ++j) {
-            const std::int64_t u = scoredUsers[std::size_t(j)];
-            const auto score = [&](const SparseRows& rows, double& ll, double& n, bool errors) {
-                const auto cols = rows.rowCols(u);
-                const auto xs = rows.rowCounts(u);
-                for (std::size_t e = 0; e < cols.size(); ++e) {
-                    const double x = xs[e];
-                    const double pred = mu + m_users.mean.row(u).dot(m_items.mean.row(cols[e]));
-                    ll += logNorm - 0.5 * eBeta * (x - pred) * (x - pred);
-                    n += 1.0;
-                    if (errors) {
-                        s.se += (x - pred) * (x - pred);
-                        s.correct += nearestRating(m_scale, pred) == x ? 1.0 : 0.0;
-                    }
-                }
-            };
-            score(d.heldOut, s.ll, s.n, true);
-            if (d.validation.rows() > u)
-                score(d.validation, s.vll, s.vn, false);
-        }
-    });
-    Sums t;
-    for (const Sums& s : cSums) {
-        t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
-        t.vll += s.vll, t.vn += s.vn;
-    }
-    if (t.n > 0) {
-        ev.metrics["heldout_loglik"] = t.ll / t.n;
-        ev.metrics["rmse"] = std::sqrt(t.se / t.n);
-        ev.metrics["accuracy"] = t.correct / t.n;
-    }
-    if (t.vn > 0)
-        ev.metrics["validation_loglik"] = t.vll / t.vn;
+    m_eval.addRatingMetrics(
+        ev.metrics, d, scoredUsers,
+        [&](std::int64_t u, std::int32_t i) { return mu + m_users.mean.row(u).dot(m_items.mean.row(i)); },
+        [&](double x, double pred) { return logNorm - 0.5 * eBeta * (x - pred) * (x - pred); });
 
     // Ranking: every item the user has not rated in training or validation, by the predicted
     // rating.
@@ -265,7 +191,7 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
             out.array() += mu;
         });
-    addRankingMetrics(ev.metrics, r, full ? m_popularityFull : m_popularityCheap, n);
+    addRankingMetrics(ev.metrics, r, full ? m_eval.popularityFull : m_eval.popularityCheap, n);
     auto preview = std::make_shared<Preview>();
     preview->factors = factors();
     ev.preview = preview;

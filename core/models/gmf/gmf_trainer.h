@@ -86,9 +86,7 @@ private:
     gmf::Noise m_noise;
     std::vector<double> m_itemSquares;        // per item: (5) of gmf_model.h, last sweep
     std::vector<gmf::Workspace> m_workspaces; // one per OpenMP thread
-    std::vector<double> m_scale;              // rating values, for accuracy
-    std::vector<std::int64_t> m_scoredUsers, m_elboUsers, m_evalScoredUsers;
-    RankingScore m_popularityCheap, m_popularityFull; // the baseline does not change
+    RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
 
 } // namespace svi

@@ -78,29 +78,8 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     require(o.evalUsers >= 1, "eval_users", std::to_string(o.evalUsers), "must be ≥ 1");
     require(o.topN >= 1, "top_n", std::to_string(o.topN), "must be ≥ 1");
 
-    if (!m_data || m_data->cols() < 1 || m_data->rows() < 1)
-        throw std::invalid_argument("data: there are no ratings");
+    checkRatingsData(m_data);
     const CountData& d = *m_data;
-    if (d.heldOut.rows() != d.rows() || (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
-        throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
-                                    " users but held-out or validation rows of another count");
-    if (!d.testRows.empty())
-        throw std::invalid_argument("data: '" + d.source +
-                                    "' has test rows (documents held out whole); Poisson factorization "
-                                    "scores held-out ratings of training users (a ratings file)");
-    if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
-        throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
-    for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
-        for (std::int32_t c : rows->cols)
-            if (c < 0 || c >= d.cols())
-                throw std::invalid_argument("data: '" + d.source + "' has item index " +
-                                            std::to_string(c) + " outside the " +
-                                            std::to_string(d.cols()) + " items");
-        for (float c : rows->counts)
-            if (!(c > 0.0f) || !std::isfinite(c))
-                throw std::invalid_argument("data: '" + d.source + "' has a rating of " +
-                                            formatNumber(c) + "; ratings must be positive and finite");
-    }
 
     m_K = o.K;
     m_userPrior = pf::userPrior(o.priors);
@@ -118,18 +97,7 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     else
         m_batch = d.trainingRows();
 
-    m_scale = ratingScale(d);
-    for (std::int64_t r = 0; r < d.rows(); ++r)
-        if (d.heldOut.rowNonZeros(r) > 0)
-            m_scoredUsers.push_back(r);
-    m_elboUsers = seededSubset(d.trainingRows(), std::size_t(o.evalUsers),
-                               Rng::stream(m_seed, kStreamEvalPick, 0));
-    m_evalScoredUsers = seededSubset(m_scoredUsers, std::size_t(o.evalUsers),
-                                     Rng::stream(m_seed, kStreamEvalPick, 1));
-    const Eigen::VectorXd popularity = popularityScores(d);
-    const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
-    m_popularityFull = rankingScore(d, m_scoredUsers, o.topN, byPopularity);
-    m_popularityCheap = rankingScore(d, m_evalScoredUsers, o.topN, byPopularity);
+    m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kStreamEvalPick);
 }
 
 PfTrainer::~PfTrainer() = default;
@@ -238,11 +206,11 @@ std::shared_ptr<RatingFactors> PfTrainer::factors() const
 Evaluation PfTrainer::evaluate(bool full)
 {
     if (full) {
-        Evaluation ev = evaluateOn(m_data->trainingRows(), m_scoredUsers, true);
+        Evaluation ev = evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true);
         if (!interrupted())
             return ev;
     }
-    return evaluateOn(m_elboUsers, m_evalScoredUsers, false);
+    return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false);
 }
 
 Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -263,54 +231,18 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
                                 : pf::sideElbo(m_items, m_itemPrior) +
                                       double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
 
-    // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i].
-    struct Sums
-    {
-        double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
-    };
-    std::vector<Sums> cSums(kChunks);
-    forChunks(std::int64_t(scoredUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
-        Sums& s = cSums[std::size_t(c)];
-        for (std::int64_t j = begin; j < end; ++j) {
-            const std::int64_t u = scoredUsers[std::size_t(j)];
-            const auto score = [&](const SparseRows& rows, double& ll, double& n, bool errors) {
-                const auto cols = rows.rowCols(u);
-                const auto ys = rows.rowCounts(u);
-                for (std::size_t e = 0; e < cols.size(); ++e) {
-                    const double y = ys[e];
-                    const double pred = m_users.mean.row(u).dot(m_items.mean.row(cols[e]));
-                    ll += y * std::log(pred) - pred - boost::math::lgamma(y + 1.0);
-                    n += 1.0;
-                    if (errors) {
-                        s.se += (y - pred) * (y - pred);
-                        s.correct += nearestRating(m_scale, pred) == y ? 1.0 : 0.0;
-                    }
-                }
-            };
-            score(d.heldOut, s.ll, s.n, true);
-            if (d.validation.rows() > u)
-                score(d.validation, s.vll, s.vn, false);
-        }
-    });
-    Sums t;
-    for (const Sums& s : cSums) {
-        t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
-        t.vll += s.vll, t.vn += s.vn;
-    }
-    if (t.n > 0) {
-        ev.metrics["heldout_loglik"] = t.ll / t.n;
-        ev.metrics["rmse"] = std::sqrt(t.se / t.n);
-        ev.metrics["accuracy"] = t.correct / t.n;
-    }
-    if (t.vn > 0)
-        ev.metrics["validation_loglik"] = t.vll / t.vn;
+    // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson density.
+    m_eval.addRatingMetrics(
+        ev.metrics, d, scoredUsers,
+        [&](std::int64_t u, std::int32_t i) { return m_users.mean.row(u).dot(m_items.mean.row(i)); },
+        [](double y, double pred) { return y * std::log(pred) - pred - boost::math::lgamma(y + 1.0); });
 
     // Ranking: every item the user has not rated in training or validation.
     const int n = m_options.topN;
     const RankingScore r = rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
         out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
     });
-    addRankingMetrics(ev.metrics, r, full ? m_popularityFull : m_popularityCheap, n);
+    addRankingMetrics(ev.metrics, r, full ? m_eval.popularityFull : m_eval.popularityCheap, n);
     auto preview = std::make_shared<Preview>();
     preview->factors = factors();
     ev.preview = preview;

@@ -93,9 +93,7 @@ private:
     Eigen::VectorXd m_gradient;
     std::vector<pf::UserWorkspace> m_workspaces; // one per OpenMP thread
     Eigen::Index m_maxRatings = 0;
-    std::vector<double> m_scale; // rating values, for accuracy
-    std::vector<std::int64_t> m_scoredUsers, m_elboUsers, m_evalScoredUsers;
-    RankingScore m_popularityCheap, m_popularityFull; // the baseline does not change
+    RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
 
 } // namespace svi
