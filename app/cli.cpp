@@ -37,6 +37,7 @@
 #include <csignal>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -1151,25 +1152,9 @@ void writeRecommenderOutputs(const QString& dir, const CountData& data, const Ra
     };
     writeFileAtomically(dir + "/user_factors.tsv", factorsTsv(f.users, data.rowIds));
     writeFileAtomically(dir + "/item_factors.tsv", factorsTsv(f.items, data.columnIds));
-    QByteArray out = "user_id,rank,item_id,title,score,held_out\n";
-    for (std::int64_t u = 0; u < data.rows(); ++u) {
-        const std::vector<std::int32_t> top = recommendations(f, data, u, n);
-        const auto test = data.heldOut.rowCols(u);
-        const qint64 uid = std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u;
-        for (std::size_t r = 0; r < top.size(); ++r) {
-            const std::int32_t i = top[r];
-            QByteArray title = std::size_t(i) < data.columnNames.size()
-                                   ? QByteArray::fromStdString(data.columnNames[std::size_t(i)])
-                                   : QByteArray::number(i);
-            title.replace("\"", "\"\"");
-            const qint64 iid = std::size_t(i) < data.columnIds.size() ? data.columnIds[std::size_t(i)] : i;
-            const double score = f.offset + double(f.users.row(u).dot(f.items.row(i)));
-            out += QByteArray::number(uid) + ',' + QByteArray::number(qulonglong(r + 1)) + ',' +
-                   QByteArray::number(iid) + ",\"" + title + "\"," + QByteArray::number(score, 'g', 7) + ',' +
-                   (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + '\n';
-        }
-    }
-    writeFileAtomically(dir + "/recommendations.csv", out);
+    std::vector<std::int64_t> users(std::size_t(data.rows()));
+    std::iota(users.begin(), users.end(), std::int64_t(0));
+    writeFileAtomically(dir + "/recommendations.csv", recommendationsCsv(f, data, users, n));
 }
 
 // Loads the data and prepares the task's data set (held once, shared by every trainer):

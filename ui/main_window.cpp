@@ -2070,13 +2070,10 @@ bool MainWindow::exportReconstructions(const QString& folder)
             const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
             if (r->data.counts && !r->preview->topics.empty())
                 writeFileAtomically(dir.filePath(stem + "-topics.csv"), topicsCsv(r->preview->topics));
-            if (r->data.counts && r->preview->factors && m_recommendations->user() < r->data.counts->rows()) {
-                RecommendationsView one;
-                one.setData(r->data.counts);
-                one.setFactors(r->preview->factors);
-                one.setUser(m_recommendations->user());
-                writeFileAtomically(dir.filePath(stem + "-recommendations.csv"), one.csv());
-            }
+            if (r->data.counts && r->preview->factors && m_recommendations->user() < r->data.counts->rows())
+                writeFileAtomically(dir.filePath(stem + "-recommendations.csv"),
+                                    recommendationsCsv(*r->preview->factors, *r->data.counts,
+                                                       {m_recommendations->user()}, m_recommendations->count()));
             if (r->data.dense && !r->data.dense->image && r->preview->atoms.rows() > 0) {
                 writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
                                     loadingsCsv(*r->preview, r->data.dense->columnNames));

@@ -1,5 +1,6 @@
 #include "ui/recommendations_view.h"
 
+#include "core/data/io/run_files.h"
 #include "core/metrics/ranking_metrics.h"
 
 #include <QHBoxLayout>
@@ -144,7 +145,6 @@ QString RecommendationsView::itemTitle(std::int32_t item) const
 void RecommendationsView::refresh()
 {
     m_list.clear();
-    m_scores.clear();
     const std::int64_t u = m_user->value();
     const bool haveUser = m_data && u < m_data->rows();
     // What the user rated in training, highest rating first (then by title).
@@ -176,7 +176,6 @@ void RecommendationsView::refresh()
     for (int r = 0; r < int(m_list.size()); ++r) {
         const std::int32_t i = m_list[std::size_t(r)];
         const double score = m_factors->offset + double(m_factors->users.row(u).dot(m_factors->items.row(i)));
-        m_scores.push_back(score);
         const bool hit = std::binary_search(test.begin(), test.end(), i);
         setRow(m_recommended, r, {QString::number(r + 1), itemTitle(i), QString::number(score, 'f', 3), hit ? tr("✓") : QString()},
                hit);
@@ -210,20 +209,9 @@ int RecommendationsView::heldOutHits() const
 
 QByteArray RecommendationsView::csv() const
 {
-    QByteArray out = "rank,item_id,title,score,held_out\n";
-    if (!m_data)
-        return out;
-    const auto test = m_data->heldOut.rowCols(m_user->value());
-    for (std::size_t r = 0; r < m_list.size(); ++r) {
-        const std::int32_t i = m_list[r];
-        QString title = itemTitle(i);
-        title.replace('"', "\"\"");
-        const qint64 id = std::size_t(i) < m_data->columnIds.size() ? m_data->columnIds[std::size_t(i)] : i;
-        out += QByteArray::number(qulonglong(r + 1)) + "," + QByteArray::number(id) + ",\"" + title.toUtf8() + "\"," +
-               QByteArray::number(m_scores[r], 'g', 8) + "," +
-               (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + "\n";
-    }
-    return out;
+    if (!m_data || !m_factors || m_list.empty())
+        return "user_id,rank,item_id,title,score,held_out\n";
+    return recommendationsCsv(*m_factors, *m_data, {m_user->value()}, m_n->value());
 }
 
 } // namespace svi::ui

@@ -43,7 +43,7 @@ public:
     QStringList ratedTitles() const;
     // How many of the listed recommendations are held-out test items of the user.
     int heldOutHits() const;
-    // Rank, item id, title, score, held out (0/1) of the user's list, as CSV.
+    // The user's list as CSV (recommendationsCsv).
     QByteArray csv() const;
 
 private:
@@ -61,7 +61,6 @@ private:
     QStandardItemModel* m_recommended = nullptr;
     QStandardItemModel* m_rated = nullptr;
     std::vector<std::int32_t> m_list;
-    std::vector<double> m_scores;
 };
 
 } // namespace svi::ui

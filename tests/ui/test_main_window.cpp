@@ -860,7 +860,9 @@ void TestMainWindow::ratingsRecommendationsAndSession()
     QVERIFY(w->exportReconstructions(out.path()));
     const QList<QByteArray> lines =
         readAll(out.filePath(QString("run-%1-batch-recommendations.csv").arg(id))).trimmed().split('\n');
-    QCOMPARE(lines[0], QByteArray("rank,item_id,title,score,held_out"));
+    QCOMPARE(lines[0], QByteArray("user_id,rank,item_id,title,score,held_out"));
+    QVERIFY2(lines[1].startsWith(QByteArray::number(w->currentCounts()->rowIds[std::size_t(w->recommendationsView()->user())]) + ",1,"),
+             lines[1].constData());
     QCOMPARE(lines.size(), 21);
 
     // A duplicated pair: an error naming the file and both lines; ratings and runs stay.

@@ -164,4 +164,16 @@ void LineReader::fill()
     m_eof = got == 0;
 }
 
+std::string readAllBytes(const std::string& path)
+{
+    ByteSource source(path);
+    std::string bytes;
+    if (source.sizeHint() > 0)
+        bytes.reserve(std::size_t(source.sizeHint()));
+    char block[64 * 1024];
+    while (const std::size_t got = source.read(block, sizeof block))
+        bytes.append(block, got);
+    return bytes;
+}
+
 } // namespace svi

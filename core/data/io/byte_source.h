@@ -54,6 +54,9 @@ private:
     std::vector<unsigned char> m_in;
 };
 
+// The whole file (inflated when gzipped), for readers that parse it in one piece.
+std::string readAllBytes(const std::string& path);
+
 // Lines of a ByteSource without their terminator (LF or CRLF). A line is valid until the next
 // call to next(); lines of any length are returned whole.
 class LineReader

@@ -56,18 +56,6 @@ std::optional<std::string> parseWhole(std::string_view text, std::int64_t max, s
     return std::nullopt;
 }
 
-std::string readAll(const std::string& path)
-{
-    ByteSource source(path);
-    std::string bytes;
-    if (source.sizeHint() > 0)
-        bytes.reserve(std::size_t(source.sizeHint()));
-    char block[64 * 1024];
-    while (const std::size_t got = source.read(block, sizeof block))
-        bytes.append(block, got);
-    return bytes;
-}
-
 QString qstr(const std::string& s)
 {
     return QString::fromStdString(s);
@@ -469,7 +457,7 @@ bool isVocabularyFile(const std::string& path)
 
 std::vector<std::string> readVocabulary(const std::string& path)
 {
-    const std::string bytes = readAll(path);
+    const std::string bytes = readAllBytes(path);
     QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
     const QByteArrayView view(bytes.data(), qsizetype(bytes.size()));
     QString text = utf8(view);
@@ -749,7 +737,7 @@ Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& option
     CorpusBuilder builder(options.tokenizer);
     for (std::string& rel : names) {
         const std::string full = root.filePath(qstr(rel)).toStdString();
-        const std::string bytes = readAll(full);
+        const std::string bytes = readAllBytes(full);
         checkText(full, full, bytes);
         builder.addDocument(std::move(rel), bytes);
     }
@@ -780,7 +768,7 @@ Corpus readTextFiles(const std::vector<std::string>& paths, const CorpusReadOpti
         throw DataError("no text files given");
     CorpusBuilder builder(options.tokenizer);
     for (const std::string& path : paths) {
-        const std::string bytes = readAll(path);
+        const std::string bytes = readAllBytes(path);
         checkText(path, path, bytes);
         builder.addDocument(path, bytes);
     }

@@ -1,11 +1,11 @@
 #include "core/data/io/ratings_files.h"
 
 #include "core/data/io/byte_source.h"
+#include "core/data/io/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QString>
-#include <QStringDecoder>
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -348,34 +348,6 @@ void checkRepeats(const Ratings& r, const std::string& path)
 
 enum class TitlesFormat { Pipe, Dat, Csv };
 
-std::string readAll(const std::string& path)
-{
-    ByteSource source(path);
-    std::string bytes;
-    if (source.sizeHint() > 0)
-        bytes.reserve(std::size_t(source.sizeHint()));
-    char block[64 * 1024];
-    while (const std::size_t got = source.read(block, sizeof block))
-        bytes.append(block, got);
-    return bytes;
-}
-
-std::string latin1ToUtf8(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size() + 8);
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x80) {
-            out.push_back(char(c));
-        } else {
-            out.push_back(char(0xC0 | (c >> 6)));
-            out.push_back(char(0x80 | (c & 0x3F)));
-        }
-    }
-    return out;
-}
-
 // A movies.csv title: a plain field up to the next comma, or a quoted one with "" for a quote.
 // `rest` starts at the title and is left after its comma.
 bool csvField(std::string_view& rest, std::string& out, std::string& problem)
@@ -548,14 +520,13 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
 
 std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::string& path)
 {
-    const std::string bytes = readAll(path);
-    std::string_view text(bytes);
-    if (text.starts_with(kBom))
-        text.remove_prefix(kBom.size());
-    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    // Decoded only to learn whether it is UTF-8 (the decoder is lazy until made a QString).
-    const QString decoded = utf8(QByteArrayView(text.data(), qsizetype(text.size())));
-    const bool latin1 = utf8.hasError();
+    const std::string bytes = readAllBytes(path);
+    std::string_view raw(bytes);
+    if (raw.starts_with(kBom))
+        raw.remove_prefix(kBom.size());
+    // UTF-8 when valid, else Latin-1 (ml-100k's u.item and ml-1m's movies.dat), as UTF-8.
+    const std::string decoded = decodeText(raw);
+    const std::string_view text(decoded);
 
     const QString name = plainName(path);
     std::optional<TitlesFormat> format;
@@ -650,7 +621,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
             failField(path, number, "field 1 (" + std::string(idName) + ")",
                       "item " + std::to_string(id) + " is listed again (first at line " +
                           std::to_string(at->second) + ")");
-        titles.emplace_back(id, latin1 ? latin1ToUtf8(title) : title);
+        titles.emplace_back(id, title);
     }
     if (titles.empty())
         failFile(path, header ? "no items (only a header line)" : "no items (the file is empty)");

@@ -1,5 +1,7 @@
 #include "core/data/io/run_files.h"
 
+#include "core/metrics/ranking_metrics.h"
+
 #include "core/data/io/data_error.h"
 
 #include <QSaveFile>
@@ -126,6 +128,32 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
         for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
             out += "," + metricText(preview.atoms(k, d)).toUtf8();
         out += "\n";
+    }
+    return out;
+}
+
+QByteArray recommendationsCsv(const RatingFactors& f, const CountData& data,
+                              const std::vector<std::int64_t>& users, int n)
+{
+    const auto idOf = [](const std::vector<std::int64_t>& ids, std::int64_t i) {
+        return std::size_t(i) < ids.size() ? qint64(ids[std::size_t(i)]) : qint64(i);
+    };
+    QByteArray out = "user_id,rank,item_id,title,score,held_out\n";
+    for (std::int64_t u : users) {
+        const std::vector<std::int32_t> top = recommendations(f, data, u, n);
+        const auto test = data.heldOut.rowCols(u);
+        for (std::size_t r = 0; r < top.size(); ++r) {
+            const std::int32_t i = top[r];
+            QByteArray title = std::size_t(i) < data.columnNames.size()
+                                   ? QByteArray::fromStdString(data.columnNames[std::size_t(i)])
+                                   : QByteArray::number(i);
+            title.replace("\"", "\"\"");
+            const double score = f.offset + double(f.users.row(u).dot(f.items.row(i)));
+            out += QByteArray::number(idOf(data.rowIds, u)) + ',' + QByteArray::number(qulonglong(r + 1)) + ',' +
+                   QByteArray::number(idOf(data.columnIds, i)) + ",\"" + title + "\"," +
+                   QByteArray::number(score, 'g', 7) + ',' +
+                   (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + '\n';
+        }
     }
     return out;
 }

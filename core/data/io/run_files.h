@@ -2,6 +2,7 @@
 // Files a run leaves behind, shared by the headless tool and the window: parameter values as
 // JSON, metric values as text, traces as CSV, and atomic writes.
 
+#include "core/data/count_data.h"
 #include "core/run/params.h"
 #include "core/run/runner.h"
 #include "core/run/trainer.h"
@@ -47,6 +48,12 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
 // A topic model's topics in the preview's order, one row per (topic, word):
 // "topic,weight,rank,word,probability" (topic numbers 1-based).
 QByteArray topicsCsv(const std::vector<TopicSummary>& topics);
+
+// Recommendations: for each row u in `users`, its top n items not rated in training under
+// `factors`, one line each: user_id,rank,item_id,title,score,held_out (the file's ids; title
+// quoted; held_out 1 when the item is one of u's test ratings).
+QByteArray recommendationsCsv(const RatingFactors& factors, const CountData& data,
+                              const std::vector<std::int64_t>& users, int n);
 
 // Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
 QString csvField(const QString& text);

@@ -30,9 +30,6 @@ double gammaTerm(double shape, double rateMean, double rateLogMean, double s, do
 
 } // namespace
 
-double levelMean(const Side& s, std::int64_t r, double fixedRate);
-double levelLogMean(const Side& s, std::int64_t r, double fixedRate);
-
 namespace {
 
 // E[log p] − E[log q] of row r's factors (given its level) and of its level.
@@ -201,9 +198,9 @@ void MinibatchStats::groupByItem(std::int64_t items)
     for (std::size_t i = 0; i < std::size_t(items); ++i)
         itemStart[i + 1] += itemStart[i];
     byItem.resize(entryItem.size());
-    std::vector<std::int64_t> next(itemStart.begin(), itemStart.end() - 1);
+    cursor.assign(itemStart.begin(), itemStart.end() - 1);
     for (std::size_t e = 0; e < entryItem.size(); ++e)
-        byItem[std::size_t(next[std::size_t(entryItem[e])]++)] = std::int64_t(e);
+        byItem[std::size_t(cursor[std::size_t(entryItem[e])]++)] = std::int64_t(e);
 }
 
 Eigen::VectorXd columnSums(const MatrixRD& m)

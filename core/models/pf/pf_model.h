@@ -142,6 +142,7 @@ struct MinibatchStats
     MatrixRD meanTheta;                   // B×K: E[θ_u] after the local step
     std::vector<std::int64_t> itemStart;  // M + 1: grouped entries of item i
     std::vector<std::int64_t> byItem;     // entry indices grouped by item, slot order within
+    std::vector<std::int64_t> cursor;     // scratch of groupByItem (kept: no allocation per step)
 
     // Sizes the per-entry arrays for the users `batch` of `rows`.
     void layout(const SparseRows& rows, std::span<const std::int64_t> batch, int K);
