@@ -130,11 +130,11 @@ double Noise::logMean() const
 void Workspace::resize(int K)
 {
     stat.resize(K, K);
-    precision.resize(K, K);
+    factor.resize(K, K);
+    inverse.resize(K, K);
     rhs.resize(K);
     mean.resize(K);
     product.resize(K);
-    llt = Eigen::LLT<Eigen::MatrixXd>(K);
 }
 
 void initialise(Side& s, std::int64_t rows, int K, std::uint64_t seed, std::uint64_t stream)
@@ -163,15 +163,16 @@ double updateRow(Side& self, std::int64_t r, const Adjacency& ratings, const Sid
     const Eigen::Index K = self.K();
     accumulate(r, ratings, other, ws);
     // Precision λ I + E[β] A (lower triangle), then S = precision⁻¹ and m = S E[β] c (3).
-    ws.precision.triangularView<Eigen::Lower>() = eBeta * ws.stat;
-    ws.precision.diagonal().array() += lambda;
-    ws.llt.compute(ws.precision); // reads the lower triangle; positive definite for λ > 0
+    ws.factor.triangularView<Eigen::Lower>() = eBeta * ws.stat;
+    ws.factor.diagonal().array() += lambda;
+    // Reads the lower triangle and overwrites it with L; positive definite for λ > 0.
+    const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(ws.factor);
     // S = P⁻¹ = L⁻ᵀL⁻¹ without a K×K right-hand side (Eigen's blocked solves take heap buffers
-    // past K ≈ 128): M = L⁻¹ column by column into ws.precision (column j is zero above j), then
-    // the lower triangle of S column by column, S[j:, j] = M[j:, j:]ᵀ M[j:, j].
+    // past K ≈ 128): M = L⁻¹ column by column (column j is zero above j), then the lower
+    // triangle of S column by column, S[j:, j] = M[j:, j:]ᵀ M[j:, j].
     auto S = self.covariance(r);
-    const Eigen::MatrixXd& L = ws.llt.matrixLLT();
-    Eigen::MatrixXd& M = ws.precision; // free once factorised
+    const Eigen::MatrixXd& L = ws.factor;
+    Eigen::MatrixXd& M = ws.inverse;
     for (Eigen::Index j = 0; j < K; ++j) {
         auto x = M.col(j).tail(K - j);
         x.setZero();
@@ -186,7 +187,7 @@ double updateRow(Side& self, std::int64_t r, const Adjacency& ratings, const Sid
     for (Eigen::Index k = 0; k + 1 < K; ++k)
         S.row(k).tail(K - k - 1) = S.col(k).tail(K - k - 1).transpose();
     ws.mean = eBeta * ws.rhs;
-    ws.llt.solveInPlace(ws.mean);
+    llt.solveInPlace(ws.mean);
     self.mean.row(r) = ws.mean.transpose();
     return expectedSquares(S, ws);
 }
@@ -206,8 +207,9 @@ double userElbo(const Side& users, std::int64_t u, const Adjacency& byUser, cons
 double gaussianKl(const Side& side, std::int64_t r, double lambda, Workspace& ws)
 {
     const auto S = side.covariance(r);
-    ws.llt.compute(S);
-    const double logDet = 2.0 * ws.llt.matrixLLT().diagonal().array().log().sum();
+    ws.factor.triangularView<Eigen::Lower>() = S;
+    const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(ws.factor);
+    const double logDet = 2.0 * ws.factor.diagonal().array().log().sum();
     const double K = double(side.K());
     return 0.5 * (lambda * S.trace() + lambda * side.mean.row(r).squaredNorm() - K -
                   K * std::log(lambda) - logDet);

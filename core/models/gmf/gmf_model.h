@@ -130,12 +130,16 @@ struct Noise
 // Scratch for one row's update or ELBO term: sized once for K; nothing allocates afterwards.
 struct Workspace
 {
-    Eigen::MatrixXd stat;      // K×K: A = Σ_j (n_j n_jᵀ + T_j) over the row's ratings
-    Eigen::MatrixXd precision; // K×K
-    Eigen::VectorXd rhs;       // K: c = Σ_j r_j n_j
-    Eigen::VectorXd mean;      // K
-    Eigen::VectorXd product;   // K
-    Eigen::LLT<Eigen::MatrixXd> llt;
+    Eigen::MatrixXd stat; // K×K: A = Σ_j (n_j n_jᵀ + T_j) over the row's ratings
+    // K×K: a matrix to factorise, then its Cholesky factor L in the lower triangle, in place
+    // (Eigen::LLT<Ref>). No Eigen::LLT is stored: an LLT that has not yet computed anything
+    // holds an uninitialised status, so copying one (as a vector of workspaces does) is
+    // undefined behaviour.
+    Eigen::MatrixXd factor;
+    Eigen::MatrixXd inverse; // K×K: L⁻¹, column by column
+    Eigen::VectorXd rhs;     // K: c = Σ_j r_j n_j
+    Eigen::VectorXd mean;    // K
+    Eigen::VectorXd product; // K
     double sumSquares = 0.0; // Σ_j r_j²
     void resize(int K);
 };
