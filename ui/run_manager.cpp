@@ -2,11 +2,9 @@
 
 #include "core/data/io/corpus_files.h"
 #include "core/data/io/data_files.h"
-#include "core/data/io/ratings_files.h"
 #include "core/data/io/image_file.h"
+#include "core/data/io/ratings_files.h"
 #include "core/run/registry.h"
-
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -64,10 +62,11 @@ Corpus readSourceCorpus(const DataSource& source)
     Corpus corpus = loadCorpus(files, ro);
     const CorpusStats st = corpus.stats();
     if (st.documents == 0 || st.tokens == 0)
-        throw DataError(QString("'%1' holds no word%2")
-                            .arg(QString::fromStdString(corpus.source.empty() ? files.front() : corpus.source),
-                                 st.documents == 0 ? QString(" (no document)") : QString())
-                            .toStdString());
+        throw DataError(
+            QString("'%1' holds no word%2")
+                .arg(QString::fromStdString(corpus.source.empty() ? files.front() : corpus.source),
+                     st.documents == 0 ? QString(" (no document)") : QString())
+                .toStdString());
     return corpus;
 }
 
@@ -126,12 +125,18 @@ RunOptions RunSpec::runOptions() const
 QString statusText(RunStatus status)
 {
     switch (status) {
-    case RunStatus::Queued: return QObject::tr("queued");
-    case RunStatus::Preparing: return QObject::tr("preparing");
-    case RunStatus::Running: return QObject::tr("running");
-    case RunStatus::Paused: return QObject::tr("paused");
-    case RunStatus::Stopping: return QObject::tr("stopping");
-    case RunStatus::Finished: return QObject::tr("finished");
+    case RunStatus::Queued:
+        return QObject::tr("queued");
+    case RunStatus::Preparing:
+        return QObject::tr("preparing");
+    case RunStatus::Running:
+        return QObject::tr("running");
+    case RunStatus::Paused:
+        return QObject::tr("paused");
+    case RunStatus::Stopping:
+        return QObject::tr("stopping");
+    case RunStatus::Finished:
+        return QObject::tr("finished");
     }
     return {};
 }
@@ -159,9 +164,9 @@ namespace {
 QColor runColor(int id)
 {
     static const QColor palette[] = {
-        QColor(0, 114, 178),  QColor(213, 94, 0),  QColor(0, 158, 115), QColor(204, 121, 167),
-        QColor(230, 159, 0),  QColor(86, 180, 233), QColor(0, 0, 0),    QColor(120, 60, 20),
-        QColor(90, 90, 200),  QColor(100, 140, 40),
+        QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
+        QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0),     QColor(120, 60, 20),
+        QColor(90, 90, 200), QColor(100, 140, 40),
     };
     return palette[(id - 1) % int(std::size(palette))];
 }
@@ -182,9 +187,41 @@ RunManager::~RunManager()
     for (auto& [id, runner] : m_runners)
         runner->abort();
     m_runners.clear(); // joins every worker
-    for (auto& [id, watcher] : m_building) {
-        watcher->disconnect(this);
-        watcher->waitForFinished(); // the trainer being built is freed with the future
+    for (auto& [id, builder] : m_building)
+        builder.join(); // the trainer it built waits in the inbox and is freed with it
+    // Messages still in the inbox are dropped; the queued call that would have drained them
+    // is discarded with this object.
+}
+
+void RunManager::post(Message message)
+{
+    bool wake = false;
+    {
+        std::lock_guard<std::mutex> lock(m_inboxMutex);
+        wake = m_inbox.empty();
+        m_inbox.push_back(std::move(message));
+    }
+    if (wake)
+        QMetaObject::invokeMethod(this, "drainInbox", Qt::QueuedConnection);
+}
+
+void RunManager::drainInbox()
+{
+    std::vector<Message> batch;
+    {
+        std::lock_guard<std::mutex> lock(m_inboxMutex);
+        batch.swap(m_inbox);
+    }
+    for (Message& m : batch) {
+        if (m.built) {
+            if (auto node = m_building.extract(m.id))
+                node.mapped().join(); // it has posted its last message: a short join
+            onBuilt(m.id, std::move(m.built));
+        } else if (m.snapshot) {
+            onSnapshot(m.id, std::move(*m.snapshot));
+        } else if (m.summary) {
+            onFinished(m.id, std::move(*m.summary));
+        }
     }
 }
 
@@ -244,8 +281,8 @@ int RunManager::start(const RunSpec& spec, DataSet data, const DataSource& sourc
     return id;
 }
 
-int RunManager::enqueue(const std::vector<RunSpec>& specs, DataSet data,
-                        const DataSource& source, QList<int>* ids)
+int RunManager::enqueue(const std::vector<RunSpec>& specs, DataSet data, const DataSource& source,
+                        QList<int>* ids)
 {
     const int group = m_nextGroup++;
     for (const RunSpec& spec : specs) {
@@ -279,7 +316,8 @@ void RunManager::launch(int id)
     const AlgorithmEntry* entry = Registry::builtin().find(r->spec.model, r->spec.algorithm);
     if (!entry) {
         finishWithoutRunning(id, TerminationReason::InvalidInput,
-                             "no algorithm '" + r->spec.algorithm + "' for model '" + r->spec.model + "'");
+                             "no algorithm '" + r->spec.algorithm + "' for model '" +
+                                 r->spec.model + "'");
         return;
     }
     if (!r->data) {
@@ -296,27 +334,20 @@ void RunManager::launch(int id)
         return;
     }
     r->spec.params = std::get<ParamValues>(resolved);
-    auto* watcher = new QFutureWatcher<std::shared_ptr<Built>>(this);
-    m_building[id] = watcher;
-    connect(watcher, &QFutureWatcher<std::shared_ptr<Built>>::finished, this, [this, id, watcher] {
-        m_building.erase(id);
-        watcher->deleteLater();
-        onBuilt(id, watcher->result());
+    // The builder gets copies only: the factory, the shared immutable data, the values.
+    m_building[id] = std::thread([this, id, make = entry->make, data = r->data,
+                                  params = r->spec.params, seed = r->spec.seed] {
+        auto built = std::make_shared<Built>();
+        try {
+            built->trainer = make(data, params, seed);
+            built->trainer->setLivePreview(true);
+        } catch (const std::exception& e) {
+            built->error = e.what();
+        } catch (...) {
+            built->error = "the model could not be built";
+        }
+        post({id, std::move(built), {}, {}});
     });
-    // The pool thread gets copies only: the factory, the shared immutable data, the values.
-    watcher->setFuture(QtConcurrent::run(
-        [make = entry->make, data = r->data, params = r->spec.params, seed = r->spec.seed] {
-            auto built = std::make_shared<Built>();
-            try {
-                built->trainer = make(data, params, seed);
-                built->trainer->setLivePreview(true);
-            } catch (const std::exception& e) {
-                built->error = e.what();
-            } catch (...) {
-                built->error = "the model could not be built";
-            }
-            return built;
-        }));
 }
 
 void RunManager::onBuilt(int id, std::shared_ptr<Built> built)
@@ -335,16 +366,15 @@ void RunManager::onBuilt(int id, std::shared_ptr<Built> built)
     auto runner = std::make_unique<Runner>(std::move(built->trainer), r->spec.runOptions());
     Runner* raw = runner.get();
     m_runners[id] = std::move(runner);
-    // Both callbacks run on the worker: they copy what they report into a queued call. This
-    // object outlives every worker (its destructor joins them), and calls still queued when
-    // it is destroyed are discarded by Qt.
+    // Both callbacks run on the worker: they copy what they report into the inbox. This
+    // object outlives every worker (its destructor joins them).
     raw->start(
         [this, id](const Snapshot& s) {
-            QMetaObject::invokeMethod(this, [this, id, s] { onSnapshot(id, s); }, Qt::QueuedConnection);
+            post({id, {}, s, {}});
             return CallbackResult::Continue;
         },
         [this, id](const Summary& s) {
-            QMetaObject::invokeMethod(this, [this, id, s] { onFinished(id, s); }, Qt::QueuedConnection);
+            post({id, {}, {}, s});
         });
     r->status = RunStatus::Running;
     emit runChanged(id);

@@ -1,8 +1,13 @@
 #pragma once
 // RunManager: the window's runs. Each run is a Runner (its own worker thread) on a shared,
-// immutable data set; the trainer is built on a pool thread because a Gibbs initialisation
-// can take seconds. Snapshots and the end of a run reach the GUI thread as queued calls,
-// copied; the GUI thread never runs inference.
+// immutable data set; the trainer is built on a thread of its own first, because a Gibbs
+// initialisation can take seconds. The GUI thread never runs inference.
+//
+// Every value that crosses from another thread (a built trainer, a snapshot, the end of a run)
+// goes through one inbox guarded by a std::mutex, in the order it was sent; a queued call
+// without arguments wakes the GUI thread to drain it. So the hand-offs are visible to
+// ThreadSanitizer (which cannot see the locks inside Qt's own event and thread-pool code), and
+// a long initialisation never occupies Qt's global thread pool, which loads the data.
 //
 // Runs started with start() run at once, side by side. Runs given to enqueue() run one after
 // another (Compare, a re-opened session), so that their seconds per step are comparable.
@@ -13,8 +18,8 @@
 
 #include "core/data/corpus.h"
 #include "core/data/dense_data.h"
-#include "core/data/io/tokenizer.h"
 #include "core/data/image_task.h"
+#include "core/data/io/tokenizer.h"
 #include "core/data/ratings.h"
 #include "core/data/table.h"
 #include "core/run/params.h"
@@ -22,16 +27,16 @@
 #include "core/run/runner.h"
 
 #include <QColor>
-#include <QFutureWatcher>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace svi {
@@ -45,12 +50,12 @@ struct RunSpec
 {
     std::string model = "bpfa";
     std::string algorithm = "gibbs-ssvi";
-    ParamValues params;      // resolved against the entry's declarations
+    ParamValues params; // resolved against the entry's declarations
     std::uint64_t seed = 1;
-    double seconds = 60.0;   // training-seconds budget; 0 = none
-    std::int64_t steps = 0;  // step budget; 0 = none
-    double evalEvery = 0.5;  // snapshot cadence, training seconds
-    double fullEvery = 0.0;  // a full pass every this many training seconds; 0 = only at the end
+    double seconds = 60.0;  // training-seconds budget; 0 = none
+    std::int64_t steps = 0; // step budget; 0 = none
+    double evalEvery = 0.5; // snapshot cadence, training seconds
+    double fullEvery = 0.0; // a full pass every this many training seconds; 0 = only at the end
 
     RunOptions runOptions() const;
 };
@@ -58,11 +63,11 @@ struct RunSpec
 // Where a run's data came from, to save it and build it again.
 struct DataSource
 {
-    QString path;          // a file, or the embedded default image ":/images/default.png"
-    QStringList morePaths; // further FCS files whose rows are stacked under the first's
-    InpaintOptions task;   // images
-    TableOptions table;    // tables (FCS, CSV/TSV): channels, transform, split
-    bool transpose = false; // delimited tables: rows ↔ columns (genes as data points)
+    QString path;               // a file, or the embedded default image ":/images/default.png"
+    QStringList morePaths;      // further FCS files whose rows are stacked under the first's
+    InpaintOptions task;        // images
+    TableOptions table;         // tables (FCS, CSV/TSV): channels, transform, split
+    bool transpose = false;     // delimited tables: rows ↔ columns (genes as data points)
     CorpusOptions corpus;       // corpora: subsample and held-out documents
     TokenizerOptions tokenizer; // corpora of raw text (a folder or an archive)
     QString subset;             // raw text: only the files below a folder of this name
@@ -107,8 +112,8 @@ struct RunRecord
     int group = 0; // runs started together by Compare or a session share a group (0: none)
     RunSpec spec;
     DataSource source;
-    DataSet data; // the shared, immutable data of the run
-    QString label;  // "#3 Gibbs-SSVI"
+    DataSet data;  // the shared, immutable data of the run
+    QString label; // "#3 Gibbs-SSVI"
     QColor color;
     RunStatus status = RunStatus::Queued;
     RunPhase phase = RunPhase::Idle;
@@ -137,8 +142,8 @@ public:
 
     void pause(int id);
     void resume(int id);
-    void stop(int id);   // ends after the current step; the final full pass still runs
-    void abort(int id);  // ends at once, interrupting a full pass; drops queued runs
+    void stop(int id);  // ends after the current step; the final full pass still runs
+    void abort(int id); // ends at once, interrupting a full pass; drops queued runs
     void abortAll();
     void remove(int id); // forgets a finished run
 
@@ -155,8 +160,22 @@ signals:
     void runFinished(int id);
     void groupFinished(int group);
 
+private slots:
+    // Handles every message in the inbox, in order (GUI thread).
+    void drainInbox();
+
 private:
     struct Built;
+    // What another thread hands to the GUI thread: exactly one of the payloads is set.
+    struct Message
+    {
+        int id = 0;
+        std::shared_ptr<Built> built;
+        std::optional<Snapshot> snapshot;
+        std::optional<Summary> summary;
+    };
+    // Any thread: queues a message and wakes the GUI thread when the inbox was empty.
+    void post(Message message);
     int add(const RunSpec& spec, DataSet data, const DataSource& source, int group,
             RunStatus status);
     void launch(int id);
@@ -170,7 +189,9 @@ private:
 
     std::map<int, RunRecord> m_records;
     std::map<int, std::unique_ptr<Runner>> m_runners;
-    std::map<int, QFutureWatcher<std::shared_ptr<Built>>*> m_building;
+    std::map<int, std::thread> m_building; // trainers being built, by run id
+    std::mutex m_inboxMutex;
+    std::vector<Message> m_inbox; // guarded by m_inboxMutex
     std::vector<int> m_queue;
     int m_queueActive = 0; // id of the queued run now going, 0 when none
     int m_nextId = 1;
