@@ -1,18 +1,19 @@
 #include "app/cli.h"
 
+#include "app/run_config.h"
 #include "core/data/corpus.h"
 #include "core/data/image_task.h"
 #include "core/data/io/corpus_files.h"
 #include "core/data/io/data_error.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/fcs_file.h"
-#include "core/data/io/ratings_files.h"
-#include "core/data/ratings.h"
-#include "core/metrics/ranking_metrics.h"
 #include "core/data/io/image_file.h"
-#include "core/data/table.h"
-#include "core/models/bpfa/bpfa_synthetic.h"
+#include "core/data/io/ratings_files.h"
 #include "core/data/io/run_files.h"
+#include "core/data/ratings.h"
+#include "core/data/table.h"
+#include "core/metrics/ranking_metrics.h"
+#include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
 
@@ -26,10 +27,6 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QString>
-
-#include <omp.h>
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -38,29 +35,24 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <omp.h>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 namespace svi::cli {
 namespace {
 
-constexpr const char* kDefaultImage = ":/images/default.png";
-// The pseudo-file naming data drawn from the BPFA prior (paper 000, Sec. 5.1).
-constexpr const char* kSynthetic = "synthetic";
-
-// A bad-input error: the one-line reason is printed and the exit status is 2.
-struct UsageError : std::runtime_error
-{
-    using std::runtime_error::runtime_error;
-};
-
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+extern "C" void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
 
 const char* kMainHelp = R"(svi — stochastic variational inference, headless
 
@@ -174,32 +166,6 @@ Exit status: 0 when the run ended normally (budget reached or interrupted), 2 fo
 (with a one-line reason), 3 when the run failed or diverged.
 )";
 
-double parseNumber(const std::string& flag, const std::string& text)
-{
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used != text.size() || !std::isfinite(v))
-            throw std::invalid_argument("x");
-        return v;
-    } catch (const std::exception&) {
-        throw UsageError(flag + " = " + text + ", but must be a number");
-    }
-}
-
-std::int64_t parseInteger(const std::string& flag, const std::string& text)
-{
-    try {
-        std::size_t used = 0;
-        const long long v = std::stoll(text, &used);
-        if (used != text.size())
-            throw std::invalid_argument("x");
-        return v;
-    } catch (const std::exception&) {
-        throw UsageError(flag + " = " + text + ", but must be an integer");
-    }
-}
-
 std::string typeName(ParamType t)
 {
     switch (t) {
@@ -265,7 +231,8 @@ int cmdList(const std::vector<std::string>& args)
             std::printf("model %s — %s\n\n", e.model.c_str(), e.modelLabel.c_str());
             lastModel = e.model;
         }
-        std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(), e.help.c_str());
+        std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(),
+                    e.help.c_str());
         for (const ParamSpec& p : e.params)
             std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
                         typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),
@@ -311,12 +278,14 @@ int infoFcs(const std::string& path, bool json)
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("%s\n  kind     fcs (%s, $DATATYPE %s, %s-endian $BYTEORD %s)\n  rows     %lld events\n"
-                "  cols     %d parameters\n",
-                path.c_str(), f.version.c_str(), type.c_str(), f.bigEndian ? "big" : "little",
-                f.byteOrder.c_str(), (long long)f.events, f.parameters);
+    std::printf(
+        "%s\n  kind     fcs (%s, $DATATYPE %s, %s-endian $BYTEORD %s)\n  rows     %lld events\n"
+        "  cols     %d parameters\n",
+        path.c_str(), f.version.c_str(), type.c_str(), f.bigEndian ? "big" : "little",
+        f.byteOrder.c_str(), (long long)f.events, f.parameters);
     if (isMassCytometry(f))
-        std::printf("  mass cytometry: svi run applies asinh(x / 5) unless --arcsinh says otherwise\n");
+        std::printf(
+            "  mass cytometry: svi run applies asinh(x / 5) unless --arcsinh says otherwise\n");
     for (int p = 0; p < f.parameters; ++p)
         std::printf("  P%-3d %-20s %-24s %d-bit\n", p + 1, f.names[std::size_t(p)].c_str(),
                     f.markers[std::size_t(p)].c_str(), f.bits[std::size_t(p)]);
@@ -345,9 +314,10 @@ int infoTable(const std::string& path, bool json)
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("%s\n  kind     table (delimiter %s%s%s)\n  rows     %lld\n  cols     %d\n  names   ",
-                path.c_str(), delim.c_str(), t.hasRowNames ? ", row names in column 1" : "",
-                t.gzip ? ", gzip" : "", (long long)t.rows, t.cols);
+    std::printf(
+        "%s\n  kind     table (delimiter %s%s%s)\n  rows     %lld\n  cols     %d\n  names   ",
+        path.c_str(), delim.c_str(), t.hasRowNames ? ", row names in column 1" : "",
+        t.gzip ? ", gzip" : "", (long long)t.rows, t.cols);
     for (std::size_t i = 0; i < t.columns.size() && i < 50; ++i)
         std::printf(" %s", t.columns[i].c_str());
     std::printf("%s\n", t.columns.size() > 50 ? " …" : "");
@@ -408,20 +378,18 @@ int infoRatings(const std::string& path, bool json)
     for (float v : scale)
         values.append(double(v));
     if (json) {
-        const QJsonObject o{{"path", QString::fromStdString(path)},
-                            {"kind", "ratings"},
-                            {"users", qint64(r.users())},
-                            {"items", qint64(r.items())},
-                            {"ratings", qint64(r.entries.size())},
-                            {"values", values},
+        const QJsonObject o{{"path", QString::fromStdString(path)}, {"kind", "ratings"},
+                            {"users", qint64(r.users())},           {"items", qint64(r.items())},
+                            {"ratings", qint64(r.entries.size())},  {"values", values},
                             {"titled_items", qint64(titled)}};
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("%s\n  kind     ratings (users × items)\n  users    %lld\n  items    %lld\n  ratings  %lld "
-                "(%.2f %% of the matrix)\n  values  ",
-                path.c_str(), (long long)r.users(), (long long)r.items(), (long long)r.entries.size(),
-                100.0 * double(r.entries.size()) / std::max(1.0, double(r.users()) * double(r.items())));
+    std::printf(
+        "%s\n  kind     ratings (users × items)\n  users    %lld\n  items    %lld\n  ratings  %lld "
+        "(%.2f %% of the matrix)\n  values  ",
+        path.c_str(), (long long)r.users(), (long long)r.items(), (long long)r.entries.size(),
+        100.0 * double(r.entries.size()) / std::max(1.0, double(r.users()) * double(r.items())));
     for (float v : scale)
         std::printf(" %g", double(v));
     std::printf("\n  titles   %lld of %lld items\n", (long long)titled, (long long)r.items());
@@ -488,7 +456,8 @@ int cmdInfo(const std::vector<std::string>& args)
         std::printf("  patches  %lld of %d×%d → rows %lld, cols %lld\n", (long long)info.patches,
                     info.patch, info.patch, (long long)info.rows, (long long)info.cols);
     } else {
-        std::printf("  rows     %lld\n  cols     %lld\n", (long long)info.rows, (long long)info.cols);
+        std::printf("  rows     %lld\n  cols     %lld\n", (long long)info.rows,
+                    (long long)info.cols);
     }
     if (!info.names.empty()) {
         std::printf("  names   ");
@@ -502,432 +471,24 @@ int cmdInfo(const std::vector<std::string>& args)
 // ---------------------------------------------------------------------------------------------
 // svi run
 
-struct RunConfig
-{
-    std::vector<std::string> files = {kDefaultImage};
-    std::string task; // "" = from the data: inpaint for images, heldout for tables
-    double missing = 0.8;
-    double noise = 0.0;
-    // Tables and synthetic data.
-    std::string channels; // comma-separated
-    std::string exclude;  // comma-separated: every channel but these
-    std::optional<double> arcsinh; // unset: the data's suggestion (Table::suggestedArcsinh)
-    bool standardise = true;
-    std::int64_t subsample = 0;
-    double heldout = -1.0; // < 0: the data kind's default
-    std::string split = "entries";
-    bool transpose = false;
-    std::int64_t tile = 0;
-    std::int64_t synthRows = 100000;
-    std::int64_t synthCols = 40;
-    std::int64_t synthK = 80;
-    double synthLoadingVar = 0.0; // ≤ 0: 1/D as in eq. 5
-    // Corpora (--task completion).
-    std::string subset;      // raw text: only files below a folder of this name
-    std::string vocabulary;  // LDA-C / UCI: the vocabulary file (default: found beside)
-    TokenizerOptions tokenizer;
-    std::int64_t maxDocuments = 0;
-    // Ratings (--task recommend); the test fraction is `heldout`.
-    double validation = 0.01;
-    double binarize = 0.0;
-    std::string items; // titles file (default: found beside the ratings)
-    std::string model;     // "" = by data: lda for corpora, bpfa otherwise
-    std::string algorithm; // "" = the model's first (gibbs-ssvi for bpfa, svi for lda and hdp)
-    std::map<std::string, std::string> sets; // raw --set values, resolved against the registry
-    double seconds = 0.0;
-    std::int64_t steps = 0;
-    std::uint64_t seed = 1;
-    int threads = 0;
-    double evalEvery = 0.0;
-    double fullEvery = 0.0;
-    std::string out = "results";
-    bool quiet = false;
-};
-
-std::string configValueText(const QString& key, const QJsonValue& v)
-{
-    if (!v.isString() && !v.isBool() && !v.isDouble())
-        throw UsageError("params." + key.toStdString() +
-                         ": a parameter value must be a number, a string or a boolean");
-    return paramTextFromJson(v);
-}
-
-void loadConfig(const std::string& path, RunConfig& c)
-{
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        throw UsageError("cannot read '" + path + "': " + f.errorString().toStdString());
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
-    if (doc.isNull() || !doc.isObject())
-        throw UsageError("'" + path + "' is not a run configuration: " +
-                         (doc.isNull() ? err.errorString().toStdString() + " at offset " + std::to_string(err.offset)
-                                       : std::string("expected a JSON object")));
-    const QJsonObject o = doc.object();
-    auto str = [&](const char* key, std::string& dst) {
-        if (o.contains(key)) {
-            if (!o[key].isString())
-                throw UsageError("'" + path + "': field '" + key + "' must be a string");
-            dst = o[key].toString().toStdString();
-        }
-    };
-    auto num = [&](const QJsonObject& obj, const char* key, double& dst) {
-        if (obj.contains(key)) {
-            if (!obj[key].isDouble())
-                throw UsageError("'" + path + "': field '" + key + "' must be a number");
-            dst = obj[key].toDouble();
-        }
-    };
-    if (o.contains("data")) {
-        c.files.clear();
-        if (o["data"].isString())
-            c.files.push_back(o["data"].toString().toStdString());
-        else if (o["data"].isArray())
-            for (const QJsonValue& v : o["data"].toArray())
-                if (v.isString())
-                    c.files.push_back(v.toString().toStdString());
-        if (c.files.empty())
-            throw UsageError("'" + path + "': field 'data' must be a file name or a list of them");
-    }
-    str("model", c.model);
-    str("algorithm", c.algorithm);
-    if (o.contains("task")) {
-        const QJsonObject t = o["task"].toObject();
-        if (t.contains("kind"))
-            c.task = t["kind"].toString().toStdString();
-        num(t, "missing", c.missing);
-        num(t, "noise", c.noise);
-        if (t.contains("arcsinh")) {
-            double a = 0.0;
-            num(t, "arcsinh", a);
-            c.arcsinh = a;
-        }
-        num(t, "heldout", c.heldout);
-        double subsample = double(c.subsample), tile = double(c.tile);
-        num(t, "subsample", subsample);
-        num(t, "tile", tile);
-        c.subsample = std::int64_t(subsample);
-        c.tile = std::int64_t(tile);
-        if (t.contains("standardise"))
-            c.standardise = t["standardise"].toBool(true);
-        if (t.contains("transpose"))
-            c.transpose = t["transpose"].toBool(false);
-        if (t.contains("split"))
-            c.split = t["split"].toString().toStdString();
-        auto list = [&](const char* key, std::string& dst) {
-            if (!t.contains(key))
-                return;
-            QStringList names;
-            for (const QJsonValue& v : t[key].toArray())
-                names << v.toString();
-            dst = names.join(',').toStdString();
-        };
-        list("channels", c.channels);
-        list("exclude", c.exclude);
-        if (t.contains("subset"))
-            c.subset = t["subset"].toString().toStdString();
-        if (t.contains("vocabulary"))
-            c.vocabulary = t["vocabulary"].toString().toStdString();
-        double maxDocs = double(c.maxDocuments), minDf = double(c.tokenizer.minDocumentFrequency),
-               cap = double(c.tokenizer.vocabularyCap), minLength = c.tokenizer.minLength;
-        num(t, "max_documents", maxDocs);
-        num(t, "min_df", minDf);
-        num(t, "max_df", c.tokenizer.maxDocumentFraction);
-        num(t, "vocabulary_cap", cap);
-        num(t, "min_length", minLength);
-        c.maxDocuments = std::int64_t(maxDocs);
-        c.tokenizer.minDocumentFrequency = std::int64_t(minDf);
-        c.tokenizer.vocabularyCap = std::int64_t(cap);
-        c.tokenizer.minLength = int(minLength);
-        if (t.contains("strip_headers"))
-            c.tokenizer.stripEmailHeaders = t["strip_headers"].toBool(false);
-        if (t.contains("stop_words"))
-            c.tokenizer.removeStopWords = t["stop_words"].toBool(true);
-        if (t.contains("synthetic")) {
-            const QJsonObject y = t["synthetic"].toObject();
-            double n = double(c.synthRows), d = double(c.synthCols), k = double(c.synthK);
-            num(y, "rows", n);
-            num(y, "cols", d);
-            num(y, "true_k", k);
-            num(y, "loading_var", c.synthLoadingVar);
-            c.synthRows = std::int64_t(n);
-            c.synthCols = std::int64_t(d);
-            c.synthK = std::int64_t(k);
-        }
-    }
-    if (o.contains("params")) {
-        if (!o["params"].isObject())
-            throw UsageError("'" + path + "': field 'params' must be an object");
-        const QJsonObject p = o["params"].toObject();
-        for (auto it = p.begin(); it != p.end(); ++it)
-            c.sets[it.key().toStdString()] = configValueText(it.key(), it.value());
-    }
-    double seed = double(c.seed), steps = double(c.steps), threads = c.threads;
-    num(o, "seed", seed);
-    if (o.contains("budget")) {
-        const QJsonObject b = o["budget"].toObject();
-        num(b, "seconds", c.seconds);
-        num(b, "steps", steps);
-    }
-    num(o, "threads", threads);
-    num(o, "eval_every", c.evalEvery);
-    num(o, "full_every", c.fullEvery);
-    if (seed < 0 || seed != std::floor(seed))
-        throw UsageError("'" + path + "': seed = " + formatParam(seed) + ", but must be an integer ≥ 0");
-    c.seed = std::uint64_t(seed);
-    c.steps = std::int64_t(steps);
-    c.threads = int(threads);
-}
-
-RunConfig parseRun(const std::vector<std::string>& args)
-{
-    // A --config file is read first, so that the other flags override it.
-    RunConfig c;
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "--config")
-            loadConfig(args[i + 1], c);
-    bool haveFile = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size())
-                throw UsageError(a + " needs a value (see svi help run)");
-            return args[++i];
-        };
-        if (a == "--config")
-            ++i;
-        else if (a == "--task")
-            c.task = value();
-        else if (a == "--missing")
-            c.missing = parseNumber("--missing", value());
-        else if (a == "--noise")
-            c.noise = parseNumber("--noise", value());
-        else if (a == "--channels")
-            c.channels = value();
-        else if (a == "--exclude")
-            c.exclude = value();
-        else if (a == "--arcsinh")
-            c.arcsinh = parseNumber("--arcsinh", value());
-        else if (a == "--no-standardise")
-            c.standardise = false;
-        else if (a == "--subsample")
-            c.subsample = parseInteger("--subsample", value());
-        else if (a == "--heldout")
-            c.heldout = parseNumber("--heldout", value());
-        else if (a == "--split")
-            c.split = value();
-        else if (a == "--transpose")
-            c.transpose = true;
-        else if (a == "--tile")
-            c.tile = parseInteger("--tile", value());
-        else if (a == "--subset")
-            c.subset = value();
-        else if (a == "--vocab")
-            c.vocabulary = value();
-        else if (a == "--min-df")
-            c.tokenizer.minDocumentFrequency = parseInteger("--min-df", value());
-        else if (a == "--max-df")
-            c.tokenizer.maxDocumentFraction = parseNumber("--max-df", value());
-        else if (a == "--vocab-cap")
-            c.tokenizer.vocabularyCap = parseInteger("--vocab-cap", value());
-        else if (a == "--min-length")
-            c.tokenizer.minLength = int(parseInteger("--min-length", value()));
-        else if (a == "--strip-headers")
-            c.tokenizer.stripEmailHeaders = true;
-        else if (a == "--keep-stop-words")
-            c.tokenizer.removeStopWords = false;
-        else if (a == "--validation")
-            c.validation = parseNumber("--validation", value());
-        else if (a == "--binarize")
-            c.binarize = parseNumber("--binarize", value());
-        else if (a == "--items")
-            c.items = value();
-        else if (a == "--max-documents")
-            c.maxDocuments = parseInteger("--max-documents", value());
-        else if (a == "--rows")
-            c.synthRows = parseInteger("--rows", value());
-        else if (a == "--cols")
-            c.synthCols = parseInteger("--cols", value());
-        else if (a == "--true-k")
-            c.synthK = parseInteger("--true-k", value());
-        else if (a == "--loading-var")
-            c.synthLoadingVar = parseNumber("--loading-var", value());
-        else if (a == "--model")
-            c.model = value();
-        else if (a == "--algorithm")
-            c.algorithm = value();
-        else if (a == "--set") {
-            const std::string kv = value();
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError("--set " + kv + ": expected KEY=VALUE");
-            c.sets[kv.substr(0, eq)] = kv.substr(eq + 1);
-        } else if (a == "--seconds")
-            c.seconds = parseNumber("--seconds", value());
-        else if (a == "--steps")
-            c.steps = parseInteger("--steps", value());
-        else if (a == "--seed") {
-            const std::int64_t s = parseInteger("--seed", value());
-            if (s < 0)
-                throw UsageError("--seed = " + std::to_string(s) + ", but must be ≥ 0");
-            c.seed = std::uint64_t(s);
-        } else if (a == "--threads")
-            c.threads = int(parseInteger("--threads", value()));
-        else if (a == "--eval-every")
-            c.evalEvery = parseNumber("--eval-every", value());
-        else if (a == "--full-every")
-            c.fullEvery = parseNumber("--full-every", value());
-        else if (a == "--out")
-            c.out = value();
-        else if (a == "--quiet")
-            c.quiet = true;
-        else if (!a.empty() && a[0] == '-')
-            throw UsageError("run: unknown option '" + a + "' (see svi help run)");
-        else {
-            if (!haveFile)
-                c.files.clear();
-            c.files.push_back(a);
-            haveFile = true;
-        }
-    }
-    const DataFileKind kind =
-        c.files.front() == kSynthetic ? DataFileKind::Delimited : dataFileKind(c.files.front());
-    const bool image = kind == DataFileKind::Image;
-    const bool corpus = kind == DataFileKind::Corpus;
-    const bool ratings = kind == DataFileKind::Ratings;
-    const std::string natural = image ? "inpaint" : corpus ? "completion" : ratings ? "recommend" : "heldout";
-    if (c.task.empty())
-        c.task = natural;
-    if (c.task != "inpaint" && c.task != "heldout" && c.task != "completion" && c.task != "recommend")
-        throw UsageError("--task = " + c.task +
-                         ", but must be one of: inpaint, heldout, completion, recommend");
-    if (c.task != natural)
-        throw UsageError("--task = " + c.task + ", but '" + c.files.front() + "' is " +
-                         (image    ? "an image: its task is inpaint"
-                          : corpus ? "a corpus: its task is completion"
-                          : ratings ? "a ratings file: its task is recommend"
-                                    : "a table: its task is heldout"));
-    if (c.model.empty())
-        c.model = corpus ? "lda" : ratings ? "hpf" : "bpfa";
-    if (c.algorithm.empty()) {
-        for (const AlgorithmEntry& e : Registry::builtin().entries())
-            if (e.model == c.model) {
-                c.algorithm = e.algorithm;
-                break;
-            }
-        if (c.algorithm.empty())
-            throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
-    }
-    if (auto problem = c.tokenizer.validate())
-        throw UsageError("--" + *problem);
-    if (c.maxDocuments < 0)
-        throw UsageError("--max-documents = " + std::to_string(c.maxDocuments) + ", but must be ≥ 0");
-    if (c.files.size() > 1 && (image || c.files.front() == kSynthetic))
-        throw UsageError("run: one image at a time ('" + c.files[1] + "' is extra)");
-    if (c.split != "entries" && c.split != "rows")
-        throw UsageError("--split = " + c.split + ", but must be one of: entries, rows");
-    if (c.tile < 0)
-        throw UsageError("--tile = " + std::to_string(c.tile) + ", but must be ≥ 1");
-    if (c.heldout < 0) // the papers' fractions: synthetic 7.5 %, CyTOF 5 %, expression 10 %,
-                       // ratings 20 % of each user's (Gopalan et al. 2015)
-        c.heldout = c.files.front() == kSynthetic ? 0.075
-                    : ratings                    ? 0.2
-                    : kind == DataFileKind::Delimited || corpus ? 0.1
-                                                                : 0.05;
-    if (c.seconds < 0)
-        throw UsageError("--seconds = " + formatParam(c.seconds) + ", but must be ≥ 0");
-    if (c.steps < 0)
-        throw UsageError("--steps = " + std::to_string(c.steps) + ", but must be ≥ 0");
-    if (c.seconds == 0 && c.steps == 0)
-        throw UsageError("no budget: give --seconds S or --steps N");
-    if (c.threads < 0)
-        throw UsageError("--threads = " + std::to_string(c.threads) + ", but must be ≥ 1");
-    if (c.evalEvery < 0)
-        throw UsageError("--eval-every = " + formatParam(c.evalEvery) + ", but must be ≥ 0");
-    if (c.fullEvery < 0)
-        throw UsageError("--full-every = " + formatParam(c.fullEvery) + ", but must be ≥ 0");
-    return c;
-}
-
-QJsonObject taskJson(const RunConfig& c)
-{
-    if (c.task == "inpaint")
-        return {{"kind", "inpaint"}, {"missing", c.missing}, {"noise", c.noise}};
-    if (c.task == "recommend")
-        return {{"kind", "recommend"},
-                {"test_fraction", c.heldout},
-                {"validation_fraction", c.validation},
-                {"binarize", c.binarize},
-                {"items", QString::fromStdString(c.items)}};
-    if (c.task == "completion")
-        return {{"kind", "completion"},
-                {"heldout", c.heldout},
-                {"max_documents", qint64(c.maxDocuments)},
-                {"subset", QString::fromStdString(c.subset)},
-                {"vocabulary", QString::fromStdString(c.vocabulary)},
-                {"min_df", qint64(c.tokenizer.minDocumentFrequency)},
-                {"max_df", c.tokenizer.maxDocumentFraction},
-                {"vocabulary_cap", qint64(c.tokenizer.vocabularyCap)},
-                {"min_length", c.tokenizer.minLength},
-                {"strip_headers", c.tokenizer.stripEmailHeaders},
-                {"stop_words", c.tokenizer.removeStopWords}};
-    QJsonArray channels;
-    for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
-        channels.append(n.trimmed());
-    QJsonArray excluded;
-    for (const QString& n : QString::fromStdString(c.exclude).split(',', Qt::SkipEmptyParts))
-        excluded.append(n.trimmed());
-    QJsonObject t{{"kind", "heldout"},       {"channels", channels}, {"exclude", excluded},
-                  {"arcsinh", c.arcsinh.value_or(0.0)}, {"standardise", c.standardise},
-                  {"subsample", qint64(c.subsample)}, {"heldout", c.heldout},
-                  {"split", QString::fromStdString(c.split)}, {"transpose", c.transpose},
-                  {"tile", qint64(c.tile)}};
-    if (c.files.front() == kSynthetic)
-        t["synthetic"] = QJsonObject{{"rows", qint64(c.synthRows)},
-                                     {"cols", qint64(c.synthCols)},
-                                     {"true_k", qint64(c.synthK)},
-                                     {"loading_var", c.synthLoadingVar}};
-    return t;
-}
-
-QJsonObject configJson(const RunConfig& c, const ParamValues& params)
-{
-    QJsonObject p;
-    for (const auto& [k, v] : params)
-        p[QString::fromStdString(k)] = paramToJson(v);
-    QJsonArray files;
-    for (const auto& f : c.files)
-        files.append(QString::fromStdString(f));
-    return QJsonObject{
-        {"version", 1},
-        {"data", files.size() == 1 ? files.first() : QJsonValue(files)},
-        {"task", taskJson(c)},
-        {"model", QString::fromStdString(c.model)},
-        {"algorithm", QString::fromStdString(c.algorithm)},
-        {"params", p},
-        {"seed", qint64(c.seed)},
-        {"budget", QJsonObject{{"seconds", c.seconds}, {"steps", qint64(c.steps)}}},
-        {"eval_every", c.evalEvery},
-        {"full_every", c.fullEvery},
-        {"threads", c.threads},
-    };
-}
-
 struct Prepared
 {
     const AlgorithmEntry* entry = nullptr;
     ParamValues params;
-    InpaintOptions task;  // images
-    TableOptions table;   // tables and synthetic data
-    DenseDataPtr data;    // images, tables, synthetic data
-    CountDataPtr counts;  // corpora, ratings
+    InpaintOptions task;            // images
+    TableOptions table;             // tables and synthetic data
+    DenseDataPtr data;              // images, tables, synthetic data
+    CountDataPtr counts;            // corpora, ratings
     RatingsSplitStats ratingsSplit; // ratings
     std::string source;
 
     DataSet dataSet() const { return counts ? DataSet(counts) : DataSet(data); }
     std::int64_t rows() const { return counts ? counts->rows() : data->rows(); }
     std::int64_t cols() const { return counts ? counts->cols() : data->cols(); }
-    std::int64_t trainingRows() const { return counts ? counts->trainingRowCount() : data->trainingRowCount(); }
+    std::int64_t trainingRows() const
+    {
+        return counts ? counts->trainingRowCount() : data->trainingRowCount();
+    }
     bool image() const { return data && data->image; }
 };
 
@@ -946,7 +507,8 @@ void resolveAlgorithm(const RunConfig& c, const std::string& algorithm, Prepared
                 known += (known.empty() ? "" : ", ") + e.algorithm;
         if (known.empty())
             throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
-        throw UsageError("--algorithm = " + algorithm + ", but model " + c.model + " has: " + known);
+        throw UsageError("--algorithm = " + algorithm + ", but model " + c.model +
+                         " has: " + known);
     }
     ParamValues given;
     for (const auto& [key, text] : c.sets) {
@@ -960,8 +522,8 @@ void resolveAlgorithm(const RunConfig& c, const std::string& algorithm, Prepared
             std::string known;
             for (const ParamSpec& ps : p.entry->params)
                 known += (known.empty() ? "" : ", ") + ps.key;
-            throw UsageError("unknown parameter '" + key + "' for " + algorithm + " (known: " +
-                             known + ")");
+            throw UsageError("unknown parameter '" + key + "' for " + algorithm +
+                             " (known: " + known + ")");
         }
         auto parsed = parseParam(*spec, text);
         if (auto* e = std::get_if<ParamError>(&parsed))
@@ -1026,13 +588,15 @@ void loadTableData(const RunConfig& c, Prepared& p)
         std::string unknown;
         const auto dropped = selectColumns(table, drop, &unknown);
         if (!dropped)
-            throw UsageError("--exclude: no channel or marker named '" + unknown + "' in '" + table.source + "'");
+            throw UsageError("--exclude: no channel or marker named '" + unknown + "' in '" +
+                             table.source + "'");
         const std::vector<std::string> kept = t.channels;
         std::vector<int> from;
         if (!kept.empty()) {
             const auto picked = selectColumns(table, kept, &unknown);
             if (!picked)
-                throw UsageError("--channels: no channel or marker named '" + unknown + "' in '" + table.source + "'");
+                throw UsageError("--channels: no channel or marker named '" + unknown + "' in '" +
+                                 table.source + "'");
             from = *picked;
         } else {
             for (int col = 0; col < table.cols(); ++col)
@@ -1117,10 +681,11 @@ void loadRatingsData(const RunConfig& c, Prepared& p)
     }
     if (!c.quiet) {
         const RatingsSplitStats& s = p.ratingsSplit;
-        std::fprintf(stderr,
-                     "%lld users, %lld items; %lld training, %lld test and %lld validation ratings\n",
-                     (long long)s.users, (long long)s.items, (long long)s.train, (long long)s.test,
-                     (long long)s.validation);
+        std::fprintf(
+            stderr,
+            "%lld users, %lld items; %lld training, %lld test and %lld validation ratings\n",
+            (long long)s.users, (long long)s.items, (long long)s.train, (long long)s.test,
+            (long long)s.validation);
     }
 }
 
@@ -1138,12 +703,14 @@ QJsonObject ratingsSplitJson(const RatingsSplitStats& s)
 
 // user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
 // recommendations.csv: every user's top n items not rated in training.
-void writeRecommenderOutputs(const QString& dir, const CountData& data, const RatingFactors& f, int n)
+void writeRecommenderOutputs(const QString& dir, const CountData& data, const RatingFactors& f,
+                             int n)
 {
     auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
         QByteArray out;
         for (Eigen::Index r = 0; r < m.rows(); ++r) {
-            out += QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
+            out +=
+                QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
             for (Eigen::Index k = 0; k < m.cols(); ++k)
                 out += '\t' + QByteArray::number(m(r, k), 'g', 7);
             out += '\n';
@@ -1163,7 +730,8 @@ void loadTaskData(const RunConfig& c, Prepared& p)
 {
     if (!c.quiet)
         std::fprintf(stderr, "loading %s …\n",
-                     c.files.front() == kDefaultImage ? "the default image" : c.files.front().c_str());
+                     c.files.front() == kDefaultImage ? "the default image"
+                                                      : c.files.front().c_str());
     if (c.task == "heldout")
         return loadTableData(c, p);
     if (c.task == "completion")
@@ -1272,14 +840,17 @@ int cmdRun(const std::vector<std::string>& args)
             if (p->reconstruction)
                 saveGrayImage((outDir + "/reconstruction.png").toStdString(), *p->reconstruction);
             if (p->atomWidth > 0 && p->atoms.rows() > 0)
-                saveGrayImage((outDir + "/atoms.png").toStdString(), tileAtoms(p->atoms, p->atomWidth));
+                saveGrayImage((outDir + "/atoms.png").toStdString(),
+                              tileAtoms(p->atoms, p->atomWidth));
             if (prep.data && !prep.image() && p->atoms.rows() > 0)
-                writeFileAtomically(outDir + "/loadings.csv", loadingsCsv(*p, prep.data->columnNames));
+                writeFileAtomically(outDir + "/loadings.csv",
+                                    loadingsCsv(*p, prep.data->columnNames));
             if (!p->topics.empty())
                 writeFileAtomically(outDir + "/topics.csv", topicsCsv(p->topics));
             if (p->factors && prep.counts)
-                writeRecommenderOutputs(outDir, *prep.counts, *p->factors,
-                                        prep.params.count("top_n") ? int(getInt(prep.params, "top_n")) : 20);
+                writeRecommenderOutputs(
+                    outDir, *prep.counts, *p->factors,
+                    prep.params.count("top_n") ? int(getInt(prep.params, "top_n")) : 20);
         }
     }
     QJsonObject summaryTask = taskJson(c);
@@ -1301,7 +872,8 @@ int cmdRun(const std::vector<std::string>& args)
         {"steps", qint64(summary.steps)},
         {"epochs", jsonNumber(summary.epochs)},
         {"train_seconds", jsonNumber(summary.trainSeconds)},
-        {"seconds_per_step", jsonNumber(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
+        {"seconds_per_step",
+         jsonNumber(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
         {"termination", terminationName(summary.reason)},
         {"message", QString::fromStdString(summary.message)},
         {"elbo", jsonNumber(elbo)},
@@ -1312,10 +884,10 @@ int cmdRun(const std::vector<std::string>& args)
 
     if (!c.quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
-        for (const char* k : {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse",
-                              "heldout_loglik_per_word", "perplexity", "rmse", "accuracy",
-                              "precision_at_20", "recall_at_20", "popularity_precision_at_20",
-                              "popularity_recall_at_20"})
+        for (const char* k :
+             {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse",
+              "heldout_loglik_per_word", "perplexity", "rmse", "accuracy", "precision_at_20",
+              "recall_at_20", "popularity_precision_at_20", "popularity_recall_at_20"})
             if (metrics.contains(k))
                 std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
         std::fprintf(stderr, "results in %s\n", c.out.c_str());
@@ -1341,7 +913,9 @@ int cmdRun(const std::vector<std::string>& args)
 
 long peakRssKb()
 {
-    struct rusage ru {};
+    struct rusage ru
+    {
+    };
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
@@ -1372,10 +946,14 @@ void writeRatingsTsv(const QString& path, const CountData& data, const SparseRow
     for (std::int64_t u = 0; u < rows.rows(); ++u) {
         const auto cols = rows.rowCols(u);
         const auto ys = rows.rowCounts(u);
-        const QByteArray uid = QByteArray::number(std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u);
+        const QByteArray uid = QByteArray::number(
+            std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u);
         for (std::size_t n = 0; n < cols.size(); ++n) {
-            const qint64 iid = std::size_t(cols[n]) < data.columnIds.size() ? data.columnIds[std::size_t(cols[n])] : cols[n];
-            out += uid + '\t' + QByteArray::number(iid) + '\t' + QByteArray::number(double(ys[n]), 'g', 6) + '\n';
+            const qint64 iid = std::size_t(cols[n]) < data.columnIds.size()
+                                   ? data.columnIds[std::size_t(cols[n])]
+                                   : cols[n];
+            out += uid + '\t' + QByteArray::number(iid) + '\t' +
+                   QByteArray::number(double(ys[n]), 'g', 6) + '\n';
         }
     }
     writeFileAtomically(path, out);
@@ -1410,8 +988,9 @@ int cmdSplit(std::vector<std::string> args)
     if (c.task == "recommend")
         return splitRatings(c);
     if (c.task != "completion")
-        throw UsageError("split: '" + c.files.front() +
-                         "' is neither a corpus (a folder, a .tar(.gz), LDA-C or UCI files) nor ratings");
+        throw UsageError(
+            "split: '" + c.files.front() +
+            "' is neither a corpus (a folder, a .tar(.gz), LDA-C or UCI files) nor ratings");
     Prepared p;
     loadCorpusData(c, p);
     const CountData& data = *p.counts;
@@ -1473,7 +1052,9 @@ int cmdBench(std::vector<std::string> args)
         omp_set_num_threads(c.threads);
 
     using Clock = std::chrono::steady_clock;
-    auto seconds = [](Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); };
+    auto seconds = [](Clock::time_point a) {
+        return std::chrono::duration<double>(Clock::now() - a).count();
+    };
     Prepared base;
     resolveAlgorithm(c, algorithms.front(), base, true);
     const auto tLoad = Clock::now();
@@ -1533,10 +1114,11 @@ int cmdBench(std::vector<std::string> args)
                        .constData(),
                    stdout);
     else
-        std::printf("\neval s: one snapshot's scoring (held-out likelihood, ELBO) on eval_items;\n"
-                    "full s: a final evaluation (for an image, with the reconstruction of every patch);\n"
-                    "s/epoch: seconds of training per pass over the training rows.\n"
-                    "peak MB: the process's peak resident memory so far.\n");
+        std::printf(
+            "\neval s: one snapshot's scoring (held-out likelihood, ELBO) on eval_items;\n"
+            "full s: a final evaluation (for an image, with the reconstruction of every patch);\n"
+            "s/epoch: seconds of training per pass over the training rows.\n"
+            "peak MB: the process's peak resident memory so far.\n");
     return 0;
 }
 
@@ -1575,7 +1157,8 @@ int main(int argc, char** argv)
             return cmdBench(args);
         if (command == "split")
             return cmdSplit(args);
-        throw UsageError("unknown command '" + command + "' (commands: list, info, run, bench, split; see svi --help)");
+        throw UsageError("unknown command '" + command +
+                         "' (commands: list, info, run, bench, split; see svi --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;

@@ -1351,38 +1351,8 @@ void MainWindow::rereadCorpus()
 
 void MainWindow::openSession(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-                  QString("cannot read '%1': %2").arg(path, f.errorString()));
-        return;
-    }
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-                  QString("%1: not valid JSON at byte %2: %3")
-                      .arg(QFileInfo(path).fileName())
-                      .arg(err.offset)
-                      .arg(err.error != QJsonParseError::NoError ? err.errorString() : "not an object"));
-        return;
-    }
     try {
-        Session s = sessionFromJson(doc.object(), path);
-        // Relative data paths are relative to the session file.
-        auto resolve = [&](QString& p) {
-            if (!p.startsWith(":/") && QFileInfo(p).isRelative())
-                p = QFileInfo(path).dir().absoluteFilePath(p);
-        };
-        auto resolveAll = [&](DataSource& src) {
-            resolve(src.path);
-            for (QString& p : src.morePaths)
-                resolve(p);
-        };
-        resolveAll(s.source);
-        for (SessionRun& r : s.runs)
-            resolveAll(r.source);
-        applySession(s);
+        applySession(readSessionFile(path));
     } catch (const DataError& e) {
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
     }

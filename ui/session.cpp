@@ -4,8 +4,11 @@
 #include "core/data/io/run_files.h"
 #include "core/run/registry.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace svi::ui {
 
@@ -13,7 +16,8 @@ namespace {
 
 QJsonValue pathsJson(const DataSource& s)
 {
-    return s.morePaths.isEmpty() ? QJsonValue(s.path) : QJsonValue(QJsonArray::fromStringList(s.paths()));
+    return s.morePaths.isEmpty() ? QJsonValue(s.path)
+                                 : QJsonValue(QJsonArray::fromStringList(s.paths()));
 }
 
 QJsonObject taskJson(const DataSource& s)
@@ -65,7 +69,8 @@ struct Reader
     QString file;
     [[noreturn]] void fail(const QString& field, const QString& why) const
     {
-        throw DataError(QString("%1: %2: %3").arg(QFileInfo(file).fileName(), field, why).toStdString());
+        throw DataError(
+            QString("%1: %2: %3").arg(QFileInfo(file).fileName(), field, why).toStdString());
     }
     QJsonObject object(const QJsonObject& o, const QString& key, const QString& where) const
     {
@@ -91,7 +96,8 @@ struct Reader
     }
     // The values of `specs` present in `o`, checked and completed with the defaults; a bad
     // value fails naming its key below `where`.
-    ParamValues params(const QJsonObject& o, const std::vector<ParamSpec>& specs, const QString& where) const
+    ParamValues params(const QJsonObject& o, const std::vector<ParamSpec>& specs,
+                       const QString& where) const
     {
         ParamValues given;
         for (const ParamSpec& p : specs) {
@@ -132,7 +138,8 @@ struct Reader
         if (s.isRatings()) {
             const QString kind = t.value("kind").toString("ratings");
             if (kind != "ratings")
-                fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() + " (ratings)");
+                fail(tw + "kind", "'" + kind + "' is not the task of " +
+                                      QFileInfo(s.path).fileName() + " (ratings)");
             s.ratings = RatingsOptions::fromParams(params(t, RatingsOptions::params(), tw));
             if (auto problem = s.ratings.validate())
                 fail(tw.chopped(1), QString::fromStdString(*problem));
@@ -141,10 +148,11 @@ struct Reader
         if (s.isCorpus()) {
             const QString kind = t.value("kind").toString("corpus");
             if (kind != "corpus")
-                fail(tw + "kind", "'" + kind + "' is not the task of " + QFileInfo(s.path).fileName() + " (corpus)");
+                fail(tw + "kind", "'" + kind + "' is not the task of " +
+                                      QFileInfo(s.path).fileName() + " (corpus)");
             s.corpus = CorpusOptions::fromParams(params(t, CorpusOptions::params(), tw));
-            s.tokenizer = TokenizerOptions::fromParams(
-                params(t.value("tokenizer").toObject(), TokenizerOptions::params(), tw + "tokenizer."));
+            s.tokenizer = TokenizerOptions::fromParams(params(
+                t.value("tokenizer").toObject(), TokenizerOptions::params(), tw + "tokenizer."));
             s.subset = t.value("subset").toString();
             if (auto problem = s.corpus.validate())
                 fail(tw.chopped(1), QString::fromStdString(*problem));
@@ -207,7 +215,8 @@ QJsonObject sessionToJson(const Session& session)
             QJsonObject metrics;
             for (const auto& [k, v] : r.metrics)
                 metrics[QString::fromStdString(k)] = jsonNumber(v);
-            o["result"] = QJsonObject{{"termination", r.reason}, {"steps", qint64(r.steps)}, {"metrics", metrics}};
+            o["result"] = QJsonObject{
+                {"termination", r.reason}, {"steps", qint64(r.steps)}, {"metrics", metrics}};
         }
         runs.append(o);
     }
@@ -243,8 +252,8 @@ Session sessionFromJson(const QJsonObject& json, const QString& file)
         const AlgorithmEntry* entry = Registry::builtin().find(r.spec.model, r.spec.algorithm);
         if (!entry)
             rd.fail(where + "algorithm", QString("no algorithm '%1' for model '%2'")
-                                            .arg(QString::fromStdString(r.spec.algorithm),
-                                                 QString::fromStdString(r.spec.model)));
+                                             .arg(QString::fromStdString(r.spec.algorithm),
+                                                  QString::fromStdString(r.spec.model)));
         ParamValues given;
         const QJsonObject params = o.value("params").toObject();
         for (auto it = params.begin(); it != params.end(); ++it) {
@@ -253,8 +262,8 @@ Session sessionFromJson(const QJsonObject& json, const QString& file)
                 if (p.key == it.key().toStdString())
                     spec = &p;
             if (!spec)
-                rd.fail(where + "params." + it.key(), "not a parameter of " +
-                                                          QString::fromStdString(entry->label));
+                rd.fail(where + "params." + it.key(),
+                        "not a parameter of " + QString::fromStdString(entry->label));
             auto parsed = parseParam(*spec, paramTextFromJson(it.value()));
             if (auto* e = std::get_if<ParamError>(&parsed))
                 rd.fail(where + "params", QString::fromStdString(e->message));
@@ -286,6 +295,37 @@ Session sessionFromJson(const QJsonObject& json, const QString& file)
         }
         s.runs.push_back(std::move(r));
     }
+    return s;
+}
+
+Session readSessionFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        throw DataError(QString("cannot read '%1': %2").arg(path, f.errorString()).toStdString());
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        throw DataError(
+            QString("%1: not valid JSON at byte %2: %3")
+                .arg(QFileInfo(path).fileName())
+                .arg(err.offset)
+                .arg(err.error != QJsonParseError::NoError ? err.errorString() : "not an object")
+                .toStdString());
+    Session s = sessionFromJson(doc.object(), path);
+    // Relative data paths are relative to the session file.
+    auto resolve = [&](QString& p) {
+        if (!p.startsWith(":/") && QFileInfo(p).isRelative())
+            p = QFileInfo(path).dir().absoluteFilePath(p);
+    };
+    auto resolveAll = [&](DataSource& src) {
+        resolve(src.path);
+        for (QString& p : src.morePaths)
+            resolve(p);
+    };
+    resolveAll(s.source);
+    for (SessionRun& r : s.runs)
+        resolveAll(r.source);
     return s;
 }
 

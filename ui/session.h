@@ -8,7 +8,6 @@
 
 #include <QJsonObject>
 #include <QString>
-
 #include <vector>
 
 namespace svi::ui {
@@ -33,5 +32,10 @@ QJsonObject sessionToJson(const Session& session);
 // Checks every field against the registry and the task's rules. Throws DataError naming the
 // file and the field ("session.json: runs[2].params: K = 0, but must be in [1, 4096]").
 Session sessionFromJson(const QJsonObject& json, const QString& file);
+
+// Reads a session file: JSON, then sessionFromJson, with relative data paths made relative to
+// the file's folder. Throws DataError naming the file ("cannot read 's.json': …", "s.json:
+// not valid JSON at byte 12: …", or sessionFromJson's field message).
+Session readSessionFile(const QString& path);
 
 } // namespace svi::ui
