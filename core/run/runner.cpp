@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <initializer_list>
 #include <stdexcept>
@@ -119,23 +119,6 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         if (control.phase)
             control.phase->store(p);
     };
-    auto publish = [&](bool full, bool final = false) {
-        setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
-        const Evaluation ev = trainer.evaluate(full);
-        setPhase(RunPhase::Training);
-        Snapshot s;
-        s.step = t;
-        s.epochs = double(t) * itemsPerStep / itemCount;
-        s.trainSeconds = trainSeconds;
-        s.rho = rho;
-        s.elbo = ev.elbo;
-        s.metrics = ev.metrics;
-        s.preview = ev.preview;
-        s.final = final;
-        summary.last = s;
-        if (onSnapshot && onSnapshot(s) == CallbackResult::Stop)
-            userStop = true;
-    };
     auto finish = [&](TerminationReason reason, std::string message) {
         summary.reason = reason;
         summary.message = std::move(message);
@@ -144,6 +127,31 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         summary.trainSeconds = trainSeconds;
     };
 
+    // Evaluates and publishes a snapshot. Returns false when the bound came out NaN or infinite:
+    // the run has diverged, the summary says so, and that snapshot was the last.
+    auto publish = [&](bool full, bool final = false) {
+        setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
+        const Evaluation ev = trainer.evaluate(full);
+        setPhase(RunPhase::Training);
+        const bool broken = ev.hasBound && !std::isfinite(ev.elbo);
+        if (broken && summary.reason != TerminationReason::Diverged) // the parameters' reason first
+            finish(TerminationReason::Diverged, std::string("diverged: the bound (ELBO) is ") +
+                                                    (std::isnan(ev.elbo) ? "NaN" : "infinite") +
+                                                    " at step " + std::to_string(t));
+        Snapshot s;
+        s.step = t;
+        s.epochs = double(t) * itemsPerStep / itemCount;
+        s.trainSeconds = trainSeconds;
+        s.rho = rho;
+        s.elbo = ev.elbo;
+        s.metrics = ev.metrics;
+        s.preview = ev.preview;
+        s.final = final || broken;
+        summary.last = s;
+        if (onSnapshot && onSnapshot(s) == CallbackResult::Stop)
+            userStop = true;
+        return !broken;
+    };
     try {
         itemsPerStep = double(trainer.itemsPerStep());
         itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
@@ -155,7 +163,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 setPhase(RunPhase::Training);
             }
             if (userStop || (control.stop && control.stop->load())) {
-                finish(TerminationReason::Cancelled, "cancelled after " + std::to_string(t) + " steps");
+                finish(TerminationReason::Cancelled,
+                       "cancelled after " + std::to_string(t) + " steps");
                 break;
             }
             const auto t0 = Clock::now();
@@ -164,7 +173,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
             if (trainer.diverged()) {
                 finish(TerminationReason::Diverged,
-                       "diverged: NaN or infinity in the global parameters at step " + std::to_string(t));
+                       "diverged: NaN or infinity in the global parameters at step " +
+                           std::to_string(t));
                 // The last snapshot shows the state that diverged, from the cheap evaluation.
                 try {
                     publish(false, true);
@@ -185,24 +195,24 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 break;
             }
             if (nextFull > 0 && trainSeconds >= nextFull) {
-                publish(true);
+                if (!publish(true))
+                    return summary;
                 while (nextFull <= trainSeconds)
                     nextFull += options.fullEvalEverySeconds;
                 continue;
             }
-            const bool due = t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
+            const bool due =
+                t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
             if (due) {
-                publish(false);
+                if (!publish(false))
+                    return summary;
                 if (byTime)
                     while (nextSnapshot <= trainSeconds)
                         nextSnapshot += cadenceSeconds;
             }
         }
         const bool aborted = control.abort && control.abort->load();
-        if (options.finalFullEvaluation && !aborted)
-            publish(true, true);
-        else
-            publish(false, true);
+        publish(options.finalFullEvaluation && !aborted, true); // a broken bound says Diverged
     } catch (const std::exception& e) {
         finish(TerminationReason::Failed, e.what());
     } catch (...) {
@@ -216,12 +226,18 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
 const char* phaseName(RunPhase phase)
 {
     switch (phase) {
-    case RunPhase::Idle: return "idle";
-    case RunPhase::Training: return "training";
-    case RunPhase::Evaluating: return "evaluating";
-    case RunPhase::FullEvaluation: return "full pass";
-    case RunPhase::Paused: return "paused";
-    case RunPhase::Finished: return "finished";
+    case RunPhase::Idle:
+        return "idle";
+    case RunPhase::Training:
+        return "training";
+    case RunPhase::Evaluating:
+        return "evaluating";
+    case RunPhase::FullEvaluation:
+        return "full pass";
+    case RunPhase::Paused:
+        return "paused";
+    case RunPhase::Finished:
+        return "finished";
     }
     return "unknown";
 }

@@ -5,6 +5,9 @@
 // Evaluation time is excluded from the training clock (as in the papers' plots).
 // Exceptions thrown by the trainer are caught on the worker and reported as a Summary with
 // TerminationReason::Failed and the message; nothing escapes the worker thread.
+// Divergence ends a run with TerminationReason::Diverged: NaN or infinity in the global
+// parameters (Trainer::diverged, checked after every step) or in the bound of any evaluation
+// (Evaluation::elbo when Evaluation::hasBound); the snapshot that showed it is the last.
 
 #include "core/run/trainer.h"
 
@@ -21,18 +24,25 @@
 
 namespace svi {
 
-enum class TerminationReason { Converged, BudgetReached, Diverged, Cancelled, InvalidInput, Failed };
+enum class TerminationReason {
+    Converged,
+    BudgetReached,
+    Diverged,
+    Cancelled,
+    InvalidInput,
+    Failed
+};
 
 // "converged", "budget", "diverged", "cancelled", "invalid_input", "failed"
 const char* terminationName(TerminationReason reason);
 
 struct RunOptions
 {
-    std::int64_t maxSteps = 0;        // 0 = no step limit
-    double maxSeconds = 0.0;          // training seconds; 0 = no time limit
-    double evalEverySeconds = 0.0;    // snapshot cadence in training seconds; 0 = auto
-    std::int64_t evalEverySteps = 0;  // or every this many steps; 0 = by time only
-    bool finalFullEvaluation = true;  // a full evaluation (e.g. whole-image pass) at the end
+    std::int64_t maxSteps = 0;         // 0 = no step limit
+    double maxSeconds = 0.0;           // training seconds; 0 = no time limit
+    double evalEverySeconds = 0.0;     // snapshot cadence in training seconds; 0 = auto
+    std::int64_t evalEverySteps = 0;   // or every this many steps; 0 = by time only
+    bool finalFullEvaluation = true;   // a full evaluation (e.g. whole-image pass) at the end
     double fullEvalEverySeconds = 0.0; // also a full evaluation every this many training s
 
     // Empty when valid (at least one budget must be set; all values ≥ 0).
@@ -49,7 +59,7 @@ struct Snapshot
     double elbo = 0.0;
     std::map<std::string, double> metrics;
     std::shared_ptr<const Preview> preview;
-    bool final = false;        // the last snapshot of the run
+    bool final = false; // the last snapshot of the run
 };
 
 struct Summary

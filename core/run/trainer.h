@@ -5,7 +5,6 @@
 // OpenMP inside step() and evaluate(); results must not depend on the thread count.
 
 #include <Eigen/Core>
-
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -19,8 +18,8 @@ namespace svi {
 // One topic of a topic model, as the UI and the CLI list it.
 struct TopicSummary
 {
-    int index = 0;                  // the model's topic number (0-based)
-    double weight = 0.0;            // its share of the corpus (E[θ] summed, or the stick weight), in [0, 1]
+    int index = 0;       // the model's topic number (0-based)
+    double weight = 0.0; // its share of the corpus (E[θ] summed, or the stick weight), in [0, 1]
     std::vector<std::string> words; // top words, most probable first
     std::vector<double> probs;      // E[β_kw] of those words
 };
@@ -56,7 +55,11 @@ struct Preview
 
 struct Evaluation
 {
-    double elbo = 0.0;                     // estimate of the evidence lower bound
+    double elbo = 0.0; // estimate of the evidence lower bound
+    // False when the trainer has no bound to report (a sampler; no items to estimate it on):
+    // elbo is then NaN by design. Otherwise a NaN or infinite elbo means the run has diverged,
+    // and the Runner ends it so.
+    bool hasBound = true;
     std::map<std::string, double> metrics; // e.g. psnr, psnr_missing, heldout_loglik, mse
     std::shared_ptr<const Preview> preview;
 };

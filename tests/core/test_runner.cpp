@@ -4,7 +4,7 @@
 #include "core/run/runner.h"
 
 #include <QtTest>
-
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -30,6 +30,12 @@ public:
     std::int64_t divergeAt = -1;
     bool evaluateThrowsWhenDiverged = false;
     bool itemCountThrows = false;
+    // From this step on, evaluate() returns `brokenBound` as the ELBO (globals stay finite).
+    std::int64_t breakBoundAt = -1;
+    double brokenBound = std::numeric_limits<double>::quiet_NaN();
+    bool hasBound = true; // false: a trainer without a bound, whose ELBO is NaN by design
+    // Only the full evaluation breaks the bound (a cheap one looks fine).
+    bool onlyFullBreaks = false;
 
     double step(std::int64_t t) override
     {
@@ -37,8 +43,9 @@ public:
             throw std::runtime_error("boom at step " + std::to_string(t));
         const auto t0 = std::chrono::steady_clock::now();
         std::this_thread::sleep_for(stepTime);
-        busySeconds.store(busySeconds.load() +
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        busySeconds.store(
+            busySeconds.load() +
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         steps.store(t);
         return 1.0 / double(t);
     }
@@ -60,6 +67,11 @@ public:
             std::this_thread::sleep_for(1ms);
         Evaluation ev;
         ev.elbo = -1.0 / double(std::max<std::int64_t>(steps.load(), 1));
+        ev.hasBound = hasBound;
+        if (!hasBound)
+            ev.elbo = std::numeric_limits<double>::quiet_NaN();
+        else if (breakBoundAt > 0 && steps.load() >= breakBoundAt && (full || !onlyFullBreaks))
+            ev.elbo = brokenBound;
         ev.metrics["full"] = full ? 1.0 : 0.0;
         return ev;
     }
@@ -91,6 +103,9 @@ private slots:
     void exceptionBecomesFailed();
     void divergenceIsReported();
     void divergenceWithUnevaluableState();
+    void brokenBoundIsDivergence_data();
+    void brokenBoundIsDivergence();
+    void noBoundIsNotDivergence();
     void invalidOptions_data();
     void invalidOptions();
     void trainerFailingOutsideStep();
@@ -163,14 +178,18 @@ void TestRunner::timeBudgetExcludesEvaluation()
         ++snapshots;
         return CallbackResult::Continue;
     });
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     QCOMPARE(s.reason, TerminationReason::BudgetReached);
     QVERIFY(s.trainSeconds >= 0.3);
     QVERIFY2(s.trainSeconds < 0.6, qPrintable(QString::number(s.trainSeconds)));
     // Evaluations took ≥ 30 ms each and are not on the training clock.
     QVERIFY(snapshots >= 5);
     QVERIFY2(wall > s.trainSeconds + 0.03 * (snapshots - 1),
-             qPrintable(QString("wall %1, train %2, %3 snapshots").arg(wall).arg(s.trainSeconds).arg(snapshots)));
+             qPrintable(QString("wall %1, train %2, %3 snapshots")
+                            .arg(wall)
+                            .arg(s.trainSeconds)
+                            .arg(snapshots)));
 }
 
 void TestRunner::pauseStopsTheClockAndResumeContinues()
@@ -206,8 +225,10 @@ void TestRunner::pauseStopsTheClockAndResumeContinues()
     // The training clock is the time inside step(), whatever the load: the ≥ 250 ms of pause
     // are not on it.
     const double busy = t->busySeconds.load();
-    QVERIFY2(s.trainSeconds >= busy && s.trainSeconds < busy + 0.1,
-             qPrintable(QString("train %1 s, busy %2 s, %3 steps").arg(s.trainSeconds).arg(busy).arg(s.steps)));
+    QVERIFY2(
+        s.trainSeconds >= busy && s.trainSeconds < busy + 0.1,
+        qPrintable(
+            QString("train %1 s, busy %2 s, %3 steps").arg(s.trainSeconds).arg(busy).arg(s.steps)));
     QVERIFY(!r.running());
 }
 
@@ -264,7 +285,8 @@ void TestRunner::abortInterruptsAFullPassUnderWay()
     const auto t0 = std::chrono::steady_clock::now();
     r.abort();
     const Summary s = r.wait();
-    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     QCOMPARE(s.reason, TerminationReason::Cancelled);
     QVERIFY2(waited < 5.0, qPrintable(QString("abort took %1 s").arg(waited)));
 }
@@ -316,12 +338,71 @@ void TestRunner::divergenceWithUnevaluableState()
     t.evaluateThrowsWhenDiverged = true;
     RunOptions o = steps(100);
     o.evalEverySteps = 5;
-    const Summary s = Runner::runBlocking(t, o, [](const Snapshot&) { return CallbackResult::Continue; });
+    const Summary s =
+        Runner::runBlocking(t, o, [](const Snapshot&) { return CallbackResult::Continue; });
     QCOMPARE(s.reason, TerminationReason::Diverged); // not Failed: divergence is the cause
     QCOMPARE(s.steps, std::int64_t(7));
     QVERIFY(s.last);
     QCOMPARE(s.last->step, std::int64_t(5)); // the last snapshot that could be made
     QVERIFY(!s.last->final);
+}
+
+void TestRunner::brokenBoundIsDivergence_data()
+{
+    QTest::addColumn<double>("bound");
+    QTest::addColumn<bool>("onlyFull");
+    QTest::addColumn<QString>("word");
+    const double inf = std::numeric_limits<double>::infinity();
+    QTest::newRow("NaN") << std::numeric_limits<double>::quiet_NaN() << false << "NaN";
+    QTest::newRow("+inf") << inf << false << "infinite";
+    QTest::newRow("-inf") << -inf << false << "infinite";
+    QTest::newRow("NaN in the final full pass only")
+        << std::numeric_limits<double>::quiet_NaN() << true << "NaN";
+}
+
+// The parameters stay finite but the bound does not: the run diverged all the same, at the
+// first evaluation that shows it, and that snapshot is the last.
+void TestRunner::brokenBoundIsDivergence()
+{
+    QFETCH(double, bound);
+    QFETCH(bool, onlyFull);
+    QFETCH(QString, word);
+    FakeTrainer t;
+    t.breakBoundAt = 12;
+    t.brokenBound = bound;
+    t.onlyFullBreaks = onlyFull;
+    RunOptions o = steps(40);
+    o.evalEverySteps = 5;
+    std::vector<Snapshot> snaps;
+    const Summary s = Runner::runBlocking(t, o, [&](const Snapshot& sn) {
+        snaps.push_back(sn);
+        return CallbackResult::Continue;
+    });
+    QCOMPARE(s.reason, TerminationReason::Diverged);
+    const std::int64_t at = onlyFull ? 40 : 15; // the first evaluation at or after step 12
+    QCOMPARE(s.steps, at);
+    QVERIFY2(QString::fromStdString(s.message).contains(word), s.message.c_str());
+    QVERIFY(QString::fromStdString(s.message).contains(QString("step %1").arg(at)));
+    QVERIFY(s.last && s.last->final && s.last->step == at);
+    QCOMPARE(snaps.back().step, at);
+    QVERIFY(snaps.back().final);
+    QCOMPARE(std::count_if(snaps.begin(), snaps.end(), [](const Snapshot& x) { return x.final; }),
+             std::ptrdiff_t(1));
+    QVERIFY(!std::isfinite(snaps.back().elbo));
+    QCOMPARE(t.steps.load(), at); // no step after it
+}
+
+// A trainer without a bound (a sampler) reports NaN by design: not a divergence.
+void TestRunner::noBoundIsNotDivergence()
+{
+    FakeTrainer t;
+    t.hasBound = false;
+    RunOptions o = steps(20);
+    o.evalEverySteps = 5;
+    const Summary s = Runner::runBlocking(t, o, {});
+    QCOMPARE(s.reason, TerminationReason::BudgetReached);
+    QCOMPARE(s.steps, std::int64_t(20));
+    QVERIFY(s.last && std::isnan(s.last->elbo));
 }
 
 void TestRunner::trainerFailingOutsideStep()
@@ -359,16 +440,16 @@ void TestRunner::invalidOptions_data()
     const double inf = std::numeric_limits<double>::infinity();
     QTest::newRow("no budget") << qint64(0) << 0.0 << 0.0 << qint64(0) << 0.0
                                << "no budget: set maxSteps or maxSeconds";
-    QTest::newRow("negative steps") << qint64(-5) << 1.0 << 0.0 << qint64(0) << 0.0
-                                    << "maxSteps = -5, but must be ≥ 0";
-    QTest::newRow("negative seconds") << qint64(10) << -1.0 << 0.0 << qint64(0) << 0.0
-                                      << "maxSeconds = -1, but must be ≥ 0";
-    QTest::newRow("infinite seconds") << qint64(10) << inf << 0.0 << qint64(0) << 0.0
-                                      << "maxSeconds = inf, but must be finite";
+    QTest::newRow("negative steps")
+        << qint64(-5) << 1.0 << 0.0 << qint64(0) << 0.0 << "maxSteps = -5, but must be ≥ 0";
+    QTest::newRow("negative seconds")
+        << qint64(10) << -1.0 << 0.0 << qint64(0) << 0.0 << "maxSeconds = -1, but must be ≥ 0";
+    QTest::newRow("infinite seconds")
+        << qint64(10) << inf << 0.0 << qint64(0) << 0.0 << "maxSeconds = inf, but must be finite";
     QTest::newRow("nan cadence") << qint64(10) << 0.0 << std::nan("") << qint64(0) << 0.0
                                  << "evalEverySeconds = nan, but must be finite";
-    QTest::newRow("negative step cadence") << qint64(10) << 0.0 << 0.0 << qint64(-1) << 0.0
-                                           << "evalEverySteps = -1, but must be ≥ 0";
+    QTest::newRow("negative step cadence")
+        << qint64(10) << 0.0 << 0.0 << qint64(-1) << 0.0 << "evalEverySteps = -1, but must be ≥ 0";
     QTest::newRow("negative full cadence") << qint64(10) << 0.0 << 0.0 << qint64(0) << -0.5
                                            << "fullEvalEverySeconds = -0.5, but must be ≥ 0";
 }
@@ -402,7 +483,8 @@ void TestRunner::invalidOptions()
     // The threaded runner reports the same, through wait() and onFinished, without throwing.
     Runner r(std::make_unique<FakeTrainer>(), o);
     std::atomic<int> finished{0};
-    r.start([](const Snapshot&) { return CallbackResult::Continue; }, [&](const Summary&) { ++finished; });
+    r.start([](const Snapshot&) { return CallbackResult::Continue; },
+            [&](const Summary&) { ++finished; });
     QCOMPARE(r.wait().reason, TerminationReason::InvalidInput);
     QCOMPARE(r.wait().reason, TerminationReason::InvalidInput); // idempotent
     QCOMPARE(finished.load(), 1);
@@ -435,7 +517,8 @@ void TestRunner::finishedCallbackRunsOnce()
     r.wait();
     QCOMPARE(calls.load(), 1);
     QCOMPARE(reason, TerminationReason::BudgetReached);
-    QVERIFY_THROWS_EXCEPTION(std::logic_error, r.start([](const Snapshot&) { return CallbackResult::Continue; }));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                             r.start([](const Snapshot&) { return CallbackResult::Continue; }));
 }
 
 QTEST_GUILESS_MAIN(TestRunner)

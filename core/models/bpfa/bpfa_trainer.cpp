@@ -699,9 +699,10 @@ Evaluation BpfaTrainer::evaluate(bool full)
     Evaluation ev;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double count = sum(cCount);
-    if (batch || n == 0)
+    if (batch || n == 0) {
         ev.elbo = nan;
-    else
+        ev.hasBound = false;
+    } else
         ev.elbo = bpfa::globalElboTerm(m_options.prior, m_globals) +
                   double(data.trainingRowCount()) / double(n) * sum(cElbo);
     if (count > 0) {

@@ -169,6 +169,7 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     // ELBO: the users' terms over the subset, scaled to all training users.
     const double globalTerms =
         -gmf::sideKl(m_items, p.lambdaV) - gmf::gammaKl(m_noise.shape, m_noise.rate, p.a0, p.b0);
+    ev.hasBound = !elboUsers.empty();
     ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
                                 : globalTerms + double(d.trainingRowCount()) /
                                                     double(elboUsers.size()) * usersElbo(elboUsers);

@@ -306,6 +306,7 @@ Evaluation HdpTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
     Evaluation ev;
     const double D = double(data.trainingRowCount());
+    ev.hasBound = n > 0;
     ev.elbo = n > 0 ? hdp::stickElbo(m_u, m_v, m_options.gamma) +
                           lda::globalElbo(m_lambdaT, m_options.eta) + D / double(n) * sum(cElbo)
                     : std::numeric_limits<double>::quiet_NaN();

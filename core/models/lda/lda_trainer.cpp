@@ -314,6 +314,7 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     };
     Evaluation ev;
     const double D = double(data.trainingRowCount());
+    ev.hasBound = n > 0;
     ev.elbo = n > 0 ? lda::globalElbo(m_lambdaT, m_options.eta) + D / double(n) * sum(cElbo)
                     : std::numeric_limits<double>::quiet_NaN();
     const double words = sum(cWords);

@@ -227,6 +227,7 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
                                                   m_items, m_itemSums, m_userPrior);
     });
     const double userTerms = std::accumulate(cElbo.begin(), cElbo.end(), 0.0);
+    ev.hasBound = !elboUsers.empty();
     ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
                                 : pf::sideElbo(m_items, m_itemPrior) +
                                       double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
