@@ -115,6 +115,7 @@ double GmfTrainer::step(std::int64_t)
 bool GmfTrainer::diverged() const
 {
     return !m_items.mean.allFinite() || !m_users.mean.allFinite() || !m_items.cov.allFinite() ||
+           !m_users.cov.allFinite() || !std::isfinite(m_noise.shape) ||
            !std::isfinite(m_noise.rate) || !(m_noise.rate > 0.0);
 }
 
@@ -181,7 +182,9 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     const double logNorm = 0.5 * (std::log(eBeta) - std::log(2.0 * std::numbers::pi));
     m_eval.addRatingMetrics(
         ev.metrics, d, scoredUsers,
-        [&](std::int64_t u, std::int32_t i) { return mu + m_users.mean.row(u).dot(m_items.mean.row(i)); },
+        [&](std::int64_t u, std::int32_t i) {
+            return mu + m_users.mean.row(u).dot(m_items.mean.row(i));
+        },
         [&](double x, double pred) { return logNorm - 0.5 * eBeta * (x - pred) * (x - pred); });
 
     // Ranking: every item the user has not rated in training or validation, by the predicted

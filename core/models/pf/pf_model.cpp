@@ -3,13 +3,26 @@
 #include "core/math/digamma.h"
 #include "core/run/parallel.h"
 
-#include <boost/math/special_functions/gamma.hpp>
-
 #include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <stdexcept>
 
 namespace svi::pf {
+
+bool Side::valid() const
+{
+    return shp.allFinite() && rte.allFinite() && levelRate.allFinite() &&
+           std::isfinite(levelShape) && (shp.array() > 0.0).all() && (rte.array() > 0.0).all() &&
+           (levelRate.array() > 0.0).all();
+}
+
+bool Side::rowValid(std::int64_t r) const
+{
+    const bool level = levelRate.size() == 0 || (std::isfinite(levelRate[r]) && levelRate[r] > 0.0);
+    return level && shp.row(r).allFinite() && rte.row(r).allFinite() &&
+           (shp.row(r).array() > 0.0).all() && (rte.row(r).array() > 0.0).all();
+}
 namespace {
 
 double lgam(double x)
@@ -41,8 +54,8 @@ double rowPriorTerms(const Side& side, std::int64_t r, const SidePrior& prior)
     for (Eigen::Index k = 0; k < side.shp.cols(); ++k)
         s += gammaTerm(prior.shape, m, l, side.shp(r, k), side.rte(r, k));
     if (prior.hierarchical)
-        s += gammaTerm(prior.levelShape, prior.levelRate, std::log(prior.levelRate), side.levelShape,
-                       side.levelRate[r]);
+        s += gammaTerm(prior.levelShape, prior.levelRate, std::log(prior.levelRate),
+                       side.levelShape, side.levelRate[r]);
     return s;
 }
 
@@ -148,9 +161,11 @@ int fitUser(Side& users, std::int64_t u, const SparseRows& rows, const Side& ite
             ws.stat.noalias() += r * eBeta.transpose();
         }
         ws.newShp = prior.shape + (ws.eTheta.array() * ws.stat.array());
-        const double change = (ws.newShp - users.shp.row(u).transpose()).cwiseAbs().sum() / double(K);
+        const double change =
+            (ws.newShp - users.shp.row(u).transpose()).cwiseAbs().sum() / double(K);
         users.shp.row(u) = ws.newShp.transpose();
-        users.rte.row(u) = (levelMean(users, u, prior.fixedRate) + itemSums.array()).matrix().transpose();
+        users.rte.row(u) =
+            (levelMean(users, u, prior.fixedRate) + itemSums.array()).matrix().transpose();
         users.refresh(u, u + 1);
         updateLevel(users, u, prior);
         if (change < options.tol)
@@ -248,8 +263,8 @@ void applyItemGradient(Side& items, const Eigen::VectorXd& gradient, const SideP
     const Eigen::Index K = items.shp.cols();
     if (gradient.size() != 2 * M * K)
         throw std::invalid_argument("applyItemGradient: the gradient has " +
-                                    std::to_string(gradient.size()) + " entries, but must have 2·M·K = " +
-                                    std::to_string(2 * M * K));
+                                    std::to_string(gradient.size()) +
+                                    " entries, but must have 2·M·K = " + std::to_string(2 * M * K));
     forChunks(M, [&](int, std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = begin; i < end; ++i) {
             for (Eigen::Index k = 0; k < K; ++k) {

@@ -39,7 +39,6 @@
 #include "core/math/random.h"
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -72,6 +71,9 @@ struct Side
 
     std::int64_t rows() const { return shp.rows(); }
     int K() const { return int(shp.cols()); }
+    // True when every variational parameter (of row r) is finite and every shape and rate > 0.
+    bool valid() const;
+    bool rowValid(std::int64_t r) const;
     // Recomputes mean and expLog from shp and rte for rows [begin, end).
     void refresh(std::int64_t begin, std::int64_t end);
     void refreshAll(); // all rows, in parallel
@@ -107,10 +109,10 @@ void updateLevel(Side& s, std::int64_t r, const SidePrior& prior);
 // of the step. Sized once for the user with the most ratings; nothing allocates afterwards.
 struct UserWorkspace
 {
-    Eigen::VectorXd ratio;    // up to the longest row: y_ui / Z_ui of the φ last used
-    Eigen::VectorXd stat;     // K: Σ_i r_ui eβ_i
-    Eigen::VectorXd eTheta;   // K: the eθ_u that φ last used
-    Eigen::VectorXd newShp;   // K
+    Eigen::VectorXd ratio;  // up to the longest row: y_ui / Z_ui of the φ last used
+    Eigen::VectorXd stat;   // K: Σ_i r_ui eβ_i
+    Eigen::VectorXd eTheta; // K: the eθ_u that φ last used
+    Eigen::VectorXd newShp; // K
     void resize(int K, Eigen::Index maxRatings);
 };
 

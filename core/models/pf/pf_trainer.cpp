@@ -2,9 +2,8 @@
 
 #include "core/run/parallel.h"
 
-#include <boost/math/special_functions/gamma.hpp>
-
 #include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -66,10 +65,14 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
       m_stepSizer(o.stepSize)
 {
     require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
-    for (const auto& [value, field] :
-         {std::pair{o.priors.a, "a"}, {o.priors.c, "c"}, {o.priors.aPrime, "a_prime"},
-          {o.priors.bPrime, "b_prime"}, {o.priors.cPrime, "c_prime"}, {o.priors.dPrime, "d_prime"},
-          {o.priors.b, "b"}, {o.priors.d, "d"}})
+    for (const auto& [value, field] : {std::pair{o.priors.a, "a"},
+                                       {o.priors.c, "c"},
+                                       {o.priors.aPrime, "a_prime"},
+                                       {o.priors.bPrime, "b_prime"},
+                                       {o.priors.cPrime, "c_prime"},
+                                       {o.priors.dPrime, "d_prime"},
+                                       {o.priors.b, "b"},
+                                       {o.priors.d, "d"}})
         requirePositive(value, field);
     require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
     o.stepSize.check();
@@ -178,8 +181,13 @@ double PfTrainer::step(std::int64_t t)
 
 bool PfTrainer::diverged() const
 {
-    return !m_items.shp.allFinite() || !m_items.rte.allFinite() || !m_users.shp.allFinite() ||
-           !(m_items.rte.array() > 0.0).all();
+    // The globals, and the users the last step changed (every user for batch VB): O(M K + |B| K).
+    if (!m_items.valid())
+        return true;
+    for (std::int64_t u : m_batch)
+        if (!m_users.rowValid(u))
+            return true;
+    return false;
 }
 
 double PfTrainer::elbo() const
@@ -189,10 +197,11 @@ double PfTrainer::elbo() const
     const auto& rows = d.trainingRows();
     forChunks(std::int64_t(rows.size()), [&](int c, std::int64_t begin, std::int64_t end) {
         for (std::int64_t j = begin; j < end; ++j)
-            partial[std::size_t(c)] +=
-                pf::userElbo(m_users, rows[std::size_t(j)], d.train, m_items, m_itemSums, m_userPrior);
+            partial[std::size_t(c)] += pf::userElbo(m_users, rows[std::size_t(j)], d.train, m_items,
+                                                    m_itemSums, m_userPrior);
     });
-    return pf::sideElbo(m_items, m_itemPrior) + std::accumulate(partial.begin(), partial.end(), 0.0);
+    return pf::sideElbo(m_items, m_itemPrior) +
+           std::accumulate(partial.begin(), partial.end(), 0.0);
 }
 
 std::shared_ptr<RatingFactors> PfTrainer::factors() const
@@ -228,21 +237,27 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     });
     const double userTerms = std::accumulate(cElbo.begin(), cElbo.end(), 0.0);
     ev.hasBound = !elboUsers.empty();
-    ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                : pf::sideElbo(m_items, m_itemPrior) +
-                                      double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
+    ev.elbo = elboUsers.empty()
+                  ? std::numeric_limits<double>::quiet_NaN()
+                  : pf::sideElbo(m_items, m_itemPrior) +
+                        double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
 
     // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson density.
     m_eval.addRatingMetrics(
         ev.metrics, d, scoredUsers,
-        [&](std::int64_t u, std::int32_t i) { return m_users.mean.row(u).dot(m_items.mean.row(i)); },
-        [](double y, double pred) { return y * std::log(pred) - pred - boost::math::lgamma(y + 1.0); });
+        [&](std::int64_t u, std::int32_t i) {
+            return m_users.mean.row(u).dot(m_items.mean.row(i));
+        },
+        [](double y, double pred) {
+            return y * std::log(pred) - pred - boost::math::lgamma(y + 1.0);
+        });
 
     // Ranking: every item the user has not rated in training or validation.
     const int n = m_options.topN;
-    const RankingScore r = rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
-        out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
-    });
+    const RankingScore r =
+        rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
+            out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
+        });
     addRankingMetrics(ev.metrics, r, full ? m_eval.popularityFull : m_eval.popularityCheap, n);
     auto preview = std::make_shared<Preview>();
     preview->factors = factors();
