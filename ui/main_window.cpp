@@ -12,13 +12,13 @@
 #include "ui/loadings_view.h"
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
-#include "ui/runs_table.h"
 #include "ui/recommendations_view.h"
+#include "ui/runs_table.h"
 #include "ui/topics_view.h"
 
 #include <QAction>
-#include <QBuffer>
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -54,7 +54,6 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <cmath>
 #include <set>
 
@@ -64,20 +63,33 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 // Columns of the Compare results table.
-enum ResultColumn { ResRun, ResAlgorithm, ResPsnr, ResPsnrMissing, ResHeldOut, ResMse,
-                    ResSecondsPerStep, ResSteps, ResEpochs, ResTermination, ResColumnCount };
+enum ResultColumn {
+    ResRun,
+    ResAlgorithm,
+    ResPsnr,
+    ResPsnrMissing,
+    ResHeldOut,
+    ResMse,
+    ResSecondsPerStep,
+    ResSteps,
+    ResEpochs,
+    ResTermination,
+    ResColumnCount
+};
 
 std::vector<ParamSpec> budgetSpecs()
 {
     return {
-        realParam("seconds", "Seconds", "Training-seconds budget (evaluation time excluded); 0 = none",
-                  60, 0, 1e6),
-        intParam("steps", "Steps", "Step budget; 0 = none (the run ends at whichever budget comes first)",
-                 0, 0, 1e9),
+        realParam("seconds", "Seconds",
+                  "Training-seconds budget (evaluation time excluded); 0 = none", 60, 0, 1e6),
+        intParam("steps", "Steps",
+                 "Step budget; 0 = none (the run ends at whichever budget comes first)", 0, 0, 1e9),
         realParam("eval_every", "Snapshot every (s)",
-                  "A snapshot (held-out scores, live image) every this many training seconds", 0.5, 0.05, 3600),
+                  "A snapshot (held-out scores, live image) every this many training seconds", 0.5,
+                  0.05, 3600),
         realParam("full_every", "Full pass every (s)",
-                  "A full pass (whole-image reconstruction and PSNR) every this many training seconds; 0 = only "
+                  "A full pass (whole-image reconstruction and PSNR) every this many training "
+                  "seconds; 0 = only "
                   "at the end. The live image needs none: each minibatch refreshes its patches",
                   0, 0, 1e6),
     };
@@ -125,11 +137,13 @@ bool isRecommender(const std::string& model)
     return model == "hpf" || model == "pmf" || model == "gmf";
 }
 
-const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"};
+const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi",
+                                          "gibbs-ssvi"};
 
 QString displayName(const QString& path)
 {
-    return path == MainWindow::kDefaultImage ? QObject::tr("default image") : QFileInfo(path).fileName();
+    return path == MainWindow::kDefaultImage ? QObject::tr("default image")
+                                             : QFileInfo(path).fileName();
 }
 
 QString fixed(double v, int decimals)
@@ -263,7 +277,8 @@ void MainWindow::buildUi()
     tableLayout->addWidget(m_channelCount);
     m_channels = new QListWidget;
     m_channels->setObjectName("channelList");
-    m_channels->setToolTip(tr("The channels the model sees; marker names ($PnS) first, channel names ($PnN) in brackets"));
+    m_channels->setToolTip(tr("The channels the model sees; marker names ($PnS) first, channel "
+                              "names ($PnN) in brackets"));
     m_channels->setMinimumHeight(140);
     tableLayout->addWidget(m_channels);
     auto* channelButtons = new QHBoxLayout;
@@ -282,13 +297,16 @@ void MainWindow::buildUi()
         channelButtons->addWidget(b);
     };
     addChannelButton(tr("All"), tr("Model every channel"), [](const Table&, int) { return true; });
-    addChannelButton(tr("None"), tr("Clear the selection"), [](const Table&, int) { return false; });
-    addChannelButton(tr("Markers"), tr("Channels with a marker name (the default)"), defaultChannel);
+    addChannelButton(tr("None"), tr("Clear the selection"),
+                     [](const Table&, int) { return false; });
+    addChannelButton(tr("Markers"), tr("Channels with a marker name (the default)"),
+                     defaultChannel);
     tableLayout->addLayout(channelButtons);
     m_transpose = new QCheckBox(tr("Transpose (columns become data points)"));
     m_transpose->setObjectName("transposeToggle");
-    m_transpose->setToolTip(tr("For a matrix stored the other way round, e.g. samples × genes when genes are "
-                               "to be the data points"));
+    m_transpose->setToolTip(
+        tr("For a matrix stored the other way round, e.g. samples × genes when genes are "
+           "to be the data points"));
     tableLayout->addWidget(m_transpose);
     m_tableForm = new ParamForm;
     m_tableForm->setObjectName("tableForm");
@@ -410,8 +428,9 @@ void MainWindow::buildUi()
     m_runButton->setDefault(true);
     m_compareButton = new QPushButton(tr("Compare"));
     m_compareButton->setObjectName("compareButton");
-    m_compareButton->setToolTip(tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
-                                   "another on these data with the same seed and budget"));
+    m_compareButton->setToolTip(
+        tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
+           "another on these data with the same seed and budget"));
     m_compareBatch = new QCheckBox(tr("with batch Gibbs"));
     m_compareBatch->setObjectName("compareBatch");
     auto* buttons = new QHBoxLayout;
@@ -513,7 +532,8 @@ void MainWindow::buildUi()
     auto* loadingsArea = new QWidget;
     auto* loadingsLayout = new QVBoxLayout(loadingsArea);
     loadingsLayout->setContentsMargins(0, 0, 0, 0);
-    m_loadingsRun = new QLabel(tr("Loadings of the selected run (features × channels, ordered by E[π_k])."));
+    m_loadingsRun =
+        new QLabel(tr("Loadings of the selected run (features × channels, ordered by E[π_k])."));
     m_loadings = new LoadingsView;
     m_loadings->setObjectName("loadingsView");
     loadingsLayout->addWidget(m_loadingsRun);
@@ -558,7 +578,8 @@ void MainWindow::buildUi()
     m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_runsView->verticalHeader()->hide();
     m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_runsView->horizontalHeader()->setSectionResizeMode(RunsTableModel::Parameters, QHeaderView::Stretch);
+    m_runsView->horizontalHeader()->setSectionResizeMode(RunsTableModel::Parameters,
+                                                         QHeaderView::Stretch);
     runsLayout->addWidget(m_runsView);
     m_tabs->addTab(runsPage, tr("Runs"));
     connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
@@ -568,8 +589,9 @@ void MainWindow::buildUi()
 
     m_results = new QStandardItemModel(0, ResColumnCount, this);
     m_results->setHorizontalHeaderLabels({tr("Run"), tr("Algorithm"), tr("PSNR all (dB)"),
-                                          tr("PSNR missing (dB)"), tr("Held-out LL"), tr("Held-out MSE"), tr("s/step"),
-                                          tr("Steps"), tr("Epochs"), tr("Termination")});
+                                          tr("PSNR missing (dB)"), tr("Held-out LL"),
+                                          tr("Held-out MSE"), tr("s/step"), tr("Steps"),
+                                          tr("Epochs"), tr("Termination")});
     m_resultsView = new QTableView;
     m_resultsView->setObjectName("resultsTable");
     m_resultsView->setModel(m_results);
@@ -655,8 +677,10 @@ void MainWindow::buildActions()
     connect(m_actOpen, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open an image, a table, FCS files or a session"), QString(),
-            tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv *.tsv *.txt *.gz "
-               "*.tar *.tgz *.ldac *.dat *.data *.base *.test *.json);;Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm);;"
+            tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv "
+               "*.tsv *.txt *.gz "
+               "*.tar *.tgz *.ldac *.dat *.data *.base *.test *.json);;Images (*.png *.jpg *.jpeg "
+               "*.tif *.tiff *.bmp *.pgm *.ppm);;"
                "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;"
                "Text corpora (*.tar *.tar.gz *.tgz *.ldac *.dat docword.*.txt docword.*.txt.gz);;"
                "Ratings (u.data u*.base u*.test ratings.dat ratings.csv ratings.*.gz);;"
@@ -665,10 +689,12 @@ void MainWindow::buildActions()
             openPaths(paths);
     });
     file->addAction(m_actOpen);
-    auto* openFolder = make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
+    auto* openFolder =
+        make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
     openFolder->setToolTip(tr("A corpus: one document per file, read recursively"));
     connect(openFolder, &QAction::triggered, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of text files"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of text files"));
         if (!dir.isEmpty())
             openPath(dir);
     });
@@ -686,15 +712,19 @@ void MainWindow::buildActions()
     });
     file->addAction(saveSessionAct);
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    auto* exportElbo = make(tr("ELBO Chart (PNG or SVG)…"), "actionExportElbo", QKeySequence("Ctrl+E"));
+    auto* exportElbo =
+        make(tr("ELBO Chart (PNG or SVG)…"), "actionExportElbo", QKeySequence("Ctrl+E"));
     connect(exportElbo, &QAction::triggered, this, [this, saveDialog] {
-        const QString p = saveDialog(tr("Export the ELBO chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        const QString p =
+            saveDialog(tr("Export the ELBO chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
         if (!p.isEmpty())
             exportChart(m_elboChart, p);
     });
-    auto* exportMetric = make(tr("Metric Chart (PNG or SVG)…"), "actionExportMetric", QKeySequence("Ctrl+Shift+E"));
+    auto* exportMetric =
+        make(tr("Metric Chart (PNG or SVG)…"), "actionExportMetric", QKeySequence("Ctrl+Shift+E"));
     connect(exportMetric, &QAction::triggered, this, [this, saveDialog] {
-        const QString p = saveDialog(tr("Export the metric chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        const QString p =
+            saveDialog(tr("Export the metric chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
         if (!p.isEmpty())
             exportChart(m_metricChart, p);
     });
@@ -716,20 +746,23 @@ void MainWindow::buildActions()
         if (!p.isEmpty())
             exportRunsTable(p);
     });
-    auto* exportImages = make(tr("Reconstructions, Atoms, Loadings or Topics…"), "actionExportImages", {});
+    auto* exportImages =
+        make(tr("Reconstructions, Atoms, Loadings or Topics…"), "actionExportImages", {});
     connect(exportImages, &QAction::triggered, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export images into"));
         if (!dir.isEmpty())
             exportReconstructions(dir);
     });
-    exportMenu->addActions({exportElbo, exportMetric, exportTrace, exportTable, exportRuns, exportImages});
+    exportMenu->addActions(
+        {exportElbo, exportMetric, exportTrace, exportTable, exportRuns, exportImages});
     file->addSeparator();
     auto* quit = make(tr("&Quit"), "actionQuit", QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     file->addAction(quit);
 
     m_actRun = make(tr("&Run"), "actionRun", QKeySequence("Ctrl+R"));
-    m_actRun->setToolTip(tr("Start a run with these settings (Ctrl+R); several runs can go at once"));
+    m_actRun->setToolTip(
+        tr("Start a run with these settings (Ctrl+R); several runs can go at once"));
     connect(m_actRun, &QAction::triggered, this, [this] { startRun(); });
     connect(m_runButton, &QPushButton::clicked, m_actRun, &QAction::trigger);
     m_actPause = make(tr("&Pause"), "actionPause", QKeySequence("Ctrl+P"));
@@ -743,7 +776,8 @@ void MainWindow::buildActions()
             m_runs->resume(id);
     });
     m_actStop = make(tr("&Stop"), "actionStop", QKeySequence("Ctrl+."));
-    m_actStop->setToolTip(tr("Stop the selected runs (a final full pass still runs; Cancel in the status bar skips it)"));
+    m_actStop->setToolTip(tr("Stop the selected runs (a final full pass still runs; Cancel in the "
+                             "status bar skips it)"));
     connect(m_actStop, &QAction::triggered, this, [this] {
         for (int id : selectedRuns())
             m_runs->stop(id);
@@ -754,7 +788,8 @@ void MainWindow::buildActions()
             m_runs->stop(id);
     });
     m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
-    connect(m_actCompare, &QAction::triggered, this, [this] { compare(m_compareBatch->isChecked()); });
+    connect(m_actCompare, &QAction::triggered, this,
+            [this] { compare(m_compareBatch->isChecked()); });
     connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
     m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
     connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
@@ -866,7 +901,8 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList list = recentFiles();
     for (int i = 0; i < list.size(); ++i) {
-        QAction* a = m_recentMenu->addAction(QString("&%1 %2").arg(i + 1).arg(QFileInfo(list[i]).fileName()));
+        QAction* a = m_recentMenu->addAction(
+            QString("&%1 %2").arg(i + 1).arg(QFileInfo(list[i]).fileName()));
         a->setToolTip(list[i]);
         const QString path = list[i];
         connect(a, &QAction::triggered, this, [this, path] { openPath(path); });
@@ -947,10 +983,10 @@ void MainWindow::showTaskFor(DataMode mode)
     m_corpusBox->setVisible(mode == DataMode::Corpus);
     m_ratingsBox->setVisible(mode == DataMode::Ratings);
     m_textOptions->setVisible(mode == DataMode::Corpus && isRawTextCorpus(m_imagePath));
-    m_centreTop->setCurrentIndex(mode == DataMode::Image     ? 0
-                                 : table                     ? 1
-                                 : mode == DataMode::Corpus  ? 2
-                                                             : 3);
+    m_centreTop->setCurrentIndex(mode == DataMode::Image    ? 0
+                                 : table                    ? 1
+                                 : mode == DataMode::Corpus ? 2
+                                                            : 3);
     m_difference->setEnabled(mode == DataMode::Image);
     if (auto* centre = findChild<QSplitter*>("centreSplitter");
         centre && (mode == DataMode::Corpus || mode == DataMode::Ratings)) {
@@ -1045,77 +1081,84 @@ void MainWindow::openPaths(const QStringList& paths)
     const bool ratings = probe.isRatings();
     if (ratings && paths.size() > 1) {
         showError(tr("Cannot open %n files", "", int(paths.size())),
-                  tr("Open one ratings file at a time ('%1' is extra).").arg(QFileInfo(paths[1]).fileName()));
+                  tr("Open one ratings file at a time ('%1' is extra).")
+                      .arg(QFileInfo(paths[1]).fileName()));
         return;
     }
     if (!corpus && !table && !ratings && paths.size() > 1) {
         showError(tr("Cannot open %n files", "", int(paths.size())),
-                  tr("Several files can be opened together only when all are FCS files; '%1' is an image.")
+                  tr("Several files can be opened together only when all are FCS files; '%1' is an "
+                     "image.")
                       .arg(QFileInfo(path).fileName()));
         return;
     }
     const int gen = ++m_loadGeneration;
     m_loading = true;
     updateActions();
-    setBusy(tr("Loading %1…").arg(paths.size() > 1 ? tr("%n files", "", int(paths.size())) : displayName(path)), gen);
+    setBusy(tr("Loading %1…")
+                .arg(paths.size() > 1 ? tr("%n files", "", int(paths.size())) : displayName(path)),
+            gen);
     auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, gen, paths, table, corpus, ratings] {
-        watcher->deleteLater();
-        if (gen != m_loadGeneration)
-            return; // superseded or cancelled
-        LoadResult r = watcher->result();
-        if (!r.error.isEmpty()) {
-            m_pendingSpec.reset();
-            m_loading = false;
-            clearBusy(gen);
-            updateActions();
-            showError(tr("Cannot open %1")
-                          .arg(paths.size() > 1 ? (corpus ? tr("the corpus") : tr("the FCS files"))
-                                                : displayName(paths.front())),
-                      r.error);
-            return;
-        }
-        m_imagePath = paths.front();
-        m_morePaths = paths.mid(1);
-        m_ratings.reset();
-        if (ratings) {
-            m_image.reset();
-            m_table.reset();
-            m_tableShown.reset();
-            m_corpus.reset();
-            m_ratings = std::move(r.ratings);
-        } else if (corpus) {
-            m_image.reset();
-            m_table.reset();
-            m_tableShown.reset();
-            m_corpus = std::move(r.corpus);
-        } else if (table) {
-            m_corpus.reset();
-            m_image.reset();
-            m_table = std::move(r.table);
-            if (dataFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
-                const QSignalBlocker block(m_transpose); // events are always the data points
-                m_transpose->setChecked(false);
-            }
-            m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
-            if (!m_pendingChannels)
-                m_tableForm->setText("arcsinh", QString::number(m_table->suggestedArcsinh));
-            populateChannels(m_pendingChannels.value_or(std::vector<std::string>{}));
-            m_pendingChannels.reset();
-        } else {
-            m_corpus.reset();
-            m_table.reset();
-            m_tableShown.reset();
-            m_image = r.image;
-        }
-        showTaskFor(ratings  ? DataMode::Ratings
-                    : corpus ? DataMode::Corpus
-                    : table  ? DataMode::Table
-                             : DataMode::Image);
-        if (paths.size() == 1)
-            addRecent(paths.front());
-        rebuildTaskData();
-    });
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this,
+            [this, watcher, gen, paths, table, corpus, ratings] {
+                watcher->deleteLater();
+                if (gen != m_loadGeneration)
+                    return; // superseded or cancelled
+                LoadResult r = watcher->result();
+                if (!r.error.isEmpty()) {
+                    m_pendingSpec.reset();
+                    m_loading = false;
+                    clearBusy(gen);
+                    updateActions();
+                    showError(tr("Cannot open %1")
+                                  .arg(paths.size() > 1
+                                           ? (corpus ? tr("the corpus") : tr("the FCS files"))
+                                           : displayName(paths.front())),
+                              r.error);
+                    return;
+                }
+                m_imagePath = paths.front();
+                m_morePaths = paths.mid(1);
+                m_ratings.reset();
+                if (ratings) {
+                    m_image.reset();
+                    m_table.reset();
+                    m_tableShown.reset();
+                    m_corpus.reset();
+                    m_ratings = std::move(r.ratings);
+                } else if (corpus) {
+                    m_image.reset();
+                    m_table.reset();
+                    m_tableShown.reset();
+                    m_corpus = std::move(r.corpus);
+                } else if (table) {
+                    m_corpus.reset();
+                    m_image.reset();
+                    m_table = std::move(r.table);
+                    if (dataFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
+                        const QSignalBlocker block(
+                            m_transpose); // events are always the data points
+                        m_transpose->setChecked(false);
+                    }
+                    m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
+                    if (!m_pendingChannels)
+                        m_tableForm->setText("arcsinh", QString::number(m_table->suggestedArcsinh));
+                    populateChannels(m_pendingChannels.value_or(std::vector<std::string>{}));
+                    m_pendingChannels.reset();
+                } else {
+                    m_corpus.reset();
+                    m_table.reset();
+                    m_tableShown.reset();
+                    m_image = r.image;
+                }
+                showTaskFor(ratings  ? DataMode::Ratings
+                            : corpus ? DataMode::Corpus
+                            : table  ? DataMode::Table
+                                     : DataMode::Image);
+                if (paths.size() == 1)
+                    addRecent(paths.front());
+                rebuildTaskData();
+            });
     std::vector<std::string> files;
     for (const QString& p : paths)
         files.push_back(p.toStdString());
@@ -1160,32 +1203,33 @@ void MainWindow::rebuildTaskData()
         return;
     }
     const DataSource source = currentSource();
-    prepareData(source, tr("Cutting %1 into patches…").arg(displayName(source.path)),
-                [image = *m_image, source] {
-                    return makeInpaintingData(image, source.task, source.path.toStdString());
-                },
-                [this, source] {
-                    const ImageLayout& img = *m_data.dense->image;
-                    m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
-                                             .arg(displayName(source.path).toHtmlEscaped())
-                                             .arg(img.width)
-                                             .arg(img.height)
-                                             .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
-                                             .arg(img.patch));
-                    m_dataLabel->setToolTip(source.path);
-                    ImagePanel* original = m_images->panel("original", tr("Original"));
-                    original->setImage(toGrayImage(img.original));
-                    original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
-                    ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
-                    corrupted->setImage(m_difference->isChecked()
-                                            ? differenceImage(img.corrupted, img.original)
-                                            : toGrayImage(img.corrupted));
-                    corrupted->setCaption(tr("%1 % missing, σ = %2 · PSNR %3 dB")
-                                              .arg(source.task.missing * 100, 0, 'g', 3)
-                                              .arg(source.task.noise)
-                                              .arg(fixed(psnr(img.original, img.corrupted), 2)));
-                    m_images->zoomToFit();
-                });
+    prepareData(
+        source, tr("Cutting %1 into patches…").arg(displayName(source.path)),
+        [image = *m_image, source] {
+            return makeInpaintingData(image, source.task, source.path.toStdString());
+        },
+        [this, source] {
+            const ImageLayout& img = *m_data.dense->image;
+            m_dataLabel->setText(tr("<b>%1</b><br>%2×%3 grey · %4 patches of %5×%5")
+                                     .arg(displayName(source.path).toHtmlEscaped())
+                                     .arg(img.width)
+                                     .arg(img.height)
+                                     .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
+                                     .arg(img.patch));
+            m_dataLabel->setToolTip(source.path);
+            ImagePanel* original = m_images->panel("original", tr("Original"));
+            original->setImage(toGrayImage(img.original));
+            original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
+            ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
+            corrupted->setImage(m_difference->isChecked()
+                                    ? differenceImage(img.corrupted, img.original)
+                                    : toGrayImage(img.corrupted));
+            corrupted->setCaption(tr("%1 % missing, σ = %2 · PSNR %3 dB")
+                                      .arg(source.task.missing * 100, 0, 'g', 3)
+                                      .arg(source.task.noise)
+                                      .arg(fixed(psnr(img.original, img.corrupted), 2)));
+            m_images->zoomToFit();
+        });
 }
 
 void MainWindow::prepareData(const DataSource& source, const QString& busyText,
@@ -1235,7 +1279,8 @@ void MainWindow::rebuildTableData()
 {
     const Table* table = shownTable();
     const int checked = int(checkedChannels().size());
-    m_channelCount->setText(tr("%1 of %2 channels selected").arg(checked).arg(table ? table->cols() : 0));
+    m_channelCount->setText(
+        tr("%1 of %2 channels selected").arg(checked).arg(table ? table->cols() : 0));
     if (!table || !m_tableForm->isValid() || checked == 0) {
         m_loading = false;
         m_data = {};
@@ -1248,27 +1293,28 @@ void MainWindow::rebuildTableData()
         return;
     }
     const DataSource source = currentSource();
-    prepareData(source, tr("Preparing %1…").arg(displayName(source.path)),
-                [table = *table, source] { return makeTableData(table, source.table); },
-                [this, source] {
-                    const std::int64_t held =
-                        (m_data.dense->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
-                    const QString files =
-                        source.morePaths.isEmpty()
-                            ? displayName(source.path)
-                            : tr("%1 + %n more", "", int(source.morePaths.size())).arg(displayName(source.path));
-                    m_dataLabel->setText(
-                        tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
-                            .arg(files.toHtmlEscaped())
-                            .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
-                            .arg(m_data.dense->cols())
-                            .arg(QLocale().toString(qlonglong(held)))
-                            .arg(m_data.dense->trainingRows.empty()
-                                     ? QString()
-                                     : tr(" · %1 training rows")
-                                           .arg(QLocale().toString(qlonglong(m_data.dense->trainingRowCount())))));
-                    m_dataLabel->setToolTip(source.paths().join("\n"));
-                });
+    prepareData(
+        source, tr("Preparing %1…").arg(displayName(source.path)),
+        [table = *table, source] { return makeTableData(table, source.table); },
+        [this, source] {
+            const std::int64_t held =
+                (m_data.dense->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+            const QString files = source.morePaths.isEmpty()
+                                      ? displayName(source.path)
+                                      : tr("%1 + %n more", "", int(source.morePaths.size()))
+                                            .arg(displayName(source.path));
+            m_dataLabel->setText(tr("<b>%1</b><br>%2 rows × %3 channels · %4 held-out entries%5")
+                                     .arg(files.toHtmlEscaped())
+                                     .arg(QLocale().toString(qlonglong(m_data.dense->rows())))
+                                     .arg(m_data.dense->cols())
+                                     .arg(QLocale().toString(qlonglong(held)))
+                                     .arg(m_data.dense->trainingRows.empty()
+                                              ? QString()
+                                              : tr(" · %1 training rows")
+                                                    .arg(QLocale().toString(qlonglong(
+                                                        m_data.dense->trainingRowCount())))));
+            m_dataLabel->setToolTip(source.paths().join("\n"));
+        });
 }
 
 void MainWindow::rebuildCorpusData()
@@ -1280,27 +1326,29 @@ void MainWindow::rebuildCorpusData()
     }
     const DataSource source = currentSource();
     auto tokens = std::make_shared<double>(0.0);
-    prepareData(source, tr("Splitting %1 into training and test documents…").arg(displayName(source.path)),
-                // The token count is one pass over the counts: made on the pool thread too, and
-                // read only after the future has finished.
-                [corpus = m_corpus, options = source.corpus, tokens]() -> DataSet {
-                    CountDataPtr c = makeCorpusData(*corpus, options);
-                    for (std::int64_t d = 0; d < c->rows(); ++d)
-                        *tokens += c->train.rowTotal(d) + (d < c->heldOut.rows() ? c->heldOut.rowTotal(d) : 0.0);
-                    return c;
-                },
-                [this, source, tokens] {
-                    const CountData& c = *m_data.counts;
-                    const QLocale l;
-                    m_dataLabel->setText(
-                        tr("<b>%1</b><br>%2 documents · %3 words in the vocabulary · %4 tokens · %5 test documents")
-                            .arg(displayName(source.path).toHtmlEscaped())
-                            .arg(l.toString(qlonglong(c.rows())))
-                            .arg(l.toString(qlonglong(c.cols())))
-                            .arg(l.toString(qlonglong(std::llround(*tokens))))
-                            .arg(l.toString(qlonglong(c.testRows.size()))));
-                    m_dataLabel->setToolTip(source.paths().join("\n"));
-                });
+    prepareData(
+        source, tr("Splitting %1 into training and test documents…").arg(displayName(source.path)),
+        // The token count is one pass over the counts: made on the pool thread too, and
+        // read only after the future has finished.
+        [corpus = m_corpus, options = source.corpus, tokens]() -> DataSet {
+            CountDataPtr c = makeCorpusData(*corpus, options);
+            for (std::int64_t d = 0; d < c->rows(); ++d)
+                *tokens +=
+                    c->train.rowTotal(d) + (d < c->heldOut.rows() ? c->heldOut.rowTotal(d) : 0.0);
+            return c;
+        },
+        [this, source, tokens] {
+            const CountData& c = *m_data.counts;
+            const QLocale l;
+            m_dataLabel->setText(tr("<b>%1</b><br>%2 documents · %3 words in the vocabulary · %4 "
+                                    "tokens · %5 test documents")
+                                     .arg(displayName(source.path).toHtmlEscaped())
+                                     .arg(l.toString(qlonglong(c.rows())))
+                                     .arg(l.toString(qlonglong(c.cols())))
+                                     .arg(l.toString(qlonglong(std::llround(*tokens))))
+                                     .arg(l.toString(qlonglong(c.testRows.size()))));
+            m_dataLabel->setToolTip(source.paths().join("\n"));
+        });
 }
 
 void MainWindow::rebuildRatingsData()
@@ -1312,25 +1360,29 @@ void MainWindow::rebuildRatingsData()
     }
     const DataSource source = currentSource();
     auto stats = std::make_shared<RatingsSplitStats>();
-    prepareData(source, tr("Splitting %1 into training, test and validation ratings…").arg(displayName(source.path)),
-                // The split's counts are written on the pool thread and read only after the
-                // future has finished.
-                [ratings = m_ratings, options = source.ratings, stats]() -> DataSet {
-                    return makeRatingsData(*ratings, options, stats.get());
-                },
-                [this, source, stats] {
-                    const QLocale l;
-                    m_dataLabel->setText(tr("<b>%1</b><br>%2 users × %3 items · %4 training, %5 test and %6 "
-                                            "validation ratings")
-                                             .arg(displayName(source.path).toHtmlEscaped())
-                                             .arg(l.toString(qlonglong(stats->users)))
-                                             .arg(l.toString(qlonglong(stats->items)))
-                                             .arg(l.toString(qlonglong(stats->train)))
-                                             .arg(l.toString(qlonglong(stats->test)))
-                                             .arg(l.toString(qlonglong(stats->validation))));
-                    m_dataLabel->setToolTip(QString::fromStdString(m_ratings->source));
-                    m_recommendations->setData(m_data.counts);
-                });
+    prepareData(
+        source,
+        tr("Splitting %1 into training, test and validation ratings…")
+            .arg(displayName(source.path)),
+        // The split's counts are written on the pool thread and read only after the
+        // future has finished.
+        [ratings = m_ratings, options = source.ratings, stats]() -> DataSet {
+            return makeRatingsData(*ratings, options, stats.get());
+        },
+        [this, source, stats] {
+            const QLocale l;
+            m_dataLabel->setText(
+                tr("<b>%1</b><br>%2 users × %3 items · %4 training, %5 test and %6 "
+                   "validation ratings")
+                    .arg(displayName(source.path).toHtmlEscaped())
+                    .arg(l.toString(qlonglong(stats->users)))
+                    .arg(l.toString(qlonglong(stats->items)))
+                    .arg(l.toString(qlonglong(stats->train)))
+                    .arg(l.toString(qlonglong(stats->test)))
+                    .arg(l.toString(qlonglong(stats->validation))));
+            m_dataLabel->setToolTip(QString::fromStdString(m_ratings->source));
+            m_recommendations->setData(m_data.counts);
+        });
 }
 
 void MainWindow::rereadCorpus()
@@ -1354,7 +1406,8 @@ void MainWindow::openSession(const QString& path)
     try {
         applySession(readSessionFile(path));
     } catch (const DataError& e) {
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+                  QString::fromStdString(e.what()));
     }
 }
 
@@ -1369,8 +1422,10 @@ void MainWindow::applySession(const Session& s)
     } else if (s.source.isTable()) {
         const TableOptions& t = s.source.table;
         m_tableForm->setText("arcsinh", QString::number(t.arcsinhCofactor));
-        m_tableForm->setValues({{"standardise", ParamValue(t.standardise)},
-                                {"split", ParamValue(std::string(t.split == HeldOutSplit::Rows ? "rows" : "entries"))}});
+        m_tableForm->setValues(
+            {{"standardise", ParamValue(t.standardise)},
+             {"split",
+              ParamValue(std::string(t.split == HeldOutSplit::Rows ? "rows" : "entries"))}});
         m_tableForm->setText("subsample", QString::number(t.subsample));
         m_tableForm->setText("heldout", QString::number(t.heldOut));
         m_tableForm->setText("seed", QString::number(t.seed));
@@ -1394,9 +1449,10 @@ void MainWindow::applySession(const Session& s)
     m_sessionRuns = s.runs;
     openPaths(s.source.paths());
     updateActions();
-    statusBar()->showMessage(tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
-                                int(s.runs.size())),
-                             10000);
+    statusBar()->showMessage(
+        tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
+           int(s.runs.size())),
+        10000);
 }
 
 void MainWindow::applySpec(const RunSpec& spec)
@@ -1510,7 +1566,8 @@ void MainWindow::onModelChanged()
     m_algorithm->clear();
     for (const AlgorithmEntry& e : Registry::builtin().entries())
         if (QString::fromStdString(e.model) == model)
-            m_algorithm->addItem(QString::fromStdString(e.label), QString::fromStdString(e.algorithm));
+            m_algorithm->addItem(QString::fromStdString(e.label),
+                                 QString::fromStdString(e.algorithm));
     int i = m_algorithm->findData(keep.isEmpty() ? QString("gibbs-ssvi") : keep);
     m_algorithm->setCurrentIndex(std::max(i, 0));
     onAlgorithmChanged();
@@ -1518,8 +1575,9 @@ void MainWindow::onModelChanged()
 
 void MainWindow::onAlgorithmChanged()
 {
-    const AlgorithmEntry* e = Registry::builtin().find(m_model->currentData().toString().toStdString(),
-                                                       m_algorithm->currentData().toString().toStdString());
+    const AlgorithmEntry* e =
+        Registry::builtin().find(m_model->currentData().toString().toStdString(),
+                                 m_algorithm->currentData().toString().toStdString());
     if (!e) {
         m_algorithmForm->setSpecs({});
         m_algorithmHelp->clear();
@@ -1552,7 +1610,9 @@ RunSpec MainWindow::specFor(const std::string& algorithm) const
             spec.params["patch"] = ParamValue(std::int64_t(task.patch));
     }
     const ParamValues budget = m_budgetForm->values();
-    spec.seed = source.isCorpus() ? source.corpus.seed : source.isTable() ? source.table.seed : task.seed;
+    spec.seed = source.isCorpus()  ? source.corpus.seed
+                : source.isTable() ? source.table.seed
+                                   : task.seed;
     spec.seconds = getReal(budget, "seconds");
     spec.steps = getInt(budget, "steps");
     spec.evalEvery = getReal(budget, "eval_every");
@@ -1597,7 +1657,8 @@ int MainWindow::compare(bool includeBatchGibbs)
         fillResultRow(id); // "queued"
     }
     m_tabs->setCurrentIndex(1);
-    statusBar()->showMessage(tr("Compare: %n run(s) queued, one after another", "", int(ids.size())), 5000);
+    statusBar()->showMessage(
+        tr("Compare: %n run(s) queued, one after another", "", int(ids.size())), 5000);
     return m_compareGroup;
 }
 
@@ -1620,15 +1681,17 @@ void MainWindow::fillResultRow(int id)
         };
         auto set = [&](int c, const QString& text) {
             m_results->item(row, c)->setText(text);
-            m_results->item(row, c)->setTextAlignment(c >= ResPsnr && c <= ResEpochs ? Qt::AlignRight | Qt::AlignVCenter
-                                                                        : Qt::AlignLeft | Qt::AlignVCenter);
+            m_results->item(row, c)->setTextAlignment(c >= ResPsnr && c <= ResEpochs
+                                                          ? Qt::AlignRight | Qt::AlignVCenter
+                                                          : Qt::AlignLeft | Qt::AlignVCenter);
         };
         set(ResPsnr, fixed(metric("psnr"), 2));
         set(ResPsnrMissing, fixed(metric("psnr_missing"), 2));
         set(ResHeldOut, fixed(metric("heldout_loglik"), 4));
         set(ResMse, fixed(metric("mse"), 4));
-        set(ResSecondsPerStep,
-            s && s->steps > 0 ? QString::number(s->trainSeconds / double(s->steps), 'g', 3) : QString());
+        set(ResSecondsPerStep, s && s->steps > 0
+                                   ? QString::number(s->trainSeconds / double(s->steps), 'g', 3)
+                                   : QString());
         set(ResSteps, s ? QString::number(s->steps) : QString());
         set(ResEpochs, s ? fixed(s->epochs, 2) : QString());
         set(ResTermination, s ? QString(terminationName(s->reason)) : statusText(r->status));
@@ -1649,9 +1712,11 @@ void MainWindow::onRunFinished(int id)
     m_chartsDirty = true;
     if (r->summary && (r->summary->reason == TerminationReason::InvalidInput ||
                        r->summary->reason == TerminationReason::Failed))
-        showError(tr("Run %1 could not run").arg(r->label), QString::fromStdString(r->summary->message));
+        showError(tr("Run %1 could not run").arg(r->label),
+                  QString::fromStdString(r->summary->message));
     else if (r->summary)
-        statusBar()->showMessage(QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
+        statusBar()->showMessage(
+            QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
     updateActions();
 }
 
@@ -1682,18 +1747,23 @@ void MainWindow::updateActions()
     if (m_loading)
         blocked = tr("Preparing the data…");
     else if (!m_data)
-        blocked = m_ratings ? (m_dataError->text().isEmpty() ? tr("The ratings cannot be prepared (see Data).")
-                                                             : m_dataError->text())
-                  : m_corpus ? (m_dataError->text().isEmpty() ? tr("The corpus cannot be prepared (see Data).")
-                                                             : m_dataError->text())
-                  : m_image ? tr("The task does not fit the image (see Data).")
-                  : m_table ? (m_dataError->text().isEmpty() ? tr("The table cannot be prepared (see Data).")
-                                                             : m_dataError->text())
-                            : tr("Open an image or a table first.");
+        blocked =
+            m_ratings
+                ? (m_dataError->text().isEmpty() ? tr("The ratings cannot be prepared (see Data).")
+                                                 : m_dataError->text())
+            : m_corpus
+                ? (m_dataError->text().isEmpty() ? tr("The corpus cannot be prepared (see Data).")
+                                                 : m_dataError->text())
+            : m_image ? tr("The task does not fit the image (see Data).")
+            : m_table
+                ? (m_dataError->text().isEmpty() ? tr("The table cannot be prepared (see Data).")
+                                                 : m_dataError->text())
+                : tr("Open an image or a table first.");
     else if (auto e = (m_ratings  ? m_ratingsForm
                        : m_corpus ? m_corpusForm
                        : m_table  ? m_tableForm
-                                  : m_taskForm)->firstError())
+                                  : m_taskForm)
+                          ->firstError())
         blocked = QString::fromStdString(e->message);
     else if (auto e = m_corpus ? m_tokenizerForm->firstError() : std::nullopt)
         blocked = QString::fromStdString(e->message);
@@ -1703,7 +1773,9 @@ void MainWindow::updateActions()
         blocked = QString::fromStdString(e->message);
     else if (!m_algorithm->currentData().isValid())
         blocked = tr("Pick an algorithm.");
-    else if (auto problem = specFor(m_algorithm->currentData().toString().toStdString()).runOptions().validate())
+    else if (auto problem = specFor(m_algorithm->currentData().toString().toStdString())
+                                .runOptions()
+                                .validate())
         blocked = tr("Set a budget: seconds or steps.");
     m_runBlocked->setText(blocked.isEmpty() ? QString() : tr("Run is disabled: %1").arg(blocked));
     const bool ok = blocked.isEmpty();
@@ -1714,12 +1786,12 @@ void MainWindow::updateActions()
     m_actCompare->setEnabled(ok && comparable);
     m_compareButton->setEnabled(ok && comparable);
     m_compareBatch->setEnabled(comparable);
-    const QString compareTip = comparable
-                                   ? tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
-                                        "another on these data with the same seed and budget")
-                                   : tr("Compare runs the five BPFA algorithms and needs images or tables; "
-                                        "for %1, start runs one by one with Run.")
-                                         .arg(m_model->currentText());
+    const QString compareTip =
+        comparable ? tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
+                        "another on these data with the same seed and budget")
+                   : tr("Compare runs the five BPFA algorithms and needs images or tables; "
+                        "for %1, start runs one by one with Run.")
+                         .arg(m_model->currentText());
     m_compareButton->setToolTip(compareTip);
     m_actCompare->setToolTip(compareTip);
     m_actRerun->setEnabled(!m_sessionRuns.empty());
@@ -1771,7 +1843,8 @@ void MainWindow::refreshCharts()
         }
         QVector<QPair<double, QString>> events;
         if (r->summary && !r->trace.empty() &&
-            (r->summary->reason == TerminationReason::Diverged || r->summary->reason == TerminationReason::Failed)) {
+            (r->summary->reason == TerminationReason::Diverged ||
+             r->summary->reason == TerminationReason::Failed)) {
             const Snapshot& s = r->trace.back();
             events.push_back({bySteps ? double(s.step) : s.trainSeconds,
                               QString::fromStdString(r->summary->message)});
@@ -1781,7 +1854,8 @@ void MainWindow::refreshCharts()
         for (const QPointF& p : elbo)
             anyElbo |= std::isfinite(p.y());
         if (anyElbo || !events.isEmpty())
-            m_elboChart->setSeries(id, r->label, r->color, anyElbo ? elbo : QVector<QPointF>{}, events);
+            m_elboChart->setSeries(id, r->label, r->color, anyElbo ? elbo : QVector<QPointF>{},
+                                   events);
         m_metricChart->setSeries(id, r->label, r->color, metric, events);
     }
     m_elboChart->endUpdate();
@@ -1800,7 +1874,8 @@ void MainWindow::updateRunPanel(int id)
     const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
     QString caption = tr("PSNR %1 dB").arg(fixed(psnr(img.original, rec), 2));
     if (r->preview->reconstructionFull)
-        caption += tr(" (missing %1 dB) · full pass").arg(fixed(psnrMasked(img.original, rec, img.pixelObserved), 2));
+        caption += tr(" (missing %1 dB) · full pass")
+                       .arg(fixed(psnrMasked(img.original, rec, img.pixelObserved), 2));
     else
         caption += tr(" · running");
     caption += tr(" · step %1").arg(QLocale().toString(qlonglong(step)));
@@ -1829,12 +1904,12 @@ void MainWindow::updateAtoms()
             m_recommendations->setData(r->data.counts); // another run's split: its own users
         m_recommendations->setFactors(r->preview->factors);
         const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
-        m_recommendations->setTitle(tr("Recommendations of %1 %2 · step %3 (the items the user rated in "
-                                       "training are left out; ✓ marks a held-out test rating)")
-                                        .arg(QString("#%1").arg(r->id),
-                                             QString::fromStdString(r->spec.model).toUpper() + " " +
-                                                 r->label.section(' ', 1))
-                                        .arg(QLocale().toString(qlonglong(step))));
+        m_recommendations->setTitle(
+            tr("Recommendations of %1 %2 · step %3 (the items the user rated in "
+               "training are left out; ✓ marks a held-out test rating)")
+                .arg(QString("#%1").arg(r->id), QString::fromStdString(r->spec.model).toUpper() +
+                                                    " " + r->label.section(' ', 1))
+                .arg(QLocale().toString(qlonglong(step))));
         return;
     }
     if (r && r->data.counts) {
@@ -1842,12 +1917,13 @@ void MainWindow::updateAtoms()
             return;
         m_topics->setTopics(r->preview->topics);
         const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
-        m_topicsRun->setText(tr("Topics of %1 %2 · step %3 · %n topic(s) in use, most used first "
-                                "(hover a row for its word probabilities)",
-                                "", m_topics->topicCount())
-                                 .arg(QString("#%1").arg(r->id), QString::fromStdString(r->spec.model).toUpper() + " " +
-                                                                  r->label.section(' ', 1))
-                                 .arg(QLocale().toString(qlonglong(step))));
+        m_topicsRun->setText(
+            tr("Topics of %1 %2 · step %3 · %n topic(s) in use, most used first "
+               "(hover a row for its word probabilities)",
+               "", m_topics->topicCount())
+                .arg(QString("#%1").arg(r->id), QString::fromStdString(r->spec.model).toUpper() +
+                                                    " " + r->label.section(' ', 1))
+                .arg(QLocale().toString(qlonglong(step))));
         return;
     }
     if (r && r->data.dense && !r->data.dense->image) {
@@ -1857,9 +1933,10 @@ void MainWindow::updateAtoms()
         for (const std::string& c : r->data.dense->columnNames)
             channels << QString::fromStdString(c);
         m_loadings->setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
-        m_loadings->setTitle(tr("Loadings of %1 (E[φ_k]; features with E[π_k] ≥ %2, most used first)")
-                                 .arg(r->label)
-                                 .arg(LoadingsView::kMinWeight));
+        m_loadings->setTitle(
+            tr("Loadings of %1 (E[φ_k]; features with E[π_k] ≥ %2, most used first)")
+                .arg(r->label)
+                .arg(LoadingsView::kMinWeight));
         m_loadingsRun->setText(tr("Run %1: %2 of %3 features shown. Hover a cell for its value.")
                                    .arg(r->label)
                                    .arg(m_loadings->shownFeatures())
@@ -1877,7 +1954,8 @@ void MainWindow::updateAtoms()
     int used = 0;
     for (Eigen::Index k = 0; k < pv.atomWeights.size(); ++k)
         used += pv.atomWeights[k] > 1e-3;
-    m_atoms->setCaption(tr("%1 of %2 atoms (Φ rows as %3×%3 tiles), ordered by E[π_k]: %4 … %5; %6 with E[π_k] > 0.001")
+    m_atoms->setCaption(tr("%1 of %2 atoms (Φ rows as %3×%3 tiles), ordered by E[π_k]: %4 … %5; %6 "
+                           "with E[π_k] > 0.001")
                             .arg(shown)
                             .arg(pv.atoms.rows())
                             .arg(pv.atomWidth)
@@ -1902,8 +1980,9 @@ void MainWindow::refreshStatus()
                 m_fullPassRun = id;
         }
     }
-    m_speedLabel->setText(running ? tr("%n run(s) going · %1 steps/s", "", running).arg(speed, 0, 'f', 1)
-                                  : tr("idle"));
+    m_speedLabel->setText(
+        running ? tr("%n run(s) going · %1 steps/s", "", running).arg(speed, 0, 'f', 1)
+                : tr("idle"));
     // The busy indicator shows loading first, else a full pass under way (Cancel skips it).
     if (m_busyGeneration >= 0)
         return;
@@ -2030,20 +2109,26 @@ bool MainWindow::exportReconstructions(const QString& folder)
     const QDir dir(folder);
     try {
         if (m_data.dense && m_data.dense->image) {
-            saveGrayImage(dir.filePath("original.png").toStdString(), m_data.dense->image->original);
-            saveGrayImage(dir.filePath("corrupted.png").toStdString(), m_data.dense->image->corrupted);
+            saveGrayImage(dir.filePath("original.png").toStdString(),
+                          m_data.dense->image->original);
+            saveGrayImage(dir.filePath("corrupted.png").toStdString(),
+                          m_data.dense->image->corrupted);
         }
         for (int id : m_runs->ids()) {
             const RunRecord* r = m_runs->record(id);
             if (!r->preview)
                 continue;
-            const QString stem = QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
+            const QString stem =
+                QString("run-%1-%2").arg(id).arg(QString::fromStdString(r->spec.algorithm));
             if (r->data.counts && !r->preview->topics.empty())
-                writeFileAtomically(dir.filePath(stem + "-topics.csv"), topicsCsv(r->preview->topics));
-            if (r->data.counts && r->preview->factors && m_recommendations->user() < r->data.counts->rows())
+                writeFileAtomically(dir.filePath(stem + "-topics.csv"),
+                                    topicsCsv(r->preview->topics));
+            if (r->data.counts && r->preview->factors &&
+                m_recommendations->user() < r->data.counts->rows())
                 writeFileAtomically(dir.filePath(stem + "-recommendations.csv"),
                                     recommendationsCsv(*r->preview->factors, *r->data.counts,
-                                                       {m_recommendations->user()}, m_recommendations->count()));
+                                                       {m_recommendations->user()},
+                                                       m_recommendations->count()));
             if (r->data.dense && !r->data.dense->image && r->preview->atoms.rows() > 0) {
                 writeFileAtomically(dir.filePath(stem + "-loadings.csv"),
                                     loadingsCsv(*r->preview, r->data.dense->columnNames));
@@ -2062,7 +2147,8 @@ bool MainWindow::exportReconstructions(const QString& folder)
                 writeFileAtomically(dir.filePath(stem + "-loadings.png"), png);
             }
             if (r->preview->reconstruction)
-                saveGrayImage(dir.filePath(stem + ".png").toStdString(), *r->preview->reconstruction);
+                saveGrayImage(dir.filePath(stem + ".png").toStdString(),
+                              *r->preview->reconstruction);
             if (r->preview->atomWidth > 0 && r->preview->atoms.rows() > 0)
                 saveGrayImage(dir.filePath(stem + "-atoms.png").toStdString(),
                               tileAtoms(r->preview->atoms, r->preview->atomWidth));
