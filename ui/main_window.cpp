@@ -12,6 +12,7 @@
 #include "ui/loadings_view.h"
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
+#include "ui/quit_guard.h"
 #include "ui/recommendations_view.h"
 #include "ui/runs_table.h"
 #include "ui/topics_view.h"
@@ -206,6 +207,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             fillResultRow(id); // "running" in place of "queued"
         updateActions();
     });
+    connect(m_runs, &RunManager::runAdded, this, [this](int id) { m_unsavedRuns.insert(id); });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
     m_refresh = new QTimer(this);
@@ -705,11 +707,7 @@ void MainWindow::buildActions()
     file->addAction(openDefault);
     file->addSeparator();
     auto* saveSessionAct = make(tr("&Save Session…"), "actionSaveSession", QKeySequence::Save);
-    connect(saveSessionAct, &QAction::triggered, this, [this, saveDialog] {
-        const QString p = saveDialog(tr("Save session"), tr("Session (*.json)"), "json");
-        if (!p.isEmpty())
-            saveSession(p);
-    });
+    connect(saveSessionAct, &QAction::triggered, this, [this] { saveSessionAs(); });
     file->addAction(saveSessionAct);
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     auto* exportElbo =
@@ -1405,6 +1403,7 @@ void MainWindow::openSession(const QString& path)
 {
     try {
         applySession(readSessionFile(path));
+        m_sessionPath = path;
     } catch (const DataError& e) {
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
                   QString::fromStdString(e.what()));
@@ -1547,7 +1546,20 @@ bool MainWindow::saveSession(const QString& path)
                        tr("Cannot save the session")))
         return false;
     statusBar()->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
+    m_sessionPath = path;
+    m_unsavedRuns.clear();
     return true;
+}
+
+bool MainWindow::saveSessionAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionPath,
+                                                tr("Session (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += ".json";
+    return saveSession(path);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2166,6 +2178,28 @@ bool MainWindow::exportReconstructions(const QString& folder)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // One question when something would be lost: runs still going, runs no session holds.
+    QuitState state;
+    for (int id : m_runs->ids()) {
+        const RunRecord* r = m_runs->record(id);
+        if (r->status != RunStatus::Finished)
+            state.activeRuns << r->label;
+        if (m_unsavedRuns.contains(id))
+            ++state.unsavedRuns;
+    }
+    switch (askBeforeQuitting(this, state)) {
+    case QuitChoice::Stay:
+        event->ignore();
+        return;
+    case QuitChoice::SaveAndQuit:
+        if (!(m_sessionPath.isEmpty() ? saveSessionAs() : saveSession(m_sessionPath))) {
+            event->ignore(); // cancelled, or the error was shown: nothing is lost
+            return;
+        }
+        break;
+    case QuitChoice::Quit:
+        break;
+    }
     saveSettings();
     m_runs->abortAll(); // the workers end promptly; the manager joins them when destroyed
     event->accept();

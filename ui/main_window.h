@@ -10,11 +10,10 @@
 #include "ui/run_manager.h"
 #include "ui/session.h"
 
+#include <Eigen/Core>
 #include <QMainWindow>
 #include <QPointer>
-
-#include <Eigen/Core>
-
+#include <QSet>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -88,7 +87,12 @@ public:
     // Images: original, corrupted, each run's reconstruction and atoms. Tables: each run's
     // loadings as CSV and as a heatmap PNG. Corpora: each run's topics as CSV.
     bool exportReconstructions(const QString& folder);
+    // Writes the session to `path`; it becomes the session's file.
     bool saveSession(const QString& path);
+    // Asks where (a file dialog) and saves; false when cancelled or the save failed.
+    bool saveSessionAs();
+    // The file the session was last saved to or opened from; empty when none.
+    QString sessionPath() const { return m_sessionPath; }
 
     // Parts, for tests and for the tour.
     RunManager* runs() const { return m_runs; }
@@ -154,8 +158,8 @@ private:
     // Builds the data of `source` off the UI thread with `make`; on success installs it as the
     // current data and calls `onReady`, on failure shows the error beside the data. A newer
     // request supersedes an older one still running.
-    void prepareData(const DataSource& source, const QString& busyText, std::function<DataSet()> make,
-                     std::function<void()> onReady);
+    void prepareData(const DataSource& source, const QString& busyText,
+                     std::function<DataSet()> make, std::function<void()> onReady);
     void openSession(const QString& path);
     void applySession(const Session& session);
     void applySpec(const RunSpec& spec); // model, algorithm, parameters and budget
@@ -192,9 +196,9 @@ private:
     QString m_imagePath;
     QStringList m_morePaths; // further FCS files stacked under m_imagePath
     std::optional<Eigen::ArrayXXf> m_image;
-    std::optional<Table> m_table;      // as read
-    std::optional<Table> m_tableShown; // transposed when asked
-    std::shared_ptr<const Corpus> m_corpus; // as read (before the subsample and split)
+    std::optional<Table> m_table;             // as read
+    std::optional<Table> m_tableShown;        // transposed when asked
+    std::shared_ptr<const Corpus> m_corpus;   // as read (before the subsample and split)
     std::shared_ptr<const Ratings> m_ratings; // as read (before the split)
     // A session's channels for the table being read; unset when the file was opened afresh
     // (then its suggested arcsinh cofactor is put in the form).
@@ -204,8 +208,10 @@ private:
     int m_busyGeneration = -1;
     bool m_loading = false;
     std::vector<SessionRun> m_sessionRuns;
+    QString m_sessionPath;                // last saved to or opened from
+    QSet<int> m_unsavedRuns;              // runs added since the session was last saved
     std::optional<RunSpec> m_pendingSpec; // a session's first run, applied once its data are read
-    QString m_formModel; // the model whose parameters the algorithm form shows
+    QString m_formModel;                  // the model whose parameters the algorithm form shows
 
     // Widgets.
     QLabel* m_dataLabel = nullptr;
@@ -270,10 +276,10 @@ private:
     QAction* m_actCompare = nullptr;
     QAction* m_actRerun = nullptr;
 
-    QList<int> m_dirtyRuns;   // snapshots not yet drawn
+    QList<int> m_dirtyRuns; // snapshots not yet drawn
     bool m_chartsDirty = false;
     int m_compareGroup = 0;
-    int m_fullPassRun = 0;    // the run whose full pass the busy bar shows
+    int m_fullPassRun = 0; // the run whose full pass the busy bar shows
 };
 
 } // namespace svi::ui

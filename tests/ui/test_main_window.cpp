@@ -111,7 +111,6 @@ private slots:
     void pauseResumeStop();
     void twoRunsAtOnce();
     void compareExportAndReopenTheSession();
-    void closingMidRunJoinsTheWorkers();
     void fcsFilesChannelsLoadingsAndSession();
     void corpusTopicsExportAndSession();
     void rawTextTokenizerAndSubset();
@@ -497,26 +496,6 @@ void TestMainWindow::compareExportAndReopenTheSession()
         QCOMPARE(r->summary->steps, std::int64_t(30));
         QCOMPARE(r->summary->last->metrics.at("psnr"), before.at(r->spec.algorithm));
     }
-}
-
-void TestMainWindow::closingMidRunJoinsTheWorkers()
-{
-    auto w = std::make_unique<MainWindow>();
-    QVERIFY(waitForData(*w));
-    // The default image (255,025 patches): a full pass would take long; closing must not wait
-    // for it.
-    w->algorithmForm()->setText("K", "32");
-    w->budgetForm()->setText("seconds", "600");
-    w->budgetForm()->setText("full_every", "0.2");
-    QSignalSpy snapshots(w->runs(), &RunManager::snapshotArrived);
-    w->startRun();
-    w->startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(snapshots.size() >= 1, 60000);
-    QElapsedTimer timer;
-    timer.start();
-    w->close();
-    w.reset(); // joins both workers
-    QVERIFY2(timer.elapsed() < 20000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
 }
 
 // Two CyTOF files of one panel opened together: rows stacked, channels picked by marker,
