@@ -133,7 +133,8 @@ Table combineTables(const std::vector<Table>& tables)
     std::int64_t r = 0;
     for (std::size_t f = 0; f < tables.size(); ++f) {
         const Table& t = tables[f];
-        for (int c = 0; c < first.cols(); ++c)
+        // (A table without rows has no storage: a column of it would offset a null pointer.)
+        for (int c = 0; c < first.cols() && t.rows() > 0; ++c)
             out.values.block(r, c, t.rows(), 1) = t.values.col(maps[f][std::size_t(c)]);
         if (names)
             out.rowNames.insert(out.rowNames.end(), t.rowNames.begin(), t.rowNames.end());

@@ -192,6 +192,7 @@ private slots:
     void ldacErrors();
     void vocabularyErrors();
     void uciReads();
+    void sizesAreNotTakenOnTrust();
     void uciErrors_data();
     void uciErrors();
 
@@ -724,6 +725,32 @@ void TestCorpus::uciErrors()
     const QString msg = errorOf([&] { readUciBagOfWords(std8(path)); });
     QVERIFY2(msg.startsWith("cannot read '" + path + "'"), qPrintable(msg));
     QVERIFY2(msg.contains(expected), qPrintable(msg));
+}
+
+// A corrupt number must not make a reader allocate for it: without a vocabulary the words are
+// named by their ids (up to 2²² of them), and a UCI header's D is bounded. (Tar headers that
+// claim gigabytes are in the fuzzers' regression inputs.)
+void TestCorpus::sizesAreNotTakenOnTrust()
+{
+    const QString ldac = write("trust/huge.ldac", "2 3:1 4194304:1\n");
+    QString msg = errorOf([&] { readLdac(std8(ldac)); });
+    QVERIFY2(msg.contains("line 1, pair 2 ('4194304:1'): word id 4194304 is beyond 4194303, the "
+                          "largest accepted without a vocabulary file"),
+             qPrintable(msg));
+    const Corpus c = readLdac(std8(write("trust2/wide.ldac", "1 99999:2\n")));
+    QCOMPARE(c.vocabularySize(), std::int64_t(100000));
+    QCOMPARE(str(c.vocabulary.back()), QString("99999"));
+
+    const QString d = write("trust3/docword.d.txt", "2147483647\n1\n1\n2000000000 1 1\n");
+    msg = errorOf([&] { readUciBagOfWords(std8(d)); });
+    QVERIFY2(msg.contains("line 1, field 1, D (the number of documents): D = 2147483647, but at "
+                          "most 33554432 documents are read"),
+             qPrintable(msg));
+    const QString w = write("trust4/docword.w.txt", "1\n2147483646\n1\n1 1 1\n");
+    msg = errorOf([&] { readUciBagOfWords(std8(w)); });
+    QVERIFY2(msg.contains("line 2, field 1, W (the number of words): W = 2147483646, but 4194304 "
+                          "is the largest accepted without a vocabulary file"),
+             qPrintable(msg));
 }
 
 // --- raw text ----------------------------------------------------------------------------------

@@ -37,12 +37,15 @@ ByteSource::ByteSource(std::string path)
     m_sizeHint = m_file.isSequential() ? 0 : m_file.size();
     if (m_gzip && m_sizeHint >= 18 && m_file.seek(m_sizeHint - 4)) {
         // The gzip trailer ends with the text length modulo 2^32 (of the last member only);
-        // compressed numbers rarely shrink more than fourfold, so fall back on that.
+        // compressed numbers rarely shrink more than fourfold, so fall back on that. Deflate
+        // cannot shrink anything more than 1032-fold: a trailer claiming more is corrupt and
+        // must not make a reader reserve gigabytes for a file of a few bytes.
         const QByteArray tail = m_file.read(4);
         std::int64_t isize = 0;
         for (int i = 3; i >= 0 && tail.size() == 4; --i)
             isize = isize * 256 + static_cast<unsigned char>(tail[i]);
-        m_sizeHint = isize >= m_sizeHint ? isize : 4 * m_sizeHint;
+        const std::int64_t packed = m_sizeHint;
+        m_sizeHint = isize >= packed ? std::min(isize, 1032 * packed) : 4 * packed;
         if (!m_file.seek(0))
             fail(m_path, m_file.errorString().toStdString());
     }

@@ -113,6 +113,16 @@ void appendEntries(SparseRows& rows, const std::vector<Entry>& row, std::vector<
 }
 
 constexpr std::int64_t kMaxWordId = std::numeric_limits<std::int32_t>::max() - 1;
+// Without a vocabulary file the words are named by their ids, all of them up to the largest:
+// a corrupt id must not make a reader name two billion words. Real vocabularies are far
+// smaller (NYTimes 102,660 words, PubMed 141,043).
+constexpr std::int64_t kMaxUnnamedWords = std::int64_t(1) << 22;
+// UCI documents without any triple are rows that cost memory without a byte in the file; the
+// header's D is bounded so that a corrupt one cannot ask for billions (PubMed has 8.2 million).
+constexpr std::int64_t kMaxUciDocuments = std::int64_t(1) << 25;
+// How to name the words without a vocabulary file, for messages.
+const char* const kGiveVocabulary =
+    "the largest accepted without a vocabulary file (put one beside the counts, or give --vocab)";
 // Counts are stored as float, exact up to 2^24.
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 24;
 
@@ -199,6 +209,9 @@ std::optional<std::string> paxValue(std::string_view records, std::string_view k
 // Streams through a tar archive (gzipped or not): for every regular file, asks `want(name)`
 // and, if so, hands its bytes to `take(name, bytes)`. Names are the paths inside the archive
 // without a leading "./".
+constexpr std::int64_t kMaxMetaEntry = 1 << 20; // a GNU long name or a pax record, at most
+constexpr std::int64_t kReadBlock = 4 << 20;    // bytes read into memory at a time
+
 void readTar(const std::string& path, const std::function<bool(const std::string&)>& want,
              const std::function<void(const std::string&, std::string&)>& take)
 {
@@ -216,20 +229,20 @@ void readTar(const std::string& path, const std::function<bool(const std::string
             break; // no end-of-archive blocks: accepted, as GNU tar does
         if (got < kBlock)
             failFile(path, "the archive ends inside a header at byte " + std::to_string(offset) +
-                           " (truncated?)");
+                               " (truncated?)");
         if (std::all_of(h, h + kBlock, [](char c) { return c == 0; }))
             break;
         if (!tarChecksumOk(h)) {
             if (first)
                 failFile(path, "not a tar archive (the first 512 bytes are not a tar header)");
             failFile(path, "corrupt tar header at byte " + std::to_string(offset) +
-                           " (its checksum does not match)");
+                               " (its checksum does not match)");
         }
         first = false;
         const std::optional<std::int64_t> headerSize = tarNumber(h + 124, 12);
         if (!headerSize)
             failFile(path, "corrupt tar header at byte " + std::to_string(offset) +
-                           " (the size is not a number)");
+                               " (the size is not a number)");
         const char type = h[156];
         std::string name = cString(h, 100);
         // POSIX ustar ("ustar\0"): a prefix folder; the old GNU format ("ustar  ") uses those
@@ -255,13 +268,25 @@ void readTar(const std::string& path, const std::function<bool(const std::string
         const std::string shown =
             meta ? "the long name before byte " + std::to_string(offset) : "'" + name + "'";
         const bool keep = meta || (regular && want(name));
+        // A long name or pax record is a few hundred bytes; megabytes mean a corrupt header.
+        if (meta && size > kMaxMetaEntry)
+            failFile(path, "corrupt tar header before byte " + std::to_string(offset) + " (" +
+                               std::to_string(size) + " bytes of " +
+                               (type == 'L' ? "long name" : "pax attributes") + ")");
         std::int64_t left = padded;
         if (keep) {
-            data.resize(std::size_t(padded));
-            if (source.readFull(data.data(), std::size_t(padded)) < std::size_t(padded))
-                failFile(path, "the archive ends inside " + shown + " (truncated?)");
+            // Read in blocks, so that memory follows the bytes that are really there, not the
+            // size a (possibly corrupt) header claims.
+            data.clear();
+            while (left > 0) {
+                const std::size_t n = std::size_t(std::min<std::int64_t>(left, kReadBlock));
+                const std::size_t at = data.size();
+                data.resize(at + n);
+                if (source.readFull(data.data() + at, n) < n)
+                    failFile(path, "the archive ends inside " + shown + " (truncated?)");
+                left -= std::int64_t(n);
+            }
             data.resize(std::size_t(size));
-            left = 0;
         }
         while (left > 0) {
             const std::size_t n = std::size_t(std::min<std::int64_t>(left, sizeof skip));
@@ -282,7 +307,7 @@ void readTar(const std::string& path, const std::function<bool(const std::string
                 std::int64_t v = 0;
                 if (parseWhole(*s, std::numeric_limits<std::int64_t>::max() / 2, v))
                     failFile(path, "corrupt pax header before byte " + std::to_string(offset) +
-                                   " (size " + inQuotes(*s) + ")");
+                                       " (size " + inQuotes(*s) + ")");
                 paxSize = v;
             }
             continue;
@@ -378,7 +403,7 @@ void checkText(const std::string& container, const std::string& name, const std:
 {
     if (std::memchr(bytes.data(), 0, bytes.size()))
         failFile(container, (container == name ? "" : inQuotes(name) + " ") +
-                            "holds binary data (NUL bytes), not text");
+                                "holds binary data (NUL bytes), not text");
 }
 
 std::string sourceName(const std::string& path, const std::string& subset)
@@ -492,7 +517,7 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
     corpus.source = path;
     if (!vocabFile.empty())
         corpus.vocabulary = readVocabulary(vocabFile);
-    const std::int64_t V = vocabFile.empty() ? kMaxWordId + 1 : corpus.vocabularySize();
+    const std::int64_t V = vocabFile.empty() ? kMaxUnnamedWords : corpus.vocabularySize();
 
     ByteSource source(path);
     LineReader lines(source);
@@ -529,6 +554,10 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
                 failField(path, number, field, "count " + *problem);
             if (count < 1)
                 failField(path, number, field, "count 0, but counts must be ≥ 1");
+            if (id >= V && vocabFile.empty())
+                failField(path, number, field,
+                          "word id " + std::to_string(id) + " is beyond " + std::to_string(V - 1) +
+                              ", " + kGiveVocabulary);
             if (id >= V)
                 failField(path, number, field,
                           "word id " + std::to_string(id) + " is beyond the vocabulary ('" +
@@ -587,8 +616,8 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
         }
         if (!found)
             failFile(path, h == 0 ? std::string("no data (the file is empty)")
-                              : "the header ends before " + std::string(headerNames[h]) +
-                                    " (a UCI docword file starts with the lines D, W and NNZ)");
+                                  : "the header ends before " + std::string(headerNames[h]) +
+                                        " (a UCI docword file starts with the lines D, W and NNZ)");
         if (fields.size() != 1)
             failLine(path, number,
                      std::to_string(fields.size()) + " fields, but the header line " +
@@ -598,6 +627,14 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
         headerLine[h] = number;
     }
     const std::int64_t D = header[0], W = header[1], NNZ = header[2];
+    if (D > kMaxUciDocuments)
+        failField(path, headerLine[0], std::string("field 1, ") + headerNames[0],
+                  "D = " + std::to_string(D) + ", but at most " + std::to_string(kMaxUciDocuments) +
+                      " documents are read");
+    if (vocabFile.empty() && W > kMaxUnnamedWords)
+        failField(path, headerLine[1], std::string("field 1, ") + headerNames[1],
+                  "W = " + std::to_string(W) + ", but " + std::to_string(kMaxUnnamedWords) +
+                      " is " + kGiveVocabulary);
     if (!vocabFile.empty() && corpus.vocabularySize() != W)
         failField(path, headerLine[1], std::string("field 1, ") + headerNames[1],
                   "W = " + std::to_string(W) + ", but the vocabulary '" + vocabFile + "' has " +

@@ -16,7 +16,8 @@
 // Both formats: a pair or triple naming a word twice in one document is an error (a writer
 // that repeats a word is broken, and adding the counts would hide a shifted vocabulary); so
 // are N or NNZ not matching what follows, ids beyond the vocabulary and counts < 1. Without a
-// vocabulary file the words are named by their ids ("0", "1", … for LDA-C; "1", "2", … for UCI).
+// vocabulary file the words are named by their ids ("0", "1", … for LDA-C; "1", "2", … for UCI),
+// and ids (UCI: W) up to 4,194,303 (2²² − 1) are accepted; a UCI header's D is at most 2²⁵.
 // Vocabulary files: UTF-8, or Latin-1 when not valid UTF-8; spaces around a word are dropped
 // (the AP vocabulary has trailing spaces); a blank line before the last word is an error.
 //

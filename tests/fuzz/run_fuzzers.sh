@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of a fuzz build over its seed corpus for a while; exits non-zero on the
+# first finding (a crash, a sanitizer report, a leak, a timeout, memory beyond the limit).
+#
+#   tests/fuzz/run_fuzzers.sh [--seconds S | --runs N] [--build DIR] [--work DIR] [TARGET…]
+#
+# Defaults: 20 s per target, build/fuzz, a fresh temporary work folder. The seeds in
+# tests/fuzz/corpus/<target> are read, never written: new inputs go to WORK/corpus/<target>,
+# findings to WORK/findings/<target>-crash-…; one line of figures per target goes to
+# WORK/figures.tsv (target, executions, seconds, executions/s, edges covered, features, corpus
+# units, corpus bytes). CI runs it briefly so that a new crash fails the build; a long run
+# (--seconds 3600 or --runs 1000000) is how the figures in the README were made.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=20
+runs=""
+build=build/fuzz
+work=""
+targets=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) targets+=("$1"); shift ;;
+    esac
+done
+[[ -n "$work" ]] || work="$(mktemp -d)"
+mkdir -p "$work/findings"
+if [[ ${#targets[@]} -eq 0 ]]; then
+    for f in tests/fuzz/corpus/*/; do targets+=("$(basename "$f")"); done
+fi
+limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1)
+if [[ -n "$runs" ]]; then limits+=(-runs="$runs"); else limits+=(-max_total_time="$seconds"); fi
+printf 'target\texecutions\tseconds\texec_per_s\tedges\tfeatures\tcorpus_units\tcorpus_bytes\n' > "$work/figures.tsv"
+for t in "${targets[@]}"; do
+    exe="$build/bin/fuzz_$t"
+    [[ -x "$exe" ]] || { echo "no fuzz target $exe (cmake --preset fuzz && cmake --build --preset fuzz)" >&2; exit 2; }
+    mkdir -p "$work/corpus/$t"
+    log="$work/$t.log"
+    echo "== $t" >&2
+    status=0
+    start=$(date +%s)
+    "$exe" "${limits[@]}" -artifact_prefix="$work/findings/$t-" "$work/corpus/$t" "tests/fuzz/corpus/$t" \
+        > "$log" 2>&1 || status=$?
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+    secs=$(( $(date +%s) - start ))
+    cov=$(grep -oE 'cov: [0-9]+' <<< "$last" | grep -oE '[0-9]+' || echo 0)
+    ft=$(grep -oE 'ft: [0-9]+' <<< "$last" | grep -oE '[0-9]+' || echo 0)
+    units=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<< "$last" | sed 's/corp: //' || echo 0)
+    rate=0
+    [[ "$secs" -gt 0 ]] && rate=$((execs / secs))
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$execs" "$secs" "$rate" "$cov" "$ft" \
+        "${units%%/*}" "${units##*/}" >> "$work/figures.tsv"
+    echo "   $execs executions in $secs s, $cov edges, corpus $units" >&2
+    if [[ $status -ne 0 ]]; then
+        echo "FINDING in $t (exit $status): the input is in $work/findings; the last lines of the log:" >&2
+        tail -40 "$log" >&2
+        exit 1
+    fi
+done
+column -t "$work/figures.tsv" >&2 || cat "$work/figures.tsv" >&2
