@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QStringList>
 #include <cmath>
+#include <type_traits>
 
 namespace svi::cli {
 
@@ -63,120 +64,136 @@ void loadConfig(const std::string& path, RunConfig& c)
                                              std::to_string(err.offset)
                                        : std::string("expected a JSON object")));
     const QJsonObject o = doc.object();
-    auto str = [&](const char* key, std::string& dst) {
-        if (o.contains(key)) {
-            if (!o[key].isString())
-                throw UsageError("'" + path + "': field '" + key + "' must be a string");
-            dst = o[key].toString().toStdString();
-        }
+    // Every field is checked for its type (and integers for their range) before it is used; a
+    // field of the wrong type is an error naming it, never silently its default.
+    auto fail = [&](const QString& key, const std::string& rule) -> UsageError {
+        return UsageError("'" + path + "': field '" + key.toStdString() + "' " + rule);
+    };
+    auto str = [&](const QJsonObject& obj, const char* key, std::string& dst) {
+        if (!obj.contains(key))
+            return;
+        if (!obj[key].isString())
+            throw fail(key, "must be a string");
+        dst = obj[key].toString().toStdString();
     };
     auto num = [&](const QJsonObject& obj, const char* key, double& dst) {
-        if (obj.contains(key)) {
-            if (!obj[key].isDouble())
-                throw UsageError("'" + path + "': field '" + key + "' must be a number");
-            dst = obj[key].toDouble();
-        }
+        if (!obj.contains(key))
+            return;
+        if (!obj[key].isDouble())
+            throw fail(key, "must be a number");
+        dst = obj[key].toDouble();
     };
+    auto whole = [&](const QJsonObject& obj, const char* key, auto& dst, std::int64_t lo,
+                     std::int64_t hi) {
+        if (!obj.contains(key))
+            return;
+        const auto v = jsonInteger(obj[key], lo, hi);
+        if (!v)
+            throw fail(key,
+                       (obj[key].isDouble() ? "= " + formatNumber(obj[key].toDouble()) + ", but "
+                                            : std::string("= a non-number, but ")) +
+                           wholeNumberRule(lo, hi));
+        dst = static_cast<std::remove_reference_t<decltype(dst)>>(*v);
+    };
+    auto flag = [&](const QJsonObject& obj, const char* key, bool& dst) {
+        if (!obj.contains(key))
+            return;
+        if (!obj[key].isBool())
+            throw fail(key, "must be true or false");
+        dst = obj[key].toBool();
+    };
+    auto object = [&](const QJsonObject& obj, const char* key) {
+        if (obj.contains(key) && !obj[key].isObject())
+            throw fail(key, "must be an object");
+        return obj[key].toObject();
+    };
+    auto names = [&](const QJsonObject& obj, const char* key, std::string& dst) {
+        if (!obj.contains(key))
+            return;
+        if (!obj[key].isArray())
+            throw fail(key, "must be a list of names");
+        QStringList list;
+        for (const QJsonValue& v : obj[key].toArray()) {
+            if (!v.isString())
+                throw fail(key, "must be a list of names");
+            list << v.toString();
+        }
+        dst = list.join(',').toStdString();
+    };
+    constexpr std::int64_t kCount = std::int64_t(1) << 53; // JSON numbers are exact to 2⁵³
+    constexpr std::int64_t kInt = 2147483647;
+
+    if (o.contains("version")) {
+        int version = 0;
+        whole(o, "version", version, 0, kInt);
+        if (version != 1)
+            throw fail("version",
+                       "= " + std::to_string(version) + ", but this svi reads version 1");
+    }
     if (o.contains("data")) {
         c.files.clear();
         if (o["data"].isString())
             c.files.push_back(o["data"].toString().toStdString());
         else if (o["data"].isArray())
-            for (const QJsonValue& v : o["data"].toArray())
-                if (v.isString())
-                    c.files.push_back(v.toString().toStdString());
+            for (const QJsonValue& v : o["data"].toArray()) {
+                if (!v.isString())
+                    throw fail("data", "must be a file name or a list of them");
+                c.files.push_back(v.toString().toStdString());
+            }
         if (c.files.empty())
-            throw UsageError("'" + path + "': field 'data' must be a file name or a list of them");
+            throw fail("data", "must be a file name or a list of them");
     }
-    str("model", c.model);
-    str("algorithm", c.algorithm);
-    if (o.contains("task")) {
-        const QJsonObject t = o["task"].toObject();
-        if (t.contains("kind"))
-            c.task = t["kind"].toString().toStdString();
-        num(t, "missing", c.missing);
-        num(t, "noise", c.noise);
-        if (t.contains("arcsinh")) {
-            double a = 0.0;
-            num(t, "arcsinh", a);
-            c.arcsinh = a;
-        }
-        num(t, "heldout", c.heldout);
-        double subsample = double(c.subsample), tile = double(c.tile);
-        num(t, "subsample", subsample);
-        num(t, "tile", tile);
-        c.subsample = std::int64_t(subsample);
-        c.tile = std::int64_t(tile);
-        if (t.contains("standardise"))
-            c.standardise = t["standardise"].toBool(true);
-        if (t.contains("transpose"))
-            c.transpose = t["transpose"].toBool(false);
-        if (t.contains("split"))
-            c.split = t["split"].toString().toStdString();
-        auto list = [&](const char* key, std::string& dst) {
-            if (!t.contains(key))
-                return;
-            QStringList names;
-            for (const QJsonValue& v : t[key].toArray())
-                names << v.toString();
-            dst = names.join(',').toStdString();
-        };
-        list("channels", c.channels);
-        list("exclude", c.exclude);
-        if (t.contains("subset"))
-            c.subset = t["subset"].toString().toStdString();
-        if (t.contains("vocabulary"))
-            c.vocabulary = t["vocabulary"].toString().toStdString();
-        double maxDocs = double(c.maxDocuments), minDf = double(c.tokenizer.minDocumentFrequency),
-               cap = double(c.tokenizer.vocabularyCap), minLength = c.tokenizer.minLength;
-        num(t, "max_documents", maxDocs);
-        num(t, "min_df", minDf);
-        num(t, "max_df", c.tokenizer.maxDocumentFraction);
-        num(t, "vocabulary_cap", cap);
-        num(t, "min_length", minLength);
-        c.maxDocuments = std::int64_t(maxDocs);
-        c.tokenizer.minDocumentFrequency = std::int64_t(minDf);
-        c.tokenizer.vocabularyCap = std::int64_t(cap);
-        c.tokenizer.minLength = int(minLength);
-        if (t.contains("strip_headers"))
-            c.tokenizer.stripEmailHeaders = t["strip_headers"].toBool(false);
-        if (t.contains("stop_words"))
-            c.tokenizer.removeStopWords = t["stop_words"].toBool(true);
-        if (t.contains("synthetic")) {
-            const QJsonObject y = t["synthetic"].toObject();
-            double n = double(c.synthRows), d = double(c.synthCols), k = double(c.synthK);
-            num(y, "rows", n);
-            num(y, "cols", d);
-            num(y, "true_k", k);
-            num(y, "loading_var", c.synthLoadingVar);
-            c.synthRows = std::int64_t(n);
-            c.synthCols = std::int64_t(d);
-            c.synthK = std::int64_t(k);
-        }
+    str(o, "model", c.model);
+    str(o, "algorithm", c.algorithm);
+    const QJsonObject t = object(o, "task");
+    str(t, "kind", c.task);
+    num(t, "missing", c.missing);
+    num(t, "noise", c.noise);
+    if (t.contains("arcsinh")) {
+        double a = 0.0;
+        num(t, "arcsinh", a);
+        c.arcsinh = a;
     }
+    num(t, "heldout", c.heldout);
+    num(t, "test_fraction", c.heldout); // ratings: the test share of each user's ratings
+    num(t, "validation_fraction", c.validation);
+    num(t, "binarize", c.binarize);
+    str(t, "items", c.items);
+    whole(t, "subsample", c.subsample, 0, kCount);
+    whole(t, "tile", c.tile, 0, kCount);
+    flag(t, "standardise", c.standardise);
+    flag(t, "transpose", c.transpose);
+    str(t, "split", c.split);
+    names(t, "channels", c.channels);
+    names(t, "exclude", c.exclude);
+    str(t, "subset", c.subset);
+    str(t, "vocabulary", c.vocabulary);
+    whole(t, "max_documents", c.maxDocuments, 0, kCount);
+    whole(t, "min_df", c.tokenizer.minDocumentFrequency, 0, kCount);
+    num(t, "max_df", c.tokenizer.maxDocumentFraction);
+    whole(t, "vocabulary_cap", c.tokenizer.vocabularyCap, 0, kCount);
+    whole(t, "min_length", c.tokenizer.minLength, 0, kInt);
+    flag(t, "strip_headers", c.tokenizer.stripEmailHeaders);
+    flag(t, "stop_words", c.tokenizer.removeStopWords);
+    const QJsonObject y = object(t, "synthetic");
+    whole(y, "rows", c.synthRows, 0, kCount);
+    whole(y, "cols", c.synthCols, 0, kInt);
+    whole(y, "true_k", c.synthK, 0, kInt);
+    num(y, "loading_var", c.synthLoadingVar);
     if (o.contains("params")) {
         if (!o["params"].isObject())
-            throw UsageError("'" + path + "': field 'params' must be an object");
+            throw fail("params", "must be an object");
         const QJsonObject p = o["params"].toObject();
         for (auto it = p.begin(); it != p.end(); ++it)
             c.sets[it.key().toStdString()] = configValueText(it.key(), it.value());
     }
-    double seed = double(c.seed), steps = double(c.steps), threads = c.threads;
-    num(o, "seed", seed);
-    if (o.contains("budget")) {
-        const QJsonObject b = o["budget"].toObject();
-        num(b, "seconds", c.seconds);
-        num(b, "steps", steps);
-    }
-    num(o, "threads", threads);
+    whole(o, "seed", c.seed, 0, kCount);
+    const QJsonObject b = object(o, "budget");
+    num(b, "seconds", c.seconds);
+    whole(b, "steps", c.steps, 0, kCount);
+    whole(o, "threads", c.threads, 0, kInt);
     num(o, "eval_every", c.evalEvery);
     num(o, "full_every", c.fullEvery);
-    if (seed < 0 || seed != std::floor(seed))
-        throw UsageError("'" + path + "': seed = " + formatParam(seed) +
-                         ", but must be an integer ≥ 0");
-    c.seed = std::uint64_t(seed);
-    c.steps = std::int64_t(steps);
-    c.threads = int(threads);
 }
 
 RunConfig parseRun(const std::vector<std::string>& args)

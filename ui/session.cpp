@@ -14,6 +14,12 @@ namespace svi::ui {
 
 namespace {
 
+// Bounds of the whole numbers a session holds: JSON numbers are doubles, exact to 2⁵³; task
+// seeds are those of seedParam.
+constexpr std::int64_t kMaxCount = std::int64_t(1) << 53;
+constexpr std::int64_t kMaxSeed = 2147483647;
+constexpr std::int64_t kMaxInt = 2147483647;
+
 QJsonValue pathsJson(const DataSource& s)
 {
     return s.morePaths.isEmpty() ? QJsonValue(s.path)
@@ -87,6 +93,21 @@ struct Reader
         if (!v.isDouble())
             fail(where + key, "missing or not a number");
         return v.toDouble();
+    }
+    // A whole number in [lo, hi], checked before it is converted.
+    std::int64_t integer(const QJsonObject& o, const QString& key, const QString& where,
+                         std::int64_t fallback, std::int64_t lo, std::int64_t hi,
+                         bool required = false) const
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() && !required)
+            return fallback;
+        const auto n = jsonInteger(v, lo, hi);
+        if (!n)
+            fail(where + key, (v.isDouble() ? QString::fromStdString(formatNumber(v.toDouble()))
+                                            : QString("not a number")) +
+                                  ", but " + QString::fromStdString(wholeNumberRule(lo, hi)));
+        return *n;
     }
     QString string(const QJsonObject& o, const QString& key, const QString& where) const
     {
@@ -169,8 +190,9 @@ struct Reader
                 fail(where + "data", "several files can only be FCS files");
             s.task.missing = number(t, "missing", tw, s.task.missing);
             s.task.noise = number(t, "noise", tw, s.task.noise);
-            s.task.patch = int(number(t, "patch", tw, s.task.patch));
-            s.task.seed = std::uint64_t(number(t, "seed", tw, double(s.task.seed)));
+            s.task.patch = int(integer(t, "patch", tw, s.task.patch, 0, kMaxInt));
+            s.task.seed =
+                std::uint64_t(integer(t, "seed", tw, std::int64_t(s.task.seed), 0, kMaxSeed));
             if (auto problem = s.task.validate())
                 fail(tw.chopped(1), QString::fromStdString(*problem));
             return s;
@@ -180,13 +202,13 @@ struct Reader
             to.channels.push_back(c.toString().toStdString());
         to.arcsinhCofactor = number(t, "arcsinh", tw, to.arcsinhCofactor);
         to.standardise = t.value("standardise").toBool(to.standardise);
-        to.subsample = std::int64_t(number(t, "subsample", tw, double(to.subsample)));
+        to.subsample = integer(t, "subsample", tw, to.subsample, 0, kMaxCount);
         to.heldOut = number(t, "heldout", tw, to.heldOut);
         const QString split = t.value("split").toString("entries");
         if (split != "entries" && split != "rows")
             fail(tw + "split", "'" + split + "' is not one of: entries, rows");
         to.split = split == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
-        to.seed = std::uint64_t(number(t, "seed", tw, double(to.seed)));
+        to.seed = std::uint64_t(integer(t, "seed", tw, std::int64_t(to.seed), 0, kMaxSeed));
         s.transpose = t.value("transpose").toBool(false);
         if (auto problem = to.validate())
             fail(tw.chopped(1), QString::fromStdString(*problem));
@@ -273,13 +295,10 @@ Session sessionFromJson(const QJsonObject& json, const QString& file)
         if (auto* e = std::get_if<ParamError>(&resolved))
             rd.fail(where + "params", QString::fromStdString(e->message));
         r.spec.params = std::get<ParamValues>(resolved);
-        const double seed = rd.number(o, "seed", where, 1.0, true);
-        if (seed < 0 || seed != std::floor(seed))
-            rd.fail(where + "seed", QString::number(seed) + " is not a non-negative integer");
-        r.spec.seed = std::uint64_t(seed);
+        r.spec.seed = std::uint64_t(rd.integer(o, "seed", where, 1, 0, kMaxCount, true));
         const QJsonObject budget = rd.object(o, "budget", where);
         r.spec.seconds = rd.number(budget, "seconds", where + "budget.", 0.0);
-        r.spec.steps = std::int64_t(rd.number(budget, "steps", where + "budget.", 0.0));
+        r.spec.steps = rd.integer(budget, "steps", where + "budget.", 0, 0, kMaxCount);
         r.spec.evalEvery = rd.number(o, "eval_every", where, r.spec.evalEvery);
         r.spec.fullEvery = rd.number(o, "full_every", where, r.spec.fullEvery);
         if (auto problem = r.spec.runOptions().validate())

@@ -1,7 +1,5 @@
 // The headless tool as a user runs it: list, info, run, re-run from run.json, and bad input.
 
-#include <QtTest>
-
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -10,7 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -65,6 +63,8 @@ private slots:
     void infoJson();
     void runWritesEverything();
     void configReRunsIdentically();
+    void badConfig_data();
+    void badConfig();
     void badInput_data();
     void badInput();
     void infoFcsAndTables();
@@ -137,12 +137,14 @@ void TestCli::infoJson()
 void TestCli::runWritesEverything()
 {
     const QString out = m_dir.filePath("run1");
-    const Result r = svi({"run", m_image, "--task", "inpaint", "--missing", "0.5", "--noise", "5",
-                          "--algorithm", "mf-ssvi", "--set", "K=16", "--set", "minibatch=64",
-                          "--set", "init=random", "--set", "eval_items=50", "--steps", "20",
-                          "--seed", "3", "--out", out, "--quiet"});
+    const Result r = svi(
+        {"run",   m_image,       "--task",  "inpaint",       "--missing", "0.5",   "--noise",
+         "5",     "--algorithm", "mf-ssvi", "--set",         "K=16",      "--set", "minibatch=64",
+         "--set", "init=random", "--set",   "eval_items=50", "--steps",   "20",    "--seed",
+         "3",     "--out",       out,       "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png", "reconstruction.png", "atoms.png"})
+    for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png",
+                          "reconstruction.png", "atoms.png"})
         QVERIFY2(QFile::exists(out + "/" + f), f);
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("bpfa"));
@@ -164,7 +166,8 @@ void TestCli::runWritesEverything()
     const QStringList lines = QString::fromUtf8(trace.readAll()).trimmed().split('\n');
     QVERIFY(lines.size() >= 3);
     const QStringList header = lines[0].split(',');
-    for (const char* col : {"step", "epochs", "train_seconds", "elbo", "heldout_loglik", "mse", "psnr"})
+    for (const char* col :
+         {"step", "epochs", "train_seconds", "elbo", "heldout_loglik", "mse", "psnr"})
         QVERIFY2(header.contains(col), col);
     QCOMPARE(lines.last().split(',')[0], QString("20"));
 
@@ -177,9 +180,27 @@ void TestCli::runWritesEverything()
 void TestCli::configReRunsIdentically()
 {
     const QString a = m_dir.filePath("cfgA"), b = m_dir.filePath("cfgB");
-    Result r = svi({"run", m_image, "--algorithm", "gibbs-ssvi", "--set", "K=12", "--set",
-                    "init_items=200", "--set", "init_sweeps=3", "--set", "eval_items=40",
-                    "--steps", "8", "--seed", "9", "--out", a, "--quiet", "--threads", "2"});
+    Result r = svi({"run",
+                    m_image,
+                    "--algorithm",
+                    "gibbs-ssvi",
+                    "--set",
+                    "K=12",
+                    "--set",
+                    "init_items=200",
+                    "--set",
+                    "init_sweeps=3",
+                    "--set",
+                    "eval_items=40",
+                    "--steps",
+                    "8",
+                    "--seed",
+                    "9",
+                    "--out",
+                    a,
+                    "--quiet",
+                    "--threads",
+                    "2"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = svi({"run", "--config", a + "/run.json", "--out", b, "--quiet", "--threads", "1"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -187,10 +208,61 @@ void TestCli::configReRunsIdentically()
     QCOMPARE(sb["steps"].toInteger(), qint64(8));
     QCOMPARE(sb["algorithm"].toString(), QString("gibbs-ssvi"));
     // Same configuration and seed → the same numbers, whatever the thread count.
-    QCOMPARE(sb["metrics"].toObject()["psnr"].toDouble(), sa["metrics"].toObject()["psnr"].toDouble());
+    QCOMPARE(sb["metrics"].toObject()["psnr"].toDouble(),
+             sa["metrics"].toObject()["psnr"].toDouble());
     QCOMPARE(sb["metrics"].toObject()["heldout_loglik"].toDouble(),
              sa["metrics"].toObject()["heldout_loglik"].toDouble());
     QCOMPARE(readJson(b + "/run.json")["params"].toObject()["K"].toInt(), 12);
+}
+
+// A run.json is checked field by field before anything is converted: a number where an
+// integer belongs, out of range, or a field of the wrong type is named, never read as garbage
+// or silently as its default.
+void TestCli::badConfig_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    const QByteArray head = R"({"version": 1, "model": "bpfa", "algorithm": "mf-svi", )";
+    QTest::newRow("steps 1e300")
+        << head + R"("budget": {"steps": 1e300}})"
+        << "field 'steps' = 1e+300, but must be a whole number in [0, 9007199254740992]";
+    QTest::newRow("fractional steps") << head + R"("budget": {"steps": 2.5}})"
+                                      << "field 'steps' = 2.5";
+    QTest::newRow("negative seed") << head + R"("seed": -1, "budget": {"steps": 2}})"
+                                   << "field 'seed' = -1, but must be a whole number in [0,";
+    QTest::newRow("huge subsample")
+        << head + R"("task": {"subsample": 1e19}, "budget": {"steps": 2}})"
+        << "field 'subsample' = 1e+19";
+    QTest::newRow("threads as text") << head + R"("threads": "two", "budget": {"steps": 2}})"
+                                     << "field 'threads' = a non-number";
+    QTest::newRow("task not an object") << head + R"("task": [1, 2], "budget": {"steps": 2}})"
+                                        << "field 'task' must be an object";
+    QTest::newRow("budget not an object") << head + R"("budget": 5})"
+                                          << "field 'budget' must be an object";
+    QTest::newRow("flag as text") << head +
+                                         R"("task": {"standardise": "no"}, "budget": {"steps": 2}})"
+                                  << "field 'standardise' must be true or false";
+    QTest::newRow("channels not names")
+        << head + R"("task": {"channels": [1]}, "budget": {"steps": 2}})"
+        << "field 'channels' must be a list of names";
+    QTest::newRow("version 2") << QByteArray(R"({"version": 2, "budget": {"steps": 2}})")
+                               << "field 'version' = 2, but this svi reads version 1";
+    QTest::newRow("not JSON") << QByteArray(R"({"version": 1,)") << "is not a run configuration";
+}
+
+void TestCli::badConfig()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    const QString path = m_dir.filePath("bad-run.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(json) == json.size());
+    f.close();
+    const Result r = svi({"run", "--config", path, "--out", m_dir.filePath("bad"), "--quiet"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY2(r.err.contains("bad-run.json"), qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
 }
 
 void TestCli::badInput_data()
@@ -198,27 +270,37 @@ void TestCli::badInput_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     const QString missing = "/no/such/file.png";
-    QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"} << "file does not exist";
-    QTest::newRow("missing fraction") << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
+    QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"}
+                                  << "file does not exist";
+    QTest::newRow("missing fraction")
+        << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
     QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"} << "K = 0";
-    QTest::newRow("unknown algorithm") << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "--algorithm = magic";
-    QTest::newRow("unknown parameter") << QStringList{"run", "--set", "foo=1", "--steps", "1"} << "unknown parameter 'foo'";
+    QTest::newRow("unknown algorithm")
+        << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "--algorithm = magic";
+    QTest::newRow("unknown parameter")
+        << QStringList{"run", "--set", "foo=1", "--steps", "1"} << "unknown parameter 'foo'";
     QTest::newRow("no budget") << QStringList{"run"} << "no budget";
     QTest::newRow("bad number") << QStringList{"run", "--seconds", "ten"} << "--seconds = ten";
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
     QTest::newRow("info without file") << QStringList{"info"} << "which file";
-    QTest::newRow("bad config") << QStringList{"run", "--config", "/no/such/run.json"} << "cannot read '/no/such/run.json'";
+    QTest::newRow("bad config") << QStringList{"run", "--config", "/no/such/run.json"}
+                                << "cannot read '/no/such/run.json'";
     const QString fcs = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
     const QString csv = QString(SVI_TEST_DATA_DIR) + "/levine32_H1_sub200.csv";
-    QTest::newRow("unknown channel") << QStringList{"run", fcs, "--channels", "CD3,CD999", "--steps", "1"}
-                                     << "no channel or marker named 'CD999'";
+    QTest::newRow("unknown channel")
+        << QStringList{"run", fcs, "--channels", "CD3,CD999", "--steps", "1"}
+        << "no channel or marker named 'CD999'";
     QTest::newRow("inpaint a table") << QStringList{"run", fcs, "--task", "inpaint", "--steps", "1"}
                                      << "is a table: its task is heldout";
-    QTest::newRow("held-out fraction") << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
-    QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"} << "--split = cells";
-    QTest::newRow("mixed kinds") << QStringList{"run", fcs, csv, "--steps", "1"} << "all are FCS files";
-    QTest::newRow("truncated FCS") << QStringList{"info", QString(SVI_TEST_DATA_DIR) + "/fcs/npm_fcs_AriaFile1_truncated.fcs"}
-                                   << "truncated: 6052 of 10000 events present";
+    QTest::newRow("held-out fraction")
+        << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
+    QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"}
+                               << "--split = cells";
+    QTest::newRow("mixed kinds") << QStringList{"run", fcs, csv, "--steps", "1"}
+                                 << "all are FCS files";
+    QTest::newRow("truncated FCS")
+        << QStringList{"info", QString(SVI_TEST_DATA_DIR) + "/fcs/npm_fcs_AriaFile1_truncated.fcs"}
+        << "truncated: 6052 of 10000 events present";
 }
 
 void TestCli::badInput()
@@ -261,16 +343,16 @@ void TestCli::infoFcsAndTables()
     QVERIFY(t["row_names"].toBool());
 }
 
-// Two FCS files stacked, four channels by marker, arcsinh by default (mass cytometry): the summary names the data, the held-out
-// scores are there and loadings.csv has one column per channel.
+// Two FCS files stacked, four channels by marker, arcsinh by default (mass cytometry): the summary
+// names the data, the held-out scores are there and loadings.csv has one column per channel.
 void TestCli::runOnFcsFiles()
 {
     const QString a = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs";
     const QString b = QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_R5_Patient15.fcs";
     const QString out = m_dir.filePath("fcsrun");
-    const Result r = svi({"run", a, b, "--channels", "CD45,170Yb_CD3,yb173di,HLA-DR",
-                          "--algorithm", "mf-ssvi", "--set", "K=8", "--set", "init_items=200",
-                          "--set", "init_sweeps=2", "--steps", "30", "--out", out, "--quiet"});
+    const Result r = svi({"run", a, b, "--channels", "CD45,170Yb_CD3,yb173di,HLA-DR", "--algorithm",
+                          "mf-ssvi", "--set", "K=8", "--set", "init_items=200", "--set",
+                          "init_sweeps=2", "--steps", "30", "--out", out, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["rows"].toInteger(), qint64(573));
@@ -296,19 +378,23 @@ void TestCli::runOnFcsFiles()
     QCOMPARE(readJson(out + "2/summary.json")["metrics"].toObject()["heldout_loglik"].toDouble(),
              s["metrics"].toObject()["heldout_loglik"].toDouble());
     // --arcsinh 0 turns the transform off: another fit of other numbers.
-    const Result raw = svi({"run", "--config", out + "/run.json", "--arcsinh", "0", "--out", out + "3", "--quiet"});
+    const Result raw = svi(
+        {"run", "--config", out + "/run.json", "--arcsinh", "0", "--out", out + "3", "--quiet"});
     QVERIFY2(raw.exitCode == 0, qPrintable(raw.err));
     const QJsonObject s3 = readJson(out + "3/summary.json");
     QCOMPARE(s3["task"].toObject()["arcsinh"].toDouble(), 0.0);
-    QVERIFY(s3["metrics"].toObject()["mse"].toDouble() != s["metrics"].toObject()["mse"].toDouble());
+    QVERIFY(s3["metrics"].toObject()["mse"].toDouble() !=
+            s["metrics"].toObject()["mse"].toDouble());
 }
 
 void TestCli::runOnSyntheticDataWithRowSplit()
 {
     const QString out = m_dir.filePath("synth");
-    const Result r = svi({"run", "synthetic", "--rows", "2000", "--cols", "12", "--true-k", "6",
-                          "--split", "rows", "--heldout", "0.1", "--algorithm", "gibbs-ssvi", "--set",
-                          "K=10", "--set", "init=random", "--steps", "40", "--out", out, "--quiet"});
+    const Result r =
+        svi({"run",         "synthetic",  "--rows",  "2000", "--cols",    "12",
+             "--true-k",    "6",          "--split", "rows", "--heldout", "0.1",
+             "--algorithm", "gibbs-ssvi", "--set",   "K=10", "--set",     "init=random",
+             "--steps",     "40",         "--out",   out,    "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["rows"].toInteger(), qint64(2000));
@@ -341,8 +427,8 @@ QString TestCli::writeSmallCorpus()
     }
     const QString path = m_dir.filePath("small.ldac");
     QFile f(path), v(m_dir.filePath("vocab.txt"));
-    if (!f.open(QIODevice::WriteOnly) || f.write(ldac) != ldac.size() || !v.open(QIODevice::WriteOnly) ||
-        v.write(vocab) != vocab.size())
+    if (!f.open(QIODevice::WriteOnly) || f.write(ldac) != ldac.size() ||
+        !v.open(QIODevice::WriteOnly) || v.write(vocab) != vocab.size())
         qFatal("cannot write the corpus");
     return path;
 }
@@ -361,7 +447,8 @@ void TestCli::corpusInfoRunAndSplit()
     QCOMPARE(info["tokens"].toInteger(), qint64(120 * 40));
 
     const QString out = m_dir.filePath("lda");
-    r = svi({"run", corpus, "--set", "K=3", "--steps", "40", "--set", "minibatch=20", "--out", out, "--quiet"});
+    r = svi({"run", corpus, "--set", "K=3", "--steps", "40", "--set", "minibatch=20", "--out", out,
+             "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("lda")); // the model for a corpus, by default
@@ -371,7 +458,8 @@ void TestCli::corpusInfoRunAndSplit()
     QCOMPARE(s["training_rows"].toInteger(), qint64(120 - 12)); // 10 % test documents
     const QJsonObject m = s["metrics"].toObject();
     const double perplexity = m["perplexity"].toDouble();
-    QVERIFY2(perplexity > 1 && perplexity < 30, qPrintable(QString::number(perplexity))); // < uniform
+    QVERIFY2(perplexity > 1 && perplexity < 30,
+             qPrintable(QString::number(perplexity))); // < uniform
     QVERIFY(qAbs(std::log(perplexity) + m["heldout_loglik_per_word"].toDouble()) < 1e-9);
     QFile topics(out + "/topics.csv");
     QVERIFY(topics.open(QIODevice::ReadOnly));
@@ -386,7 +474,8 @@ void TestCli::corpusInfoRunAndSplit()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     auto lines_ = [](const QString& path) {
         QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n') : QList<QByteArray>{};
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n')
+                                           : QList<QByteArray>{};
     };
     const auto train = lines_(split + "/train.ldac");
     const auto observed = lines_(split + "/test_observed.ldac");
@@ -421,10 +510,12 @@ void TestCli::corpusErrors()
     Result r = svi({"run", bad, "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.ldac") && r.err.contains("line 2"), qPrintable(r.err));
-    r = svi({"run", writeSmallCorpus(), "--heldout", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
+    r = svi({"run", writeSmallCorpus(), "--heldout", "1.5", "--steps", "2", "--out",
+             m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("heldout"), qPrintable(r.err));
-    r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out", m_dir.filePath("bad")});
+    r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out",
+             m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("dense"), qPrintable(r.err));
 }
@@ -440,9 +531,11 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     for (int u = 1; u <= 90; ++u) {
         const int g = u % 3;
         for (int j = 0; j < 8; ++j)
-            data += QByteArray::number(u) + '\t' + QByteArray::number(1 + g * 10 + (u * 7 + j * 3) % 10) + '\t' +
+            data += QByteArray::number(u) + '\t' +
+                    QByteArray::number(1 + g * 10 + (u * 7 + j * 3) % 10) + '\t' +
                     (j % 2 ? "5" : "4") + "\t881250949\n";
-        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) + "\t1\t881250950\n";
+        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) +
+                "\t1\t881250950\n";
     }
     QFile f(folder + "/u.data");
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write(data) == data.size());
@@ -458,21 +551,25 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     QCOMPARE(info["values"].toArray().size(), 3); // 1, 4, 5
 
     const QString out = m_dir.filePath("hpf");
-    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "60", "--out", out, "--quiet"});
+    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "60", "--out", out,
+             "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("hpf")); // the model for ratings, by default
     QCOMPARE(s["task"].toObject()["kind"].toString(), QString("recommend"));
     const QJsonObject split = s["task"].toObject()["split"].toObject();
     QCOMPARE(split["test"].toInteger(), qint64(90 * 2));
-    QCOMPARE(split["train"].toInteger() + split["test"].toInteger() + split["validation"].toInteger(),
+    QCOMPARE(split["train"].toInteger() + split["test"].toInteger() +
+                 split["validation"].toInteger(),
              qint64(90 * 9));
     const QJsonObject m = s["metrics"].toObject();
     for (const char* k : {"heldout_loglik", "rmse", "accuracy", "precision_at_20", "recall_at_20",
                           "popularity_precision_at_20", "popularity_recall_at_20"})
         QVERIFY2(m.contains(k), k);
     QVERIFY2(m["recall_at_20"].toDouble() > m["popularity_recall_at_20"].toDouble(),
-             qPrintable(QString("%1 vs %2").arg(m["recall_at_20"].toDouble()).arg(m["popularity_recall_at_20"].toDouble())));
+             qPrintable(QString("%1 vs %2")
+                            .arg(m["recall_at_20"].toDouble())
+                            .arg(m["popularity_recall_at_20"].toDouble())));
     const QList<QByteArray> users = readAll(out + "/user_factors.tsv").trimmed().split('\n');
     QCOMPARE(users.size(), 90);
     QCOMPARE(users[0].split('\t').size(), 1 + 3); // id, K factors
@@ -487,6 +584,20 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     QCOMPARE(qint64(readAll(splitDir + "/test.tsv").count('\n')), split["test"].toInteger());
     QCOMPARE(qint64(readAll(splitDir + "/train.tsv").count('\n')), split["train"].toInteger());
     QVERIFY(readAll(splitDir + "/train.tsv").startsWith("1\t"));
+
+    // A saved configuration keeps the ratings task's settings: the same split again.
+    const QString share = m_dir.filePath("hpf-share");
+    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "5", "--heldout",
+             "0.3", "--validation", "0.05", "--out", share, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = svi({"run", "--config", share + "/run.json", "--out", share + "2", "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject t1 = readJson(share + "/summary.json")["task"].toObject();
+    const QJsonObject t2 = readJson(share + "2/summary.json")["task"].toObject();
+    QCOMPARE(t2["test_fraction"].toDouble(), 0.3);
+    QCOMPARE(t2["validation_fraction"].toDouble(), 0.05);
+    QCOMPARE(t2["split"].toObject(), t1["split"].toObject());
+    QVERIFY(t1["split"].toObject()["test"].toInteger() > split["test"].toInteger());
 
     // Errors.
     QFile dup(m_dir.filePath("dup/ratings.dat"));

@@ -1,11 +1,10 @@
 #include "core/data/io/run_files.h"
 
+#include "core/data/io/data_error.h"
 #include "core/metrics/ranking_metrics.h"
 
-#include "core/data/io/data_error.h"
-
 #include <QSaveFile>
-
+#include <algorithm>
 #include <cmath>
 
 namespace svi {
@@ -40,6 +39,24 @@ std::string paramTextFromJson(const QJsonValue& value)
 QJsonValue jsonNumber(double value)
 {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
+}
+
+std::optional<std::int64_t> jsonInteger(const QJsonValue& value, std::int64_t lo, std::int64_t hi)
+{
+    constexpr std::int64_t kExact = std::int64_t(1) << 53;
+    lo = std::max(lo, -kExact);
+    hi = std::min(hi, kExact);
+    if (!value.isDouble())
+        return std::nullopt;
+    const double v = value.toDouble();
+    if (!(v >= double(lo) && v <= double(hi)) || v != std::floor(v))
+        return std::nullopt;
+    return std::int64_t(v);
+}
+
+std::string wholeNumberRule(std::int64_t lo, std::int64_t hi)
+{
+    return "must be a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
 QString metricText(double value)
@@ -99,7 +116,8 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw DataError("cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
+        throw DataError("cannot write '" + path.toStdString() +
+                        "': " + f.errorString().toStdString());
 }
 
 QByteArray topicsCsv(const std::vector<TopicSummary>& topics)
@@ -118,13 +136,15 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
 {
     QByteArray out = "feature,weight";
     for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
-        out += "," + csvField(std::size_t(d) < columns.size() ? QString::fromStdString(columns[std::size_t(d)])
-                                                             : QString("V%1").arg(d + 1))
-                          .toUtf8();
+        out += "," + csvField(std::size_t(d) < columns.size()
+                                  ? QString::fromStdString(columns[std::size_t(d)])
+                                  : QString("V%1").arg(d + 1))
+                         .toUtf8();
     out += "\n";
     for (Eigen::Index k = 0; k < preview.atoms.rows(); ++k) {
         out += QByteArray::number(qint64(k + 1)) + "," +
-               metricText(k < preview.atomWeights.size() ? preview.atomWeights[k] : std::nan("")).toUtf8();
+               metricText(k < preview.atomWeights.size() ? preview.atomWeights[k] : std::nan(""))
+                   .toUtf8();
         for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
             out += "," + metricText(preview.atoms(k, d)).toUtf8();
         out += "\n";
@@ -149,7 +169,8 @@ QByteArray recommendationsCsv(const RatingFactors& f, const CountData& data,
                                    : QByteArray::number(i);
             title.replace("\"", "\"\"");
             const double score = f.offset + double(f.users.row(u).dot(f.items.row(i)));
-            out += QByteArray::number(idOf(data.rowIds, u)) + ',' + QByteArray::number(qulonglong(r + 1)) + ',' +
+            out += QByteArray::number(idOf(data.rowIds, u)) + ',' +
+                   QByteArray::number(qulonglong(r + 1)) + ',' +
                    QByteArray::number(idOf(data.columnIds, i)) + ",\"" + title + "\"," +
                    QByteArray::number(score, 'g', 7) + ',' +
                    (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + '\n';

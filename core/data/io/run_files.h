@@ -10,7 +10,8 @@
 #include <QByteArray>
 #include <QJsonValue>
 #include <QString>
-
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -28,6 +29,15 @@ std::string paramTextFromJson(const QJsonValue& value);
 
 // Numbers JSON cannot hold (NaN, ±inf) become null.
 QJsonValue jsonNumber(double value);
+
+// A JSON number that is a whole number in [lo, hi], checked before any conversion (JSON numbers
+// are doubles: 1e300 or 2.5 must not reach an integer cast). std::nullopt otherwise, also for
+// values that are not numbers. Bounds beyond ±2⁵³ are clamped to it (doubles are exact up to
+// there).
+std::optional<std::int64_t> jsonInteger(const QJsonValue& value, std::int64_t lo, std::int64_t hi);
+
+// "must be a whole number in [lo, hi]", for messages.
+std::string wholeNumberRule(std::int64_t lo, std::int64_t hi);
 
 // A metric for a CSV cell: 10 significant digits; "" for NaN, "inf"/"-inf" for infinities.
 QString metricText(double value);
