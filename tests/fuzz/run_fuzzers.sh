@@ -2,9 +2,9 @@
 # Runs every fuzz target of a fuzz build over its seed corpus for a while; exits non-zero on the
 # first finding (a crash, a sanitizer report, a leak, a timeout, memory beyond the limit).
 #
-#   tests/fuzz/run_fuzzers.sh [--seconds S | --runs N] [--build DIR] [--work DIR] [TARGET…]
+#   tests/fuzz/run_fuzzers.sh [--seconds S] [--runs N] [--build DIR] [--work DIR] [TARGET…]
 #
-# Defaults: 20 s per target, build/fuzz, a fresh temporary work folder. The seeds in
+# Defaults: 20 s per target (with both limits, whichever comes first), build/fuzz, a fresh temporary work folder. The seeds in
 # tests/fuzz/corpus/<target> are read, never written: new inputs go to WORK/corpus/<target>,
 # findings to WORK/findings/<target>-crash-…; one line of figures per target goes to
 # WORK/figures.tsv (target, executions, seconds, executions/s, edges covered, features, corpus
@@ -12,7 +12,7 @@
 # (--seconds 3600 or --runs 1000000) is how the figures in the README were made.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds=20
+seconds=""
 runs=""
 build=build/fuzz
 work=""
@@ -33,7 +33,10 @@ if [[ ${#targets[@]} -eq 0 ]]; then
     for f in tests/fuzz/corpus/*/; do targets+=("$(basename "$f")"); done
 fi
 limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1)
-if [[ -n "$runs" ]]; then limits+=(-runs="$runs"); else limits+=(-max_total_time="$seconds"); fi
+# --runs and --seconds together: whichever comes first; neither: 20 s.
+[[ -n "$runs" || -n "$seconds" ]] || seconds=20
+[[ -z "$runs" ]] || limits+=(-runs="$runs")
+[[ -z "$seconds" ]] || limits+=(-max_total_time="$seconds")
 printf 'target\texecutions\tseconds\texec_per_s\tedges\tfeatures\tcorpus_units\tcorpus_bytes\n' > "$work/figures.tsv"
 for t in "${targets[@]}"; do
     exe="$build/bin/fuzz_$t"
