@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <boost/math/special_functions/digamma.hpp>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace svi;
@@ -136,7 +137,32 @@ private slots:
     void rejectsBadOptions_data();
     void rejectsBadOptions();
     void registryDeclaresBothModels();
+    void divergedSeesEveryItemParameter();
 };
+
+// diverged() looks at every parameter of the item side (shapes, rates, popularity levels): one
+// bad value anywhere is enough; finite, positive values are not divergence.
+void TestPf::divergedSeesEveryItemParameter()
+{
+    const CountDataPtr data = smallCounts(6, 5, 11);
+    PfTrainer trainer(data, PfAlgorithm::Batch, options(true, 3), 5);
+    trainer.step(1);
+    QVERIFY(!trainer.diverged());
+    const MatrixRD shp = trainer.items().shp, rte = trainer.items().rte;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const double bad : {nan, inf, 0.0, -1.0})
+        for (const bool inShape : {true, false}) {
+            MatrixRD s = shp, r = rte;
+            (inShape ? s : r)(4, 2) = bad;
+            trainer.setItems(s, r);
+            QVERIFY2(
+                trainer.diverged(),
+                qPrintable(QString("%1 in the %2").arg(bad).arg(inShape ? "shapes" : "rates")));
+        }
+    trainer.setItems(shp, rte);
+    QVERIFY(!trainer.diverged());
+}
 
 // One batch sweep against the updates of Gopalan et al. (2015) written out with explicit φ on
 // a 4×5 model: φ from the starting parameters, then γ and κ for every user, then λ and τ.
@@ -173,7 +199,8 @@ void TestPf::batchSweepMatchesUpdatesWrittenOut()
         for (int i = 0; i < I; ++i) {
             double z = 0;
             for (int k = 0; k < K; ++k) {
-                phi[u](i, k) = std::exp(elog(u0.shp(u, k), u0.rte(u, k)) + elog(i0.shp(i, k), i0.rte(i, k)));
+                phi[u](i, k) =
+                    std::exp(elog(u0.shp(u, k), u0.rte(u, k)) + elog(i0.shp(i, k), i0.rte(i, k)));
                 z += phi[u](i, k);
             }
             phi[u].row(i) /= z;
@@ -297,7 +324,10 @@ void TestPf::batchElboIsMonotone()
         trainer.step(t);
         const double elbo = trainer.elbo();
         QVERIFY2(elbo >= previous - 1e-9 * std::abs(previous),
-                 qPrintable(QString("sweep %1: %2 < %3").arg(t).arg(elbo, 0, 'g', 15).arg(previous, 0, 'g', 15)));
+                 qPrintable(QString("sweep %1: %2 < %3")
+                                .arg(t)
+                                .arg(elbo, 0, 'g', 15)
+                                .arg(previous, 0, 'g', 15)));
         previous = elbo;
     }
     QVERIFY(previous > first + 1.0);
@@ -392,7 +422,8 @@ void TestPf::recoversPlantedFactors()
     int correct = 0;
     std::vector<bool> used(G, false);
     for (int k = 0; k < G; ++k) {
-        const auto best = std::max_element(votes[std::size_t(k)].begin(), votes[std::size_t(k)].end());
+        const auto best =
+            std::max_element(votes[std::size_t(k)].begin(), votes[std::size_t(k)].end());
         const int g = int(best - votes[std::size_t(k)].begin());
         QVERIFY2(!used[std::size_t(g)], "two factors found the same group");
         used[std::size_t(g)] = true;
@@ -480,7 +511,8 @@ void TestPf::topItemsBreaksTiesAndExcludes()
     const std::vector<std::int32_t> ex = {2};
     const auto top = topItems(scores, {ex}, 3, scratch);
     QCOMPARE(top, (std::vector<std::int32_t>{1, 4, 3}));
-    QVERIFY(std::all_of(scratch.excluded.begin(), scratch.excluded.end(), [](unsigned char c) { return c == 0; }));
+    QVERIFY(std::all_of(scratch.excluded.begin(), scratch.excluded.end(),
+                        [](unsigned char c) { return c == 0; }));
     QCOMPARE(topItems(scores, {ex}, 10, scratch).size(), std::size_t(4));
     QCOMPARE(countHits(top, std::vector<std::int32_t>{0, 3, 4}), 2);
 }
@@ -489,10 +521,14 @@ void TestPf::rejectsBadOptions_data()
 {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("message");
-    QTest::newRow("K") << "K" << "K = 0, but must be ≥ 1";
-    QTest::newRow("a") << "a" << "a = -1, but must be > 0";
-    QTest::newRow("kappa") << "kappa" << "kappa = 2, but must be in [0.5, 1]";
-    QTest::newRow("minibatch") << "minibatch" << "minibatch = 0, but must be ≥ 1";
+    QTest::newRow("K") << "K"
+                       << "K = 0, but must be ≥ 1";
+    QTest::newRow("a") << "a"
+                       << "a = -1, but must be > 0";
+    QTest::newRow("kappa") << "kappa"
+                           << "kappa = 2, but must be in [0.5, 1]";
+    QTest::newRow("minibatch") << "minibatch"
+                               << "minibatch = 0, but must be ≥ 1";
 }
 
 void TestPf::rejectsBadOptions()
@@ -537,7 +573,8 @@ void TestPf::registryDeclaresBothModels()
         }
     const AlgorithmEntry* hpf = r.find("hpf", "svi");
     auto has = [&](const AlgorithmEntry* e, const std::string& key) {
-        return std::any_of(e->params.begin(), e->params.end(), [&](const ParamSpec& s) { return s.key == key; });
+        return std::any_of(e->params.begin(), e->params.end(),
+                           [&](const ParamSpec& s) { return s.key == key; });
     };
     QVERIFY(has(hpf, "a_prime") && has(hpf, "schedule") && has(hpf, "top_n"));
     QVERIFY(!has(r.find("pmf", "batch"), "a_prime") && has(r.find("pmf", "batch"), "b"));
