@@ -1,5 +1,7 @@
 // The headless tool as a user runs it: list, info, run, re-run from run.json, and bad input.
 
+#include "tests/test_files.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -12,6 +14,9 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+
+using test_support::readAll;
+using test_support::readJson;
 
 namespace {
 
@@ -35,20 +40,6 @@ Result svi(const QStringList& args, int timeoutMs = 120000)
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // re-open, close mid-run. Runs are real (BPFA on a small crop) with tiny budgets.
 
 #include "core/run/registry.h"
+#include "tests/test_files.h"
+#include "tests/ui/window_testing.h"
 #include "ui/image_panel.h"
 #include "ui/loadings_view.h"
 #include "ui/main_window.h"
@@ -13,9 +15,8 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QGroupBox>
-#include <QPushButton>
 #include <QFile>
+#include <QGroupBox>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -30,35 +32,15 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <memory>
 #include <set>
 
 using namespace svi;
 using namespace svi::ui;
+using namespace test_support;
 
 namespace {
-
-// Small settings so that every run takes a fraction of a second, also under sanitizers.
-void useSmallSettings(MainWindow& w)
-{
-    ParamForm* f = w.algorithmForm();
-    f->setText("K", "12");
-    f->setText("minibatch", "40");
-    f->setText("init_items", "100");
-    f->setText("init_sweeps", "3");
-    f->setText("eval_items", "100");
-    f->setText("eval_burnin", "2");
-    f->setText("eval_kept", "2");
-    w.taskForm()->setText("patch", "6");
-}
-
-bool waitForData(MainWindow& w, int timeoutMs = 20000)
-{
-    QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
-    return ready.wait(timeoutMs) && ready.last().at(0).toBool();
-}
 
 // An LDA-C corpus of 60 documents over 30 words w0 … w29 in three planted groups (w0–w9,
 // w10–w19, w20–w29): document d draws its 40 tokens from group d mod 3 only. Fixed seed.
@@ -86,12 +68,6 @@ QString writePlantedCorpus(const QString& folder)
         docs.write((QString::number(pairs.size()) + " " + pairs.join(' ') + "\n").toUtf8());
     }
     return docs.fileName();
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -171,7 +147,8 @@ void TestMainWindow::startsWithTheDefaultImage()
     for (int y = 0; y < c.height(); ++y)
         for (int x = 0; x < c.width(); ++x)
             black += qGray(c.pixel(x, y)) == 0;
-    QVERIFY2(std::abs(double(black) / (512.0 * 512.0) - 0.8) < 0.01, qPrintable(QString::number(black)));
+    QVERIFY2(std::abs(double(black) / (512.0 * 512.0) - 0.8) < 0.01,
+             qPrintable(QString::number(black)));
     // Ready to inpaint with Gibbs-SSVI in one click.
     QCOMPARE(w.algorithmPicker()->currentData().toString(), QString("gibbs-ssvi"));
     QVERIFY(w.runAction()->isEnabled());
@@ -352,8 +329,8 @@ void TestMainWindow::pauseResumeStop()
     QVERIFY(w.findChild<QAction*>("actionPause")->isEnabled());
     w.findChild<QAction*>("actionPause")->trigger();
     QCOMPARE(w.runs()->record(id)->status, RunStatus::Paused);
-    QTRY_VERIFY_WITH_TIMEOUT((w.runs()->pollPhases(), w.runs()->record(id)->phase == RunPhase::Paused),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (w.runs()->pollPhases(), w.runs()->record(id)->phase == RunPhase::Paused), 10000);
     QTest::qWait(100); // a snapshot already queued may still arrive
     const auto steps = w.runs()->record(id)->trace.size();
     QTest::qWait(400);
@@ -381,12 +358,14 @@ void TestMainWindow::twoRunsAtOnce()
     QVERIFY(a > 0 && b > 0 && a != b);
     QTRY_VERIFY_WITH_TIMEOUT(w.runs()->record(a)->status == RunStatus::Running &&
                                  w.runs()->record(b)->status == RunStatus::Running &&
-                                 !w.runs()->record(a)->trace.empty() && !w.runs()->record(b)->trace.empty(),
+                                 !w.runs()->record(a)->trace.empty() &&
+                                 !w.runs()->record(b)->trace.empty(),
                              30000);
     QCOMPARE(w.runs()->activeCount(), 2);
     w.refreshNow();
     QCOMPARE(w.elboChart()->seriesCount(), 2);
-    QVERIFY(w.images()->find(QString("run:%1").arg(a)) && w.images()->find(QString("run:%1").arg(b)));
+    QVERIFY(w.images()->find(QString("run:%1").arg(a)) &&
+            w.images()->find(QString("run:%1").arg(b)));
     w.findChild<QAction*>("actionStopAll")->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(w.runs()->activeCount(), 0, 60000);
     QCOMPARE(w.runs()->record(a)->summary->reason, TerminationReason::Cancelled);
@@ -412,13 +391,18 @@ void TestMainWindow::compareExportAndReopenTheSession()
     for (int row = 0; row < 5; ++row) {
         algorithms << results->item(row, 1)->text();
         for (int c : {2, 3, 5, 6})
-            QVERIFY2(std::isfinite(results->item(row, c)->text().toDouble()) && !results->item(row, c)->text().isEmpty(),
-                     qPrintable(QString("row %1 col %2: '%3'").arg(row).arg(c).arg(results->item(row, c)->text())));
+            QVERIFY2(std::isfinite(results->item(row, c)->text().toDouble()) &&
+                         !results->item(row, c)->text().isEmpty(),
+                     qPrintable(QString("row %1 col %2: '%3'")
+                                    .arg(row)
+                                    .arg(c)
+                                    .arg(results->item(row, c)->text())));
         QVERIFY(results->item(row, 4)->text().toDouble() < 0); // a log-likelihood
         QCOMPARE(results->item(row, 7)->text(), QString("30"));
         QCOMPARE(results->item(row, 9)->text(), QString("budget"));
     }
-    QCOMPARE(algorithms, QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
+    QCOMPARE(algorithms,
+             QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
 
     // Exports.
     const QString png = m_dir.filePath("elbo.png"), svg = m_dir.filePath("psnr.svg");
@@ -449,14 +433,16 @@ void TestMainWindow::compareExportAndReopenTheSession()
     QVERIFY(w->exportResults(table));
     const QList<QByteArray> rows = readAll(table).trimmed().split('\n');
     QCOMPARE(rows.size(), 6);
-    QVERIFY(rows[0].startsWith("Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,Held-out MSE,s/step"));
+    QVERIFY(rows[0].startsWith(
+        "Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,Held-out MSE,s/step"));
     QVERIFY(rows[5].contains("Gibbs-SSVI"));
 
     QVERIFY(w->exportReconstructions(m_dir.path()));
     QVERIFY(QFile::exists(m_dir.filePath("original.png")));
     QVERIFY(QFile::exists(m_dir.filePath("corrupted.png")));
     const int firstId = w->runs()->ids().front();
-    QCOMPARE(QImage(m_dir.filePath(QString("run-%1-mf-svi.png").arg(firstId))).size(), QSize(36, 30));
+    QCOMPARE(QImage(m_dir.filePath(QString("run-%1-mf-svi.png").arg(firstId))).size(),
+             QSize(36, 30));
 
     const QString session = m_dir.filePath("session.json");
     QVERIFY(w->saveSession(session));
@@ -597,13 +583,14 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QVERIFY(w->corpusMode());
     QVERIFY(!w->tableMode());
     QVERIFY(!w->corpusBox()->isHidden());
-    QVERIFY(w->taskForm()->parentWidget()->isHidden()); // the inpainting box
+    QVERIFY(w->taskForm()->parentWidget()->isHidden());        // the inpainting box
     QVERIFY(!w->tokenizerForm()->isVisibleTo(w->corpusBox())); // counts files are not tokenized
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
     QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
     // LDA's own defaults, not BPFA's values of the shared keys (K = 256 atoms, minibatch).
-    QCOMPARE(w->algorithmForm()->text("K"), QString::fromStdString(defaultText(
-                                                 Registry::builtin().find("lda", "svi")->params.front())));
+    QCOMPARE(w->algorithmForm()->text("K"),
+             QString::fromStdString(
+                 defaultText(Registry::builtin().find("lda", "svi")->params.front())));
     QCOMPARE(w->metricPicker()->currentData().toString(), QString("perplexity"));
     QVERIFY(w->metricPicker()->findData("heldout_loglik_per_word") >= 0);
     QCOMPARE(w->metricPicker()->findData("psnr"), -1);
@@ -612,8 +599,8 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QCOMPARE(w->currentCounts()->cols(), std::int64_t(30));
     QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(6)); // default 10 %
     const QString label = w->dataLabel()->text();
-    QVERIFY2(label.contains("60 documents") && label.contains("30 words") && label.contains("2,400 tokens") &&
-                 label.contains("6 test documents"),
+    QVERIFY2(label.contains("60 documents") && label.contains("30 words") &&
+                 label.contains("2,400 tokens") && label.contains("6 test documents"),
              qPrintable(label));
     QVERIFY(!w->compareButton()->isEnabled()); // Compare is the five BPFA algorithms
     QVERIFY(w->compareButton()->toolTip().contains("BPFA"));
@@ -622,7 +609,8 @@ void TestMainWindow::corpusTopicsExportAndSession()
     w->corpusForm()->setText("heldout", "0.25");
     QVERIFY(waitForData(*w));
     QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(15));
-    QVERIFY2(w->dataLabel()->text().contains("15 test documents"), qPrintable(w->dataLabel()->text()));
+    QVERIFY2(w->dataLabel()->text().contains("15 test documents"),
+             qPrintable(w->dataLabel()->text()));
     // A bad value keeps Run disabled with the reason; the data stay.
     w->corpusForm()->setText("heldout", "1.5");
     QTRY_VERIFY(w->runBlockedReason()->text().contains("heldout"));
@@ -666,7 +654,8 @@ void TestMainWindow::corpusTopicsExportAndSession()
     // Export: the topics as CSV.
     QTemporaryDir out;
     QVERIFY(w->exportReconstructions(out.path()));
-    const QList<QByteArray> lines = readAll(out.filePath(QString("run-%1-svi-topics.csv").arg(id))).trimmed().split('\n');
+    const QList<QByteArray> lines =
+        readAll(out.filePath(QString("run-%1-svi-topics.csv").arg(id))).trimmed().split('\n');
     QCOMPARE(lines[0], QByteArray("topic,weight,rank,word,probability"));
     QVERIFY2(lines.size() > 10, qPrintable(QString::number(lines.size())));
     QVERIFY(lines[1].contains(",1,w"));
@@ -686,7 +675,8 @@ void TestMainWindow::corpusTopicsExportAndSession()
         QSignalSpy errors(w.get(), &MainWindow::errorShown);
         w->openPath(badDir.filePath(name));
         QVERIFY(errors.wait(20000));
-        QVERIFY2(errors.last().at(0).toString().contains(name), qPrintable(errors.last().at(0).toString()));
+        QVERIFY2(errors.last().at(0).toString().contains(name),
+                 qPrintable(errors.last().at(0).toString()));
         QCOMPARE(w->currentCounts(), before);
         QVERIFY(w->corpusMode());
         QCOMPARE(w->runs()->ids().size(), 1);
@@ -728,12 +718,14 @@ void TestMainWindow::rawTextTokenizerAndSubset()
     // Keeping the one-off words reads the archive again with a larger vocabulary.
     w.tokenizerForm()->setText("min_df", "1");
     QVERIFY(waitForData(w));
-    QVERIFY2(w.currentCounts()->cols() > words, qPrintable(QString::number(w.currentCounts()->cols())));
+    QVERIFY2(w.currentCounts()->cols() > words,
+             qPrintable(QString::number(w.currentCounts()->cols())));
     // Only the training folder: fewer documents.
     w.subsetEdit()->setText("train");
     emit w.subsetEdit()->textEdited("train");
     QVERIFY(waitForData(w));
-    QVERIFY2(w.currentCounts()->rows() < docs, qPrintable(QString::number(w.currentCounts()->rows())));
+    QVERIFY2(w.currentCounts()->rows() < docs,
+             qPrintable(QString::number(w.currentCounts()->rows())));
     QCOMPARE(w.currentSource().subset, QString("train"));
     QCOMPARE(w.currentSource().tokenizer.minDocumentFrequency, std::int64_t(1));
 
@@ -768,13 +760,15 @@ void TestMainWindow::ratingsRecommendationsAndSession()
         const int g = u % 3;
         for (int j = 0; j < 8; ++j) {
             const int item = 1 + g * 10 + (u * 7 + j * 3) % 10;
-            data += QByteArray::number(u) + '\t' + QByteArray::number(item) + '\t' + (j % 2 ? "5" : "4") +
-                    "\t881250949\n";
+            data += QByteArray::number(u) + '\t' + QByteArray::number(item) + '\t' +
+                    (j % 2 ? "5" : "4") + "\t881250949\n";
         }
-        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) + "\t1\t881250950\n";
+        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) +
+                "\t1\t881250950\n";
     }
     for (int i = 1; i <= 30; ++i)
-        items += QByteArray::number(i) + "|Film " + QByteArray::number(i) + (i == 1 ? " \xe9t\xe9" : "") +
+        items += QByteArray::number(i) + "|Film " + QByteArray::number(i) +
+                 (i == 1 ? " \xe9t\xe9" : "") +
                  " (1995)|01-Jan-1995||http://x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n";
     QFile d(dir.filePath("u.data")), it(dir.filePath("u.item"));
     QVERIFY(d.open(QIODevice::WriteOnly) && d.write(data) == data.size());
@@ -800,7 +794,9 @@ void TestMainWindow::ratingsRecommendationsAndSession()
     QCOMPARE(w->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 2)); // round(0.2 · 9)
     QCOMPARE(w->currentCounts()->columnNames[0], std::string("Film 1 \u00e9t\u00e9 (1995)"));
     const QString label = w->dataLabel()->text();
-    QVERIFY2(label.contains("120 users") && label.contains("30 items") && label.contains("240 test"), qPrintable(label));
+    QVERIFY2(label.contains("120 users") && label.contains("30 items") &&
+                 label.contains("240 test"),
+             qPrintable(label));
 
     // HPF, batch VB, three factors.
     w->algorithmPicker()->setCurrentIndex(w->algorithmPicker()->findData("batch"));
@@ -818,8 +814,10 @@ void TestMainWindow::ratingsRecommendationsAndSession()
     QVERIFY(r->summary);
     QVERIFY2(r->summary->reason == TerminationReason::BudgetReached, r->summary->message.c_str());
     const auto& m = r->summary->last->metrics;
-    QVERIFY2(m.at("recall_at_20") > m.at("popularity_recall_at_20"),
-             qPrintable(QString("%1 vs %2").arg(m.at("recall_at_20")).arg(m.at("popularity_recall_at_20"))));
+    QVERIFY2(
+        m.at("recall_at_20") > m.at("popularity_recall_at_20"),
+        qPrintable(
+            QString("%1 vs %2").arg(m.at("recall_at_20")).arg(m.at("popularity_recall_at_20"))));
 
     // The recommendations of user row 4: 20 titles, none rated in training, held-out hits.
     RecommendationsView* rec = w->recommendationsView();
@@ -838,9 +836,14 @@ void TestMainWindow::ratingsRecommendationsAndSession()
     QTemporaryDir out;
     QVERIFY(w->exportReconstructions(out.path()));
     const QList<QByteArray> lines =
-        readAll(out.filePath(QString("run-%1-batch-recommendations.csv").arg(id))).trimmed().split('\n');
+        readAll(out.filePath(QString("run-%1-batch-recommendations.csv").arg(id)))
+            .trimmed()
+            .split('\n');
     QCOMPARE(lines[0], QByteArray("user_id,rank,item_id,title,score,held_out"));
-    QVERIFY2(lines[1].startsWith(QByteArray::number(w->currentCounts()->rowIds[std::size_t(w->recommendationsView()->user())]) + ",1,"),
+    QVERIFY2(lines[1].startsWith(
+                 QByteArray::number(
+                     w->currentCounts()->rowIds[std::size_t(w->recommendationsView()->user())]) +
+                 ",1,"),
              lines[1].constData());
     QCOMPARE(lines.size(), 21);
 

@@ -2,6 +2,8 @@
 // stop them and quit); with runs no session file holds it offers to save the session; with
 // nothing to lose it closes at once. Closing mid-run never leaves a thread behind.
 
+#include "tests/test_files.h"
+#include "tests/ui/window_testing.h"
 #include "ui/main_window.h"
 #include "ui/param_form.h"
 #include "ui/run_manager.h"
@@ -27,6 +29,7 @@
 
 using namespace svi;
 using namespace svi::ui;
+using namespace test_support;
 
 namespace {
 
@@ -81,31 +84,14 @@ private:
     QFileDialog* m_answeredFile = nullptr;
 };
 
-bool waitForData(MainWindow& w, int timeoutMs = 20000)
+// Runs one small run of `steps` steps to its end; its id, or 0 when it did not end.
+int runToTheEnd(MainWindow& w, int steps)
 {
-    QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
-    return ready.wait(timeoutMs) && ready.last().at(0).toBool();
-}
-
-void useSmallSettings(MainWindow& w)
-{
-    ParamForm* f = w.algorithmForm();
-    f->setText("K", "12");
-    f->setText("minibatch", "40");
-    f->setText("init_items", "100");
-    f->setText("init_sweeps", "3");
-    f->setText("eval_items", "100");
-    f->setText("eval_burnin", "2");
-    f->setText("eval_kept", "2");
-    w.taskForm()->setText("patch", "6");
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
+    w.budgetForm()->setText("seconds", "0");
+    w.budgetForm()->setText("steps", QString::number(steps));
+    QSignalSpy finished(w.runs(), &RunManager::runFinished);
+    const int id = w.startRun();
+    return !finished.isEmpty() || finished.wait(60000) ? id : 0;
 }
 
 } // namespace
@@ -222,11 +208,8 @@ void TestQuit::unsavedRunsOfferToSaveTheSession()
     QFile::remove(path);
     MainWindow w;
     QVERIFY(openSmall(w));
-    w.budgetForm()->setText("seconds", "0");
-    w.budgetForm()->setText("steps", "20");
-    QSignalSpy finished(w.runs(), &RunManager::runFinished);
-    const int id = w.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 1, 60000);
+    const int id = runToTheEnd(w, 20);
+    QVERIFY(id > 0);
     const double psnr = w.runs()->record(id)->metric("psnr");
     QVERIFY(std::isfinite(psnr));
     Answerer save("quitSave", path);
@@ -249,11 +232,7 @@ void TestQuit::cancellingTheSaveKeepsTheWindow()
 {
     MainWindow w;
     QVERIFY(openSmall(w));
-    w.budgetForm()->setText("seconds", "0");
-    w.budgetForm()->setText("steps", "10");
-    QSignalSpy finished(w.runs(), &RunManager::runFinished);
-    w.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 1, 60000);
+    QVERIFY(runToTheEnd(w, 10) > 0);
     {
         Answerer cancelTheFile("quitSave"); // no path: the file dialog is cancelled
         QVERIFY(!w.close());
@@ -271,11 +250,7 @@ void TestQuit::savedSessionClosesAndNewRunsAskAgain()
     const QString path = m_dir.filePath("saved.json");
     MainWindow w;
     QVERIFY(openSmall(w));
-    w.budgetForm()->setText("seconds", "0");
-    w.budgetForm()->setText("steps", "10");
-    QSignalSpy finished(w.runs(), &RunManager::runFinished);
-    w.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 1, 60000);
+    QVERIFY(runToTheEnd(w, 10) > 0);
     QVERIFY(w.saveSession(path));
     {
         Answerer none("quitContinue");
@@ -284,8 +259,7 @@ void TestQuit::savedSessionClosesAndNewRunsAskAgain()
     }
     // A run added after the save is not in the file: asked again, and saved to the same file
     // without a dialog.
-    w.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 2, 60000);
+    QVERIFY(runToTheEnd(w, 10) > 0);
     Answerer save("quitSave");
     QVERIFY(w.close());
     QCOMPARE(save.questions, 1);
