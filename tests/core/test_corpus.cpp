@@ -1,176 +1,32 @@
 // Text corpora: the tokenizer on tricky text (Latin-1 and UTF-8, capitals, accents, numbers,
-// apostrophes, headers), the stop list and the vocabulary filters; the LDA-C and UCI readers and
-// the messages for bad input; folders and tar archives (GNU, ustar and pax names, truncation) of
-// the committed sample in tests/data/text; loadCorpus's dispatch; and makeCorpusData's
-// document-completion split. With SVI_AP_DIR (the folder of ap.dat and vocab.txt from Blei's
-// lda-c) and SVI_20NEWS_FILE (20news-bydate.tar.gz) set, the real corpora too.
+// apostrophes, headers), the stop list and the vocabulary filters; folders and tar archives
+// (GNU, ustar and pax names, truncation) of the committed sample in tests/data/text; loadCorpus's
+// dispatch. With SVI_AP_DIR (the folder of ap.dat and vocab.txt from Blei's lda-c) and
+// SVI_20NEWS_FILE (20news-bydate.tar.gz) set, the real corpora too. (The count files are in
+// test_corpus_counts, the split in test_corpus_split.)
 
 #include "core/data/corpus.h"
 #include "core/data/io/corpus_files.h"
 #include "core/data/io/data_files.h"
 #include "core/data/io/tokenizer.h"
-#include "core/math/random.h"
+#include "tests/core/corpus_testing.h"
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
-#include <zlib.h>
 
 using namespace svi;
-
-namespace {
-
-QString dataFile(const QString& name)
-{
-    return QString(SVI_TEST_DATA_DIR) + "/" + name;
-}
-
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string std8(const QString& s)
-{
-    return s.toStdString();
-}
-
-QStringList list(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const std::string& s : v)
-        out << str(s);
-    return out;
-}
-
-bool writeGzip(const QString& path, const QByteArray& bytes)
-{
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
-    if (!gz)
-        return false;
-    const int written = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
-    return gzclose(gz) == Z_OK && written == bytes.size();
-}
-
-QByteArray gunzip(const QString& path)
-{
-    QByteArray out;
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!gz)
-        return out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(gz, buf, sizeof buf)) > 0)
-        out.append(buf, n);
-    gzclose(gz);
-    return out;
-}
-
-// The DataError message of `f`, or a note that it threw none.
-QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const DataError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no DataError)";
-}
-
-QString invalidOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no std::invalid_argument)";
-}
-
-// Tokens joined by spaces.
-QString tokens(const QByteArray& bytes, const TokenizerOptions& o)
-{
-    const Tokenizer t(o);
-    return list(t.tokenize(std::string_view(bytes.constData(), std::size_t(bytes.size()))))
-        .join(' ');
-}
-
-// Document d as word → count.
-std::map<std::string, float> wordCounts(const Corpus& c, std::int64_t d)
-{
-    std::map<std::string, float> m;
-    const auto cols = c.docs.rowCols(d);
-    const auto counts = c.docs.rowCounts(d);
-    for (std::size_t j = 0; j < cols.size(); ++j)
-        m[c.vocabulary[std::size_t(cols[j])]] = counts[j];
-    return m;
-}
-
-// In how many documents `word` occurs.
-std::int64_t documentFrequency(const Corpus& c, const std::string& word)
-{
-    const auto it = std::find(c.vocabulary.begin(), c.vocabulary.end(), word);
-    if (it == c.vocabulary.end())
-        return 0;
-    const auto id = std::int32_t(it - c.vocabulary.begin());
-    return std::count(c.docs.cols.begin(), c.docs.cols.end(), id);
-}
-
-std::int64_t docIndex(const Corpus& c, const std::string& name)
-{
-    const auto it = std::find(c.docNames.begin(), c.docNames.end(), name);
-    return it == c.docNames.end() ? -1 : std::int64_t(it - c.docNames.begin());
-}
-
-bool sameCounts(const SparseRows& a, const SparseRows& b)
-{
-    return a.rowStart == b.rowStart && a.cols == b.cols && a.counts == b.counts;
-}
-
-// A corpus of `docs` documents over `words` words with random lengths (0 to 40 tokens), some
-// documents empty or of one token, from a fixed seed.
-Corpus randomCorpus(std::int64_t docs, std::int32_t words, std::uint64_t seed)
-{
-    Corpus c;
-    c.source = "random";
-    for (std::int32_t w = 0; w < words; ++w)
-        c.vocabulary.push_back(std::string("w").append(std::to_string(w)));
-    Rng rng = Rng::stream(seed, 0);
-    std::vector<std::int32_t> cols;
-    std::vector<float> counts;
-    for (std::int64_t d = 0; d < docs; ++d) {
-        std::map<std::int32_t, float> row;
-        const std::uint64_t n = d % 17 == 0 ? d % 2 : rng.below(40); // 0 or 1 token now and then
-        for (std::uint64_t k = 0; k < n; ++k)
-            row[std::int32_t(rng.below(std::uint64_t(words)))] += 1.0f;
-        cols.clear();
-        counts.clear();
-        for (const auto& [w, n2] : row) {
-            cols.push_back(w);
-            counts.push_back(n2);
-        }
-        c.docs.appendRow(cols, counts);
-        c.docNames.push_back(std::string("doc").append(std::to_string(1000 + d)));
-    }
-    return c;
-}
-
-} // namespace
+using namespace corpus_testing;
 
 class TestCorpus : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
-
-    // Tokenizer.
+    void initTestCase() { QVERIFY(m_files.valid()); }
     void tokenize_data();
     void tokenize();
     void headers_data();
@@ -184,19 +40,6 @@ private slots:
     void options_data();
     void options();
     void paramsRoundTrip();
-
-    // Count files.
-    void ldacReads();
-    void ldacFindsItsVocabulary();
-    void ldacErrors_data();
-    void ldacErrors();
-    void vocabularyErrors();
-    void uciReads();
-    void sizesAreNotTakenOnTrust();
-    void uciErrors_data();
-    void uciErrors();
-
-    // Raw text.
     void sampleArchive();
     void archiveFormatsAgree();
     void folderAgreesWithArchive();
@@ -206,31 +49,15 @@ private slots:
     void textFiles();
     void loadCorpusDispatch();
     void fileKinds();
-
-    // The split.
-    void splitReproducible();
-    void splitHalvesAddUp();
-    void splitSkipsShortDocuments();
-    void splitSubsample();
-    void splitErrors();
-    void stats();
-
-    // Real corpora (environment variables).
     void apCorpus();
     void newsTraining();
 
 private:
     QString write(const QString& name, const QByteArray& bytes)
     {
-        const QString path = m_dir.filePath(name);
-        QDir().mkpath(QFileInfo(path).path());
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
+        return m_files.write(name, bytes);
     }
-
-    QTemporaryDir m_dir;
+    TempFiles m_files;
 };
 
 // --- tokenizer ---------------------------------------------------------------------------------
@@ -540,219 +367,6 @@ void TestCorpus::paramsRoundTrip()
     QVERIFY(t.stripEmailHeaders);
 }
 
-// --- LDA-C and UCI -----------------------------------------------------------------------------
-
-void TestCorpus::ldacReads()
-{
-    // Blank lines are skipped; "0" is an empty document; pairs come in any order; the
-    // vocabulary has trailing spaces and CRLF.
-    const QByteArray counts = "3 5:1 0:1 2:2\n0\n\n2 1:4 0:1\n";
-    const QString vocab = write("ldac1/words.txt", "a \r\nb\r\nc\r\nd\r\ne\r\nf\r\n");
-    const QString path = write("ldac1/docs.ldac", counts);
-    const Corpus c = readLdac(std8(path), std8(vocab));
-    QCOMPARE(c.documents(), std::int64_t(3));
-    QCOMPARE(list(c.vocabulary), QStringList({"a", "b", "c", "d", "e", "f"}));
-    QCOMPARE(c.docs.rowStart, (std::vector<std::int64_t>{0, 3, 3, 5}));
-    QCOMPARE(c.docs.cols, (std::vector<std::int32_t>{0, 2, 5, 0, 1}));
-    QCOMPARE(c.docs.counts, (std::vector<float>{1, 2, 1, 1, 4}));
-    QVERIFY(c.docNames.empty());
-    const CorpusStats s = c.stats();
-    QCOMPARE(s.tokens, std::int64_t(9));
-    QCOMPARE(s.emptyDocuments, std::int64_t(1));
-
-    // Gzipped, the same.
-    const QString gz = m_dir.filePath("ldac1/docs.ldac.gz");
-    QVERIFY(writeGzip(gz, counts));
-    QVERIFY(sameCounts(readLdac(std8(gz), std8(vocab)).docs, c.docs));
-
-    // Without a vocabulary: words named by their ids, V = the largest id + 1.
-    const QString alone = write("ldac2/docs.ldac", counts);
-    const Corpus n = readLdac(std8(alone));
-    QCOMPARE(list(n.vocabulary), QStringList({"0", "1", "2", "3", "4", "5"}));
-    QVERIFY(sameCounts(n.docs, c.docs));
-}
-
-void TestCorpus::ldacFindsItsVocabulary()
-{
-    const QString a = write("find1/corpus.dat", "1 1:2\n");
-    write("find1/vocab.txt", "x\ny\n");
-    QCOMPARE(str(findVocabulary(std8(a))), m_dir.filePath("find1/vocab.txt"));
-    QCOMPARE(list(readLdac(std8(a)).vocabulary), QStringList({"x", "y"}));
-    // <stem>.vocab is preferred to vocab.txt.
-    write("find1/corpus.vocab", "p\nq\nr\n");
-    QCOMPARE(list(readLdac(std8(a)).vocabulary), QStringList({"p", "q", "r"}));
-    const QString b = write("find2/other.ldac", "1 0:1\n");
-    QCOMPARE(str(findVocabulary(std8(b))), QString());
-    const QString d = write("find3/docword.kos.txt", "1\n1\n1\n1 1 1\n");
-    write("find3/vocab.kos.txt", "w\n");
-    QCOMPARE(str(findVocabulary(std8(d))), m_dir.filePath("find3/vocab.kos.txt"));
-}
-
-void TestCorpus::ldacErrors_data()
-{
-    QTest::addColumn<QByteArray>("text");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("malformed id") << QByteArray("2 0:1 3x:2\n")
-                                  << "line 1, pair 2 ('3x:2'): word id '3x' is not a whole number";
-    QTest::newRow("no colon") << QByteArray("1 0:1\n1 5\n")
-                              << "line 2, pair 1 ('5'): expected id:count";
-    QTest::newRow("two colons") << QByteArray("1 5:1:2\n")
-                                << "line 1, pair 1 ('5:1:2'): expected id:count";
-    QTest::newRow("id beyond the vocabulary")
-        << QByteArray("1 0:1\n2 1:1 6:1\n")
-        << "line 2, pair 2 ('6:1'): word id 6 is beyond the vocabulary";
-    QTest::newRow("N does not match")
-        << QByteArray("3 0:1 1:1\n")
-        << "line 1, field 1 (N, the number of id:count pairs): N = 3, but 2 pairs follow";
-    QTest::newRow("N not a number") << QByteArray("x 0:1\n")
-                                    << "line 1, field 1 (N, the number of id:count pairs): 'x' is "
-                                       "not a whole number";
-    QTest::newRow("zero count") << QByteArray("1 0:0\n")
-                                << "line 1, pair 1 ('0:0'): count 0, but counts must be ≥ 1";
-    QTest::newRow("negative count")
-        << QByteArray("1 0:-1\n") << "line 1, pair 1 ('0:-1'): count '-1' is not a whole number";
-    QTest::newRow("fractional count")
-        << QByteArray("1 0:1.5\n") << "line 1, pair 1 ('0:1.5'): count '1.5' is not a whole number";
-    QTest::newRow("repeated word")
-        << QByteArray("3 1:1 2:1 1:2\n")
-        << "line 1, pair 3 ('1:2'): word id 1 appears twice (also pair 1)";
-    QTest::newRow("lines counted with blank ones")
-        << QByteArray("1 0:1\n\n1 9:1\n") << "line 3, pair 1 ('9:1'): word id 9 is beyond";
-    QTest::newRow("empty file") << QByteArray() << "no documents (the file is empty)";
-}
-
-void TestCorpus::ldacErrors()
-{
-    QFETCH(QByteArray, text);
-    QFETCH(QString, expected);
-    static int n = 0;
-    const QString folder = "ldacbad" + QString::number(++n);
-    write(folder + "/vocab.txt", "a\nb\nc\nd\ne\nf\n");
-    const QString path = write(folder + "/bad.ldac", text);
-    const QString msg = errorOf([&] { readLdac(std8(path)); });
-    QVERIFY2(msg.startsWith("cannot read '" + path + "'"), qPrintable(msg));
-    QVERIFY2(msg.contains(expected), qPrintable(msg));
-}
-
-void TestCorpus::vocabularyErrors()
-{
-    const QString v = write("vocabbad/vocab.txt", "a\n\nb\n\n\n");
-    const QString msg = errorOf([&] { readVocabulary(std8(v)); });
-    QVERIFY2(msg.startsWith("cannot read '" + v + "' line 2: blank"), qPrintable(msg));
-    const QString e = write("vocabbad/empty.vocab", "\n \n");
-    QCOMPARE(errorOf([&] { readVocabulary(std8(e)); }),
-             "cannot read '" + e + "': no words (the vocabulary is empty)");
-    // Trailing blank lines are fine; Latin-1 is converted.
-    const QString l = write("vocabbad/latin.vocab", "caf\xE9\nb\n\n");
-    QCOMPARE(list(readVocabulary(std8(l))), QStringList({QString::fromUtf8("café"), "b"}));
-    // A vocabulary file that does not exist.
-    const QString missing = m_dir.filePath("vocabbad/none.txt");
-    QCOMPARE(errorOf([&] { readLdac(std8(write("vocabbad/x.ldac", "1 0:1\n")), std8(missing)); }),
-             "cannot read '" + missing + "': file does not exist");
-}
-
-void TestCorpus::uciReads()
-{
-    const QByteArray header = "3\n5\n4\n";
-    write("uci1/vocab.t.txt", "apple\nbanana\ncherry\ndurian\nelder\n");
-    const QString sorted = write("uci1/docword.t.txt", header + "1 1 2\n1 3 1\n3 5 1\n3 2 4\n");
-    const Corpus c = readUciBagOfWords(std8(sorted));
-    QCOMPARE(c.documents(), std::int64_t(3));
-    QCOMPARE(list(c.vocabulary), QStringList({"apple", "banana", "cherry", "durian", "elder"}));
-    QCOMPARE(c.docs.rowStart, (std::vector<std::int64_t>{0, 2, 2, 4}));
-    QCOMPARE(c.docs.cols, (std::vector<std::int32_t>{0, 2, 1, 4}));
-    QCOMPARE(c.docs.counts, (std::vector<float>{2, 1, 4, 1}));
-    QCOMPARE(c.stats().emptyDocuments, std::int64_t(1));
-
-    // Any order of triples gives the same rows.
-    const QString shuffled = write("uci2/docword.t.txt", header + "3 5 1\n1 3 1\n3 2 4\n\n1 1 2\n");
-    const Corpus s = readUciBagOfWords(std8(shuffled), std8(m_dir.filePath("uci1/vocab.t.txt")));
-    QVERIFY(sameCounts(s.docs, c.docs));
-    QCOMPARE(list(s.vocabulary), list(c.vocabulary));
-
-    // Gzipped docword with its vocabulary beside; and no vocabulary: ids from 1.
-    QVERIFY(writeGzip(m_dir.filePath("uci1/docword.g.txt.gz"),
-                      header + "1 1 2\n1 3 1\n3 5 1\n3 2 4\n"));
-    write("uci1/vocab.g.txt", "apple\nbanana\ncherry\ndurian\nelder\n");
-    const Corpus g = readUciBagOfWords(std8(m_dir.filePath("uci1/docword.g.txt.gz")));
-    QVERIFY(sameCounts(g.docs, c.docs));
-    QCOMPARE(str(g.vocabulary[4]), QString("elder"));
-    QCOMPARE(list(readUciBagOfWords(std8(shuffled)).vocabulary),
-             QStringList({"1", "2", "3", "4", "5"}));
-}
-
-void TestCorpus::uciErrors_data()
-{
-    QTest::addColumn<QByteArray>("text");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("W differs from the vocabulary")
-        << QByteArray("3\n6\n1\n1 1 1\n")
-        << "line 2, field 1, W (the number of words): W = 6, but the vocabulary";
-    QTest::newRow("NNZ differs")
-        << QByteArray("3\n5\n5\n1 1 2\n1 3 1\n3 5 1\n3 2 4\n")
-        << "line 3, field 1, NNZ (the number of entries): NNZ = 5, but 4 entries follow";
-    QTest::newRow("document beyond D") << QByteArray("3\n5\n1\n4 1 1\n")
-                                       << "line 4, column 1 (docID): 4, but must be in [1, 3] "
-                                          "(D on line 1)";
-    QTest::newRow("word 0") << QByteArray("3\n5\n1\n1 0 1\n")
-                            << "line 4, column 2 (wordID): 0, but must be in [1, 5]";
-    QTest::newRow("malformed word id")
-        << QByteArray("3\n5\n1\n1 x 2\n") << "line 4, column 2 (wordID): 'x' is not a whole number";
-    QTest::newRow("zero count") << QByteArray("3\n5\n1\n1 2 0\n")
-                                << "line 4, column 3 (count): 0, but must be in [1, ";
-    QTest::newRow("two fields") << QByteArray("3\n5\n1\n1 2\n")
-                                << "line 4: 2 fields, but an entry is 'docID wordID count'";
-    QTest::newRow("repeated entry") << QByteArray("3\n5\n2\n1 1 2\n1 1 3\n")
-                                    << "line 5: document 1, word 1 appears twice (also line 4)";
-    QTest::newRow("repeated entry, out of order") << QByteArray("3\n5\n3\n2 1 2\n1 4 1\n2 1 3\n")
-                                                  << "line 6: document 2, word 1 appears twice";
-    QTest::newRow("header cut short")
-        << QByteArray("3\n5\n") << "the header ends before NNZ (the number of entries)";
-    QTest::newRow("header with two numbers")
-        << QByteArray("3 5\n1\n")
-        << "line 1: 2 fields, but the header line D (the number of "
-           "documents) holds one number";
-}
-
-void TestCorpus::uciErrors()
-{
-    QFETCH(QByteArray, text);
-    QFETCH(QString, expected);
-    static int n = 0;
-    const QString folder = "ucibad" + QString::number(++n);
-    write(folder + "/vocab.b.txt", "a\nb\nc\nd\ne\n");
-    const QString path = write(folder + "/docword.b.txt", text);
-    const QString msg = errorOf([&] { readUciBagOfWords(std8(path)); });
-    QVERIFY2(msg.startsWith("cannot read '" + path + "'"), qPrintable(msg));
-    QVERIFY2(msg.contains(expected), qPrintable(msg));
-}
-
-// A corrupt number must not make a reader allocate for it: without a vocabulary the words are
-// named by their ids (up to 2²² of them), and a UCI header's D is bounded. (Tar headers that
-// claim gigabytes are in the fuzzers' regression inputs.)
-void TestCorpus::sizesAreNotTakenOnTrust()
-{
-    const QString ldac = write("trust/huge.ldac", "2 3:1 4194304:1\n");
-    QString msg = errorOf([&] { readLdac(std8(ldac)); });
-    QVERIFY2(msg.contains("line 1, pair 2 ('4194304:1'): word id 4194304 is beyond 4194303, the "
-                          "largest accepted without a vocabulary file"),
-             qPrintable(msg));
-    const Corpus c = readLdac(std8(write("trust2/wide.ldac", "1 99999:2\n")));
-    QCOMPARE(c.vocabularySize(), std::int64_t(100000));
-    QCOMPARE(str(c.vocabulary.back()), QString("99999"));
-
-    const QString d = write("trust3/docword.d.txt", "2147483647\n1\n1\n2000000000 1 1\n");
-    msg = errorOf([&] { readUciBagOfWords(std8(d)); });
-    QVERIFY2(msg.contains("line 1, field 1, D (the number of documents): D = 2147483647, but at "
-                          "most 33554432 documents are read"),
-             qPrintable(msg));
-    const QString w = write("trust4/docword.w.txt", "1\n2147483646\n1\n1 1 1\n");
-    msg = errorOf([&] { readUciBagOfWords(std8(w)); });
-    QVERIFY2(msg.contains("line 2, field 1, W (the number of words): W = 2147483646, but 4194304 "
-                          "is the largest accepted without a vocabulary file"),
-             qPrintable(msg));
-}
-
 // --- raw text ----------------------------------------------------------------------------------
 
 // tests/data/text/news_sample.tar.gz: the posts of tests/data/text/news_sample (see the README
@@ -871,7 +485,7 @@ void TestCorpus::subsetMatchesNothing()
     // A file's own name is not a folder.
     o.subset = "1001";
     QVERIFY(errorOf([&] { readTextArchive(std8(archive), o); }).contains("no file is below"));
-    const QString empty = m_dir.filePath("emptyfolder");
+    const QString empty = m_files.filePath("emptyfolder");
     QDir().mkpath(empty);
     QCOMPARE(errorOf([&] { readTextFolder(std8(empty)); }),
              "cannot read '" + empty + "': no files");
@@ -927,8 +541,8 @@ void TestCorpus::notAnArchive()
     QCOMPARE(errorOf([&] { readTextArchive(std8(p)); }),
              "cannot read '" + p +
                  "': not a tar archive (the first 512 bytes are not a tar header)");
-    QCOMPARE(errorOf([&] { readTextArchive(std8(m_dir.filePath("none.tar"))); }),
-             "cannot read '" + m_dir.filePath("none.tar") + "': file does not exist");
+    QCOMPARE(errorOf([&] { readTextArchive(std8(m_files.filePath("none.tar"))); }),
+             "cannot read '" + m_files.filePath("none.tar") + "': file does not exist");
 }
 
 void TestCorpus::textFiles()
@@ -1008,9 +622,9 @@ void TestCorpus::fileKinds()
     write("kinds/a.dat", "1 0:1\n");
     write("kinds/vocab.txt", "w\n");
     write("kinds/b/c.dat", "1 0:1\n");
-    QCOMPARE(dataFileKind(std8(m_dir.filePath("kinds/a.dat"))), DataFileKind::Corpus);
-    QCOMPARE(dataFileKind(std8(m_dir.filePath("kinds/b/c.dat"))), DataFileKind::Image);
-    QCOMPARE(dataFileKind(std8(m_dir.filePath("kinds"))), DataFileKind::Corpus);
+    QCOMPARE(dataFileKind(std8(m_files.filePath("kinds/a.dat"))), DataFileKind::Corpus);
+    QCOMPARE(dataFileKind(std8(m_files.filePath("kinds/b/c.dat"))), DataFileKind::Image);
+    QCOMPARE(dataFileKind(std8(m_files.filePath("kinds"))), DataFileKind::Corpus);
     QCOMPARE(dataFileKind("x/20news-bydate.tar.gz"), DataFileKind::Corpus);
     QCOMPARE(dataFileKind("x.tgz"), DataFileKind::Corpus);
     QCOMPARE(dataFileKind("docword.kos.txt"), DataFileKind::Corpus);
@@ -1026,192 +640,6 @@ void TestCorpus::fileKinds()
     // loadTable refuses a corpus with a reason.
     const QString msg = errorOf([&] { loadTable({"y/docword.kos.txt"}); });
     QVERIFY2(msg.contains("it is a text corpus"), qPrintable(msg));
-}
-
-// --- the split ---------------------------------------------------------------------------------
-
-void TestCorpus::splitReproducible()
-{
-    const Corpus c = randomCorpus(300, 50, 3);
-    CorpusOptions o;
-    o.seed = 7;
-    const CountDataPtr a = makeCorpusData(c, o), b = makeCorpusData(c, o);
-    QCOMPARE(a->testRows, b->testRows);
-    QVERIFY(sameCounts(a->train, b->train));
-    QVERIFY(sameCounts(a->heldOut, b->heldOut));
-    o.seed = 8;
-    const CountDataPtr d = makeCorpusData(c, o);
-    QVERIFY(d->testRows != a->testRows);
-    // A document's halves depend on the seed and the document only, not on which others are
-    // test documents: with heldOut = 0.5 a document chosen in both runs splits the same way.
-    o.seed = 7;
-    o.heldOut = 0.5;
-    const CountDataPtr e = makeCorpusData(c, o);
-    int shared = 0;
-    for (std::int64_t r : a->testRows) {
-        if (!e->isTestRow(r))
-            continue;
-        ++shared;
-        QVERIFY(std::equal(a->train.rowCols(r).begin(), a->train.rowCols(r).end(),
-                           e->train.rowCols(r).begin(), e->train.rowCols(r).end()));
-        QVERIFY(std::equal(a->heldOut.rowCounts(r).begin(), a->heldOut.rowCounts(r).end(),
-                           e->heldOut.rowCounts(r).begin(), e->heldOut.rowCounts(r).end()));
-    }
-    QVERIFY(shared > 5);
-}
-
-void TestCorpus::splitHalvesAddUp()
-{
-    const Corpus c = randomCorpus(400, 60, 5);
-    for (double heldOut : {0.1, 0.3}) {
-        CorpusOptions o;
-        o.heldOut = heldOut;
-        const CountDataPtr data = makeCorpusData(c, o);
-        QCOMPARE(data->rows(), c.documents());
-        QCOMPARE(data->cols(), std::int64_t(60));
-        QCOMPARE(data->kind, std::string("documents"));
-        QCOMPARE(data->columnNames, c.vocabulary);
-        QCOMPARE(data->rowNames, c.docNames);
-        QCOMPARE(std::int64_t(data->testRows.size()), std::llround(heldOut * 400));
-        QCOMPARE(data->trainingRowCount() + std::int64_t(data->testRows.size()), std::int64_t(400));
-        QVERIFY(std::is_sorted(data->testRows.begin(), data->testRows.end()));
-        for (std::int64_t r : data->trainingRows())
-            QVERIFY(!data->isTestRow(r));
-        for (std::int64_t r = 0; r < data->rows(); ++r) {
-            std::map<std::int32_t, float> original, train, held;
-            for (std::size_t j = 0; j < c.docs.rowCols(r).size(); ++j)
-                original[c.docs.rowCols(r)[j]] = c.docs.rowCounts(r)[j];
-            for (std::size_t j = 0; j < data->train.rowCols(r).size(); ++j)
-                train[data->train.rowCols(r)[j]] = data->train.rowCounts(r)[j];
-            for (std::size_t j = 0; j < data->heldOut.rowCols(r).size(); ++j)
-                held[data->heldOut.rowCols(r)[j]] = data->heldOut.rowCounts(r)[j];
-            QVERIFY(std::is_sorted(data->train.rowCols(r).begin(), data->train.rowCols(r).end()));
-            QVERIFY(
-                std::is_sorted(data->heldOut.rowCols(r).begin(), data->heldOut.rowCols(r).end()));
-            const double n = c.docs.rowTotal(r);
-            if (!data->isTestRow(r)) {
-                QCOMPARE(train, original);
-                QVERIFY(held.empty());
-                continue;
-            }
-            QVERIFY(n >= 2);
-            QCOMPARE(data->train.rowTotal(r), std::floor(n / 2));
-            QCOMPARE(data->heldOut.rowTotal(r), n - std::floor(n / 2));
-            std::map<std::int32_t, float> sum = train;
-            for (const auto& [w, k] : held)
-                sum[w] += k;
-            QCOMPARE(sum, original);
-            for (const auto& [w, k] : train)
-                QVERIFY(k > 0);
-            for (const auto& [w, k] : held)
-                QVERIFY(k > 0);
-        }
-    }
-}
-
-void TestCorpus::splitSkipsShortDocuments()
-{
-    // Ten documents, four of them with 2 tokens or more: heldOut = 0.5 asks for five test
-    // documents and gets the four that can be split.
-    Corpus c;
-    c.source = "short";
-    c.vocabulary = {"a", "b"};
-    const std::vector<std::vector<float>> rows = {{1, 0}, {0, 0}, {2, 0}, {0, 1}, {1, 1},
-                                                  {0, 0}, {1, 0}, {0, 3}, {0, 1}, {5, 4}};
-    for (const auto& r : rows) {
-        std::vector<std::int32_t> cols;
-        std::vector<float> counts;
-        for (int w = 0; w < 2; ++w)
-            if (r[std::size_t(w)] > 0) {
-                cols.push_back(w);
-                counts.push_back(r[std::size_t(w)]);
-            }
-        c.docs.appendRow(cols, counts);
-    }
-    CorpusOptions o;
-    o.heldOut = 0.5;
-    const CountDataPtr d = makeCorpusData(c, o);
-    QCOMPARE(d->testRows, (std::vector<std::int64_t>{2, 4, 7, 9}));
-    QCOMPARE(d->trainingRowCount(), std::int64_t(6));
-    // Test rows for heldOut = 0 are none.
-    o.heldOut = 0.0;
-    QVERIFY(makeCorpusData(c, o)->testRows.empty());
-}
-
-void TestCorpus::splitSubsample()
-{
-    const Corpus c = randomCorpus(200, 30, 9);
-    CorpusOptions o;
-    o.maxDocuments = 50;
-    const CountDataPtr a = makeCorpusData(c, o), b = makeCorpusData(c, o);
-    QCOMPARE(a->rows(), std::int64_t(50));
-    QCOMPARE(a->rowNames, b->rowNames);
-    QVERIFY(std::is_sorted(a->rowNames.begin(), a->rowNames.end())); // file order kept
-    QCOMPARE(std::int64_t(a->testRows.size()), std::int64_t(5));
-    // Each kept document is the original one (training rows unchanged).
-    for (std::int64_t r : a->trainingRows()) {
-        const std::int64_t d = docIndex(c, a->rowNames[std::size_t(r)]);
-        QVERIFY(d >= 0);
-        QVERIFY(std::equal(a->train.rowCols(r).begin(), a->train.rowCols(r).end(),
-                           c.docs.rowCols(d).begin(), c.docs.rowCols(d).end()));
-    }
-    o.seed = 2;
-    QVERIFY(makeCorpusData(c, o)->rowNames != a->rowNames);
-    o.maxDocuments = 1000; // more than there are: all
-    QCOMPARE(makeCorpusData(c, o)->rows(), std::int64_t(200));
-}
-
-void TestCorpus::splitErrors()
-{
-    Corpus empty;
-    empty.source = "nothing.ldac";
-    empty.vocabulary = {"a"};
-    empty.docs.appendRow({}, {});
-    QCOMPARE(invalidOf([&] { makeCorpusData(empty, {}); }),
-             QString("makeCorpusData: 'nothing.ldac' has no words (1 documents, 0 tokens)"));
-
-    Corpus bad = randomCorpus(5, 4, 1);
-    std::int64_t r = 0;
-    while (bad.docs.rowNonZeros(r) == 0)
-        ++r;
-    bad.docs.cols[std::size_t(bad.docs.rowStart[std::size_t(r)])] = 9;
-    const QString where = QString("'random' document %1 ('doc%2'): ").arg(r + 1).arg(1000 + r);
-    const QString m1 = invalidOf([&] { makeCorpusData(bad, {}); });
-    QVERIFY2(m1.contains(where + "word id 9, but the vocabulary has 4 words"), qPrintable(m1));
-    bad = randomCorpus(5, 4, 1);
-    bad.docs.counts[0] = 0.5f;
-    QVERIFY(invalidOf([&] { makeCorpusData(bad, {}); }).contains("count 0.5 of word"));
-    bad = randomCorpus(5, 4, 1);
-    bad.docNames.pop_back();
-    QVERIFY(
-        invalidOf([&] { makeCorpusData(bad, {}); }).contains("4 document names for 5 documents"));
-
-    // Two documents, both test documents: nothing left to train on.
-    Corpus two;
-    two.source = "two";
-    two.vocabulary = {"a"};
-    for (int i = 0; i < 2; ++i)
-        two.docs.appendRow(std::vector<std::int32_t>{0}, std::vector<float>{4});
-    CorpusOptions o;
-    o.heldOut = 0.9;
-    QCOMPARE(invalidOf([&] { makeCorpusData(two, o); }),
-             QString("makeCorpusData: heldout = 0.9 leaves no training document of 2"));
-}
-
-void TestCorpus::stats()
-{
-    const Corpus c = randomCorpus(100, 20, 4);
-    const CorpusStats s = c.stats();
-    QCOMPARE(s.documents, std::int64_t(100));
-    QCOMPARE(s.vocabulary, std::int64_t(20));
-    std::int64_t tokens = 0, empty = 0;
-    for (std::int64_t d = 0; d < 100; ++d) {
-        tokens += std::int64_t(c.docs.rowTotal(d));
-        empty += c.docs.rowNonZeros(d) == 0;
-    }
-    QCOMPARE(s.tokens, tokens);
-    QCOMPARE(s.emptyDocuments, empty);
-    QVERIFY(empty > 0);
 }
 
 // --- real corpora ------------------------------------------------------------------------------

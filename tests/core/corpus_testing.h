@@ -1,0 +1,186 @@
+#pragma once
+// What the corpus tests share: text conversions, gzip files, the messages of DataError and
+// std::invalid_argument, corpus queries, a random corpus, and files written into a temporary
+// folder.
+
+#include "core/data/corpus.h"
+#include "core/data/io/data_error.h"
+#include "core/data/io/tokenizer.h"
+#include "core/math/random.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QtGlobal>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <zlib.h>
+
+namespace corpus_testing {
+
+using namespace svi;
+
+inline QString dataFile(const QString& name)
+{
+    return QString(SVI_TEST_DATA_DIR) + "/" + name;
+}
+
+inline QString str(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+inline std::string std8(const QString& s)
+{
+    return s.toStdString();
+}
+
+inline QStringList list(const std::vector<std::string>& v)
+{
+    QStringList out;
+    for (const std::string& s : v)
+        out << str(s);
+    return out;
+}
+
+inline bool writeGzip(const QString& path, const QByteArray& bytes)
+{
+    gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
+    if (!gz)
+        return false;
+    const int written = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
+    return gzclose(gz) == Z_OK && written == bytes.size();
+}
+
+inline QByteArray gunzip(const QString& path)
+{
+    QByteArray out;
+    gzFile gz = gzopen(QFile::encodeName(path).constData(), "rb");
+    if (!gz)
+        return out;
+    char buf[1 << 16];
+    int n = 0;
+    while ((n = gzread(gz, buf, sizeof buf)) > 0)
+        out.append(buf, n);
+    gzclose(gz);
+    return out;
+}
+
+// The DataError message of `f`, or a note that it threw none.
+inline QString errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const DataError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return "(no DataError)";
+}
+
+inline QString invalidOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return "(no std::invalid_argument)";
+}
+
+// Tokens joined by spaces.
+inline QString tokens(const QByteArray& bytes, const TokenizerOptions& o)
+{
+    const Tokenizer t(o);
+    return list(t.tokenize(std::string_view(bytes.constData(), std::size_t(bytes.size()))))
+        .join(' ');
+}
+
+// Document d as word → count.
+inline std::map<std::string, float> wordCounts(const Corpus& c, std::int64_t d)
+{
+    std::map<std::string, float> m;
+    const auto cols = c.docs.rowCols(d);
+    const auto counts = c.docs.rowCounts(d);
+    for (std::size_t j = 0; j < cols.size(); ++j)
+        m[c.vocabulary[std::size_t(cols[j])]] = counts[j];
+    return m;
+}
+
+// In how many documents `word` occurs.
+inline std::int64_t documentFrequency(const Corpus& c, const std::string& word)
+{
+    const auto it = std::find(c.vocabulary.begin(), c.vocabulary.end(), word);
+    if (it == c.vocabulary.end())
+        return 0;
+    const auto id = std::int32_t(it - c.vocabulary.begin());
+    return std::count(c.docs.cols.begin(), c.docs.cols.end(), id);
+}
+
+inline std::int64_t docIndex(const Corpus& c, const std::string& name)
+{
+    const auto it = std::find(c.docNames.begin(), c.docNames.end(), name);
+    return it == c.docNames.end() ? -1 : std::int64_t(it - c.docNames.begin());
+}
+
+inline bool sameCounts(const SparseRows& a, const SparseRows& b)
+{
+    return a.rowStart == b.rowStart && a.cols == b.cols && a.counts == b.counts;
+}
+
+// A corpus of `docs` documents over `words` words with random lengths (0 to 40 tokens), some
+// documents empty or of one token, from a fixed seed.
+inline Corpus randomCorpus(std::int64_t docs, std::int32_t words, std::uint64_t seed)
+{
+    Corpus c;
+    c.source = "random";
+    for (std::int32_t w = 0; w < words; ++w)
+        c.vocabulary.push_back(std::string("w").append(std::to_string(w)));
+    Rng rng = Rng::stream(seed, 0);
+    std::vector<std::int32_t> cols;
+    std::vector<float> counts;
+    for (std::int64_t d = 0; d < docs; ++d) {
+        std::map<std::int32_t, float> row;
+        const std::uint64_t n = d % 17 == 0 ? d % 2 : rng.below(40); // 0 or 1 token now and then
+        for (std::uint64_t k = 0; k < n; ++k)
+            row[std::int32_t(rng.below(std::uint64_t(words)))] += 1.0f;
+        cols.clear();
+        counts.clear();
+        for (const auto& [w, n2] : row) {
+            cols.push_back(w);
+            counts.push_back(n2);
+        }
+        c.docs.appendRow(cols, counts);
+        c.docNames.push_back(std::string("doc").append(std::to_string(1000 + d)));
+    }
+    return c;
+}
+
+// Files written into a temporary folder that lives as long as the object.
+class TempFiles
+{
+public:
+    bool valid() const { return m_dir.isValid(); }
+    QString filePath(const QString& name) const { return m_dir.filePath(name); }
+    // Writes `bytes` to `name` (sub-folders made); aborts the test program when it cannot.
+    QString write(const QString& name, const QByteArray& bytes) const
+    {
+        const QString path = m_dir.filePath(name);
+        QDir().mkpath(QFileInfo(path).path());
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+} // namespace corpus_testing
