@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -23,8 +25,7 @@ std::string lower(std::string s)
 }
 
 // The first `take` entries of `v` become a uniform random subset (partial Fisher–Yates).
-template <class T>
-void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
+template <class T> void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
 {
     for (std::size_t j = 0; j < take && j < v.size(); ++j)
         std::swap(v[j], v[j + rng.below(v.size() - j)]);
@@ -39,7 +40,8 @@ std::string markerWithoutIsotope(const std::string& marker)
     const std::size_t digits = i;
     while (i < marker.size() && std::isalpha(static_cast<unsigned char>(marker[i])))
         ++i;
-    if (digits == 0 || i == digits || i >= marker.size() || marker[i] != '_' || i + 1 == marker.size())
+    if (digits == 0 || i == digits || i >= marker.size() || marker[i] != '_' ||
+        i + 1 == marker.size())
         return marker;
     return marker.substr(i + 1);
 }
@@ -49,7 +51,8 @@ std::string markerWithoutIsotope(const std::string& marker)
 std::string Table::label(int col) const
 {
     const std::string& name = columns[std::size_t(col)];
-    const std::string marker = col < int(markers.size()) ? markers[std::size_t(col)] : std::string();
+    const std::string marker =
+        col < int(markers.size()) ? markers[std::size_t(col)] : std::string();
     if (marker.empty() || marker == name)
         return name;
     return marker + " (" + name + ")";
@@ -69,19 +72,34 @@ std::optional<std::string> TableOptions::validate() const
 std::vector<ParamSpec> TableOptions::params()
 {
     return {
-        realParam("arcsinh", "arcsinh cofactor",
-                  "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for flow; 0 = off",
-                  0.0, 0.0, 1e9),
-        ParamSpec{"standardise", "Standardise", "scale every channel to mean 0, variance 1 (as paper 000)",
-                  ParamType::Bool, 1.0, 0, 1, {}, ""},
-        intParam("subsample", "Subsample rows", "keep this many rows, drawn at random; 0 = every row", 0,
-                 0, 1e12),
+        realParam(
+            "arcsinh", "arcsinh cofactor",
+            "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for flow; 0 = off",
+            0.0, 0.0, 1e9),
+        ParamSpec{"standardise",
+                  "Standardise",
+                  "scale every channel to mean 0, variance 1 (as paper 000)",
+                  ParamType::Bool,
+                  1.0,
+                  0,
+                  1,
+                  {},
+                  ""},
+        intParam("subsample", "Subsample rows",
+                 "keep this many rows, drawn at random; 0 = every row", 0, 0, 1e12),
         realParam("heldout", "Held-out fraction",
                   "fraction of entries (or of rows) held out and scored", 0.05, 0.0, 0.99),
-        ParamSpec{"split", "Held-out split",
-                  "entries: entries at random; rows: whole test rows, excluded from training, half of "
-                  "each scored",
-                  ParamType::Choice, 0, 0, 0, {"entries", "rows"}, "entries"},
+        ParamSpec{
+            "split",
+            "Held-out split",
+            "entries: entries at random; rows: whole test rows, excluded from training, half of "
+            "each scored",
+            ParamType::Choice,
+            0,
+            0,
+            0,
+            {"entries", "rows"},
+            "entries"},
         seedParam("seed of the subsample, the split and every run's random numbers"),
     };
 }
@@ -112,8 +130,9 @@ Table combineTables(const std::vector<Table>& tables)
         for (const std::string& name : first.columns) {
             const auto it = std::find(t.columns.begin(), t.columns.end(), name);
             if (it == t.columns.end())
-                throw std::invalid_argument("'" + t.source + "' has no channel '" + name + "' (which '" +
-                                            first.source + "' has); combine files of one panel");
+                throw std::invalid_argument("'" + t.source + "' has no channel '" + name +
+                                            "' (which '" + first.source +
+                                            "' has); combine files of one panel");
             map.push_back(int(it - t.columns.begin()));
         }
         if (t.cols() != first.cols())
@@ -165,9 +184,8 @@ Table transposed(const Table& t)
     return out;
 }
 
-std::optional<std::vector<int>> selectColumns(const Table& table,
-                                              const std::vector<std::string>& wanted,
-                                              std::string* unknown)
+std::optional<std::vector<int>>
+selectColumns(const Table& table, const std::vector<std::string>& wanted, std::string* unknown)
 {
     std::vector<int> out;
     for (const std::string& w : wanted) {
@@ -184,7 +202,8 @@ std::optional<std::vector<int>> selectColumns(const Table& table,
         if (found < 0) {
             int hits = 0;
             for (int c = 0; c < table.cols() && c < int(table.markers.size()); ++c)
-                if (lower(markerWithoutIsotope(table.markers[std::size_t(c)])) == key && hits++ == 0)
+                if (lower(markerWithoutIsotope(table.markers[std::size_t(c)])) == key &&
+                    hits++ == 0)
                     found = c;
             if (hits > 1)
                 found = -1; // ambiguous: the user must name the channel
@@ -217,8 +236,8 @@ DenseDataPtr makeTableData(const Table& table, const TableOptions& o)
             std::string known;
             for (int c = 0; c < table.cols(); ++c)
                 known += (c ? ", " : "") + table.label(c);
-            throw std::invalid_argument("channels: no channel or marker named '" + unknown + "' in '" +
-                                        table.source + "' (it has: " + known + ")");
+            throw std::invalid_argument("channels: no channel or marker named '" + unknown +
+                                        "' in '" + table.source + "' (it has: " + known + ")");
         }
         cols = std::move(*picked);
         for (std::size_t a = 0; a < cols.size(); ++a)
@@ -245,20 +264,22 @@ DenseDataPtr makeTableData(const Table& table, const TableOptions& o)
     data->roles.resize(N, D);
     for (int d = 0; d < D; ++d) {
         const int c = cols[std::size_t(d)];
-        const std::string& marker = c < int(table.markers.size()) ? table.markers[std::size_t(c)] : "";
+        const std::string& marker =
+            c < int(table.markers.size()) ? table.markers[std::size_t(c)] : "";
         data->columnNames.push_back(marker.empty() ? table.columns[std::size_t(c)] : marker);
     }
     for (std::int64_t i = 0; i < N; ++i)
         for (int d = 0; d < D; ++d) {
             float v = table.values(rows[std::size_t(i)], cols[std::size_t(d)]);
             if (std::isinf(v))
-                throw std::invalid_argument("'" + table.source + "' row " +
-                                            std::to_string(rows[std::size_t(i)] + 1) + ", column '" +
-                                            table.label(cols[std::size_t(d)]) + "' is infinite");
+                throw std::invalid_argument(
+                    "'" + table.source + "' row " + std::to_string(rows[std::size_t(i)] + 1) +
+                    ", column '" + table.label(cols[std::size_t(d)]) + "' is infinite");
             if (o.arcsinhCofactor > 0 && !std::isnan(v))
                 v = float(std::asinh(double(v) / o.arcsinhCofactor));
             data->values(i, d) = std::isnan(v) ? 0.0f : v;
-            data->roles(i, d) = std::uint8_t(std::isnan(v) ? EntryRole::Missing : EntryRole::Observed);
+            data->roles(i, d) =
+                std::uint8_t(std::isnan(v) ? EntryRole::Missing : EntryRole::Observed);
         }
 
     // The held-out split.
@@ -271,8 +292,8 @@ DenseDataPtr makeTableData(const Table& table, const TableOptions& o)
     } else if (o.heldOut > 0) {
         const auto tests = std::size_t(std::llround(o.heldOut * double(N)));
         if (tests >= std::size_t(N))
-            throw std::invalid_argument("heldout = " + formatNumber(o.heldOut) + " leaves no training row of " +
-                                        std::to_string(N));
+            throw std::invalid_argument("heldout = " + formatNumber(o.heldOut) +
+                                        " leaves no training row of " + std::to_string(N));
         std::vector<std::int64_t> order(static_cast<std::size_t>(N));
         std::iota(order.begin(), order.end(), 0);
         chooseFirst(order, tests, rng);
@@ -302,24 +323,43 @@ DenseDataPtr makeTableData(const Table& table, const TableOptions& o)
 
     if (o.standardise) {
         // Per channel, from the entries the model trains on, so that nothing of the held-out
-        // values leaks into the scaling.
+        // values leaks into the scaling. Two passes, the mean and then the spread about it: one
+        // pass (Σx² − n·mean²) loses the spread of values far from zero to cancellation.
         for (int d = 0; d < D; ++d) {
-            double sum = 0, sum2 = 0, count = 0;
-            for (std::int64_t j = 0; j < data->trainingRowCount(); ++j) {
-                const std::int64_t i = data->trainingRow(j);
-                if (data->observed(i, d)) {
-                    const double v = data->values(i, d);
-                    sum += v;
-                    sum2 += v * v;
+            double sum = 0, count = 0;
+            for (std::int64_t j = 0; j < data->trainingRowCount(); ++j)
+                if (const std::int64_t i = data->trainingRow(j); data->observed(i, d)) {
+                    sum += data->values(i, d);
                     count += 1;
                 }
-            }
             const double mean = count > 0 ? sum / count : 0.0;
-            const double var = count > 1 ? std::max(sum2 / count - mean * mean, 0.0) : 0.0;
+            double squares = 0;
+            for (std::int64_t j = 0; j < data->trainingRowCount(); ++j)
+                if (const std::int64_t i = data->trainingRow(j); data->observed(i, d)) {
+                    const double e = data->values(i, d) - mean;
+                    squares += e * e;
+                }
+            const double var = count > 1 ? squares / count : 0.0;
             const double scale = var > 1e-24 ? std::sqrt(var) : 1.0;
-            for (std::int64_t i = 0; i < N; ++i)
-                if (data->roles(i, d) != std::uint8_t(EntryRole::Missing))
-                    data->values(i, d) = float((data->values(i, d) - mean) / scale);
+            for (std::int64_t i = 0; i < N; ++i) {
+                if (data->roles(i, d) == std::uint8_t(EntryRole::Missing))
+                    continue;
+                const double z = (data->values(i, d) - mean) / scale;
+                // A held-out value far outside a nearly constant training column would become
+                // infinite in float and break every score computed from it.
+                if (!(std::abs(z) <= double(std::numeric_limits<float>::max()))) {
+                    char text[96];
+                    std::snprintf(text, sizeof text,
+                                  "the value %.7g lies %.3g standard deviations (%.3g)",
+                                  double(data->values(i, d)), std::abs(z), scale);
+                    throw std::invalid_argument(
+                        "'" + table.source + "' row " + std::to_string(rows[std::size_t(i)] + 1) +
+                        ", column '" + table.label(cols[std::size_t(d)]) + "': " + text +
+                        " from the training mean, beyond what a float holds; leave the column out "
+                        "or turn standardisation off");
+                }
+                data->values(i, d) = float(z);
+            }
         }
     }
     return data;

@@ -5,7 +5,6 @@
 #include "core/models/bpfa/bpfa_trainer.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <set>
 
@@ -258,7 +257,8 @@ private slots:
         const std::int64_t N = 400;
         t.values.resize(N, 6);
         for (int c = 0; c < 6; ++c)
-            t.columns.push_back(std::string("c").append(std::to_string(c))); // (operator+ trips GCC 12's bogus -Wrestrict)
+            t.columns.push_back(std::string("c").append(
+                std::to_string(c))); // (operator+ trips GCC 12's bogus -Wrestrict)
         t.markers.assign(6, "");
         t.source = "split";
         Eigen::MatrixXf base = Eigen::MatrixXf::Random(N, 6);
@@ -284,11 +284,60 @@ private slots:
         for (int s = 1; s <= 30; ++s)
             trainer.step(s);
         const Evaluation ev = trainer.evaluate(false);
-        QVERIFY2(ev.metrics.at("noise_sd") < 3.0, qPrintable(QString::number(ev.metrics.at("noise_sd"))));
+        QVERIFY2(ev.metrics.at("noise_sd") < 3.0,
+                 qPrintable(QString::number(ev.metrics.at("noise_sd"))));
         // Scored entries are those of the test rows only.
         QVERIFY(ev.metrics.count("heldout_loglik_total"));
         QCOMPARE(ev.metrics.at("heldout_loglik_total") / ev.metrics.at("heldout_loglik"),
                  double((d->roles.array() == std::uint8_t(EntryRole::HeldOut)).count()));
+    }
+
+    // Standardisation of values far from zero: the spread is found about the mean (one pass
+    // of Σx² − n·mean² lost it to cancellation).
+    void standardisesValuesFarFromZero()
+    {
+        Table t = smallTable(200);
+        for (std::int64_t i = 0; i < 200; ++i)
+            t.values(i, 0) = float(1e7 + double(i % 7)); // spread 2, about 1e7
+        TableOptions o;
+        o.heldOut = 0;
+        const DenseDataPtr d = makeTableData(t, o);
+        double mean = 0, var = 0;
+        for (std::int64_t i = 0; i < 200; ++i)
+            mean += d->values(i, 0) / 200.0;
+        for (std::int64_t i = 0; i < 200; ++i)
+            var += (d->values(i, 0) - mean) * (d->values(i, 0) - mean) / 200.0;
+        QVERIFY2(std::abs(mean) < 1e-5 && std::abs(var - 1.0) < 1e-5,
+                 qPrintable(QString("mean %1, variance %2").arg(mean).arg(var)));
+    }
+
+    // A held-out value far outside a nearly constant training column would be infinite once
+    // standardised: refused, naming the row and the column (a fuzzed FCS file found it).
+    void refusesAValueBeyondFloatOnceStandardised()
+    {
+        Table t = smallTable(60);
+        for (std::int64_t i = 0; i < 60; ++i)
+            t.values(i, 1) = 1.0f + (i % 2 ? 1e-6f : 0.0f);
+        t.values(17, 1) = 3e37f;
+        // A seed whose split holds the entry out (so it is not in the training statistics).
+        TableOptions o;
+        o.heldOut = 0.5;
+        o.standardise = false;
+        bool found = false;
+        for (std::uint64_t seed = 1; seed < 100 && !found; ++seed) {
+            o.seed = seed;
+            found = makeTableData(t, o)->heldOut(17, 1);
+        }
+        QVERIFY(found);
+        o.standardise = true;
+        try {
+            makeTableData(t, o);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString(e.what()).startsWith(
+                         "'t.fcs' row 18, column 'CD4 (Sm147Di)': the value 3e+37 lies"),
+                     e.what());
+        }
     }
 };
 
