@@ -1,98 +1,24 @@
 #pragma once
-// What the corpus tests share: text conversions, gzip files, the messages of DataError and
-// std::invalid_argument, corpus queries, a random corpus, and files written into a temporary
-// folder.
+// What the corpus tests share, beyond data_testing.h: tokens, corpus queries and a random
+// corpus.
 
 #include "core/data/corpus.h"
-#include "core/data/io/data_error.h"
 #include "core/data/io/tokenizer.h"
 #include "core/math/random.h"
+#include "tests/core/data_testing.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
+#include <QByteArray>
 #include <QString>
-#include <QStringList>
-#include <QTemporaryDir>
-#include <QtGlobal>
 #include <algorithm>
-#include <functional>
 #include <map>
-#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
-#include <zlib.h>
 
 namespace corpus_testing {
 
 using namespace svi;
-
-inline QString dataFile(const QString& name)
-{
-    return QString(SVI_TEST_DATA_DIR) + "/" + name;
-}
-
-inline QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-inline std::string std8(const QString& s)
-{
-    return s.toStdString();
-}
-
-inline QStringList list(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const std::string& s : v)
-        out << str(s);
-    return out;
-}
-
-inline bool writeGzip(const QString& path, const QByteArray& bytes)
-{
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
-    if (!gz)
-        return false;
-    const int written = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
-    return gzclose(gz) == Z_OK && written == bytes.size();
-}
-
-inline QByteArray gunzip(const QString& path)
-{
-    QByteArray out;
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!gz)
-        return out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(gz, buf, sizeof buf)) > 0)
-        out.append(buf, n);
-    gzclose(gz);
-    return out;
-}
-
-// The DataError message of `f`, or a note that it threw none.
-inline QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const DataError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no DataError)";
-}
-
-inline QString invalidOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no std::invalid_argument)";
-}
+using namespace data_testing;
 
 // Tokens joined by spaces.
 inline QString tokens(const QByteArray& bytes, const TokenizerOptions& o)
@@ -161,26 +87,5 @@ inline Corpus randomCorpus(std::int64_t docs, std::int32_t words, std::uint64_t 
     }
     return c;
 }
-
-// Files written into a temporary folder that lives as long as the object.
-class TempFiles
-{
-public:
-    bool valid() const { return m_dir.isValid(); }
-    QString filePath(const QString& name) const { return m_dir.filePath(name); }
-    // Writes `bytes` to `name` (sub-folders made); aborts the test program when it cannot.
-    QString write(const QString& name, const QByteArray& bytes) const
-    {
-        const QString path = m_dir.filePath(name);
-        QDir().mkpath(QFileInfo(path).path());
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
-    }
-
-private:
-    QTemporaryDir m_dir;
-};
 
 } // namespace corpus_testing

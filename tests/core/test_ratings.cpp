@@ -10,10 +10,10 @@
 #include "core/data/io/ratings_files.h"
 #include "core/data/ratings.h"
 #include "core/math/random.h"
+#include "tests/core/data_testing.h"
 
 #include <QDir>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -22,43 +22,11 @@
 #include <map>
 #include <set>
 #include <stdexcept>
-#include <zlib.h>
 
 using namespace svi;
+using namespace data_testing;
 
 namespace {
-
-QString dataFile(const QString& name)
-{
-    return QString(SVI_TEST_DATA_DIR) + "/" + name;
-}
-
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string std8(const QString& s)
-{
-    return s.toStdString();
-}
-
-QStringList list(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const std::string& s : v)
-        out << str(s);
-    return out;
-}
-
-bool writeGzip(const QString& path, const QByteArray& bytes)
-{
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
-    if (!gz)
-        return false;
-    const int written = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
-    return gzclose(gz) == Z_OK && written == bytes.size();
-}
 
 QByteArray readBytes(const QString& path)
 {
@@ -66,27 +34,6 @@ QByteArray readBytes(const QString& path)
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
     return f.readAll();
-}
-
-// The DataError message of `f`, or a note that it threw none.
-QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const DataError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no DataError)";
-}
-
-QString invalidOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no std::invalid_argument)";
 }
 
 // One rating by file ids.
@@ -195,7 +142,7 @@ class TestRatings : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void initTestCase() { QVERIFY(m_files.valid()); }
 
     // Readers.
     void readsUData();
@@ -233,15 +180,10 @@ private slots:
 private:
     QString write(const QString& name, const QByteArray& bytes)
     {
-        const QString path = m_dir.filePath(name);
-        QDir().mkpath(QFileInfo(path).path());
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
+        return m_files.write(name, bytes);
     }
 
-    QTemporaryDir m_dir;
+    TempFiles m_files;
 };
 
 // --- readers -----------------------------------------------------------------------------------
@@ -343,13 +285,13 @@ void TestRatings::folderAndGzip()
              dataFile("ratings/ml1m_style/ratings.dat"));
 
     // Gzipped ratings and titles read the same, and a gzipped ratings.csv is found in a folder.
-    QVERIFY(QDir().mkpath(m_dir.filePath("gz")));
+    QVERIFY(QDir().mkpath(m_files.filePath("gz")));
     for (const char* name : {"ratings.csv", "movies.csv"})
-        QVERIFY(writeGzip(m_dir.filePath(QString("gz/") + name + ".gz"),
+        QVERIFY(writeGzip(m_files.filePath(QString("gz/") + name + ".gz"),
                           readBytes(dataFile(QString("ratings/mllatest_style/") + name))));
     const Ratings plain = loadRatings(std8(dataFile("ratings/mllatest_style/ratings.csv")));
-    const Ratings gz = loadRatings(std8(m_dir.filePath("gz")));
-    QCOMPARE(str(gz.source), m_dir.filePath("gz/ratings.csv.gz"));
+    const Ratings gz = loadRatings(std8(m_files.filePath("gz")));
+    QCOMPARE(str(gz.source), m_files.filePath("gz/ratings.csv.gz"));
     QCOMPARE(gz.userIds, plain.userIds);
     QCOMPARE(gz.itemIds, plain.itemIds);
     QCOMPARE(gz.itemTitles, plain.itemTitles);
@@ -464,7 +406,7 @@ void TestRatings::fileKinds()
     QCOMPARE(dataFileKind(std8(write("kinds/n.csv", "a,b\n1,2\n"))), DataFileKind::Delimited);
     // A folder of text stays a corpus.
     write("kinds/texts/a.txt", "some words\n");
-    QCOMPARE(dataFileKind(std8(m_dir.filePath("kinds/texts"))), DataFileKind::Corpus);
+    QCOMPARE(dataFileKind(std8(m_files.filePath("kinds/texts"))), DataFileKind::Corpus);
     // loadTable refuses ratings with a reason.
     const QString msg =
         errorOf([&] { loadTable({std8(dataFile("ratings/mllatest_style/ratings.csv"))}); });
@@ -610,16 +552,16 @@ void TestRatings::titlesErrors()
                                 : name == "movies.dat" ? "1::1::1\n"
                                                        : "1,1,1\n";
         write(folder + "/" + ratings, line);
-        QCOMPARE(errorOf([&] { loadRatings(std8(m_dir.filePath(folder))); }), msg);
+        QCOMPARE(errorOf([&] { loadRatings(std8(m_files.filePath(folder))); }), msg);
     }
 }
 
 void TestRatings::loadErrors()
 {
-    const QString none = m_dir.filePath("missing/u.data");
+    const QString none = m_files.filePath("missing/u.data");
     QCOMPARE(errorOf([&] { loadRatings(std8(none)); }),
              "cannot read '" + none + "': file does not exist");
-    const QString empty = m_dir.filePath("emptyfolder");
+    const QString empty = m_files.filePath("emptyfolder");
     QVERIFY(QDir().mkpath(empty));
     QCOMPARE(errorOf([&] { loadRatings(std8(empty)); }),
              "cannot read '" + empty +
@@ -629,7 +571,7 @@ void TestRatings::loadErrors()
     QVERIFY(errorOf([&] {
                 loadRatings(std8(table));
             }).startsWith("cannot read '" + table + "': not a MovieLens ratings file"));
-    const QString titles = m_dir.filePath("missing/u.item");
+    const QString titles = m_files.filePath("missing/u.item");
     QCOMPARE(
         errorOf([&] { loadRatings(std8(dataFile("ratings/ml100k_style/u.data")), std8(titles)); }),
         "cannot read '" + titles + "': file does not exist");

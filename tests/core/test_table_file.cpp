@@ -7,6 +7,7 @@
 
 #include "core/data/io/data_files.h"
 #include "core/data/io/table_file.h"
+#include "tests/core/data_testing.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,53 +15,11 @@
 #include <QtTest>
 #include <cmath>
 #include <stdexcept>
-#include <zlib.h>
 
 using namespace svi;
+using namespace data_testing;
 
 namespace {
-
-QString dataFile(const char* name)
-{
-    return QString(SVI_TEST_DATA_DIR) + "/" + name;
-}
-
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-QStringList names(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const std::string& s : v)
-        out << str(s);
-    return out;
-}
-
-// Writes with zlib's own gzip writer; `append` adds a second gzip member, as `cat a.gz b.gz`.
-bool writeGzip(const QString& path, const QByteArray& bytes, bool append = false)
-{
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), append ? "ab" : "wb");
-    if (!gz)
-        return false;
-    const int written = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
-    return gzclose(gz) == Z_OK && written == bytes.size();
-}
-
-QByteArray gunzip(const QString& path)
-{
-    QByteArray out;
-    gzFile gz = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!gz)
-        return out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(gz, buf, sizeof buf)) > 0)
-        out.append(buf, n);
-    gzclose(gz);
-    return out;
-}
 
 // An independent reader for plain numeric CSV without quotes in the values (Qt's number
 // parser, double then float as the reader does): rows of cells, header and row names kept as
@@ -170,8 +129,8 @@ void TestTableFile::knownValues()
     const Table t = readTableFile(path.toStdString());
     QCOMPARE(t.rows(), std::int64_t(2));
     QCOMPARE(t.cols(), 3);
-    QCOMPARE(names(t.columns), QStringList({"CD3", "CD4", "CD8"}));
-    QCOMPARE(names(t.markers), QStringList({"", "", ""}));
+    QCOMPARE(list(t.columns), QStringList({"CD3", "CD4", "CD8"}));
+    QCOMPARE(list(t.markers), QStringList({"", "", ""}));
     QVERIFY(t.rowNames.empty());
     QCOMPARE(str(t.source), path);
     const float expected[2][3] = {{1, 2, 3}, {4.5f, -0.6f, 7}};
@@ -223,13 +182,13 @@ void TestTableFile::rowNames()
     o.rowNames = option;
     const QString path = write("rownames.csv", text);
     const Table t = readTableFile(path.toStdString(), o);
-    QCOMPARE(names(t.rowNames), rowNames);
-    QCOMPARE(names(t.columns), columns);
+    QCOMPARE(list(t.rowNames), rowNames);
+    QCOMPARE(list(t.columns), columns);
     QCOMPARE(t.rows(), std::int64_t(2));
     QCOMPARE(t.values(1, t.cols() - 1), lastValue);
     const TableFileInfo info = inspectTableFile(path.toStdString(), o);
     QCOMPARE(info.hasRowNames, !rowNames.isEmpty());
-    QCOMPARE(names(info.columns), columns);
+    QCOMPARE(list(info.columns), columns);
 }
 
 void TestTableFile::noHeader()
@@ -238,13 +197,13 @@ void TestTableFile::noHeader()
     o.header = false;
     const Table t = readTableFile(write("nohead.csv", "1,2,3\n4,5,6\n").toStdString(), o);
     QCOMPARE(t.rows(), std::int64_t(2));
-    QCOMPARE(names(t.columns), QStringList({"V1", "V2", "V3"}));
+    QCOMPARE(list(t.columns), QStringList({"V1", "V2", "V3"}));
     QCOMPARE(t.values(0, 0), 1.0f);
     QCOMPARE(t.values(1, 2), 6.0f);
     // Without a header, a first column of words is still recognised as row names.
     const Table n = readTableFile(write("nohead.tsv", "g1\t1\t2\ng2\t3\t4\n").toStdString(), o);
-    QCOMPARE(names(n.rowNames), QStringList({"g1", "g2"}));
-    QCOMPARE(names(n.columns), QStringList({"V1", "V2"}));
+    QCOMPARE(list(n.rowNames), QStringList({"g1", "g2"}));
+    QCOMPARE(list(n.columns), QStringList({"V1", "V2"}));
     QCOMPARE(n.values(1, 0), 3.0f);
 }
 
@@ -254,8 +213,8 @@ void TestTableFile::quotedFields()
                             "\"cell, one\",\"1.5\",2,3\n"
                             "5\" floppy,4, \"5\" ,6\n";
     const Table t = readTableFile(write("quoted.csv", text).toStdString());
-    QCOMPARE(names(t.columns), QStringList({"CD4, Nd145", "say \"hi\"", "two\nlines"}));
-    QCOMPARE(names(t.rowNames), QStringList({"cell, one", "5\" floppy"}));
+    QCOMPARE(list(t.columns), QStringList({"CD4, Nd145", "say \"hi\"", "two\nlines"}));
+    QCOMPARE(list(t.rowNames), QStringList({"cell, one", "5\" floppy"}));
     QCOMPARE(t.values(0, 0), 1.5f);
     QCOMPARE(t.values(1, 1), 5.0f);
     QCOMPARE(t.values(1, 2), 6.0f);
@@ -270,7 +229,7 @@ void TestTableFile::crlfAndBom()
     const QByteArray text = "\xEF\xBB\xBF"
                             "Time,CD4\r\n1,2\r\n3,4\r\n\r\n";
     const Table t = readTableFile(write("crlf.csv", text).toStdString());
-    QCOMPARE(names(t.columns), QStringList({"Time", "CD4"})); // no BOM in the first name
+    QCOMPARE(list(t.columns), QStringList({"Time", "CD4"})); // no BOM in the first name
     QCOMPARE(t.rows(), std::int64_t(2));
     QCOMPARE(t.values(1, 1), 4.0f); // no '\r' left on the last field
     // Line numbers count from the first line, BOM or not.
@@ -293,7 +252,7 @@ void TestTableFile::commentsAndBlankLines()
                             "   \n";
     const QString path = write("comments.csv", text);
     const Table t = readTableFile(path.toStdString());
-    QCOMPARE(names(t.columns), QStringList({"a", "b"}));
+    QCOMPARE(list(t.columns), QStringList({"a", "b"}));
     QCOMPARE(t.rows(), std::int64_t(2));
     QCOMPARE(t.values(1, 0), 3.0f);
     QCOMPARE(inspectTableFile(path.toStdString()).rows, std::int64_t(2));
@@ -322,15 +281,15 @@ void TestTableFile::trailingDelimiter()
 {
     // Every line, header too, ends with a delimiter: no empty fourth column.
     Table t = readTableFile(write("trail1.csv", "a,b,c,\n1,2,3,\n4,5,6,\n").toStdString());
-    QCOMPARE(names(t.columns), QStringList({"a", "b", "c"}));
+    QCOMPARE(list(t.columns), QStringList({"a", "b", "c"}));
     QCOMPARE(t.values(1, 2), 6.0f);
     // Only the data lines end with one.
     t = readTableFile(write("trail2.csv", "a,b,c\n1,2,3,\n4,5,6,\n").toStdString());
-    QCOMPARE(names(t.columns), QStringList({"a", "b", "c"}));
+    QCOMPARE(list(t.columns), QStringList({"a", "b", "c"}));
     QCOMPARE(t.values(1, 2), 6.0f);
     // An unnamed last column that holds a value somewhere is a column.
     t = readTableFile(write("trail3.csv", "a,b,c,\n1,2,3,\n4,5,6,7\n").toStdString());
-    QCOMPARE(names(t.columns), QStringList({"a", "b", "c", "V4"}));
+    QCOMPARE(list(t.columns), QStringList({"a", "b", "c", "V4"}));
     QVERIFY(std::isnan(t.values(0, 3)));
     QCOMPARE(t.values(1, 3), 7.0f);
     // Inconsistent: the second data line has a value where the first has the trailing comma.
@@ -447,20 +406,20 @@ void TestTableFile::transpose()
     const Table t = readTableFile(path.toStdString(), o);
     QCOMPARE(t.rows(), std::int64_t(3));
     QCOMPARE(t.cols(), 2);
-    QCOMPARE(names(t.columns), QStringList({"g1", "g2"}));
-    QCOMPARE(names(t.rowNames), QStringList({"s1", "s2", "s3"}));
-    QCOMPARE(names(t.markers), QStringList({"", ""}));
+    QCOMPARE(list(t.columns), QStringList({"g1", "g2"}));
+    QCOMPARE(list(t.rowNames), QStringList({"s1", "s2", "s3"}));
+    QCOMPARE(list(t.markers), QStringList({"", ""}));
     const Table plain = readTableFile(path.toStdString());
     QVERIFY(t.values == plain.values.transpose());
     QCOMPARE(t.values(2, 1), 6.0f);
     const TableFileInfo info = inspectTableFile(path.toStdString(), o);
     QCOMPARE(info.rows, std::int64_t(3));
     QCOMPARE(info.cols, 2);
-    QCOMPARE(names(info.columns), QStringList({"g1", "g2"}));
+    QCOMPARE(list(info.columns), QStringList({"g1", "g2"}));
     // Without row names the new columns are numbered, as svi::transposed does.
     const Table n = readTableFile(write("plain.csv", "a,b,c\n1,2,3\n4,5,6\n").toStdString(), o);
-    QCOMPARE(names(n.columns), QStringList({"V1", "V2"}));
-    QCOMPARE(names(n.rowNames), QStringList({"a", "b", "c"}));
+    QCOMPARE(list(n.columns), QStringList({"V1", "V2"}));
+    QCOMPARE(list(n.rowNames), QStringList({"a", "b", "c"}));
     QCOMPARE(n.values(1, 0), 2.0f);
 }
 
@@ -470,7 +429,7 @@ void TestTableFile::inspect()
     const TableFileInfo info = inspectTableFile(path.toStdString());
     QCOMPARE(info.rows, std::int64_t(2));
     QCOMPARE(info.cols, 3);
-    QCOMPARE(names(info.columns), QStringList({"A", "B", "C"}));
+    QCOMPARE(list(info.columns), QStringList({"A", "B", "C"}));
     QVERIFY(info.hasRowNames);
     QCOMPARE(info.delimiter, '\t');
     QVERIFY(!info.gzip);
@@ -631,7 +590,7 @@ void TestTableFile::levineCytof()
     QStringList header;
     for (const QByteArray& h : cells[0])
         header << QString::fromUtf8(h);
-    QCOMPARE(names(t.columns), header);
+    QCOMPARE(list(t.columns), header);
     QCOMPARE(str(t.columns[0]), QString("Time"));
     QCOMPARE(str(t.columns[9]), QString("CD4"));
     QCOMPARE(str(t.columns[38]), QString("event_number"));
