@@ -1,3 +1,6 @@
 #include "app/cli.h"
 
-int main(int argc, char** argv) { return svi::cli::main(argc, argv); }
+int main(int argc, char** argv)
+{
+    return svi::cli::main(argc, argv);
+}

@@ -9,20 +9,30 @@
 
 int main(int argc, char** argv)
 {
-    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("SviWorkbench");
     QApplication::setApplicationName("svi-workbench");
     QApplication::setApplicationVersion(SVI_VERSION);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("SVI Workbench: stochastic variational inference on your own data.");
+    parser.setApplicationDescription(
+        "SVI Workbench: stochastic variational inference on your own data.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("files", "An image, a table (CSV/TSV), one or more FCS files (stacked), a text corpus (LDA-C, UCI, a folder or .tar.gz of text files), or a saved session (.json) to open instead of the default image.", "[file...]");
-    QCommandLineOption run("run", "Start a run with the remembered settings as soon as the data are ready.");
-    QCommandLineOption compare("compare", "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
-    QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).", "S");
+    parser.addPositionalArgument("files",
+                                 "An image, a table (CSV/TSV), one or more FCS files (stacked), a "
+                                 "text corpus (LDA-C, UCI, a folder or .tar.gz of text files), or "
+                                 "a saved session (.json) to open instead of the default image.",
+                                 "[file...]");
+    QCommandLineOption run(
+        "run", "Start a run with the remembered settings as soon as the data are ready.");
+    QCommandLineOption compare(
+        "compare",
+        "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
+    QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).",
+                               "S");
     parser.addOptions({run, compare, seconds});
     parser.process(app);
 
@@ -36,7 +46,8 @@ int main(int argc, char** argv)
         const bool doCompare = parser.isSet(compare);
         auto startOnce = std::make_shared<QMetaObject::Connection>();
         *startOnce = QObject::connect(
-            &window, &svi::ui::MainWindow::dataReadyChanged, &window, [&window, startOnce, doCompare](bool ready) {
+            &window, &svi::ui::MainWindow::dataReadyChanged, &window,
+            [&window, startOnce, doCompare](bool ready) {
                 if (ready && (doCompare ? window.compare(false) : window.startRun()) != 0)
                     QObject::disconnect(*startOnce);
             });

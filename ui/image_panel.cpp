@@ -7,7 +7,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -26,7 +25,8 @@ QImage toGrayImage(const Eigen::ArrayXXf& values)
     return img;
 }
 
-QImage differenceImage(const Eigen::ArrayXXf& estimate, const Eigen::ArrayXXf& reference, float gain)
+QImage differenceImage(const Eigen::ArrayXXf& estimate, const Eigen::ArrayXXf& reference,
+                       float gain)
 {
     if (estimate.rows() != reference.rows() || estimate.cols() != reference.cols())
         return {};
@@ -102,11 +102,26 @@ ImagePanel::ImagePanel(const QString& title, QWidget* parent) : QFrame(parent)
     layout->addWidget(m_caption);
 }
 
-void ImagePanel::setTitle(const QString& title) { m_title->setText(title); }
-QString ImagePanel::title() const { return m_title->text(); }
-void ImagePanel::setImage(const QImage& image) { m_view->setImage(image); }
-void ImagePanel::setCaption(const QString& caption) { m_caption->setText(caption); }
-QString ImagePanel::caption() const { return m_caption->text(); }
+void ImagePanel::setTitle(const QString& title)
+{
+    m_title->setText(title);
+}
+QString ImagePanel::title() const
+{
+    return m_title->text();
+}
+void ImagePanel::setImage(const QImage& image)
+{
+    m_view->setImage(image);
+}
+void ImagePanel::setCaption(const QString& caption)
+{
+    m_caption->setText(caption);
+}
+QString ImagePanel::caption() const
+{
+    return m_caption->text();
+}
 
 ImageStrip::ImageStrip(QWidget* parent) : QWidget(parent)
 {
@@ -195,14 +210,18 @@ void ImageStrip::zoomIn()
 {
     m_fitted = false;
     if (!m_order.isEmpty())
-        m_panels.value(m_order.front())->view()->setZoom(m_panels.value(m_order.front())->view()->zoom() * 1.25);
+        m_panels.value(m_order.front())
+            ->view()
+            ->setZoom(m_panels.value(m_order.front())->view()->zoom() * 1.25);
 }
 
 void ImageStrip::zoomOut()
 {
     m_fitted = false;
     if (!m_order.isEmpty())
-        m_panels.value(m_order.front())->view()->setZoom(m_panels.value(m_order.front())->view()->zoom() / 1.25);
+        m_panels.value(m_order.front())
+            ->view()
+            ->setZoom(m_panels.value(m_order.front())->view()->zoom() / 1.25);
 }
 
 void ImageStrip::zoomActualSize()

@@ -4,7 +4,6 @@
 // GUI thread only.
 
 #include <Eigen/Core>
-
 #include <QFrame>
 #include <QGraphicsView>
 #include <QImage>

@@ -3,17 +3,16 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
 namespace svi::ui {
 
 namespace {
-constexpr double kLeft = 118;   // room for "k  E[π] = 0.123"
-constexpr double kTop = 26;     // title
-constexpr double kBottom = 96;  // rotated channel names
-constexpr double kRight = 70;   // colour bar
+constexpr double kLeft = 118;  // room for "k  E[π] = 0.123"
+constexpr double kTop = 26;    // title
+constexpr double kBottom = 96; // rotated channel names
+constexpr double kRight = 70;  // colour bar
 } // namespace
 
 QColor divergingColor(double t)
@@ -149,8 +148,8 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
         const int k = m_rows[r];
         for (Eigen::Index d = 0; d < m_loadings.cols(); ++d) {
-            const QRectF cell(g.grid.left() + d * g.cellW, g.grid.top() + double(r) * g.cellH, g.cellW + 0.5,
-                              g.cellH + 0.5);
+            const QRectF cell(g.grid.left() + d * g.cellW, g.grid.top() + double(r) * g.cellH,
+                              g.cellW + 0.5, g.cellH + 0.5);
             p.fillRect(cell, divergingColor(m_loadings(k, d) / m_scale));
         }
     }
@@ -170,7 +169,8 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
     const int colStep = std::max(1, int(std::ceil(fm.height() / g.cellW)));
     for (Eigen::Index d = 0; d < m_loadings.cols(); d += colStep) {
         p.save();
-        p.translate(g.grid.left() + (double(d) + 0.5) * g.cellW + fm.height() / 3, g.grid.bottom() + 4);
+        p.translate(g.grid.left() + (double(d) + 0.5) * g.cellW + fm.height() / 3,
+                    g.grid.bottom() + 4);
         p.rotate(-60);
         const QString name = fm.elidedText(m_channels.value(int(d)), Qt::ElideRight, kBottom * 1.1);
         p.drawText(QPointF(-fm.horizontalAdvance(name), 0), name);

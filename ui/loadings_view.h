@@ -5,7 +5,6 @@
 // its value. GUI thread only.
 
 #include <Eigen/Core>
-
 #include <QImage>
 #include <QString>
 #include <QStringList>
@@ -59,7 +58,7 @@ private:
 
     QString m_title;
     QStringList m_channels;
-    std::vector<int> m_rows;      // indices into the loadings' rows that are shown
+    std::vector<int> m_rows; // indices into the loadings' rows that are shown
     Eigen::MatrixXd m_loadings;
     Eigen::VectorXd m_weights;
     double m_scale = 1.0;

@@ -10,7 +10,6 @@
 
 #include <QString>
 #include <QWidget>
-
 #include <optional>
 #include <set>
 #include <string>

@@ -18,7 +18,6 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -159,14 +158,16 @@ QString number(double v)
 
 void PlotView::showReadout(const QString& name, QPointF p)
 {
-    d->readoutText = QString("%1: %2 = %3, y = %4").arg(name, d->xTitle.isEmpty() ? "x" : d->xTitle,
-                                                        number(p.x()), number(p.y()));
+    d->readoutText =
+        QString("%1: %2 = %3, y = %4")
+            .arg(name, d->xTitle.isEmpty() ? "x" : d->xTitle, number(p.x()), number(p.y()));
     d->readout->setText(d->readoutText);
     emit hovered(d->readoutText);
 }
 
 void PlotView::setSeries(int id, const QString& name, const QColor& color,
-                         const QVector<QPointF>& points, const QVector<QPair<double, QString>>& events)
+                         const QVector<QPointF>& points,
+                         const QVector<QPair<double, QString>>& events)
 {
     Series* s = m_series.value(id, nullptr);
     if (!s) {
@@ -196,7 +197,8 @@ void PlotView::setSeries(int id, const QString& name, const QColor& color,
             const auto pts = s->marks->points();
             for (int i = 0; i < pts.size(); ++i)
                 if (std::abs(pts[i].x() - p.x()) <= 1e-9 * std::max(1.0, std::abs(p.x()))) {
-                    d->readoutText = s->name + ": " + s->markLabels.value(i) + " at " + number(p.x());
+                    d->readoutText =
+                        s->name + ": " + s->markLabels.value(i) + " at " + number(p.x());
                     d->readout->setText(d->readoutText);
                     emit hovered(d->readoutText);
                     return;

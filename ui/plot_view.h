@@ -51,9 +51,9 @@ public:
 
     // For tests and the status bar.
     int seriesCount() const { return int(m_series.size()); }
-    int drawnPoints(int id) const;   // after thinning
+    int drawnPoints(int id) const; // after thinning
     int eventCount(int id) const;
-    QString readout() const;         // the last hover read-out
+    QString readout() const; // the last hover read-out
     QStringList legendNames() const;
 
 signals:

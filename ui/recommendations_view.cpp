@@ -11,7 +11,6 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <numeric>
 
@@ -52,9 +51,11 @@ void setRow(QStandardItemModel* m, int row, const QStringList& cells, bool bold 
 } // namespace
 
 RecommendationsView::RecommendationsView(QWidget* parent)
-    : QWidget(parent), m_recommended(new QStandardItemModel(this)), m_rated(new QStandardItemModel(this))
+    : QWidget(parent), m_recommended(new QStandardItemModel(this)),
+      m_rated(new QStandardItemModel(this))
 {
-    m_title = new QLabel(tr("Recommendations of the selected run appear here once it has started."));
+    m_title =
+        new QLabel(tr("Recommendations of the selected run appear here once it has started."));
     m_title->setObjectName("recommendationsTitle");
     m_user = new QSpinBox;
     m_user->setObjectName("recommendUser");
@@ -73,7 +74,8 @@ RecommendationsView::RecommendationsView(QWidget* parent)
     bar->addWidget(m_n);
     bar->addWidget(m_userInfo, 1);
 
-    m_recommended->setHorizontalHeaderLabels({tr("Rank"), tr("Recommended (not rated in training)"), tr("Score"), tr("Held out")});
+    m_recommended->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Recommended (not rated in training)"), tr("Score"), tr("Held out")});
     m_rated->setHorizontalHeaderLabels({tr("Rating"), tr("Rated in training")});
     m_recommendedView = makeTable(m_recommended, "recommendedTable");
     m_ratedView = makeTable(m_rated, "ratedTable");
@@ -153,14 +155,19 @@ void RecommendationsView::refresh()
         const auto ys = m_data->train.rowCounts(u);
         std::vector<std::size_t> order(cols.size());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ys[a] > ys[b]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return ys[a] > ys[b]; });
         m_rated->setRowCount(int(order.size()));
         for (int r = 0; r < int(order.size()); ++r)
-            setRow(m_rated, r, {QString::number(ys[order[std::size_t(r)]]), itemTitle(cols[order[std::size_t(r)]])});
-        const QString id = std::size_t(u) < m_data->rowIds.size() ? QString::number(m_data->rowIds[std::size_t(u)])
-                                                                    : QString::number(u);
-        m_userInfo->setText(tr("user id %1 · %n rating(s) in training", "", int(cols.size())).arg(id) +
-                            tr(", %n held out", "", int(m_data->heldOut.rowNonZeros(u))));
+            setRow(m_rated, r,
+                   {QString::number(ys[order[std::size_t(r)]]),
+                    itemTitle(cols[order[std::size_t(r)]])});
+        const QString id = std::size_t(u) < m_data->rowIds.size()
+                               ? QString::number(m_data->rowIds[std::size_t(u)])
+                               : QString::number(u);
+        m_userInfo->setText(
+            tr("user id %1 · %n rating(s) in training", "", int(cols.size())).arg(id) +
+            tr(", %n held out", "", int(m_data->heldOut.rowNonZeros(u))));
     } else {
         m_rated->setRowCount(0);
         m_userInfo->clear();
@@ -175,9 +182,12 @@ void RecommendationsView::refresh()
     m_recommended->setRowCount(int(m_list.size()));
     for (int r = 0; r < int(m_list.size()); ++r) {
         const std::int32_t i = m_list[std::size_t(r)];
-        const double score = m_factors->offset + double(m_factors->users.row(u).dot(m_factors->items.row(i)));
+        const double score =
+            m_factors->offset + double(m_factors->users.row(u).dot(m_factors->items.row(i)));
         const bool hit = std::binary_search(test.begin(), test.end(), i);
-        setRow(m_recommended, r, {QString::number(r + 1), itemTitle(i), QString::number(score, 'f', 3), hit ? tr("✓") : QString()},
+        setRow(m_recommended, r,
+               {QString::number(r + 1), itemTitle(i), QString::number(score, 'f', 3),
+                hit ? tr("✓") : QString()},
                hit);
     }
 }
@@ -203,8 +213,9 @@ int RecommendationsView::heldOutHits() const
     if (!m_data)
         return 0;
     const auto test = m_data->heldOut.rowCols(m_user->value());
-    return int(std::count_if(m_list.begin(), m_list.end(),
-                             [&](std::int32_t i) { return std::binary_search(test.begin(), test.end(), i); }));
+    return int(std::count_if(m_list.begin(), m_list.end(), [&](std::int32_t i) {
+        return std::binary_search(test.begin(), test.end(), i);
+    }));
 }
 
 QByteArray RecommendationsView::csv() const

@@ -9,7 +9,6 @@
 #include "core/run/trainer.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QLabel;

@@ -5,12 +5,12 @@
 #include "ui/run_manager.h"
 
 #include <QBrush>
-
 #include <cmath>
 
 namespace svi::ui {
 
-RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent) : QAbstractTableModel(parent), m_runs(runs)
+RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent)
+    : QAbstractTableModel(parent), m_runs(runs)
 {
     m_ids = runs->ids();
     connect(runs, &RunManager::runAdded, this, [this](int id) {
@@ -37,17 +37,28 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Run: return tr("Run");
-    case Algorithm: return tr("Algorithm");
-    case Parameters: return tr("Parameters");
-    case Status: return tr("Status");
-    case Steps: return tr("Steps");
-    case Epochs: return tr("Epochs");
-    case StepsPerSecond: return tr("Steps/s");
-    case Elbo: return tr("ELBO");
-    case Psnr: return tr("PSNR (dB)");
-    case HeldOut: return tr("Held-out LL");
-    case Termination: return tr("Termination");
+    case Run:
+        return tr("Run");
+    case Algorithm:
+        return tr("Algorithm");
+    case Parameters:
+        return tr("Parameters");
+    case Status:
+        return tr("Status");
+    case Steps:
+        return tr("Steps");
+    case Epochs:
+        return tr("Epochs");
+    case StepsPerSecond:
+        return tr("Steps/s");
+    case Elbo:
+        return tr("ELBO");
+    case Psnr:
+        return tr("PSNR (dB)");
+    case HeldOut:
+        return tr("Held-out LL");
+    case Termination:
+        return tr("Termination");
     }
     return {};
 }
@@ -103,12 +114,14 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return {};
     const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
     switch (index.column()) {
-    case Run: return QString("#%1").arg(r->id);
+    case Run:
+        return QString("#%1").arg(r->id);
     case Algorithm: {
         const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
         return e ? QString::fromStdString(e->label) : QString::fromStdString(r->spec.algorithm);
     }
-    case Parameters: return parameterText(*r);
+    case Parameters:
+        return parameterText(*r);
     case Status: {
         QString s = statusText(r->status);
         if ((r->status == RunStatus::Running || r->status == RunStatus::Stopping) &&
@@ -116,10 +129,14 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
             s += " · " + QString(phaseName(r->phase));
         return s;
     }
-    case Steps: return last ? QVariant(qlonglong(last->step)) : QVariant();
-    case Epochs: return last ? num(last->epochs, 3) : QString();
-    case StepsPerSecond: return num(r->stepsPerSecond(), 4);
-    case Elbo: return last ? num(last->elbo, 6) : QString();
+    case Steps:
+        return last ? QVariant(qlonglong(last->step)) : QVariant();
+    case Epochs:
+        return last ? num(last->epochs, 3) : QString();
+    case StepsPerSecond:
+        return num(r->stepsPerSecond(), 4);
+    case Elbo:
+        return last ? num(last->elbo, 6) : QString();
     case Psnr: {
         const double full = r->metric("psnr"), running = r->metric("psnr_running");
         // The newest of the two: the running value after a full pass, the full one at the end.

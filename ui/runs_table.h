@@ -13,14 +13,27 @@ class RunsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Run, Algorithm, Parameters, Status, Steps, Epochs, StepsPerSecond, Elbo, Psnr,
-                  HeldOut, Termination, ColumnCount };
+    enum Column {
+        Run,
+        Algorithm,
+        Parameters,
+        Status,
+        Steps,
+        Epochs,
+        StepsPerSecond,
+        Elbo,
+        Psnr,
+        HeldOut,
+        Termination,
+        ColumnCount
+    };
 
     explicit RunsTableModel(RunManager* runs, QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     int idAt(int row) const { return m_ids.value(row, 0); }
     int rowOf(int id) const { return int(m_ids.indexOf(id)); }

@@ -4,7 +4,6 @@
 
 #include <QHeaderView>
 #include <QStandardItemModel>
-
 #include <algorithm>
 
 namespace svi::ui {

@@ -6,7 +6,6 @@
 #include "core/run/trainer.h"
 
 #include <QTableView>
-
 #include <vector>
 
 class QStandardItemModel;

@@ -32,7 +32,10 @@ struct SparseRows
 
     std::int64_t rows() const { return std::int64_t(rowStart.size()) - 1; }
     std::int64_t nonZeros() const { return std::int64_t(cols.size()); }
-    std::int64_t rowNonZeros(std::int64_t r) const { return rowStart[std::size_t(r) + 1] - rowStart[std::size_t(r)]; }
+    std::int64_t rowNonZeros(std::int64_t r) const
+    {
+        return rowStart[std::size_t(r) + 1] - rowStart[std::size_t(r)];
+    }
     std::span<const std::int32_t> rowCols(std::int64_t r) const
     {
         return {cols.data() + rowStart[std::size_t(r)], std::size_t(rowNonZeros(r))};
@@ -66,15 +69,15 @@ struct SparseRows
 
 struct CountData
 {
-    SparseRows train;   // N rows × V columns
-    SparseRows heldOut; // N rows × V columns (rows with nothing held out are empty)
-    SparseRows validation; // N rows × V columns, or no rows at all (documents)
-    std::int64_t vocabularySize = 0;           // V
-    std::vector<std::string> columnNames;      // V words / items, or empty
-    std::vector<std::string> rowNames;         // N document / user names, or empty
-    std::vector<std::int64_t> testRows;        // ascending; rows outside training
-    std::string source;                        // file name or description, for messages
-    std::string kind = "documents";            // "documents" or "ratings" (for labels)
+    SparseRows train;                // N rows × V columns
+    SparseRows heldOut;              // N rows × V columns (rows with nothing held out are empty)
+    SparseRows validation;           // N rows × V columns, or no rows at all (documents)
+    std::int64_t vocabularySize = 0; // V
+    std::vector<std::string> columnNames; // V words / items, or empty
+    std::vector<std::string> rowNames;    // N document / user names, or empty
+    std::vector<std::int64_t> testRows;   // ascending; rows outside training
+    std::string source;                   // file name or description, for messages
+    std::string kind = "documents";       // "documents" or "ratings" (for labels)
     // Ratings: the file's user and item ids of each row and column (empty for documents).
     std::vector<std::int64_t> rowIds, columnIds;
 

@@ -7,7 +7,6 @@
 // image are held once, however many runs use them.
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,14 +44,14 @@ struct ImageLayout
 
 struct DenseData
 {
-    MatrixRF values;   // N×D; meaningful where role is Observed or HeldOut
-    MatrixRU8 roles;   // N×D of EntryRole
+    MatrixRF values;                      // N×D; meaningful where role is Observed or HeldOut
+    MatrixRU8 roles;                      // N×D of EntryRole
     std::vector<std::string> columnNames; // may be empty
     // Rows the model trains on, ascending; empty = every row. Rows left out are test rows
     // (a row split): only their local inference sees their observed entries.
     std::vector<std::int64_t> trainingRows;
-    std::string source;                   // file name or description, for messages
-    std::optional<ImageLayout> image;     // set when the rows are image patches
+    std::string source;               // file name or description, for messages
+    std::optional<ImageLayout> image; // set when the rows are image patches
 
     std::int64_t rows() const { return values.rows(); }
     std::int64_t trainingRowCount() const

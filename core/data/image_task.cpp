@@ -12,7 +12,7 @@ namespace svi {
 namespace {
 
 // Stream ids of Rng::stream(seed, id): the pixel mask and the observation noise.
-constexpr std::uint64_t kMaskStream = 0x6d61736bULL;   // "mask"
+constexpr std::uint64_t kMaskStream = 0x6d61736bULL;    // "mask"
 constexpr std::uint64_t kNoiseStream = 0x6e6f697365ULL; // "noise"
 
 } // namespace
@@ -33,8 +33,8 @@ std::vector<ParamSpec> InpaintOptions::params()
     return {
         realParam("missing", "Missing fraction",
                   "fraction of pixels removed at random (held out and scored)", 0.8, 0.0, 0.99),
-        realParam("noise", "Noise σ", "σ of Gaussian noise added to the observed pixels, 0–255 scale",
-                  0.0, 0.0, 255.0),
+        realParam("noise", "Noise σ",
+                  "σ of Gaussian noise added to the observed pixels, 0–255 scale", 0.0, 0.0, 255.0),
         // BPFA's own patch parameter allows the same range.
         intParam("patch", "Patch size", "side p of the overlapping p×p patches (p² pixels each)", 8,
                  2, 32),
@@ -74,8 +74,9 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
     const std::int64_t total = std::int64_t(H) * W;
     const auto keep = std::int64_t(std::llround((1.0 - o.missing) * double(total)));
     if (keep < 1)
-        throw std::invalid_argument("missing = " + formatNumber(o.missing) + " leaves no observed pixel in a " +
-                                    std::to_string(W) + "×" + std::to_string(H) + " image");
+        throw std::invalid_argument("missing = " + formatNumber(o.missing) +
+                                    " leaves no observed pixel in a " + std::to_string(W) + "×" +
+                                    std::to_string(H) + " image");
 
     ImageLayout L;
     L.width = W;
@@ -153,14 +154,14 @@ Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est)
     const int p = L.patch;
     if (p < 1 || L.width < p || L.height < p)
         throw std::invalid_argument("reconstructImage: layout " + std::to_string(L.width) + "×" +
-                                    std::to_string(L.height) + " with patch " +
-                                    std::to_string(p) + " holds no patch");
+                                    std::to_string(L.height) + " with patch " + std::to_string(p) +
+                                    " holds no patch");
     const int pr = L.patchesPerRow(), pc = L.patchesPerCol();
     if (est.rows() != L.patchCount() || est.cols() != p * p)
         throw std::invalid_argument("reconstructImage: patchEstimates are " +
-                                    std::to_string(est.rows()) + "×" +
-                                    std::to_string(est.cols()) + ", but the layout needs " +
-                                    std::to_string(L.patchCount()) + "×" + std::to_string(p * p));
+                                    std::to_string(est.rows()) + "×" + std::to_string(est.cols()) +
+                                    ", but the layout needs " + std::to_string(L.patchCount()) +
+                                    "×" + std::to_string(p * p));
     using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     MatrixRD sum = MatrixRD::Zero(L.height, L.width);
     // Rows of patches are accumulated in parallel in two interleaved passes over blocks of p

@@ -16,9 +16,10 @@ namespace svi {
 
 struct Table
 {
-    MatrixRF values;                  // rows × cols, raw values as read (may hold NaN)
-    std::vector<std::string> columns; // one name per column ($PnN, header cell); never empty strings
-    std::vector<std::string> markers; // one per column: $PnS / a marker name, "" when none
+    MatrixRF values; // rows × cols, raw values as read (may hold NaN)
+    std::vector<std::string>
+        columns; // one name per column ($PnN, header cell); never empty strings
+    std::vector<std::string> markers;  // one per column: $PnS / a marker name, "" when none
     std::vector<std::string> rowNames; // empty, or one per row (the row-name column)
     std::string source;                // file name(s), for messages
     // The arcsinh cofactor usual for these data: 5 for mass cytometry (an FCS file whose $CYT
@@ -31,8 +32,7 @@ struct Table
     std::string label(int col) const;
 };
 
-enum class HeldOutSplit
-{
+enum class HeldOutSplit {
     Entries, // each entry held out with probability `heldOut`
     Rows     // a fraction `heldOut` of rows are test rows, excluded from training; half of each
              // test row's entries are held out and the other half condition its local inference

@@ -11,7 +11,8 @@ namespace svi {
 double RobbinsMonro::rho(std::int64_t t) const
 {
     if (t < 1)
-        throw std::invalid_argument("RobbinsMonro::rho: t = " + std::to_string(t) + ", but must be ≥ 1");
+        throw std::invalid_argument("RobbinsMonro::rho: t = " + std::to_string(t) +
+                                    ", but must be ≥ 1");
     return std::pow(double(t) + tau0, -kappa);
 }
 
@@ -71,16 +72,22 @@ StepSchedule scheduleFromName(const std::string& name)
 
 std::vector<ParamSpec> StepSizeOptions::params(double kappa, double tau0)
 {
-    ParamSpec schedule{"schedule", "Step size",
+    ParamSpec schedule{"schedule",
+                       "Step size",
                        "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
-                       ParamType::Choice, 0, 0, 0, {"robbins-monro", "adaptive"}, "robbins-monro"};
+                       ParamType::Choice,
+                       0,
+                       0,
+                       0,
+                       {"robbins-monro", "adaptive"},
+                       "robbins-monro"};
     return {schedule,
-            realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa, 0.5,
-                      1.0),
+            realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa,
+                      0.5, 1.0),
             realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0, 1e9),
             intParam("adaptive_init", "Adaptive warm-up",
-                     "adaptive schedule: minibatches sampled at the start to seed its averages",
-                     5, 1, 10000)};
+                     "adaptive schedule: minibatches sampled at the start to seed its averages", 5,
+                     1, 10000)};
 }
 
 void StepSizeOptions::read(const ParamValues& values)
@@ -93,7 +100,8 @@ void StepSizeOptions::read(const ParamValues& values)
 void StepSizeOptions::check() const
 {
     if (!(kappa >= 0.5 && kappa <= 1.0))
-        throw std::invalid_argument(fieldError("kappa", formatNumber(kappa), "must be in [0.5, 1]"));
+        throw std::invalid_argument(
+            fieldError("kappa", formatNumber(kappa), "must be in [0.5, 1]"));
     if (!(tau0 >= 0.0) || !std::isfinite(tau0))
         throw std::invalid_argument(fieldError("tau0", formatNumber(tau0), "must be ≥ 0"));
     if (adaptiveInit < 1)
@@ -110,11 +118,13 @@ double StepSizer::rho(std::int64_t t, const Eigen::VectorXd* g)
     return m_rate.rho(*g);
 }
 
-MinibatchSampler::MinibatchSampler(std::int64_t itemCount, std::int64_t batchSize, std::uint64_t seed)
+MinibatchSampler::MinibatchSampler(std::int64_t itemCount, std::int64_t batchSize,
+                                   std::uint64_t seed)
     : m_n(itemCount), m_batch(batchSize), m_seed(seed)
 {
     if (itemCount < 1)
-        throw std::invalid_argument("MinibatchSampler: N = " + std::to_string(itemCount) + ", but must be ≥ 1");
+        throw std::invalid_argument("MinibatchSampler: N = " + std::to_string(itemCount) +
+                                    ", but must be ≥ 1");
     if (batchSize < 1)
         throw std::invalid_argument("MinibatchSampler: batch = " + std::to_string(batchSize) +
                                     ", but must be ≥ 1");

@@ -5,7 +5,6 @@
 #include "core/run/params.h"
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <string>
 #include <vector>

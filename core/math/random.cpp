@@ -14,7 +14,10 @@ std::uint64_t splitmix64(std::uint64_t& x)
     return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 } // namespace
 
@@ -50,9 +53,15 @@ Rng::result_type Rng::operator()()
     return result;
 }
 
-double Rng::uniform() { return double((*this)() >> 11) * 0x1.0p-53; }
+double Rng::uniform()
+{
+    return double((*this)() >> 11) * 0x1.0p-53;
+}
 
-double Rng::uniformOpen() { return (double((*this)() >> 11) + 0.5) * 0x1.0p-53; }
+double Rng::uniformOpen()
+{
+    return (double((*this)() >> 11) + 0.5) * 0x1.0p-53;
+}
 
 double Rng::normal()
 {

@@ -44,11 +44,10 @@ double psnrMasked(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estim
 {
     checkSizes("psnrMasked", reference, estimate);
     if (observedMask.rows() != reference.rows() || observedMask.cols() != reference.cols())
-        throw std::invalid_argument("psnrMasked: observedMask is " +
-                                    std::to_string(observedMask.cols()) + "×" +
-                                    std::to_string(observedMask.rows()) + ", but the images are " +
-                                    std::to_string(reference.cols()) + "×" +
-                                    std::to_string(reference.rows()));
+        throw std::invalid_argument(
+            "psnrMasked: observedMask is " + std::to_string(observedMask.cols()) + "×" +
+            std::to_string(observedMask.rows()) + ", but the images are " +
+            std::to_string(reference.cols()) + "×" + std::to_string(reference.rows()));
     double sum = 0.0;
     std::int64_t n = 0;
     for (Eigen::Index r = 0; r < reference.rows(); ++r)

@@ -1,9 +1,9 @@
 #pragma once
 // Image quality on the 0–255 scale.
 
-#include <Eigen/Core>
-
 #include "core/data/dense_data.h"
+
+#include <Eigen/Core>
 
 namespace svi {
 

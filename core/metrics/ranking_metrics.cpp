@@ -107,9 +107,11 @@ std::vector<std::int32_t> recommendations(const RatingFactors& factors, const Co
     if (u < 0 || u >= factors.users.rows() || factors.items.rows() != data.cols())
         throw std::invalid_argument("recommendations: user " + std::to_string(u) +
                                     " is not a row of the factors, or they do not fit the data");
-    const Eigen::VectorXd scores = (factors.items * factors.users.row(u).transpose()).cast<double>();
+    const Eigen::VectorXd scores =
+        (factors.items * factors.users.row(u).transpose()).cast<double>();
     RankingScratch scratch;
-    return topItems({scores.data(), std::size_t(scores.size())}, {data.train.rowCols(u)}, n, scratch);
+    return topItems({scores.data(), std::size_t(scores.size())}, {data.train.rowCols(u)}, n,
+                    scratch);
 }
 
 void checkRatingsData(const CountDataPtr& data)
@@ -117,13 +119,15 @@ void checkRatingsData(const CountDataPtr& data)
     if (!data || data->cols() < 1 || data->rows() < 1)
         throw std::invalid_argument("data: there are no ratings");
     const CountData& d = *data;
-    if (d.heldOut.rows() != d.rows() || (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
+    if (d.heldOut.rows() != d.rows() ||
+        (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
                                     " users but held-out or validation rows of another count");
     if (!d.testRows.empty())
-        throw std::invalid_argument("data: '" + d.source +
-                                    "' has test rows (documents held out whole); recommenders score "
-                                    "held-out ratings of training users (a ratings file)");
+        throw std::invalid_argument(
+            "data: '" + d.source +
+            "' has test rows (documents held out whole); recommenders score "
+            "held-out ratings of training users (a ratings file)");
     if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
         throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
     for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
@@ -135,19 +139,21 @@ void checkRatingsData(const CountDataPtr& data)
         for (float c : rows->counts)
             if (!(c > 0.0f) || !std::isfinite(c))
                 throw std::invalid_argument("data: '" + d.source + "' has a rating of " +
-                                            formatNumber(c) + "; ratings must be positive and finite");
+                                            formatNumber(c) +
+                                            "; ratings must be positive and finite");
     }
 }
 
-RatingsEvaluation::RatingsEvaluation(const CountData& d, int evalUsers, int topN, std::uint64_t seed,
-                                     std::uint64_t pick)
+RatingsEvaluation::RatingsEvaluation(const CountData& d, int evalUsers, int topN,
+                                     std::uint64_t seed, std::uint64_t pick)
     : scale(ratingScale(d))
 {
     for (std::int64_t r = 0; r < d.rows(); ++r)
         if (d.heldOut.rowNonZeros(r) > 0)
             scoredUsers.push_back(r);
     elboUsers = seededSubset(d.trainingRows(), std::size_t(evalUsers), Rng::stream(seed, pick, 0));
-    cheapScoredUsers = seededSubset(scoredUsers, std::size_t(evalUsers), Rng::stream(seed, pick, 1));
+    cheapScoredUsers =
+        seededSubset(scoredUsers, std::size_t(evalUsers), Rng::stream(seed, pick, 1));
     const Eigen::VectorXd popularity = popularityScores(d);
     const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
     popularityFull = rankingScore(d, scoredUsers, topN, byPopularity);

@@ -18,7 +18,6 @@
 #include "core/run/trainer.h"
 
 #include <Eigen/Core>
-
 #include <cmath>
 #include <cstdint>
 #include <map>

@@ -19,8 +19,7 @@ constexpr int kChunks = 16;
 
 // Calls fn(chunk, begin, end) for min(kChunks, n) contiguous ranges of [0, n), in parallel;
 // chunk c always covers the same range, whatever the thread count.
-template <typename Fn>
-void forChunks(std::int64_t n, Fn&& fn)
+template <typename Fn> void forChunks(std::int64_t n, Fn&& fn)
 {
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
 #pragma omp parallel for schedule(dynamic, 1)
@@ -36,7 +35,8 @@ inline double secondsSince(Clock::time_point t0)
 }
 
 // At most `take` of `rows`, drawn without replacement with `rng`, in ascending order.
-inline std::vector<std::int64_t> seededSubset(std::vector<std::int64_t> rows, std::size_t take, Rng rng)
+inline std::vector<std::int64_t> seededSubset(std::vector<std::int64_t> rows, std::size_t take,
+                                              Rng rng)
 {
     take = std::min(take, rows.size());
     for (std::size_t j = 0; j < take; ++j)

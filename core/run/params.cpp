@@ -38,7 +38,8 @@ std::string rangeRule(const ParamSpec& spec)
     const bool lo = meaningfulBound(spec, spec.minValue), hi = meaningfulBound(spec, spec.maxValue);
     auto num = [&](double v) {
         // Bounds of an Int are printed as integers ("≥ 1", not "≥ 1.0"); v is in int64 range here.
-        return spec.type == ParamType::Int ? std::to_string(static_cast<long long>(v)) : formatNumber(v);
+        return spec.type == ParamType::Int ? std::to_string(static_cast<long long>(v))
+                                           : formatNumber(v);
     };
     if (lo && hi)
         return "must be in [" + num(spec.minValue) + ", " + num(spec.maxValue) + "]";
@@ -267,12 +268,15 @@ std::string rangeText(const ParamSpec& p)
     if (p.type == ParamType::Bool)
         return "true | false";
     std::ostringstream o;
-    o << "[" << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue)) : ParamValue(p.minValue))
+    o << "["
+      << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue))
+                                              : ParamValue(p.minValue))
       << ", ";
     if (p.maxValue >= 1e300)
         o << "∞)";
     else
-        o << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.maxValue)) : ParamValue(p.maxValue))
+        o << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.maxValue))
+                                                  : ParamValue(p.maxValue))
           << "]";
     return o.str();
 }
@@ -295,8 +299,8 @@ std::string defaultText(const ParamSpec& p)
 ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
                    double hi)
 {
-    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi,
-                     {}, {}};
+    return ParamSpec{
+        std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi, {}, {}};
 }
 
 void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
@@ -323,8 +327,8 @@ ParamSpec seedParam(std::string help)
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
                     double hi)
 {
-    return ParamSpec{std::move(key), std::move(label), std::move(help), ParamType::Real, def, lo, hi,
-                     {}, {}};
+    return ParamSpec{
+        std::move(key), std::move(label), std::move(help), ParamType::Real, def, lo, hi, {}, {}};
 }
 
 } // namespace svi

@@ -23,7 +23,7 @@ struct DataSet
     CountDataPtr counts;
 
     DataSet() = default;
-    DataSet(DenseDataPtr d) : dense(std::move(d)) {}   // NOLINT: implicit on purpose
+    DataSet(DenseDataPtr d) : dense(std::move(d)) {}  // NOLINT: implicit on purpose
     DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
     DataKind kind() const { return counts ? DataKind::Count : DataKind::Dense; }
     explicit operator bool() const { return dense || counts; }
@@ -38,11 +38,11 @@ std::string dataKindLabel(DataKind kind);
 
 struct AlgorithmEntry
 {
-    std::string model;          // "bpfa"
-    std::string modelLabel;     // "Beta process factor analysis"
-    std::string algorithm;      // "gibbs-ssvi"
-    std::string label;          // "Gibbs-SSVI"
-    std::string help;           // one line
+    std::string model;      // "bpfa"
+    std::string modelLabel; // "Beta process factor analysis"
+    std::string algorithm;  // "gibbs-ssvi"
+    std::string label;      // "Gibbs-SSVI"
+    std::string help;       // one line
     std::vector<DataKind> accepts;
     std::vector<ParamSpec> params;
     // Builds a trainer from resolved parameters. May throw std::invalid_argument with a

@@ -5,10 +5,8 @@
 #include "core/models/bpfa/bpfa_model.h"
 #include "core/models/bpfa/bpfa_trainer.h"
 
-#include <QtTest>
-
 #include <Eigen/Dense>
-
+#include <QtTest>
 #include <cmath>
 #include <map>
 
@@ -30,9 +28,9 @@ DenseDataPtr smallData(std::int64_t N, int D, std::uint64_t seed)
         for (int d = 0; d < D; ++d) {
             data->values(i, d) = float(rng.normal());
             const double u = rng.uniform();
-            data->roles(i, d) = std::uint8_t(u < 0.2 ? EntryRole::Missing
-                                              : u < 0.3 ? EntryRole::HeldOut
-                                                        : EntryRole::Observed);
+            data->roles(i, d) = std::uint8_t(u < 0.2   ? EntryRole::Missing
+                                             : u < 0.3 ? EntryRole::HeldOut
+                                                       : EntryRole::Observed);
         }
     data->source = "test";
     return data;
@@ -324,7 +322,9 @@ void TestBpfaModel::gibbsSamplerMatchesEnumeratedPosterior()
         const double se = std::sqrt(exact[mask] * (1 - exact[mask]) / sweeps);
         QVERIFY2(std::abs(freq[mask] - exact[mask]) < 6 * se + 0.004,
                  qPrintable(QString("config %1: sampled %2, exact %3")
-                                .arg(mask).arg(freq[mask]).arg(exact[mask])));
+                                .arg(mask)
+                                .arg(freq[mask])
+                                .arg(exact[mask])));
     }
     // The posterior is not trivial: at least two configurations carry ≥ 5 % mass.
     QVERIFY(std::count_if(exact.begin(), exact.end(), [](double p) { return p > 0.05; }) >= 2);
@@ -358,7 +358,9 @@ void TestBpfaModel::mimnoSamplerMatchesItsTarget()
         const double se = std::sqrt(exact[mask] * (1 - exact[mask]) / sweeps);
         QVERIFY2(std::abs(freq[mask] - exact[mask]) < 6 * se + 0.004,
                  qPrintable(QString("config %1: sampled %2, exact %3")
-                                .arg(mask).arg(freq[mask]).arg(exact[mask])));
+                                .arg(mask)
+                                .arg(freq[mask])
+                                .arg(exact[mask])));
     }
     // The variance of the loadings matters here: the target with E[φ²] differs from the
     // one with φ̄² (a sampler that ignored it would fail the comparison above).
@@ -407,7 +409,10 @@ void TestBpfaModel::localElboNeverDecreases()
             QVERIFY(std::isfinite(elbo));
             QVERIFY2(elbo >= previous - 1e-9 * std::abs(previous),
                      qPrintable(QString("item %1, sweeps %2: %3 < %4")
-                                    .arg(i).arg(sweeps).arg(elbo, 0, 'g', 12).arg(previous, 0, 'g', 12)));
+                                    .arg(i)
+                                    .arg(sweeps)
+                                    .arg(elbo, 0, 'g', 12)
+                                    .arg(previous, 0, 'g', 12)));
             previous = elbo;
         }
     }
@@ -432,7 +437,9 @@ void TestBpfaModel::localOptimumIsStationary()
     const GlobalView v = expectationView(g);
     Workspace ws;
     ws.resize(K, D);
-    auto elbo = [&](const Workspace& w) { return titsias ? titsiasLocalElbo(w, v) : mfLocalElbo(w, v); };
+    auto elbo = [&](const Workspace& w) {
+        return titsias ? titsiasLocalElbo(w, v) : mfLocalElbo(w, v);
+    };
     int checked = 0;
     for (std::int64_t i = 0; i < 6; ++i) {
         ws.gather(*data, i, v);
@@ -459,7 +466,11 @@ void TestBpfaModel::localOptimumIsStationary()
                 const double weight = (titsias && which > 0) ? std::max(ws.theta[k], 1e-3) : 1.0;
                 QVERIFY2(std::abs(grad) < 1e-4 / weight * std::max(1.0, weight),
                          qPrintable(QString("item %1 k %2 param %3 = %4: dELBO = %5")
-                                        .arg(i).arg(k).arg(which).arg(x0).arg(grad)));
+                                        .arg(i)
+                                        .arg(k)
+                                        .arg(which)
+                                        .arg(x0)
+                                        .arg(grad)));
                 ++checked;
             }
         }

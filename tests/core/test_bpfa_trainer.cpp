@@ -8,10 +8,8 @@
 #include "core/run/registry.h"
 
 #include <QtTest>
-
-#include <omp.h>
-
 #include <cmath>
+#include <omp.h>
 
 using namespace svi;
 
@@ -129,8 +127,9 @@ void TestBpfaTrainer::gibbsSsviReachesNoiseFloorAndBeatsMeanField()
         const double mseMf = heldOutMse(mf);
         qInfo("seed %d: noise floor %.4f, Gibbs-SSVI %.4f, MF-SVI %.4f", int(seed), s.noiseVariance,
               mseGibbs, mseMf);
-        QVERIFY2(mseGibbs < 1.8 * s.noiseVariance,
-                 qPrintable(QString("Gibbs-SSVI MSE %1, noise %2").arg(mseGibbs).arg(s.noiseVariance)));
+        QVERIFY2(
+            mseGibbs < 1.8 * s.noiseVariance,
+            qPrintable(QString("Gibbs-SSVI MSE %1, noise %2").arg(mseGibbs).arg(s.noiseVariance)));
         totalGibbs += mseGibbs;
         totalMf += mseMf;
     }
@@ -150,7 +149,8 @@ void TestBpfaTrainer::evaluationReportsMetrics()
     QVERIFY(after.metrics.count("heldout_loglik"));
     QVERIFY(after.metrics.count("mse"));
     // Training improves both the bound and the held-out likelihood.
-    QVERIFY2(after.elbo > before.elbo, qPrintable(QString("%1 → %2").arg(before.elbo).arg(after.elbo)));
+    QVERIFY2(after.elbo > before.elbo,
+             qPrintable(QString("%1 → %2").arg(before.elbo).arg(after.elbo)));
     QVERIFY(after.metrics.at("heldout_loglik") > before.metrics.at("heldout_loglik"));
     QVERIFY(after.preview);
     QCOMPARE(after.preview->atoms.rows(), Eigen::Index(20));
@@ -192,7 +192,8 @@ void TestBpfaTrainer::livePreviewFollowsTheMinibatches()
         for (int c = 0; c < 30; ++c) {
             const float expected = layout.pixelObserved(r, c) ? image(r, c) : float(layout.mean);
             QVERIFY2(std::abs(s0(r, c) - expected) < 1e-3f,
-                     qPrintable(QString("(%1, %2): %3 vs %4").arg(r).arg(c).arg(s0(r, c)).arg(expected)));
+                     qPrintable(
+                         QString("(%1, %2): %3 vs %4").arg(r).arg(c).arg(s0(r, c)).arg(expected)));
         }
 
     // One step refreshes the 50 patches of its minibatch only.
@@ -206,8 +207,10 @@ void TestBpfaTrainer::livePreviewFollowsTheMinibatches()
     const Evaluation live = t.evaluate(false);
     QVERIFY(live.metrics.count("psnr_running"));
     QVERIFY(!live.metrics.count("psnr"));
-    QVERIFY2(live.metrics.at("psnr_running") > psnr(image, s0) + 3.0,
-             qPrintable(QString("%1 dB vs %2 dB").arg(live.metrics.at("psnr_running")).arg(psnr(image, s0))));
+    QVERIFY2(
+        live.metrics.at("psnr_running") > psnr(image, s0) + 3.0,
+        qPrintable(
+            QString("%1 dB vs %2 dB").arg(live.metrics.at("psnr_running")).arg(psnr(image, s0))));
 
     // A full pass is marked as such and becomes the running estimate.
     const Evaluation full = t.evaluate(true);
@@ -233,7 +236,8 @@ void TestBpfaTrainer::gibbsInitialisationGivesUsableGlobals()
     // Before any SVI step, the Gibbs start already predicts held-out entries far better.
     const double mseGibbs = heldOutMse(gibbsInit);
     const double mseRandom = heldOutMse(randomInit);
-    QVERIFY2(mseGibbs < 0.5 * mseRandom, qPrintable(QString("%1 vs %2").arg(mseGibbs).arg(mseRandom)));
+    QVERIFY2(mseGibbs < 0.5 * mseRandom,
+             qPrintable(QString("%1 vs %2").arg(mseGibbs).arg(mseRandom)));
 }
 
 void TestBpfaTrainer::batchGibbsImprovesHeldOut()
@@ -325,7 +329,8 @@ void TestBpfaTrainer::adaptiveScheduleLearns()
              qPrintable(QString("MSE %1 → %2, noise %3").arg(start).arg(end).arg(s.noiseVariance)));
     // The registry declares the schedule for every SVI variant.
     const AlgorithmEntry* e = Registry::builtin().find("bpfa", "mf-svi");
-    QVERIFY(std::any_of(e->params.begin(), e->params.end(), [](const ParamSpec& p) { return p.key == "schedule"; }));
+    QVERIFY(std::any_of(e->params.begin(), e->params.end(),
+                        [](const ParamSpec& p) { return p.key == "schedule"; }));
 }
 
 QTEST_GUILESS_MAIN(TestBpfaTrainer)

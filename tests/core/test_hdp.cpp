@@ -14,15 +14,12 @@
 #include "core/run/registry.h"
 
 #include <QtTest>
-
+#include <algorithm>
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/digamma.hpp>
-
-#include <omp.h>
-
-#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <omp.h>
 
 using namespace svi;
 using lda::MatrixRD;
@@ -92,9 +89,10 @@ double betaKl(double a, double b, double a0, double b0)
 
 // The dense batch target, document by document: λ = η + Σ_d Σ_w n_dw (ζ_dw φ_d)[w] and
 // s = Σ_d Σ_t φ_dt, each document's local step run against the given expectations.
-void denseTarget(const CountData& data, const std::vector<std::int64_t>& rows, const MatrixRD& elogBetaT,
-                 const Eigen::VectorXd& elogSticks, const hdp::LocalOptions& lo, int T, int K,
-                 MatrixRD& stats, Eigen::VectorXd& sticks)
+void denseTarget(const CountData& data, const std::vector<std::int64_t>& rows,
+                 const MatrixRD& elogBetaT, const Eigen::VectorXd& elogSticks,
+                 const hdp::LocalOptions& lo, int T, int K, MatrixRD& stats,
+                 Eigen::VectorXd& sticks)
 {
     hdp::LocalWorkspace ws;
     ws.resize(T, K, data.vocabularySize);
@@ -223,7 +221,8 @@ void TestHdp::sticksMatchTheirDefinitions()
     for (int i = 0; i < 4; ++i) {
         using boost::math::digamma;
         const double ref = digamma(a[i]) - digamma(a[i] + b[i]) + rest;
-        QVERIFY2(std::abs(elog[i] - ref) < 1e-11, qPrintable(QString("i = %1: %2 vs %3").arg(i).arg(elog[i]).arg(ref)));
+        QVERIFY2(std::abs(elog[i] - ref) < 1e-11,
+                 qPrintable(QString("i = %1: %2 vs %3").arg(i).arg(elog[i]).arg(ref)));
         rest += digamma(b[i]) - digamma(a[i] + b[i]);
     }
     QVERIFY(std::abs(elog[4] - rest) < 1e-11);
@@ -238,7 +237,8 @@ void TestHdp::sticksMatchTheirDefinitions()
         kl += betaKl(a[i], b[i], 1.0, c);
     QVERIFY2(std::abs(hdp::stickElbo(a, b, c) + kl) < 1e-10 * (1.0 + kl),
              qPrintable(QString("%1 vs %2").arg(hdp::stickElbo(a, b, c)).arg(-kl)));
-    QVERIFY(std::abs(hdp::stickElbo(Eigen::VectorXd::Ones(3), Eigen::VectorXd::Constant(3, c), c)) < 1e-13);
+    QVERIFY(std::abs(hdp::stickElbo(Eigen::VectorXd::Ones(3), Eigen::VectorXd::Constant(3, c), c)) <
+            1e-13);
 
     // u_k = 1 + s_k, v_k = γ + Σ_{l>k} s_l; one stick fewer than topics.
     Eigen::VectorXd s(4), u, v;
@@ -284,16 +284,21 @@ void TestHdp::localStepIsCoordinateAscent()
             const double before = ws.trace[i - 1], after = ws.trace[i];
             QVERIFY2(after >= before - 1e-10 * std::abs(before),
                      qPrintable(QString("document %1, iteration %2: ELBO %3 → %4")
-                                    .arg(r).arg(i).arg(before, 0, 'g', 16).arg(after, 0, 'g', 16)));
+                                    .arg(r)
+                                    .arg(i)
+                                    .arg(before, 0, 'g', 16)
+                                    .arg(after, 0, 'g', 16)));
             rises += after > before + 1e-6;
         }
         const double fast = ws.elbo;
         const double full = hdp::documentElbo(ws, elogSticks, lo.alpha);
-        QVERIFY2(std::abs(fast - full) < 1e-10 * std::abs(full), qPrintable(QString("%1 vs %2").arg(fast).arg(full)));
+        QVERIFY2(std::abs(fast - full) < 1e-10 * std::abs(full),
+                 qPrintable(QString("%1 vs %2").arg(fast).arg(full)));
         QVERIFY(((ws.phi.rowwise().sum().array() - 1.0).abs() < 1e-12).all());
         QVERIFY(((ws.zeta.topRows(ws.n).rowwise().sum().array() - 1.0).abs() < 1e-12).all());
         // a_t − 1 and b_t − α are the expected word counts on atom t and after it.
-        QVERIFY(std::abs((ws.a.array() - 1.0).sum() + (ws.atomCounts[K - 1]) - data->train.rowTotal(r)) < 1e-9);
+        QVERIFY(std::abs((ws.a.array() - 1.0).sum() + (ws.atomCounts[K - 1]) -
+                         data->train.rowTotal(r)) < 1e-9);
     }
     QVERIFY(rises > 0); // the check is not vacuous: the full iterations do move the ELBO
 
@@ -420,7 +425,8 @@ void TestHdp::globalUpdateMaximisesTheElbo()
     lo.alpha = alpha;
     for (std::size_t d = 0; d < docs.size(); ++d) {
         docs[d].resize(T, K, V);
-        docs[d].gather(elogBeta(lambda0), data->train.rowCols(std::int64_t(d)), data->train.rowCounts(std::int64_t(d)));
+        docs[d].gather(elogBeta(lambda0), data->train.rowCols(std::int64_t(d)),
+                       data->train.rowCounts(std::int64_t(d)));
         hdp::localStep(docs[d], elogSticksOf(s0, gamma), lo);
         stats.record(std::int64_t(d), data->train.rowCols(std::int64_t(d)), docs[d]);
     }
@@ -439,12 +445,14 @@ void TestHdp::globalUpdateMaximisesTheElbo()
         double total = hdp::stickElbo(uu, vv, gamma) + lda::globalElbo(l, eta);
         for (std::size_t d = 0; d < docs.size(); ++d) {
             hdp::LocalWorkspace ws = docs[d];
-            ws.gather(eb, data->train.rowCols(std::int64_t(d)), data->train.rowCounts(std::int64_t(d)));
+            ws.gather(eb, data->train.rowCols(std::int64_t(d)),
+                      data->train.rowCounts(std::int64_t(d)));
             total += hdp::documentElbo(ws, es, alpha);
         }
         return total;
     };
-    auto check = [&](const MatrixRD& l, const Eigen::VectorXd& uu, const Eigen::VectorXd& vv, bool optimum) {
+    auto check = [&](const MatrixRD& l, const Eigen::VectorXd& uu, const Eigen::VectorXd& vv,
+                     bool optimum) {
         double largest = 0.0;
         for (int k = 0; k < T - 1; ++k) {
             const double h = 1e-6 * uu[k];
@@ -459,8 +467,9 @@ void TestHdp::globalUpdateMaximisesTheElbo()
             const double dv = (elbo(l, uu, up) - elbo(l, uu, down)) / (2e-6 * vv[k]);
             largest = std::max({largest, std::abs(du), std::abs(dv)});
             if (optimum)
-                QVERIFY2(std::abs(du) < 1e-5 && std::abs(dv) < 1e-5,
-                         qPrintable(QString("k = %1: ∂L/∂u = %2, ∂L/∂v = %3").arg(k).arg(du).arg(dv)));
+                QVERIFY2(
+                    std::abs(du) < 1e-5 && std::abs(dv) < 1e-5,
+                    qPrintable(QString("k = %1: ∂L/∂u = %2, ∂L/∂v = %3").arg(k).arg(du).arg(dv)));
         }
         for (int w = 0; w < V; w += 2)
             for (int k = 0; k < T; ++k) {
@@ -471,7 +480,8 @@ void TestHdp::globalUpdateMaximisesTheElbo()
                 const double d = (elbo(up, uu, vv) - elbo(down, uu, vv)) / (2 * h);
                 largest = std::max(largest, std::abs(d));
                 if (optimum)
-                    QVERIFY2(std::abs(d) < 1e-5, qPrintable(QString("λ(%1, %2): ∂L/∂λ = %3").arg(k).arg(w).arg(d)));
+                    QVERIFY2(std::abs(d) < 1e-5,
+                             qPrintable(QString("λ(%1, %2): ∂L/∂λ = %3").arg(k).arg(w).arg(d)));
             }
         if (!optimum)
             QVERIFY2(largest > 1e-2, qPrintable(QString::number(largest))); // not vacuous
@@ -526,7 +536,8 @@ void TestHdp::fullStepEqualsTheBatchUpdate()
         for (int k = 1; k < o.T; ++k)
             QVERIFY(batch.stickStatistic()[k] <= batch.stickStatistic()[k - 1]);
         // Every atom of every document has a topic: Σ_k s_k = K·D.
-        QVERIFY(std::abs(batch.stickStatistic().sum() - double(o.K * data.trainingRowCount())) < 1e-8);
+        QVERIFY(std::abs(batch.stickStatistic().sum() - double(o.K * data.trainingRowCount())) <
+                1e-8);
     }
     QCOMPARE(batch.itemsPerStep(), data.trainingRowCount());
 }
@@ -560,7 +571,8 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
             Eigen::VectorXd sticks;
             denseTarget(*syn.data, batch, eb, es, t.localOptions(), o.T, o.K, stats, sticks);
             const double scale = double(syn.data->trainingRowCount()) / double(batch.size());
-            MatrixRD expected = (1 - rho) * lambdaBefore + rho * ((scale * stats).array() + o.eta).matrix();
+            MatrixRD expected =
+                (1 - rho) * lambdaBefore + rho * ((scale * stats).array() + o.eta).matrix();
             Eigen::VectorXd expectedS = (1 - rho) * sBefore + rho * scale * sticks;
             const std::vector<int> order = t.lastOrder();
             if (!sorted)
@@ -572,8 +584,11 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
                 permuted.col(k) = expected.col(order[std::size_t(k)]);
                 permutedS[k] = expectedS[order[std::size_t(k)]];
             }
-            const double err = std::max(maxRelDiff(t.lambdaT(), permuted), maxRelDiff(t.stickStatistic(), permutedS));
-            QVERIFY2(err < 1e-10, qPrintable(QString("sorted %1, step %2: %3").arg(sorted).arg(stepNo).arg(err)));
+            const double err = std::max(maxRelDiff(t.lambdaT(), permuted),
+                                        maxRelDiff(t.stickStatistic(), permutedS));
+            QVERIFY2(
+                err < 1e-10,
+                qPrintable(QString("sorted %1, step %2: %3").arg(sorted).arg(stepNo).arg(err)));
         }
     }
 }
@@ -659,7 +674,8 @@ void TestHdp::sameResultWithOneAndTwoThreads()
         for (std::int64_t stepNo = 1; stepNo <= 4; ++stepNo)
             t.step(stepNo);
         const Evaluation ev = t.evaluate(false);
-        return std::tuple{t.lambdaT(), t.stickStatistic(), ev.elbo, ev.metrics.at("heldout_loglik_per_word")};
+        return std::tuple{t.lambdaT(), t.stickStatistic(), ev.elbo,
+                          ev.metrics.at("heldout_loglik_per_word")};
     };
     const auto one = run(1);
     const auto two = run(2);
@@ -715,7 +731,8 @@ void TestHdp::registryRejectsDenseDataAndBadParams()
     const AlgorithmEntry* batch = r.find("hdp", "batch");
     QVERIFY(svi && batch);
     QCOMPARE(QString::fromStdString(svi->modelLabel), QString("Hierarchical Dirichlet process"));
-    QCOMPARE(QString::fromStdString(svi->label), QString("Online variational inference (Wang et al. 2011)"));
+    QCOMPARE(QString::fromStdString(svi->label),
+             QString("Online variational inference (Wang et al. 2011)"));
     QVERIFY(svi->acceptsKind(DataKind::Count));
     QVERIFY(!svi->acceptsKind(DataKind::Dense));
     QStringList keys;

@@ -2,18 +2,20 @@
 
 #include "core/data/io/image_file.h"
 
-#include <QtTest>
-
 #include <QFile>
 #include <QImage>
 #include <QImageWriter>
 #include <QTemporaryDir>
+#include <QtTest>
 
 using namespace svi;
 
 namespace {
 
-QString dataFile(const char* name) { return QString(SVI_TEST_DATA_DIR) + "/" + name; }
+QString dataFile(const char* name)
+{
+    return QString(SVI_TEST_DATA_DIR) + "/" + name;
+}
 
 void expectDataError(const QString& path, const QString& reason)
 {
@@ -86,7 +88,8 @@ void TestImageIo::formats()
     QFETCH(QString, suffix);
     const QByteArray fmt = suffix == "jpg" ? "jpeg" : suffix == "tif" ? "tiff" : suffix.toLatin1();
     if (!QImageWriter::supportedImageFormats().contains(fmt))
-        QSKIP(qPrintable("this Qt has no writer for " + fmt + " (install qt6-image-formats-plugins)"));
+        QSKIP(qPrintable("this Qt has no writer for " + fmt +
+                         " (install qt6-image-formats-plugins)"));
     QImage g(16, 8, QImage::Format_Grayscale8);
     for (int r = 0; r < 8; ++r)
         for (int c = 0; c < 16; ++c)
@@ -147,15 +150,16 @@ void TestImageIo::saveRoundTrip()
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 5; ++c)
             img(r, c) = float(r * 50 + c * 10) + 0.4f;
-    img(0, 0) = -20.0f;  // clamped
-    img(2, 4) = 300.0f;  // clamped
+    img(0, 0) = -20.0f; // clamped
+    img(2, 4) = 300.0f; // clamped
     const QString path = m_dir.filePath("out.png");
     saveGrayImage(path.toStdString(), img);
     const Eigen::ArrayXXf back = loadGrayImage(path.toStdString());
     QCOMPARE(back(1, 2), 70.0f);
     QCOMPARE(back(0, 0), 0.0f);
     QCOMPARE(back(2, 4), 255.0f);
-    QVERIFY_THROWS_EXCEPTION(DataError, saveGrayImage(m_dir.filePath("no/such/dir/x.png").toStdString(), img));
+    QVERIFY_THROWS_EXCEPTION(DataError,
+                             saveGrayImage(m_dir.filePath("no/such/dir/x.png").toStdString(), img));
 }
 
 void TestImageIo::inspectReportsImageFacts()
@@ -216,7 +220,8 @@ void TestImageIo::inspectRejectsNonImages()
     } catch (const DataError& e) {
         QVERIFY2(QString(e.what()).contains("cut.png': image is truncated or corrupt"), e.what());
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, inspectFile(dataFile("coins.png").toStdString(), 0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             inspectFile(dataFile("coins.png").toStdString(), 0));
 
     const QString csv = m_dir.filePath("table.csv");
     {

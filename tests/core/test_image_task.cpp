@@ -4,7 +4,6 @@
 #include "core/metrics/image_metrics.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <limits>
 
@@ -21,7 +20,10 @@ Eigen::ArrayXXf gradientImage(int H, int W)
     return img;
 }
 
-MatrixRF valuesOf(const DenseData& d) { return d.values; }
+MatrixRF valuesOf(const DenseData& d)
+{
+    return d.values;
+}
 
 } // namespace
 
@@ -143,10 +145,10 @@ void TestImageTask::observedFractionIsExact_data()
     QTest::addColumn<int>("width");
     QTest::addColumn<double>("missing");
     QTest::newRow("none missing") << 10 << 12 << 0.0;
-    QTest::newRow("30% of 13×17") << 13 << 17 << 0.3;   // 0.7·221 = 154.7 → 155
+    QTest::newRow("30% of 13×17") << 13 << 17 << 0.3; // 0.7·221 = 154.7 → 155
     QTest::newRow("80% of 50×60") << 50 << 60 << 0.8;
-    QTest::newRow("95% of 21×9") << 21 << 9 << 0.95;    // 0.05·189 = 9.45 → 9
-    QTest::newRow("one pixel left") << 8 << 8 << 0.99;  // 0.01·64 = 0.64 → 1
+    QTest::newRow("95% of 21×9") << 21 << 9 << 0.95;   // 0.05·189 = 9.45 → 9
+    QTest::newRow("one pixel left") << 8 << 8 << 0.99; // 0.01·64 = 0.64 → 1
 }
 
 void TestImageTask::observedFractionIsExact()
@@ -160,7 +162,8 @@ void TestImageTask::observedFractionIsExact()
     const DenseDataPtr d = makeInpaintingData(gradientImage(height, width), o, "t");
     const auto observed = d->image->pixelObserved.cast<int>().sum();
     QCOMPARE(observed, int(std::lround((1.0 - missing) * height * width)));
-    QVERIFY(((d->image->pixelObserved.array() == 0) || (d->image->pixelObserved.array() == 1)).all());
+    QVERIFY(
+        ((d->image->pixelObserved.array() == 0) || (d->image->pixelObserved.array() == 1)).all());
 }
 
 void TestImageTask::corruptionIsSeededAndExact()
@@ -180,7 +183,8 @@ void TestImageTask::corruptionIsSeededAndExact()
     // Corrupted image: observed pixels kept (no noise), others zero.
     for (int r = 0; r < 50; ++r)
         for (int col = 0; col < 60; ++col)
-            QCOMPARE(a->image->corrupted(r, col), a->image->pixelObserved(r, col) ? img(r, col) : 0.0f);
+            QCOMPARE(a->image->corrupted(r, col),
+                     a->image->pixelObserved(r, col) ? img(r, col) : 0.0f);
 }
 
 void TestImageTask::heldOutEntriesCarryTheCleanValue()
@@ -194,7 +198,8 @@ void TestImageTask::heldOutEntriesCarryTheCleanValue()
     int heldOut = 0;
     for (std::int64_t i = 0; i < d->rows(); ++i)
         for (int e = 0; e < 64; ++e) {
-            const int r = int(i / L.patchesPerRow()) + e / 8, c = int(i % L.patchesPerRow()) + e % 8;
+            const int r = int(i / L.patchesPerRow()) + e / 8,
+                      c = int(i % L.patchesPerRow()) + e % 8;
             QCOMPARE(d->observed(i, e), L.pixelObserved(r, c) != 0);
             if (d->heldOut(i, e)) {
                 ++heldOut;
@@ -243,8 +248,8 @@ void TestImageTask::psnrKnownCases()
     MatrixRU8 mask = MatrixRU8::Ones(20, 20);
     for (int r = 0; r < 20; ++r) {
         mask(r, 3) = 0;
-        c(r, 3) += 10.0f;       // error where missing
-        c(r, 7) += 100.0f;      // large error where observed: ignored
+        c(r, 3) += 10.0f;  // error where missing
+        c(r, 7) += 100.0f; // large error where observed: ignored
     }
     QVERIFY(std::abs(psnrMasked(a, c, mask) - 20.0 * std::log10(255.0 / 10.0)) < 1e-9);
     QVERIFY(std::isnan(psnrMasked(a, c, MatrixRU8::Ones(20, 20))));
@@ -264,7 +269,8 @@ void TestImageTask::badInputNamesTheField_data()
     QTest::newRow("missing = 1") << 1.0 << 0.0 << 8 << "missing = 1";
     QTest::newRow("missing NaN") << std::nan("") << 0.0 << 8 << "missing = nan";
     QTest::newRow("noise < 0") << 0.5 << -1.0 << 8 << "noise = -1";
-    QTest::newRow("noise inf") << 0.5 << std::numeric_limits<double>::infinity() << 8 << "noise = inf";
+    QTest::newRow("noise inf") << 0.5 << std::numeric_limits<double>::infinity() << 8
+                               << "noise = inf";
     QTest::newRow("patch 1") << 0.5 << 0.0 << 1 << "patch = 1";
     QTest::newRow("patch 65") << 0.5 << 0.0 << 65 << "patch = 65";
 }
@@ -329,7 +335,8 @@ void TestImageTask::reconstructRejectsWrongShape()
     }
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(*d->image, MatrixRF(169, 63)));
     // A default layout (0×0) holds no patch, whatever the estimate shape.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reconstructImage(ImageLayout{}, MatrixRF(49, 64)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             reconstructImage(ImageLayout{}, MatrixRF(49, 64)));
 }
 
 void TestImageTask::tileAtomsLayout()
@@ -343,14 +350,14 @@ void TestImageTask::tileAtomsLayout()
     // 5 atoms → 3 columns × 2 rows of 2×2 tiles with 1-pixel borders.
     QCOMPARE(img.cols(), Eigen::Index(3 * 3 + 1));
     QCOMPARE(img.rows(), Eigen::Index(2 * 3 + 1));
-    QCOMPARE(img(0, 0), 128.0f);            // border
-    QCOMPARE(img(1, 1), 0.0f);              // atom 0 entry 0 is its minimum
-    QCOMPARE(img(2, 2), 255.0f);            // atom 0 entry 3 is its maximum
-    QCOMPARE(img(4, 1 + 3), 128.0f);        // atom 4 (row 1, col 1) is constant → mid-grey
-    QCOMPARE(img(1, 3), 128.0f);            // border between tiles 0 and 1
-    QCOMPARE(img(3, 2), 128.0f);            // border between tiles 0 and 3
-    QCOMPARE(img(1, 4), 0.0f);              // atom 1 starts after the border
-    QCOMPARE(img(5, 8), 128.0f);            // tile slot 5 is empty
+    QCOMPARE(img(0, 0), 128.0f);     // border
+    QCOMPARE(img(1, 1), 0.0f);       // atom 0 entry 0 is its minimum
+    QCOMPARE(img(2, 2), 255.0f);     // atom 0 entry 3 is its maximum
+    QCOMPARE(img(4, 1 + 3), 128.0f); // atom 4 (row 1, col 1) is constant → mid-grey
+    QCOMPARE(img(1, 3), 128.0f);     // border between tiles 0 and 1
+    QCOMPARE(img(3, 2), 128.0f);     // border between tiles 0 and 3
+    QCOMPARE(img(1, 4), 0.0f);       // atom 1 starts after the border
+    QCOMPARE(img(5, 8), 128.0f);     // tile slot 5 is empty
     QCOMPARE(img(img.rows() - 1, img.cols() - 1), 128.0f);
     // maxTiles limits the grid: 2 atoms → 2×1 tiles.
     const Eigen::ArrayXXf two = tileAtoms(atoms, 2, 2);
@@ -370,7 +377,8 @@ void TestImageTask::declaredSettingsAgreeWithValidation()
     for (const ParamSpec& spec : specs)
         for (double bound : {spec.minValue, spec.maxValue}) {
             ParamValues v = defaultValues(specs);
-            v[spec.key] = spec.type == ParamType::Int ? ParamValue(std::int64_t(bound)) : ParamValue(bound);
+            v[spec.key] =
+                spec.type == ParamType::Int ? ParamValue(std::int64_t(bound)) : ParamValue(bound);
             const auto problem = InpaintOptions::fromParams(v).validate();
             QVERIFY2(!problem, (spec.key + ": " + problem.value_or("")).c_str());
         }

@@ -3,7 +3,6 @@
 #include "core/run/params.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <limits>
 
@@ -18,13 +17,45 @@ std::vector<ParamSpec> specs()
     return {
         ParamSpec{"minibatch", "Minibatch", "items per step", ParamType::Int, 256, 1, 1e9, {}, {}},
         ParamSpec{"kappa", "κ", "forgetting rate", ParamType::Real, 0.75, 0.5, 1.0, {}, {}},
-        ParamSpec{"c", "c", "shape", ParamType::Real, 1, 1e-12, std::numeric_limits<double>::max(), {}, {}},
-        ParamSpec{"init", "Init", "how to start", ParamType::Choice, 0, 0, 0, {"gibbs", "random"}, "gibbs"},
+        ParamSpec{"c",
+                  "c",
+                  "shape",
+                  ParamType::Real,
+                  1,
+                  1e-12,
+                  std::numeric_limits<double>::max(),
+                  {},
+                  {}},
+        ParamSpec{"init",
+                  "Init",
+                  "how to start",
+                  ParamType::Choice,
+                  0,
+                  0,
+                  0,
+                  {"gibbs", "random"},
+                  "gibbs"},
         ParamSpec{"verbose", "Verbose", "talk more", ParamType::Bool, 0, 0, 1, {}, {}},
         // As the registry declares them: "no upper limit" is the largest double.
-        ParamSpec{"K", "Features K", "atoms", ParamType::Int, 64, 1, std::numeric_limits<double>::max(), {}, {}},
+        ParamSpec{"K",
+                  "Features K",
+                  "atoms",
+                  ParamType::Int,
+                  64,
+                  1,
+                  std::numeric_limits<double>::max(),
+                  {},
+                  {}},
         ParamSpec{"seedish", "S", "int64 bounds", ParamType::Int, 0, -0x1p63, 0x1p63, {}, {}},
-        ParamSpec{"start", "Start", "initialisation", ParamType::Choice, 0, 0, 0, {"random", "gibbs"}, "random"},
+        ParamSpec{"start",
+                  "Start",
+                  "initialisation",
+                  ParamType::Choice,
+                  0,
+                  0,
+                  0,
+                  {"random", "gibbs"},
+                  "random"},
     };
 }
 
@@ -61,22 +92,54 @@ void TestParams::parsesValid_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("formatted");
-    QTest::newRow("int") << "minibatch" << "512" << "512";
-    QTest::newRow("int at lower bound") << "minibatch" << "1" << "1";
-    QTest::newRow("real") << "kappa" << "0.6" << "0.6";
-    QTest::newRow("real bound") << "kappa" << "1" << "1";
-    QTest::newRow("real exponent") << "c" << "1e-06" << "1e-06";
-    QTest::newRow("choice") << "init" << "random" << "random";
-    QTest::newRow("bool yes") << "verbose" << "yes" << "true";
-    QTest::newRow("bool 0") << "verbose" << "0" << "false";
-    QTest::newRow("bool On") << "verbose" << "On" << "true";
-    QTest::newRow("bool off") << "verbose" << "off" << "false";
-    QTest::newRow("bool TRUE") << "verbose" << "TRUE" << "true";
-    QTest::newRow("bool no") << "verbose" << "no" << "false";
-    QTest::newRow("negative int") << "seedish" << "-42" << "-42";
-    QTest::newRow("int64 max") << "seedish" << "9223372036854775807" << "9223372036854775807";
-    QTest::newRow("real integer text") << "kappa" << "1" << "1";
-    QTest::newRow("unbounded above") << "K" << "1000000" << "1000000";
+    QTest::newRow("int") << "minibatch"
+                         << "512"
+                         << "512";
+    QTest::newRow("int at lower bound") << "minibatch"
+                                        << "1"
+                                        << "1";
+    QTest::newRow("real") << "kappa"
+                          << "0.6"
+                          << "0.6";
+    QTest::newRow("real bound") << "kappa"
+                                << "1"
+                                << "1";
+    QTest::newRow("real exponent") << "c"
+                                   << "1e-06"
+                                   << "1e-06";
+    QTest::newRow("choice") << "init"
+                            << "random"
+                            << "random";
+    QTest::newRow("bool yes") << "verbose"
+                              << "yes"
+                              << "true";
+    QTest::newRow("bool 0") << "verbose"
+                            << "0"
+                            << "false";
+    QTest::newRow("bool On") << "verbose"
+                             << "On"
+                             << "true";
+    QTest::newRow("bool off") << "verbose"
+                              << "off"
+                              << "false";
+    QTest::newRow("bool TRUE") << "verbose"
+                               << "TRUE"
+                               << "true";
+    QTest::newRow("bool no") << "verbose"
+                             << "no"
+                             << "false";
+    QTest::newRow("negative int") << "seedish"
+                                  << "-42"
+                                  << "-42";
+    QTest::newRow("int64 max") << "seedish"
+                               << "9223372036854775807"
+                               << "9223372036854775807";
+    QTest::newRow("real integer text") << "kappa"
+                                       << "1"
+                                       << "1";
+    QTest::newRow("unbounded above") << "K"
+                                     << "1000000"
+                                     << "1000000";
 }
 
 void TestParams::parsesValid()
@@ -95,28 +158,68 @@ void TestParams::rejectsWithFieldMessage_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("below minimum") << "minibatch" << "0" << "minibatch = 0, but must be in [1, 1000000000]";
-    QTest::newRow("not an integer") << "minibatch" << "2.5" << "minibatch = 2.5, but must be an integer";
-    QTest::newRow("garbage int") << "minibatch" << "abc" << "minibatch = abc, but must be an integer";
-    QTest::newRow("out of range real") << "kappa" << "1.5" << "kappa = 1.5, but must be in [0.5, 1]";
-    QTest::newRow("one-sided bound") << "c" << "0" << "c = 0, but must be ≥ 1e-12";
-    QTest::newRow("nan") << "kappa" << "nan" << "kappa = nan, but must be finite";
-    QTest::newRow("empty real") << "kappa" << "" << "kappa = , but must be a number";
-    QTest::newRow("unknown choice") << "init" << "magic" << "init = magic, but must be one of: gibbs, random";
-    QTest::newRow("bad bool") << "verbose" << "maybe" << "verbose = maybe, but must be true or false";
+    QTest::newRow("below minimum") << "minibatch"
+                                   << "0"
+                                   << "minibatch = 0, but must be in [1, 1000000000]";
+    QTest::newRow("not an integer") << "minibatch"
+                                    << "2.5"
+                                    << "minibatch = 2.5, but must be an integer";
+    QTest::newRow("garbage int") << "minibatch"
+                                 << "abc"
+                                 << "minibatch = abc, but must be an integer";
+    QTest::newRow("out of range real") << "kappa"
+                                       << "1.5"
+                                       << "kappa = 1.5, but must be in [0.5, 1]";
+    QTest::newRow("one-sided bound") << "c"
+                                     << "0"
+                                     << "c = 0, but must be ≥ 1e-12";
+    QTest::newRow("nan") << "kappa"
+                         << "nan"
+                         << "kappa = nan, but must be finite";
+    QTest::newRow("empty real") << "kappa"
+                                << ""
+                                << "kappa = , but must be a number";
+    QTest::newRow("unknown choice") << "init"
+                                    << "magic"
+                                    << "init = magic, but must be one of: gibbs, random";
+    QTest::newRow("bad bool") << "verbose"
+                              << "maybe"
+                              << "verbose = maybe, but must be true or false";
     // The forms quoted in the design notes.
-    QTest::newRow("≥ form") << "K" << "0" << "K = 0, but must be ≥ 1";
-    QTest::newRow("K garbage") << "K" << "abc" << "K = abc, but must be an integer";
-    QTest::newRow("K real") << "K" << "2.5" << "K = 2.5, but must be an integer";
-    QTest::newRow("K trailing") << "K" << "12x" << "K = 12x, but must be an integer";
-    QTest::newRow("K empty") << "K" << "" << "K = , but must be an integer";
-    QTest::newRow("K too long") << "K" << "99999999999999999999" << "K = 99999999999999999999, but must be ≥ 1";
-    QTest::newRow("int64 bounds are no bounds") << "seedish" << "99999999999999999999"
-                                                << "seedish = 99999999999999999999, but must be a 64-bit integer";
-    QTest::newRow("choice order as declared") << "start" << "foo" << "start = foo, but must be one of: random, gibbs";
-    QTest::newRow("choice is case-sensitive") << "start" << "Gibbs" << "start = Gibbs, but must be one of: random, gibbs";
-    QTest::newRow("real garbage") << "kappa" << "0.7x" << "kappa = 0.7x, but must be a number";
-    QTest::newRow("inf") << "c" << "inf" << "c = inf, but must be finite";
+    QTest::newRow("≥ form") << "K"
+                            << "0"
+                            << "K = 0, but must be ≥ 1";
+    QTest::newRow("K garbage") << "K"
+                               << "abc"
+                               << "K = abc, but must be an integer";
+    QTest::newRow("K real") << "K"
+                            << "2.5"
+                            << "K = 2.5, but must be an integer";
+    QTest::newRow("K trailing") << "K"
+                                << "12x"
+                                << "K = 12x, but must be an integer";
+    QTest::newRow("K empty") << "K"
+                             << ""
+                             << "K = , but must be an integer";
+    QTest::newRow("K too long") << "K"
+                                << "99999999999999999999"
+                                << "K = 99999999999999999999, but must be ≥ 1";
+    QTest::newRow("int64 bounds are no bounds")
+        << "seedish"
+        << "99999999999999999999"
+        << "seedish = 99999999999999999999, but must be a 64-bit integer";
+    QTest::newRow("choice order as declared") << "start"
+                                              << "foo"
+                                              << "start = foo, but must be one of: random, gibbs";
+    QTest::newRow("choice is case-sensitive") << "start"
+                                              << "Gibbs"
+                                              << "start = Gibbs, but must be one of: random, gibbs";
+    QTest::newRow("real garbage") << "kappa"
+                                  << "0.7x"
+                                  << "kappa = 0.7x, but must be a number";
+    QTest::newRow("inf") << "c"
+                         << "inf"
+                         << "c = inf, but must be finite";
 }
 
 void TestParams::rejectsWithFieldMessage()
@@ -150,7 +253,8 @@ void TestParams::resolveFillsDefaultsAndRejectsUnknown()
     r = resolveParams(s, {{"tau", 1.0}});
     QVERIFY(std::holds_alternative<ParamError>(r));
     QCOMPARE(std::get<ParamError>(r).key, std::string("tau"));
-    QVERIFY(QString::fromStdString(std::get<ParamError>(r).message).startsWith("unknown parameter 'tau' (known: minibatch, kappa"));
+    QVERIFY(QString::fromStdString(std::get<ParamError>(r).message)
+                .startsWith("unknown parameter 'tau' (known: minibatch, kappa"));
 
     r = resolveParams(s, {{"minibatch", std::int64_t(-3)}});
     QVERIFY(std::holds_alternative<ParamError>(r));
@@ -197,17 +301,22 @@ void TestParams::checkValues_data()
     QTest::newRow("int ok") << "minibatch" << ParamValue(std::int64_t(1000000000)) << "";
     QTest::newRow("int above") << "minibatch" << ParamValue(std::int64_t(1000000001))
                                << "minibatch = 1000000001, but must be in [1, 1000000000]";
-    QTest::newRow("int below, unbounded above") << "K" << ParamValue(std::int64_t(-2)) << "K = -2, but must be ≥ 1";
+    QTest::newRow("int below, unbounded above")
+        << "K" << ParamValue(std::int64_t(-2)) << "K = -2, but must be ≥ 1";
     QTest::newRow("real for int") << "K" << ParamValue(2.0) << "K = 2, but must be an integer";
     QTest::newRow("real ok") << "kappa" << ParamValue(0.5) << "";
     QTest::newRow("int for real") << "kappa" << ParamValue(std::int64_t(1)) << "";
-    QTest::newRow("real above") << "kappa" << ParamValue(1.0000001) << "kappa = 1.0000001, but must be in [0.5, 1]";
+    QTest::newRow("real above") << "kappa" << ParamValue(1.0000001)
+                                << "kappa = 1.0000001, but must be in [0.5, 1]";
     QTest::newRow("real nan") << "c" << ParamValue(std::nan("")) << "c = nan, but must be finite";
-    QTest::newRow("string for real") << "kappa" << ParamValue(std::string("x")) << "kappa = x, but must be a number";
+    QTest::newRow("string for real")
+        << "kappa" << ParamValue(std::string("x")) << "kappa = x, but must be a number";
     QTest::newRow("bool ok") << "verbose" << ParamValue(true) << "";
-    QTest::newRow("int for bool") << "verbose" << ParamValue(std::int64_t(1)) << "verbose = 1, but must be true or false";
+    QTest::newRow("int for bool") << "verbose" << ParamValue(std::int64_t(1))
+                                  << "verbose = 1, but must be true or false";
     QTest::newRow("choice ok") << "init" << ParamValue(std::string("random")) << "";
-    QTest::newRow("choice bad") << "init" << ParamValue(std::string("")) << "init = , but must be one of: gibbs, random";
+    QTest::newRow("choice bad") << "init" << ParamValue(std::string(""))
+                                << "init = , but must be one of: gibbs, random";
 }
 
 void TestParams::checkValues()

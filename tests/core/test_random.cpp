@@ -3,7 +3,6 @@
 #include "core/math/random.h"
 
 #include <QtTest>
-
 #include <cmath>
 
 using namespace svi;
@@ -13,8 +12,7 @@ struct Moments
 {
     double mean = 0, var = 0;
 };
-template <typename F>
-Moments moments(F&& draw, int n)
+template <typename F> Moments moments(F&& draw, int n)
 {
     double s = 0, s2 = 0;
     for (int i = 0; i < n; ++i) {

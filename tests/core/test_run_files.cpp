@@ -6,7 +6,6 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <limits>
 
@@ -63,7 +62,8 @@ void TestRunFiles::traceCsvHasLeadColumnsAndGaps()
     trace[1].step = 2;
     trace[1].elbo = std::numeric_limits<double>::quiet_NaN();
     trace[1].metrics["mse"] = std::numeric_limits<double>::infinity();
-    const QByteArray csv = traceCsv(trace, metricKeys(trace), {{"run", "1"}, {"algorithm", "MF, SVI"}});
+    const QByteArray csv =
+        traceCsv(trace, metricKeys(trace), {{"run", "1"}, {"algorithm", "MF, SVI"}});
     const QList<QByteArray> lines = csv.split('\n');
     QCOMPARE(lines.size(), 4); // header, two rows, the empty tail
     QCOMPARE(lines[0], QByteArray("run,algorithm,step,epochs,train_seconds,rho,elbo,mse,psnr"));

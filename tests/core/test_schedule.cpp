@@ -4,7 +4,6 @@
 #include "core/inference/schedule.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <set>
 
@@ -160,7 +159,8 @@ void TestSchedule::largeStraddlingBatches()
     for (int c : counts)
         QCOMPARE(c, 6);
     QCOMPARE(s.epoch(), std::int64_t(6));
-    // O(batch²) would be ~10¹⁰ operations here; linear is a few ms. A loose bound for a loaded machine.
+    // O(batch²) would be ~10¹⁰ operations here; linear is a few ms. A loose bound for a loaded
+    // machine.
     QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
 }
 

@@ -7,7 +7,6 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QPixmap>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,8 +24,8 @@ int main(int argc, char** argv)
     std::vector<QVector<QPointF>> series(static_cast<std::size_t>(runs));
     for (int r = 0; r < runs; ++r)
         for (int i = 0; i < points; ++i)
-            series[std::size_t(r)].push_back(
-                QPointF(i * 0.01, 20 + r + 8 * (1 - std::exp(-i * 1e-4)) + 0.3 * std::sin(i * 0.37 + r)));
+            series[std::size_t(r)].push_back(QPointF(
+                i * 0.01, 20 + r + 8 * (1 - std::exp(-i * 1e-4)) + 0.3 * std::sin(i * 0.37 + r)));
     QElapsedTimer t;
     double replaceMs = 0, renderMs = 0;
     for (int f = 0; f < frames; ++f) {
@@ -48,6 +47,7 @@ int main(int argc, char** argv)
     const double per = (replaceMs + renderMs) / frames;
     std::printf("%d runs x %d points: replace %.1f ms + render %.1f ms per frame = %.1f frames/s "
                 "(%d points drawn per series)\n",
-                runs, points, replaceMs / frames, renderMs / frames, 1000.0 / per, plot.drawnPoints(1));
+                runs, points, replaceMs / frames, renderMs / frames, 1000.0 / per,
+                plot.drawnPoints(1));
     return 0;
 }

@@ -16,8 +16,10 @@ namespace {
 std::vector<ParamSpec> specs()
 {
     ParamSpec k{"K", "Features K", "number of features", ParamType::Int, 256, 1, 4096, {}, {}};
-    ParamSpec kappa{"kappa", "Forgetting rate κ", "step-size decay", ParamType::Real, 0.75, 0.5, 1.0, {}, {}};
-    ParamSpec init{"init", "Initialisation", "how to start", ParamType::Choice, 0, 0, 0, {"random", "gibbs"}, "gibbs"};
+    ParamSpec kappa{
+        "kappa", "Forgetting rate κ", "step-size decay", ParamType::Real, 0.75, 0.5, 1.0, {}, {}};
+    ParamSpec init{"init", "Initialisation",    "how to start", ParamType::Choice, 0, 0,
+                   0,      {"random", "gibbs"}, "gibbs"};
     ParamSpec flag{"fast", "Fast", "a switch", ParamType::Bool, 1, 0, 1, {}, {}};
     return {k, kappa, init, flag};
 }

@@ -8,7 +8,6 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <limits>
 
@@ -33,7 +32,8 @@ void TestPlotView::thinningKeepsTheEnvelope()
     for (int i = 0; i < 100000; ++i)
         pts.push_back(QPointF(i, std::sin(i * 0.01) + (i == 54321 ? 5.0 : 0.0)));
     const QVector<QPointF> thin = thinForDisplay(pts, 500);
-    QVERIFY2(thin.size() <= 4 * 500 && thin.size() >= 500, qPrintable(QString::number(thin.size())));
+    QVERIFY2(thin.size() <= 4 * 500 && thin.size() >= 500,
+             qPrintable(QString::number(thin.size())));
     // Every extreme survives, and so do both ends; x stays ordered.
     double maxY = -1e9, minY = 1e9;
     for (const QPointF& p : thin) {
@@ -60,7 +60,8 @@ void TestPlotView::thinningEndsOnAwkwardSpacing()
         pts.push_back(QPointF(i * 0.01, double(i % 7)));
     for (int buckets : {200, 333, 1000, 1021}) {
         const QVector<QPointF> thin = thinForDisplay(pts, buckets);
-        QVERIFY2(thin.size() <= 4 * buckets, qPrintable(QString("%1: %2").arg(buckets).arg(thin.size())));
+        QVERIFY2(thin.size() <= 4 * buckets,
+                 qPrintable(QString("%1: %2").arg(buckets).arg(thin.size())));
         QCOMPARE(thin.back(), pts.back());
     }
 }

@@ -87,9 +87,10 @@ Corpus readTextFiles(const std::vector<std::string>& paths, const CorpusReadOpti
 
 // Reads a corpus in whichever format the paths have: one folder, one archive, one LDA-C or UCI
 // file (optionally followed or preceded by its vocabulary file; a lone .dat is LDA-C, its words
-// numbered when no vocabulary is beside it), or any number of raw text files. Throws DataError naming the file that cannot be used, or saying which paths do not go
-// together; std::invalid_argument when the options are invalid.
-// For 'svi info': Corpus::stats() of the result gives documents, vocabulary and tokens.
+// numbered when no vocabulary is beside it), or any number of raw text files. Throws DataError
+// naming the file that cannot be used, or saying which paths do not go together;
+// std::invalid_argument when the options are invalid. For 'svi info': Corpus::stats() of the result
+// gives documents, vocabulary and tokens.
 Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions& options = {});
 
 } // namespace svi

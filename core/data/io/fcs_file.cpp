@@ -714,7 +714,8 @@ FcsFile readFcs(const std::string& path, bool readData)
 bool isMassCytometry(const FcsFile& file)
 {
     auto lower = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char ch) { return char(std::tolower(ch)); });
         return s;
     };
     const auto cyt = file.keywords.find("$CYT");

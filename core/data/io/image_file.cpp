@@ -6,7 +6,6 @@
 #include <QImageReader>
 #include <QImageWriter>
 #include <QSaveFile>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -83,7 +82,8 @@ Eigen::ArrayXXf loadGrayImage(const std::string& path)
         const auto* line = reinterpret_cast<const QRgba64*>(rgb.constScanLine(r));
         for (int c = 0; c < W; ++c) {
             const QRgba64 p = line[c];
-            out(r, c) = float((0.299 * p.red() + 0.587 * p.green() + 0.114 * p.blue()) * (255.0 / 65535.0));
+            out(r, c) =
+                float((0.299 * p.red() + 0.587 * p.green() + 0.114 * p.blue()) * (255.0 / 65535.0));
         }
     }
     return out;

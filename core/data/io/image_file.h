@@ -5,7 +5,6 @@
 #include "core/data/io/data_error.h"
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,8 +24,8 @@ void saveGrayImage(const std::string& path, const Eigen::ArrayXXf& image);
 struct DataInfo
 {
     std::string path;
-    std::string kind;   // "image"
-    std::string format; // "png", "jpeg", "tiff", "pgm", "bmp", …
+    std::string kind;      // "image"
+    std::string format;    // "png", "jpeg", "tiff", "pgm", "bmp", …
     std::int64_t rows = 0; // data points: patches for an image
     std::int64_t cols = 0; // entries per data point: p·p for an image
     int width = 0, height = 0, patch = 8;

@@ -506,7 +506,8 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
             Rating{users(user, path, number), items(item, path, number), rating, number});
     }
     if (r.entries.empty())
-        failFile(path, header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
+        failFile(path,
+                 header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
 
     const std::vector<std::int32_t> userRank = users.ranks(r.userIds);
     const std::vector<std::int32_t> itemRank = items.ranks(r.itemIds);
@@ -563,8 +564,8 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
                     format = TitlesFormat::Pipe;
                 else
                     failFile(path, "not a MovieLens titles file: expected u.item, movies.dat or "
-                               "movies.csv, or a first line 'id|title|…', 'id::title::genres' "
-                               "or the header 'movieId,title,genres'");
+                                   "movies.csv, or a first line 'id|title|…', 'id::title::genres' "
+                                   "or the header 'movieId,title,genres'");
             }
             if (*format == TitlesFormat::Csv && !isDigit(line.front())) {
                 if (!startsWithNoCase(line, "movieid,"))
@@ -649,17 +650,17 @@ Ratings loadRatings(const std::string& path, const std::string& itemsPath)
         file = ratingsFileIn(path);
         if (file.empty())
             failFile(path, "no ratings file in the folder (expected u.data, ratings.dat or "
-                       "ratings.csv, optionally .gz)");
+                           "ratings.csv, optionally .gz)");
     }
     if (!QFileInfo(qstr(file)).exists())
         failFile(file, "file does not exist");
     const std::optional<RatingsFormat> format = ratingsFormatOf(file);
     if (!format)
         failFile(file, "not a MovieLens ratings file: expected u.data, u*.base, u*.test, "
-                   "ratings.dat or ratings.csv (optionally .gz), or a first line "
-                   "'user TAB item TAB rating TAB timestamp', "
-                   "'UserID::MovieID::Rating::Timestamp' or the header "
-                   "'userId,movieId,rating,timestamp'");
+                       "ratings.dat or ratings.csv (optionally .gz), or a first line "
+                       "'user TAB item TAB rating TAB timestamp', "
+                       "'UserID::MovieID::Rating::Timestamp' or the header "
+                       "'userId,movieId,rating,timestamp'");
     Ratings r = readRatings(file, *format);
     const std::string items = itemsPath.empty() ? findItemTitles(file, *format) : itemsPath;
     if (!items.empty())

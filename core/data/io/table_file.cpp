@@ -69,7 +69,7 @@ public:
             failFile(path, "the text is UTF-16; save it as UTF-8");
         if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), 64 * 1024)))
             failFile(path,
-                 "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
+                     "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
         if (head.starts_with("\xEF\xBB\xBF"))
             m_pos = 3;
     }

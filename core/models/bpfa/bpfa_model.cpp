@@ -1,9 +1,8 @@
 #include "core/models/bpfa/bpfa_model.h"
 
+#include <algorithm>
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/math/special_functions/gamma.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -13,8 +12,14 @@ namespace {
 
 constexpr double kLog2Pi = 1.8378770664093453; // log(2π)
 
-double digamma(double x) { return boost::math::digamma(x); }
-double lgam(double x) { return boost::math::lgamma(x); }
+double digamma(double x)
+{
+    return boost::math::digamma(x);
+}
+double lgam(double x)
+{
+    return boost::math::lgamma(x);
+}
 
 double sigmoid(double t)
 {
@@ -235,9 +240,10 @@ void Workspace::gather(const DenseData& data, std::int64_t i, const GlobalView& 
     gatherView(*this, view);
 }
 
-void Workspace::gather(const Eigen::Ref<const Eigen::VectorXd>& yIn,
-                       const Eigen::Ref<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>& observed,
-                       const GlobalView& view)
+void Workspace::gather(
+    const Eigen::Ref<const Eigen::VectorXd>& yIn,
+    const Eigen::Ref<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>& observed,
+    const GlobalView& view)
 {
     obs.clear();
     for (int d = 0; d < D; ++d)
@@ -252,9 +258,18 @@ void Workspace::gather(const Eigen::Ref<const Eigen::VectorXd>& yIn,
 // The workspace keeps full-size (K×D, D) storage; only the first Do columns / entries are
 // meaningful for the current item. These helpers give the live parts.
 namespace {
-inline auto Gk(const Workspace& ws, int k) { return ws.G.row(k).head(ws.Do); }
-inline auto rv(Workspace& ws) { return ws.r.head(ws.Do); }
-inline auto yv(const Workspace& ws) { return ws.y.head(ws.Do); }
+inline auto Gk(const Workspace& ws, int k)
+{
+    return ws.G.row(k).head(ws.Do);
+}
+inline auto rv(Workspace& ws)
+{
+    return ws.r.head(ws.Do);
+}
+inline auto yv(const Workspace& ws)
+{
+    return ws.y.head(ws.Do);
+}
 
 // E‖y − Σ_k x_k φ_k‖² for a factorised local family, given r̄ = y − Σ_k E[x_k] φ_k.
 double factorisedSquaredResidual(const Workspace& ws, double rbarSquared)
@@ -385,8 +400,7 @@ void titsiasLocal(Workspace& ws, const GlobalView& view, int maxIters, double to
     });
 }
 
-void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, Rng& rng,
-                bool warm)
+void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, Rng& rng, bool warm)
 {
     const int K = ws.K, Do = ws.Do;
     const double g = view.gamma, gw = view.gammaW;
@@ -468,9 +482,9 @@ double mfLocalElbo(const Workspace& ws, const GlobalView& view)
     double L = sharedLocalTerms(ws, view, recomputeSquaredResidual(ws));
     for (int k = 0; k < ws.K; ++k) {
         const double s = ws.mean[k] * ws.mean[k] + 1.0 / ws.prec[k];
-        L -= 0.5 * view.gammaW * s;                                   // E log p(w_k)
-        L += -negEntropyBernoulli(ws.theta[k])                        // H[q(z_k)]
-             + 0.5 * (kLog2Pi + 1.0 - std::log(ws.prec[k]));          // H[q(w_k)]
+        L -= 0.5 * view.gammaW * s;                          // E log p(w_k)
+        L += -negEntropyBernoulli(ws.theta[k])               // H[q(z_k)]
+             + 0.5 * (kLog2Pi + 1.0 - std::log(ws.prec[k])); // H[q(w_k)]
     }
     return L;
 }

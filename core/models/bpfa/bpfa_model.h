@@ -16,7 +16,6 @@
 #include "core/math/random.h"
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <vector>
 
@@ -65,8 +64,8 @@ Globals priorGlobals(const Prior& prior, int K, int D);
 // or one sample β ~ q(β) (the structured methods), or the posterior mean as a point.
 struct GlobalView
 {
-    MatrixRD phi;       // K×D: E[φ] or a sample
-    MatrixRD phiSecond; // K×D: E[φ²] (= φ² for a point)
+    MatrixRD phi;                          // K×D: E[φ] or a sample
+    MatrixRD phiSecond;                    // K×D: E[φ²] (= φ² for a point)
     Eigen::VectorXd logPi, log1mPi, logit; // E[log π], E[log(1−π)], their difference
     double gamma = 1.0, logGamma = 0.0;    // E[γ_obs], E[log γ_obs]
     double gammaW = 1.0, logGammaW = 0.0;  // E[γ_w], E[log γ_w]
@@ -89,13 +88,13 @@ struct Workspace
                 const Eigen::Ref<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>& observed,
                 const GlobalView& view);
 
-    int K = 0, D = 0, Do = 0;     // Do = number of observed entries
-    std::vector<int> obs;         // observed dimension indices (Do)
-    Eigen::VectorXd y;            // Do
-    MatrixRD G;                   // K×Do: view.phi restricted to observed dims
-    Eigen::VectorXd G2;           // K: Σ_obs E[φ_kd²]
-    Eigen::VectorXd Gn;           // K: Σ_obs φ_kd² (φ from the view)
-    Eigen::VectorXd r;            // Do residual y − Σ_k x_k φ_k
+    int K = 0, D = 0, Do = 0; // Do = number of observed entries
+    std::vector<int> obs;     // observed dimension indices (Do)
+    Eigen::VectorXd y;        // Do
+    MatrixRD G;               // K×Do: view.phi restricted to observed dims
+    Eigen::VectorXd G2;       // K: Σ_obs E[φ_kd²]
+    Eigen::VectorXd Gn;       // K: Σ_obs φ_kd² (φ from the view)
+    Eigen::VectorXd r;        // Do residual y − Σ_k x_k φ_k
     // Local state / estimates (K each)
     Eigen::VectorXd theta, mean, prec; // MF / Titsias: θ, ν/κ, κ
     Eigen::VectorXd z, x;              // Gibbs state: z_k, x_k = z_k w_k
@@ -149,8 +148,8 @@ struct Stats
 
 // λ̂ = η + scale · Σ η̂_i (Algorithm 1 with scale = N / |B|), where the γ_obs factor and the
 // loadings are those of the view the statistics were computed under.
-Globals globalTarget(const Prior& prior, const Stats& stats, const GlobalView& view,
-                     double scale, int K, int D);
+Globals globalTarget(const Prior& prior, const Stats& stats, const GlobalView& view, double scale,
+                     int K, int D);
 
 // E_q[log p(β)] − E_q[log q(β)] (minus the KL divergence of q(β) from the prior).
 double globalElboTerm(const Prior& prior, const Globals& g);

@@ -12,17 +12,23 @@ constexpr double kHuge = std::numeric_limits<double>::max();
 std::vector<ParamSpec> commonParams(bool svi)
 {
     std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1,
-                         4096));
+    p.push_back(
+        intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096));
     p.push_back(intParam("patch", "Patch size", "side p of the p×p image patches (image data only)",
                          8, 2, 32));
     if (svi) {
         p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, 1e9));
         const auto step = StepSizeOptions::params(0.75, 0.0);
         p.insert(p.end(), step.begin(), step.end());
-        p.push_back(ParamSpec{"init", "Initialisation",
+        p.push_back(ParamSpec{"init",
+                              "Initialisation",
                               "random atoms, or a short batch Gibbs run on a random subset",
-                              ParamType::Choice, 0, 0, 0, {"gibbs", "random"}, "gibbs"});
+                              ParamType::Choice,
+                              0,
+                              0,
+                              0,
+                              {"gibbs", "random"},
+                              "gibbs"});
         p.push_back(intParam("init_items", "Gibbs init items",
                              "items in the Gibbs initialisation subset", 2000, 1, 1e9));
         p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
@@ -43,14 +49,15 @@ std::vector<ParamSpec> commonParams(bool svi)
 
 std::vector<ParamSpec> gibbsParams()
 {
-    return {intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
-            intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
-            intParam("eval_burnin", "Evaluation burn-in",
-                     "local Gibbs sweeps discarded per item when scoring / reconstructing", 10, 0,
-                     10000),
-            intParam("eval_kept", "Evaluation kept sweeps",
-                     "local Gibbs sweeps averaged per item when scoring / reconstructing", 10, 1,
-                     10000)};
+    return {
+        intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
+        intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
+        intParam("eval_burnin", "Evaluation burn-in",
+                 "local Gibbs sweeps discarded per item when scoring / reconstructing", 10, 0,
+                 10000),
+        intParam("eval_kept", "Evaluation kept sweeps",
+                 "local Gibbs sweeps averaged per item when scoring / reconstructing", 10, 1,
+                 10000)};
 }
 
 std::vector<ParamSpec> ascentParams()
@@ -61,8 +68,8 @@ std::vector<ParamSpec> ascentParams()
                       1e-3, 0.0, 1.0)};
 }
 
-void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label,
-         std::string help, std::vector<ParamSpec> extra, bool svi = true)
+void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label, std::string help,
+         std::vector<ParamSpec> extra, bool svi = true)
 {
     AlgorithmEntry e;
     e.model = "bpfa";

@@ -10,7 +10,9 @@ namespace svi {
 
 BpfaSynthetic makeBpfaSynthetic(const BpfaSyntheticOptions& o)
 {
-    auto fail = [](const std::string& what) { throw std::invalid_argument("makeBpfaSynthetic: " + what); };
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument("makeBpfaSynthetic: " + what);
+    };
     if (o.N < 1)
         fail("N = " + std::to_string(o.N) + ", but must be ≥ 1");
     if (o.D < 1)
@@ -45,8 +47,8 @@ BpfaSynthetic makeBpfaSynthetic(const BpfaSyntheticOptions& o)
         for (int d = 0; d < o.D; ++d) {
             const double y = x.dot(phi.col(d)) + rng.normal() / std::sqrt(o.gammaObs);
             data->values(i, d) = float(y);
-            data->roles(i, d) = std::uint8_t(rng.uniform() < o.heldOut ? EntryRole::HeldOut
-                                                                       : EntryRole::Observed);
+            data->roles(i, d) =
+                std::uint8_t(rng.uniform() < o.heldOut ? EntryRole::HeldOut : EntryRole::Observed);
         }
     }
     double scale = 1.0;

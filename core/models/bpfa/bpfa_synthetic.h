@@ -20,8 +20,8 @@ struct BpfaSyntheticOptions
     // about one feature of variance 1/D, so after standardising the noise (1/γ_obs = 0.01) is
     // about 30 % of the variance; with 1 it is about 1 %, the level the paper's MSEs imply.
     double loadingVariance = 0.0;
-    double heldOut = 0.075;    // fraction of entries held out, in [0, 1)
-    bool standardise = true;   // scale to empirical mean 0, variance 1 (as the paper does)
+    double heldOut = 0.075;  // fraction of entries held out, in [0, 1)
+    bool standardise = true; // scale to empirical mean 0, variance 1 (as the paper does)
     std::uint64_t seed = 1;
 };
 

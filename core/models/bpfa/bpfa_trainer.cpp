@@ -1,11 +1,10 @@
 #include "core/models/bpfa/bpfa_trainer.h"
-#include "core/run/parallel.h"
 
 #include "core/data/image_task.h"
 #include "core/metrics/image_metrics.h"
+#include "core/run/parallel.h"
 
 #include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,8 +13,8 @@
 
 namespace svi {
 
-using bpfa::GlobalView;
 using bpfa::Globals;
+using bpfa::GlobalView;
 using bpfa::MatrixRD;
 using bpfa::Stats;
 using bpfa::Workspace;
@@ -110,7 +109,10 @@ GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K
     m_gammaW = 1.0;
 }
 
-GlobalView GibbsChain::view() const { return bpfa::pointView(m_phi, m_pi, m_gamma, m_gammaW); }
+GlobalView GibbsChain::view() const
+{
+    return bpfa::pointView(m_phi, m_pi, m_gamma, m_gammaW);
+}
 
 void GibbsChain::sweep(std::int64_t iteration)
 {
@@ -258,8 +260,8 @@ Globals GibbsChain::toGlobals(std::int64_t totalItems) const
     for (const Stats& s : stats)
         if (s.zSum.size() > 0)
             total.add(s);
-    return bpfa::globalTarget(m_prior, total, v, double(totalItems) / double(std::max<std::int64_t>(n, 1)),
-                              m_K, m_D);
+    return bpfa::globalTarget(m_prior, total, v,
+                              double(totalItems) / double(std::max<std::int64_t>(n, 1)), m_K, m_D);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,7 +285,8 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
         throw std::invalid_argument(
             fieldError("minibatch", std::to_string(o.minibatch), "must be ≥ 1"));
     if (o.samples < 1)
-        throw std::invalid_argument(fieldError("samples", std::to_string(o.samples), "must be ≥ 1"));
+        throw std::invalid_argument(
+            fieldError("samples", std::to_string(o.samples), "must be ≥ 1"));
     if (o.burnin < 0)
         throw std::invalid_argument(fieldError("burnin", std::to_string(o.burnin), "must be ≥ 0"));
     if (o.localIters < 1)
@@ -299,17 +302,22 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
         throw std::invalid_argument(fieldError("tau0", std::to_string(o.tau0), "must be ≥ 0"));
     if (o.init != "random" && o.init != "gibbs")
         throw std::invalid_argument(fieldError("init", o.init, "must be one of: random, gibbs"));
-    for (auto [name, value] : {std::pair{"a", o.prior.a}, {"b", o.prior.b}, {"c", o.prior.c},
-                               {"d", o.prior.d}, {"e", o.prior.e}, {"f", o.prior.f}})
+    for (auto [name, value] : {std::pair{"a", o.prior.a},
+                               {"b", o.prior.b},
+                               {"c", o.prior.c},
+                               {"d", o.prior.d},
+                               {"e", o.prior.e},
+                               {"f", o.prior.f}})
         if (!(value > 0.0) || !std::isfinite(value))
             throw std::invalid_argument(fieldError(name, std::to_string(value), "must be > 0"));
     if (m_data->image && m_data->image->patch != o.patch)
-        throw std::invalid_argument(fieldError(
-            "patch", std::to_string(o.patch),
-            "the image was cut into " + std::to_string(m_data->image->patch) + "×" +
-                std::to_string(m_data->image->patch) + " patches"));
+        throw std::invalid_argument(
+            fieldError("patch", std::to_string(o.patch),
+                       "the image was cut into " + std::to_string(m_data->image->patch) + "×" +
+                           std::to_string(m_data->image->patch) + " patches"));
     if (!m_data->values.allFinite())
-        throw std::invalid_argument("data: '" + m_data->source + "' contains NaN or infinite values");
+        throw std::invalid_argument("data: '" + m_data->source +
+                                    "' contains NaN or infinite values");
 
     m_K = o.K;
     m_D = m_data->cols();
@@ -336,7 +344,8 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     m_heldOutEntries = double((m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count());
     {
         Rng rng = Rng::stream(m_seed, kStreamEvalPick);
-        const std::size_t take = std::min<std::size_t>(candidates.size(), std::size_t(std::max(o.evalItems, 0)));
+        const std::size_t take =
+            std::min<std::size_t>(candidates.size(), std::size_t(std::max(o.evalItems, 0)));
         for (std::size_t j = 0; j < take; ++j)
             std::swap(candidates[j], candidates[j + rng.below(candidates.size() - j)]);
         candidates.resize(take);
@@ -356,7 +365,8 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     if (o.init == "gibbs") {
         // The paper's "Gibbs initialisation": a short batch Gibbs run on a random subset.
         Rng rng = Rng::stream(m_seed, kStreamInit, 0, 0);
-        const std::size_t take = std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
+        const std::size_t take =
+            std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
         for (std::size_t j = 0; j < take; ++j)
             std::swap(all[j], all[j + rng.below(all.size() - j)]);
         all.resize(take);
@@ -490,7 +500,8 @@ double BpfaTrainer::step(std::int64_t t)
 Eigen::VectorXd BpfaTrainer::minibatchGradient(std::int64_t t)
 {
     // t < 0 marks the adaptive schedule's warm-up draws: their own random streams.
-    const std::uint64_t streamStep = t < 0 ? (std::uint64_t(1) << 62) + std::uint64_t(-t) : std::uint64_t(t);
+    const std::uint64_t streamStep =
+        t < 0 ? (std::uint64_t(1) << 62) + std::uint64_t(-t) : std::uint64_t(t);
     const std::vector<std::int64_t>* drawn = &m_sampler->next();
     if (!m_data->trainingRows.empty()) {
         // The sampler draws positions among the training rows.
@@ -590,7 +601,8 @@ std::shared_ptr<Preview> BpfaTrainer::makePreview(std::optional<Eigen::ArrayXXf>
     }
     std::vector<int> order(static_cast<std::size_t>(m_K));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return weight[x] > weight[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return weight[x] > weight[y]; });
     preview->atoms.resize(m_K, m_D);
     preview->atomWeights.resize(m_K);
     for (int j = 0; j < m_K; ++j) {
@@ -694,7 +706,9 @@ Evaluation BpfaTrainer::evaluate(bool full)
         cCount[std::size_t(c)] = count;
         cActive[std::size_t(c)] = active;
     });
-    auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    auto sum = [](const std::vector<double>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.0);
+    };
 
     Evaluation ev;
     const double nan = std::numeric_limits<double>::quiet_NaN();

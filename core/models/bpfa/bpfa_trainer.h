@@ -7,9 +7,9 @@
 // Work is split into a fixed number of chunks reduced in a fixed order and every item draws
 // from its own (seed, step, item) stream, so results do not depend on the thread count.
 
+#include "core/inference/schedule.h"
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/bpfa/bpfa_model.h"
-#include "core/inference/schedule.h"
 
 #include <memory>
 #include <optional>
@@ -26,17 +26,17 @@ struct BpfaOptions
     double tau0 = 0.0;
     StepSchedule schedule = StepSchedule::RobbinsMonro;
     int adaptiveInit = 5;
-    int burnin = 3;        // Gibbs-SSVI, Mimno-SVI: sweeps discarded
-    int samples = 3;       // Gibbs-SSVI, Mimno-SVI: sweeps kept
-    int localIters = 20;   // MF and spike-and-slab: coordinate-ascent sweeps at most
+    int burnin = 3;      // Gibbs-SSVI, Mimno-SVI: sweeps discarded
+    int samples = 3;     // Gibbs-SSVI, Mimno-SVI: sweeps kept
+    int localIters = 20; // MF and spike-and-slab: coordinate-ascent sweeps at most
     double localTol = 1e-3;
     std::string init = "gibbs"; // "random" | "gibbs"
-    int initItems = 2000;  // Gibbs initialisation: patches in the random subset
-    int initSweeps = 20;   // Gibbs initialisation: batch Gibbs iterations
+    int initItems = 2000;       // Gibbs initialisation: patches in the random subset
+    int initSweeps = 20;        // Gibbs initialisation: batch Gibbs iterations
     int patch = 8;
     bpfa::Prior prior;
-    int evalItems = 1000;  // items whose held-out entries are scored at each snapshot
-    int evalSamples = 5;   // M of eq. 12
+    int evalItems = 1000; // items whose held-out entries are scored at each snapshot
+    int evalSamples = 5;  // M of eq. 12
     // Gibbs-type local inference at evaluation (held-out scores, reconstruction): longer
     // chains than in training, so that the scores measure the fit, not the chain's noise.
     int evalBurnin = 10;
@@ -131,7 +131,7 @@ private:
     std::vector<std::int64_t> m_evalItems;
     std::vector<std::int64_t> m_batchRows; // a minibatch mapped to training rows (row splits)
     double m_heldOutEntries = 0;           // held-out entries in the whole data set
-    std::int64_t m_lastStep = 0; // the last step taken; keys the evaluation streams
+    std::int64_t m_lastStep = 0;           // the last step taken; keys the evaluation streams
     std::unique_ptr<Chunked> m_chunks;
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
     // replaced by each full pass; empty when off.

@@ -1,8 +1,7 @@
 #include "core/models/hdp/hdp_model.h"
 
-#include <boost/math/special_functions/gamma.hpp>
-
 #include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -18,11 +17,13 @@ constexpr Eigen::Index kWordBlock = 256;
 // log Γ in double precision: Boost's default promotes to long double, which made the stick
 // terms of the per-iteration ELBO about 40% of a local step.
 using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-double lgam(double x) { return boost::math::lgamma(x, DoublePolicy()); }
+double lgam(double x)
+{
+    return boost::math::lgamma(x, DoublePolicy());
+}
 
 // Calls fn(begin, end) for fixed blocks of kWordBlock words, in parallel.
-template <typename Fn>
-void forWordBlocks(Eigen::Index V, Fn&& fn)
+template <typename Fn> void forWordBlocks(Eigen::Index V, Fn&& fn)
 {
     const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -91,8 +92,8 @@ double elboOfState(const LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSt
 {
     double e = stickTerms(ws.a, ws.b, ws.elogX, ws.elog1mX, alpha);
     // c_jt and w_jn: Σ_t Σ_k φ_tk (E[log σ_k(β')] − log φ_tk + Σ_w n_w ζ_wt E_wk).
-    e += (ws.phi.array() *
-          ((ws.atomTopic.array() - ws.logPhi.array()).rowwise() + elogCorpusSticks.transpose().array()))
+    e += (ws.phi.array() * ((ws.atomTopic.array() - ws.logPhi.array()).rowwise() +
+                            elogCorpusSticks.transpose().array()))
              .sum();
     // z_jn: Σ_w n_w Σ_t ζ_wt (E[log σ_t(π')] − log ζ_wt).
     const auto nz = ws.weightedZeta.topRows(ws.n).array();
@@ -207,8 +208,8 @@ void LocalWorkspace::gather(const MatrixRD& elogBetaT_, std::span<const std::int
 {
     const Eigen::Index m = Eigen::Index(words.size());
     if (m > elogBeta.rows())
-        throw std::length_error("hdp::LocalWorkspace::gather: a document with " + std::to_string(m) +
-                                " distinct words, but the workspace holds " +
+        throw std::length_error("hdp::LocalWorkspace::gather: a document with " +
+                                std::to_string(m) + " distinct words, but the workspace holds " +
                                 std::to_string(elogBeta.rows()));
     n = m;
     for (Eigen::Index i = 0; i < m; ++i) {
@@ -243,7 +244,8 @@ void updateZeta(LocalWorkspace& ws, bool withSticks)
     if (withSticks)
         ws.logZeta.topRows(n).array().rowwise() += ws.elogSticks.transpose().array();
     logSoftmaxRows(ws.logZeta, ws.zeta, n, ws.wordScratch);
-    ws.weightedZeta.topRows(n).array() = ws.zeta.topRows(n).array().colwise() * ws.counts.head(n).array();
+    ws.weightedZeta.topRows(n).array() =
+        ws.zeta.topRows(n).array().colwise() * ws.counts.head(n).array();
 }
 
 void updateDocumentSticks(LocalWorkspace& ws, double alpha)
@@ -296,7 +298,8 @@ void localStep(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks, cons
 double documentElbo(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks, double alpha)
 {
     const Eigen::Index n = ws.n;
-    ws.weightedZeta.topRows(n).array() = ws.zeta.topRows(n).array().colwise() * ws.counts.head(n).array();
+    ws.weightedZeta.topRows(n).array() =
+        ws.zeta.topRows(n).array().colwise() * ws.counts.head(n).array();
     ws.atomCounts = ws.weightedZeta.topRows(n).colwise().sum().transpose();
     ws.atomTopic.noalias() = ws.weightedZeta.topRows(n).transpose() * ws.elogBeta.topRows(n);
     stickExpectations(ws.a, ws.b, ws.elogX, ws.elog1mX, ws.elogSticks);
@@ -306,7 +309,8 @@ double documentElbo(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks,
 // ---------------------------------------------------------------------------------------------
 // Global step
 
-void MinibatchStats::layout(const SparseRows& rows, std::span<const std::int64_t> docs, int T, int K)
+void MinibatchStats::layout(const SparseRows& rows, std::span<const std::int64_t> docs, int T,
+                            int K)
 {
     m_T = T;
     m_K = K;
@@ -323,7 +327,8 @@ void MinibatchStats::layout(const SparseRows& rows, std::span<const std::int64_t
     m_zeta.resize(Eigen::Index(entries), K);
 }
 
-void MinibatchStats::record(std::int64_t j, std::span<const std::int32_t> words, const LocalWorkspace& ws)
+void MinibatchStats::record(std::int64_t j, std::span<const std::int32_t> words,
+                            const LocalWorkspace& ws)
 {
     m_phi.row(j) = Eigen::Map<const Eigen::RowVectorXd>(ws.phi.data(), ws.phi.size());
     m_stick.row(j) = ws.phi.colwise().sum();
@@ -362,12 +367,14 @@ void MinibatchStats::wordStatistic(std::int64_t w, Eigen::Ref<Eigen::VectorXd> o
     out.setZero();
     for (std::int64_t p = m_wordStart[std::size_t(w)]; p < m_wordStart[std::size_t(w) + 1]; ++p) {
         const std::int64_t e = m_byWord[std::size_t(p)];
-        const Eigen::Map<const MatrixRD> phi(m_phi.row(m_entryDoc[std::size_t(e)]).data(), m_K, m_T);
+        const Eigen::Map<const MatrixRD> phi(m_phi.row(m_entryDoc[std::size_t(e)]).data(), m_K,
+                                             m_T);
         out.noalias() += phi.transpose() * m_zeta.row(e).transpose();
     }
 }
 
-void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale, double rho)
+void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale,
+                  double rho)
 {
     const Eigen::Index V = lambdaT.rows(), T = lambdaT.cols();
     const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;

@@ -34,7 +34,6 @@
 #include "core/models/lda/lda_model.h"
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -72,15 +71,15 @@ void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD&
 
 struct LocalOptions
 {
-    double alpha = 1.0;  // document concentration (π'_t ~ Beta(1, α)), > 0
-    int maxIters = 100;  // iterations at most (≥ 1), one iteration = ζ, (a, b), φ
-    double tol = 1e-4;   // stop once the document ELBO rises by less than tol·|ELBO|
+    double alpha = 1.0; // document concentration (π'_t ~ Beta(1, α)), > 0
+    int maxIters = 100; // iterations at most (≥ 1), one iteration = ζ, (a, b), φ
+    double tol = 1e-4;  // stop once the document ELBO rises by less than tol·|ELBO|
     // The first `warmup` iterations leave E[log σ(π')] out of ζ and E[log σ(β')] out of φ, as
     // Wang et al. do, so that the sticks' preference for the first atoms and topics does not
     // pull every word onto atom 0 and every atom onto topic 0 before the words have spoken.
     // These iterations are not coordinate ascent; the convergence test starts after them.
     int warmup = 3;
-    bool trace = false;  // keep the ELBO after every iteration in LocalWorkspace::trace
+    bool trace = false; // keep the ELBO after every iteration in LocalWorkspace::trace
 };
 
 // Scratch and local parameters of one document. One per thread; sized once for the longest
@@ -95,26 +94,26 @@ struct LocalWorkspace
                 std::span<const float> counts);
 
     int T = 0, K = 0;
-    Eigen::Index n = 0;          // distinct words of the gathered document
-    MatrixRD elogBeta;           // maxWords×T; rows 0..n−1: E[log β_·w] of the document's words
-    Eigen::VectorXd counts;      // maxWords; n_w
-    MatrixRD zeta, logZeta;      // maxWords×K; ζ_wt and log ζ_wt
-    MatrixRD weightedZeta;       // maxWords×K; n_w ζ_wt
-    MatrixRD phi, logPhi;        // K×T; φ_tk and log φ_tk
-    MatrixRD atomTopic;          // K×T; Σ_w n_w ζ_wt E_wk (for the φ update and the ELBO)
-    Eigen::VectorXd a, b;        // K−1; q(π'_t) = Beta(a_t, b_t)
-    Eigen::VectorXd atomCounts;  // K; N_t = Σ_w n_w ζ_wt
-    Eigen::VectorXd elogSticks;  // K; E[log σ_t(π')] under (a, b)
+    Eigen::Index n = 0;         // distinct words of the gathered document
+    MatrixRD elogBeta;          // maxWords×T; rows 0..n−1: E[log β_·w] of the document's words
+    Eigen::VectorXd counts;     // maxWords; n_w
+    MatrixRD zeta, logZeta;     // maxWords×K; ζ_wt and log ζ_wt
+    MatrixRD weightedZeta;      // maxWords×K; n_w ζ_wt
+    MatrixRD phi, logPhi;       // K×T; φ_tk and log φ_tk
+    MatrixRD atomTopic;         // K×T; Σ_w n_w ζ_wt E_wk (for the φ update and the ELBO)
+    Eigen::VectorXd a, b;       // K−1; q(π'_t) = Beta(a_t, b_t)
+    Eigen::VectorXd atomCounts; // K; N_t = Σ_w n_w ζ_wt
+    Eigen::VectorXd elogSticks; // K; E[log σ_t(π')] under (a, b)
     Eigen::VectorXd elogX, elog1mX; // K−1; E[log π'_t], E[log(1 − π'_t)]
-    Eigen::VectorXd massT;       // T; scratch of the initialisation
-    Eigen::VectorXd rowT;        // T; scratch
-    Eigen::VectorXd wordScratch; // maxWords; scratch
-    Eigen::VectorXd atomScratch; // K; scratch
-    std::vector<int> order;      // T; scratch of the initialisation
+    Eigen::VectorXd massT;          // T; scratch of the initialisation
+    Eigen::VectorXd rowT;           // T; scratch
+    Eigen::VectorXd wordScratch;    // maxWords; scratch
+    Eigen::VectorXd atomScratch;    // K; scratch
+    std::vector<int> order;         // T; scratch of the initialisation
 
-    int iterations = 0;          // iterations made by the last localStep
-    double elbo = 0.0;           // the document ELBO after the last iteration
-    std::vector<double> trace;   // ELBO after each iteration (LocalOptions::trace)
+    int iterations = 0;        // iterations made by the last localStep
+    double elbo = 0.0;         // the document ELBO after the last iteration
+    std::vector<double> trace; // ELBO after each iteration (LocalOptions::trace)
 };
 
 // Deterministic start of the local step: each word's topic responsibilities
@@ -137,7 +136,8 @@ void updatePhi(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks, bool
 // iterations of updateZeta, updateDocumentSticks, updatePhi until the ELBO rises by less than
 // tol·|ELBO| (after the warm-up) or maxIters. On return φ, ζ, a, b and the derived members are
 // consistent and ws.elbo is the document's ELBO.
-void localStep(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks, const LocalOptions& options);
+void localStep(LocalWorkspace& ws, const Eigen::VectorXd& elogCorpusSticks,
+               const LocalOptions& options);
 
 // The document's part of the ELBO at the current (a, b, φ, ζ) — taken as given, not assumed
 // optimal; recomputes atomCounts, atomTopic and the document stick expectations from them:
@@ -172,7 +172,10 @@ public:
     // Σ_j Σ_t n_jw ζ_jwt φ_jt (T) for word w into `out`; zero when w is not in the minibatch.
     // Valid after groupByWord.
     void wordStatistic(std::int64_t w, Eigen::Ref<Eigen::VectorXd> out) const;
-    bool hasWord(std::int64_t w) const { return m_wordStart[std::size_t(w) + 1] > m_wordStart[std::size_t(w)]; }
+    bool hasWord(std::int64_t w) const
+    {
+        return m_wordStart[std::size_t(w) + 1] > m_wordStart[std::size_t(w)];
+    }
 
 private:
     int m_T = 0, m_K = 0;
@@ -189,10 +192,12 @@ private:
 
 // λ ← (1 − ρ)λ + ρ(η + scale · S) with S_kw the minibatch's topic-word statistic; all
 // word-major, scale = D/|B|. Parallel over words; deterministic.
-void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale, double rho);
+void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale,
+                  double rho);
 
 // s ← (1 − ρ)s + ρ · scale · S with S the minibatch's stick statistic.
-void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, double scale, double rho);
+void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, double scale,
+                          double rho);
 
 // Wang et al.'s reordering: topics sorted by decreasing stick statistic (stable, so equal
 // statistics keep their order), permuting the columns of λ and the entries of s together.
@@ -208,6 +213,7 @@ std::vector<int> sortTopics(MatrixRD& lambdaT, Eigen::VectorXd& s);
 // γ ← α + eθ ∘ βᵀ(n / Z) from γ = α + N/K until mean |Δγ| < tol or maxIters updates. The
 // same fixed-point iteration as lda::localStep with a per-topic α; on return ws.gamma and the
 // derived members agree.
-void fitProportions(lda::LocalWorkspace& ws, const Eigen::VectorXd& alpha, int maxIters, double tol);
+void fitProportions(lda::LocalWorkspace& ws, const Eigen::VectorXd& alpha, int maxIters,
+                    double tol);
 
 } // namespace svi::hdp

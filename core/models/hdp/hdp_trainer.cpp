@@ -1,13 +1,13 @@
 #include "core/models/hdp/hdp_trainer.h"
-#include "core/run/parallel.h"
 
-#include <omp.h>
+#include "core/run/parallel.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <omp.h>
 #include <stdexcept>
 
 namespace svi {
@@ -67,7 +67,8 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
     positive(o.alpha, "alpha");
     positive(o.gamma, "gamma");
     positive(o.eta, "eta");
-    require(o.kappa >= 0.5 && o.kappa <= 1.0, "kappa", formatNumber(o.kappa), "must be in [0.5, 1]");
+    require(o.kappa >= 0.5 && o.kappa <= 1.0, "kappa", formatNumber(o.kappa),
+            "must be in [0.5, 1]");
     require(o.tau0 >= 0.0 && std::isfinite(o.tau0), "tau0", formatNumber(o.tau0), "must be ≥ 0");
     require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
     require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
@@ -80,7 +81,8 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
     const CountData& d = *m_data;
     if (d.heldOut.rows() != d.rows())
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
-                                    " rows but " + std::to_string(d.heldOut.rows()) + " held-out rows");
+                                    " rows but " + std::to_string(d.heldOut.rows()) +
+                                    " held-out rows");
     if (d.trainingRowCount() < 1)
         throw std::invalid_argument("data: '" + d.source + "' has no training documents");
     for (const SparseRows* rows : {&d.train, &d.heldOut}) {
@@ -92,7 +94,8 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
         for (float c : rows->counts)
             if (!(c > 0.0f) || !std::isfinite(c))
                 throw std::invalid_argument("data: '" + d.source + "' has a count of " +
-                                            formatNumber(c) + "; counts must be positive and finite");
+                                            formatNumber(c) +
+                                            "; counts must be positive and finite");
     }
 
     m_T = o.T;
@@ -104,8 +107,8 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
     const std::int64_t D = d.trainingRowCount();
     m_schedule = RobbinsMonro{o.kappa, o.tau0};
     if (m_algorithm == HdpAlgorithm::Svi)
-        m_sampler = std::make_unique<MinibatchSampler>(
-            D, std::min(o.minibatch, D), Rng::stream(m_seed, kStreamSampler)());
+        m_sampler = std::make_unique<MinibatchSampler>(D, std::min(o.minibatch, D),
+                                                       Rng::stream(m_seed, kStreamSampler)());
     else
         m_batch = d.trainingRows();
 
@@ -163,11 +166,13 @@ Eigen::VectorXd HdpTrainer::expectedSticks() const
 void HdpTrainer::setGlobals(const MatrixRD& lambdaT, const Eigen::VectorXd& sticks)
 {
     if (lambdaT.rows() != m_V || lambdaT.cols() != m_T)
-        throw std::invalid_argument("HdpTrainer::setGlobals: λ is " + std::to_string(lambdaT.rows()) +
-                                    "×" + std::to_string(lambdaT.cols()) + ", but must be V×T = " +
-                                    std::to_string(m_V) + "×" + std::to_string(m_T));
+        throw std::invalid_argument(
+            "HdpTrainer::setGlobals: λ is " + std::to_string(lambdaT.rows()) + "×" +
+            std::to_string(lambdaT.cols()) + ", but must be V×T = " + std::to_string(m_V) + "×" +
+            std::to_string(m_T));
     if (sticks.size() != m_T)
-        throw std::invalid_argument("HdpTrainer::setGlobals: s has " + std::to_string(sticks.size()) +
+        throw std::invalid_argument("HdpTrainer::setGlobals: s has " +
+                                    std::to_string(sticks.size()) +
                                     " entries, but must have T = " + std::to_string(m_T));
     m_lambdaT = lambdaT;
     m_sticks = sticks;
@@ -303,7 +308,9 @@ Evaluation HdpTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
         }
     });
 
-    auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    auto sum = [](const std::vector<double>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.0);
+    };
     Evaluation ev;
     const double D = double(data.trainingRowCount());
     ev.hasBound = n > 0;
@@ -331,9 +338,11 @@ std::shared_ptr<Preview> HdpTrainer::makePreview(const Eigen::VectorXd& weight) 
     for (int k = 0; k < m_T; ++k)
         if (weight[k] > threshold)
             order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return weight[x] > weight[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return weight[x] > weight[y]; });
     const std::vector<std::string>& names = m_data->columnNames;
-    const std::size_t top = std::min<std::size_t>(std::size_t(m_options.topWords), std::size_t(m_V));
+    const std::size_t top =
+        std::min<std::size_t>(std::size_t(m_options.topWords), std::size_t(m_V));
     std::vector<std::int32_t> words(static_cast<std::size_t>(m_V));
     for (int k : order) {
         TopicSummary s;
@@ -347,7 +356,8 @@ std::shared_ptr<Preview> HdpTrainer::makePreview(const Eigen::VectorXd& weight) 
                           });
         for (std::size_t i = 0; i < top; ++i) {
             const std::int32_t w = words[i];
-            s.words.push_back(std::size_t(w) < names.size() ? names[std::size_t(w)] : std::to_string(w));
+            s.words.push_back(std::size_t(w) < names.size() ? names[std::size_t(w)]
+                                                            : std::to_string(w));
             s.probs.push_back(m_lambdaT(w, k) / m_totals[k]);
         }
         preview->topics.push_back(std::move(s));

@@ -28,12 +28,12 @@ namespace svi {
 
 struct HdpOptions
 {
-    int T = 150;         // corpus-level truncation (topics)
-    int K = 15;          // document-level truncation (atoms per document)
-    double alpha = 1.0;  // document concentration: π'_jt ~ Beta(1, α)
-    double gamma = 1.0;  // corpus concentration: β'_k ~ Beta(1, γ)
-    double eta = 0.01;   // β_k ~ Dir(η)
-    double kappa = 0.5;  // SVI: ρ_t = (t + τ0)^(−κ) (defaults: see hdp_registry.cpp)
+    int T = 150;        // corpus-level truncation (topics)
+    int K = 15;         // document-level truncation (atoms per document)
+    double alpha = 1.0; // document concentration: π'_jt ~ Beta(1, α)
+    double gamma = 1.0; // corpus concentration: β'_k ~ Beta(1, γ)
+    double eta = 0.01;  // β_k ~ Dir(η)
+    double kappa = 0.5; // SVI: ρ_t = (t + τ0)^(−κ) (defaults: see hdp_registry.cpp)
     double tau0 = 1.0;
     std::int64_t minibatch = 100; // SVI: documents per step
     int localIters = 100;         // local iterations per document at most
@@ -120,9 +120,9 @@ private:
     std::vector<std::int64_t> m_batch;           // rows of the current step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;
-    std::vector<hdp::LocalWorkspace> m_workspaces;   // one per OpenMP thread
-    std::vector<lda::LocalWorkspace> m_ldaWorkspaces; // one per OpenMP thread (evaluation)
-    Eigen::Index m_maxWords = 0;                      // distinct words of the longest document
+    std::vector<hdp::LocalWorkspace> m_workspaces;        // one per OpenMP thread
+    std::vector<lda::LocalWorkspace> m_ldaWorkspaces;     // one per OpenMP thread (evaluation)
+    Eigen::Index m_maxWords = 0;                          // distinct words of the longest document
     std::vector<std::int64_t> m_elboRows, m_evalTestRows; // the cheap evaluation's documents
     std::vector<std::int64_t> m_allTestRows;              // test rows with held-out words
     StepTimes m_times;

@@ -12,7 +12,6 @@
 namespace svi::lda {
 namespace {
 
-
 // Words per block of the word-parallel loops. The blocks are fixed by V alone, and reductions
 // add the blocks' partial results in block order, so sums do not depend on the thread count.
 constexpr Eigen::Index kWordBlock = 256;

@@ -45,8 +45,8 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.accepts = {DataKind::Count};
     e.params = ldaParams(algorithm == LdaAlgorithm::Svi);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-        return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm, LdaOptions::fromParams(values),
-                                            seed);
+        return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
+                                            LdaOptions::fromParams(values), seed);
     };
     r.add(std::move(e));
 }

@@ -1,4 +1,5 @@
 #include "core/models/lda/lda_trainer.h"
+
 #include "core/run/parallel.h"
 
 #include <algorithm>

@@ -16,12 +16,14 @@ std::vector<ParamSpec> pfParams(bool hierarchical, bool svi)
         p.push_back(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, 1e9));
         const auto step = StepSizeOptions::params(0.75, 1.0);
         p.insert(p.end(), step.begin(), step.end());
-        p.push_back(intParam("local_iters", "Local iterations",
-                             "φ → γ → κ rounds per user at most", 100, 1, 100000));
+        p.push_back(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
+                             100, 1, 100000));
         p.push_back(realParam("local_tol", "Local tolerance",
-                              "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0, kHuge));
+                              "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0,
+                              kHuge));
     }
-    p.push_back(realParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3, 1e-12, kHuge));
+    p.push_back(
+        realParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3, 1e-12, kHuge));
     if (hierarchical) {
         p.push_back(realParam("a_prime", "Shape a′", "user activity ξ_u ~ Gamma(a′, a′/b′)", 0.3,
                               1e-12, kHuge));
@@ -30,7 +32,8 @@ std::vector<ParamSpec> pfParams(bool hierarchical, bool svi)
     } else {
         p.push_back(realParam("b", "Rate b", "θ_uk ~ Gamma(a, b)", 1.0, 1e-12, kHuge));
     }
-    p.push_back(realParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3, 1e-12, kHuge));
+    p.push_back(
+        realParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3, 1e-12, kHuge));
     if (hierarchical) {
         p.push_back(realParam("c_prime", "Shape c′", "item popularity η_i ~ Gamma(c′, c′/d′)", 0.3,
                               1e-12, kHuge));
@@ -49,7 +52,8 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
 {
     AlgorithmEntry e;
     e.model = hierarchical ? "hpf" : "pmf";
-    e.modelLabel = hierarchical ? "Hierarchical Poisson factorization" : "Poisson matrix factorization";
+    e.modelLabel =
+        hierarchical ? "Hierarchical Poisson factorization" : "Poisson matrix factorization";
     e.algorithm = std::move(key);
     e.label = std::move(label);
     e.help = std::move(help);
@@ -57,8 +61,9 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.params = pfParams(hierarchical, algorithm == PfAlgorithm::Svi);
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
-        return std::make_unique<PfTrainer>(data.requireCounts(hierarchical ? "HPF" : "PMF"), algorithm,
-                                           PfOptions::fromParams(values, hierarchical), seed);
+        return std::make_unique<PfTrainer>(data.requireCounts(hierarchical ? "HPF" : "PMF"),
+                                           algorithm, PfOptions::fromParams(values, hierarchical),
+                                           seed);
     };
     r.add(std::move(e));
 }
