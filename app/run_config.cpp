@@ -329,7 +329,8 @@ RunConfig parseRun(const std::vector<std::string>& args)
                           : ratings ? "a ratings file: its task is recommend"
                                     : "a table: its task is heldout"));
     if (c.model.empty())
-        c.model = corpus ? "lda" : ratings ? "hpf" : "bpfa";
+        c.model = Registry::builtin().defaultModel(
+            corpus || ratings ? DataKind::Count : DataKind::Dense, ratings);
     if (c.algorithm.empty()) {
         for (const AlgorithmEntry& e : Registry::builtin().entries())
             if (e.model == c.model) {

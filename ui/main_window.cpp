@@ -132,15 +132,6 @@ const MetricChoice kRatingsMetrics[] = {
     {"popularity_precision_at_20", "Popularity baseline: precision@20"},
 };
 
-// Which count data a model is meant for: recommenders fit ratings, topic models documents.
-bool isRecommender(const std::string& model)
-{
-    return model == "hpf" || model == "pmf" || model == "gmf";
-}
-
-const char* const kCompareAlgorithms[] = {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi",
-                                          "gibbs-ssvi"};
-
 QString displayName(const QString& path)
 {
     return path == MainWindow::kDefaultImage ? QObject::tr("default image")
@@ -1043,7 +1034,8 @@ void MainWindow::populateModels()
                     label = QString::fromStdString(e.modelLabel);
                     // Count data: recommenders for ratings, topic models for documents.
                     fits |= e.acceptsKind(kind) &&
-                            (kind == DataKind::Dense || isRecommender(m) == bool(m_ratings));
+                            (kind == DataKind::Dense ||
+                             Registry::builtin().fitsRatings(m) == bool(m_ratings));
                 }
             if (fits)
                 m_model->addItem(label, QString::fromStdString(m));
@@ -1649,7 +1641,8 @@ int MainWindow::compare(bool includeBatchGibbs)
     if (!m_actCompare->isEnabled())
         return 0;
     std::vector<RunSpec> specs;
-    for (const char* a : kCompareAlgorithms)
+    for (const std::string& a :
+         Registry::builtin().comparedAlgorithms(m_model->currentData().toString().toStdString()))
         specs.push_back(specFor(a));
     if (includeBatchGibbs)
         specs.push_back(specFor("gibbs"));
@@ -1793,8 +1786,11 @@ void MainWindow::updateActions()
     const bool ok = blocked.isEmpty();
     m_actRun->setEnabled(ok);
     m_runButton->setEnabled(ok);
-    // Compare runs the five BPFA algorithms of the paper; topic models have no such set.
-    const bool comparable = m_model->currentData().toString() == "bpfa";
+    // Compare runs the algorithms the registry marks as the model's comparison set.
+    const bool comparable =
+        !Registry::builtin()
+             .comparedAlgorithms(m_model->currentData().toString().toStdString())
+             .empty();
     m_actCompare->setEnabled(ok && comparable);
     m_compareButton->setEnabled(ok && comparable);
     m_compareBatch->setEnabled(comparable);

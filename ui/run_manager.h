@@ -48,9 +48,9 @@ namespace svi::ui {
 // What to run: the registry entry, its resolved parameters, the seed and the budget.
 struct RunSpec
 {
-    std::string model = "bpfa";
-    std::string algorithm = "gibbs-ssvi";
-    ParamValues params; // resolved against the entry's declarations
+    std::string model;     // a registry key
+    std::string algorithm; // a registry key
+    ParamValues params;    // resolved against the entry's declarations
     std::uint64_t seed = 1;
     double seconds = 60.0;  // training-seconds budget; 0 = none
     std::int64_t steps = 0; // step budget; 0 = none

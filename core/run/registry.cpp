@@ -57,4 +57,32 @@ std::vector<std::string> Registry::models() const
     return out;
 }
 
+std::string Registry::defaultModel(DataKind kind, bool ratings) const
+{
+    for (const AlgorithmEntry& e : m_entries)
+        if (e.acceptsKind(kind) && (kind != DataKind::Count || e.fitsRatings == ratings))
+            return e.model;
+    return {};
+}
+
+bool Registry::fitsRatings(const std::string& model) const
+{
+    return std::any_of(m_entries.begin(), m_entries.end(),
+                       [&](const AlgorithmEntry& e) { return e.model == model && e.fitsRatings; });
+}
+
+std::vector<std::string> Registry::comparedAlgorithms(const std::string& model) const
+{
+    std::vector<const AlgorithmEntry*> compared;
+    for (const AlgorithmEntry& e : m_entries)
+        if (e.model == model && e.compareRank > 0)
+            compared.push_back(&e);
+    std::stable_sort(compared.begin(), compared.end(),
+                     [](const auto* a, const auto* b) { return a->compareRank < b->compareRank; });
+    std::vector<std::string> out;
+    for (const AlgorithmEntry* e : compared)
+        out.push_back(e->algorithm);
+    return out;
+}
+
 } // namespace svi

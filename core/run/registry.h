@@ -44,6 +44,11 @@ struct AlgorithmEntry
     std::string label;      // "Gibbs-SSVI"
     std::string help;       // one line
     std::vector<DataKind> accepts;
+    // Count data read as users × items ratings (a recommender) rather than documents × words.
+    bool fitsRatings = false;
+    // Its place among the algorithms Compare runs side by side for this model (1, 2, …, the
+    // paper's comparison in its order); 0 = not compared.
+    int compareRank = 0;
     std::vector<ParamSpec> params;
     // Builds a trainer from resolved parameters. May throw std::invalid_argument with a
     // message naming the field when the parameters do not fit the data (e.g. patch size).
@@ -63,6 +68,13 @@ public:
     // nullptr when absent.
     const AlgorithmEntry* find(const std::string& model, const std::string& algorithm) const;
     std::vector<std::string> models() const;
+    // The first model, in registry order, for data of `kind` (counts as ratings or not); ""
+    // when none takes it. The front ends' default model.
+    std::string defaultModel(DataKind kind, bool ratings) const;
+    // Whether `model` reads counts as ratings (a recommender).
+    bool fitsRatings(const std::string& model) const;
+    // The algorithms Compare runs for `model`, by compareRank; empty when it has none.
+    std::vector<std::string> comparedAlgorithms(const std::string& model) const;
 
 private:
     std::vector<AlgorithmEntry> m_entries;

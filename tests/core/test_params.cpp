@@ -1,6 +1,8 @@
-// Parameter declarations: parsing, range checks and the messages that name the field.
+// Parameter declarations: parsing, range checks and the messages that name the field; and what
+// the registry declares about data and comparison.
 
 #include "core/run/params.h"
+#include "core/run/registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -85,6 +87,7 @@ private slots:
     void checkValues_data();
     void checkValues();
     void defaultsAreTyped();
+    void registryDeclaresDataAndComparison();
 };
 
 void TestParams::parsesValid_data()
@@ -347,6 +350,30 @@ void TestParams::defaultsAreTyped()
     // Every default passes its own check.
     for (const ParamSpec& s : specs())
         QVERIFY2(!checkParam(s, v.at(s.key)), s.key.c_str());
+}
+
+// What the front ends used to spell as model keys is declared in the registry: the default
+// model for each kind of data, which models read counts as ratings, and Compare's set in the
+// paper's order. Every entry of a model agrees on the data it fits.
+void TestParams::registryDeclaresDataAndComparison()
+{
+    const Registry& r = Registry::builtin();
+    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Dense, false)), QString("bpfa"));
+    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Count, false)), QString("lda"));
+    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Count, true)), QString("hpf"));
+    QStringList recommenders;
+    for (const std::string& m : r.models())
+        if (r.fitsRatings(m))
+            recommenders << QString::fromStdString(m);
+    QCOMPARE(recommenders, QStringList({"hpf", "pmf", "gmf"}));
+    for (const AlgorithmEntry& e : r.entries())
+        QCOMPARE(e.fitsRatings, r.fitsRatings(e.model));
+    QStringList compared;
+    for (const std::string& a : r.comparedAlgorithms("bpfa"))
+        compared << QString::fromStdString(a);
+    QCOMPARE(compared,
+             QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"}));
+    QVERIFY(r.comparedAlgorithms("lda").empty());
 }
 
 QTEST_GUILESS_MAIN(TestParams)

@@ -68,6 +68,27 @@ std::vector<ParamSpec> ascentParams()
                       1e-3, 0.0, 1.0)};
 }
 
+// Compare's order, the paper's: MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI, Gibbs-SSVI; the batch
+// sampler is its baseline, not one of the compared five.
+int compareRank(BpfaAlgorithm a)
+{
+    switch (a) {
+    case BpfaAlgorithm::MfSvi:
+        return 1;
+    case BpfaAlgorithm::MfSsvi:
+        return 2;
+    case BpfaAlgorithm::TitsiasSsvi:
+        return 3;
+    case BpfaAlgorithm::MimnoSvi:
+        return 4;
+    case BpfaAlgorithm::GibbsSsvi:
+        return 5;
+    case BpfaAlgorithm::BatchGibbs:
+        return 0;
+    }
+    return 0;
+}
+
 void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label, std::string help,
          std::vector<ParamSpec> extra, bool svi = true)
 {
@@ -78,6 +99,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.label = std::move(label);
     e.help = std::move(help);
     e.accepts = {DataKind::Dense};
+    e.compareRank = compareRank(algorithm);
     e.params = commonParams(svi);
     e.params.insert(e.params.begin() + (svi ? 3 : 2), extra.begin(), extra.end());
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {

@@ -58,6 +58,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.label = std::move(label);
     e.help = std::move(help);
     e.accepts = {DataKind::Count};
+    e.fitsRatings = true;
     e.params = pfParams(hierarchical, algorithm == PfAlgorithm::Svi);
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
