@@ -1,0 +1,267 @@
+// MainWindow: actions and menus, settings, recent files.
+
+#include "ui/main_window_parts.h"
+
+namespace svi::ui {
+
+using namespace window_parts;
+
+void MainWindow::buildActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName("mainToolBar");
+
+    auto make = [this](const QString& text, const QString& name, const QKeySequence& key) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        return a;
+    };
+    auto saveDialog = [this](const QString& title, const QString& filter, const QString& suffix) {
+        QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+            path += "." + suffix;
+        return path;
+    };
+
+    m_actOpen = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
+    connect(m_actOpen, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open an image, a table, FCS files or a session"), QString(),
+            tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv "
+               "*.tsv *.txt *.gz "
+               "*.tar *.tgz *.ldac *.dat *.data *.base *.test *.json);;Images (*.png *.jpg *.jpeg "
+               "*.tif *.tiff *.bmp *.pgm *.ppm);;"
+               "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;"
+               "Text corpora (*.tar *.tar.gz *.tgz *.ldac *.dat docword.*.txt docword.*.txt.gz);;"
+               "Ratings (u.data u*.base u*.test ratings.dat ratings.csv ratings.*.gz);;"
+               "Sessions (*.json);;All files (*)"));
+        if (!paths.isEmpty())
+            openPaths(paths);
+    });
+    file->addAction(m_actOpen);
+    auto* openFolder =
+        make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
+    openFolder->setToolTip(tr("A corpus: one document per file, read recursively"));
+    connect(openFolder, &QAction::triggered, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of text files"));
+        if (!dir.isEmpty())
+            openPath(dir);
+    });
+    file->addAction(openFolder);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    auto* openDefault = make(tr("Open the &Default Image"), "actionOpenDefault", {});
+    connect(openDefault, &QAction::triggered, this, [this] { openPath(kDefaultImage); });
+    file->addAction(openDefault);
+    file->addSeparator();
+    auto* saveSessionAct = make(tr("&Save Session…"), "actionSaveSession", QKeySequence::Save);
+    connect(saveSessionAct, &QAction::triggered, this, [this] { saveSessionAs(); });
+    file->addAction(saveSessionAct);
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    auto* exportElbo =
+        make(tr("ELBO Chart (PNG or SVG)…"), "actionExportElbo", QKeySequence("Ctrl+E"));
+    connect(exportElbo, &QAction::triggered, this, [this, saveDialog] {
+        const QString p =
+            saveDialog(tr("Export the ELBO chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        if (!p.isEmpty())
+            exportChart(m_elboChart, p);
+    });
+    auto* exportMetric =
+        make(tr("Metric Chart (PNG or SVG)…"), "actionExportMetric", QKeySequence("Ctrl+Shift+E"));
+    connect(exportMetric, &QAction::triggered, this, [this, saveDialog] {
+        const QString p =
+            saveDialog(tr("Export the metric chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
+        if (!p.isEmpty())
+            exportChart(m_metricChart, p);
+    });
+    auto* exportTrace = make(tr("Traces (CSV)…"), "actionExportTraces", QKeySequence("Ctrl+T"));
+    connect(exportTrace, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export traces"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportTraces(p);
+    });
+    auto* exportTable = make(tr("Compare Results (CSV)…"), "actionExportResults", {});
+    connect(exportTable, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the results table"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportResults(p);
+    });
+    auto* exportRuns = make(tr("Runs Table (CSV)…"), "actionExportRuns", {});
+    connect(exportRuns, &QAction::triggered, this, [this, saveDialog] {
+        const QString p = saveDialog(tr("Export the runs table"), tr("CSV (*.csv)"), "csv");
+        if (!p.isEmpty())
+            exportRunsTable(p);
+    });
+    auto* exportImages =
+        make(tr("Reconstructions, Atoms, Loadings or Topics…"), "actionExportImages", {});
+    connect(exportImages, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export images into"));
+        if (!dir.isEmpty())
+            exportReconstructions(dir);
+    });
+    exportMenu->addActions(
+        {exportElbo, exportMetric, exportTrace, exportTable, exportRuns, exportImages});
+    file->addSeparator();
+    auto* quit = make(tr("&Quit"), "actionQuit", QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    file->addAction(quit);
+
+    m_actRun = make(tr("&Run"), "actionRun", QKeySequence("Ctrl+R"));
+    m_actRun->setToolTip(
+        tr("Start a run with these settings (Ctrl+R); several runs can go at once"));
+    connect(m_actRun, &QAction::triggered, this, [this] { startRun(); });
+    connect(m_runButton, &QPushButton::clicked, m_actRun, &QAction::trigger);
+    m_actPause = make(tr("&Pause"), "actionPause", QKeySequence("Ctrl+P"));
+    connect(m_actPause, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->pause(id);
+    });
+    m_actResume = make(tr("Res&ume"), "actionResume", QKeySequence("Ctrl+Shift+P"));
+    connect(m_actResume, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->resume(id);
+    });
+    m_actStop = make(tr("&Stop"), "actionStop", QKeySequence("Ctrl+."));
+    m_actStop->setToolTip(tr("Stop the selected runs (a final full pass still runs; Cancel in the "
+                             "status bar skips it)"));
+    connect(m_actStop, &QAction::triggered, this, [this] {
+        for (int id : selectedRuns())
+            m_runs->stop(id);
+    });
+    m_actStopAll = make(tr("Stop &All"), "actionStopAll", QKeySequence("Ctrl+Shift+."));
+    connect(m_actStopAll, &QAction::triggered, this, [this] {
+        for (int id : m_runs->ids())
+            m_runs->stop(id);
+    });
+    m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
+    connect(m_actCompare, &QAction::triggered, this,
+            [this] { compare(m_compareBatch->isChecked()); });
+    connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
+    m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
+    connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
+    run->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
+    run->addSeparator();
+    run->addActions({m_actCompare, m_actRerun});
+
+    auto* zoomIn = make(tr("Zoom &In"), "actionZoomIn", QKeySequence::ZoomIn);
+    connect(zoomIn, &QAction::triggered, m_images, &ImageStrip::zoomIn);
+    auto* zoomOut = make(tr("Zoom &Out"), "actionZoomOut", QKeySequence::ZoomOut);
+    connect(zoomOut, &QAction::triggered, m_images, &ImageStrip::zoomOut);
+    auto* zoomFit = make(tr("&Fit Images"), "actionZoomFit", QKeySequence("Ctrl+0"));
+    connect(zoomFit, &QAction::triggered, m_images, &ImageStrip::zoomToFit);
+    auto* diff = make(tr("&Error View"), "actionErrorView", QKeySequence("Ctrl+D"));
+    diff->setCheckable(true);
+    connect(diff, &QAction::toggled, m_difference, &QCheckBox::setChecked);
+    connect(m_difference, &QCheckBox::toggled, diff, &QAction::setChecked);
+    view->addActions({zoomIn, zoomOut, zoomFit, diff});
+
+    bar->addAction(m_actOpen);
+    bar->addSeparator();
+    bar->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
+    bar->addSeparator();
+    bar->addAction(m_actCompare);
+    bar->addSeparator();
+    bar->addActions({saveSessionAct, exportElbo, exportTrace});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+void MainWindow::loadSettings()
+{
+    QSettings s;
+    resize(1500, 940);
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+    auto restoreForm = [&s](ParamForm* form, const QString& group) {
+        for (const ParamSpec& p : form->specs()) {
+            const QVariant v = s.value(group + "/" + QString::fromStdString(p.key));
+            if (v.isValid())
+                form->setText(p.key, v.toString());
+        }
+    };
+    restoreForm(m_taskForm, "task");
+    restoreForm(m_budgetForm, "budget");
+    const int model = m_model->findData(s.value("run/model").toString());
+    if (model >= 0)
+        m_model->setCurrentIndex(model);
+    const int algorithm = m_algorithm->findData(s.value("run/algorithm", "gibbs-ssvi").toString());
+    if (algorithm >= 0)
+        m_algorithm->setCurrentIndex(algorithm);
+    if (s.value("run/model").toString() == m_model->currentData().toString())
+        restoreForm(m_algorithmForm, "params");
+    const int metric = m_metric->findData(s.value("chart/metric").toString());
+    if (metric >= 0)
+        m_metric->setCurrentIndex(metric);
+    const int x = m_xAxis->findData(s.value("chart/x").toString());
+    if (x >= 0)
+        m_xAxis->setCurrentIndex(x);
+    m_logX->setChecked(s.value("chart/logx", false).toBool());
+    m_compareBatch->setChecked(s.value("compare/batch", false).toBool());
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    auto saveForm = [&s](const ParamForm* form, const QString& group) {
+        s.remove(group);
+        for (const ParamSpec& p : form->specs())
+            if (form->editor(p.key))
+                s.setValue(group + "/" + QString::fromStdString(p.key), form->text(p.key));
+    };
+    saveForm(m_taskForm, "task");
+    saveForm(m_budgetForm, "budget");
+    saveForm(m_algorithmForm, "params");
+    s.setValue("run/model", m_model->currentData());
+    s.setValue("run/algorithm", m_algorithm->currentData());
+    s.setValue("chart/metric", m_metric->currentData());
+    s.setValue("chart/x", m_xAxis->currentData());
+    s.setValue("chart/logx", m_logX->isChecked());
+    s.setValue("compare/batch", m_compareBatch->isChecked());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value("recent").toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    if (path == kDefaultImage)
+        return;
+    QStringList list = recentFiles();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue("recent", list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        QAction* a = m_recentMenu->addAction(
+            QString("&%1 %2").arg(i + 1).arg(QFileInfo(list[i]).fileName()));
+        a->setToolTip(list[i]);
+        const QString path = list[i];
+        connect(a, &QAction::triggered, this, [this, path] { openPath(path); });
+    }
+    m_recentMenu->setEnabled(!list.isEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+} // namespace svi::ui
