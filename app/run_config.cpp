@@ -1,7 +1,7 @@
 #include "app/run_config.h"
 
-#include "core/data/io/data_files.h"
-#include "core/data/io/run_files.h"
+#include "core/io/data_files.h"
+#include "core/io/run_files.h"
 #include "core/run/registry.h"
 
 #include <QFile>
@@ -329,8 +329,11 @@ RunConfig parseRun(const std::vector<std::string>& args)
                           : ratings ? "a ratings file: its task is recommend"
                                     : "a table: its task is heldout"));
     if (c.model.empty())
-        c.model = Registry::builtin().defaultModel(
-            corpus || ratings ? DataKind::Count : DataKind::Dense, ratings);
+        c.model = image || c.files.front() == kSynthetic || kind == DataFileKind::Delimited ||
+                          kind == DataFileKind::Fcs
+                      ? "bpfa"
+                  : corpus ? "lda"
+                           : "hpf";
     if (c.algorithm.empty()) {
         for (const AlgorithmEntry& e : Registry::builtin().entries())
             if (e.model == c.model) {

@@ -2,8 +2,8 @@
 // The headless tool's run configuration: what `svi run` is asked to do, from its flags and from
 // a saved run.json (--config). Parsing only: nothing here reads data or runs anything.
 
-#include "core/data/io/tokenizer.h"
-#include "core/run/params.h"
+#include "core/base/params.h"
+#include "core/io/tokenizer.h"
 
 #include <QJsonObject>
 #include <cstdint>

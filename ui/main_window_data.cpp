@@ -125,7 +125,10 @@ void MainWindow::showTaskFor(DataMode mode)
 
 void MainWindow::populateModels()
 {
-    const DataKind kind = m_corpus || m_ratings ? DataKind::Count : DataKind::Dense;
+    const std::string kind = m_ratings  ? "ratings"
+                             : m_corpus ? "corpus"
+                             : m_table  ? "table"
+                                        : "image";
     const QString keep = m_model->currentData().toString();
     {
         const QSignalBlocker block(m_model);
@@ -137,9 +140,7 @@ void MainWindow::populateModels()
                 if (e.model == m) {
                     label = QString::fromStdString(e.modelLabel);
                     // Count data: recommenders for ratings, topic models for documents.
-                    fits |= e.acceptsKind(kind) &&
-                            (kind == DataKind::Dense ||
-                             Registry::builtin().fitsRatings(m) == bool(m_ratings));
+                    fits |= e.fits(kind);
                 }
             if (fits)
                 m_model->addItem(label, QString::fromStdString(m));

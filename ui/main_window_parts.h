@@ -3,11 +3,11 @@
 // metrics and result columns, and small helpers. Private to the window.
 
 #include "core/data/image_task.h"
-#include "core/data/io/corpus_files.h"
-#include "core/data/io/data_error.h"
-#include "core/data/io/data_files.h"
-#include "core/data/io/image_file.h"
-#include "core/data/io/run_files.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_error.h"
+#include "core/io/data_files.h"
+#include "core/io/image_file.h"
+#include "core/io/run_files.h"
 #include "core/metrics/image_metrics.h"
 #include "core/run/registry.h"
 #include "ui/image_panel.h"

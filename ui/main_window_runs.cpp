@@ -256,9 +256,9 @@ int MainWindow::compare(bool includeBatchGibbs)
     if (!m_actCompare->isEnabled())
         return 0;
     std::vector<RunSpec> specs;
-    for (const std::string& a :
-         Registry::builtin().comparedAlgorithms(m_model->currentData().toString().toStdString()))
-        specs.push_back(specFor(a));
+    for (const AlgorithmEntry* a :
+         Registry::builtin().comparisonGroup(m_model->currentData().toString().toStdString()))
+        specs.push_back(specFor(a->algorithm));
     if (includeBatchGibbs)
         specs.push_back(specFor("gibbs"));
     QList<int> ids;
@@ -402,10 +402,9 @@ void MainWindow::updateActions()
     m_actRun->setEnabled(ok);
     m_runButton->setEnabled(ok);
     // Compare runs the algorithms the registry marks as the model's comparison set.
-    const bool comparable =
-        !Registry::builtin()
-             .comparedAlgorithms(m_model->currentData().toString().toStdString())
-             .empty();
+    const bool comparable = !Registry::builtin()
+                                 .comparisonGroup(m_model->currentData().toString().toStdString())
+                                 .empty();
     m_actCompare->setEnabled(ok && comparable);
     m_compareButton->setEnabled(ok && comparable);
     m_compareBatch->setEnabled(comparable);

@@ -6,7 +6,7 @@
 // rather than silently clamped. Choices are combo boxes, booleans check boxes; tooltips carry
 // the help, the range and the default. GUI thread only.
 
-#include "core/run/params.h"
+#include "core/base/params.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #include "ui/plot_view.h"
 
-#include "core/data/io/data_error.h"
-#include "core/data/io/run_files.h"
+#include "core/io/data_error.h"
+#include "core/io/run_files.h"
 
 #include <QBuffer>
 #include <QFileInfo>

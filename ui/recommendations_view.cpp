@@ -1,6 +1,6 @@
 #include "ui/recommendations_view.h"
 
-#include "core/data/io/run_files.h"
+#include "core/io/run_files.h"
 #include "core/metrics/ranking_metrics.h"
 
 #include <QHBoxLayout>

@@ -1,9 +1,9 @@
 #include "ui/run_manager.h"
 
-#include "core/data/io/corpus_files.h"
-#include "core/data/io/data_files.h"
-#include "core/data/io/image_file.h"
-#include "core/data/io/ratings_files.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_files.h"
+#include "core/io/image_file.h"
+#include "core/io/ratings_files.h"
 #include "core/run/registry.h"
 
 #include <cmath>

@@ -16,13 +16,13 @@
 // waits for trainers still being built: closing the window never leaves a thread behind.
 // GUI thread only.
 
+#include "core/base/params.h"
 #include "core/data/corpus.h"
 #include "core/data/dense_data.h"
 #include "core/data/image_task.h"
-#include "core/data/io/tokenizer.h"
 #include "core/data/ratings.h"
 #include "core/data/table.h"
-#include "core/run/params.h"
+#include "core/io/tokenizer.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
 

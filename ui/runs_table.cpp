@@ -1,6 +1,6 @@
 #include "ui/runs_table.h"
 
-#include "core/data/io/run_files.h"
+#include "core/io/run_files.h"
 #include "core/run/registry.h"
 #include "ui/run_manager.h"
 

@@ -1,7 +1,7 @@
 #include "ui/session.h"
 
-#include "core/data/io/data_error.h"
-#include "core/data/io/run_files.h"
+#include "core/io/data_error.h"
+#include "core/io/run_files.h"
 #include "core/run/registry.h"
 
 #include <QDir>

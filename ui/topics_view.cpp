@@ -1,6 +1,6 @@
 #include "ui/topics_view.h"
 
-#include "core/data/io/run_files.h"
+#include "core/io/run_files.h"
 
 #include <QHeaderView>
 #include <QStandardItemModel>

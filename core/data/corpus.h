@@ -3,10 +3,10 @@
 // subsample of documents and the document-completion split (Hoffman et al. 2013, §4 and
 // Wallach et al. 2009): a fraction of documents become test documents, excluded from training;
 // half of each test document's words condition its topic proportions and the other half are
-// scored. No Qt: the readers in core/data/io produce Corpora; this turns them into CountData.
+// scored. No Qt: the readers in core/io produce Corpora; this turns them into CountData.
 
+#include "core/base/params.h"
 #include "core/data/count_data.h"
-#include "core/run/params.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,10 +1,10 @@
 #pragma once
 // The inpainting / denoising task on a grey image: corruption, normalisation, patch cutting
 // and reconstruction by averaging overlapping patch estimates. No Qt: images here are Eigen
-// arrays on the 0–255 scale (rows = height). Loading files is in core/data/io.
+// arrays on the 0–255 scale (rows = height). Loading files is in core/io.
 
+#include "core/base/params.h"
 #include "core/data/dense_data.h"
-#include "core/run/params.h"
 
 #include <cstdint>
 #include <optional>

@@ -2,12 +2,12 @@
 // Ratings (users × items, e.g. MovieLens) and their preparation for recommendation models: an
 // optional binarisation and the held-out split of Gopalan, Hofman & Blei (2015, §4): for each
 // user, a seeded random 20 % of their ratings become test entries and 1 % validation entries;
-// the rest train. No Qt: the readers in core/data/io/ratings_files.h produce Ratings; this
+// the rest train. No Qt: the readers in core/io/ratings_files.h produce Ratings; this
 // turns them into CountData (kind "ratings"). The functions are reentrant and may run on any
 // thread.
 
+#include "core/base/params.h"
 #include "core/data/count_data.h"
-#include "core/run/params.h"
 
 #include <cstdint>
 #include <optional>

@@ -2,10 +2,10 @@
 // Tables of measurements (cells × channels from FCS files or delimited text, genes × samples
 // from expression matrices) and their preparation for dense models: channel selection,
 // the arcsinh transform, standardisation, subsampling and a seeded held-out split.
-// No Qt: the readers in core/data/io produce Tables; this turns them into DenseData.
+// No Qt: the readers in core/io produce Tables; this turns them into DenseData.
 
+#include "core/base/params.h"
 #include "core/data/dense_data.h"
-#include "core/run/params.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
 #pragma once
 // Step-size schedules and minibatch sampling.
 
+#include "core/base/params.h"
 #include "core/math/random.h"
-#include "core/run/params.h"
 
 #include <Eigen/Core>
 #include <cstdint>

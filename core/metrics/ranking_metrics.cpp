@@ -1,7 +1,7 @@
 #include "core/metrics/ranking_metrics.h"
 
-#include "core/run/parallel.h"
-#include "core/run/params.h"
+#include "core/base/parallel.h"
+#include "core/base/params.h"
 
 #include <algorithm>
 #include <cmath>

@@ -21,31 +21,28 @@ const AlgorithmEntry* Registry::find(const std::string& model, const std::string
     return nullptr;
 }
 
-std::string dataKindLabel(DataKind kind)
+bool AlgorithmEntry::fits(const std::string& dataKind) const
 {
-    return kind == DataKind::Count ? "counts (documents × words, users × items)"
-                                   : "dense rows (image patches, cells, expression profiles)";
+    return std::find(dataKinds.begin(), dataKinds.end(), dataKind) != dataKinds.end();
 }
 
-const DenseDataPtr& DataSet::requireDense(const std::string& model) const
+const MetricSpec* AlgorithmEntry::headline(const std::map<std::string, double>& reported) const
 {
-    if (!dense)
-        throw std::invalid_argument("data: " + model + " models " + dataKindLabel(DataKind::Dense) +
-                                    ", not " + dataKindLabel(kind()));
-    return dense;
+    for (const MetricSpec& m : metrics)
+        if (m.headline && reported.count(m.key))
+            return &m;
+    for (const MetricSpec& m : metrics)
+        if (reported.count(m.key))
+            return &m;
+    return nullptr;
 }
 
-const CountDataPtr& DataSet::requireCounts(const std::string& model) const
+const MetricSpec* AlgorithmEntry::metric(const std::string& key) const
 {
-    if (!counts)
-        throw std::invalid_argument("data: " + model + " models " + dataKindLabel(DataKind::Count) +
-                                    ", not " + dataKindLabel(kind()));
-    return counts;
-}
-
-bool AlgorithmEntry::acceptsKind(DataKind kind) const
-{
-    return std::find(accepts.begin(), accepts.end(), kind) != accepts.end();
+    for (const MetricSpec& m : metrics)
+        if (m.key == key)
+            return &m;
+    return nullptr;
 }
 
 std::vector<std::string> Registry::models() const
@@ -57,31 +54,48 @@ std::vector<std::string> Registry::models() const
     return out;
 }
 
-std::string Registry::defaultModel(DataKind kind, bool ratings) const
+std::vector<std::string> Registry::modelsFor(const std::string& dataKind) const
 {
-    for (const AlgorithmEntry& e : m_entries)
-        if (e.acceptsKind(kind) && (kind != DataKind::Count || e.fitsRatings == ratings))
-            return e.model;
-    return {};
-}
-
-bool Registry::fitsRatings(const std::string& model) const
-{
-    return std::any_of(m_entries.begin(), m_entries.end(),
-                       [&](const AlgorithmEntry& e) { return e.model == model && e.fitsRatings; });
-}
-
-std::vector<std::string> Registry::comparedAlgorithms(const std::string& model) const
-{
-    std::vector<const AlgorithmEntry*> compared;
-    for (const AlgorithmEntry& e : m_entries)
-        if (e.model == model && e.compareRank > 0)
-            compared.push_back(&e);
-    std::stable_sort(compared.begin(), compared.end(),
-                     [](const auto* a, const auto* b) { return a->compareRank < b->compareRank; });
     std::vector<std::string> out;
-    for (const AlgorithmEntry* e : compared)
-        out.push_back(e->algorithm);
+    for (const AlgorithmEntry& e : m_entries)
+        if (e.fits(dataKind) && std::find(out.begin(), out.end(), e.model) == out.end())
+            out.push_back(e.model);
+    return out;
+}
+
+std::vector<const AlgorithmEntry*> Registry::algorithms(const std::string& model) const
+{
+    std::vector<const AlgorithmEntry*> out;
+    for (const AlgorithmEntry& e : m_entries)
+        if (e.model == model)
+            out.push_back(&e);
+    return out;
+}
+
+std::vector<const AlgorithmEntry*> Registry::comparisonGroup(const std::string& model,
+                                                             bool withBaselines) const
+{
+    std::vector<const AlgorithmEntry*> out;
+    for (const AlgorithmEntry* e : algorithms(model))
+        if (e->compareRank > 0 || withBaselines)
+            out.push_back(e);
+    // Ranked entries first, by rank; baselines (rank 0) after them, in registry order.
+    std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+        const int ra = a->compareRank > 0 ? a->compareRank : 1 << 30;
+        const int rb = b->compareRank > 0 ? b->compareRank : 1 << 30;
+        return ra < rb;
+    });
+    return out;
+}
+
+std::vector<MetricSpec> Registry::metricsOf(const std::string& model) const
+{
+    std::vector<MetricSpec> out;
+    for (const AlgorithmEntry* e : algorithms(model))
+        for (const MetricSpec& m : e->metrics)
+            if (std::none_of(out.begin(), out.end(),
+                             [&](const MetricSpec& o) { return o.key == m.key; }))
+                out.push_back(m);
     return out;
 }
 

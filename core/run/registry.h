@@ -2,39 +2,18 @@
 // The registry of (model, algorithm) pairs. Each entry declares what data it accepts and its
 // parameters, and builds a Trainer. Everything user-facing is generated from it.
 
-#include "core/data/count_data.h"
-#include "core/data/dense_data.h"
-#include "core/run/params.h"
+#include "core/base/metric_spec.h"
+#include "core/base/params.h"
+#include "core/data/data_set.h"
 #include "core/run/trainer.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace svi {
-
-enum class DataKind { Dense, Count };
-
-// The data a trainer is built on: exactly one of the shapes is set.
-struct DataSet
-{
-    DenseDataPtr dense;
-    CountDataPtr counts;
-
-    DataSet() = default;
-    DataSet(DenseDataPtr d) : dense(std::move(d)) {}  // NOLINT: implicit on purpose
-    DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
-    DataKind kind() const { return counts ? DataKind::Count : DataKind::Dense; }
-    explicit operator bool() const { return dense || counts; }
-    // The data in the shape `model` (a label for the message) needs; otherwise throws
-    // std::invalid_argument "data: <model> models <kind>, not <the other kind>".
-    const DenseDataPtr& requireDense(const std::string& model) const;
-    const CountDataPtr& requireCounts(const std::string& model) const;
-};
-
-// "dense (real-valued rows)" / "counts (documents × words, users × items)", for messages.
-std::string dataKindLabel(DataKind kind);
 
 struct AlgorithmEntry
 {
@@ -43,18 +22,22 @@ struct AlgorithmEntry
     std::string algorithm;  // "gibbs-ssvi"
     std::string label;      // "Gibbs-SSVI"
     std::string help;       // one line
-    std::vector<DataKind> accepts;
-    // Count data read as users × items ratings (a recommender) rather than documents × words.
-    bool fitsRatings = false;
-    // Its place among the algorithms Compare runs side by side for this model (1, 2, …, the
-    // paper's comparison in its order); 0 = not compared.
+    // The data kinds it fits (keys of core/run/data_kinds.h: "image", "table", …).
+    std::vector<std::string> dataKinds;
+    // Its place in the model's comparison group (1, 2, …: Compare's columns in the paper's
+    // order); 0 = a baseline outside the group, which Compare runs only when ticked.
     int compareRank = 0;
     std::vector<ParamSpec> params;
+    std::vector<MetricSpec> metrics; // what its evaluations report, the headline among them
     // Builds a trainer from resolved parameters. May throw std::invalid_argument with a
     // message naming the field when the parameters do not fit the data (e.g. patch size).
     std::function<std::unique_ptr<Trainer>(const DataSet&, const ParamValues&, std::uint64_t seed)>
         make;
-    bool acceptsKind(DataKind kind) const;
+    bool fits(const std::string& dataKind) const;
+    // The headline of `reported` (a snapshot's metrics): the first metric marked headline that
+    // it holds, else the first declared one it holds; nullptr when it holds none.
+    const MetricSpec* headline(const std::map<std::string, double>& reported) const;
+    const MetricSpec* metric(const std::string& key) const;
 };
 
 class Registry
@@ -68,13 +51,16 @@ public:
     // nullptr when absent.
     const AlgorithmEntry* find(const std::string& model, const std::string& algorithm) const;
     std::vector<std::string> models() const;
-    // The first model, in registry order, for data of `kind` (counts as ratings or not); ""
-    // when none takes it. The front ends' default model.
-    std::string defaultModel(DataKind kind, bool ratings) const;
-    // Whether `model` reads counts as ratings (a recommender).
-    bool fitsRatings(const std::string& model) const;
-    // The algorithms Compare runs for `model`, by compareRank; empty when it has none.
-    std::vector<std::string> comparedAlgorithms(const std::string& model) const;
+    // The models that fit `dataKind`, in registry order.
+    std::vector<std::string> modelsFor(const std::string& dataKind) const;
+    // The entries of `model`, in registry order.
+    std::vector<const AlgorithmEntry*> algorithms(const std::string& model) const;
+    // The model's comparison group: its algorithms by compareRank (those ranked 0 last, in
+    // registry order, when `withBaselines`).
+    std::vector<const AlgorithmEntry*> comparisonGroup(const std::string& model,
+                                                       bool withBaselines = false) const;
+    // Every metric the entries of `model` declare, once each, in declaration order.
+    std::vector<MetricSpec> metricsOf(const std::string& model) const;
 
 private:
     std::vector<AlgorithmEntry> m_entries;

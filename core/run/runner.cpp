@@ -1,6 +1,6 @@
 #include "core/run/runner.h"
 
-#include "core/run/params.h"
+#include "core/base/params.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 // Loads the corpus R times (default 3) with loadCorpus and prints its size, the fastest load
 // and the K words (default 20) in the most documents. --headers strips e-mail headers.
 
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // folder and times readFcs over several repetitions.
 // Usage: bench_fcs [events] [parameters] [repetitions]
 
-#include "core/data/io/fcs_file.h"
+#include "core/io/fcs_file.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

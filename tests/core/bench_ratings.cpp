@@ -3,7 +3,7 @@
 // Loads the ratings R times (default 5) with loadRatings and prints their size and the fastest
 // and median load; with --split, the time of makeRatingsData (default options) too.
 
-#include "core/data/io/ratings_files.h"
+#include "core/io/ratings_files.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // corpus.
 
 #include "core/data/corpus.h"
-#include "core/data/io/tokenizer.h"
+#include "core/io/tokenizer.h"
 #include "core/math/random.h"
 #include "tests/core/data_testing.h"
 

@@ -3,7 +3,7 @@
 // read with zlib itself, the messages of DataError and std::invalid_argument, and files written
 // into a temporary folder.
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 
 #include <QByteArray>
 #include <QDir>

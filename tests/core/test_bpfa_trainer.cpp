@@ -171,7 +171,6 @@ void TestBpfaTrainer::livePreviewFollowsTheMinibatches()
     task.patch = 4;
     const DenseDataPtr data = makeInpaintingData(image, task, "stripes");
     BpfaOptions o = smallOptions();
-    o.patch = 4;
     o.minibatch = 50;
     o.evalItems = 100;
 
@@ -299,8 +298,8 @@ void TestBpfaTrainer::registryListsAllSixAlgorithms()
     QStringList keys;
     for (const ParamSpec& p : e->params)
         keys << QString::fromStdString(p.key);
-    for (const char* k : {"K", "minibatch", "kappa", "tau0", "burnin", "samples", "init", "patch",
-                          "a", "b", "c", "d", "e", "f"})
+    for (const char* k : {"K", "minibatch", "kappa", "tau0", "burnin", "samples", "init", "a", "b",
+                          "c", "d", "e", "f"})
         QVERIFY2(keys.contains(k), k);
 }
 

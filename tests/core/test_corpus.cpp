@@ -6,9 +6,9 @@
 // test_corpus_counts, the split in test_corpus_split.)
 
 #include "core/data/corpus.h"
-#include "core/data/io/corpus_files.h"
-#include "core/data/io/data_files.h"
-#include "core/data/io/tokenizer.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_files.h"
+#include "core/io/tokenizer.h"
 #include "tests/core/corpus_testing.h"
 
 #include <QtTest>

@@ -2,9 +2,9 @@
 // messages for bad input, down to the line and the field.
 
 #include "core/data/corpus.h"
-#include "core/data/io/corpus_files.h"
-#include "core/data/io/data_files.h"
-#include "core/data/io/tokenizer.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_files.h"
+#include "core/io/tokenizer.h"
 #include "tests/core/corpus_testing.h"
 
 #include <QtTest>

@@ -117,7 +117,7 @@ DataSet ratingsData()
 // recommenders, a corpus for topic models), told apart by what their parameters ask for.
 DataSet dataFor(const AlgorithmEntry& e)
 {
-    if (e.acceptsKind(DataKind::Dense))
+    if (e.fits("table"))
         return denseData();
     for (const ParamSpec& p : e.params)
         if (p.key == "eval_users")

@@ -3,7 +3,7 @@
 // get wrong; clear refusals; the real files in tests/data/fcs; and, with SVI_FCS_DIR set, a
 // sweep over a folder of real files.
 
-#include "core/data/io/fcs_file.h"
+#include "core/io/fcs_file.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>

@@ -534,8 +534,8 @@ void TestGmf::registryBuildsTrainer()
     const AlgorithmEntry* e = r.find("gmf", "batch");
     QVERIFY(e);
     QCOMPARE(e->label, std::string("Batch variational Bayes"));
-    QVERIFY(e->acceptsKind(DataKind::Count));
-    QVERIFY(!e->acceptsKind(DataKind::Dense));
+    QVERIFY(e->fits("ratings"));
+    QVERIFY(!e->fits("image") && !e->fits("corpus"));
     for (const char* key : {"K", "lambda_u", "lambda_v", "a0", "b0", "eval_users", "top_n"})
         QVERIFY2(std::any_of(e->params.begin(), e->params.end(),
                              [&](const ParamSpec& s) { return s.key == key; }),

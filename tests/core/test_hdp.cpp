@@ -733,8 +733,8 @@ void TestHdp::registryRejectsDenseDataAndBadParams()
     QCOMPARE(QString::fromStdString(svi->modelLabel), QString("Hierarchical Dirichlet process"));
     QCOMPARE(QString::fromStdString(svi->label),
              QString("Online variational inference (Wang et al. 2011)"));
-    QVERIFY(svi->acceptsKind(DataKind::Count));
-    QVERIFY(!svi->acceptsKind(DataKind::Dense));
+    QVERIFY(svi->fits("corpus"));
+    QVERIFY(!svi->fits("image") && !svi->fits("ratings"));
     QStringList keys;
     for (const ParamSpec& p : svi->params)
         keys << QString::fromStdString(p.key);

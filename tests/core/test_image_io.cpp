@@ -1,6 +1,6 @@
 // Image files: formats, colour to grey, clear errors for broken files, atomic writes.
 
-#include "core/data/io/image_file.h"
+#include "core/io/image_file.h"
 
 #include <QFile>
 #include <QImage>

@@ -815,8 +815,8 @@ void TestLda::registryRejectsDenseDataAndBadParams()
     const AlgorithmEntry* batch = r.find("lda", "batch");
     QVERIFY(svi && batch);
     QCOMPARE(QString::fromStdString(svi->modelLabel), QString("Latent Dirichlet allocation"));
-    QVERIFY(svi->acceptsKind(DataKind::Count));
-    QVERIFY(!svi->acceptsKind(DataKind::Dense));
+    QVERIFY(svi->fits("corpus"));
+    QVERIFY(!svi->fits("image") && !svi->fits("ratings"));
     QStringList keys;
     for (const ParamSpec& p : svi->params)
         keys << QString::fromStdString(p.key);

@@ -1,7 +1,7 @@
 // Parameter declarations: parsing, range checks and the messages that name the field; and what
 // the registry declares about data and comparison.
 
-#include "core/run/params.h"
+#include "core/base/params.h"
 #include "core/run/registry.h"
 
 #include <QtTest>
@@ -358,22 +358,41 @@ void TestParams::defaultsAreTyped()
 void TestParams::registryDeclaresDataAndComparison()
 {
     const Registry& r = Registry::builtin();
-    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Dense, false)), QString("bpfa"));
-    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Count, false)), QString("lda"));
-    QCOMPARE(QString::fromStdString(r.defaultModel(DataKind::Count, true)), QString("hpf"));
-    QStringList recommenders;
-    for (const std::string& m : r.models())
-        if (r.fitsRatings(m))
-            recommenders << QString::fromStdString(m);
-    QCOMPARE(recommenders, QStringList({"hpf", "pmf", "gmf"}));
-    for (const AlgorithmEntry& e : r.entries())
-        QCOMPARE(e.fitsRatings, r.fitsRatings(e.model));
-    QStringList compared;
-    for (const std::string& a : r.comparedAlgorithms("bpfa"))
-        compared << QString::fromStdString(a);
-    QCOMPARE(compared,
+    auto list = [](const std::vector<std::string>& v) {
+        QStringList out;
+        for (const std::string& s : v)
+            out << QString::fromStdString(s);
+        return out;
+    };
+    QCOMPARE(list(r.modelsFor("ratings")), QStringList({"hpf", "pmf", "gmf"}));
+    QCOMPARE(list(r.modelsFor("corpus")), QStringList({"lda", "hdp"}));
+    QCOMPARE(list(r.modelsFor("image")), QStringList({"bpfa"}));
+    // Every entry of a model fits the same data and declares the same metrics.
+    for (const AlgorithmEntry& e : r.entries()) {
+        const AlgorithmEntry* first = r.algorithms(e.model).front();
+        QCOMPARE(e.dataKinds, first->dataKinds);
+        QCOMPARE(e.metrics.size(), first->metrics.size());
+        QVERIFY2(!e.metrics.empty(), e.model.c_str());
+    }
+    auto group = [&](const std::string& model, bool baselines) {
+        QStringList out;
+        for (const AlgorithmEntry* e : r.comparisonGroup(model, baselines))
+            out << QString::fromStdString(e->algorithm);
+        return out;
+    };
+    QCOMPARE(group("bpfa", false),
              QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"}));
-    QVERIFY(r.comparedAlgorithms("lda").empty());
+    QCOMPARE(group("bpfa", true), QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi",
+                                               "gibbs-ssvi", "gibbs"}));
+    QCOMPARE(group("lda", false), QStringList({"svi", "batch"}));
+    QCOMPARE(group("gmf", false), QStringList({"batch"}));
+    // The headline: PSNR on an image, the held-out likelihood on a table.
+    const AlgorithmEntry* bpfa = r.find("bpfa", "mf-svi");
+    QCOMPARE(QString::fromStdString(bpfa->headline({{"psnr", 30.0}, {"mse", 0.1}})->key),
+             QString("psnr"));
+    QCOMPARE(QString::fromStdString(bpfa->headline({{"heldout_loglik", -1.0}, {"mse", 0.1}})->key),
+             QString("heldout_loglik"));
+    QVERIFY(!bpfa->headline({{"unknown", 1.0}}));
 }
 
 QTEST_GUILESS_MAIN(TestParams)

@@ -568,8 +568,8 @@ void TestPf::registryDeclaresBothModels()
         for (const char* algorithm : {"svi", "batch"}) {
             const AlgorithmEntry* e = r.find(model, algorithm);
             QVERIFY2(e, model);
-            QVERIFY(e->acceptsKind(DataKind::Count));
-            QVERIFY(!e->acceptsKind(DataKind::Dense));
+            QVERIFY(e->fits("ratings"));
+            QVERIFY(!e->fits("image") && !e->fits("corpus"));
         }
     const AlgorithmEntry* hpf = r.find("hpf", "svi");
     auto has = [&](const AlgorithmEntry* e, const std::string& key) {

@@ -6,9 +6,9 @@
 // binarisation, the return of unscorable held-out entries). With SVI_RATINGS_DIR set (the
 // ml-100k folder, or the folder holding it), the real MovieLens 100K too.
 
-#include "core/data/io/data_files.h"
-#include "core/data/io/ratings_files.h"
 #include "core/data/ratings.h"
+#include "core/io/data_files.h"
+#include "core/io/ratings_files.h"
 #include "core/math/random.h"
 #include "tests/core/data_testing.h"
 

@@ -1,7 +1,7 @@
 // Run files shared by the headless tool and the window: JSON values, CSV traces, atomic writes.
 
-#include "core/data/io/data_error.h"
-#include "core/data/io/run_files.h"
+#include "core/io/data_error.h"
+#include "core/io/run_files.h"
 
 #include <QFile>
 #include <QTemporaryDir>

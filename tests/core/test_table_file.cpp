@@ -5,8 +5,8 @@
 // cell by cell against an independent parse with Qt. With SVI_EXPR_FILE set, the whole ALL
 // expression matrix and its load time.
 
-#include "core/data/io/data_files.h"
-#include "core/data/io/table_file.h"
+#include "core/io/data_files.h"
+#include "core/io/table_file.h"
 #include "tests/core/data_testing.h"
 
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // FCS files (readFcs, as `svi info` and the window read them) and two files stacked
 // (readFcsFiles), from any bytes.
 
-#include "core/data/io/fcs_file.h"
+#include "core/io/fcs_file.h"
 #include "tests/fuzz/fuzz_dense.h"
 
 using namespace svi;

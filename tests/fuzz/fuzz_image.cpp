@@ -2,7 +2,7 @@
 // grey, described as `svi info` does, and, when small, cut into the inpainting task's patches.
 
 #include "core/data/image_task.h"
-#include "core/data/io/image_file.h"
+#include "core/io/image_file.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #include <cmath>

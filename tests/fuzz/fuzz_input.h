@@ -53,7 +53,7 @@ template <class... Allowed, class F> bool expectOnly(F&& f);
 
 } // namespace svi::fuzz
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 
 namespace svi::fuzz {
 

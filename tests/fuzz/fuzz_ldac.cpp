@@ -1,7 +1,7 @@
 // LDA-C counts, with the vocabulary beside them when the input holds one after "\n%%\n"
 // (readLdac finds vocab.txt as it does beside a real file); the vocabulary alone too.
 
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 #include "tests/fuzz/fuzz_corpus_counts.h"
 
 using namespace svi;

@@ -4,8 +4,8 @@
 // ratings that reads must then split (makeRatingsData) without complaint.
 
 #include "core/data/count_data.h"
-#include "core/data/io/ratings_files.h"
 #include "core/data/ratings.h"
+#include "core/io/ratings_files.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #include <cmath>

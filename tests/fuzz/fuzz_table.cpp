@@ -1,7 +1,7 @@
 // Delimited tables (CSV, TSV, semicolon; plain or gzip, recognised by content), read as the
 // data (readTableFile) and inspected as `svi info` does (inspectTableFile), both ways round.
 
-#include "core/data/io/table_file.h"
+#include "core/io/table_file.h"
 #include "tests/fuzz/fuzz_dense.h"
 
 #include <cmath>

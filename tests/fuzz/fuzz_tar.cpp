@@ -1,7 +1,7 @@
 // Tar archives of text files (plain or gzip; ustar, GNU and pax), read in one streaming pass
 // and tokenized, with and without e-mail headers stripped.
 
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 #include "tests/fuzz/fuzz_corpus_counts.h"
 
 using namespace svi;

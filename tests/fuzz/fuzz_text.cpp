@@ -1,7 +1,7 @@
 // One raw text document (UTF-8 or Latin-1, with or without e-mail headers), decoded and
 // tokenized as the files of a folder are.
 
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 #include "tests/fuzz/fuzz_corpus_counts.h"
 
 using namespace svi;

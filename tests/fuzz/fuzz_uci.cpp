@@ -1,7 +1,7 @@
 // UCI bag-of-words (docword.<name>.txt), with vocab.<name>.txt beside it when the input
 // holds one after "\n%%\n".
 
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 #include "tests/fuzz/fuzz_corpus_counts.h"
 
 using namespace svi;

@@ -1,7 +1,7 @@
 // The plotting adapter: thinning keeps the envelope, non-finite values become marked events,
 // log-x, legend and files.
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 #include "ui/plot_view.h"
 
 #include <QFile>

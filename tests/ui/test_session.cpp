@@ -1,7 +1,7 @@
 // Session files read back: every field checked before it is converted, and the message names
 // the file and the field. (The window's own round trip is in test_main_window.)
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 #include "ui/session.h"
 
 #include <QFile>

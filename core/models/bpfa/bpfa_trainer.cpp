@@ -1,8 +1,8 @@
 #include "core/models/bpfa/bpfa_trainer.h"
 
+#include "core/base/parallel.h"
 #include "core/data/image_task.h"
 #include "core/metrics/image_metrics.h"
-#include "core/run/parallel.h"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -60,7 +60,6 @@ BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
                 {"local_iters", &o.localIters},
                 {"init_items", &o.initItems},
                 {"init_sweeps", &o.initSweeps},
-                {"patch", &o.patch},
                 {"eval_items", &o.evalItems},
                 {"eval_samples", &o.evalSamples},
                 {"eval_burnin", &o.evalBurnin},
@@ -310,11 +309,6 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
                                {"f", o.prior.f}})
         if (!(value > 0.0) || !std::isfinite(value))
             throw std::invalid_argument(fieldError(name, std::to_string(value), "must be > 0"));
-    if (m_data->image && m_data->image->patch != o.patch)
-        throw std::invalid_argument(
-            fieldError("patch", std::to_string(o.patch),
-                       "the image was cut into " + std::to_string(m_data->image->patch) + "×" +
-                           std::to_string(m_data->image->patch) + " patches"));
     if (!m_data->values.allFinite())
         throw std::invalid_argument("data: '" + m_data->source +
                                     "' contains NaN or infinite values");

@@ -33,7 +33,6 @@ struct BpfaOptions
     std::string init = "gibbs"; // "random" | "gibbs"
     int initItems = 2000;       // Gibbs initialisation: patches in the random subset
     int initSweeps = 20;        // Gibbs initialisation: batch Gibbs iterations
-    int patch = 8;
     bpfa::Prior prior;
     int evalItems = 1000; // items whose held-out entries are scored at each snapshot
     int evalSamples = 5;  // M of eq. 12

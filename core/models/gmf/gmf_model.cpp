@@ -1,8 +1,8 @@
 #include "core/models/gmf/gmf_model.h"
 
+#include "core/base/parallel.h"
 #include "core/math/digamma.h"
 #include "core/math/random.h"
-#include "core/run/parallel.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>

@@ -37,8 +37,9 @@ void registerGaussianMf(Registry& r)
     e.algorithm = "batch";
     e.label = "Batch variational Bayes";
     e.help = "coordinate ascent over the observed ratings: users, items, noise precision each step";
-    e.accepts = {DataKind::Count};
-    e.fitsRatings = true;
+    e.dataKinds = {"ratings"};
+    e.metrics = recommenderMetrics();
+    e.compareRank = 1;
     e.params = gmfParams();
     e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<GmfTrainer>(data.requireCounts("GMF"),

@@ -1,6 +1,6 @@
 #include "core/models/gmf/gmf_trainer.h"
 
-#include "core/run/parallel.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 #include <cmath>

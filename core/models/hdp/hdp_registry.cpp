@@ -66,7 +66,9 @@ void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label
     e.algorithm = std::move(key);
     e.label = std::move(label);
     e.help = std::move(help);
-    e.accepts = {DataKind::Count};
+    e.dataKinds = {"corpus"};
+    e.metrics = topicMetrics();
+    e.compareRank = algorithm == HdpAlgorithm::Svi ? 1 : 2;
     e.params = hdpParams(algorithm == HdpAlgorithm::Svi);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<HdpTrainer>(data.requireCounts("the HDP"), algorithm,

@@ -13,6 +13,9 @@ enum class LdaAlgorithm { Svi, Batch };
 // Registers model "lda" with algorithms "svi" and "batch"; both accept count data only.
 void registerLda(Registry& registry);
 
+// The metrics every topic model reports: perplexity (the headline), per-word log-likelihood.
+std::vector<MetricSpec> topicMetrics();
+
 // The evaluation settings every topic model declares: eval_docs and top_words.
 std::vector<ParamSpec> topicEvaluationParams();
 

@@ -42,7 +42,9 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.algorithm = std::move(key);
     e.label = std::move(label);
     e.help = std::move(help);
-    e.accepts = {DataKind::Count};
+    e.dataKinds = {"corpus"};
+    e.metrics = topicMetrics();
+    e.compareRank = algorithm == LdaAlgorithm::Svi ? 1 : 2;
     e.params = ldaParams(algorithm == LdaAlgorithm::Svi);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
@@ -52,6 +54,15 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
 }
 
 } // namespace
+
+std::vector<MetricSpec> topicMetrics()
+{
+    return {
+        {"perplexity", "Perplexity, held-out words", "", false, true},
+        {"heldout_loglik_per_word", "Held-out log-likelihood per word", "nats"},
+        {"topics_used", "Topics in use", "", true, false, false},
+    };
+}
 
 std::vector<ParamSpec> topicEvaluationParams()
 {

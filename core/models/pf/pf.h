@@ -13,6 +13,10 @@ enum class PfAlgorithm { Svi, Batch };
 // Registers models "hpf" and "pmf", each with algorithms "svi" and "batch"; count data only.
 void registerPoissonFactorization(Registry& registry);
 
+// The metrics every recommender reports: precision@20 (the headline), recall, the rating
+// likelihood and the popularity baseline.
+std::vector<MetricSpec> recommenderMetrics();
+
 // The evaluation settings every recommender declares: eval_users and top_n.
 std::vector<ParamSpec> recommenderEvaluationParams();
 

@@ -1,7 +1,7 @@
 #include "core/models/pf/pf_model.h"
 
+#include "core/base/parallel.h"
 #include "core/math/digamma.h"
-#include "core/run/parallel.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>

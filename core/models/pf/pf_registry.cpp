@@ -57,8 +57,9 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.algorithm = std::move(key);
     e.label = std::move(label);
     e.help = std::move(help);
-    e.accepts = {DataKind::Count};
-    e.fitsRatings = true;
+    e.dataKinds = {"ratings"};
+    e.metrics = recommenderMetrics();
+    e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
     e.params = pfParams(hierarchical, algorithm == PfAlgorithm::Svi);
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
@@ -70,6 +71,21 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
 }
 
 } // namespace
+
+std::vector<MetricSpec> recommenderMetrics()
+{
+    return {
+        {"precision_at_20", "Precision@20, held-out ratings", "", true, true},
+        {"recall_at_20", "Recall@20, held-out ratings"},
+        {"normalized_precision_at_20", "Normalized precision@20"},
+        {"heldout_loglik", "Held-out log-likelihood per rating", "nats"},
+        {"rmse", "RMSE, held-out ratings", "", false},
+        {"accuracy", "Accuracy (rounded prediction = rating)"},
+        {"validation_loglik", "Validation log-likelihood per rating", "nats", true, false, false},
+        {"popularity_precision_at_20", "Popularity baseline: precision@20", "", true, false, false},
+        {"popularity_recall_at_20", "Popularity baseline: recall@20", "", true, false, false},
+    };
+}
 
 std::vector<ParamSpec> recommenderEvaluationParams()
 {

@@ -1,6 +1,6 @@
 #include "core/models/pf/pf_trainer.h"
 
-#include "core/run/parallel.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>

@@ -1,4 +1,4 @@
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 
 namespace svi {
 namespace {

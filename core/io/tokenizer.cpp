@@ -1,4 +1,4 @@
-#include "core/data/io/tokenizer.h"
+#include "core/io/tokenizer.h"
 
 #include <QChar>
 #include <QFile>

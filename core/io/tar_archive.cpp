@@ -1,6 +1,6 @@
-#include "core/data/io/tar_archive.h"
+#include "core/io/tar_archive.h"
 
-#include "core/data/io/byte_source.h"
+#include "core/io/byte_source.h"
 
 #include <algorithm>
 #include <charconv>

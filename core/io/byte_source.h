@@ -1,10 +1,10 @@
 #pragma once
 // Reading a data file's bytes in blocks, gunzipped on the fly, and splitting them into lines.
-// Shared by the readers of core/data/io (tables, corpora); not part of their public interface.
+// Shared by the readers of core/io (tables, corpora); not part of their public interface.
 // Uses QtCore's QFile, so Qt resources (":/…") can be read too. An object reads one file and
 // must not be shared between threads; separate objects may run on any thread.
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 
 #include <QFile>
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "core/data/io/data_files.h"
+#include "core/io/data_files.h"
 
-#include "core/data/io/corpus_files.h"
-#include "core/data/io/data_error.h"
-#include "core/data/io/fcs_file.h"
-#include "core/data/io/ratings_files.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_error.h"
+#include "core/io/fcs_file.h"
+#include "core/io/ratings_files.h"
 
 #include <QFileInfo>
 #include <QString>

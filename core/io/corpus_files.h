@@ -35,8 +35,8 @@
 // on any thread.
 
 #include "core/data/corpus.h"
-#include "core/data/io/data_error.h"
-#include "core/data/io/tokenizer.h"
+#include "core/io/data_error.h"
+#include "core/io/tokenizer.h"
 
 #include <optional>
 #include <string>

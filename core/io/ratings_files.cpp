@@ -1,7 +1,7 @@
-#include "core/data/io/ratings_files.h"
+#include "core/io/ratings_files.h"
 
-#include "core/data/io/byte_source.h"
-#include "core/data/io/tokenizer.h"
+#include "core/io/byte_source.h"
+#include "core/io/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>

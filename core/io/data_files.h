@@ -1,10 +1,10 @@
 #pragma once
 // Which reader a data file needs, and tables read from one or several files: FCS files
 // (several are stacked into one table, channels matched by name) or one delimited text file.
-// Text corpora are read by core/data/io/corpus_files.h, ratings by core/data/io/ratings_files.h.
+// Text corpora are read by core/io/corpus_files.h, ratings by core/io/ratings_files.h.
 
-#include "core/data/io/table_file.h"
 #include "core/data/table.h"
+#include "core/io/table_file.h"
 
 #include <string>
 #include <vector>

@@ -2,8 +2,8 @@
 // Files a run leaves behind, shared by the headless tool and the window: parameter values as
 // JSON, metric values as text, traces as CSV, and atomic writes.
 
+#include "core/base/params.h"
 #include "core/data/count_data.h"
-#include "core/run/params.h"
 #include "core/run/runner.h"
 #include "core/run/trainer.h"
 

@@ -1,6 +1,6 @@
-#include "core/data/io/run_files.h"
+#include "core/io/run_files.h"
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 #include "core/metrics/ranking_metrics.h"
 
 #include <QSaveFile>

@@ -31,9 +31,9 @@
 // Thread-safety: a Tokenizer is immutable after construction and may be shared between threads;
 // a CorpusBuilder must not be.
 
+#include "core/base/params.h"
 #include "core/data/corpus.h"
-#include "core/data/io/data_error.h"
-#include "core/run/params.h"
+#include "core/io/data_error.h"
 
 #include <cstdint>
 #include <optional>

@@ -16,7 +16,9 @@
 
 namespace svi {
 
-enum class ParamType { Int, Real, Choice, Bool };
+// Text: free text (a file name, a folder name); "" allowed. Names: a comma-separated list of
+// names picked from the data (a table's channels); the window offers them as a checklist.
+enum class ParamType { Int, Real, Choice, Bool, Text, Names };
 
 struct ParamSpec
 {
@@ -28,7 +30,7 @@ struct ParamSpec
     double minValue = 0.0;     // inclusive bounds for Int and Real
     double maxValue = 0.0;
     std::vector<std::string> choices; // Choice only
-    std::string defaultChoice;        // Choice only
+    std::string defaultChoice;        // Choice, Text and Names
 };
 
 using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
@@ -47,6 +49,16 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
                    double hi);
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,
                     double hi);
+// Free text (Text) and lists of names (Names), default "".
+ParamSpec textParam(std::string key, std::string label, std::string help);
+ParamSpec namesParam(std::string key, std::string label, std::string help);
+// A Bool, default `def`.
+ParamSpec boolParam(std::string key, std::string label, std::string help, bool def);
+// A Choice among `choices`, default `def` (one of them).
+ParamSpec choiceParam(std::string key, std::string label, std::string help,
+                      std::vector<std::string> choices, std::string def);
+// The names of a Names value: split at commas, trimmed, empty ones dropped.
+std::vector<std::string> splitNames(const std::string& text);
 // Copies the values present in `values` into the fields named (options structs' fromParams):
 // integer parameters into ints, real ones into doubles; absent keys leave the field as it is.
 void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,

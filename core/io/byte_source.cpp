@@ -1,4 +1,4 @@
-#include "core/data/io/byte_source.h"
+#include "core/io/byte_source.h"
 
 #include <QFileInfo>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "core/data/io/fcs_file.h"
+#include "core/io/fcs_file.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
-#include "core/data/io/table_file.h"
+#include "core/io/table_file.h"
 
-#include "core/data/io/byte_source.h"
+#include "core/io/byte_source.h"
 
 #include <QFileInfo>
 #include <QString>

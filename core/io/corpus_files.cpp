@@ -1,7 +1,7 @@
-#include "core/data/io/corpus_files.h"
+#include "core/io/corpus_files.h"
 
-#include "core/data/io/byte_source.h"
-#include "core/data/io/tar_archive.h"
+#include "core/io/byte_source.h"
+#include "core/io/tar_archive.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -5,8 +5,8 @@
 // where a guess could silently return wrong numbers (truncated data, unknown byte orders).
 // Uses QtCore's QFile only; the functions are reentrant and may run on any thread.
 
-#include "core/data/io/data_error.h"
 #include "core/data/table.h"
+#include "core/io/data_error.h"
 
 #include <cstdint>
 #include <map>

@@ -1,4 +1,4 @@
-#include "core/run/params.h"
+#include "core/base/params.h"
 
 #include <charconv>
 #include <cmath>
@@ -80,6 +80,8 @@ ParamValues defaultValues(const std::vector<ParamSpec>& specs)
             v[s.key] = s.defaultValue != 0.0;
             break;
         case ParamType::Choice:
+        case ParamType::Text:
+        case ParamType::Names:
             v[s.key] = s.defaultChoice;
             break;
         }
@@ -128,6 +130,8 @@ std::variant<ParamValue, ParamError> parseParam(const ParamSpec& spec, const std
         break;
     }
     case ParamType::Choice:
+    case ParamType::Text:
+    case ParamType::Names:
         value = text;
         break;
     }
@@ -174,6 +178,12 @@ std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& va
                 return std::nullopt;
         return error(spec, *s, "must be one of: " + choicesText(spec));
     }
+    case ParamType::Text:
+    case ParamType::Names:
+        if (!std::holds_alternative<std::string>(value))
+            return error(spec, formatParam(value),
+                         spec.type == ParamType::Text ? "must be text" : "must be a list of names");
+        return std::nullopt;
     }
     return std::nullopt;
 }
@@ -267,6 +277,10 @@ std::string rangeText(const ParamSpec& p)
     }
     if (p.type == ParamType::Bool)
         return "true | false";
+    if (p.type == ParamType::Text)
+        return "text";
+    if (p.type == ParamType::Names)
+        return "name,name,…";
     std::ostringstream o;
     o << "["
       << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue))
@@ -291,6 +305,8 @@ std::string defaultText(const ParamSpec& p)
     case ParamType::Bool:
         return p.defaultValue != 0 ? "true" : "false";
     case ParamType::Choice:
+    case ParamType::Text:
+    case ParamType::Names:
         return p.defaultChoice;
     }
     return "";
@@ -322,6 +338,57 @@ std::string fieldError(const std::string& field, const std::string& value, const
 ParamSpec seedParam(std::string help)
 {
     return intParam("seed", "Seed", std::move(help), 1, 0, 2147483647.0);
+}
+
+ParamSpec textParam(std::string key, std::string label, std::string help)
+{
+    return ParamSpec{
+        std::move(key), std::move(label), std::move(help), ParamType::Text, 0, 0, 0, {}, {}};
+}
+
+ParamSpec namesParam(std::string key, std::string label, std::string help)
+{
+    return ParamSpec{
+        std::move(key), std::move(label), std::move(help), ParamType::Names, 0, 0, 0, {}, {}};
+}
+
+ParamSpec boolParam(std::string key, std::string label, std::string help, bool def)
+{
+    return ParamSpec{std::move(key),
+                     std::move(label),
+                     std::move(help),
+                     ParamType::Bool,
+                     def ? 1.0 : 0.0,
+                     0,
+                     1,
+                     {},
+                     {}};
+}
+
+ParamSpec choiceParam(std::string key, std::string label, std::string help,
+                      std::vector<std::string> choices, std::string def)
+{
+    return ParamSpec{
+        std::move(key),     std::move(label), std::move(help), ParamType::Choice, 0, 0, 0,
+        std::move(choices), std::move(def)};
+}
+
+std::vector<std::string> splitNames(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string name = text.substr(start, end - start);
+        const auto first = name.find_first_not_of(" \t");
+        const auto last = name.find_last_not_of(" \t");
+        if (first != std::string::npos)
+            out.push_back(name.substr(first, last - first + 1));
+        start = end + 1;
+    }
+    return out;
 }
 
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,

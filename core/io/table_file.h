@@ -14,8 +14,8 @@
 // Missing values: "", "NA", "NaN"/"nan" (any case) become NaN; callers turn NaN into Missing
 // entries. Everything else that is not a finite number within float range is an error.
 
-#include "core/data/io/data_error.h"
 #include "core/data/table.h"
+#include "core/io/data_error.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "core/data/io/image_file.h"
+#include "core/io/image_file.h"
 
 #include <QFile>
 #include <QFileInfo>

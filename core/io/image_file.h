@@ -2,7 +2,7 @@
 // Image files (PNG, JPEG, TIFF, PGM, BMP) in and out, and what a data file holds.
 // Uses QtGui's image readers; safe to call from any thread (no QPixmap, no display).
 
-#include "core/data/io/data_error.h"
+#include "core/io/data_error.h"
 
 #include <Eigen/Core>
 #include <cstdint>

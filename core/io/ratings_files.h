@@ -42,8 +42,8 @@
 // not a number" or "cannot read 'u.data' line 7: user 3 rated item 12 again (first at line 2)".
 // Uses QtCore and zlib; the functions are reentrant and may run on any thread.
 
-#include "core/data/io/data_error.h"
 #include "core/data/ratings.h"
+#include "core/io/data_error.h"
 
 #include <cstdint>
 #include <optional>

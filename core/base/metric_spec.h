@@ -1,0 +1,29 @@
+#pragma once
+// Declarations of the figures a trainer reports (Evaluation::metrics). Each registry entry
+// declares its own; the runs table's columns, the metric menus, the Compare results and the
+// command line's summary are generated from them.
+
+#include <string>
+
+namespace svi {
+
+struct MetricSpec
+{
+    std::string key;   // "psnr", as in Evaluation::metrics and a trace's columns
+    std::string label; // "PSNR, full pass"
+    std::string unit;  // "dB"; "" for a pure number
+    bool higherIsBetter = true;
+    // The figure a summary leads with. An entry may mark several (PSNR on images, held-out
+    // log-likelihood on tables): the first one the run reports leads.
+    bool headline = false;
+    // A column of the Compare results; false for diagnostics (features in use, noise σ).
+    bool compared = true;
+};
+
+// "PSNR, full pass (dB)".
+inline std::string metricTitle(const MetricSpec& metric)
+{
+    return metric.unit.empty() ? metric.label : metric.label + " (" + metric.unit + ")";
+}
+
+} // namespace svi

@@ -1,0 +1,39 @@
+#pragma once
+// The data a trainer is built on, in one of the closed set of shapes: dense rows with a mask
+// (image patches, cells, expression profiles) or sparse counts (documents × words, users ×
+// items). Which kind of data it came from (an image, a table, a corpus, ratings) is the data
+// kind's business (core/run/data_kinds.h); models see only the shape.
+
+#include "core/data/count_data.h"
+#include "core/data/dense_data.h"
+
+#include <string>
+
+namespace svi {
+
+enum class DataShape { Dense, Count };
+
+// "dense rows (image patches, cells, expression profiles)" / "counts (documents × words, users
+// × items)", for messages.
+std::string dataShapeLabel(DataShape shape);
+
+// Exactly one of the shapes is set (or none: an empty value).
+struct DataSet
+{
+    DenseDataPtr dense;
+    CountDataPtr counts;
+
+    DataSet() = default;
+    DataSet(DenseDataPtr d) : dense(std::move(d)) {}  // NOLINT: implicit on purpose
+    DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
+    DataShape shape() const { return counts ? DataShape::Count : DataShape::Dense; }
+    explicit operator bool() const { return dense || counts; }
+    std::int64_t rows() const { return counts ? counts->rows() : dense ? dense->rows() : 0; }
+    std::int64_t cols() const { return counts ? counts->cols() : dense ? dense->cols() : 0; }
+    // The data in the shape `model` (a label for the message) needs; otherwise throws
+    // std::invalid_argument "data: <model> models <shape>, not <the other shape>".
+    const DenseDataPtr& requireDense(const std::string& model) const;
+    const CountDataPtr& requireCounts(const std::string& model) const;
+};
+
+} // namespace svi

@@ -1,0 +1,108 @@
+#pragma once
+// Data kinds: what a file holds (an image, a table, a corpus, ratings, …), declared once. Each
+// kind says how its files are recognised (by their content), which task settings it has
+// (declared as parameters: the window's form, the command line's flags and the JSON keys come
+// from them), how it reads its files and builds the data set (with its held-out split), which
+// model it suggests and which views the window offers for it. The front ends are generated
+// from these declarations and never branch on a kind.
+//
+// No Qt: the built-in kinds, which use the Qt readers, are declared in core/io/kinds/ and
+// listed by builtinDataKinds() (core/io/data_kinds.h).
+
+#include "core/base/params.h"
+#include "core/data/data_set.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// What the data of a run are: the files, their kind and the kind's task settings.
+struct DataDescription
+{
+    std::vector<std::string> files; // a file or folder each; ":/…" for embedded resources
+    std::string kind;               // a data kind's key; "" until recognised
+    ParamValues settings;           // the kind's settings, resolved against its declarations
+    bool operator==(const DataDescription&) const = default;
+};
+
+// A view the window offers for a run on the kind's data.
+enum class DataView {
+    Image,          // the corrupted and reconstructed image, the dictionary atoms
+    Loadings,       // features × columns heat map
+    Topics,         // top words per topic
+    Recommendations // a user's top items
+};
+
+// The data as read from the files, before the task settings that select, transform and split:
+// what the window keeps while the settings are edited. Immutable once read; any thread.
+class RawData
+{
+public:
+    virtual ~RawData() = default;
+    // One line on what was read: "512×512 grey image", "3 FCS files, 104,184 events × 40
+    // channels".
+    virtual std::string summary() const = 0;
+    // The names a Names setting picks from (a table's channels), with the ones ticked by
+    // default; empty for other keys.
+    struct Name
+    {
+        std::string name;
+        std::string label; // "CD3 (Er170Di)"
+        bool ticked = true;
+    };
+    virtual std::vector<Name> names(const std::string& settingKey) const
+    {
+        (void)settingKey;
+        return {};
+    }
+    // Settings the data suggest once read (a CyTOF file's arcsinh cofactor 5), to be shown as
+    // the form's values; empty when none.
+    virtual ParamValues suggestedSettings() const { return {}; }
+};
+
+struct DataKindSpec
+{
+    std::string key;     // "image": the JSON value, --kind, the registry entries' dataKinds
+    std::string label;   // "Image"
+    std::string task;    // "inpainting: removed pixels are restored and scored by PSNR"
+    std::string formats; // "PNG, JPEG, BMP, TIFF, … (any image Qt reads)", for help and messages
+    std::vector<ParamSpec> settings; // the task settings
+    // Settings that change what read() returns (the rest only change build()).
+    std::vector<std::string> readSettings;
+    bool severalFiles = false; // whether several files make one data set (FCS runs)
+    std::string defaultModel;  // a registry model key
+    std::vector<DataView> views;
+
+    // Whether `path` is of this kind; the format recognised ("FCS 3.1", "gzip'd CSV") when it
+    // is, by content first (the name decides only what content cannot).
+    std::function<std::optional<std::string>(const std::string& path)> recognise;
+    // Reads the files. Throws DataError naming the file (and line, field) on bad input.
+    std::function<std::shared_ptr<const RawData>(const DataDescription&)> read;
+    // Builds the data set (selection, transforms, held-out split) from what read() returned.
+    // Throws DataError / std::invalid_argument naming the field on settings that do not fit.
+    std::function<DataSet(const RawData&, const DataDescription&)> build;
+
+    bool offers(DataView view) const;
+    const ParamSpec* setting(const std::string& key) const;
+};
+
+// The list of kinds, in the order recognition tries them.
+class DataKinds
+{
+public:
+    void add(DataKindSpec kind);
+    const std::vector<DataKindSpec>& all() const { return m_kinds; }
+    // nullptr when absent.
+    const DataKindSpec* find(const std::string& key) const;
+    // "image, table, corpus, ratings".
+    std::string keys() const;
+
+private:
+    std::vector<DataKindSpec> m_kinds;
+};
+
+} // namespace svi

@@ -1,0 +1,134 @@
+#include "core/run/run_description.h"
+
+namespace svi {
+
+RunOptions RunDescription::runOptions() const
+{
+    RunOptions o;
+    o.maxSeconds = seconds;
+    o.maxSteps = steps;
+    o.evalEverySeconds = evalEvery;
+    o.fullEvalEverySeconds = fullEvery;
+    return o;
+}
+
+const std::vector<ParamSpec>& runSettings()
+{
+    static const std::vector<ParamSpec> specs = {
+        seedParam("seed of every random number of the run (the same seed, the same run)"),
+        realParam("seconds", "Seconds",
+                  "training-seconds budget (evaluation time excluded); 0 = none", 0, 0, 1e9),
+        intParam("steps", "Steps",
+                 "step budget; 0 = none (the run ends at whichever budget comes first)", 0, 0,
+                 9007199254740992.0),
+        realParam("eval_every", "Snapshot every (s)",
+                  "a snapshot (held-out scores, live image) every this many training seconds", 0.5,
+                  0.0, 1e6),
+        realParam("full_every", "Full pass every (s)",
+                  "a full pass (e.g. the whole image's reconstruction) every this many training "
+                  "seconds; 0 = only at the end",
+                  0, 0, 1e9),
+        intParam("threads", "Threads", "OpenMP threads; 0 = the machine's", 0, 0, 4096),
+    };
+    return specs;
+}
+
+ParamValues runSettingValues(const RunDescription& run)
+{
+    return {{"seed", std::int64_t(run.seed)},
+            {"seconds", run.seconds},
+            {"steps", run.steps},
+            {"eval_every", run.evalEvery},
+            {"full_every", run.fullEvery},
+            {"threads", std::int64_t(run.threads)}};
+}
+
+void setRunSettings(RunDescription& run, const ParamValues& v)
+{
+    if (v.count("seed"))
+        run.seed = std::uint64_t(getInt(v, "seed"));
+    if (v.count("seconds"))
+        run.seconds = getReal(v, "seconds");
+    if (v.count("steps"))
+        run.steps = getInt(v, "steps");
+    if (v.count("eval_every"))
+        run.evalEvery = getReal(v, "eval_every");
+    if (v.count("full_every"))
+        run.fullEvery = getReal(v, "full_every");
+    if (v.count("threads"))
+        run.threads = int(getInt(v, "threads"));
+}
+
+namespace {
+
+ParamError under(const std::string& prefix, const ParamError& e)
+{
+    return ParamError{prefix + e.key, prefix + e.message};
+}
+
+} // namespace
+
+std::variant<RunDescription, ParamError>
+resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry)
+{
+    RunDescription out = run;
+    if (out.data.files.empty())
+        return ParamError{"data.files", "data.files: no data file given"};
+    if (out.data.kind.empty())
+        return ParamError{"data.kind", "data.kind: the kind of '" + out.data.files.front() +
+                                           "' is not known (one of: " + kinds.keys() + ")"};
+    const DataKindSpec* kind = kinds.find(out.data.kind);
+    if (!kind)
+        return ParamError{
+            "data.kind", fieldError("data.kind", out.data.kind, "must be one of: " + kinds.keys())};
+    if (out.data.files.size() > 1 && !kind->severalFiles)
+        return ParamError{"data.files", "data.files: one " + kind->key + " at a time ('" +
+                                            out.data.files[1] + "' is extra)"};
+    auto settings = resolveParams(kind->settings, out.data.settings);
+    if (auto* e = std::get_if<ParamError>(&settings))
+        return under("data.settings.", *e);
+    out.data.settings = std::get<ParamValues>(settings);
+
+    if (out.model.empty())
+        out.model = kind->defaultModel;
+    const auto algorithms = registry.algorithms(out.model);
+    if (algorithms.empty()) {
+        std::string known;
+        for (const std::string& m : registry.modelsFor(kind->key))
+            known += (known.empty() ? "" : ", ") + m;
+        return ParamError{
+            "model",
+            fieldError("model", out.model, "must be a model of " + kind->key + " data: " + known)};
+    }
+    if (out.algorithm.empty())
+        out.algorithm = algorithms.front()->algorithm;
+    const AlgorithmEntry* entry = registry.find(out.model, out.algorithm);
+    if (!entry) {
+        std::string known;
+        for (const AlgorithmEntry* e : algorithms)
+            known += (known.empty() ? "" : ", ") + e->algorithm;
+        return ParamError{"algorithm", fieldError("algorithm", out.algorithm,
+                                                  "must be one of " + out.model + "'s: " + known)};
+    }
+    if (!entry->fits(kind->key)) {
+        std::string known;
+        for (const std::string& m : registry.modelsFor(kind->key))
+            known += (known.empty() ? "" : ", ") + m;
+        return ParamError{"model", "model = " + out.model + ", but " + entry->modelLabel +
+                                       " does not model " + kind->label + " data (" + known +
+                                       " do)"};
+    }
+    auto params = resolveParams(entry->params, out.params);
+    if (auto* e = std::get_if<ParamError>(&params))
+        return under("params.", *e);
+    out.params = std::get<ParamValues>(params);
+
+    auto checked = resolveParams(runSettings(), runSettingValues(out));
+    if (auto* e = std::get_if<ParamError>(&checked))
+        return *e;
+    if (out.seconds == 0 && out.steps == 0)
+        return ParamError{"budget", "budget: none given (seconds or steps)"};
+    return out;
+}
+
+} // namespace svi

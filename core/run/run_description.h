@@ -1,0 +1,53 @@
+#pragma once
+// A run, described once: its data (files, kind, task settings), the model and algorithm with
+// their parameters, the seed, the budget, the threads and the evaluation cadence. The command
+// line's flags and --config, the run.json a run writes, the window's forms, sessions and
+// Re-run all read and write this one value (its JSON codec is core/io/run_json.h). No Qt.
+
+#include "core/base/params.h"
+#include "core/run/data_kinds.h"
+#include "core/run/registry.h"
+#include "core/run/runner.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace svi {
+
+struct RunDescription
+{
+    DataDescription data;
+    std::string model;     // a registry model key; "" = the data kind's default model
+    std::string algorithm; // "" = the model's first algorithm
+    ParamValues params;    // the entry's parameters (absent keys take their defaults)
+    std::uint64_t seed = 1;
+    double seconds = 0.0;   // training-seconds budget; 0 = none
+    std::int64_t steps = 0; // step budget; 0 = none
+    double evalEvery = 0.5; // snapshot cadence, training seconds
+    double fullEvery = 0.0; // a full pass every this many training seconds; 0 = only at the end
+    int threads = 0;        // OpenMP threads; 0 = the machine's
+
+    RunOptions runOptions() const;
+    bool operator==(const RunDescription&) const = default;
+};
+
+// The run's own settings, declared once: seed, seconds, steps, eval_every, full_every,
+// threads (keys as in the JSON; flags --seed, --seconds, …).
+const std::vector<ParamSpec>& runSettings();
+// The run settings of `run` as values of runSettings(), and back.
+ParamValues runSettingValues(const RunDescription& run);
+void setRunSettings(RunDescription& run, const ParamValues& values);
+
+// Resolves and checks a description against the data kinds and the registry: the kind is
+// known (it must be set: recognising files is core/io's job), the settings resolve against the
+// kind's declarations, the model fits the kind (empty: the kind's default), the algorithm is
+// the model's (empty: its first), the parameters resolve, a budget is given. Returns the
+// description with every setting and parameter present, or the first error with the field
+// ("data.kind", "data.settings.missing", "model", "algorithm", "params.K", "budget") and a
+// message naming it.
+std::variant<RunDescription, ParamError>
+resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry);
+
+} // namespace svi
