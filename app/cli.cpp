@@ -2,6 +2,8 @@
 
 #include "app/cli_parts.h"
 
+#include <QCoreApplication>
+
 namespace svi::cli {
 
 namespace {
@@ -35,88 +37,38 @@ Example — LDA with 100 topics on the 20 Newsgroups training set, headers strip
       --seconds 60 --out news
 )";
 
-const char* kRunHelp = R"(svi run [FILE...] [options]
+const char* kRunHead = R"(svi run [FILE...] [options]
 
-Data and task
-  FILE                      image (PNG, JPEG, TIFF, PGM, BMP), one or more FCS files (rows
-                            stacked, channels matched by name), one CSV/TSV table (.gz too),
-                            'synthetic' (data drawn from the BPFA prior, paper 000 Sec. 5.1),
-                            or a corpus: LDA-C (.ldac, or .dat with a vocabulary beside it),
-                            UCI docword.*.txt(.gz), a folder or .tar(.gz) of text files,
-                            or ratings: MovieLens u.data, ratings.dat, ratings.csv (or the
-                            folder holding one); default: the embedded image
-  --task T                  inpaint (images: remove pixels, optionally add noise), heldout
-                            (tables: hold out entries or rows and score them) or completion
-                            (corpora: score the second half of held-out documents) or
-                            recommend (ratings: hold out 20 % of each user's ratings and rank
-                            every unrated item); by data
+FILE is an image, one or more FCS files, a delimited table, a corpus, a ratings file, or
+'synthetic'; its kind is recognised by its content (or named with --kind). Without FILE: the
+embedded default image. The flags below are generated from the data kinds' and the run's
+declarations; an algorithm's parameters are set with --set KEY=VALUE (see svi list).
 
-Images (--task inpaint)
-  --missing F               fraction of pixels removed, in [0, 1)          (default 0.8)
-  --noise S                 σ of Gaussian noise added to kept pixels, 0–255 (default 0)
+Run description
+  --config run.json         start from a saved description (a run.json, version 1 or 2); the
+                            flags given as well override it
+  --kind K                  the data kind, when its content does not say it
+  --model M                 model key (default: the data kind's; see svi list)
+  --algorithm A             algorithm key (default: the model's first)
+  --set KEY=VALUE           a parameter of the algorithm, repeatable (e.g. --set K=256)
+)";
 
-Tables (--task heldout)
-  --channels A,B,…          channels to model, by channel ($PnN) or marker ($PnS) name
-                            ("CD3" also finds a marker written "170Yb_CD3")
-  --exclude A,B,…           model every channel but these (e.g. --exclude Time)
-  --arcsinh C               y ← asinh(y / C) first; 0 = off (default: 5 for mass cytometry
-                            FCS files, off otherwise; 150 is usual for flow)
-  --no-standardise          keep the scale (default: every channel to mean 0, variance 1)
-  --subsample N             keep N rows drawn at random (default: all)
-  --heldout F               fraction held out (default 0.05 FCS, 0.1 text, 0.075 synthetic)
-  --split entries|rows      hold out entries at random, or whole test rows (half of each
-                            scored, the rest conditions its local inference)  (default entries)
-  --transpose               swap rows and columns (genes as data points)
-  --tile N                  repeat the rows until there are N (benchmarks at full size)
-  --rows N --cols D --true-k K
-                            size of 'synthetic' data (default 100000, 40, 80)
-  --loading-var V           variance of its loadings φ_kd (default 1/D, the prior of eq. 5)
-
-Corpora (--task completion)
-  --heldout F               fraction of documents held out (default 0.1): half of each one's
-                            words condition its topics, the other half are scored
-  --max-documents N         keep N documents drawn at random (default: all)
-  --vocab FILE              vocabulary of LDA-C / UCI counts (default: found beside them)
-  --subset NAME             raw text: only files below a folder NAME (e.g. 20news-bydate-train)
-  --strip-headers           raw text: drop e-mail/Usenet headers (the Subject is kept)
-  --min-df N                raw text: words in at least N documents (default 2)
-  --max-df F                raw text: words in at most a fraction F of documents (default 1)
-  --vocab-cap N             raw text: keep the N words in most documents (default: all)
-  --min-length N            raw text: words of at least N letters (default 2)
-  --keep-stop-words         raw text: keep English stop words (default: removed)
-
-Ratings (--task recommend)
-  --heldout F               fraction of each user's ratings held out as test (default 0.2)
-  --validation F            fraction of each user's ratings held out for validation (0.01)
-  --binarize T              ratings ≥ T become 1, the rest are dropped (default 0: ratings
-                            are counts, a 4-star rating is y = 4)
-  --items FILE              item titles: u.item, movies.dat or movies.csv (default: beside)
-
-Model
-  --model M                 model key (default bpfa; lda for corpora; hpf for ratings; see
-                            'svi list')
-  --algorithm A             algorithm key (default: the model's first, e.g. gibbs-ssvi, svi)
-  --set KEY=VALUE           any parameter of the algorithm, repeatable (e.g. --set K=256)
-
-Budget and reproducibility
-  --seconds S               training seconds (evaluation time is not counted)
-  --steps N                 number of steps (minibatch updates)
-  --seed N                  seed of the corruption and of the algorithm  (default 1)
-  --threads N               OpenMP threads (default: all cores; results do not depend on it)
-  --eval-every S            seconds of training between snapshots (default: budget / 40)
-  --full-every S            also a full evaluation (PSNR of the whole reconstruction) every S
-                            training seconds; otherwise only at the end
-  --config run.json         re-run a saved configuration (flags given as well override it)
-
+const char* kRunTail = R"(
 Output
-  --out DIR                 where to write summary.json, trace.csv, run.json and images;
-                            recommenders also user_factors.tsv, item_factors.tsv and
-                            recommendations.csv (every user's top n)  (default: results)
+  --out DIR                 where to write run.json, summary.json, trace.csv and the previews
+                            (reconstruction.png, atoms.png, loadings.csv, topics.csv,
+                            user_factors.tsv, item_factors.tsv, recommendations.csv)
+                            (default: results)
   --quiet                   no progress line
 
 Exit status: 0 when the run ended normally (budget reached or interrupted), 2 for bad input
 (with a one-line reason), 3 when the run failed or diverged.
 )";
+
+std::string runHelp()
+{
+    return std::string(kRunHead) + runFlagsHelp() + kRunTail;
+}
 
 } // namespace
 
@@ -137,12 +89,13 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     for (const auto& a : args)
         if (a == "--help" || a == "-h") {
-            std::fputs(command == "run" ? kRunHelp : kMainHelp, stdout);
+            std::fputs(command == "run" ? runHelp().c_str() : kMainHelp, stdout);
             return 0;
         }
     try {
         if (command == "help") {
-            std::fputs(args.size() == 1 && args[0] == "run" ? kRunHelp : kMainHelp, stdout);
+            std::fputs(args.size() == 1 && args[0] == "run" ? runHelp().c_str() : kMainHelp,
+                       stdout);
             return 0;
         }
         if (command == "list")

@@ -1,6 +1,16 @@
 // 'svi list' and 'svi info': the registry's models and what a data file holds.
 
 #include "app/cli_parts.h"
+#include "core/data/corpus.h"
+#include "core/data/ratings.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_files.h"
+#include "core/io/fcs_file.h"
+#include "core/io/image_file.h"
+#include "core/io/ratings_files.h"
+#include "core/io/table_file.h"
+
+#include <set>
 
 namespace svi::cli::detail {
 
@@ -15,6 +25,10 @@ std::string typeName(ParamType t)
         return "choice";
     case ParamType::Bool:
         return "bool";
+    case ParamType::Text:
+        return "text";
+    case ParamType::Names:
+        return "names";
     }
     return "?";
 }

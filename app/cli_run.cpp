@@ -1,8 +1,21 @@
-// 'svi run': the data prepared from a RunConfig, the trainer built and run, the results written.
+// 'svi run': the data prepared from the run's description, the trainer built and run, the
+// results written. What is written comes from the run (its entry's metrics, its preview), never
+// from a branch on its kind or model.
 
 #include "app/cli_parts.h"
+#include "core/data/image_task.h"
+#include "core/io/image_file.h"
+
+#include <QFileInfo>
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <numeric>
+#include <omp.h>
 
 namespace svi::cli::detail {
+
+namespace {
 
 std::atomic<bool> g_interrupted{false};
 
@@ -11,219 +24,9 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true);
 }
 
-// Resolves the algorithm and its parameters against the registry.
-// `skipUndeclared` drops --set keys the algorithm does not declare (bench runs several
-// algorithms with one set of flags); otherwise they are an error.
-void resolveAlgorithm(const RunConfig& c, const std::string& algorithm, Prepared& p,
-                      bool skipUndeclared)
-{
-    const Registry& registry = Registry::builtin();
-    p.entry = registry.find(c.model, algorithm);
-    if (!p.entry) {
-        std::string known;
-        for (const auto& e : registry.entries())
-            if (e.model == c.model)
-                known += (known.empty() ? "" : ", ") + e.algorithm;
-        if (known.empty())
-            throw UsageError("--model = " + c.model + ", but no such model (see svi list)");
-        throw UsageError("--algorithm = " + algorithm + ", but model " + c.model +
-                         " has: " + known);
-    }
-    ParamValues given;
-    for (const auto& [key, text] : c.sets) {
-        const ParamSpec* spec = nullptr;
-        for (const ParamSpec& ps : p.entry->params)
-            if (ps.key == key)
-                spec = &ps;
-        if (!spec && skipUndeclared)
-            continue;
-        if (!spec) {
-            std::string known;
-            for (const ParamSpec& ps : p.entry->params)
-                known += (known.empty() ? "" : ", ") + ps.key;
-            throw UsageError("unknown parameter '" + key + "' for " + algorithm +
-                             " (known: " + known + ")");
-        }
-        auto parsed = parseParam(*spec, text);
-        if (auto* e = std::get_if<ParamError>(&parsed))
-            throw UsageError(e->message);
-        given[key] = std::get<ParamValue>(parsed);
-    }
-    auto resolved = resolveParams(p.entry->params, given);
-    if (auto* e = std::get_if<ParamError>(&resolved))
-        throw UsageError(e->message);
-    p.params = std::get<ParamValues>(resolved);
-}
-
-// Reads the table(s) or draws synthetic data, then selects, transforms and splits.
-void loadTableData(const RunConfig& c, Prepared& p)
-{
-    TableOptions& t = p.table;
-    for (const QString& n : QString::fromStdString(c.channels).split(',', Qt::SkipEmptyParts))
-        t.channels.push_back(n.trimmed().toStdString());
-    t.arcsinhCofactor = c.arcsinh.value_or(0.0);
-    t.standardise = c.standardise;
-    t.subsample = c.subsample;
-    t.heldOut = c.heldout;
-    t.split = c.split == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
-    t.seed = c.seed;
-    if (auto problem = t.validate())
-        throw UsageError("--" + *problem);
-    if (c.files.front() == kSynthetic) {
-        BpfaSyntheticOptions so;
-        so.N = c.synthRows;
-        so.D = int(c.synthCols);
-        so.K = int(c.synthK);
-        so.loadingVariance = c.synthLoadingVar;
-        so.heldOut = 0.0; // split below, like any table, so that rows can be held out too
-        so.seed = c.seed;
-        Table table;
-        try {
-            const DenseDataPtr drawn = makeBpfaSynthetic(so).data; // standardised as a whole
-            table.values = drawn->values;
-            for (int d = 0; d < drawn->cols(); ++d)
-                table.columns.push_back(std::string("y").append(std::to_string(d + 1)));
-            table.markers.assign(table.columns.size(), std::string());
-            table.source = drawn->source;
-            TableOptions split = t;
-            split.standardise = false;
-            split.arcsinhCofactor = 0.0;
-            p.data = makeTableData(table, split);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        p.source = table.source;
-        return;
-    }
-    TableReadOptions ro;
-    ro.transpose = c.transpose;
-    Table table = loadTable(c.files, ro);
-    if (c.tile > 0)
-        table = tiledRows(table, c.tile);
-    if (!c.exclude.empty()) {
-        std::vector<std::string> drop;
-        for (const QString& n : QString::fromStdString(c.exclude).split(',', Qt::SkipEmptyParts))
-            drop.push_back(n.trimmed().toStdString());
-        std::string unknown;
-        const auto dropped = selectColumns(table, drop, &unknown);
-        if (!dropped)
-            throw UsageError("--exclude: no channel or marker named '" + unknown + "' in '" +
-                             table.source + "'");
-        const std::vector<std::string> kept = t.channels;
-        std::vector<int> from;
-        if (!kept.empty()) {
-            const auto picked = selectColumns(table, kept, &unknown);
-            if (!picked)
-                throw UsageError("--channels: no channel or marker named '" + unknown + "' in '" +
-                                 table.source + "'");
-            from = *picked;
-        } else {
-            for (int col = 0; col < table.cols(); ++col)
-                from.push_back(col);
-        }
-        t.channels.clear();
-        for (int col : from)
-            if (std::find(dropped->begin(), dropped->end(), col) == dropped->end())
-                t.channels.push_back(table.columns[std::size_t(col)]);
-    }
-    p.source = table.source;
-    if (!c.arcsinh)
-        t.arcsinhCofactor = table.suggestedArcsinh;
-    try {
-        p.data = makeTableData(table, t);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-}
-
-// Reads the corpus and splits it for document completion.
-Corpus readCorpus(const RunConfig& c)
-{
-    CorpusReadOptions ro;
-    ro.tokenizer = c.tokenizer;
-    ro.subset = c.subset;
-    ro.vocabulary = c.vocabulary;
-    if (auto problem = ro.validate())
-        throw UsageError("--" + *problem);
-    return loadCorpus(c.files, ro);
-}
-
-CorpusOptions corpusOptions(const RunConfig& c)
-{
-    CorpusOptions o;
-    o.heldOut = c.heldout;
-    o.seed = c.seed;
-    o.maxDocuments = c.maxDocuments;
-    if (auto problem = o.validate())
-        throw UsageError("--" + *problem);
-    return o;
-}
-
-void loadCorpusData(const RunConfig& c, Prepared& p)
-{
-    const Corpus corpus = readCorpus(c);
-    const CorpusOptions o = corpusOptions(c);
-    if (!c.quiet) {
-        const CorpusStats s = corpus.stats();
-        std::fprintf(stderr, "%lld documents, %lld words in the vocabulary, %lld tokens\n",
-                     (long long)s.documents, (long long)s.vocabulary, (long long)s.tokens);
-    }
-    p.source = corpus.source;
-    try {
-        p.counts = makeCorpusData(corpus, o);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-}
-
-RatingsOptions ratingsOptions(const RunConfig& c)
-{
-    RatingsOptions o;
-    o.testFraction = c.heldout;
-    o.validationFraction = c.validation;
-    o.binarize = c.binarize;
-    o.seed = c.seed;
-    if (auto problem = o.validate())
-        throw UsageError("--" + *problem);
-    return o;
-}
-
-void loadRatingsData(const RunConfig& c, Prepared& p)
-{
-    const RatingsOptions o = ratingsOptions(c);
-    const Ratings ratings = loadRatings(c.files.front(), c.items);
-    p.source = ratings.source;
-    try {
-        p.counts = makeRatingsData(ratings, o, &p.ratingsSplit);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    if (!c.quiet) {
-        const RatingsSplitStats& s = p.ratingsSplit;
-        std::fprintf(
-            stderr,
-            "%lld users, %lld items; %lld training, %lld test and %lld validation ratings\n",
-            (long long)s.users, (long long)s.items, (long long)s.train, (long long)s.test,
-            (long long)s.validation);
-    }
-}
-
-QJsonObject ratingsSplitJson(const RatingsSplitStats& s)
-{
-    return {{"users", qint64(s.users)},
-            {"items", qint64(s.items)},
-            {"train", qint64(s.train)},
-            {"test", qint64(s.test)},
-            {"validation", qint64(s.validation)},
-            {"dropped_below_threshold", qint64(s.droppedBelowThreshold)},
-            {"users_without_test", qint64(s.usersWithoutTest)},
-            {"returned_to_training", qint64(s.returnedToTraining)}};
-}
-
 // user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
 // recommendations.csv: every user's top n items not rated in training.
-void writeRecommenderOutputs(const QString& dir, const CountData& data, const RatingFactors& f,
-                             int n)
+void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f, int n)
 {
     auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
         QByteArray out;
@@ -243,99 +46,150 @@ void writeRecommenderOutputs(const QString& dir, const CountData& data, const Ra
     writeFileAtomically(dir + "/recommendations.csv", recommendationsCsv(f, data, users, n));
 }
 
-// Loads the data and prepares the task's data set (held once, shared by every trainer):
-// an image cut into patches, or a table split for held-out scoring.
-void loadTaskData(const RunConfig& c, Prepared& p)
+// The previews a run ends with, as files: images, loadings, topics, factors.
+void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview)
 {
-    if (!c.quiet)
-        std::fprintf(stderr, "loading %s …\n",
-                     c.files.front() == kDefaultImage ? "the default image"
-                                                      : c.files.front().c_str());
-    if (c.task == "heldout")
-        return loadTableData(c, p);
-    if (c.task == "completion")
-        return loadCorpusData(c, p);
-    if (c.task == "recommend")
-        return loadRatingsData(c, p);
-    p.task.missing = c.missing;
-    p.task.noise = c.noise;
-    p.task.patch = p.params.count("patch") ? int(getInt(p.params, "patch")) : 8;
-    p.task.seed = c.seed;
-    if (auto problem = p.task.validate())
-        throw UsageError("--" + *problem);
-    const std::string& file = c.files.front();
-    const Eigen::ArrayXXf image = loadGrayImage(file);
-    p.source = file == kDefaultImage ? "default image" : file;
-    try {
-        p.data = makeInpaintingData(image, p.task, p.source);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(file + ": " + e.what());
-    }
+    const DataSet& data = p.data.built.data;
+    if (preview.reconstruction)
+        saveGrayImage((dir + "/reconstruction.png").toStdString(), *preview.reconstruction);
+    if (preview.atomWidth > 0 && preview.atoms.rows() > 0)
+        saveGrayImage((dir + "/atoms.png").toStdString(),
+                      tileAtoms(preview.atoms, preview.atomWidth));
+    if (data.dense && !data.dense->image && preview.atoms.rows() > 0)
+        writeFileAtomically(dir + "/loadings.csv", loadingsCsv(preview, data.dense->columnNames));
+    if (!preview.topics.empty())
+        writeFileAtomically(dir + "/topics.csv", topicsCsv(preview.topics));
+    if (preview.factors && data.counts)
+        writeFactors(dir, *data.counts, *preview.factors,
+                     p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20);
 }
 
-std::unique_ptr<Trainer> buildTrainer(const RunConfig& c, const Prepared& p)
+QJsonObject factsJson(const BuiltData& built)
+{
+    QJsonObject o;
+    for (const auto& [k, v] : built.facts)
+        o[QString::fromStdString(k)] = jsonNumber(v);
+    return o;
+}
+
+// The kind and its settings in one object, as a reader of summary.json looks for them.
+QJsonObject taskJson(const DataDescription& d)
+{
+    QJsonObject o = paramsToJson(d.settings);
+    o["kind"] = QString::fromStdString(d.kind);
+    return o;
+}
+
+} // namespace
+
+void makeFolder(const QString& dir)
+{
+    if (!QDir().mkpath(dir))
+        throw UsageError("cannot create the output folder '" + dir.toStdString() + "'");
+}
+
+PreparedRun prepareRun(const RunDescription& given, bool quiet)
+{
+    PreparedRun p;
+    if (!quiet)
+        std::fprintf(stderr, "loading %s …\n",
+                     given.data.files.empty() || given.data.files.front() == kDefaultImage
+                         ? "the default image"
+                         : given.data.files.front().c_str());
+    try {
+        p.data = prepareData(given.data);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    RunDescription run = given;
+    run.data = p.data.data;
+    auto resolved = resolveRun(run, builtinDataKinds(), Registry::builtin());
+    if (auto* e = std::get_if<ParamError>(&resolved))
+        throw UsageError(e->message);
+    p.run = std::get<RunDescription>(resolved);
+    p.entry = Registry::builtin().find(p.run.model, p.run.algorithm);
+    if (!quiet)
+        std::fprintf(stderr, "%s\n", p.data.built.summary.c_str());
+    return p;
+}
+
+PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
+                          const std::string& algorithm, const ParamValues& params)
+{
+    PreparedRun p = prepared;
+    p.run.model = model;
+    p.run.algorithm = algorithm;
+    p.run.params.clear();
+    const AlgorithmEntry* entry = Registry::builtin().find(model, algorithm);
+    if (!entry)
+        throw UsageError("no algorithm '" + algorithm + "' of model '" + model +
+                         "' (see svi list)");
+    for (const ParamSpec& s : entry->params)
+        if (params.count(s.key))
+            p.run.params[s.key] = params.at(s.key);
+    auto resolved = resolveRun(p.run, builtinDataKinds(), Registry::builtin());
+    if (auto* e = std::get_if<ParamError>(&resolved))
+        throw UsageError(e->message);
+    p.run = std::get<RunDescription>(resolved);
+    p.entry = entry;
+    return p;
+}
+
+std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p)
 {
     try {
-        if (!c.quiet && p.image())
-            std::fprintf(stderr, "%lld patches of %d×%d; building %s…\n", (long long)p.rows(),
-                         p.task.patch, p.task.patch, p.entry->label.c_str());
-        else if (!c.quiet)
-            std::fprintf(stderr, "%lld rows × %lld columns (%lld training rows); building %s…\n",
-                         (long long)p.rows(), (long long)p.cols(), (long long)p.trainingRows(),
-                         p.entry->label.c_str());
-        return p.entry->make(p.dataSet(), p.params, c.seed);
+        return p.entry->make(p.data.built.data, p.run.params, p.run.seed);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
 }
 
-int cmdRun(const std::vector<std::string>& args)
+int exitStatus(const Summary& summary)
 {
-    RunConfig c = parseRun(args);
-    Prepared prep;
-    resolveAlgorithm(c, c.algorithm, prep);
-    if (c.threads > 0)
-        omp_set_num_threads(c.threads);
-    const QString outDir = QString::fromStdString(c.out);
-    if (!QDir().mkpath(outDir))
-        throw UsageError("cannot create the output folder '" + c.out + "'");
-    loadTaskData(c, prep);
-    if (c.task == "heldout")
-        c.arcsinh = prep.table.arcsinhCofactor; // as applied, for summary.json and run.json
-    const std::unique_ptr<Trainer> trainer = buildTrainer(c, prep);
-    const ParamValues& params = prep.params;
-    const InpaintOptions& task = prep.task;
-    const std::string& source = prep.source;
+    switch (summary.reason) {
+    case TerminationReason::Converged:
+    case TerminationReason::BudgetReached:
+    case TerminationReason::Cancelled:
+        return 0;
+    case TerminationReason::InvalidInput:
+        return 2;
+    case TerminationReason::Diverged:
+    case TerminationReason::Failed:
+        return 3;
+    }
+    return 3;
+}
 
-    writeFileAtomically(outDir + "/run.json",
-                        QJsonDocument(configJson(c, params)).toJson(QJsonDocument::Indented));
-    if (prep.image())
-        saveGrayImage((outDir + "/observed.png").toStdString(), prep.data->image->corrupted);
+Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
+                    std::vector<Snapshot>* traceOut)
+{
+    makeFolder(dir);
+    const std::unique_ptr<Trainer> trainer = buildTrainer(p);
+    writeFileAtomically(dir + "/run.json",
+                        QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
+    const DataSet& data = p.data.built.data;
+    if (data.dense && data.dense->image)
+        saveGrayImage((dir + "/observed.png").toStdString(), data.dense->image->corrupted);
 
-    RunOptions ro;
-    ro.maxSeconds = c.seconds;
-    ro.maxSteps = c.steps;
-    ro.evalEverySeconds = c.evalEvery;
-    ro.fullEvalEverySeconds = c.fullEvery;
+    RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
-
     std::vector<Snapshot> trace;
-    const bool tty = !c.quiet;
     auto onSnapshot = [&](const Snapshot& s) {
         trace.push_back(s);
-        if (tty) {
-            std::string line = "\r[" + c.algorithm + "] step " + std::to_string(s.step);
-            char buf[160];
-            std::snprintf(buf, sizeof buf, "  epoch %.2f  %.1f s  elbo %.4g", s.epochs,
-                          s.trainSeconds, s.elbo);
-            line += buf;
-            for (const char* k : {"heldout_loglik", "mse", "psnr", "perplexity"}) {
-                const auto it = s.metrics.find(k);
-                if (it != s.metrics.end()) {
-                    std::snprintf(buf, sizeof buf, "  %s %.4g", k, it->second);
+        if (!quiet) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "\r[%s] step %lld  epoch %.2f  %.1f s  elbo %.4g",
+                          tag.c_str(), (long long)s.step, s.epochs, s.trainSeconds, s.elbo);
+            std::string line = buf;
+            // The entry's compared metrics, as declared.
+            int shown = 0;
+            for (const MetricSpec& m : p.entry->metrics)
+                if (const auto it = s.metrics.find(m.key);
+                    m.compared && it != s.metrics.end() && shown < 3) {
+                    std::snprintf(buf, sizeof buf, "  %s %.4g", m.key.c_str(), it->second);
                     line += buf;
+                    ++shown;
                 }
-            }
             std::fprintf(stderr, "%s   ", line.c_str());
             std::fflush(stderr);
         }
@@ -344,49 +198,34 @@ int cmdRun(const std::vector<std::string>& args)
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     const Summary summary = Runner::runBlocking(*trainer, ro, onSnapshot, &g_interrupted);
-    if (tty)
+    if (!quiet)
         std::fprintf(stderr, "\n");
 
     // Outputs are written whatever the ending, so that nothing computed is lost.
-    writeFileAtomically(outDir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
+    writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
     QJsonObject metrics;
     double elbo = std::nan("");
     if (summary.last) {
         for (const auto& [k, v] : summary.last->metrics)
             metrics[QString::fromStdString(k)] = jsonNumber(v);
         elbo = summary.last->elbo;
-        if (const auto& p = summary.last->preview) {
-            if (p->reconstruction)
-                saveGrayImage((outDir + "/reconstruction.png").toStdString(), *p->reconstruction);
-            if (p->atomWidth > 0 && p->atoms.rows() > 0)
-                saveGrayImage((outDir + "/atoms.png").toStdString(),
-                              tileAtoms(p->atoms, p->atomWidth));
-            if (prep.data && !prep.image() && p->atoms.rows() > 0)
-                writeFileAtomically(outDir + "/loadings.csv",
-                                    loadingsCsv(*p, prep.data->columnNames));
-            if (!p->topics.empty())
-                writeFileAtomically(outDir + "/topics.csv", topicsCsv(p->topics));
-            if (p->factors && prep.counts)
-                writeRecommenderOutputs(
-                    outDir, *prep.counts, *p->factors,
-                    prep.params.count("top_n") ? int(getInt(prep.params, "top_n")) : 20);
-        }
+        if (summary.last->preview)
+            writePreview(dir, p, *summary.last->preview);
     }
-    QJsonObject summaryTask = taskJson(c);
-    summaryTask["seed"] = qint64(c.seed);
-    if (prep.image())
-        summaryTask["patch"] = task.patch;
-    if (c.task == "recommend")
-        summaryTask["split"] = ratingsSplitJson(prep.ratingsSplit);
     const QJsonObject summaryJson{
-        {"model", QString::fromStdString(c.model)},
-        {"algorithm", QString::fromStdString(c.algorithm)},
-        {"data", QString::fromStdString(source)},
-        {"task", summaryTask},
-        {"rows", qint64(prep.rows())},
-        {"cols", qint64(prep.cols())},
-        {"training_rows", qint64(prep.trainingRows())},
-        {"seed", qint64(c.seed)},
+        {"model", QString::fromStdString(p.run.model)},
+        {"algorithm", QString::fromStdString(p.run.algorithm)},
+        {"label", QString::fromStdString(p.entry->label)},
+        {"data", dataToJson(p.run.data)},
+        {"task", taskJson(p.run.data)},
+        {"source", QString::fromStdString(data.dense ? data.dense->source : data.counts->source)},
+        {"data_summary", QString::fromStdString(p.data.built.summary)},
+        {"facts", factsJson(p.data.built)},
+        {"rows", qint64(data.rows())},
+        {"cols", qint64(data.cols())},
+        {"training_rows",
+         qint64(data.dense ? data.dense->trainingRowCount() : data.counts->trainingRowCount())},
+        {"seed", qint64(p.run.seed)},
         {"threads", omp_get_max_threads()},
         {"steps", qint64(summary.steps)},
         {"epochs", jsonNumber(summary.epochs)},
@@ -398,36 +237,39 @@ int cmdRun(const std::vector<std::string>& args)
         {"elbo", jsonNumber(elbo)},
         {"metrics", metrics},
     };
-    writeFileAtomically(outDir + "/summary.json",
+    writeFileAtomically(dir + "/summary.json",
                         QJsonDocument(summaryJson).toJson(QJsonDocument::Indented));
-
-    if (!c.quiet) {
-        std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
-        for (const char* k :
-             {"psnr", "psnr_missing", "heldout_loglik", "heldout_loglik_total", "mse",
-              "heldout_loglik_per_word", "perplexity", "rmse", "accuracy", "precision_at_20",
-              "recall_at_20", "popularity_precision_at_20", "popularity_recall_at_20"})
-            if (metrics.contains(k))
-                std::fprintf(stderr, "  %-15s %.4f\n", k, metrics[k].toDouble());
-        std::fprintf(stderr, "results in %s\n", c.out.c_str());
-    }
-    switch (summary.reason) {
-    case TerminationReason::Converged:
-    case TerminationReason::BudgetReached:
-    case TerminationReason::Cancelled:
-        return 0;
-    case TerminationReason::InvalidInput:
-        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
-        return 2;
-    case TerminationReason::Diverged:
-    case TerminationReason::Failed:
-        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
-        return 3;
-    }
-    return 3;
+    if (traceOut)
+        *traceOut = std::move(trace);
+    return summary;
 }
 
-// ---------------------------------------------------------------------------------------------
-// svi bench: seconds per step, the full evaluation pass and peak memory, per algorithm.
+int cmdRun(const std::vector<std::string>& args)
+{
+    const RunArgs a = parseRunArgs("run", args);
+    if (a.run.seconds == 0 && a.run.steps == 0)
+        throw UsageError("no budget: give --seconds S or --steps N");
+    if (a.run.threads > 0)
+        omp_set_num_threads(a.run.threads);
+    const QString dir = QString::fromStdString(a.out);
+    makeFolder(dir);
+    const PreparedRun p = prepareRun(a.run, a.quiet);
+    if (!a.quiet)
+        std::fprintf(stderr, "building %s…\n", p.entry->label.c_str());
+    const Summary summary = runAndWrite(p, dir, a.quiet, p.run.algorithm);
+    if (!a.quiet) {
+        std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
+        if (summary.last)
+            for (const MetricSpec& m : p.entry->metrics)
+                if (const auto it = summary.last->metrics.find(m.key);
+                    it != summary.last->metrics.end())
+                    std::fprintf(stderr, "  %-28s %.4f %s\n", m.key.c_str(), it->second,
+                                 m.unit.c_str());
+        std::fprintf(stderr, "results in %s\n", a.out.c_str());
+    }
+    if (exitStatus(summary) != 0)
+        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
+    return exitStatus(summary);
+}
 
 } // namespace svi::cli::detail

@@ -131,7 +131,7 @@ void MainWindow::buildUi()
     tableLayout->addWidget(m_transpose);
     m_tableForm = new ParamForm;
     m_tableForm->setObjectName("tableForm");
-    m_tableForm->setSpecs(TableOptions::params());
+    m_tableForm->setSpecs(TableOptions::params(), {"channels"});
     tableLayout->addWidget(m_tableForm);
     setupLayout->addWidget(m_tableBox);
     m_tableBox->setVisible(false);

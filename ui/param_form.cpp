@@ -75,9 +75,12 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs, const std::set<std::strin
         QWidget* editor = nullptr;
         switch (spec.type) {
         case ParamType::Int:
-        case ParamType::Real: {
+        case ParamType::Real:
+        case ParamType::Text:
+        case ParamType::Names: {
             auto* line = new QLineEdit;
-            line->setInputMethodHints(Qt::ImhFormattedNumbersOnly);
+            if (spec.type == ParamType::Int || spec.type == ParamType::Real)
+                line->setInputMethodHints(Qt::ImhFormattedNumbersOnly);
             line->setPlaceholderText(QString::fromStdString(defaultText(spec)));
             connect(line, &QLineEdit::textEdited, this, [this, key](const QString& t) {
                 if (Field* g = find(key.toStdString()))

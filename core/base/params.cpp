@@ -340,6 +340,22 @@ ParamSpec seedParam(std::string help)
     return intParam("seed", "Seed", std::move(help), 1, 0, 2147483647.0);
 }
 
+ParamSpec paramNamed(const std::vector<ParamSpec>& specs, const std::string& key)
+{
+    for (const ParamSpec& p : specs)
+        if (p.key == key)
+            return p;
+    throw std::logic_error("no parameter '" + key + "' is declared here");
+}
+
+ParamSpec splitSeedParam(std::string help)
+{
+    ParamSpec p = seedParam(std::move(help));
+    p.key = "split_seed";
+    p.label = "Split seed";
+    return p;
+}
+
 ParamSpec textParam(std::string key, std::string label, std::string help)
 {
     return ParamSpec{

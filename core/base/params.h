@@ -67,8 +67,15 @@ void readParams(const ParamValues& values, std::initializer_list<std::pair<const
 // The one message format for an invalid setting: "<field> = <value>, but <rule>".
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule);
 
-// The "seed" field of a task: an integer in [0, 2³¹ − 1], default 1.
+// The "seed" field of a run: an integer in [0, 2³¹ − 1], default 1.
 ParamSpec seedParam(std::string help);
+// The "split_seed" of a data kind's settings (the corruption, subsample and held-out split),
+// apart from the run's seed, so that the same split can be scored by runs of other seeds.
+ParamSpec splitSeedParam(std::string help);
+
+// The declaration of `key` in `specs`; throws std::logic_error when absent (a declaration
+// built from another's parts).
+ParamSpec paramNamed(const std::vector<ParamSpec>& specs, const std::string& key);
 
 // The declared defaults.
 ParamValues defaultValues(const std::vector<ParamSpec>& specs);

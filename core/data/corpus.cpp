@@ -74,7 +74,7 @@ std::vector<ParamSpec> CorpusOptions::params()
             0.1, 0.0, 0.99),
         intParam("max_documents", "Documents", "keep this many documents, drawn at random; 0 = all",
                  0, 0, 1e12),
-        seedParam("seed of the subsample, the split and every run's random numbers"),
+        splitSeedParam("seed of the subsample and the held-out split"),
     };
 }
 
@@ -83,7 +83,7 @@ CorpusOptions CorpusOptions::fromParams(const ParamValues& values)
     CorpusOptions o;
     o.heldOut = getReal(values, "heldout");
     o.maxDocuments = getInt(values, "max_documents");
-    o.seed = std::uint64_t(getInt(values, "seed"));
+    o.seed = std::uint64_t(getInt(values, "split_seed"));
     return o;
 }
 

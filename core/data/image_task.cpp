@@ -23,8 +23,8 @@ std::optional<std::string> InpaintOptions::validate() const
         return "missing = " + formatNumber(missing) + ", but must be in [0, 1)";
     if (!(noise >= 0.0) || !std::isfinite(noise))
         return "noise = " + formatNumber(noise) + ", but must be finite and ≥ 0";
-    if (patch < 2 || patch > 64)
-        return "patch = " + std::to_string(patch) + ", but must be in [2, 64]";
+    if (patch < 2 || patch > 32)
+        return "patch = " + std::to_string(patch) + ", but must be in [2, 32]";
     return std::nullopt;
 }
 
@@ -35,10 +35,9 @@ std::vector<ParamSpec> InpaintOptions::params()
                   "fraction of pixels removed at random (held out and scored)", 0.8, 0.0, 0.99),
         realParam("noise", "Noise σ",
                   "σ of Gaussian noise added to the observed pixels, 0–255 scale", 0.0, 0.0, 255.0),
-        // BPFA's own patch parameter allows the same range.
         intParam("patch", "Patch size", "side p of the overlapping p×p patches (p² pixels each)", 8,
                  2, 32),
-        seedParam("seed of the corruption and of every run's random numbers"),
+        splitSeedParam("seed of the corruption (which pixels are removed, the noise)"),
     };
 }
 
@@ -48,7 +47,7 @@ InpaintOptions InpaintOptions::fromParams(const ParamValues& values)
     o.missing = getReal(values, "missing");
     o.noise = getReal(values, "noise");
     o.patch = int(getInt(values, "patch"));
-    o.seed = std::uint64_t(getInt(values, "seed"));
+    o.seed = std::uint64_t(getInt(values, "split_seed"));
     return o;
 }
 

@@ -78,10 +78,8 @@ std::vector<ParamSpec> RatingsOptions::params()
 {
     // The split's own seed, apart from the run's "seed": the same split can then be scored
     // with models started from different seeds.
-    ParamSpec seed = seedParam("seed of the held-out split (which ratings become test and "
-                               "validation entries)");
-    seed.key = "split_seed";
-    seed.label = "Split seed";
+    const ParamSpec seed = splitSeedParam("seed of the held-out split (which ratings become test "
+                                          "and validation entries)");
     return {
         realParam("binarize", "Binarise at",
                   "0: a rating is a count (4 stars = 4); > 0: ratings ≥ this become 1 and lower "

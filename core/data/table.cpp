@@ -72,6 +72,8 @@ std::optional<std::string> TableOptions::validate() const
 std::vector<ParamSpec> TableOptions::params()
 {
     return {
+        namesParam("channels", "Channels",
+                   "the channels the model sees, by channel or marker name; empty = every one"),
         realParam(
             "arcsinh", "arcsinh cofactor",
             "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for flow; 0 = off",
@@ -100,7 +102,7 @@ std::vector<ParamSpec> TableOptions::params()
             0,
             {"entries", "rows"},
             "entries"},
-        seedParam("seed of the subsample, the split and every run's random numbers"),
+        splitSeedParam("seed of the subsample and the held-out split"),
     };
 }
 
@@ -112,7 +114,9 @@ TableOptions TableOptions::fromParams(const ParamValues& values)
     o.subsample = getInt(values, "subsample");
     o.heldOut = getReal(values, "heldout");
     o.split = getChoice(values, "split") == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
-    o.seed = std::uint64_t(getInt(values, "seed"));
+    o.seed = std::uint64_t(getInt(values, "split_seed"));
+    if (values.count("channels"))
+        o.channels = splitNames(getChoice(values, "channels"));
     return o;
 }
 

@@ -166,17 +166,6 @@ std::optional<std::string> TokenizerOptions::validate() const
 
 std::vector<ParamSpec> TokenizerOptions::params()
 {
-    const auto boolParam = [](std::string key, std::string label, std::string help, bool def) {
-        return ParamSpec{std::move(key),
-                         std::move(label),
-                         std::move(help),
-                         ParamType::Bool,
-                         def ? 1.0 : 0.0,
-                         0,
-                         1,
-                         {},
-                         ""};
-    };
     return {
         boolParam("lowercase", "Lowercase", "fold words to lower case (É → é)", true),
         intParam("min_length", "Shortest word", "drop words with fewer letters", 2, 1, 100),
@@ -190,7 +179,7 @@ std::vector<ParamSpec> TokenizerOptions::params()
         realParam("max_df", "Maximum document share",
                   "drop words found in a larger fraction of the documents; 1 = no limit", 1.0, 1e-6,
                   1.0),
-        intParam("vocabulary", "Vocabulary size",
+        intParam("vocab_cap", "Vocabulary size",
                  "keep this many words, those in the most documents; 0 = all", 0, 0, 1e9),
     };
 }
@@ -205,7 +194,7 @@ TokenizerOptions TokenizerOptions::fromParams(const ParamValues& values)
     o.keepSubject = getBool(values, "keep_subject");
     o.minDocumentFrequency = getInt(values, "min_df");
     o.maxDocumentFraction = getReal(values, "max_df");
-    o.vocabularyCap = getInt(values, "vocabulary");
+    o.vocabularyCap = getInt(values, "vocab_cap");
     return o;
 }
 

@@ -66,7 +66,7 @@ struct TokenizerOptions
     // Empty when valid; otherwise "field = value, but must be …" (keys of params()).
     std::optional<std::string> validate() const;
     // Keys lowercase, min_length, stop_words, strip_headers, keep_subject, min_df, max_df,
-    // vocabulary.
+    // vocab_cap.
     static std::vector<ParamSpec> params();
     static TokenizerOptions fromParams(const ParamValues& values);
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace svi {
@@ -59,9 +60,18 @@ public:
         (void)settingKey;
         return {};
     }
-    // Settings the data suggest once read (a CyTOF file's arcsinh cofactor 5), to be shown as
-    // the form's values; empty when none.
+    // Settings the data suggest once read (a CyTOF file's arcsinh cofactor 5, the held-out
+    // share usual for such data), used for the settings the user did not give; empty when none.
     virtual ParamValues suggestedSettings() const { return {}; }
+};
+
+// A data set built for a run, with what the front ends say of it.
+struct BuiltData
+{
+    DataSet data;
+    std::string summary; // "40 × 40 patches of 8×8 · 80 % missing", for the window and stderr
+    // Counts worth keeping with the results ("users" 943, "test" 18,859, …): summary.json.
+    std::vector<std::pair<std::string, double>> facts;
 };
 
 struct DataKindSpec
@@ -84,7 +94,10 @@ struct DataKindSpec
     std::function<std::shared_ptr<const RawData>(const DataDescription&)> read;
     // Builds the data set (selection, transforms, held-out split) from what read() returned.
     // Throws DataError / std::invalid_argument naming the field on settings that do not fit.
-    std::function<DataSet(const RawData&, const DataDescription&)> build;
+    std::function<BuiltData(const RawData&, const DataDescription&)> build;
+    // Writes the built data's held-out split into the folder `dir` in formats other tools
+    // read (`svi split`), returning a line on what was written; unset when the kind has none.
+    std::function<std::string(const BuiltData&, const std::string& dir)> writeSplit;
 
     bool offers(DataView view) const;
     const ParamSpec* setting(const std::string& key) const;

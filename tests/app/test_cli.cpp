@@ -129,7 +129,7 @@ void TestCli::runWritesEverything()
 {
     const QString out = m_dir.filePath("run1");
     const Result r = svi(
-        {"run",   m_image,       "--task",  "inpaint",       "--missing", "0.5",   "--noise",
+        {"run",   m_image,       "--kind",  "image",         "--missing", "0.5",   "--noise",
          "5",     "--algorithm", "mf-ssvi", "--set",         "K=16",      "--set", "minibatch=64",
          "--set", "init=random", "--set",   "eval_items=50", "--steps",   "20",    "--seed",
          "3",     "--out",       out,       "--quiet"});
@@ -213,32 +213,49 @@ void TestCli::badConfig_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
+    // Version 1, as earlier svi wrote it (the embedded image when no data are named) …
     const QByteArray head = R"({"version": 1, "model": "bpfa", "algorithm": "mf-svi", )";
-    QTest::newRow("steps 1e300")
-        << head + R"("budget": {"steps": 1e300}})"
-        << "field 'steps' = 1e+300, but must be a whole number in [0, 9007199254740992]";
+    const QByteArray table = R"({"version": 1, "data": ")" + QByteArray(SVI_TEST_DATA_DIR) +
+                             R"(/levine32_H1_sub200.csv", "model": "bpfa", )";
+    QTest::newRow("steps 1e300") << head + R"("budget": {"steps": 1e300}})"
+                                 << "budget.steps: steps = 1e+300, but must be an integer";
     QTest::newRow("fractional steps") << head + R"("budget": {"steps": 2.5}})"
-                                      << "field 'steps' = 2.5";
+                                      << "budget.steps: steps = 2.5";
     QTest::newRow("negative seed") << head + R"("seed": -1, "budget": {"steps": 2}})"
-                                   << "field 'seed' = -1, but must be a whole number in [0,";
+                                   << "split_seed = -1, but must be in [0, 2147483647]";
     QTest::newRow("huge subsample")
-        << head + R"("task": {"subsample": 1e19}, "budget": {"steps": 2}})"
-        << "field 'subsample' = 1e+19";
+        << table + R"("task": {"subsample": 1e19}, "budget": {"steps": 2}})"
+        << "data.settings.subsample: subsample = 1e+19";
+    QTest::newRow("table setting of an image")
+        << head + R"("task": {"subsample": 10}, "budget": {"steps": 2}})"
+        << "data.settings.subsample: not a known setting (known: missing, noise, patch";
     QTest::newRow("threads as text") << head + R"("threads": "two", "budget": {"steps": 2}})"
-                                     << "field 'threads' = a non-number";
+                                     << "threads: threads = two, but must be an integer";
     QTest::newRow("task not an object") << head + R"("task": [1, 2], "budget": {"steps": 2}})"
-                                        << "field 'task' must be an object";
+                                        << "task: must be an object";
     QTest::newRow("budget not an object") << head + R"("budget": 5})"
-                                          << "field 'budget' must be an object";
-    QTest::newRow("flag as text") << head +
-                                         R"("task": {"standardise": "no"}, "budget": {"steps": 2}})"
-                                  << "field 'standardise' must be true or false";
+                                          << "budget: must be an object";
+    QTest::newRow("flag as text")
+        << table + R"("task": {"standardise": "maybe"}, "budget": {"steps": 2}})"
+        << "data.settings.standardise: standardise = maybe, but must be true or false";
     QTest::newRow("channels not names")
-        << head + R"("task": {"channels": [1]}, "budget": {"steps": 2}})"
-        << "field 'channels' must be a list of names";
-    QTest::newRow("version 2") << QByteArray(R"({"version": 2, "budget": {"steps": 2}})")
-                               << "field 'version' = 2, but this svi reads version 1";
-    QTest::newRow("not JSON") << QByteArray(R"({"version": 1,)") << "is not a run configuration";
+        << table + R"("task": {"channels": [1]}, "budget": {"steps": 2}})"
+        << "data.settings.channels: must be a list of names";
+    // … and version 2, the one form of a run description.
+    QTest::newRow("v2 without data") << QByteArray(R"({"version": 2, "budget": {"steps": 2}})")
+                                     << "data: missing or not an object";
+    QTest::newRow("v2 unknown kind")
+        << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files": ["x.png"],)"
+                      R"( "kind": "movie"}, "budget": {"steps": 2}})")
+        << "data.kind: kind = movie, but must be one of: synthetic, ratings, corpus, table, image";
+    QTest::newRow("v2 unknown parameter")
+        << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files":)"
+                      R"( [":/images/default.png"]}, "params": {"Q": 1}, "budget": {"steps": 2}})")
+        << "params.Q: not a known setting (known: K,";
+    QTest::newRow("version 3") << QByteArray(R"({"version": 3, "budget": {"steps": 2}})")
+                               << "version: = 3, but this version reads 1 and 2";
+    QTest::newRow("not JSON") << QByteArray(R"({"version": 1,)")
+                              << "not a run description: unterminated object";
 }
 
 void TestCli::badConfig()
@@ -262,14 +279,15 @@ void TestCli::badInput_data()
     QTest::addColumn<QString>("message");
     const QString missing = "/no/such/file.png";
     QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"}
-                                  << "file does not exist";
+                                  << "cannot read '/no/such/file.png': no such file";
     QTest::newRow("missing fraction")
         << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
     QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"} << "K = 0";
     QTest::newRow("unknown algorithm")
-        << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "--algorithm = magic";
+        << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "algorithm = magic";
     QTest::newRow("unknown parameter")
-        << QStringList{"run", "--set", "foo=1", "--steps", "1"} << "unknown parameter 'foo'";
+        << QStringList{"run", "--set", "foo=1", "--steps", "1"}
+        << "--set foo: not a parameter of bpfa gibbs-ssvi (known: K,";
     QTest::newRow("no budget") << QStringList{"run"} << "no budget";
     QTest::newRow("bad number") << QStringList{"run", "--seconds", "ten"} << "--seconds = ten";
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
@@ -281,8 +299,11 @@ void TestCli::badInput_data()
     QTest::newRow("unknown channel")
         << QStringList{"run", fcs, "--channels", "CD3,CD999", "--steps", "1"}
         << "no channel or marker named 'CD999'";
-    QTest::newRow("inpaint a table") << QStringList{"run", fcs, "--task", "inpaint", "--steps", "1"}
-                                     << "is a table: its task is heldout";
+    QTest::newRow("image setting of a table")
+        << QStringList{"run", fcs, "--missing", "0.5", "--steps", "1"}
+        << "--missing is not a setting of Table data";
+    QTest::newRow("table as an image")
+        << QStringList{"run", fcs, "--kind", "image", "--steps", "1"} << "not an image";
     QTest::newRow("held-out fraction")
         << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
     QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"}
@@ -352,7 +373,7 @@ void TestCli::runOnFcsFiles()
     QCOMPARE(s["task"].toObject()["arcsinh"].toDouble(), 5.0);  // likewise
     QVERIFY(s["metrics"].toObject()["heldout_loglik"].toDouble() < 0);
     QVERIFY(s["metrics"].toObject()["mse"].toDouble() > 0);
-    QVERIFY(s["data"].toString().contains(" + "));
+    QVERIFY(s["source"].toString().contains(" + "));
     QFile loadings(out + "/loadings.csv");
     QVERIFY(loadings.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = loadings.readAll().trimmed().split('\n');
@@ -361,9 +382,10 @@ void TestCli::runOnFcsFiles()
     QVERIFY(!QFile::exists(out + "/observed.png"));
     // run.json re-runs it: both files, the channels and the transform are kept.
     const QJsonObject cfg = readJson(out + "/run.json");
-    QCOMPARE(cfg["data"].toArray().size(), 2);
-    QCOMPARE(cfg["task"].toObject()["channels"].toArray().size(), 4);
-    QCOMPARE(cfg["task"].toObject()["arcsinh"].toDouble(), 5.0);
+    const QJsonObject data = cfg["data"].toObject();
+    QCOMPARE(data["files"].toArray().size(), 2);
+    QCOMPARE(data["settings"].toObject()["channels"].toString().split(',').size(), 4);
+    QCOMPARE(data["settings"].toObject()["arcsinh"].toDouble(), 5.0);
     const Result again = svi({"run", "--config", out + "/run.json", "--out", out + "2", "--quiet"});
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));
     QCOMPARE(readJson(out + "2/summary.json")["metrics"].toObject()["heldout_loglik"].toDouble(),
@@ -444,7 +466,7 @@ void TestCli::corpusInfoRunAndSplit()
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("lda")); // the model for a corpus, by default
     QCOMPARE(s["algorithm"].toString(), QString("svi"));
-    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("completion"));
+    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("corpus"));
     QCOMPARE(s["rows"].toInteger(), qint64(120));
     QCOMPARE(s["training_rows"].toInteger(), qint64(120 - 12)); // 10 % test documents
     const QJsonObject m = s["metrics"].toObject();
@@ -508,7 +530,7 @@ void TestCli::corpusErrors()
     r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out",
              m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("dense"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("does not model Corpus data (lda, hdp do)"), qPrintable(r.err));
 }
 
 // Ratings as a user runs them: info counts users, items and the scale; run fits HPF and writes
@@ -547,8 +569,8 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("hpf")); // the model for ratings, by default
-    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("recommend"));
-    const QJsonObject split = s["task"].toObject()["split"].toObject();
+    QCOMPARE(s["task"].toObject()["kind"].toString(), QString("ratings"));
+    const QJsonObject split = s["facts"].toObject();
     QCOMPARE(split["test"].toInteger(), qint64(90 * 2));
     QCOMPARE(split["train"].toInteger() + split["test"].toInteger() +
                  split["validation"].toInteger(),
@@ -578,8 +600,8 @@ void TestCli::ratingsInfoRunSplitAndErrors()
 
     // A saved configuration keeps the ratings task's settings: the same split again.
     const QString share = m_dir.filePath("hpf-share");
-    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "5", "--heldout",
-             "0.3", "--validation", "0.05", "--out", share, "--quiet"});
+    r = svi({"run", folder, "--algorithm", "batch", "--set", "K=3", "--steps", "5",
+             "--test-fraction", "0.3", "--validation-fraction", "0.05", "--out", share, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = svi({"run", "--config", share + "/run.json", "--out", share + "2", "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -587,8 +609,10 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     const QJsonObject t2 = readJson(share + "2/summary.json")["task"].toObject();
     QCOMPARE(t2["test_fraction"].toDouble(), 0.3);
     QCOMPARE(t2["validation_fraction"].toDouble(), 0.05);
-    QCOMPARE(t2["split"].toObject(), t1["split"].toObject());
-    QVERIFY(t1["split"].toObject()["test"].toInteger() > split["test"].toInteger());
+    const QJsonObject f1 = readJson(share + "/summary.json")["facts"].toObject();
+    QCOMPARE(readJson(share + "2/summary.json")["facts"].toObject(), f1);
+    QVERIFY(f1["test"].toInteger() > split["test"].toInteger());
+    QCOMPARE(t1, t2);
 
     // Errors.
     QFile dup(m_dir.filePath("dup/ratings.dat"));
@@ -599,7 +623,8 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     r = svi({"run", dup.fileName(), "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("ratings.dat") && r.err.contains("line 3"), qPrintable(r.err));
-    r = svi({"run", folder, "--heldout", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
+    r = svi(
+        {"run", folder, "--test-fraction", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("test_fraction"), qPrintable(r.err));
 }

@@ -1,0 +1,252 @@
+#include "app/cli_flags.h"
+
+#include "core/io/data_error.h"
+#include "core/io/data_kinds.h"
+#include "core/io/run_json.h"
+
+#include <cmath>
+#include <set>
+
+namespace svi::cli {
+
+double parseNumber(const std::string& flag, const std::string& text)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(v))
+            throw std::invalid_argument("x");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError(flag + " = " + text + ", but must be a number");
+    }
+}
+
+std::int64_t parseInteger(const std::string& flag, const std::string& text)
+{
+    try {
+        std::size_t used = 0;
+        const long long v = std::stoll(text, &used);
+        if (used != text.size())
+            throw std::invalid_argument("x");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError(flag + " = " + text + ", but must be an integer");
+    }
+}
+
+std::string flagOf(const std::string& key)
+{
+    std::string f = "--" + key;
+    for (char& c : f)
+        if (c == '_')
+            c = '-';
+    return f;
+}
+
+namespace {
+
+// Every data kind's setting of this flag name (a key may be declared by several kinds, with
+// the same type: the declarations test checks it).
+const ParamSpec* settingOfAnyKind(const std::string& flag)
+{
+    for (const DataKindSpec& k : builtinDataKinds().all())
+        for (const ParamSpec& p : k.settings)
+            if (flagOf(p.key) == flag)
+                return &p;
+    return nullptr;
+}
+
+const ParamSpec* runSettingOf(const std::string& flag)
+{
+    for (const ParamSpec& p : runSettings())
+        if (flagOf(p.key) == flag)
+            return &p;
+    return nullptr;
+}
+
+ParamValue parsed(const ParamSpec& spec, const std::string& flag, const std::string& text)
+{
+    auto v = parseParam(spec, text);
+    if (auto* e = std::get_if<ParamError>(&v))
+        throw UsageError(flag + " = " + text + ": " + e->message);
+    return std::get<ParamValue>(v);
+}
+
+} // namespace
+
+RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>& args,
+                     const std::vector<CommandOption>& commandOptions)
+{
+    RunArgs out;
+    std::string config, kind;
+    std::vector<std::string> files;
+    std::vector<std::pair<std::string, std::string>> settingFlags; // flag, text
+    std::map<std::string, std::string> sets;
+    std::vector<std::pair<std::string, std::string>> runFlags;
+    std::string model, algorithm;
+    bool modelGiven = false, algorithmGiven = false;
+
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size())
+                throw UsageError(a + " needs a value (see svi help " + command + ")");
+            return args[++i];
+        };
+        const CommandOption* own = nullptr;
+        for (const CommandOption& o : commandOptions)
+            if (o.flag == a)
+                own = &o;
+        if (own)
+            out.options[a] = own->takesValue ? value() : "true";
+        else if (a == "--config")
+            config = value();
+        else if (a == "--kind")
+            kind = value();
+        else if (a == "--model")
+            model = value(), modelGiven = true;
+        else if (a == "--algorithm")
+            algorithm = value(), algorithmGiven = true;
+        else if (a == "--out")
+            out.out = value();
+        else if (a == "--quiet")
+            out.quiet = true;
+        else if (a == "--set") {
+            const std::string kv = value();
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError("--set " + kv + ": expected KEY=VALUE");
+            sets[kv.substr(0, eq)] = kv.substr(eq + 1);
+        } else if (runSettingOf(a))
+            runFlags.emplace_back(a, value());
+        else if (const ParamSpec* s = settingOfAnyKind(a))
+            settingFlags.emplace_back(a, s->type == ParamType::Bool ? "true" : value());
+        else if (a.rfind("--no-", 0) == 0 && settingOfAnyKind("--" + a.substr(5)) &&
+                 settingOfAnyKind("--" + a.substr(5))->type == ParamType::Bool)
+            settingFlags.emplace_back("--" + a.substr(5), "false");
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError(command + ": unknown option '" + a + "' (see svi help " + command +
+                             ")");
+        else
+            files.push_back(a);
+    }
+
+    RunDescription& r = out.run;
+    if (!config.empty()) {
+        try {
+            r = readRunFile(config);
+        } catch (const DataError& e) {
+            throw UsageError(e.what());
+        }
+        out.fromConfig = true;
+    }
+    if (!files.empty()) {
+        if (r.data.files != files && kind.empty())
+            r.data.kind.clear();
+        r.data.files = files;
+    }
+    if (r.data.files.empty())
+        r.data.files = {kDefaultImage};
+    if (!kind.empty()) {
+        if (!builtinDataKinds().find(kind))
+            throw UsageError("--kind = " + kind +
+                             ", but must be one of: " + builtinDataKinds().keys());
+        if (kind != r.data.kind)
+            r.data.settings.clear();
+        r.data.kind = kind;
+    }
+    try {
+        r.data = withKind(r.data);
+    } catch (const DataError& e) {
+        throw UsageError(e.what());
+    }
+    const DataKindSpec& spec = kindOf(r.data);
+    for (const auto& [flag, text] : settingFlags) {
+        const ParamSpec* s = nullptr;
+        for (const ParamSpec& p : spec.settings)
+            if (flagOf(p.key) == flag)
+                s = &p;
+        if (!s)
+            throw UsageError(flag + " is not a setting of " + spec.label + " data ('" +
+                             r.data.files.front() + "'; see svi help " + command + ")");
+        r.data.settings[s->key] = parsed(*s, flag, text);
+    }
+
+    if (modelGiven && model != r.model)
+        r.params.clear(), r.algorithm.clear();
+    if (modelGiven)
+        r.model = model;
+    if (algorithmGiven && algorithm != r.algorithm)
+        r.params.clear();
+    if (algorithmGiven)
+        r.algorithm = algorithm;
+    for (const auto& [flag, text] : runFlags) {
+        const ParamSpec* s = runSettingOf(flag);
+        ParamValues v{{s->key, parsed(*s, flag, text)}};
+        setRunSettings(r, v);
+    }
+    // The parameters are typed against the algorithm's declarations (resolved with the kind's
+    // default model when none is given); an unknown key is an error naming the known ones.
+    if (!sets.empty()) {
+        RunDescription probe = r;
+        probe.steps = std::max<std::int64_t>(probe.steps, 1);
+        probe.params.clear();
+        auto resolved = resolveRun(probe, builtinDataKinds(), Registry::builtin());
+        if (auto* e = std::get_if<ParamError>(&resolved))
+            throw UsageError(e->message);
+        const RunDescription& p = std::get<RunDescription>(resolved);
+        const AlgorithmEntry* entry = Registry::builtin().find(p.model, p.algorithm);
+        for (const auto& [key, text] : sets) {
+            const ParamSpec* s = nullptr;
+            for (const ParamSpec& ps : entry->params)
+                if (ps.key == key)
+                    s = &ps;
+            if (!s) {
+                std::string known;
+                for (const ParamSpec& ps : entry->params)
+                    known += (known.empty() ? "" : ", ") + ps.key;
+                throw UsageError("--set " + key + ": not a parameter of " + p.model + " " +
+                                 p.algorithm + " (known: " + known + ")");
+            }
+            r.params[key] = parsed(*s, "--set " + key, text);
+        }
+    }
+    return out;
+}
+
+std::string runFlagsHelp()
+{
+    std::string out;
+    auto line = [&](const ParamSpec& p) {
+        std::string flag = flagOf(p.key);
+        if (p.type == ParamType::Bool)
+            flag = p.defaultValue != 0 ? "--no-" + flag.substr(2) : flag;
+        else
+            flag += p.type == ParamType::Int    ? " N"
+                    : p.type == ParamType::Real ? " X"
+                    : p.type == ParamType::Names
+                        ? " A,B,…"
+                        : " " + std::string(p.type == ParamType::Text ? "TEXT" : "CHOICE");
+        std::string text = p.help;
+        if (p.type == ParamType::Bool)
+            text += p.defaultValue != 0 ? " (on by default)" : "";
+        else if (!defaultText(p).empty())
+            text += " (default " + defaultText(p) + ", " + rangeText(p) + ")";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "  %-26s", flag.c_str());
+        out += buf;
+        out += text + "\n";
+    };
+    for (const DataKindSpec& k : builtinDataKinds().all()) {
+        out += "\n" + k.label + " (--kind " + k.key + "): " + k.formats + "\n  " + k.task + "\n";
+        for (const ParamSpec& p : k.settings)
+            line(p);
+    }
+    out += "\nRun\n";
+    for (const ParamSpec& p : runSettings())
+        line(p);
+    return out;
+}
+
+} // namespace svi::cli

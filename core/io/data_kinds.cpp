@@ -1,0 +1,144 @@
+#include "core/io/data_kinds.h"
+
+#include "core/io/data_error.h"
+#include "core/io/kinds/kinds.h"
+
+#include <QFileInfo>
+#include <QLocale>
+#include <QString>
+#include <stdexcept>
+
+namespace svi {
+
+const DataKinds& builtinDataKinds()
+{
+    static const DataKinds kinds = [] {
+        DataKinds k;
+        // Recognition tries them in this order: the most specific content first.
+        k.add(kinds::synthetic());
+        k.add(kinds::ratings());
+        k.add(kinds::corpus());
+        k.add(kinds::table());
+        k.add(kinds::image());
+        return k;
+    }();
+    return kinds;
+}
+
+namespace {
+
+std::optional<std::string> tryRecognise(const DataKindSpec& kind, const std::string& path)
+{
+    try {
+        return kind.recognise(path);
+    } catch (const DataError&) {
+        return std::nullopt; // a reader's complaint: not this kind
+    }
+}
+
+void requireReadable(const std::string& path)
+{
+    if (path.rfind(":/", 0) == 0 || path == "synthetic")
+        return;
+    const QFileInfo info(QString::fromStdString(path));
+    if (!info.exists())
+        throw DataError("cannot read '" + path + "': no such file or folder");
+    if (!info.isReadable())
+        throw DataError("cannot read '" + path + "': permission denied");
+}
+
+} // namespace
+
+Recognised recogniseData(const std::vector<std::string>& files, const DataKinds& kinds)
+{
+    if (files.empty())
+        throw DataError("no data file given");
+    requireReadable(files.front());
+    Recognised out;
+    for (const DataKindSpec& kind : kinds.all())
+        if (auto format = tryRecognise(kind, files.front())) {
+            out = {&kind, *format};
+            break;
+        }
+    if (!out.kind) {
+        std::string list;
+        for (const DataKindSpec& kind : kinds.all())
+            list += "\n  " + kind.key + ": " + kind.formats;
+        throw DataError("'" + files.front() +
+                        "' is not a file of any kind the workbench reads; the kinds are:" + list);
+    }
+    if (files.size() > 1 && !out.kind->severalFiles)
+        throw DataError("one " + out.kind->label + " file at a time ('" + files[1] + "' is extra)");
+    for (std::size_t i = 1; i < files.size(); ++i) {
+        requireReadable(files[i]);
+        if (!tryRecognise(*out.kind, files[i]))
+            throw DataError("'" + files[i] + "' is not " + out.kind->label + " data like '" +
+                            files.front() + "' (" + out.format + ")");
+    }
+    return out;
+}
+
+DataDescription withKind(DataDescription d, const DataKinds& kinds)
+{
+    if (d.kind.empty())
+        d.kind = recogniseData(d.files, kinds).kind->key;
+    return d;
+}
+
+ParamValues withSuggestions(const RawData& raw, ParamValues given)
+{
+    for (const auto& [key, value] : raw.suggestedSettings())
+        given.emplace(key, value);
+    return given;
+}
+
+const DataKindSpec& kindOf(const DataDescription& d, const DataKinds& kinds)
+{
+    const DataKindSpec* kind = kinds.find(d.kind);
+    if (!kind)
+        throw std::invalid_argument(fieldError("data.kind", d.kind.empty() ? "\"\"" : d.kind,
+                                               "must be one of: " + kinds.keys()));
+    return *kind;
+}
+
+BuiltData buildDataSet(const DataDescription& d, const DataKinds& kinds)
+{
+    const DataKindSpec& kind = kindOf(d, kinds);
+    const std::shared_ptr<const RawData> raw = kind.read(d);
+    return kind.build(*raw, d);
+}
+
+namespace {
+
+ParamValues resolvedSettings(const DataKindSpec& kind, const ParamValues& given)
+{
+    auto resolved = resolveParams(kind.settings, given);
+    if (auto* e = std::get_if<ParamError>(&resolved))
+        throw std::invalid_argument("data.settings." + e->message);
+    return std::get<ParamValues>(resolved);
+}
+
+} // namespace
+
+PreparedData prepareData(const DataDescription& given, const DataKinds& kinds)
+{
+    PreparedData out;
+    out.data = withKind(given, kinds);
+    const DataKindSpec& kind = kindOf(out.data, kinds);
+    if (out.data.files.size() > 1 && !kind.severalFiles)
+        throw DataError("one " + kind.label + " file at a time ('" + out.data.files[1] +
+                        "' is extra)");
+    const ParamValues asGiven = out.data.settings;
+    out.data.settings = resolvedSettings(kind, asGiven);
+    out.raw = kind.read(out.data);
+    out.data.settings = resolvedSettings(kind, withSuggestions(*out.raw, asGiven));
+    out.built = kind.build(*out.raw, out.data);
+    return out;
+}
+
+std::string groupedNumber(std::int64_t n)
+{
+    return QLocale(QLocale::English).toString(qlonglong(n)).toStdString();
+}
+
+} // namespace svi

@@ -1,0 +1,61 @@
+#pragma once
+// The built-in data kinds (images, tables, synthetic data, corpora, ratings: core/io/kinds/)
+// and what both front ends do with a data description: recognise the kind of its files by
+// their content, read them, and build the data set. Any thread.
+
+#include "core/run/data_kinds.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// Every built-in kind, in the order recognition tries them. Built once; immutable.
+const DataKinds& builtinDataKinds();
+
+struct Recognised
+{
+    const DataKindSpec* kind = nullptr;
+    std::string format; // "FCS 3.1", "PNG image", …
+};
+
+// The kind of `files` (the first decides; the others must be of the same kind, and several
+// files only where the kind takes several). Throws DataError naming the file, and listing the
+// kinds with their formats when none recognises it.
+Recognised recogniseData(const std::vector<std::string>& files,
+                         const DataKinds& kinds = builtinDataKinds());
+
+// `description` with its kind recognised when empty. Throws as recogniseData.
+DataDescription withKind(DataDescription description, const DataKinds& kinds = builtinDataKinds());
+
+// `given` completed with what `raw` suggests for the settings it does not hold (a CyTOF file's
+// arcsinh cofactor, the held-out share usual for such data).
+ParamValues withSuggestions(const RawData& raw, ParamValues given);
+
+struct PreparedData
+{
+    DataDescription data; // kind set, every setting present
+    std::shared_ptr<const RawData> raw;
+    BuiltData built;
+};
+
+// Reads the files of `given` (its kind recognised when empty; the settings it holds, the
+// declared defaults for the rest), completes the settings with what the data suggest for those
+// not given, and builds the data set. Both front ends prepare data so. Throws DataError /
+// std::invalid_argument naming the file or the setting ("data.settings.missing = 2, but …").
+PreparedData prepareData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds());
+
+// Reads and builds the data of a resolved description (kind set, settings complete). Throws
+// DataError / std::invalid_argument naming the file or the setting.
+BuiltData buildDataSet(const DataDescription& description,
+                       const DataKinds& kinds = builtinDataKinds());
+
+// The kind of a resolved description; throws std::invalid_argument when it is unknown.
+const DataKindSpec& kindOf(const DataDescription& description,
+                           const DataKinds& kinds = builtinDataKinds());
+
+// "1,234,567", for summaries.
+std::string groupedNumber(std::int64_t n);
+
+} // namespace svi

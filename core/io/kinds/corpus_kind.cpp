@@ -1,0 +1,151 @@
+// Text corpora, read as documents × words: LDA-C and UCI bag-of-words counts, or raw text (a
+// folder, a tar archive, text files) tokenized here; a share of documents held out for
+// document completion (Hoffman et al. 2013, §4).
+
+#include "core/data/corpus.h"
+#include "core/io/corpus_files.h"
+#include "core/io/data_error.h"
+#include "core/io/data_files.h"
+#include "core/io/data_kinds.h"
+#include "core/io/kinds/kinds.h"
+#include "core/io/run_files.h"
+
+namespace svi::kinds {
+namespace {
+
+class RawCorpus : public RawData
+{
+public:
+    explicit RawCorpus(Corpus c) : m_corpus(std::move(c)) {}
+    std::string summary() const override
+    {
+        const CorpusStats s = m_corpus.stats();
+        return groupedNumber(s.documents) + " documents · " + groupedNumber(s.vocabulary) +
+               " words in the vocabulary · " + groupedNumber(s.tokens) + " tokens";
+    }
+    const Corpus& corpus() const { return m_corpus; }
+
+private:
+    Corpus m_corpus;
+};
+
+std::string formatName(CorpusFormat f)
+{
+    switch (f) {
+    case CorpusFormat::Ldac:
+        return "LDA-C";
+    case CorpusFormat::Uci:
+        return "UCI bag-of-words";
+    case CorpusFormat::TextFolder:
+        return "a folder of text";
+    case CorpusFormat::TextArchive:
+        return "a tar archive of text";
+    case CorpusFormat::TextFiles:
+        return "text files";
+    }
+    return "corpus";
+}
+
+// One document per line: "N id:count …" (LDA-C).
+QByteArray ldac(const SparseRows& rows, const std::vector<std::int64_t>& which)
+{
+    QByteArray out;
+    for (std::int64_t r : which) {
+        const auto words = rows.rowCols(r);
+        const auto counts = rows.rowCounts(r);
+        out += QByteArray::number(qint64(words.size()));
+        for (std::size_t i = 0; i < words.size(); ++i)
+            out += ' ' + QByteArray::number(words[i]) + ':' + QByteArray::number(qint64(counts[i]));
+        out += '\n';
+    }
+    return out;
+}
+
+// The document-completion split as LDA-C files, so that other tools (the gensim benchmark)
+// train and score on exactly the documents and words svi does.
+std::string writeSplit(const BuiltData& built, const std::string& folder)
+{
+    const CountData& data = *built.data.counts;
+    const QString dir = QString::fromStdString(folder);
+    writeFileAtomically(dir + "/train.ldac", ldac(data.train, data.trainingRows()));
+    writeFileAtomically(dir + "/test_observed.ldac", ldac(data.train, data.testRows));
+    writeFileAtomically(dir + "/test_heldout.ldac", ldac(data.heldOut, data.testRows));
+    QByteArray vocab;
+    for (const std::string& w : data.columnNames)
+        vocab += QByteArray::fromStdString(w) + '\n';
+    writeFileAtomically(dir + "/vocab.txt", vocab);
+    return groupedNumber(data.trainingRowCount()) + " training and " +
+           groupedNumber(std::int64_t(data.testRows.size())) + " test documents, " +
+           groupedNumber(data.cols()) +
+           " words (train.ldac, test_observed.ldac, "
+           "test_heldout.ldac, vocab.txt)";
+}
+
+} // namespace
+
+DataKindSpec corpus()
+{
+    DataKindSpec k;
+    k.key = "corpus";
+    k.label = "Corpus";
+    k.task = "document completion: half of each test document's words condition it, the other "
+             "half are scored (perplexity)";
+    k.formats = "LDA-C, UCI bag-of-words (docword), a folder or tar archive of text files";
+    k.settings = CorpusOptions::params();
+    k.settings.push_back(textParam(
+        "subset", "Subset",
+        "raw text: only the files below a folder of this name (e.g. 20news-bydate-train)"));
+    k.settings.push_back(textParam("vocab", "Vocabulary file",
+                                   "LDA-C / UCI: the vocabulary file; empty = found beside"));
+    for (const ParamSpec& p : TokenizerOptions::params())
+        k.settings.push_back(p);
+    k.readSettings = {"subset", "vocab"};
+    for (const ParamSpec& p : TokenizerOptions::params())
+        k.readSettings.push_back(p.key);
+    k.severalFiles = true;
+    k.defaultModel = "lda";
+    k.views = {DataView::Topics};
+    k.recognise = [](const std::string& path) -> std::optional<std::string> {
+        if (dataFileKind(path) != DataFileKind::Corpus)
+            return std::nullopt;
+        const auto f = corpusFormatOf(path);
+        return f ? formatName(*f) : std::string("text");
+    };
+    k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
+        CorpusReadOptions ro;
+        ro.tokenizer = TokenizerOptions::fromParams(d.settings);
+        ro.subset = getChoice(d.settings, "subset");
+        ro.vocabulary = getChoice(d.settings, "vocab");
+        if (auto problem = ro.validate())
+            throw std::invalid_argument(*problem);
+        Corpus c = loadCorpus(d.files, ro);
+        const CorpusStats st = c.stats();
+        if (st.documents == 0 || st.tokens == 0)
+            throw DataError("'" + (c.source.empty() ? d.files.front() : c.source) +
+                            "' holds no word" + (st.documents == 0 ? " (no document)" : ""));
+        return std::make_shared<RawCorpus>(std::move(c));
+    };
+    k.build = [](const RawData& raw, const DataDescription& d) {
+        const Corpus& c = static_cast<const RawCorpus&>(raw).corpus();
+        BuiltData out;
+        const CountDataPtr data = makeCorpusData(c, CorpusOptions::fromParams(d.settings));
+        out.data = data;
+        double tokens = 0;
+        for (std::int64_t r = 0; r < data->rows(); ++r)
+            tokens += data->train.rowTotal(r) +
+                      (r < data->heldOut.rows() ? data->heldOut.rowTotal(r) : 0.0);
+        out.summary = groupedNumber(data->rows()) + " documents · " + groupedNumber(data->cols()) +
+                      " words in the vocabulary · " + groupedNumber(std::llround(tokens)) +
+                      " tokens · " + groupedNumber(std::int64_t(data->testRows.size())) +
+                      " test documents";
+        out.facts = {{"documents", double(data->rows())},
+                     {"vocabulary", double(data->cols())},
+                     {"tokens", tokens},
+                     {"test_documents", double(data->testRows.size())}};
+        return out;
+    };
+    k.writeSplit = writeSplit;
+    return k;
+}
+
+} // namespace svi::kinds

@@ -1,0 +1,126 @@
+// Ratings (MovieLens: u.data, ratings.dat, ratings.csv, or a folder holding one) read as
+// users × items; a share of each user's ratings held out as test and validation entries
+// (Gopalan, Hofman & Blei 2015, §4).
+
+#include "core/data/ratings.h"
+#include "core/io/data_files.h"
+#include "core/io/data_kinds.h"
+#include "core/io/kinds/kinds.h"
+#include "core/io/ratings_files.h"
+#include "core/io/run_files.h"
+
+namespace svi::kinds {
+namespace {
+
+class RawRatings : public RawData
+{
+public:
+    explicit RawRatings(Ratings r) : m_ratings(std::move(r)) {}
+    std::string summary() const override
+    {
+        return groupedNumber(std::int64_t(m_ratings.entries.size())) + " ratings of " +
+               groupedNumber(m_ratings.users()) + " users × " + groupedNumber(m_ratings.items()) +
+               " items";
+    }
+    const Ratings& ratings() const { return m_ratings; }
+
+private:
+    Ratings m_ratings;
+};
+
+std::string formatName(RatingsFormat f)
+{
+    switch (f) {
+    case RatingsFormat::Tab:
+        return "MovieLens u.data (tab-separated)";
+    case RatingsFormat::Dat:
+        return "MovieLens ratings.dat (::-separated)";
+    case RatingsFormat::Csv:
+        return "MovieLens ratings.csv";
+    }
+    return "MovieLens ratings";
+}
+
+// "user TAB item TAB rating" with the file's ids (the layout of hgaprec, Gopalan et al.'s
+// code), sorted by user then item.
+QByteArray ratingsTsv(const CountData& data, const SparseRows& rows)
+{
+    QByteArray out;
+    for (std::int64_t u = 0; u < rows.rows(); ++u) {
+        const auto cols = rows.rowCols(u);
+        const auto ys = rows.rowCounts(u);
+        const QByteArray uid = QByteArray::number(
+            std::size_t(u) < data.rowIds.size() ? data.rowIds[std::size_t(u)] : u);
+        for (std::size_t n = 0; n < cols.size(); ++n) {
+            const qint64 iid = std::size_t(cols[n]) < data.columnIds.size()
+                                   ? data.columnIds[std::size_t(cols[n])]
+                                   : cols[n];
+            out += uid + '\t' + QByteArray::number(iid) + '\t' +
+                   QByteArray::number(double(ys[n]), 'g', 6) + '\n';
+        }
+    }
+    return out;
+}
+
+std::string writeSplit(const BuiltData& built, const std::string& folder)
+{
+    const CountData& data = *built.data.counts;
+    const QString dir = QString::fromStdString(folder);
+    writeFileAtomically(dir + "/train.tsv", ratingsTsv(data, data.train));
+    writeFileAtomically(dir + "/test.tsv", ratingsTsv(data, data.heldOut));
+    writeFileAtomically(dir + "/validation.tsv", ratingsTsv(data, data.validation));
+    return groupedNumber(data.train.nonZeros()) + " training, " +
+           groupedNumber(data.heldOut.nonZeros()) + " test and " +
+           groupedNumber(data.validation.nonZeros()) +
+           " validation ratings (train.tsv, test.tsv, validation.tsv)";
+}
+
+} // namespace
+
+DataKindSpec ratings()
+{
+    DataKindSpec k;
+    k.key = "ratings";
+    k.label = "Ratings";
+    k.task = "recommendation: a share of each user's ratings is held out; every unrated item is "
+             "ranked (precision and recall at 20)";
+    k.formats = "MovieLens u.data, ratings.dat, ratings.csv, or a folder holding one";
+    k.settings = RatingsOptions::params();
+    k.settings.push_back(
+        textParam("items", "Titles file", "the items' titles; empty = found beside the ratings"));
+    k.readSettings = {"items"};
+    k.defaultModel = "hpf";
+    k.views = {DataView::Recommendations};
+    k.recognise = [](const std::string& path) -> std::optional<std::string> {
+        if (dataFileKind(path) != DataFileKind::Ratings)
+            return std::nullopt;
+        const auto f = ratingsFormatOf(path);
+        return f ? formatName(*f) : std::string("MovieLens ratings");
+    };
+    k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
+        return std::make_shared<RawRatings>(
+            loadRatings(d.files.front(), getChoice(d.settings, "items")));
+    };
+    k.build = [](const RawData& raw, const DataDescription& d) {
+        RatingsSplitStats s;
+        BuiltData out;
+        out.data = makeRatingsData(static_cast<const RawRatings&>(raw).ratings(),
+                                   RatingsOptions::fromParams(d.settings), &s);
+        out.summary = groupedNumber(s.users) + " users × " + groupedNumber(s.items) + " items · " +
+                      groupedNumber(s.train) + " training, " + groupedNumber(s.test) +
+                      " test and " + groupedNumber(s.validation) + " validation ratings";
+        out.facts = {{"users", double(s.users)},
+                     {"items", double(s.items)},
+                     {"train", double(s.train)},
+                     {"test", double(s.test)},
+                     {"validation", double(s.validation)},
+                     {"dropped_below_threshold", double(s.droppedBelowThreshold)},
+                     {"users_without_test", double(s.usersWithoutTest)},
+                     {"returned_to_training", double(s.returnedToTraining)}};
+        return out;
+    };
+    k.writeSplit = writeSplit;
+    return k;
+}
+
+} // namespace svi::kinds

@@ -1,0 +1,181 @@
+// Tables: FCS files (several stacked into one table, channels matched by name) or one delimited
+// text file, read as rows × channels; channels selected, transformed and standardised, and
+// entries or rows held out for scoring (paper 000, Sec. 5.3).
+
+#include "core/data/table.h"
+#include "core/io/data_files.h"
+#include "core/io/data_kinds.h"
+#include "core/io/kinds/kinds.h"
+
+#include <QString>
+#include <algorithm>
+
+namespace svi::kinds {
+namespace {
+
+// The channels ticked by default: those with a marker name ($PnS) when some have one (CyTOF
+// files name the antibody there, and leave Time, Event_length, DNA and bead channels without
+// one or with their metal), else every channel but a time or event counter.
+bool defaultChannel(const Table& t, int c)
+{
+    bool anyMarker = false;
+    for (int j = 0; j < t.cols(); ++j)
+        anyMarker |= j < int(t.markers.size()) && !t.markers[std::size_t(j)].empty() &&
+                     t.markers[std::size_t(j)] != t.columns[std::size_t(j)];
+    const QString name = QString::fromStdString(t.columns[std::size_t(c)]).toLower();
+    if (name == "time" || name.startsWith("event") || name == "cell_length")
+        return false;
+    if (!anyMarker)
+        return true;
+    const std::string& m = c < int(t.markers.size()) ? t.markers[std::size_t(c)] : std::string();
+    return !m.empty() && m != t.columns[std::size_t(c)];
+}
+
+class RawTable : public RawData
+{
+public:
+    RawTable(Table table, bool fcs) : m_table(std::move(table)), m_fcs(fcs) {}
+    std::string summary() const override
+    {
+        return groupedNumber(m_table.rows()) + " rows × " + std::to_string(m_table.cols()) +
+               " channels";
+    }
+    std::vector<Name> names(const std::string& key) const override
+    {
+        std::vector<Name> out;
+        if (key != "channels")
+            return out;
+        for (int c = 0; c < m_table.cols(); ++c)
+            out.push_back(
+                {m_table.columns[std::size_t(c)], m_table.label(c), defaultChannel(m_table, c)});
+        return out;
+    }
+    ParamValues suggestedSettings() const override
+    {
+        ParamValues s;
+        // The papers' held-out shares: 5 % of CyTOF entries, 10 % of an expression matrix's.
+        s["heldout"] = m_fcs ? 0.05 : 0.1;
+        if (m_table.suggestedArcsinh > 0)
+            s["arcsinh"] = m_table.suggestedArcsinh;
+        std::string ticked;
+        bool all = true;
+        for (const Name& n : names("channels")) {
+            all = all && n.ticked;
+            if (n.ticked)
+                ticked += (ticked.empty() ? "" : ",") + n.name;
+        }
+        if (!all && !ticked.empty())
+            s["channels"] = ticked;
+        return s;
+    }
+    const Table& table() const { return m_table; }
+
+private:
+    Table m_table;
+    bool m_fcs;
+};
+
+// The channels of `o` without those `exclude` names (an empty selection is every channel).
+std::vector<std::string> withoutExcluded(const Table& table, const std::vector<std::string>& kept,
+                                         const std::vector<std::string>& exclude)
+{
+    std::string unknown;
+    const auto dropped = selectColumns(table, exclude, &unknown);
+    if (!dropped)
+        throw std::invalid_argument("exclude: no channel or marker named '" + unknown + "' in '" +
+                                    table.source + "'");
+    std::vector<int> from;
+    if (!kept.empty()) {
+        const auto picked = selectColumns(table, kept, &unknown);
+        if (!picked)
+            throw std::invalid_argument("channels: no channel or marker named '" + unknown +
+                                        "' in '" + table.source + "'");
+        from = *picked;
+    } else {
+        for (int c = 0; c < table.cols(); ++c)
+            from.push_back(c);
+    }
+    std::vector<std::string> out;
+    for (int c : from)
+        if (std::find(dropped->begin(), dropped->end(), c) == dropped->end())
+            out.push_back(table.columns[std::size_t(c)]);
+    return out;
+}
+
+} // namespace
+
+// Shared with the synthetic kind, which makes its table in memory.
+BuiltData buildTable(const Table& table, const TableOptions& o)
+{
+    BuiltData out;
+    const DenseDataPtr data = makeTableData(table, o);
+    out.data = data;
+    const std::int64_t heldOut = (data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
+    out.summary = groupedNumber(data->rows()) + " rows × " + std::to_string(data->cols()) +
+                  " channels · " + groupedNumber(heldOut) + " held-out entries" +
+                  (o.arcsinhCofactor > 0 ? " · arcsinh(x/" + formatNumber(o.arcsinhCofactor) + ")"
+                                         : std::string()) +
+                  (data->trainingRows.empty()
+                       ? std::string()
+                       : " · " + groupedNumber(data->trainingRowCount()) + " training rows");
+    out.facts = {{"rows", double(data->rows())},
+                 {"channels", double(data->cols())},
+                 {"training_rows", double(data->trainingRowCount())},
+                 {"heldout_entries", double(heldOut)}};
+    return out;
+}
+
+DataKindSpec table()
+{
+    DataKindSpec k;
+    k.key = "table";
+    k.label = "Table";
+    k.task = "held-out entries (or rows) of a rows × channels table are predicted and scored";
+    k.formats = "FCS 2.0–3.1 (any name; several stacked), CSV / TSV / whitespace text, "
+                "optionally gzip'd";
+    k.settings = TableOptions::params();
+    k.settings.insert(
+        k.settings.begin() + 1,
+        namesParam("exclude", "Exclude", "channels left out (of `channels`, or of every one)"));
+    k.settings.push_back(boolParam("transpose", "Transpose",
+                                   "rows ↔ columns (genes as data points): delimited text only",
+                                   false));
+    k.settings.push_back(
+        intParam("tile", "Tile rows",
+                 "repeat the rows cyclically up to this many (benchmarks at full size); 0 = off", 0,
+                 0, 1e12));
+    k.readSettings = {"transpose", "tile"};
+    k.severalFiles = true;
+    k.defaultModel = "bpfa";
+    k.views = {DataView::Loadings};
+    k.recognise = [](const std::string& path) -> std::optional<std::string> {
+        switch (dataFileKind(path)) {
+        case DataFileKind::Fcs:
+            return std::string("FCS");
+        case DataFileKind::Delimited:
+            return std::string("delimited text");
+        default:
+            return std::nullopt;
+        }
+    };
+    k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
+        TableReadOptions ro;
+        ro.transpose = getBool(d.settings, "transpose");
+        Table t = loadTable(d.files, ro);
+        if (const std::int64_t tile = getInt(d.settings, "tile"); tile > 0)
+            t = tiledRows(t, tile);
+        return std::make_shared<RawTable>(std::move(t),
+                                          dataFileKind(d.files.front()) == DataFileKind::Fcs);
+    };
+    k.build = [](const RawData& raw, const DataDescription& d) {
+        const Table& t = static_cast<const RawTable&>(raw).table();
+        TableOptions o = TableOptions::fromParams(d.settings);
+        const std::vector<std::string> exclude = splitNames(getChoice(d.settings, "exclude"));
+        if (!exclude.empty())
+            o.channels = withoutExcluded(t, o.channels, exclude);
+        return buildTable(t, o);
+    };
+    return k;
+}
+
+} // namespace svi::kinds
