@@ -11,7 +11,7 @@ namespace {
 const char* kMainHelp = R"(svi — stochastic variational inference, headless
 
 Usage:
-  svi list [--json]                 models, algorithms and their parameters
+  svi list [--json|--markdown]      models, algorithms and their parameters
   svi info FILE [--json] [--patch P]
                                     what a data file holds (image, FCS, CSV/TSV, corpus), or
                                     why it cannot be read

@@ -9,6 +9,7 @@
 #include "core/io/image_file.h"
 #include "core/io/ratings_files.h"
 #include "core/io/table_file.h"
+#include "core/run/docs_tables.h"
 
 #include <set>
 
@@ -42,7 +43,10 @@ int cmdList(const std::vector<std::string>& args)
     for (const auto& a : args) {
         if (a == "--json")
             json = true;
-        else
+        else if (a == "--markdown") {
+            std::fputs(markdownTables(Registry::builtin()).c_str(), stdout);
+            return 0;
+        } else
             throw UsageError("list: unknown option '" + a + "'");
     }
     const Registry& r = Registry::builtin();
