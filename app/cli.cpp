@@ -16,6 +16,10 @@ Usage:
                                     what a data file holds (image, FCS, CSV/TSV, corpus), or
                                     why it cannot be read
   svi run [FILE...] [options]       fit a model and write the results into --out
+  svi compare [FILE...] [options]   several algorithms on the same data, split, budget and
+                                    seeds: run's options, plus --algorithms a,b (or m/a,m2/b),
+                                    --repeats R, --baselines; writes one folder per run and
+                                    results.csv, results.json, results.tex into --out
   svi bench [FILE] [options]        seconds per step, full-pass time and peak memory of each
                                     algorithm (run's options, plus --algorithms a,b and --json)
   svi split CORPUS... --out DIR     a corpus's document-completion split as LDA-C files
@@ -108,8 +112,10 @@ int main(int argc, char** argv)
             return cmdBench(args);
         if (command == "split")
             return cmdSplit(args);
+        if (command == "compare")
+            return cmdCompare(args);
         throw UsageError("unknown command '" + command +
-                         "' (commands: list, info, run, bench, split; see svi --help)");
+                         "' (commands: list, info, run, compare, bench, split; see svi --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;

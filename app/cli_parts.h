@@ -56,5 +56,6 @@ int cmdInfo(const std::vector<std::string>& args);
 int cmdRun(const std::vector<std::string>& args);
 int cmdSplit(const std::vector<std::string>& args);
 int cmdBench(const std::vector<std::string>& args);
+int cmdCompare(const std::vector<std::string>& args);
 
 } // namespace svi::cli::detail

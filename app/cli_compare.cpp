@@ -1,0 +1,145 @@
+// 'svi compare': several algorithms (a model's comparison group, a ticked subset, or entries of
+// several models) on the same data, split, budget and seeds, optionally R repeats with seeds
+// seed, seed + 1, …; one folder per run and the results as CSV, JSON and a LaTeX table.
+
+#include "app/cli_parts.h"
+#include "core/io/compare_results.h"
+
+#include <algorithm>
+#include <omp.h>
+#include <sstream>
+
+namespace svi::cli::detail {
+
+namespace {
+
+struct Pick
+{
+    std::string model, algorithm;
+};
+
+// "a,b" (the run's model) or "m/a,m2/b" (any model that fits the data).
+std::vector<Pick> picksOf(const std::string& text, const std::string& model)
+{
+    std::vector<Pick> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item.empty())
+            continue;
+        const auto slash = item.find('/');
+        out.push_back(slash == std::string::npos
+                          ? Pick{model, item}
+                          : Pick{item.substr(0, slash), item.substr(slash + 1)});
+    }
+    return out;
+}
+
+std::string folderName(const Pick& p, int repeat, int repeats)
+{
+    std::string name = p.model + "-" + p.algorithm;
+    if (repeats > 1)
+        name += "-r" + std::to_string(repeat + 1);
+    return name;
+}
+
+} // namespace
+
+int cmdCompare(const std::vector<std::string>& args)
+{
+    RunArgs a = parseRunArgs(
+        "compare", args,
+        {{"--algorithms", true, "a,b or model/a,model/b (default: the model's group)"},
+         {"--repeats", true, "runs of each algorithm, with seeds seed, seed + 1, … (default 1)"},
+         {"--baselines", false, "also the model's algorithms outside its group"}});
+    if (a.run.seconds == 0 && a.run.steps == 0)
+        throw UsageError("no budget: give --seconds S or --steps N (the same for every run)");
+    const int repeats =
+        a.options.count("--repeats") ? int(parseInteger("--repeats", a.options["--repeats"])) : 1;
+    if (repeats < 1 || repeats > 1000)
+        throw UsageError("--repeats = " + std::to_string(repeats) + ", but must be in [1, 1000]");
+    if (a.run.threads > 0)
+        omp_set_num_threads(a.run.threads);
+    const QString dir = QString::fromStdString(a.out);
+    makeFolder(dir);
+    const PreparedRun base = prepareRun(a.run, a.quiet);
+
+    std::vector<Pick> picks = picksOf(a.options["--algorithms"], base.run.model);
+    if (picks.empty())
+        for (const AlgorithmEntry* e :
+             Registry::builtin().comparisonGroup(base.run.model, a.options.count("--baselines")))
+            picks.push_back({e->model, e->algorithm});
+    if (picks.empty())
+        throw UsageError("compare: model " + base.run.model + " has no algorithm to compare");
+    std::vector<MetricSpec> metrics;
+    std::vector<std::string> models;
+    for (const Pick& p : picks)
+        if (std::find(models.begin(), models.end(), p.model) == models.end()) {
+            models.push_back(p.model);
+            for (const MetricSpec& m : Registry::builtin().metricsOf(p.model))
+                if (std::none_of(metrics.begin(), metrics.end(),
+                                 [&](const MetricSpec& o) { return o.key == m.key; }))
+                    metrics.push_back(m);
+        }
+    // Every run is checked before the first starts: a bad pick fails at once, not after hours.
+    std::vector<PreparedRun> prepared;
+    for (const Pick& p : picks)
+        prepared.push_back(withAlgorithm(base, p.model, p.algorithm, a.run.params));
+
+    std::vector<CompareRun> results;
+    for (int r = 0; r < repeats; ++r)
+        for (std::size_t i = 0; i < picks.size(); ++i) {
+            PreparedRun p = prepared[i];
+            p.run.seed = base.run.seed + std::uint64_t(r);
+            const std::string tag = picks[i].model + "/" + picks[i].algorithm +
+                                    (repeats > 1 ? " #" + std::to_string(r + 1) : "");
+            const Summary s =
+                runAndWrite(p, dir + "/" + QString::fromStdString(folderName(picks[i], r, repeats)),
+                            a.quiet, tag);
+            CompareRun c;
+            c.model = p.run.model;
+            c.algorithm = p.run.algorithm;
+            c.label = p.entry->label;
+            c.repeat = r;
+            c.seed = p.run.seed;
+            if (s.last)
+                c.metrics = s.last->metrics;
+            c.secondsPerStep = s.steps > 0 ? s.trainSeconds / double(s.steps) : std::nan("");
+            c.steps = s.steps;
+            c.epochs = s.epochs;
+            c.termination = terminationName(s.reason);
+            results.push_back(std::move(c));
+            if (!a.quiet && exitStatus(s) != 0)
+                std::fprintf(stderr, "%s: %s\n", tag.c_str(), s.message.c_str());
+        }
+
+    const CompareTable table = aggregate(results, metrics);
+    writeFileAtomically(dir + "/results.csv", compareCsv(table));
+    writeFileAtomically(dir + "/results.json", compareJson(table));
+    writeFileAtomically(dir + "/results.tex", compareTex(table));
+    if (!a.quiet) {
+        std::fprintf(stderr, "\n%-34s", "algorithm");
+        for (const CompareColumn& c : table.columns)
+            std::fprintf(stderr, " %22s", c.metric.key.c_str());
+        std::fprintf(stderr, " %18s\n", "s/step");
+        for (const CompareRow& row : table.rows) {
+            std::fprintf(stderr, "%-34s", (row.model + "/" + row.algorithm).c_str());
+            for (const MeanSd& m : row.metrics) {
+                char cell[64];
+                std::snprintf(cell, sizeof cell, "%.4g ± %.2g", m.mean, m.sd);
+                std::fprintf(stderr, " %22s", m.n == 0 ? "—" : cell);
+            }
+            std::fprintf(stderr, " %10.4g ± %.2g\n", row.secondsPerStep.mean,
+                         row.secondsPerStep.sd);
+        }
+        std::fprintf(stderr, "results in %s (results.csv, results.json, results.tex)\n",
+                     a.out.c_str());
+    }
+    const bool anyOk = std::any_of(results.begin(), results.end(), [](const CompareRun& c) {
+        return c.termination == "budget" || c.termination == "converged" ||
+               c.termination == "cancelled";
+    });
+    return anyOk ? 0 : 3;
+}
+
+} // namespace svi::cli::detail
