@@ -482,10 +482,13 @@ RecognisedFile recogniseInDetail(const std::string& path)
         return recognised(DataFileKind::Corpus, zip + "LDA-C", CorpusFormat::Ldac);
     if (const auto shape = tableShape(lines)) {
         // The table reader splits at one character (tab, comma or semicolon), not at runs of
-        // spaces, so such columns are not a table it reads.
-        if (shape->delimiter != ' ')
-            return recognised(DataFileKind::Delimited, zip + tableName(*shape));
-        return byName(path, zip + tableName(*shape));
+        // spaces, so such columns are not a table it reads. One column of numbers is weak
+        // evidence ("0" lines are also empty LDA-C documents): a name that says more wins.
+        RecognisedFile named = byName(path, zip + tableName(*shape));
+        if (shape->delimiter == ' ' ||
+            (shape->delimiter == 0 && named.format.kind != DataFileKind::Unknown))
+            return named;
+        return recognised(DataFileKind::Delimited, zip + tableName(*shape));
     }
     return byName(path, zip + "text");
 }

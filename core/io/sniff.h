@@ -35,8 +35,9 @@ struct FileFormat
 //     table of whole numbers looks the same;
 //   - text of UCI docword lines (D, W, NNZ, then "docID wordID count") or of LDA-C lines
 //     ("N id:count …" with N pairs) → Corpus;
-//   - text whose lines split into the same number of fields on tab, comma or semicolon, or one
-//     column of numbers → Delimited.
+//   - text whose lines split into the same number of fields on tab, comma or semicolon → Delimited;
+//     one column of numbers too, unless the name says another kind ("0" lines are also empty
+//     LDA-C documents).
 // When the content matches none of these (binary data, prose, a truncated header), a name that
 // says a kind decides so that that kind's reader names what is wrong: .fcs and .lmd → Fcs;
 // MovieLens names → Ratings; .tar, .tgz, docword.*.txt, .ldac, .dat with a vocabulary beside it

@@ -260,6 +260,11 @@ void TestSniff::tiesTheNameBreaks_data()
         << "expr" << QByteArray("s1,s2\ng1,1.5,2\ng2,NA,4\n") << DataFileKind::Delimited << "CSV";
     QTest::newRow("one column") << "col" << QByteArray("x\n1\n2.5\n\n3\n")
                                 << DataFileKind::Delimited << "one-column table";
+    // "0" lines: one column, or LDA-C documents without words.
+    QTest::newRow("zeros") << "zeros" << QByteArray("0\n0\n") << DataFileKind::Delimited
+                           << "one-column table";
+    QTest::newRow("zeros, .ldac") << "empty.ldac" << QByteArray("0\n0\n") << DataFileKind::Corpus
+                                  << "LDA-C (by its name)";
     // Prose: a table only when the name says so (the table reader then names the bad line).
     const QByteArray prose = "Dear all, the orbit\nof the moon, as seen from here, is odd.\n";
     QTest::newRow("prose") << "notes" << prose << DataFileKind::Unknown << "text";
