@@ -307,9 +307,12 @@ RunConfig parseRun(const std::vector<std::string>& args)
             haveFile = true;
         }
     }
+    // guessFileKind: a missing or unreadable file is reported when it is read, as every other
+    // problem with it; its name chooses the task meanwhile.
     const DataFileKind kind =
-        c.files.front() == kSynthetic ? DataFileKind::Delimited : dataFileKind(c.files.front());
-    const bool image = kind == DataFileKind::Image;
+        c.files.front() == kSynthetic ? DataFileKind::Delimited : guessFileKind(c.files.front());
+    // Content of no kind svi reads goes to the image reader, which says why it is not an image.
+    const bool image = kind == DataFileKind::Image || kind == DataFileKind::Unknown;
     const bool corpus = kind == DataFileKind::Corpus;
     const bool ratings = kind == DataFileKind::Ratings;
     const std::string natural = image     ? "inpaint"
