@@ -419,6 +419,7 @@ std::optional<RatingsFormat> ratingsFormatOfName(const std::string& path)
 
 std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text)
 {
+    text = text.substr(0, kSniffBytes); // as ratingsFormatOf reads, so that both agree
     std::string_view line = text;
     if (line.starts_with(kBom))
         line.remove_prefix(kBom.size());

@@ -63,10 +63,10 @@ enum class RatingsFormat { Tab, Dat, Csv };
 // read has the layout its name says.
 std::optional<RatingsFormat> ratingsFormatOf(const std::string& path);
 
-// The layout the first line of `text` (a file's first bytes) shows, a UTF-8 byte-order mark
-// skipped: a rating separated by TAB → Tab, by "::" → Dat, or a header starting
-// "userId,movieId,rating" (any case) → Csv. A headerless comma-separated line is not taken for
-// ratings: it is far more likely a table.
+// The layout the first line of `text` (a file's first bytes; only the first 4 KB are looked at)
+// shows, a UTF-8 byte-order mark skipped: a rating separated by TAB → Tab, by "::" → Dat, or a
+// header starting "userId,movieId,rating" (any case) → Csv. A headerless comma-separated line is
+// not taken for ratings: it is far more likely a table.
 std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text);
 
 // The layout a MovieLens name says (case-insensitive, optionally .gz): u.data, u*.base, u*.test
