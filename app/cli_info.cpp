@@ -274,14 +274,23 @@ int cmdInfo(const std::vector<std::string>& args)
         throw UsageError("info: which file? (svi info FILE [--json])");
     if (patch < 2)
         throw UsageError("--patch = " + std::to_string(patch) + ", but must be ≥ 2");
-    if (dataFileKind(*file) == DataFileKind::Fcs)
+    const FileFormat format = recogniseFile(*file);
+    switch (format.kind) {
+    case DataFileKind::Fcs:
         return infoFcs(*file, json);
-    if (dataFileKind(*file) == DataFileKind::Delimited)
+    case DataFileKind::Delimited:
         return infoTable(*file, json);
-    if (dataFileKind(*file) == DataFileKind::Corpus)
+    case DataFileKind::Corpus:
         return infoCorpus(*file, json);
-    if (dataFileKind(*file) == DataFileKind::Ratings)
+    case DataFileKind::Ratings:
         return infoRatings(*file, json);
+    case DataFileKind::Unknown:
+        throw DataError("cannot read '" + *file + "': its content (" + format.name +
+                        ") is none that svi reads (FCS, delimited tables, images, text corpora, "
+                        "MovieLens ratings)");
+    case DataFileKind::Image:
+        break;
+    }
     const DataInfo info = inspectFile(*file, patch);
     if (json) {
         QJsonArray names;

@@ -230,7 +230,7 @@ void MainWindow::openPaths(const QStringList& paths)
                     m_corpus.reset();
                     m_image.reset();
                     m_table = std::move(r.table);
-                    if (dataFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
+                    if (guessFileKind(paths.front().toStdString()) == DataFileKind::Fcs) {
                         const QSignalBlocker block(
                             m_transpose); // events are always the data points
                         m_transpose->setChecked(false);

@@ -11,25 +11,28 @@
 
 namespace svi::ui {
 
+// guessFileKind, not dataFileKind: a session may name a file that has moved since, and these
+// are asked while it is read and saved; loading the data then says the file is missing.
 bool DataSource::isCorpus() const
 {
     for (const QString& p : paths())
-        if (!p.startsWith(":/") && dataFileKind(p.toStdString()) == DataFileKind::Corpus)
+        if (!p.startsWith(":/") && guessFileKind(p.toStdString()) == DataFileKind::Corpus)
             return true;
     return false;
 }
 
 bool DataSource::isRatings() const
 {
-    return !path.startsWith(":/") && dataFileKind(path.toStdString()) == DataFileKind::Ratings;
+    return !path.startsWith(":/") && guessFileKind(path.toStdString()) == DataFileKind::Ratings;
 }
 
 bool DataSource::isTable() const
 {
     if (path.startsWith(":/") || isCorpus())
         return false;
-    const DataFileKind kind = dataFileKind(path.toStdString());
-    return kind != DataFileKind::Image && kind != DataFileKind::Ratings;
+    // Unknown content is read as an image, whose reader says why it is not one.
+    const DataFileKind kind = guessFileKind(path.toStdString());
+    return kind == DataFileKind::Fcs || kind == DataFileKind::Delimited;
 }
 
 Ratings readSourceRatings(const DataSource& source)

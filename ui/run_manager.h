@@ -73,12 +73,13 @@ struct DataSource
     QString subset;             // raw text: only the files below a folder of this name
     RatingsOptions ratings;     // ratings: binarisation and the held-out split
 
-    // True when one of the paths is a text corpus by its name (a folder, a tar archive,
-    // LDA-C, UCI bag-of-words; see dataFileKind).
+    // True when one of the paths is a text corpus (a folder, a tar archive, LDA-C, UCI
+    // bag-of-words; see recogniseFile, or the name when the file cannot be read).
     bool isCorpus() const;
-    // True for a MovieLens ratings file or a folder holding one (see dataFileKind).
+    // True for a MovieLens ratings file or a folder holding one (as isCorpus).
     bool isRatings() const;
-    // True for FCS and delimited files (by name), false for images, corpora and ratings.
+    // True for FCS and delimited files (as isCorpus), false for images, corpora, ratings and
+    // content of no kind svi reads (loaded as an image, whose reader says what is wrong).
     bool isTable() const;
     QStringList paths() const { return QStringList{path} + morePaths; }
     bool operator==(const DataSource&) const = default;

@@ -1,6 +1,7 @@
 #include "core/io/corpus_files.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
 #include <QDir>
@@ -245,17 +246,11 @@ std::optional<CorpusFormat> corpusFormatOf(const std::string& path)
 {
     if (isDirectory(path))
         return CorpusFormat::TextFolder;
-    const QString full = QFileInfo(qstr(path)).fileName().toLower();
-    if (full.endsWith(".tar") || full.endsWith(".tar.gz") || full.endsWith(".tgz"))
-        return CorpusFormat::TextArchive;
-    const QString name = plainName(path);
-    if (name.startsWith("docword.") && name.endsWith(".txt"))
-        return CorpusFormat::Uci;
-    if (name.endsWith(".ldac"))
-        return CorpusFormat::Ldac;
-    if (name.endsWith(".dat") && !findVocabulary(path).empty())
-        return CorpusFormat::Ldac;
-    return std::nullopt;
+    try {
+        return recogniseInDetail(path).corpus;
+    } catch (const DataError&) {
+        return std::nullopt; // unreadable: read as text files, whose reader says why
+    }
 }
 
 std::string findVocabulary(const std::string& countsPath)

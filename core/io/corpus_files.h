@@ -23,7 +23,7 @@
 //
 // Raw text: one document per file, tokenized as tokenizer.h describes, the vocabulary built
 // with its filters. Folders are read recursively; archives are tar files, plain or gzipped
-// (.tar, .tar.gz, .tgz; POSIX ustar, GNU and pax names), read in one streaming pass. In both,
+// whatever their name (POSIX ustar, GNU and pax names), read in one streaming pass. In both,
 // hidden files (names starting with '.') are skipped, documents are ordered by their path inside
 // (bytewise), named by it, and `subset` keeps only the files below a folder of that name at any
 // depth ("20news-bydate-train" in 20news-bydate.tar.gz, whose paths start
@@ -59,10 +59,12 @@ struct CorpusReadOptions
 
 enum class CorpusFormat { Ldac, Uci, TextFolder, TextArchive, TextFiles };
 
-// The format a path's name (and, for a folder, its being one) says: a folder → TextFolder;
-// .tar, .tar.gz, .tgz → TextArchive; docword.*.txt(.gz) → Uci; .ldac(.gz) → Ldac, and .dat(.gz)
-// when a vocabulary file is beside it; std::nullopt for anything else (raw text files included,
-// since any name can hold text).
+// The corpus format of a path as recogniseFile (sniff.h) finds it, by content first: a folder
+// → TextFolder; a tar archive (plain or gzipped, any name) → TextArchive; UCI docword lines →
+// Uci; LDA-C lines → Ldac; when the content shows nothing, the name (.tar, .tar.gz, .tgz;
+// docword.*.txt(.gz); .ldac(.gz), and .dat(.gz) when a vocabulary file is beside it).
+// std::nullopt for anything else (raw text files included, since any name can hold text) and
+// for a path that cannot be read.
 std::optional<CorpusFormat> corpusFormatOf(const std::string& path);
 
 // vocab.<name>.txt(.gz) beside docword.<name>.txt(.gz); for other count files <stem>.vocab,
@@ -85,9 +87,10 @@ Corpus readTextArchive(const std::string& archive, const CorpusReadOptions& opti
 // One document per file, in the order given, named by the paths as given.
 Corpus readTextFiles(const std::vector<std::string>& paths, const CorpusReadOptions& options = {});
 
-// Reads a corpus in whichever format the paths have: one folder, one archive, one LDA-C or UCI
-// file (optionally followed or preceded by its vocabulary file; a lone .dat is LDA-C, its words
-// numbered when no vocabulary is beside it), or any number of raw text files. Throws DataError
+// Reads a corpus in whichever format the paths have (corpusFormatOf: by content first): one
+// folder, one archive, one LDA-C or UCI file (optionally followed or preceded by its vocabulary
+// file, known by its name: isVocabularyFile; a lone .dat is LDA-C, its words numbered when no
+// vocabulary is beside it), or any number of raw text files. Throws DataError
 // naming the file that cannot be used, or saying which paths do not go together;
 // std::invalid_argument when the options are invalid. For 'svi info': Corpus::stats() of the result
 // gives documents, vocabulary and tokens.

@@ -1,60 +1,57 @@
 #include "core/io/data_files.h"
 
-#include "core/io/corpus_files.h"
 #include "core/io/data_error.h"
 #include "core/io/fcs_file.h"
-#include "core/io/ratings_files.h"
 
-#include <QFileInfo>
-#include <QString>
+#include <algorithm>
 
 namespace svi {
 
 DataFileKind dataFileKind(const std::string& path)
 {
-    QString name = QFileInfo(QString::fromStdString(path)).fileName().toLower();
-    if (name.endsWith(".gz"))
-        name.chop(3);
-    const bool fcs = name.endsWith(".fcs") || name.endsWith(".lmd");
-    const bool table = name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt");
-    if (!fcs) {
-        const std::optional<RatingsFormat> ratings = ratingsFormatOf(path);
-        if (ratings && (!table || *ratings == RatingsFormat::Csv))
-            return DataFileKind::Ratings;
-    }
-    if (corpusFormatOf(path))
-        return DataFileKind::Corpus;
-    if (fcs)
-        return DataFileKind::Fcs;
-    if (table)
-        return DataFileKind::Delimited;
-    return DataFileKind::Image;
+    return recogniseFile(path).kind;
 }
 
 Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& options)
 {
     if (paths.empty())
         throw DataError("no data file given");
-    bool allFcs = true;
+    std::vector<FileFormat> formats;
     for (const std::string& p : paths)
-        allFcs = allFcs && dataFileKind(p) == DataFileKind::Fcs;
-    if (allFcs) {
+        formats.push_back(recogniseFile(p));
+    const auto notFcs = std::find_if(formats.begin(), formats.end(), [](const FileFormat& f) {
+        return f.kind != DataFileKind::Fcs;
+    });
+    if (notFcs == formats.end()) {
         const Table t = readFcsFiles(paths);
         return options.transpose ? transposed(t) : t;
     }
-    if (paths.size() > 1)
+    if (paths.size() > 1) {
+        const std::string& other = paths[std::size_t(notFcs - formats.begin())];
         throw DataError("several files can be read together only when all are FCS files ('" +
-                        paths[1] + "' is not)");
-    if (dataFileKind(paths.front()) == DataFileKind::Corpus)
-        throw DataError("cannot read '" + paths.front() +
-                        "' as a table: it is a text corpus (documents × words)");
-    if (dataFileKind(paths.front()) == DataFileKind::Ratings)
-        throw DataError("cannot read '" + paths.front() +
-                        "' as a table: it is a ratings file (users × items)");
-    if (dataFileKind(paths.front()) != DataFileKind::Delimited)
-        throw DataError("cannot read '" + paths.front() +
-                        "' as a table: expected .fcs, .csv, .tsv or .txt (optionally .gz)");
-    return readTableFile(paths.front(), options);
+                        other + "' is " + notFcs->name + ")");
+    }
+    const std::string& path = paths.front();
+    const FileFormat& format = formats.front();
+    const std::string cannot = "cannot read '" + path + "' as a table: ";
+    switch (format.kind) {
+    case DataFileKind::Delimited:
+        return readTableFile(path, options);
+    case DataFileKind::Corpus:
+        throw DataError(cannot + "it is a text corpus (documents × words), recognised as " +
+                        format.name);
+    case DataFileKind::Ratings:
+        throw DataError(cannot + "it is a ratings file (users × items), recognised as " +
+                        format.name);
+    case DataFileKind::Image:
+        throw DataError(cannot + "it is an image (" + format.name + ")");
+    case DataFileKind::Fcs:
+    case DataFileKind::Unknown:
+        break;
+    }
+    throw DataError(cannot + "its content (" + format.name +
+                    ") is neither an FCS file nor text in columns separated by commas, tabs or "
+                    "semicolons (optionally gzip'd)");
 }
 
 Table tiledRows(const Table& table, std::int64_t rows)

@@ -36,7 +36,14 @@ void checkReadable(const std::string& path)
 QImage readImage(const std::string& path, QByteArray* format)
 {
     checkReadable(path);
+    // The content decides (a PNG named .jpg or .dat is a PNG); formats without a signature of
+    // their own (TGA) are found by their suffix after that.
     QImageReader reader(QString::fromStdString(path));
+    reader.setDecideFormatFromContent(true);
+    if (!reader.canRead()) {
+        reader.setFileName(QString::fromStdString(path));
+        reader.setDecideFormatFromContent(false);
+    }
     reader.setAutoTransform(false);
     if (!reader.canRead())
         fail(path, "not an image or unsupported format (" + reader.errorString().toStdString() +

@@ -401,12 +401,8 @@ std::string ratingsFileIn(const std::string& folder)
     return {};
 }
 
-std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
+std::optional<RatingsFormat> ratingsFormatOfName(const std::string& path)
 {
-    if (isDirectory(path)) {
-        const std::string file = ratingsFileIn(path);
-        return file.empty() ? std::nullopt : ratingsFormatOf(file);
-    }
     const QString name = plainName(path);
     if (name == "u.data")
         return RatingsFormat::Tab;
@@ -418,23 +414,18 @@ std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
         return RatingsFormat::Dat;
     if (name == "ratings.csv")
         return RatingsFormat::Csv;
+    return std::nullopt;
+}
 
-    // Any other name: the first line decides.
-    if (!QFileInfo(qstr(path)).isFile())
-        return std::nullopt;
-    std::string head(kSniffBytes, '\0');
-    try {
-        ByteSource source(path);
-        head.resize(source.readFull(head.data(), head.size()));
-    } catch (const DataError&) {
-        return std::nullopt;
-    }
-    std::string_view line(head);
+std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text)
+{
+    text = text.substr(0, kSniffBytes); // as ratingsFormatOf reads, so that both agree
+    std::string_view line = text;
     if (line.starts_with(kBom))
         line.remove_prefix(kBom.size());
     const std::size_t nl = line.find('\n');
-    if (nl == std::string_view::npos && head.size() == kSniffBytes)
-        return std::nullopt;
+    if (nl == std::string_view::npos && text.size() >= kSniffBytes)
+        return std::nullopt; // a first line this long is not a rating
     line = line.substr(0, nl);
     if (line.ends_with('\r'))
         line.remove_suffix(1);
@@ -449,6 +440,27 @@ std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
         parseRatingLine(line, kTab, user, item, rating, nullptr))
         return RatingsFormat::Tab;
     return std::nullopt;
+}
+
+std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
+{
+    if (isDirectory(path)) {
+        const std::string file = ratingsFileIn(path);
+        return file.empty() ? std::nullopt : ratingsFormatOf(file);
+    }
+    // The content first: a file named u.data may hold "::" lines, and any name may hold ratings.
+    if (QFileInfo(qstr(path)).isFile()) {
+        std::string head(kSniffBytes, '\0');
+        try {
+            ByteSource source(path);
+            head.resize(source.readFull(head.data(), head.size()));
+            if (const auto format = ratingsFormatOfText(head))
+                return format;
+        } catch (const DataError&) {
+            // Unreadable or corrupt: the name decides, and reading reports the problem.
+        }
+    }
+    return ratingsFormatOfName(path);
 }
 
 std::string findItemTitles(const std::string& ratingsPath, RatingsFormat format)

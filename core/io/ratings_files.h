@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,13 +56,22 @@ namespace svi {
 
 enum class RatingsFormat { Tab, Dat, Csv };
 
-// The layout of a ratings file, from its name (case-insensitive, optionally .gz): u.data,
-// u*.base, u*.test → Tab; ratings.dat → Dat; ratings.csv → Csv. A folder holding one of those
-// (ratingsFileIn) has that file's layout. Any other existing file is sniffed: its first line
-// read as a rating separated by TAB → Tab, by "::" → Dat, or a header starting
-// "userId,movieId,rating" → Csv (a headerless comma-separated line is not taken for ratings:
-// it is far more likely a table). std::nullopt for anything else, unreadable files included.
+// The layout of a ratings file: what its first line shows (ratingsFormatOfText; gzip is
+// inflated whatever the name) or, when it shows none, what its name says (ratingsFormatOfName),
+// so that the reader then names the line that is not a rating. A folder holding a ratings file
+// (ratingsFileIn) has that file's layout. std::nullopt for anything else; a path that cannot be
+// read has the layout its name says.
 std::optional<RatingsFormat> ratingsFormatOf(const std::string& path);
+
+// The layout the first line of `text` (a file's first bytes; only the first 4 KB are looked at)
+// shows, a UTF-8 byte-order mark skipped: a rating separated by TAB → Tab, by "::" → Dat, or a
+// header starting "userId,movieId,rating" (any case) → Csv. A headerless comma-separated line is
+// not taken for ratings: it is far more likely a table.
+std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text);
+
+// The layout a MovieLens name says (case-insensitive, optionally .gz): u.data, u*.base, u*.test
+// → Tab; ratings.dat → Dat; ratings.csv → Csv.
+std::optional<RatingsFormat> ratingsFormatOfName(const std::string& path);
 
 // The ratings file in a folder: u.data, ratings.dat or ratings.csv (tried in this order, each
 // also with .gz). Empty when none is there or `folder` is not a folder.

@@ -108,6 +108,11 @@ constexpr std::int64_t kReadBlock = 4 << 20;    // bytes read into memory at a t
 
 } // namespace
 
+bool isTarHeader(std::string_view block)
+{
+    return block.size() >= kBlock && tarChecksumOk(block.data());
+}
+
 void readTarArchive(const std::string& path, const std::function<bool(const std::string&)>& want,
                     const std::function<void(const std::string&, std::string&)>& take)
 {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace svi {
 
@@ -18,5 +19,9 @@ namespace svi {
 // match, a size that is not a number, an archive that ends inside a header or a file.
 void readTarArchive(const std::string& path, const std::function<bool(const std::string&)>& want,
                     const std::function<void(const std::string&, std::string&)>& take);
+
+// Whether `block` starts with a tar header: 512 bytes whose checksum matches (every tar format
+// has one; the ustar magic at byte 257 is absent from old archives), as readTarArchive needs.
+bool isTarHeader(std::string_view block);
 
 } // namespace svi

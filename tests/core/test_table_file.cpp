@@ -652,9 +652,10 @@ void TestTableFile::allExpressionHead()
 
 void TestTableFile::loadTableDispatchesByKind()
 {
-    QCOMPARE(dataFileKind("x.FCS"), DataFileKind::Fcs);
-    QCOMPARE(dataFileKind("a/b.tsv.gz"), DataFileKind::Delimited);
-    QCOMPARE(dataFileKind("p.png"), DataFileKind::Image);
+    // Files that do not exist: their names decide (test_sniff has the content).
+    QCOMPARE(guessFileKind("x.FCS"), DataFileKind::Fcs);
+    QCOMPARE(guessFileKind("a/b.tsv.gz"), DataFileKind::Delimited);
+    QCOMPARE(guessFileKind("p.png"), DataFileKind::Image);
     const std::string a = write("k1.csv", "a\n1\n").toStdString();
     QVERIFY_THROWS_EXCEPTION(DataError, loadTable({a, a}));
     const Table t =
