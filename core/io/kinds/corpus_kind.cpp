@@ -9,6 +9,7 @@
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/run_files.h"
+#include "core/io/sniff.h"
 
 namespace svi::kinds {
 namespace {
@@ -28,23 +29,6 @@ public:
 private:
     Corpus m_corpus;
 };
-
-std::string formatName(CorpusFormat f)
-{
-    switch (f) {
-    case CorpusFormat::Ldac:
-        return "LDA-C";
-    case CorpusFormat::Uci:
-        return "UCI bag-of-words";
-    case CorpusFormat::TextFolder:
-        return "a folder of text";
-    case CorpusFormat::TextArchive:
-        return "a tar archive of text";
-    case CorpusFormat::TextFiles:
-        return "text files";
-    }
-    return "corpus";
-}
 
 // One document per line: "N id:count …" (LDA-C).
 QByteArray ldac(const SparseRows& rows, const std::vector<std::int64_t>& which)
@@ -106,10 +90,10 @@ DataKindSpec corpus()
     k.defaultModel = "lda";
     k.views = {DataView::Topics};
     k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        if (dataFileKind(path) != DataFileKind::Corpus)
+        const FileFormat f = recogniseFile(path);
+        if (f.kind != DataFileKind::Corpus)
             return std::nullopt;
-        const auto f = corpusFormatOf(path);
-        return f ? formatName(*f) : std::string("text");
+        return f.name;
     };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         CorpusReadOptions ro;

@@ -8,6 +8,7 @@
 #include "core/io/kinds/kinds.h"
 #include "core/io/ratings_files.h"
 #include "core/io/run_files.h"
+#include "core/io/sniff.h"
 
 namespace svi::kinds {
 namespace {
@@ -27,19 +28,6 @@ public:
 private:
     Ratings m_ratings;
 };
-
-std::string formatName(RatingsFormat f)
-{
-    switch (f) {
-    case RatingsFormat::Tab:
-        return "MovieLens u.data (tab-separated)";
-    case RatingsFormat::Dat:
-        return "MovieLens ratings.dat (::-separated)";
-    case RatingsFormat::Csv:
-        return "MovieLens ratings.csv";
-    }
-    return "MovieLens ratings";
-}
 
 // "user TAB item TAB rating" with the file's ids (the layout of hgaprec, Gopalan et al.'s
 // code), sorted by user then item.
@@ -92,10 +80,10 @@ DataKindSpec ratings()
     k.defaultModel = "hpf";
     k.views = {DataView::Recommendations};
     k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        if (dataFileKind(path) != DataFileKind::Ratings)
+        const FileFormat f = recogniseFile(path);
+        if (f.kind != DataFileKind::Ratings)
             return std::nullopt;
-        const auto f = ratingsFormatOf(path);
-        return f ? formatName(*f) : std::string("MovieLens ratings");
+        return f.name;
     };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         return std::make_shared<RawRatings>(

@@ -6,6 +6,7 @@
 #include "core/io/data_files.h"
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
+#include "core/io/sniff.h"
 
 #include <QString>
 #include <algorithm>
@@ -149,14 +150,10 @@ DataKindSpec table()
     k.defaultModel = "bpfa";
     k.views = {DataView::Loadings};
     k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        switch (dataFileKind(path)) {
-        case DataFileKind::Fcs:
-            return std::string("FCS");
-        case DataFileKind::Delimited:
-            return std::string("delimited text");
-        default:
+        const FileFormat f = recogniseFile(path);
+        if (f.kind != DataFileKind::Fcs && f.kind != DataFileKind::Delimited)
             return std::nullopt;
-        }
+        return f.name;
     };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         TableReadOptions ro;
