@@ -187,4 +187,27 @@ const std::vector<std::int64_t>& MinibatchSampler::next()
     return m_out;
 }
 
+StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic,
+                   std::int64_t minibatch, std::uint64_t samplerSeed)
+    : m_training(&trainingRows)
+{
+    const std::int64_t n = std::int64_t(trainingRows.size());
+    m_perStep = stochastic ? std::min(minibatch, n) : n;
+    if (stochastic)
+        m_sampler = std::make_unique<MinibatchSampler>(n, m_perStep, samplerSeed);
+    else
+        m_rows = trainingRows;
+}
+
+void StepRows::next()
+{
+    if (!m_sampler)
+        return;
+    // The sampler draws positions among the training rows.
+    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    m_rows.resize(drawn.size());
+    for (std::size_t j = 0; j < drawn.size(); ++j)
+        m_rows[j] = (*m_training)[std::size_t(drawn[j])];
+}
+
 } // namespace svi

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,32 @@ private:
     // m_inBatch[i] != 0 while item i is in the part of the current batch taken from the old
     // epoch; all zero between calls.
     std::vector<unsigned char> m_inBatch;
+};
+
+// The rows of each step of a trainer that draws from the training rows of its data: a
+// stochastic trainer takes a minibatch of them per step (a MinibatchSampler over their
+// positions, mapped to rows), a batch trainer takes all of them every step.
+// Thread-safety: a value; driven by the trainer's thread.
+class StepRows
+{
+public:
+    StepRows() = default;
+    // `trainingRows` (non-empty, ascending) must outlive this object. Stochastic: minibatches of
+    // min(minibatch, their count), drawn by a sampler seeded with `samplerSeed`.
+    StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic, std::int64_t minibatch,
+             std::uint64_t samplerSeed);
+    // Rows per step: min(minibatch, training rows) when stochastic, all of them otherwise.
+    std::int64_t perStep() const { return m_perStep; }
+    // Draws the next minibatch into rows() (stochastic); a batch trainer's rows stay all.
+    void next();
+    // The rows of the current step, in minibatch order.
+    const std::vector<std::int64_t>& rows() const { return m_rows; }
+
+private:
+    const std::vector<std::int64_t>* m_training = nullptr;
+    std::unique_ptr<MinibatchSampler> m_sampler; // stochastic only
+    std::int64_t m_perStep = 0;
+    std::vector<std::int64_t> m_rows;
 };
 
 } // namespace svi

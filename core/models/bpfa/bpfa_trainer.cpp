@@ -705,14 +705,13 @@ Evaluation BpfaTrainer::evaluate(bool full)
     };
 
     Evaluation ev;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     const double count = sum(cCount);
-    if (batch || n == 0) {
-        ev.elbo = nan;
+    if (batch) { // a sampler: no bound
+        ev.elbo = std::numeric_limits<double>::quiet_NaN();
         ev.hasBound = false;
     } else
-        ev.elbo = bpfa::globalElboTerm(m_options.prior, m_globals) +
-                  double(data.trainingRowCount()) / double(n) * sum(cElbo);
+        setSubsetElbo(ev, bpfa::globalElboTerm(m_options.prior, m_globals), sum(cElbo), n,
+                      data.trainingRowCount());
     if (count > 0) {
         ev.metrics["heldout_loglik"] = sum(cLl) / count;
         ev.metrics["mse"] = sum(cSse) / count;
@@ -736,15 +735,15 @@ Evaluation BpfaTrainer::evaluate(bool full)
     std::optional<Eigen::ArrayXXf> image;
     bool fullImage = false;
     if (full && data.image) {
-        MatrixRF pred = predictAll();
-        if (!interrupted()) { // an interrupted pass is incomplete: report no full-pass scores
-            image = reconstructImage(*data.image, pred);
+        // An interrupted pass is incomplete: report no full-pass scores.
+        if (std::optional<MatrixRF> pred = completePass([&] { return predictAll(); })) {
+            image = reconstructImage(*data.image, *pred);
             fullImage = true;
             ev.metrics["psnr"] = psnr(data.image->original, *image);
             ev.metrics["psnr_missing"] =
                 psnrMasked(data.image->original, *image, data.image->pixelObserved);
             if (m_live.size() > 0)
-                m_live = std::move(pred);
+                m_live = std::move(*pred);
         }
     }
     if (!image && m_live.size() > 0) {

@@ -15,6 +15,7 @@
 // Each row's update is sequential code on its own workspace, results are stored by position and
 // every sum runs in a fixed order, so results do not depend on the thread count.
 
+#include "core/base/parallel.h"
 #include "core/metrics/ranking_metrics.h"
 #include "core/models/gmf/gmf.h"
 #include "core/models/gmf/gmf_model.h"
@@ -70,10 +71,8 @@ public:
     double offset() const { return m_residuals.mu; }
 
 private:
-    // (Re)sizes one workspace per OpenMP thread.
-    void prepareWorkspaces();
+    // Σ of the users' ELBO terms.
     double usersElbo(const std::vector<std::int64_t>& users) const;
-    std::shared_ptr<RatingFactors> factors() const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
                           const std::vector<std::int64_t>& scoredUsers, bool full);
 
@@ -84,8 +83,8 @@ private:
     gmf::Residuals m_residuals;
     gmf::Side m_users, m_items;
     gmf::Noise m_noise;
-    std::vector<double> m_itemSquares;        // per item: (5) of gmf_model.h, last sweep
-    std::vector<gmf::Workspace> m_workspaces; // one per OpenMP thread
+    std::vector<double> m_itemSquares; // per item: (5) of gmf_model.h, last sweep
+    PerThread<gmf::Workspace> m_workspaces;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
 

@@ -20,6 +20,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_model.h"
+#include "core/models/lda/topic_parts.h"
 
 #include <memory>
 #include <vector>
@@ -80,7 +81,7 @@ public:
     // Replaces λ (V×T) and s (T) and refreshes the expectations; for tests and checkpoints.
     void setGlobals(const lda::MatrixRD& lambdaT, const Eigen::VectorXd& sticks);
     // The documents (rows) of the last step, in minibatch order.
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
     // The permutation applied by the last step's sorting (identity when off): new topic i
     // was old topic order[i].
     const std::vector<int>& lastOrder() const { return m_order; }
@@ -89,17 +90,13 @@ public:
 
     // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
     // global update (regrouping, λ, s, sorting) and the recomputation of E[log β].
-    struct StepTimes
-    {
-        double local = 0.0, update = 0.0, expectation = 0.0;
-    };
+    using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
 private:
     void refreshExpectations();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     hdp::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
-    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
                           const std::vector<std::int64_t>& testRows, bool stopOnInterrupt);
 
@@ -116,15 +113,13 @@ private:
     Eigen::VectorXd m_u, m_v;     // T−1: q(β'_k) = Beta(u_k, v_k)
     Eigen::VectorXd m_elogSticks; // T: E[log σ_k(β')]
     RobbinsMonro m_schedule;
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;           // rows of the current step
+    StepRows m_rows; // the documents of each step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;
-    std::vector<hdp::LocalWorkspace> m_workspaces;        // one per OpenMP thread
-    std::vector<lda::LocalWorkspace> m_ldaWorkspaces;     // one per OpenMP thread (evaluation)
-    Eigen::Index m_maxWords = 0;                          // distinct words of the longest document
-    std::vector<std::int64_t> m_elboRows, m_evalTestRows; // the cheap evaluation's documents
-    std::vector<std::int64_t> m_allTestRows;              // test rows with held-out words
+    PerThread<hdp::LocalWorkspace> m_workspaces;
+    PerThread<lda::LocalWorkspace> m_ldaWorkspaces; // evaluation: the LDA reading of the fit
+    Eigen::Index m_maxWords = 0;                    // distinct words of the longest document
+    lda::EvaluationDocs m_evalDocs; // test rows with held-out words; the cheap evaluation's subsets
     StepTimes m_times;
 };
 

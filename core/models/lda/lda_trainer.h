@@ -14,6 +14,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/lda/lda.h"
 #include "core/models/lda/lda_model.h"
+#include "core/models/lda/topic_parts.h"
 
 #include <memory>
 #include <vector>
@@ -71,26 +72,20 @@ public:
     void setLambdaT(const lda::MatrixRD& lambdaT);
     double alpha() const { return m_alpha; }
     // The documents (rows) of the last step, in minibatch order.
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
 
     // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
     // regrouping and λ update, and the recomputation of exp(E[log β]) (digamma and exp).
-    struct StepTimes
-    {
-        double local = 0.0, update = 0.0, expectation = 0.0;
-    };
+    using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
 private:
     void refreshExpectations();
-    void nextBatch();
     // Local steps of the minibatch's documents under the current eβ; fills m_stats.
     void localPhase();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
-    lda::LocalWorkspace& workspace();
     // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
     lda::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
-    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
                           const std::vector<std::int64_t>& scoredRows, bool stopOnInterrupt);
 
@@ -106,13 +101,13 @@ private:
     lda::MatrixRD m_expElogBetaT; // V×K
     StepSizer m_stepSizer;
     Eigen::VectorXd m_gradient; // adaptive schedule: λ̂ − λ of the minibatch (V·K)
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;           // rows of the current step
+    StepRows m_rows;            // the documents of each step
     lda::MinibatchStats m_stats;
-    std::vector<lda::LocalWorkspace> m_workspaces; // one per OpenMP thread
-    Eigen::Index m_maxWords = 0;                   // distinct words of the longest document
-    std::vector<std::int64_t> m_scoredRows;        // rows with held-out words (test documents)
-    std::vector<std::int64_t> m_elboRows, m_evalScoredRows; // the cheap evaluation's subsets
+    PerThread<lda::LocalWorkspace> m_workspaces;
+    Eigen::Index m_maxWords = 0; // distinct words of the longest document
+    // Rows with held-out entries (the test documents of document completion; for ratings, also
+    // training rows whose held-out entries were never seen) and the cheap evaluation's subsets.
+    lda::EvaluationDocs m_evalDocs;
     StepTimes m_times;
 };
 

@@ -15,6 +15,7 @@
 // Every user's local step is deterministic, results are stored by position and every sum runs
 // in a fixed order, so results do not depend on the thread count.
 
+#include "core/base/parallel.h"
 #include "core/inference/schedule.h"
 #include "core/metrics/ranking_metrics.h"
 #include "core/models/pf/pf.h"
@@ -68,13 +69,13 @@ public:
     const pf::Side& items() const { return m_items; }
     // Replaces the items' parameters (tests); τ follows at its optimum.
     void setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte);
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
 
 private:
-    void nextBatch();
-    // Fits the users of m_batch and fills m_stats.
+    // Fits the users of the current step and fills m_stats.
     void localPhase(int maxIters);
-    std::shared_ptr<RatingFactors> factors() const;
+    // Σ of the users' ELBO terms.
+    double usersElbo(const std::vector<std::int64_t>& users) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
                           const std::vector<std::int64_t>& scoredUsers, bool full);
 
@@ -87,11 +88,10 @@ private:
     pf::Side m_users, m_items;
     Eigen::VectorXd m_itemSums; // Σ_i E[β_ik]
     StepSizer m_stepSizer;
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;
+    StepRows m_rows; // the users of each step
     pf::MinibatchStats m_stats;
     Eigen::VectorXd m_gradient;
-    std::vector<pf::UserWorkspace> m_workspaces; // one per OpenMP thread
+    PerThread<pf::UserWorkspace> m_workspaces;
     Eigen::Index m_maxRatings = 0;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
