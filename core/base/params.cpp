@@ -338,17 +338,6 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
         std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi, {}, {}};
 }
 
-void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
-                std::initializer_list<std::pair<const char*, double*>> reals)
-{
-    for (const auto& [key, dst] : ints)
-        if (values.count(key))
-            *dst = int(getInt(values, key));
-    for (const auto& [key, dst] : reals)
-        if (values.count(key))
-            *dst = getReal(values, key);
-}
-
 ParamSpec positiveParam(std::string key, std::string label, std::string help, double def)
 {
     ParamSpec spec = realParam(std::move(key), std::move(label), std::move(help), def, 0.0,

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,10 +66,6 @@ ParamSpec choiceParam(std::string key, std::string label, std::string help,
                       std::vector<std::string> choices, std::string def);
 // The names of a Names value: split at commas, trimmed, empty ones dropped.
 std::vector<std::string> splitNames(const std::string& text);
-// Copies the values present in `values` into the fields named (options structs' fromParams):
-// integer parameters into ints, real ones into doubles; absent keys leave the field as it is.
-void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
-                std::initializer_list<std::pair<const char*, double*>> reals);
 
 // The one message format for an invalid setting: "<field> = <value>, but <rule>".
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule);

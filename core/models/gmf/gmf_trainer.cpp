@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
-#include <stdexcept>
 
 namespace svi {
 
@@ -18,41 +17,7 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-void require(bool ok, const char* field, const std::string& value, const char* rule)
-{
-    if (!ok)
-        throw std::invalid_argument(fieldError(field, value, rule));
-}
-
-void requirePositive(double v, const char* field)
-{
-    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
-}
-
 } // namespace
-
-GmfOptions GmfOptions::fromParams(const ParamValues& v)
-{
-    GmfOptions o;
-    readParams(v, {{"K", &o.K}, {"eval_users", &o.evalUsers}, {"top_n", &o.topN}},
-               {{"lambda_u", &o.priors.lambdaU},
-                {"lambda_v", &o.priors.lambdaV},
-                {"a0", &o.priors.a0},
-                {"b0", &o.priors.b0}});
-    return o;
-}
-
-void GmfOptions::check() const
-{
-    require(K >= 1, "K", std::to_string(K), "must be ≥ 1");
-    for (const auto& [value, field] : {std::pair{priors.lambdaU, "lambda_u"},
-                                       {priors.lambdaV, "lambda_v"},
-                                       {priors.a0, "a0"},
-                                       {priors.b0, "b0"}})
-        requirePositive(value, field);
-    require(evalUsers >= 1, "eval_users", std::to_string(evalUsers), "must be ≥ 1");
-    require(topN >= 1, "top_n", std::to_string(topN), "must be ≥ 1");
-}
 
 GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t seed)
     : m_data(std::move(data)), m_options(o), m_seed(seed), m_K(o.K)

@@ -25,17 +25,23 @@
 
 namespace svi {
 
-struct GmfOptions
+// The settings of GMF. The defaults and ranges are those declared by params (gmf_registry.cpp
+// and gmf::Priors), the only place that states them.
+struct GmfOptions : DeclaredOptions<GmfOptions>
 {
-    int K = 20;
-    gmf::Priors priors;
-    int evalUsers = 1000; // users a cheap evaluation scores
-    int topN = 20;        // n of precision@n and recall@n
+    // The declared defaults.
+    GmfOptions() { readDefaults(); }
 
-    // Reads resolved registry values; absent keys keep the defaults.
-    static GmfOptions fromParams(const ParamValues& values);
-    // Throws std::invalid_argument naming the first bad field ("K = 0, but must be ≥ 1").
-    void check() const;
+    int K{};
+    gmf::Priors priors;
+    int evalUsers{}; // users a cheap evaluation scores
+    int topN{};      // n of precision@n and recall@n
+
+    // The declarations (the registry's entry).
+    static std::vector<ParamSpec> params();
+    static std::vector<ParamSpec> allParams() { return params(); }
+    // The fields bound to the declared keys.
+    static const ParamFields<GmfOptions>& fields();
 };
 
 class GmfTrainer final : public Trainer

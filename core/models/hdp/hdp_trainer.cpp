@@ -27,53 +27,11 @@ enum StreamId : std::uint64_t {
 
 } // namespace
 
-HdpOptions HdpOptions::fromParams(const ParamValues& v)
-{
-    HdpOptions o;
-    readParams(v,
-               {{"T", &o.T},
-                {"K", &o.K},
-                {"local_iters", &o.localIters},
-                {"eval_docs", &o.evalDocs},
-                {"top_words", &o.topWords}},
-               {{"alpha", &o.alpha},
-                {"gamma", &o.gamma},
-                {"eta", &o.eta},
-                {"kappa", &o.kappa},
-                {"tau0", &o.tau0},
-                {"local_tol", &o.localTol}});
-    if (v.count("minibatch"))
-        o.minibatch = getInt(v, "minibatch");
-    if (v.count("sort_topics"))
-        o.sortTopics = getBool(v, "sort_topics");
-    return o;
-}
-
 HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptions& o,
                        std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed)
 {
-    auto require = [](bool ok, const char* field, const std::string& value, const char* rule) {
-        if (!ok)
-            throw std::invalid_argument(fieldError(field, value, rule));
-    };
-    auto positive = [&](double x, const char* field) {
-        require(x > 0.0 && std::isfinite(x), field, formatNumber(x), "must be > 0");
-    };
-    require(o.T >= 1, "T", std::to_string(o.T), "must be ≥ 1");
-    require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
-    positive(o.alpha, "alpha");
-    positive(o.gamma, "gamma");
-    positive(o.eta, "eta");
-    require(o.kappa >= 0.5 && o.kappa <= 1.0, "kappa", formatNumber(o.kappa),
-            "must be in [0.5, 1]");
-    require(o.tau0 >= 0.0 && std::isfinite(o.tau0), "tau0", formatNumber(o.tau0), "must be ≥ 0");
-    require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
-    require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
-    require(o.localTol >= 0.0, "local_tol", formatNumber(o.localTol), "must be ≥ 0");
-    require(o.evalDocs >= 1, "eval_docs", std::to_string(o.evalDocs), "must be ≥ 1");
-    require(o.topWords >= 1, "top_words", std::to_string(o.topWords), "must be ≥ 1");
-
+    o.check();
     lda::checkCorpus(m_data);
     const CountData& d = *m_data;
 

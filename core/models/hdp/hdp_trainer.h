@@ -27,34 +27,44 @@
 
 namespace svi {
 
-struct HdpOptions
+// The settings of the HDP. The defaults and ranges are those declared by params
+// (hdp_registry.cpp), the only place that states them.
+struct HdpOptions : DeclaredOptions<HdpOptions>
 {
-    int T = 150;        // corpus-level truncation (topics)
-    int K = 15;         // document-level truncation (atoms per document)
-    double alpha = 1.0; // document concentration: π'_jt ~ Beta(1, α)
-    double gamma = 1.0; // corpus concentration: β'_k ~ Beta(1, γ)
-    double eta = 0.01;  // β_k ~ Dir(η)
-    double kappa = 0.5; // SVI: ρ_t = (t + τ0)^(−κ) (defaults: see hdp_registry.cpp)
-    double tau0 = 1.0;
-    std::int64_t minibatch = 100; // SVI: documents per step
-    int localIters = 100;         // local iterations per document at most
-    double localTol = 1e-4;       // stop once the document ELBO rises by less than tol·|ELBO|
-    bool sortTopics = true;       // sort topics by decreasing stick statistic after each step
-    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
-    int topWords = 10;            // words listed per topic in the preview
+    // The declared defaults.
+    HdpOptions() { readDefaults(); }
 
-    // Reads resolved registry values (keys as declared by registerHdp); absent keys keep the
-    // defaults above.
-    static HdpOptions fromParams(const ParamValues& values);
+    int T{};        // corpus-level truncation (topics)
+    int K{};        // document-level truncation (atoms per document)
+    double alpha{}; // document concentration: π'_jt ~ Beta(1, α)
+    double gamma{}; // corpus concentration: β'_k ~ Beta(1, γ)
+    double eta{};   // β_k ~ Dir(η)
+    double kappa{}; // SVI: ρ_t = (t + τ0)^(−κ)
+    double tau0{};
+    std::int64_t minibatch{}; // SVI: documents per step
+    int localIters{};         // local iterations per document at most
+    double localTol{};        // stop once the document ELBO rises by less than tol·|ELBO|
+    bool sortTopics{};        // sort topics by decreasing stick statistic after each step
+    int evalDocs{};           // documents a cheap evaluation scores (test and training)
+    int topWords{};           // words listed per topic in the preview
+
+    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
+    // neither the minibatch nor the step size.
+    static std::vector<ParamSpec> params(HdpAlgorithm algorithm);
+    // Every key: those of params(HdpAlgorithm::Svi).
+    static std::vector<ParamSpec> allParams() { return params(HdpAlgorithm::Svi); }
+    // The fields bound to the declared keys.
+    static const ParamFields<HdpOptions>& fields();
 };
 
 class HdpTrainer final : public Trainer
 {
 public:
-    // Throws std::invalid_argument naming the field ("T = 0, but must be ≥ 1") on bad options
-    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1, as LdaTrainer), the stick
-    // statistic at s_k = 1 (one atom's worth per topic, so that E[log σ_k] falls slowly with k
-    // and the first minibatch is not pushed onto the first few topics).
+    // Throws std::invalid_argument naming the field ("T = 0, but must be in [1, 100000]") on
+    // options outside their declared ranges, or on bad data. λ starts from a seeded Gamma(100,
+    // 1/100) draw (mean 1, as LdaTrainer), the stick statistic at s_k = 1 (one atom's worth per
+    // topic, so that E[log σ_k] falls slowly with k and the first minibatch is not pushed onto the
+    // first few topics).
     HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptions& options,
                std::uint64_t seed);
     ~HdpTrainer() override;

@@ -23,49 +23,11 @@ enum StreamId : std::uint64_t {
 
 } // namespace
 
-LdaOptions LdaOptions::fromParams(const ParamValues& v)
-{
-    LdaOptions o;
-    readParams(v,
-               {{"K", &o.K},
-                {"local_iters", &o.localIters},
-                {"eval_docs", &o.evalDocs},
-                {"top_words", &o.topWords}},
-               {{"alpha", &o.alpha},
-                {"eta", &o.eta},
-                {"kappa", &o.kappa},
-                {"tau0", &o.tau0},
-                {"local_tol", &o.localTol}});
-    if (v.count("minibatch"))
-        o.minibatch = getInt(v, "minibatch");
-    StepSizeOptions step{o.schedule, o.kappa, o.tau0, o.adaptiveInit};
-    step.read(v);
-    o.schedule = step.schedule;
-    o.adaptiveInit = step.adaptiveInit;
-    return o;
-}
-
 LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptions& o,
                        std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed)
 {
-    auto require = [](bool ok, const char* field, const std::string& value, const char* rule) {
-        if (!ok)
-            throw std::invalid_argument(fieldError(field, value, rule));
-    };
-    require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
-    require(o.alpha >= 0.0 && std::isfinite(o.alpha), "alpha", formatNumber(o.alpha),
-            "must be ≥ 0 (0 means 1/K)");
-    require(o.eta > 0.0 && std::isfinite(o.eta), "eta", formatNumber(o.eta), "must be > 0");
-    require(o.kappa >= 0.5 && o.kappa <= 1.0, "kappa", formatNumber(o.kappa),
-            "must be in [0.5, 1]");
-    require(o.tau0 >= 0.0 && std::isfinite(o.tau0), "tau0", formatNumber(o.tau0), "must be ≥ 0");
-    require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
-    require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
-    require(o.localTol >= 0.0, "local_tol", formatNumber(o.localTol), "must be ≥ 0");
-    require(o.evalDocs >= 1, "eval_docs", std::to_string(o.evalDocs), "must be ≥ 1");
-    require(o.topWords >= 1, "top_words", std::to_string(o.topWords), "must be ≥ 1");
-
+    o.check();
     lda::checkCorpus(m_data);
     const CountData& d = *m_data;
 
@@ -75,7 +37,7 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
     for (std::int64_t r = 0; r < d.rows(); ++r)
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
-    m_stepSizer = StepSizer({o.schedule, o.kappa, o.tau0, o.adaptiveInit});
+    m_stepSizer = StepSizer(stepSizeOf(o));
     m_rows = StepRows(d.trainingRows(), m_algorithm == LdaAlgorithm::Svi, o.minibatch,
                       Rng::stream(m_seed, kStreamSampler)());
     m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kStreamInit);

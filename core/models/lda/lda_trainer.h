@@ -21,32 +21,42 @@
 
 namespace svi {
 
-struct LdaOptions
+// The settings of LDA. The defaults and ranges are those declared by params (lda_registry.cpp),
+// the only place that states them.
+struct LdaOptions : DeclaredOptions<LdaOptions>
 {
-    int K = 100;
-    double alpha = 0.0; // Dirichlet parameter of θ_d; 0 means 1/K
-    double eta = 0.01;  // Dirichlet parameter of β_k
-    double kappa = 0.7; // SVI: ρ_t = (t + τ0)^(−κ)
-    double tau0 = 64.0;
-    StepSchedule schedule = StepSchedule::RobbinsMonro; // SVI
-    int adaptiveInit = 5;
-    std::int64_t minibatch = 256; // SVI: documents per step
-    int localIters = 100;         // γ updates per document at most
-    double localTol = 1e-3;       // stop a document's updates once mean |Δγ| < tol
-    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
-    int topWords = 10;            // words listed per topic in the preview
+    // The declared defaults.
+    LdaOptions() { readDefaults(); }
+
+    int K{};
+    double alpha{}; // Dirichlet parameter of θ_d; 0 means 1/K
+    double eta{};   // Dirichlet parameter of β_k
+    double kappa{}; // SVI: ρ_t = (t + τ0)^(−κ)
+    double tau0{};
+    StepSchedule schedule{}; // SVI
+    int adaptiveInit{};
+    std::int64_t minibatch{}; // SVI: documents per step
+    int localIters{};         // γ updates per document at most
+    double localTol{};        // stop a document's updates once mean |Δγ| < tol
+    int evalDocs{};           // documents a cheap evaluation scores (test and training)
+    int topWords{};           // words listed per topic in the preview
 
     double alphaValue() const { return alpha > 0.0 ? alpha : 1.0 / double(K); }
-    // Reads resolved registry values (keys as declared by registerLda); absent keys keep the
-    // defaults above.
-    static LdaOptions fromParams(const ParamValues& values);
+    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
+    // neither the minibatch nor the step size.
+    static std::vector<ParamSpec> params(LdaAlgorithm algorithm);
+    // Every key: those of params(LdaAlgorithm::Svi).
+    static std::vector<ParamSpec> allParams() { return params(LdaAlgorithm::Svi); }
+    // The fields bound to the declared keys.
+    static const ParamFields<LdaOptions>& fields();
 };
 
 class LdaTrainer final : public Trainer
 {
 public:
-    // Throws std::invalid_argument naming the field ("K = 0, but must be ≥ 1") on bad options
-    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1), as in Hoffman's code.
+    // Throws std::invalid_argument naming the field ("K = 0, but must be in [1, 100000]") on
+    // options outside their declared ranges, or on bad data. λ starts from a seeded Gamma(100,
+    // 1/100) draw (mean 1), as in Hoffman's code.
     LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptions& options,
                std::uint64_t seed);
     ~LdaTrainer() override;

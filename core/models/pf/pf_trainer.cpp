@@ -19,65 +19,14 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-void require(bool ok, const char* field, const std::string& value, const char* rule)
-{
-    if (!ok)
-        throw std::invalid_argument(fieldError(field, value, rule));
-}
-
-void requirePositive(double v, const char* field)
-{
-    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
-}
-
 } // namespace
-
-PfOptions PfOptions::fromParams(const ParamValues& v, bool hierarchical)
-{
-    PfOptions o;
-    o.priors.hierarchical = hierarchical;
-    readParams(v,
-               {{"K", &o.K},
-                {"local_iters", &o.localIters},
-                {"eval_users", &o.evalUsers},
-                {"top_n", &o.topN}},
-               {{"a", &o.priors.a},
-                {"a_prime", &o.priors.aPrime},
-                {"b_prime", &o.priors.bPrime},
-                {"b", &o.priors.b},
-                {"c", &o.priors.c},
-                {"c_prime", &o.priors.cPrime},
-                {"d_prime", &o.priors.dPrime},
-                {"d", &o.priors.d},
-                {"local_tol", &o.localTol}});
-    if (v.count("minibatch"))
-        o.minibatch = getInt(v, "minibatch");
-    o.stepSize.read(v);
-    return o;
-}
 
 PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& o,
                      std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed),
       m_stepSizer(o.stepSize)
 {
-    require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
-    for (const auto& [value, field] : {std::pair{o.priors.a, "a"},
-                                       {o.priors.c, "c"},
-                                       {o.priors.aPrime, "a_prime"},
-                                       {o.priors.bPrime, "b_prime"},
-                                       {o.priors.cPrime, "c_prime"},
-                                       {o.priors.dPrime, "d_prime"},
-                                       {o.priors.b, "b"},
-                                       {o.priors.d, "d"}})
-        requirePositive(value, field);
-    require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
-    o.stepSize.check();
-    require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
-    require(o.localTol >= 0.0, "local_tol", formatNumber(o.localTol), "must be ≥ 0");
-    require(o.evalUsers >= 1, "eval_users", std::to_string(o.evalUsers), "must be ≥ 1");
-    require(o.topN >= 1, "top_n", std::to_string(o.topN), "must be ≥ 1");
-
+    o.check();
     checkRatingsData(m_data);
     const CountData& d = *m_data;
 

@@ -26,18 +26,31 @@
 
 namespace svi {
 
-struct PfOptions
+// The settings of HPF and PMF. The defaults and ranges are those declared by params
+// (pf_registry.cpp and pf::Priors), the only place that states them.
+struct PfOptions : DeclaredOptions<PfOptions>
 {
-    int K = 100;
-    pf::Priors priors;            // priors.hierarchical: HPF or PMF
-    std::int64_t minibatch = 100; // SVI: users per step
-    StepSizeOptions stepSize{StepSchedule::RobbinsMonro, 0.75, 1.0, 5};
-    int localIters = 100;   // SVI: φ → γ → κ rounds per user at most (batch: always 1)
-    double localTol = 1e-3; // SVI: stop a user's rounds once mean |Δγshp| < tol
-    int evalUsers = 1000;   // users a cheap evaluation scores
-    int topN = 20;          // n of precision@n and recall@n
+    // HPF, with the declared defaults.
+    PfOptions() { readDefaults(); }
 
-    // Reads resolved registry values; absent keys keep the defaults.
+    int K{};
+    pf::Priors priors;        // priors.hierarchical: HPF or PMF
+    std::int64_t minibatch{}; // SVI: users per step
+    StepSizeOptions stepSize;
+    int localIters{};  // SVI: φ → γ → κ rounds per user at most (batch: always 1)
+    double localTol{}; // SVI: stop a user's rounds once mean |Δγshp| < tol
+    int evalUsers{};   // users a cheap evaluation scores
+    int topN{};        // n of precision@n and recall@n
+
+    // The declarations of HPF's (`hierarchical`) or PMF's parameters for `algorithm` (the
+    // registry's entry); batch VB declares neither the minibatch, the step size nor the local
+    // iterations.
+    static std::vector<ParamSpec> params(bool hierarchical, PfAlgorithm algorithm);
+    // Both models' declarations, each key once: one for every field.
+    static std::vector<ParamSpec> allParams();
+    // The fields bound to the declared keys.
+    static const ParamFields<PfOptions>& fields();
+    // Reads resolved values for HPF (`hierarchical`) or PMF; absent keys keep the defaults.
     static PfOptions fromParams(const ParamValues& values, bool hierarchical);
 };
 
