@@ -42,9 +42,10 @@ std::string rangeRule(const ParamSpec& spec)
                                            : formatNumber(v);
     };
     if (lo && hi)
-        return "must be in [" + num(spec.minValue) + ", " + num(spec.maxValue) + "]";
+        return std::string("must be in ") + (spec.minExclusive ? "(" : "[") + num(spec.minValue) +
+               ", " + num(spec.maxValue) + "]";
     if (lo)
-        return "must be ≥ " + num(spec.minValue);
+        return (spec.minExclusive ? "must be > " : "must be ≥ ") + num(spec.minValue);
     if (hi)
         return "must be ≤ " + num(spec.maxValue);
     return "must be finite";
@@ -53,6 +54,11 @@ std::string rangeRule(const ParamSpec& spec)
 ParamError error(const ParamSpec& spec, const std::string& text, const std::string& rule)
 {
     return ParamError{spec.key, fieldError(spec.key, text, rule)};
+}
+
+bool belowMin(const ParamSpec& spec, double v)
+{
+    return spec.minExclusive ? !(v > spec.minValue) : v < spec.minValue;
 }
 
 std::string choicesText(const ParamSpec& spec)
@@ -147,7 +153,7 @@ std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& va
         const auto* v = std::get_if<std::int64_t>(&value);
         if (!v)
             return error(spec, formatParam(value), "must be an integer");
-        if (double(*v) < spec.minValue || double(*v) > spec.maxValue)
+        if (belowMin(spec, double(*v)) || double(*v) > spec.maxValue)
             return error(spec, std::to_string(*v), rangeRule(spec));
         return std::nullopt;
     }
@@ -159,9 +165,11 @@ std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& va
             v = double(*i);
         else
             return error(spec, formatParam(value), "must be a number");
-        if (!std::isfinite(v))
+        // NaN lies in no range; an infinity is outside any range that has a bound, which the
+        // rule then names ("b0 = inf, but must be > 0").
+        if (std::isnan(v) || (std::isinf(v) && !hasBound(spec)))
             return error(spec, formatParam(value), "must be finite");
-        if (v < spec.minValue || v > spec.maxValue)
+        if (belowMin(spec, v) || v > spec.maxValue || std::isinf(v))
             return error(spec, formatNumber(v), rangeRule(spec));
         return std::nullopt;
     }
@@ -215,6 +223,28 @@ std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>
     return out;
 }
 
+void checkParams(const std::vector<ParamSpec>& specs, const ParamValues& values)
+{
+    for (const ParamSpec& spec : specs)
+        if (const auto it = values.find(spec.key); it != values.end())
+            if (auto e = checkParam(spec, it->second))
+                throw std::invalid_argument(e->message);
+}
+
+std::vector<ParamSpec> mergeParams(const std::vector<std::vector<ParamSpec>>& lists)
+{
+    std::vector<ParamSpec> out;
+    for (const auto& list : lists)
+        for (const ParamSpec& spec : list) {
+            bool seen = false;
+            for (const ParamSpec& s : out)
+                seen = seen || s.key == spec.key;
+            if (!seen)
+                out.push_back(spec);
+        }
+    return out;
+}
+
 std::string formatParam(const ParamValue& value)
 {
     if (const auto* i = std::get_if<std::int64_t>(&value))
@@ -238,33 +268,22 @@ const ParamValue& lookup(const ParamValues& values, const std::string& key)
 
 std::int64_t getInt(const ParamValues& values, const std::string& key)
 {
-    if (const auto* i = std::get_if<std::int64_t>(&lookup(values, key)))
-        return *i;
-    throw std::invalid_argument("parameter '" + key + "' is not an integer");
+    return paramToInt64(key, lookup(values, key));
 }
 
 double getReal(const ParamValues& values, const std::string& key)
 {
-    const ParamValue& v = lookup(values, key);
-    if (const auto* d = std::get_if<double>(&v))
-        return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&v))
-        return double(*i);
-    throw std::invalid_argument("parameter '" + key + "' is not a number");
+    return paramToReal(key, lookup(values, key));
 }
 
 bool getBool(const ParamValues& values, const std::string& key)
 {
-    if (const auto* b = std::get_if<bool>(&lookup(values, key)))
-        return *b;
-    throw std::invalid_argument("parameter '" + key + "' is not a boolean");
+    return paramToBool(key, lookup(values, key));
 }
 
 std::string getChoice(const ParamValues& values, const std::string& key)
 {
-    if (const auto* s = std::get_if<std::string>(&lookup(values, key)))
-        return *s;
-    throw std::invalid_argument("parameter '" + key + "' is not a choice");
+    return paramToText(key, lookup(values, key));
 }
 
 std::string rangeText(const ParamSpec& p)
@@ -282,7 +301,7 @@ std::string rangeText(const ParamSpec& p)
     if (p.type == ParamType::Names)
         return "name,name,…";
     std::ostringstream o;
-    o << "["
+    o << (p.minExclusive ? "(" : "[")
       << formatParam(p.type == ParamType::Int ? ParamValue(std::int64_t(p.minValue))
                                               : ParamValue(p.minValue))
       << ", ";
@@ -319,15 +338,56 @@ ParamSpec intParam(std::string key, std::string label, std::string help, double 
         std::move(key), std::move(label), std::move(help), ParamType::Int, def, lo, hi, {}, {}};
 }
 
-void readParams(const ParamValues& values, std::initializer_list<std::pair<const char*, int*>> ints,
-                std::initializer_list<std::pair<const char*, double*>> reals)
+ParamSpec positiveParam(std::string key, std::string label, std::string help, double def)
 {
-    for (const auto& [key, dst] : ints)
-        if (values.count(key))
-            *dst = int(getInt(values, key));
-    for (const auto& [key, dst] : reals)
-        if (values.count(key))
-            *dst = getReal(values, key);
+    ParamSpec spec = realParam(std::move(key), std::move(label), std::move(help), def, 0.0,
+                               std::numeric_limits<double>::max());
+    spec.minExclusive = true;
+    return spec;
+}
+
+int paramToInt(const std::string& key, const ParamValue& value)
+{
+    const std::int64_t v = paramToInt64(key, value);
+    if (v > std::numeric_limits<int>::max())
+        throw std::invalid_argument(
+            fieldError(key, std::to_string(v),
+                       "must be ≤ " + std::to_string(std::numeric_limits<int>::max())));
+    if (v < std::numeric_limits<int>::min())
+        throw std::invalid_argument(
+            fieldError(key, std::to_string(v),
+                       "must be ≥ " + std::to_string(std::numeric_limits<int>::min())));
+    return int(v);
+}
+
+std::int64_t paramToInt64(const std::string& key, const ParamValue& value)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return *i;
+    throw std::invalid_argument("parameter '" + key + "' is not an integer");
+}
+
+double paramToReal(const std::string& key, const ParamValue& value)
+{
+    if (const auto* d = std::get_if<double>(&value))
+        return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return double(*i);
+    throw std::invalid_argument("parameter '" + key + "' is not a number");
+}
+
+bool paramToBool(const std::string& key, const ParamValue& value)
+{
+    if (const auto* b = std::get_if<bool>(&value))
+        return *b;
+    throw std::invalid_argument("parameter '" + key + "' is not a boolean");
+}
+
+std::string paramToText(const std::string& key, const ParamValue& value)
+{
+    if (const auto* s = std::get_if<std::string>(&value))
+        return *s;
+    throw std::invalid_argument("parameter '" + key + "' is not a choice");
 }
 
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -70,43 +71,41 @@ StepSchedule scheduleFromName(const std::string& name)
     throw std::invalid_argument("schedule = " + name + ", but must be robbins-monro or adaptive");
 }
 
+std::vector<ParamSpec> StepSizeOptions::robbinsMonroParams(double kappa, double tau0)
+{
+    return {realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa,
+                      0.5, 1.0),
+            realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0,
+                      std::numeric_limits<double>::max())};
+}
+
 std::vector<ParamSpec> StepSizeOptions::params(double kappa, double tau0)
 {
-    ParamSpec schedule{"schedule",
-                       "Step size",
-                       "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
-                       ParamType::Choice,
-                       0,
-                       0,
-                       0,
-                       {"robbins-monro", "adaptive"},
-                       "robbins-monro"};
-    return {schedule,
-            realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa,
-                      0.5, 1.0),
-            realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0, 1e9),
-            intParam("adaptive_init", "Adaptive warm-up",
-                     "adaptive schedule: minibatches sampled at the start to seed its averages", 5,
-                     1, 10000)};
+    std::vector<ParamSpec> p{
+        choiceParam("schedule", "Step size",
+                    "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
+                    {"robbins-monro", "adaptive"}, "robbins-monro")};
+    const auto rate = robbinsMonroParams(kappa, tau0);
+    p.insert(p.end(), rate.begin(), rate.end());
+    p.push_back(intParam("adaptive_init", "Adaptive warm-up",
+                         "adaptive schedule: minibatches sampled at the start to seed its averages",
+                         5, 1, 10000));
+    return p;
+}
+
+const ParamFields<StepSizeOptions>& StepSizeOptions::fields()
+{
+    static const ParamFields<StepSizeOptions> f = [] {
+        ParamFields<StepSizeOptions> fields;
+        addStepSizeFields(fields);
+        return fields;
+    }();
+    return f;
 }
 
 void StepSizeOptions::read(const ParamValues& values)
 {
-    readParams(values, {{"adaptive_init", &adaptiveInit}}, {{"kappa", &kappa}, {"tau0", &tau0}});
-    if (const auto it = values.find("schedule"); it != values.end())
-        schedule = scheduleFromName(getChoice(values, "schedule"));
-}
-
-void StepSizeOptions::check() const
-{
-    if (!(kappa >= 0.5 && kappa <= 1.0))
-        throw std::invalid_argument(
-            fieldError("kappa", formatNumber(kappa), "must be in [0.5, 1]"));
-    if (!(tau0 >= 0.0) || !std::isfinite(tau0))
-        throw std::invalid_argument(fieldError("tau0", formatNumber(tau0), "must be ≥ 0"));
-    if (adaptiveInit < 1)
-        throw std::invalid_argument(
-            fieldError("adaptive_init", std::to_string(adaptiveInit), "must be ≥ 1"));
+    fields().read(*this, values);
 }
 
 double StepSizer::rho(std::int64_t t, const Eigen::VectorXd* g)
@@ -185,6 +184,29 @@ const std::vector<std::int64_t>& MinibatchSampler::next()
         m_inBatch[std::size_t(m_out[i])] = 0;
     m_pos = w;
     return m_out;
+}
+
+StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic,
+                   std::int64_t minibatch, std::uint64_t samplerSeed)
+    : m_training(&trainingRows)
+{
+    const std::int64_t n = std::int64_t(trainingRows.size());
+    m_perStep = stochastic ? std::min(minibatch, n) : n;
+    if (stochastic)
+        m_sampler = std::make_unique<MinibatchSampler>(n, m_perStep, samplerSeed);
+    else
+        m_rows = trainingRows;
+}
+
+void StepRows::next()
+{
+    if (!m_sampler)
+        return;
+    // The sampler draws positions among the training rows.
+    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    m_rows.resize(drawn.size());
+    for (std::size_t j = 0; j < drawn.size(); ++j)
+        m_rows[j] = (*m_training)[std::size_t(drawn[j])];
 }
 
 } // namespace svi

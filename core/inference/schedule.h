@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,20 +66,49 @@ StepSchedule scheduleFromName(const std::string& name);
 
 // The step-size settings every stochastic trainer declares (keys schedule, kappa, tau0,
 // adaptive_init) and the step size they give.
-struct StepSizeOptions
+struct StepSizeOptions : DeclaredOptions<StepSizeOptions>
 {
-    StepSchedule schedule = StepSchedule::RobbinsMonro;
-    double kappa = 0.75;  // ρ_t = (t + τ0)^(−κ), κ in [0.5, 1]
-    double tau0 = 1.0;    // ≥ 0
-    int adaptiveInit = 5; // adaptive: minibatches drawn at the initial λ to start ḡ, h̄ (≥ 1)
+    // The declared defaults: those of params().
+    StepSizeOptions() { readDefaults(); }
 
-    // The declarations, with the model's default κ and τ0.
-    static std::vector<ParamSpec> params(double kappa, double tau0);
+    StepSchedule schedule{};
+    double kappa{};     // ρ_t = (t + τ0)^(−κ), κ in [0.5, 1]
+    double tau0{};      // ≥ 0
+    int adaptiveInit{}; // adaptive: minibatches drawn at the initial λ to start ḡ, h̄ (≥ 1)
+
+    // The declarations, with the model's default κ and τ0 (a model without one: 0.75 and 1).
+    static std::vector<ParamSpec> params(double kappa = 0.75, double tau0 = 1.0);
+    // Those of kappa and tau0 alone, for a trainer with the Robbins–Monro schedule only.
+    static std::vector<ParamSpec> robbinsMonroParams(double kappa, double tau0);
+    static std::vector<ParamSpec> allParams() { return params(); }
+    // The fields bound to the declared keys.
+    static const ParamFields<StepSizeOptions>& fields();
     // Reads the keys present in `values` (others keep their value).
     void read(const ParamValues& values);
-    // Throws std::invalid_argument "kappa = 2, but must be in [0.5, 1]" on a bad field.
-    void check() const;
+    // check() (DeclaredOptions) throws std::invalid_argument "kappa = 2, but must be in
+    // [0.5, 1]" on a field outside its declared range.
 };
+
+// Binds the step-size keys to the fields of the same names of an options struct that keeps
+// them flat (schedule, kappa, tau0, adaptiveInit), as StepSizeOptions itself does.
+template <typename Options> void addStepSizeFields(ParamFields<Options>& fields)
+{
+    fields.add("schedule", &Options::schedule, scheduleName, scheduleFromName)
+        .add("kappa", &Options::kappa)
+        .add("tau0", &Options::tau0)
+        .add("adaptive_init", &Options::adaptiveInit);
+}
+
+// The step-size settings of an options struct that keeps them flat.
+template <typename Options> StepSizeOptions stepSizeOf(const Options& o)
+{
+    StepSizeOptions s;
+    s.schedule = o.schedule;
+    s.kappa = o.kappa;
+    s.tau0 = o.tau0;
+    s.adaptiveInit = o.adaptiveInit;
+    return s;
+}
 
 // ρ for each step of a trainer: Robbins–Monro from t, or the adaptive rate from the gradient.
 // A trainer with the adaptive schedule calls warmUp(g) while needsWarmUp() (gradients at its
@@ -132,6 +162,32 @@ private:
     // m_inBatch[i] != 0 while item i is in the part of the current batch taken from the old
     // epoch; all zero between calls.
     std::vector<unsigned char> m_inBatch;
+};
+
+// The rows of each step of a trainer that draws from the training rows of its data: a
+// stochastic trainer takes a minibatch of them per step (a MinibatchSampler over their
+// positions, mapped to rows), a batch trainer takes all of them every step.
+// Thread-safety: a value; driven by the trainer's thread.
+class StepRows
+{
+public:
+    StepRows() = default;
+    // `trainingRows` (non-empty, ascending) must outlive this object. Stochastic: minibatches of
+    // min(minibatch, their count), drawn by a sampler seeded with `samplerSeed`.
+    StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic, std::int64_t minibatch,
+             std::uint64_t samplerSeed);
+    // Rows per step: min(minibatch, training rows) when stochastic, all of them otherwise.
+    std::int64_t perStep() const { return m_perStep; }
+    // Draws the next minibatch into rows() (stochastic); a batch trainer's rows stay all.
+    void next();
+    // The rows of the current step, in minibatch order.
+    const std::vector<std::int64_t>& rows() const { return m_rows; }
+
+private:
+    const std::vector<std::int64_t>* m_training = nullptr;
+    std::unique_ptr<MinibatchSampler> m_sampler; // stochastic only
+    std::int64_t m_perStep = 0;
+    std::vector<std::int64_t> m_rows;
 };
 
 } // namespace svi

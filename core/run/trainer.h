@@ -7,10 +7,13 @@
 #include <Eigen/Core>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace svi {
@@ -64,6 +67,17 @@ struct Evaluation
     std::shared_ptr<const Preview> preview;
 };
 
+// Sets ev.elbo to the estimate from a subset of n of the `total` items: `global` (the global
+// terms) plus `localSum` (the local terms of the subset's items) scaled by total / n. With no
+// item there is no estimate: elbo NaN, hasBound false.
+inline void setSubsetElbo(Evaluation& ev, double global, double localSum, std::int64_t n,
+                          std::int64_t total)
+{
+    ev.hasBound = n > 0;
+    ev.elbo = n > 0 ? global + double(total) / double(n) * localSum
+                    : std::numeric_limits<double>::quiet_NaN();
+}
+
 class Trainer
 {
 public:
@@ -97,6 +111,30 @@ public:
 
 protected:
     bool interrupted() const { return m_interrupt && m_interrupt->load(std::memory_order_relaxed); }
+
+    // Runs a full pass (a callable that returns early once interrupted() is set) and returns
+    // its result, or std::nullopt when it was interrupted: the pass is then incomplete and its
+    // results must not be reported as full-pass ones.
+    template <typename Pass>
+    auto completePass(Pass&& pass) const -> std::optional<std::invoke_result_t<Pass&>>
+    {
+        auto result = pass();
+        if (interrupted())
+            return std::nullopt;
+        return result;
+    }
+
+    // evaluate(full) of a trainer whose full evaluation is its cheap one over every item:
+    // fullPass() when `full` and not interrupted, otherwise cheap() (an interrupted full pass
+    // reports the cheap evaluation instead).
+    template <typename Full, typename Cheap>
+    Evaluation fullOrCheap(bool full, Full&& fullPass, Cheap&& cheap) const
+    {
+        if (full)
+            if (std::optional<Evaluation> ev = completePass(fullPass))
+                return std::move(*ev);
+        return cheap();
+    }
 
 private:
     const std::atomic<bool>* m_interrupt = nullptr;

@@ -6,7 +6,7 @@
 //
 // The step sizes cannot be made absurd (ρ_t = (t + τ0)^(−κ) ≤ 1 with κ ∈ [0.5, 1], τ0 ≥ 0, and
 // the adaptive rate stays in (0, 1]); a prior of 1e308, which every model's declarations
-// accept ([1e-12, ∞)), overflows the sums and the bound instead.
+// accept ((0, ∞)), overflows the sums and the bound instead.
 
 #include "core/data/ratings.h"
 #include "core/math/random.h"

@@ -88,6 +88,10 @@ private slots:
     void checkValues();
     void defaultsAreTyped();
     void registryDeclaresDataAndComparison();
+    void positiveExcludesZero();
+    void fieldsReadAndWriteAStruct();
+    void checkParamsNamesTheFirstBadField();
+    void mergeKeepsTheFirstDeclaration();
 };
 
 void TestParams::parsesValid_data()
@@ -393,6 +397,134 @@ void TestParams::registryDeclaresDataAndComparison()
     QCOMPARE(QString::fromStdString(bpfa->headline({{"heldout_loglik", -1.0}, {"mse", 0.1}})->key),
              QString("heldout_loglik"));
     QVERIFY(!bpfa->headline({{"unknown", 1.0}}));
+}
+
+// A parameter that must be positive declares (0, ∞): zero is refused, the smallest positive
+// double is not, and an infinity is outside the range like any other too-large value.
+void TestParams::positiveExcludesZero()
+{
+    const ParamSpec eta = positiveParam("eta", "η", "Dirichlet parameter", 0.01);
+    QCOMPARE(QString::fromStdString(rangeText(eta)), QString("(0, ∞)"));
+    QCOMPARE(QString::fromStdString(checkParam(eta, 0.0)->message),
+             QString("eta = 0, but must be > 0"));
+    QCOMPARE(QString::fromStdString(checkParam(eta, -1.0)->message),
+             QString("eta = -1, but must be > 0"));
+    QCOMPARE(
+        QString::fromStdString(checkParam(eta, std::numeric_limits<double>::infinity())->message),
+        QString("eta = inf, but must be > 0"));
+    QCOMPARE(QString::fromStdString(checkParam(eta, std::nan(""))->message),
+             QString("eta = nan, but must be finite"));
+    QVERIFY(!checkParam(eta, std::numeric_limits<double>::denorm_min()));
+    QVERIFY(std::holds_alternative<ParamError>(parseParam(eta, "0")));
+    QVERIFY(std::holds_alternative<ParamValue>(parseParam(eta, "1e-300")));
+    // A bounded real: an infinity names the range.
+    QCOMPARE(QString::fromStdString(
+                 checkParam(spec("kappa"), -std::numeric_limits<double>::infinity())->message),
+             QString("kappa = -inf, but must be in [0.5, 1]"));
+}
+
+namespace {
+enum class Start { Random, Gibbs };
+std::string startName(Start s)
+{
+    return s == Start::Gibbs ? "gibbs" : "random";
+}
+Start startFromName(const std::string& name)
+{
+    if (name == "gibbs")
+        return Start::Gibbs;
+    if (name == "random")
+        return Start::Random;
+    throw std::invalid_argument("start = " + name);
+}
+struct Inner
+{
+    double c = 0.0;
+};
+struct Settings
+{
+    int K = 0;
+    std::int64_t minibatch = 0;
+    double kappa = 0.0;
+    bool verbose = false;
+    Start start = Start::Random;
+    Inner inner;
+};
+} // namespace
+
+// One list of fields reads a struct from values and writes it back: ints, 64-bit ints, reals,
+// booleans, choices kept as enums and the fields of a member, each under its key.
+void TestParams::fieldsReadAndWriteAStruct()
+{
+    const ParamFields<Inner> inner = ParamFields<Inner>().add("c", &Inner::c);
+    const ParamFields<Settings> fields =
+        ParamFields<Settings>()
+            .add("K", &Settings::K)
+            .add("minibatch", &Settings::minibatch)
+            .add("kappa", &Settings::kappa)
+            .add("verbose", &Settings::verbose)
+            .add("start", &Settings::start, startName, startFromName)
+            .add(&Settings::inner, inner);
+    Settings s;
+    fields.read(s, defaultValues(specs()));
+    QCOMPARE(s.K, 64);
+    QCOMPARE(s.minibatch, std::int64_t(256));
+    QCOMPARE(s.kappa, 0.75);
+    QCOMPARE(s.verbose, false);
+    QVERIFY(s.start == Start::Random);
+    QCOMPARE(s.inner.c, 1.0);
+    // Absent keys keep their field; present ones replace it.
+    fields.read(s, {{"start", std::string("gibbs")}, {"c", 2.5}});
+    QVERIFY(s.start == Start::Gibbs);
+    QCOMPARE(s.inner.c, 2.5);
+    QCOMPARE(s.K, 64);
+    // Written back, every field under its key, typed as declared.
+    const ParamValues v = fields.values(s);
+    QCOMPARE(v.size(), std::size_t(6));
+    QVERIFY(v.at("K") == ParamValue(std::int64_t(64)));
+    QVERIFY(v.at("start") == ParamValue(std::string("gibbs")));
+    QVERIFY(v.at("c") == ParamValue(2.5));
+    QVERIFY(v.at("verbose") == ParamValue(false));
+    // An integer too large for an int field names the field; a wrong type too.
+    try {
+        fields.read(s, {{"K", std::int64_t(1) << 40}});
+        QFAIL("accepted 2^40 for an int");
+    } catch (const std::invalid_argument& e) {
+        QCOMPARE(QString::fromUtf8(e.what()),
+                 QString("K = 1099511627776, but must be ≤ 2147483647"));
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fields.read(s, {{"kappa", std::string("x")}}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             fields.read(s, {{"start", std::string("fast")}}));
+}
+
+void TestParams::checkParamsNamesTheFirstBadField()
+{
+    ParamValues v = defaultValues(specs());
+    checkParams(specs(), v); // the defaults pass
+    v["kappa"] = 2.0;
+    v["K"] = std::int64_t(0);
+    v.erase("minibatch"); // absent keys are not checked
+    try {
+        checkParams(specs(), v);
+        QFAIL("accepted κ = 2 and K = 0");
+    } catch (const std::invalid_argument& e) {
+        // kappa is declared before K.
+        QCOMPARE(QString::fromUtf8(e.what()), QString("kappa = 2, but must be in [0.5, 1]"));
+    }
+}
+
+void TestParams::mergeKeepsTheFirstDeclaration()
+{
+    const std::vector<ParamSpec> a{intParam("K", "K", "", 4, 1, 10),
+                                   realParam("x", "x", "", 1, 0, 2)};
+    const std::vector<ParamSpec> b{intParam("K", "K", "", 9, 1, 10), boolParam("y", "y", "", true)};
+    const std::vector<ParamSpec> m = mergeParams({a, b});
+    QCOMPARE(m.size(), std::size_t(3));
+    QCOMPARE(m[0].key, std::string("K"));
+    QCOMPARE(m[0].defaultValue, 4.0);
+    QCOMPARE(m[1].key, std::string("x"));
+    QCOMPARE(m[2].key, std::string("y"));
 }
 
 QTEST_GUILESS_MAIN(TestParams)

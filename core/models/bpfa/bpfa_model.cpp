@@ -8,6 +8,28 @@
 #include <stdexcept>
 
 namespace svi::bpfa {
+
+std::vector<ParamSpec> Prior::params()
+{
+    return {positiveParam("a", "Prior a", "π_k ~ Beta(a/K, b(K−1)/K)", 10),
+            positiveParam("b", "Prior b", "π_k ~ Beta(a/K, b(K−1)/K)", 10),
+            positiveParam("c", "Prior c", "γ_obs ~ Gamma(c, d) (shape, rate)", 1),
+            positiveParam("d", "Prior d", "γ_obs ~ Gamma(c, d) (shape, rate)", 10),
+            positiveParam("e", "Prior e", "γ_w ~ Gamma(e, f) (shape, rate)", 1),
+            positiveParam("f", "Prior f", "γ_w ~ Gamma(e, f) (shape, rate)", 1)};
+}
+
+const ParamFields<Prior>& Prior::fields()
+{
+    static const ParamFields<Prior> f = ParamFields<Prior>()
+                                            .add("a", &Prior::a)
+                                            .add("b", &Prior::b)
+                                            .add("c", &Prior::c)
+                                            .add("d", &Prior::d)
+                                            .add("e", &Prior::e)
+                                            .add("f", &Prior::f);
+    return f;
+}
 namespace {
 
 constexpr double kLog2Pi = 1.8378770664093453; // log(2π)

@@ -12,6 +12,7 @@
 // This header holds pure functions and plain structs; the Trainer drives them. Nothing here
 // allocates per item once the workspaces are sized.
 
+#include "core/base/params.h"
 #include "core/data/dense_data.h"
 #include "core/math/random.h"
 
@@ -24,14 +25,23 @@ namespace svi::bpfa {
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // Prior hyperparameters (a, b, c', d', e', f') of eq. 5; defaults from Sec. 5.
-struct Prior
+struct Prior : DeclaredOptions<Prior>
 {
-    double a = 10.0;
-    double b = 10.0;
-    double c = 1.0;  // shape of γ_obs
-    double d = 10.0; // rate of γ_obs
-    double e = 1.0;  // shape of γ_w
-    double f = 1.0;  // rate of γ_w
+    // The declared defaults.
+    Prior() { readDefaults(); }
+
+    double a{};
+    double b{};
+    double c{}; // shape of γ_obs
+    double d{}; // rate of γ_obs
+    double e{}; // shape of γ_w
+    double f{}; // rate of γ_w
+
+    // The declarations (keys a–f, each > 0).
+    static std::vector<ParamSpec> params();
+    static std::vector<ParamSpec> allParams() { return params(); }
+    // The fields bound to those keys.
+    static const ParamFields<Prior>& fields();
 };
 
 // Global variational parameters λ (natural parametrisation, so that the SVI step

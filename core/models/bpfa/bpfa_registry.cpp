@@ -9,40 +9,16 @@ namespace {
 
 constexpr double kHuge = std::numeric_limits<double>::max();
 
-std::vector<ParamSpec> commonParams(bool svi)
+// Every algorithm but the batch sampler is stochastic.
+bool stochastic(BpfaAlgorithm a)
 {
-    std::vector<ParamSpec> p;
-    p.push_back(
-        intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096));
-    if (svi) {
-        p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, 1e9));
-        const auto step = StepSizeOptions::params(0.75, 0.0);
-        p.insert(p.end(), step.begin(), step.end());
-        p.push_back(ParamSpec{"init",
-                              "Initialisation",
-                              "random atoms, or a short batch Gibbs run on a random subset",
-                              ParamType::Choice,
-                              0,
-                              0,
-                              0,
-                              {"gibbs", "random"},
-                              "gibbs"});
-        p.push_back(intParam("init_items", "Gibbs init items",
-                             "items in the Gibbs initialisation subset", 2000, 1, 1e9));
-        p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
-                             "batch Gibbs iterations of the initialisation", 20, 0, 100000));
-    }
-    p.push_back(realParam("a", "Prior a", "π_k ~ Beta(a/K, b(K−1)/K)", 10, 1e-12, kHuge));
-    p.push_back(realParam("b", "Prior b", "π_k ~ Beta(a/K, b(K−1)/K)", 10, 1e-12, kHuge));
-    p.push_back(realParam("c", "Prior c", "γ_obs ~ Gamma(c, d) (shape, rate)", 1, 1e-12, kHuge));
-    p.push_back(realParam("d", "Prior d", "γ_obs ~ Gamma(c, d) (shape, rate)", 10, 1e-12, kHuge));
-    p.push_back(realParam("e", "Prior e", "γ_w ~ Gamma(e, f) (shape, rate)", 1, 1e-12, kHuge));
-    p.push_back(realParam("f", "Prior f", "γ_w ~ Gamma(e, f) (shape, rate)", 1, 1e-12, kHuge));
-    p.push_back(intParam("eval_items", "Evaluation items",
-                         "items whose held-out entries are scored at each snapshot", 1000, 1, 1e9));
-    p.push_back(intParam("eval_samples", "Evaluation samples",
-                         "Monte Carlo draws M of the held-out likelihood (eq. 12)", 5, 1, 1000));
-    return p;
+    return a != BpfaAlgorithm::BatchGibbs;
+}
+
+// Gibbs-SSVI and Mimno-SVI sample their local factors; the others run coordinate ascent.
+bool gibbsLocal(BpfaAlgorithm a)
+{
+    return a == BpfaAlgorithm::GibbsSsvi || a == BpfaAlgorithm::MimnoSvi;
 }
 
 std::vector<ParamSpec> gibbsParams()
@@ -103,8 +79,7 @@ int compareRank(BpfaAlgorithm a)
     return 0;
 }
 
-void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label, std::string help,
-         std::vector<ParamSpec> extra, bool svi = true)
+void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
     AlgorithmEntry e;
     e.model = "bpfa";
@@ -115,8 +90,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.dataKinds = {"image", "table", "synthetic"};
     e.metrics = metrics();
     e.compareRank = compareRank(algorithm);
-    e.params = commonParams(svi);
-    e.params.insert(e.params.begin() + (svi ? 2 : 1), extra.begin(), extra.end());
+    e.params = BpfaOptions::params(algorithm);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<BpfaTrainer>(data.requireDense("BPFA"), algorithm,
                                              BpfaOptions::fromParams(values), seed);
@@ -126,21 +100,87 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
 
 } // namespace
 
+std::vector<ParamSpec> BpfaOptions::params(BpfaAlgorithm algorithm)
+{
+    const bool svi = stochastic(algorithm);
+    std::vector<ParamSpec> p;
+    p.push_back(
+        intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096));
+    if (svi)
+        p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge));
+    const auto local = !svi                    ? std::vector<ParamSpec>{}
+                       : gibbsLocal(algorithm) ? gibbsParams()
+                                               : ascentParams();
+    p.insert(p.end(), local.begin(), local.end());
+    if (svi) {
+        const auto step = StepSizeOptions::params(0.75, 0.0);
+        p.insert(p.end(), step.begin(), step.end());
+        p.push_back(choiceParam("init", "Initialisation",
+                                "random atoms, or a short batch Gibbs run on a random subset",
+                                {"gibbs", "random"}, "gibbs"));
+        p.push_back(intParam("init_items", "Gibbs init items",
+                             "items in the Gibbs initialisation subset", 2000, 1, kHuge));
+        p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
+                             "batch Gibbs iterations of the initialisation", 20, 0, 100000));
+    }
+    const auto prior = bpfa::Prior::params();
+    p.insert(p.end(), prior.begin(), prior.end());
+    p.push_back(intParam("eval_items", "Evaluation items",
+                         "items whose held-out entries are scored at each snapshot", 1000, 1,
+                         kHuge));
+    p.push_back(intParam("eval_samples", "Evaluation samples",
+                         "Monte Carlo draws M of the held-out likelihood (eq. 12)", 5, 1, 1000));
+    return p;
+}
+
+std::vector<ParamSpec> BpfaOptions::allParams()
+{
+    std::vector<std::vector<ParamSpec>> lists;
+    for (BpfaAlgorithm a :
+         {BpfaAlgorithm::GibbsSsvi, BpfaAlgorithm::MimnoSvi, BpfaAlgorithm::MfSvi,
+          BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs})
+        lists.push_back(params(a));
+    return mergeParams(lists);
+}
+
+const ParamFields<BpfaOptions>& BpfaOptions::fields()
+{
+    static const ParamFields<BpfaOptions> f = [] {
+        ParamFields<BpfaOptions> b;
+        b.add("K", &BpfaOptions::K)
+            .add("minibatch", &BpfaOptions::minibatch)
+            .add("burnin", &BpfaOptions::burnin)
+            .add("samples", &BpfaOptions::samples)
+            .add("eval_burnin", &BpfaOptions::evalBurnin)
+            .add("eval_kept", &BpfaOptions::evalKept)
+            .add("local_iters", &BpfaOptions::localIters)
+            .add("local_tol", &BpfaOptions::localTol);
+        addStepSizeFields(b);
+        b.add("init", &BpfaOptions::init)
+            .add("init_items", &BpfaOptions::initItems)
+            .add("init_sweeps", &BpfaOptions::initSweeps)
+            .add(&BpfaOptions::prior, bpfa::Prior::fields())
+            .add("eval_items", &BpfaOptions::evalItems)
+            .add("eval_samples", &BpfaOptions::evalSamples);
+        return b;
+    }();
+    return f;
+}
+
 void registerBpfa(Registry& r)
 {
     add(r, BpfaAlgorithm::GibbsSsvi, "gibbs-ssvi", "Gibbs-SSVI",
-        "β sampled from q(β); exact local conditional by Gibbs sampling", gibbsParams());
+        "β sampled from q(β); exact local conditional by Gibbs sampling");
     add(r, BpfaAlgorithm::MimnoSvi, "mimno-svi", "Mimno-SVI",
-        "local Gibbs sampling from exp(E_q(β)[log p(ψ_i | y_i, β)])", gibbsParams());
+        "local Gibbs sampling from exp(E_q(β)[log p(ψ_i | y_i, β)])");
     add(r, BpfaAlgorithm::MfSvi, "mf-svi", "MF-SVI",
-        "mean-field local factors, expectations under q(β) (Hoffman et al. 2013)", ascentParams());
+        "mean-field local factors, expectations under q(β) (Hoffman et al. 2013)");
     add(r, BpfaAlgorithm::MfSsvi, "mf-ssvi", "MF-SSVI",
-        "β sampled from q(β); mean-field local factors given it", ascentParams());
+        "β sampled from q(β); mean-field local factors given it");
     add(r, BpfaAlgorithm::TitsiasSsvi, "titsias-ssvi", "Titsias-SSVI",
-        "β sampled from q(β); spike-and-slab local factors (Titsias & Lázaro-Gredilla)",
-        ascentParams());
+        "β sampled from q(β); spike-and-slab local factors (Titsias & Lázaro-Gredilla)");
     add(r, BpfaAlgorithm::BatchGibbs, "gibbs", "Batch Gibbs",
-        "uncollapsed Gibbs sampler over all items (the paper's baseline)", {}, false);
+        "uncollapsed Gibbs sampler over all items (the paper's baseline)");
 }
 
 } // namespace svi

@@ -49,41 +49,6 @@ bool hasHeldOut(const DenseData& data, std::int64_t i)
 
 } // namespace
 
-BpfaOptions BpfaOptions::fromParams(const ParamValues& v)
-{
-    // Each algorithm declares only the keys it uses; absent keys keep the defaults above.
-    BpfaOptions o;
-    readParams(v,
-               {{"K", &o.K},
-                {"burnin", &o.burnin},
-                {"samples", &o.samples},
-                {"local_iters", &o.localIters},
-                {"init_items", &o.initItems},
-                {"init_sweeps", &o.initSweeps},
-                {"eval_items", &o.evalItems},
-                {"eval_samples", &o.evalSamples},
-                {"eval_burnin", &o.evalBurnin},
-                {"eval_kept", &o.evalKept}},
-               {{"kappa", &o.kappa},
-                {"tau0", &o.tau0},
-                {"local_tol", &o.localTol},
-                {"a", &o.prior.a},
-                {"b", &o.prior.b},
-                {"c", &o.prior.c},
-                {"d", &o.prior.d},
-                {"e", &o.prior.e},
-                {"f", &o.prior.f}});
-    if (v.count("minibatch"))
-        o.minibatch = getInt(v, "minibatch");
-    StepSizeOptions step{o.schedule, o.kappa, o.tau0, o.adaptiveInit};
-    step.read(v);
-    o.schedule = step.schedule;
-    o.adaptiveInit = step.adaptiveInit;
-    if (v.count("init"))
-        o.init = getChoice(v, "init");
-    return o;
-}
-
 // ---------------------------------------------------------------------------------------------
 // GibbsChain
 
@@ -278,37 +243,7 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
 {
     if (!m_data || m_data->rows() < 1 || m_data->cols() < 1)
         throw std::invalid_argument("data: the data set is empty");
-    if (o.K < 1)
-        throw std::invalid_argument(fieldError("K", std::to_string(o.K), "must be ≥ 1"));
-    if (o.minibatch < 1)
-        throw std::invalid_argument(
-            fieldError("minibatch", std::to_string(o.minibatch), "must be ≥ 1"));
-    if (o.samples < 1)
-        throw std::invalid_argument(
-            fieldError("samples", std::to_string(o.samples), "must be ≥ 1"));
-    if (o.burnin < 0)
-        throw std::invalid_argument(fieldError("burnin", std::to_string(o.burnin), "must be ≥ 0"));
-    if (o.localIters < 1)
-        throw std::invalid_argument(
-            fieldError("local_iters", std::to_string(o.localIters), "must be ≥ 1"));
-    if (o.evalSamples < 1)
-        throw std::invalid_argument(
-            fieldError("eval_samples", std::to_string(o.evalSamples), "must be ≥ 1"));
-    if (!(o.kappa > 0.5 - 1e-12 && o.kappa <= 1.0))
-        throw std::invalid_argument(
-            fieldError("kappa", std::to_string(o.kappa), "must be in [0.5, 1]"));
-    if (!(o.tau0 >= 0.0))
-        throw std::invalid_argument(fieldError("tau0", std::to_string(o.tau0), "must be ≥ 0"));
-    if (o.init != "random" && o.init != "gibbs")
-        throw std::invalid_argument(fieldError("init", o.init, "must be one of: random, gibbs"));
-    for (auto [name, value] : {std::pair{"a", o.prior.a},
-                               {"b", o.prior.b},
-                               {"c", o.prior.c},
-                               {"d", o.prior.d},
-                               {"e", o.prior.e},
-                               {"f", o.prior.f}})
-        if (!(value > 0.0) || !std::isfinite(value))
-            throw std::invalid_argument(fieldError(name, std::to_string(value), "must be > 0"));
+    o.check();
     if (!m_data->values.allFinite())
         throw std::invalid_argument("data: '" + m_data->source +
                                     "' contains NaN or infinite values");
@@ -319,7 +254,7 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     const std::int64_t N = m_data->trainingRowCount();
     if (N < 1)
         throw std::invalid_argument("data: '" + m_data->source + "' has no training rows");
-    m_stepSizer = StepSizer({o.schedule, o.kappa, o.tau0, o.adaptiveInit});
+    m_stepSizer = StepSizer(stepSizeOf(o));
     m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
                                                    m_seed ^ 0x6d696e6962617463ULL);
     m_chunks = std::make_unique<Chunked>();
@@ -705,14 +640,13 @@ Evaluation BpfaTrainer::evaluate(bool full)
     };
 
     Evaluation ev;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     const double count = sum(cCount);
-    if (batch || n == 0) {
-        ev.elbo = nan;
+    if (batch) { // a sampler: no bound
+        ev.elbo = std::numeric_limits<double>::quiet_NaN();
         ev.hasBound = false;
     } else
-        ev.elbo = bpfa::globalElboTerm(m_options.prior, m_globals) +
-                  double(data.trainingRowCount()) / double(n) * sum(cElbo);
+        setSubsetElbo(ev, bpfa::globalElboTerm(m_options.prior, m_globals), sum(cElbo), n,
+                      data.trainingRowCount());
     if (count > 0) {
         ev.metrics["heldout_loglik"] = sum(cLl) / count;
         ev.metrics["mse"] = sum(cSse) / count;
@@ -736,15 +670,15 @@ Evaluation BpfaTrainer::evaluate(bool full)
     std::optional<Eigen::ArrayXXf> image;
     bool fullImage = false;
     if (full && data.image) {
-        MatrixRF pred = predictAll();
-        if (!interrupted()) { // an interrupted pass is incomplete: report no full-pass scores
-            image = reconstructImage(*data.image, pred);
+        // An interrupted pass is incomplete: report no full-pass scores.
+        if (std::optional<MatrixRF> pred = completePass([&] { return predictAll(); })) {
+            image = reconstructImage(*data.image, *pred);
             fullImage = true;
             ev.metrics["psnr"] = psnr(data.image->original, *image);
             ev.metrics["psnr_missing"] =
                 psnrMasked(data.image->original, *image, data.image->pixelObserved);
             if (m_live.size() > 0)
-                m_live = std::move(pred);
+                m_live = std::move(*pred);
         }
     }
     if (!image && m_live.size() > 0) {

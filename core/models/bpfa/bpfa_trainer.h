@@ -18,31 +18,40 @@
 
 namespace svi {
 
-struct BpfaOptions
+// The settings of every BPFA algorithm. The defaults and ranges are those declared by params
+// (bpfa_registry.cpp), the only place that states them.
+struct BpfaOptions : DeclaredOptions<BpfaOptions>
 {
-    int K = 256;
-    std::int64_t minibatch = 256;
-    double kappa = 0.75;
-    double tau0 = 0.0;
-    StepSchedule schedule = StepSchedule::RobbinsMonro;
-    int adaptiveInit = 5;
-    int burnin = 3;      // Gibbs-SSVI, Mimno-SVI: sweeps discarded
-    int samples = 3;     // Gibbs-SSVI, Mimno-SVI: sweeps kept
-    int localIters = 20; // MF and spike-and-slab: coordinate-ascent sweeps at most
-    double localTol = 1e-3;
-    std::string init = "gibbs"; // "random" | "gibbs"
-    int initItems = 2000;       // Gibbs initialisation: patches in the random subset
-    int initSweeps = 20;        // Gibbs initialisation: batch Gibbs iterations
+    // The declared defaults.
+    BpfaOptions() { readDefaults(); }
+
+    int K{};
+    std::int64_t minibatch{};
+    double kappa{};
+    double tau0{};
+    StepSchedule schedule{};
+    int adaptiveInit{};
+    int burnin{};     // Gibbs-SSVI, Mimno-SVI: sweeps discarded
+    int samples{};    // Gibbs-SSVI, Mimno-SVI: sweeps kept
+    int localIters{}; // MF and spike-and-slab: coordinate-ascent sweeps at most
+    double localTol{};
+    std::string init; // "random" | "gibbs"
+    int initItems{};  // Gibbs initialisation: patches in the random subset
+    int initSweeps{}; // Gibbs initialisation: batch Gibbs iterations
     bpfa::Prior prior;
-    int evalItems = 1000; // items whose held-out entries are scored at each snapshot
-    int evalSamples = 5;  // M of eq. 12
+    int evalItems{};   // items whose held-out entries are scored at each snapshot
+    int evalSamples{}; // M of eq. 12
     // Gibbs-type local inference at evaluation (held-out scores, reconstruction): longer
     // chains than in training, so that the scores measure the fit, not the chain's noise.
-    int evalBurnin = 10;
-    int evalKept = 10;
+    int evalBurnin{};
+    int evalKept{};
 
-    // Reads resolved registry values (keys as declared by registerBpfa).
-    static BpfaOptions fromParams(const ParamValues& values);
+    // The declarations of `algorithm`'s parameters (its registry entry): only the keys it uses.
+    static std::vector<ParamSpec> params(BpfaAlgorithm algorithm);
+    // Every algorithm's declarations, each key once: one for every field.
+    static std::vector<ParamSpec> allParams();
+    // The fields bound to the declared keys.
+    static const ParamFields<BpfaOptions>& fields();
 };
 
 // A Gibbs chain over a set of items: per-item state x_i = z_i ∘ w_i and point values of the

@@ -11,6 +11,36 @@
 #include <stdexcept>
 
 namespace svi::gmf {
+
+// Defaults. λ_u = λ_v = 10: the prior variance of the signal u_uᵀv_i is K/(λ_u λ_v), 0.2 at
+// K = 20 and 1 at K = 100, at most the variance of ratings about their mean (about 1.3 on
+// MovieLens). With λ = 1 it is K, and the fit overfits: on MovieLens 100k (split u1, K = 20,
+// 60 sweeps) held-out RMSE 1.04, rising with the sweeps, against 0.95 with λ = 10 at K = 10,
+// 20 and 50. The ELBO itself (training data only) prefers λ ≈ 5 at K = 10 and 20 and λ ≈ 20
+// at K = 50; λ = 10 is within about 2 % of its best at each.
+// a0 = b0 = 1: a proper prior worth two pseudo-ratings of squared residual 1 (the scale of a
+// rating step), prior mean E[β] = 1. Against |Ω|/2 in the posterior shape it is negligible for
+// any real data set, and being proper it keeps KL(q(β) ‖ p(β)), hence the ELBO, defined
+// (a0 = b0 → 0, the usual "vague" choice, is improper in the limit).
+std::vector<ParamSpec> Priors::params()
+{
+    return {positiveParam("lambda_u", "Precision λ_u",
+                          "u_u ~ N(0, I/λ_u): user factors' prior precision", 10.0),
+            positiveParam("lambda_v", "Precision λ_v",
+                          "v_i ~ N(0, I/λ_v): item factors' prior precision", 10.0),
+            positiveParam("a0", "Shape a0", "noise precision β ~ Gamma(a0, b0)", 1.0),
+            positiveParam("b0", "Rate b0", "noise precision β ~ Gamma(a0, b0)", 1.0)};
+}
+
+const ParamFields<Priors>& Priors::fields()
+{
+    static const ParamFields<Priors> f = ParamFields<Priors>()
+                                             .add("lambda_u", &Priors::lambdaU)
+                                             .add("lambda_v", &Priors::lambdaV)
+                                             .add("a0", &Priors::a0)
+                                             .add("b0", &Priors::b0);
+    return f;
+}
 namespace {
 
 // Fills ws.stat (lower triangle only) with A = Σ_j (n_j n_jᵀ + T_j), ws.rhs with

@@ -48,6 +48,7 @@
 //
 // Pure functions and plain structs; the trainer drives them.
 
+#include "core/base/params.h"
 #include "core/data/count_data.h"
 
 #include <Eigen/Cholesky>
@@ -59,22 +60,23 @@ namespace svi::gmf {
 
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Defaults. λ_u = λ_v = 10: the prior variance of the signal u_uᵀv_i is K/(λ_u λ_v), 0.2 at
-// K = 20 and 1 at K = 100, at most the variance of ratings about their mean (about 1.3 on
-// MovieLens). With λ = 1 it is K, and the fit overfits: on MovieLens 100k (split u1, K = 20,
-// 60 sweeps) held-out RMSE 1.04, rising with the sweeps, against 0.95 with λ = 10 at K = 10,
-// 20 and 50. The ELBO itself (training data only) prefers λ ≈ 5 at K = 10 and 20 and λ ≈ 20
-// at K = 50; λ = 10 is within about 2 % of its best at each.
-// a0 = b0 = 1: a proper prior worth two pseudo-ratings of squared residual 1 (the scale of a
-// rating step), prior mean E[β] = 1. Against |Ω|/2 in the posterior shape it is negligible for
-// any real data set, and being proper it keeps KL(q(β) ‖ p(β)), hence the ELBO, defined
-// (a0 = b0 → 0, the usual "vague" choice, is improper in the limit).
-struct Priors
+// The model's prior parameters (λ_u, λ_v, a0, b0 above); their defaults, and why, are declared
+// by params() (gmf_model.cpp).
+struct Priors : DeclaredOptions<Priors>
 {
-    double lambdaU = 10.0; // prior precision of each user factor
-    double lambdaV = 10.0; // prior precision of each item factor
-    double a0 = 1.0;       // shape of β's prior
-    double b0 = 1.0;       // rate of β's prior
+    // The declared defaults.
+    Priors() { readDefaults(); }
+
+    double lambdaU{}; // prior precision of each user factor
+    double lambdaV{}; // prior precision of each item factor
+    double a0{};      // shape of β's prior
+    double b0{};      // rate of β's prior
+
+    // The declarations (keys lambda_u, lambda_v, a0, b0, each > 0).
+    static std::vector<ParamSpec> params();
+    static std::vector<ParamSpec> allParams() { return params(); }
+    // The fields bound to those keys.
+    static const ParamFields<Priors>& fields();
 };
 
 // One side of the factorization: the users' (m_u, S_u) or the items' (n_i, T_i).

@@ -9,25 +9,30 @@ namespace {
 
 constexpr double kHuge = std::numeric_limits<double>::max();
 
-std::vector<ParamSpec> gmfParams()
+} // namespace
+
+std::vector<ParamSpec> GmfOptions::params()
 {
     std::vector<ParamSpec> p;
     // K³ per user and item per sweep and K² doubles stored for each: 20 keeps a MovieLens 1M
     // sweep at seconds; paper 004 ran K = 100 and 200.
-    p.push_back(intParam("K", "Factors K", "number of latent factors", 20, 1, 100000));
-    p.push_back(realParam("lambda_u", "Precision λ_u",
-                          "u_u ~ N(0, I/λ_u): user factors' prior precision", 10.0, 1e-12, kHuge));
-    p.push_back(realParam("lambda_v", "Precision λ_v",
-                          "v_i ~ N(0, I/λ_v): item factors' prior precision", 10.0, 1e-12, kHuge));
-    p.push_back(
-        realParam("a0", "Shape a0", "noise precision β ~ Gamma(a0, b0)", 1.0, 1e-12, kHuge));
-    p.push_back(realParam("b0", "Rate b0", "noise precision β ~ Gamma(a0, b0)", 1.0, 1e-12, kHuge));
+    p.push_back(intParam("K", "Factors K", "number of latent factors", 20, 1, kHuge));
+    const auto priors = gmf::Priors::params();
+    p.insert(p.end(), priors.begin(), priors.end());
     const auto eval = recommenderEvaluationParams();
     p.insert(p.end(), eval.begin(), eval.end());
     return p;
 }
 
-} // namespace
+const ParamFields<GmfOptions>& GmfOptions::fields()
+{
+    static const ParamFields<GmfOptions> f = ParamFields<GmfOptions>()
+                                                 .add("K", &GmfOptions::K)
+                                                 .add(&GmfOptions::priors, gmf::Priors::fields())
+                                                 .add("eval_users", &GmfOptions::evalUsers)
+                                                 .add("top_n", &GmfOptions::topN);
+    return f;
+}
 
 void registerGaussianMf(Registry& r)
 {
@@ -40,7 +45,7 @@ void registerGaussianMf(Registry& r)
     e.dataKinds = {"ratings"};
     e.metrics = recommenderMetrics();
     e.compareRank = 1;
-    e.params = gmfParams();
+    e.params = GmfOptions::params();
     e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<GmfTrainer>(data.requireCounts("GMF"),
                                             GmfOptions::fromParams(values), seed);

@@ -1,14 +1,10 @@
 #include "core/models/gmf/gmf_trainer.h"
 
-#include "core/base/parallel.h"
+#include "core/models/pf/recommender_parts.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 #include <numeric>
-#include <omp.h>
-#include <stdexcept>
 
 namespace svi {
 
@@ -21,41 +17,7 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-void require(bool ok, const char* field, const std::string& value, const char* rule)
-{
-    if (!ok)
-        throw std::invalid_argument(fieldError(field, value, rule));
-}
-
-void requirePositive(double v, const char* field)
-{
-    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
-}
-
 } // namespace
-
-GmfOptions GmfOptions::fromParams(const ParamValues& v)
-{
-    GmfOptions o;
-    readParams(v, {{"K", &o.K}, {"eval_users", &o.evalUsers}, {"top_n", &o.topN}},
-               {{"lambda_u", &o.priors.lambdaU},
-                {"lambda_v", &o.priors.lambdaV},
-                {"a0", &o.priors.a0},
-                {"b0", &o.priors.b0}});
-    return o;
-}
-
-void GmfOptions::check() const
-{
-    require(K >= 1, "K", std::to_string(K), "must be ≥ 1");
-    for (const auto& [value, field] : {std::pair{priors.lambdaU, "lambda_u"},
-                                       {priors.lambdaV, "lambda_v"},
-                                       {priors.a0, "a0"},
-                                       {priors.b0, "b0"}})
-        requirePositive(value, field);
-    require(evalUsers >= 1, "eval_users", std::to_string(evalUsers), "must be ≥ 1");
-    require(topN >= 1, "top_n", std::to_string(topN), "must be ≥ 1");
-}
 
 GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t seed)
     : m_data(std::move(data)), m_options(o), m_seed(seed), m_K(o.K)
@@ -75,19 +37,10 @@ GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t see
 
 GmfTrainer::~GmfTrainer() = default;
 
-void GmfTrainer::prepareWorkspaces()
-{
-    const std::size_t threads = std::size_t(std::max(omp_get_max_threads(), 1));
-    if (m_workspaces.size() < threads)
-        m_workspaces.resize(threads);
-    for (gmf::Workspace& ws : m_workspaces)
-        if (ws.rhs.size() != m_K)
-            ws.resize(m_K);
-}
-
 double GmfTrainer::step(std::int64_t)
 {
-    prepareWorkspaces();
+    m_workspaces.prepare([&](const gmf::Workspace& ws) { return ws.rhs.size() == m_K; },
+                         [&](gmf::Workspace& ws) { ws.resize(m_K); });
     const gmf::Priors& p = m_options.priors;
     const auto& rows = m_data->trainingRows();
     const std::int64_t N = std::int64_t(rows.size());
@@ -98,12 +51,11 @@ double GmfTrainer::step(std::int64_t)
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::int64_t j = 0; j < N; ++j)
         gmf::updateRow(m_users, rows[std::size_t(j)], m_residuals.byUser, m_items, p.lambdaU, eBeta,
-                       m_workspaces[std::size_t(omp_get_thread_num())]);
+                       m_workspaces.local());
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::int64_t i = 0; i < M; ++i)
-        m_itemSquares[std::size_t(i)] =
-            gmf::updateRow(m_items, i, m_residuals.byItem, m_users, p.lambdaV, eBeta,
-                           m_workspaces[std::size_t(omp_get_thread_num())]);
+        m_itemSquares[std::size_t(i)] = gmf::updateRow(m_items, i, m_residuals.byItem, m_users,
+                                                       p.lambdaV, eBeta, m_workspaces.local());
     // q(β) from the expected squared errors under the new users and items (4), summed in
     // item order.
     const double squares = std::accumulate(m_itemSquares.begin(), m_itemSquares.end(), 0.0);
@@ -121,17 +73,15 @@ bool GmfTrainer::diverged() const
 
 double GmfTrainer::usersElbo(const std::vector<std::int64_t>& users) const
 {
-    std::vector<double> partial(kChunks, 0.0);
-    forChunks(std::int64_t(users.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+    return sumChunks(std::int64_t(users.size()), [&](std::int64_t begin, std::int64_t end) {
         gmf::Workspace ws;
         ws.resize(m_K);
         double s = 0.0;
         for (std::int64_t j = begin; j < end; ++j)
             s += gmf::userElbo(m_users, users[std::size_t(j)], m_residuals.byUser, m_items,
                                m_options.priors.lambdaU, m_noise, ws);
-        partial[std::size_t(c)] = s;
+        return s;
     });
-    return std::accumulate(partial.begin(), partial.end(), 0.0);
 }
 
 double GmfTrainer::elbo() const
@@ -141,23 +91,11 @@ double GmfTrainer::elbo() const
            gmf::gammaKl(m_noise.shape, m_noise.rate, p.a0, p.b0);
 }
 
-std::shared_ptr<RatingFactors> GmfTrainer::factors() const
-{
-    auto f = std::make_shared<RatingFactors>();
-    f->users = m_users.mean.cast<float>();
-    f->items = m_items.mean.cast<float>();
-    f->offset = m_residuals.mu;
-    return f;
-}
-
 Evaluation GmfTrainer::evaluate(bool full)
 {
-    if (full) {
-        Evaluation ev = evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true);
-        if (!interrupted())
-            return ev;
-    }
-    return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false);
+    return fullOrCheap(
+        full, [&] { return evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true); },
+        [&] { return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false); });
 }
 
 Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -170,35 +108,25 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     // ELBO: the users' terms over the subset, scaled to all training users.
     const double globalTerms =
         -gmf::sideKl(m_items, p.lambdaV) - gmf::gammaKl(m_noise.shape, m_noise.rate, p.a0, p.b0);
-    ev.hasBound = !elboUsers.empty();
-    ev.elbo = elboUsers.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                : globalTerms + double(d.trainingRowCount()) /
-                                                    double(elboUsers.size()) * usersElbo(elboUsers);
+    setSubsetElbo(ev, globalTerms, usersElbo(elboUsers), std::int64_t(elboUsers.size()),
+                  d.trainingRowCount());
 
     // Rating-scale measures at the posterior mean prediction μ + m_uᵀn_i, with the plug-in
-    // noise precision E[β].
+    // noise precision E[β]; the ranking by the predicted rating.
     const double mu = m_residuals.mu;
     const double eBeta = m_noise.mean();
     const double logNorm = 0.5 * (std::log(eBeta) - std::log(2.0 * std::numbers::pi));
-    m_eval.addRatingMetrics(
-        ev.metrics, d, scoredUsers,
+    addRecommenderMetrics(
+        ev.metrics, m_eval, d, scoredUsers, full, m_options.topN,
         [&](std::int64_t u, std::int32_t i) {
             return mu + m_users.mean.row(u).dot(m_items.mean.row(i));
         },
-        [&](double x, double pred) { return logNorm - 0.5 * eBeta * (x - pred) * (x - pred); });
-
-    // Ranking: every item the user has not rated in training or validation, by the predicted
-    // rating.
-    const int n = m_options.topN;
-    const RankingScore r =
-        rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
+        [&](double x, double pred) { return logNorm - 0.5 * eBeta * (x - pred) * (x - pred); },
+        [&](std::int64_t u, Eigen::VectorXd& out) {
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
             out.array() += mu;
         });
-    addRankingMetrics(ev.metrics, r, full ? m_eval.popularityFull : m_eval.popularityCheap, n);
-    auto preview = std::make_shared<Preview>();
-    preview->factors = factors();
-    ev.preview = preview;
+    ev.preview = factorsPreview(m_users.mean, m_items.mean, mu);
     return ev;
 }
 

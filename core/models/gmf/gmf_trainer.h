@@ -15,6 +15,7 @@
 // Each row's update is sequential code on its own workspace, results are stored by position and
 // every sum runs in a fixed order, so results do not depend on the thread count.
 
+#include "core/base/parallel.h"
 #include "core/metrics/ranking_metrics.h"
 #include "core/models/gmf/gmf.h"
 #include "core/models/gmf/gmf_model.h"
@@ -24,17 +25,23 @@
 
 namespace svi {
 
-struct GmfOptions
+// The settings of GMF. The defaults and ranges are those declared by params (gmf_registry.cpp
+// and gmf::Priors), the only place that states them.
+struct GmfOptions : DeclaredOptions<GmfOptions>
 {
-    int K = 20;
-    gmf::Priors priors;
-    int evalUsers = 1000; // users a cheap evaluation scores
-    int topN = 20;        // n of precision@n and recall@n
+    // The declared defaults.
+    GmfOptions() { readDefaults(); }
 
-    // Reads resolved registry values; absent keys keep the defaults.
-    static GmfOptions fromParams(const ParamValues& values);
-    // Throws std::invalid_argument naming the first bad field ("K = 0, but must be ≥ 1").
-    void check() const;
+    int K{};
+    gmf::Priors priors;
+    int evalUsers{}; // users a cheap evaluation scores
+    int topN{};      // n of precision@n and recall@n
+
+    // The declarations (the registry's entry).
+    static std::vector<ParamSpec> params();
+    static std::vector<ParamSpec> allParams() { return params(); }
+    // The fields bound to the declared keys.
+    static const ParamFields<GmfOptions>& fields();
 };
 
 class GmfTrainer final : public Trainer
@@ -70,10 +77,8 @@ public:
     double offset() const { return m_residuals.mu; }
 
 private:
-    // (Re)sizes one workspace per OpenMP thread.
-    void prepareWorkspaces();
+    // Σ of the users' ELBO terms.
     double usersElbo(const std::vector<std::int64_t>& users) const;
-    std::shared_ptr<RatingFactors> factors() const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
                           const std::vector<std::int64_t>& scoredUsers, bool full);
 
@@ -84,8 +89,8 @@ private:
     gmf::Residuals m_residuals;
     gmf::Side m_users, m_items;
     gmf::Noise m_noise;
-    std::vector<double> m_itemSquares;        // per item: (5) of gmf_model.h, last sweep
-    std::vector<gmf::Workspace> m_workspaces; // one per OpenMP thread
+    std::vector<double> m_itemSquares; // per item: (5) of gmf_model.h, last sweep
+    PerThread<gmf::Workspace> m_workspaces;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
 

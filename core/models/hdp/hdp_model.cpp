@@ -11,24 +11,12 @@
 namespace svi::hdp {
 namespace {
 
-// Words per block of the word-parallel loops, fixed by V alone (as in lda_model.cpp).
-constexpr Eigen::Index kWordBlock = 256;
-
 // log Γ in double precision: Boost's default promotes to long double, which made the stick
 // terms of the per-iteration ELBO about 40% of a local step.
 using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 double lgam(double x)
 {
     return boost::math::lgamma(x, DoublePolicy());
-}
-
-// Calls fn(begin, end) for fixed blocks of kWordBlock words, in parallel.
-template <typename Fn> void forWordBlocks(Eigen::Index V, Fn&& fn)
-{
-    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (Eigen::Index b = 0; b < blocks; ++b)
-        fn(b * kWordBlock, std::min(V, (b + 1) * kWordBlock));
 }
 
 // E[log x_i], E[log(1 − x_i)] of the m = a.size() sticks and E[log σ_i] (m + 1 entries) into
@@ -155,23 +143,6 @@ void corpusSticks(const Eigen::VectorXd& s, double gamma, Eigen::VectorXd& u, Ei
         tail += s[k + 1];
         v[k] = gamma + tail;
     }
-}
-
-void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
-{
-    const Eigen::Index V = lambdaT.rows(), T = lambdaT.cols();
-    if (totals.size() != T)
-        throw std::invalid_argument("elogBetaT: totals has " + std::to_string(totals.size()) +
-                                    " entries, but λ has T = " + std::to_string(T) + " columns");
-    out.resize(V, T);
-    Eigen::RowVectorXd psiTotal(T);
-    for (Eigen::Index k = 0; k < T; ++k)
-        psiTotal[k] = lda::digamma(totals[k]);
-    forWordBlocks(V, [&](Eigen::Index begin, Eigen::Index end) {
-        const Eigen::Index rows = end - begin;
-        lda::digamma(lambdaT.row(begin).data(), out.row(begin).data(), rows * T);
-        out.middleRows(begin, rows).array().rowwise() -= psiTotal.array();
-    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,7 +349,7 @@ void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, do
 {
     const Eigen::Index V = lambdaT.rows(), T = lambdaT.cols();
     const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;
-    forWordBlocks(V, [&](Eigen::Index begin, Eigen::Index end) {
+    lda::forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
         Eigen::VectorXd s(T);
         for (Eigen::Index w = begin; w < end; ++w) {
             auto row = lambdaT.row(w);
@@ -411,7 +382,7 @@ std::vector<int> sortTopics(MatrixRD& lambdaT, Eigen::VectorXd& s)
     const Eigen::VectorXd old = s;
     for (int i = 0; i < T; ++i)
         s[i] = old[order[std::size_t(i)]];
-    forWordBlocks(lambdaT.rows(), [&](Eigen::Index begin, Eigen::Index end) {
+    lda::forWordBlocks(lambdaT.rows(), [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
         Eigen::RowVectorXd row(T);
         for (Eigen::Index w = begin; w < end; ++w) {
             row = lambdaT.row(w);

@@ -62,9 +62,9 @@ double stickElbo(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double conc
 // v_k = γ + Σ_{l>k} s_l for k < T − 1 (Fig. 9). u and v are resized to T − 1.
 void corpusSticks(const Eigen::VectorXd& s, double gamma, Eigen::VectorXd& u, Eigen::VectorXd& v);
 
-// E[log β_kw] = ψ(λ_kw) − ψ(Σ_v λ_kv), word-major (V×T), given totals = lda::topicTotals(λ).
-// Parallel over words (OpenMP), elementwise, so it does not depend on the thread count.
-void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out);
+// E[log β_kw] = ψ(λ_kw) − ψ(Σ_v λ_kv), word-major (V×T), given totals = lda::topicTotals(λ):
+// the topics are LDA's.
+using lda::elogBetaT;
 
 // ---------------------------------------------------------------------------------------------
 // Local step

@@ -20,40 +20,51 @@
 #include "core/inference/schedule.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_model.h"
+#include "core/models/lda/topic_parts.h"
 
 #include <memory>
 #include <vector>
 
 namespace svi {
 
-struct HdpOptions
+// The settings of the HDP. The defaults and ranges are those declared by params
+// (hdp_registry.cpp), the only place that states them.
+struct HdpOptions : DeclaredOptions<HdpOptions>
 {
-    int T = 150;        // corpus-level truncation (topics)
-    int K = 15;         // document-level truncation (atoms per document)
-    double alpha = 1.0; // document concentration: π'_jt ~ Beta(1, α)
-    double gamma = 1.0; // corpus concentration: β'_k ~ Beta(1, γ)
-    double eta = 0.01;  // β_k ~ Dir(η)
-    double kappa = 0.5; // SVI: ρ_t = (t + τ0)^(−κ) (defaults: see hdp_registry.cpp)
-    double tau0 = 1.0;
-    std::int64_t minibatch = 100; // SVI: documents per step
-    int localIters = 100;         // local iterations per document at most
-    double localTol = 1e-4;       // stop once the document ELBO rises by less than tol·|ELBO|
-    bool sortTopics = true;       // sort topics by decreasing stick statistic after each step
-    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
-    int topWords = 10;            // words listed per topic in the preview
+    // The declared defaults.
+    HdpOptions() { readDefaults(); }
 
-    // Reads resolved registry values (keys as declared by registerHdp); absent keys keep the
-    // defaults above.
-    static HdpOptions fromParams(const ParamValues& values);
+    int T{};        // corpus-level truncation (topics)
+    int K{};        // document-level truncation (atoms per document)
+    double alpha{}; // document concentration: π'_jt ~ Beta(1, α)
+    double gamma{}; // corpus concentration: β'_k ~ Beta(1, γ)
+    double eta{};   // β_k ~ Dir(η)
+    double kappa{}; // SVI: ρ_t = (t + τ0)^(−κ)
+    double tau0{};
+    std::int64_t minibatch{}; // SVI: documents per step
+    int localIters{};         // local iterations per document at most
+    double localTol{};        // stop once the document ELBO rises by less than tol·|ELBO|
+    bool sortTopics{};        // sort topics by decreasing stick statistic after each step
+    int evalDocs{};           // documents a cheap evaluation scores (test and training)
+    int topWords{};           // words listed per topic in the preview
+
+    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
+    // neither the minibatch nor the step size.
+    static std::vector<ParamSpec> params(HdpAlgorithm algorithm);
+    // Every key: those of params(HdpAlgorithm::Svi).
+    static std::vector<ParamSpec> allParams() { return params(HdpAlgorithm::Svi); }
+    // The fields bound to the declared keys.
+    static const ParamFields<HdpOptions>& fields();
 };
 
 class HdpTrainer final : public Trainer
 {
 public:
-    // Throws std::invalid_argument naming the field ("T = 0, but must be ≥ 1") on bad options
-    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1, as LdaTrainer), the stick
-    // statistic at s_k = 1 (one atom's worth per topic, so that E[log σ_k] falls slowly with k
-    // and the first minibatch is not pushed onto the first few topics).
+    // Throws std::invalid_argument naming the field ("T = 0, but must be in [1, 100000]") on
+    // options outside their declared ranges, or on bad data. λ starts from a seeded Gamma(100,
+    // 1/100) draw (mean 1, as LdaTrainer), the stick statistic at s_k = 1 (one atom's worth per
+    // topic, so that E[log σ_k] falls slowly with k and the first minibatch is not pushed onto the
+    // first few topics).
     HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptions& options,
                std::uint64_t seed);
     ~HdpTrainer() override;
@@ -80,7 +91,7 @@ public:
     // Replaces λ (V×T) and s (T) and refreshes the expectations; for tests and checkpoints.
     void setGlobals(const lda::MatrixRD& lambdaT, const Eigen::VectorXd& sticks);
     // The documents (rows) of the last step, in minibatch order.
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
     // The permutation applied by the last step's sorting (identity when off): new topic i
     // was old topic order[i].
     const std::vector<int>& lastOrder() const { return m_order; }
@@ -89,17 +100,13 @@ public:
 
     // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
     // global update (regrouping, λ, s, sorting) and the recomputation of E[log β].
-    struct StepTimes
-    {
-        double local = 0.0, update = 0.0, expectation = 0.0;
-    };
+    using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
 private:
     void refreshExpectations();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     hdp::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
-    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
                           const std::vector<std::int64_t>& testRows, bool stopOnInterrupt);
 
@@ -116,15 +123,13 @@ private:
     Eigen::VectorXd m_u, m_v;     // T−1: q(β'_k) = Beta(u_k, v_k)
     Eigen::VectorXd m_elogSticks; // T: E[log σ_k(β')]
     RobbinsMonro m_schedule;
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;           // rows of the current step
+    StepRows m_rows; // the documents of each step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;
-    std::vector<hdp::LocalWorkspace> m_workspaces;        // one per OpenMP thread
-    std::vector<lda::LocalWorkspace> m_ldaWorkspaces;     // one per OpenMP thread (evaluation)
-    Eigen::Index m_maxWords = 0;                          // distinct words of the longest document
-    std::vector<std::int64_t> m_elboRows, m_evalTestRows; // the cheap evaluation's documents
-    std::vector<std::int64_t> m_allTestRows;              // test rows with held-out words
+    PerThread<hdp::LocalWorkspace> m_workspaces;
+    PerThread<lda::LocalWorkspace> m_ldaWorkspaces; // evaluation: the LDA reading of the fit
+    Eigen::Index m_maxWords = 0;                    // distinct words of the longest document
+    lda::EvaluationDocs m_evalDocs; // test rows with held-out words; the cheap evaluation's subsets
     StepTimes m_times;
 };
 

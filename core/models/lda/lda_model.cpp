@@ -12,10 +12,6 @@
 namespace svi::lda {
 namespace {
 
-// Words per block of the word-parallel loops. The blocks are fixed by V alone, and reductions
-// add the blocks' partial results in block order, so sums do not depend on the thread count.
-constexpr Eigen::Index kWordBlock = 256;
-
 // Added to every Z_w = Σ_k eθ_k eβ_wk so that a word whose eβ all underflow gives a finite
 // ratio (Hoffman's code does the same); far below any Z that matters.
 constexpr double kTinyNorm = 1e-100;
@@ -25,13 +21,28 @@ double lgam(double x)
     return boost::math::lgamma(x);
 }
 
-// Calls fn(block, begin, end) for the fixed blocks of kWordBlock words of [0, V), in parallel.
-template <typename Fn> void forWordBlocks(Eigen::Index V, Fn&& fn)
+// E[log β] word-major into `out`, exponentiated when `exponentiate` (see elogBetaT);
+// `caller` names the public function in messages.
+void expectLogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out,
+                    bool exponentiate, const char* caller)
 {
-    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (Eigen::Index b = 0; b < blocks; ++b)
-        fn(b, b * kWordBlock, std::min(V, (b + 1) * kWordBlock));
+    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
+    if (totals.size() != K)
+        throw std::invalid_argument(std::string(caller) + ": totals has " +
+                                    std::to_string(totals.size()) +
+                                    " entries, but λ has K = " + std::to_string(K) + " columns");
+    out.resize(V, K);
+    Eigen::RowVectorXd psiTotal(K);
+    for (Eigen::Index k = 0; k < K; ++k)
+        psiTotal[k] = digamma(totals[k]);
+    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        const Eigen::Index rows = end - begin;
+        digamma(lambdaT.row(begin).data(), out.row(begin).data(), rows * K);
+        auto block = out.middleRows(begin, rows).array();
+        block.rowwise() -= psiTotal.array();
+        if (exponentiate)
+            block = block.exp();
+    });
 }
 
 } // namespace
@@ -61,23 +72,14 @@ Eigen::VectorXd topicTotals(const MatrixRD& lambdaT)
     return totals;
 }
 
+void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
+{
+    expectLogBetaT(lambdaT, totals, out, false, "elogBetaT");
+}
+
 void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
 {
-    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
-    if (totals.size() != K)
-        throw std::invalid_argument("expElogBetaT: totals has " + std::to_string(totals.size()) +
-                                    " entries, but λ has K = " + std::to_string(K) + " columns");
-    out.resize(V, K);
-    Eigen::RowVectorXd psiTotal(K);
-    for (Eigen::Index k = 0; k < K; ++k)
-        psiTotal[k] = digamma(totals[k]);
-    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
-        const Eigen::Index rows = end - begin;
-        digamma(lambdaT.row(begin).data(), out.row(begin).data(), rows * K);
-        auto block = out.middleRows(begin, rows).array();
-        block.rowwise() -= psiTotal.array();
-        block = block.exp();
-    });
+    expectLogBetaT(lambdaT, totals, out, true, "expElogBetaT");
 }
 
 double globalElbo(const MatrixRD& lambdaT, double eta)

@@ -31,6 +31,7 @@
 #include "core/math/digamma.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -42,6 +43,20 @@ using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 // ψ: svi::digamma (core/math/digamma.h), vectorised.
 using svi::digamma;
 
+// Words per block of the word-parallel loops over a topic-word array. The blocks are fixed by V
+// alone, and reductions add the blocks' partial results in block order, so sums do not depend
+// on the thread count.
+constexpr Eigen::Index kWordBlock = 256;
+
+// Calls fn(block, begin, end) for the fixed blocks of kWordBlock words of [0, V), in parallel.
+template <typename Fn> void forWordBlocks(Eigen::Index V, Fn&& fn)
+{
+    const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Eigen::Index b = 0; b < blocks; ++b)
+        fn(b, b * kWordBlock, std::min(V, (b + 1) * kWordBlock));
+}
+
 // E[log θ_k] = ψ(γ_k) − ψ(Σ_j γ_j) for θ ~ Dir(γ); `out` has γ's size and may not alias it.
 void dirichletExpectation(const Eigen::Ref<const Eigen::VectorXd>& gamma,
                           Eigen::Ref<Eigen::VectorXd> out);
@@ -49,6 +64,11 @@ void dirichletExpectation(const Eigen::Ref<const Eigen::VectorXd>& gamma,
 // Σ_w λ_kw for each topic (K), from λ word-major (V×K). Summed over fixed blocks of words in
 // a fixed order, so the result does not depend on the thread count.
 Eigen::VectorXd topicTotals(const MatrixRD& lambdaT);
+
+// E[log β_kw] = ψ(λ_kw) − ψ(Σ_v λ_kv), word-major (V×K), given `totals` = topicTotals(lambdaT).
+// Parallel over words (OpenMP), elementwise, so it does not depend on the thread count; `out`
+// is resized if needed.
+void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out);
 
 // eβ(w, k) = exp(E[log β_kw]) = exp(ψ(λ_kw) − ψ(Σ_v λ_kv)), word-major (V×K), given
 // `totals` = topicTotals(lambdaT). Parallel over words (OpenMP); `out` is resized if needed.

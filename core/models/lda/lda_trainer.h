@@ -14,38 +14,49 @@
 #include "core/inference/schedule.h"
 #include "core/models/lda/lda.h"
 #include "core/models/lda/lda_model.h"
+#include "core/models/lda/topic_parts.h"
 
 #include <memory>
 #include <vector>
 
 namespace svi {
 
-struct LdaOptions
+// The settings of LDA. The defaults and ranges are those declared by params (lda_registry.cpp),
+// the only place that states them.
+struct LdaOptions : DeclaredOptions<LdaOptions>
 {
-    int K = 100;
-    double alpha = 0.0; // Dirichlet parameter of θ_d; 0 means 1/K
-    double eta = 0.01;  // Dirichlet parameter of β_k
-    double kappa = 0.7; // SVI: ρ_t = (t + τ0)^(−κ)
-    double tau0 = 64.0;
-    StepSchedule schedule = StepSchedule::RobbinsMonro; // SVI
-    int adaptiveInit = 5;
-    std::int64_t minibatch = 256; // SVI: documents per step
-    int localIters = 100;         // γ updates per document at most
-    double localTol = 1e-3;       // stop a document's updates once mean |Δγ| < tol
-    int evalDocs = 1000;          // documents a cheap evaluation scores (test and training)
-    int topWords = 10;            // words listed per topic in the preview
+    // The declared defaults.
+    LdaOptions() { readDefaults(); }
+
+    int K{};
+    double alpha{}; // Dirichlet parameter of θ_d; 0 means 1/K
+    double eta{};   // Dirichlet parameter of β_k
+    double kappa{}; // SVI: ρ_t = (t + τ0)^(−κ)
+    double tau0{};
+    StepSchedule schedule{}; // SVI
+    int adaptiveInit{};
+    std::int64_t minibatch{}; // SVI: documents per step
+    int localIters{};         // γ updates per document at most
+    double localTol{};        // stop a document's updates once mean |Δγ| < tol
+    int evalDocs{};           // documents a cheap evaluation scores (test and training)
+    int topWords{};           // words listed per topic in the preview
 
     double alphaValue() const { return alpha > 0.0 ? alpha : 1.0 / double(K); }
-    // Reads resolved registry values (keys as declared by registerLda); absent keys keep the
-    // defaults above.
-    static LdaOptions fromParams(const ParamValues& values);
+    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
+    // neither the minibatch nor the step size.
+    static std::vector<ParamSpec> params(LdaAlgorithm algorithm);
+    // Every key: those of params(LdaAlgorithm::Svi).
+    static std::vector<ParamSpec> allParams() { return params(LdaAlgorithm::Svi); }
+    // The fields bound to the declared keys.
+    static const ParamFields<LdaOptions>& fields();
 };
 
 class LdaTrainer final : public Trainer
 {
 public:
-    // Throws std::invalid_argument naming the field ("K = 0, but must be ≥ 1") on bad options
-    // or data. λ starts from a seeded Gamma(100, 1/100) draw (mean 1), as in Hoffman's code.
+    // Throws std::invalid_argument naming the field ("K = 0, but must be in [1, 100000]") on
+    // options outside their declared ranges, or on bad data. λ starts from a seeded Gamma(100,
+    // 1/100) draw (mean 1), as in Hoffman's code.
     LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptions& options,
                std::uint64_t seed);
     ~LdaTrainer() override;
@@ -71,26 +82,20 @@ public:
     void setLambdaT(const lda::MatrixRD& lambdaT);
     double alpha() const { return m_alpha; }
     // The documents (rows) of the last step, in minibatch order.
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
 
     // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
     // regrouping and λ update, and the recomputation of exp(E[log β]) (digamma and exp).
-    struct StepTimes
-    {
-        double local = 0.0, update = 0.0, expectation = 0.0;
-    };
+    using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
 private:
     void refreshExpectations();
-    void nextBatch();
     // Local steps of the minibatch's documents under the current eβ; fills m_stats.
     void localPhase();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
-    lda::LocalWorkspace& workspace();
     // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
     lda::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
-    std::shared_ptr<Preview> makePreview(const Eigen::VectorXd& weight) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
                           const std::vector<std::int64_t>& scoredRows, bool stopOnInterrupt);
 
@@ -106,13 +111,13 @@ private:
     lda::MatrixRD m_expElogBetaT; // V×K
     StepSizer m_stepSizer;
     Eigen::VectorXd m_gradient; // adaptive schedule: λ̂ − λ of the minibatch (V·K)
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;           // rows of the current step
+    StepRows m_rows;            // the documents of each step
     lda::MinibatchStats m_stats;
-    std::vector<lda::LocalWorkspace> m_workspaces; // one per OpenMP thread
-    Eigen::Index m_maxWords = 0;                   // distinct words of the longest document
-    std::vector<std::int64_t> m_scoredRows;        // rows with held-out words (test documents)
-    std::vector<std::int64_t> m_elboRows, m_evalScoredRows; // the cheap evaluation's subsets
+    PerThread<lda::LocalWorkspace> m_workspaces;
+    Eigen::Index m_maxWords = 0; // distinct words of the longest document
+    // Rows with held-out entries (the test documents of document completion; for ratings, also
+    // training rows whose held-out entries were never seen) and the cheap evaluation's subsets.
+    lda::EvaluationDocs m_evalDocs;
     StepTimes m_times;
 };
 

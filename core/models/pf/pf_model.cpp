@@ -10,6 +10,49 @@
 
 namespace svi::pf {
 
+std::vector<ParamSpec> Priors::allParams()
+{
+    return mergeParams({params(true), params(false)});
+}
+
+std::vector<ParamSpec> Priors::params(bool hierarchical)
+{
+    std::vector<ParamSpec> p;
+    p.push_back(positiveParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3));
+    if (hierarchical) {
+        p.push_back(
+            positiveParam("a_prime", "Shape a′", "user activity ξ_u ~ Gamma(a′, a′/b′)", 0.3));
+        p.push_back(
+            positiveParam("b_prime", "Mean b′", "prior mean of the user activity ξ_u", 1.0));
+    } else {
+        p.push_back(positiveParam("b", "Rate b", "θ_uk ~ Gamma(a, b)", 1.0));
+    }
+    p.push_back(positiveParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3));
+    if (hierarchical) {
+        p.push_back(
+            positiveParam("c_prime", "Shape c′", "item popularity η_i ~ Gamma(c′, c′/d′)", 0.3));
+        p.push_back(
+            positiveParam("d_prime", "Mean d′", "prior mean of the item popularity η_i", 1.0));
+    } else {
+        p.push_back(positiveParam("d", "Rate d", "β_ik ~ Gamma(c, d)", 1.0));
+    }
+    return p;
+}
+
+const ParamFields<Priors>& Priors::fields()
+{
+    static const ParamFields<Priors> f = ParamFields<Priors>()
+                                             .add("a", &Priors::a)
+                                             .add("a_prime", &Priors::aPrime)
+                                             .add("b_prime", &Priors::bPrime)
+                                             .add("b", &Priors::b)
+                                             .add("c", &Priors::c)
+                                             .add("c_prime", &Priors::cPrime)
+                                             .add("d_prime", &Priors::dPrime)
+                                             .add("d", &Priors::d);
+    return f;
+}
+
 bool Side::valid() const
 {
     return shp.allFinite() && rte.allFinite() && levelRate.allFinite() &&

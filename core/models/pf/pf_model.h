@@ -35,6 +35,7 @@
 //
 // Pure functions and plain structs; the trainer drives them.
 
+#include "core/base/params.h"
 #include "core/data/count_data.h"
 #include "core/math/random.h"
 
@@ -47,17 +48,27 @@ namespace svi::pf {
 
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-struct Priors
+struct Priors : DeclaredOptions<Priors>
 {
-    bool hierarchical = true;
-    double a = 0.3;      // shape of θ_uk
-    double aPrime = 0.3; // HPF: shape of ξ_u
-    double bPrime = 1.0; // HPF: prior mean of ξ_u (its rate is a'/b')
-    double b = 1.0;      // PMF: rate of θ_uk
-    double c = 0.3;      // shape of β_ik
-    double cPrime = 0.3; // HPF: shape of η_i
-    double dPrime = 1.0; // HPF: prior mean of η_i
-    double d = 1.0;      // PMF: rate of β_ik
+    // HPF, with the declared defaults of both models' priors.
+    Priors() { readDefaults(); }
+
+    bool hierarchical = true; // HPF; false: PMF (the model, not a declared parameter)
+    double a{};               // shape of θ_uk
+    double aPrime{};          // HPF: shape of ξ_u
+    double bPrime{};          // HPF: prior mean of ξ_u (its rate is a'/b')
+    double b{};               // PMF: rate of θ_uk
+    double c{};               // shape of β_ik
+    double cPrime{};          // HPF: shape of η_i
+    double dPrime{};          // HPF: prior mean of η_i
+    double d{};               // PMF: rate of β_ik
+
+    // The declarations of the HPF (`hierarchical`) or PMF priors, each > 0.
+    static std::vector<ParamSpec> params(bool hierarchical);
+    // Both models' declarations, each key once.
+    static std::vector<ParamSpec> allParams();
+    // The fields bound to the keys of both.
+    static const ParamFields<Priors>& fields();
 };
 
 // One side of the factorization (users: θ and ξ; items: β and η) with its expectations.

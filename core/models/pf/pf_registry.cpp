@@ -8,45 +8,6 @@ namespace {
 
 constexpr double kHuge = std::numeric_limits<double>::max();
 
-std::vector<ParamSpec> pfParams(bool hierarchical, bool svi)
-{
-    std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Factors K", "number of latent factors", 100, 1, 100000));
-    if (svi) {
-        p.push_back(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, 1e9));
-        const auto step = StepSizeOptions::params(0.75, 1.0);
-        p.insert(p.end(), step.begin(), step.end());
-        p.push_back(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
-                             100, 1, 100000));
-        p.push_back(realParam("local_tol", "Local tolerance",
-                              "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0,
-                              kHuge));
-    }
-    p.push_back(
-        realParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3, 1e-12, kHuge));
-    if (hierarchical) {
-        p.push_back(realParam("a_prime", "Shape a′", "user activity ξ_u ~ Gamma(a′, a′/b′)", 0.3,
-                              1e-12, kHuge));
-        p.push_back(realParam("b_prime", "Mean b′", "prior mean of the user activity ξ_u", 1.0,
-                              1e-12, kHuge));
-    } else {
-        p.push_back(realParam("b", "Rate b", "θ_uk ~ Gamma(a, b)", 1.0, 1e-12, kHuge));
-    }
-    p.push_back(
-        realParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3, 1e-12, kHuge));
-    if (hierarchical) {
-        p.push_back(realParam("c_prime", "Shape c′", "item popularity η_i ~ Gamma(c′, c′/d′)", 0.3,
-                              1e-12, kHuge));
-        p.push_back(realParam("d_prime", "Mean d′", "prior mean of the item popularity η_i", 1.0,
-                              1e-12, kHuge));
-    } else {
-        p.push_back(realParam("d", "Rate d", "β_ik ~ Gamma(c, d)", 1.0, 1e-12, kHuge));
-    }
-    const auto eval = recommenderEvaluationParams();
-    p.insert(p.end(), eval.begin(), eval.end());
-    return p;
-}
-
 void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key, std::string label,
          std::string help)
 {
@@ -60,7 +21,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.dataKinds = {"ratings"};
     e.metrics = recommenderMetrics();
     e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
-    e.params = pfParams(hierarchical, algorithm == PfAlgorithm::Svi);
+    e.params = PfOptions::params(hierarchical, algorithm);
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
         return std::make_unique<PfTrainer>(data.requireCounts(hierarchical ? "HPF" : "PMF"),
@@ -71,6 +32,54 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
 }
 
 } // namespace
+
+std::vector<ParamSpec> PfOptions::params(bool hierarchical, PfAlgorithm algorithm)
+{
+    std::vector<ParamSpec> p;
+    p.push_back(intParam("K", "Factors K", "number of latent factors", 100, 1, kHuge));
+    if (algorithm == PfAlgorithm::Svi) {
+        p.push_back(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, kHuge));
+        const auto step = StepSizeOptions::params(0.75, 1.0);
+        p.insert(p.end(), step.begin(), step.end());
+        p.push_back(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
+                             100, 1, 100000));
+        p.push_back(realParam("local_tol", "Local tolerance",
+                              "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0,
+                              kHuge));
+    }
+    const auto priors = pf::Priors::params(hierarchical);
+    p.insert(p.end(), priors.begin(), priors.end());
+    const auto eval = recommenderEvaluationParams();
+    p.insert(p.end(), eval.begin(), eval.end());
+    return p;
+}
+
+std::vector<ParamSpec> PfOptions::allParams()
+{
+    return mergeParams({params(true, PfAlgorithm::Svi), params(false, PfAlgorithm::Svi)});
+}
+
+const ParamFields<PfOptions>& PfOptions::fields()
+{
+    static const ParamFields<PfOptions> f =
+        ParamFields<PfOptions>()
+            .add("K", &PfOptions::K)
+            .add("minibatch", &PfOptions::minibatch)
+            .add(&PfOptions::stepSize, StepSizeOptions::fields())
+            .add("local_iters", &PfOptions::localIters)
+            .add("local_tol", &PfOptions::localTol)
+            .add(&PfOptions::priors, pf::Priors::fields())
+            .add("eval_users", &PfOptions::evalUsers)
+            .add("top_n", &PfOptions::topN);
+    return f;
+}
+
+PfOptions PfOptions::fromParams(const ParamValues& values, bool hierarchical)
+{
+    PfOptions o = DeclaredOptions::fromParams(values);
+    o.priors.hierarchical = hierarchical;
+    return o;
+}
 
 std::vector<MetricSpec> recommenderMetrics()
 {
@@ -92,8 +101,8 @@ std::vector<ParamSpec> recommenderEvaluationParams()
     return {intParam("eval_users", "Evaluation users",
                      "users scored (and in the ELBO estimate) at each snapshot; a full evaluation "
                      "uses all",
-                     1000, 1, 1e9),
-            intParam("top_n", "Top n", "n of precision@n and recall@n", 20, 1, 100000)};
+                     1000, 1, kHuge),
+            intParam("top_n", "Top n", "n of precision@n and recall@n", 20, 1, kHuge)};
 }
 
 void registerPoissonFactorization(Registry& r)

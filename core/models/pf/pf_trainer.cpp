@@ -1,13 +1,10 @@
 #include "core/models/pf/pf_trainer.h"
 
-#include "core/base/parallel.h"
+#include "core/models/pf/recommender_parts.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
-#include <limits>
-#include <numeric>
-#include <omp.h>
 #include <stdexcept>
 
 namespace svi {
@@ -22,65 +19,14 @@ enum StreamId : std::uint64_t {
     kStreamEvalPick,
 };
 
-void require(bool ok, const char* field, const std::string& value, const char* rule)
-{
-    if (!ok)
-        throw std::invalid_argument(fieldError(field, value, rule));
-}
-
-void requirePositive(double v, const char* field)
-{
-    require(v > 0.0 && std::isfinite(v), field, formatNumber(v), "must be > 0");
-}
-
 } // namespace
-
-PfOptions PfOptions::fromParams(const ParamValues& v, bool hierarchical)
-{
-    PfOptions o;
-    o.priors.hierarchical = hierarchical;
-    readParams(v,
-               {{"K", &o.K},
-                {"local_iters", &o.localIters},
-                {"eval_users", &o.evalUsers},
-                {"top_n", &o.topN}},
-               {{"a", &o.priors.a},
-                {"a_prime", &o.priors.aPrime},
-                {"b_prime", &o.priors.bPrime},
-                {"b", &o.priors.b},
-                {"c", &o.priors.c},
-                {"c_prime", &o.priors.cPrime},
-                {"d_prime", &o.priors.dPrime},
-                {"d", &o.priors.d},
-                {"local_tol", &o.localTol}});
-    if (v.count("minibatch"))
-        o.minibatch = getInt(v, "minibatch");
-    o.stepSize.read(v);
-    return o;
-}
 
 PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& o,
                      std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed),
       m_stepSizer(o.stepSize)
 {
-    require(o.K >= 1, "K", std::to_string(o.K), "must be ≥ 1");
-    for (const auto& [value, field] : {std::pair{o.priors.a, "a"},
-                                       {o.priors.c, "c"},
-                                       {o.priors.aPrime, "a_prime"},
-                                       {o.priors.bPrime, "b_prime"},
-                                       {o.priors.cPrime, "c_prime"},
-                                       {o.priors.dPrime, "d_prime"},
-                                       {o.priors.b, "b"},
-                                       {o.priors.d, "d"}})
-        requirePositive(value, field);
-    require(o.minibatch >= 1, "minibatch", std::to_string(o.minibatch), "must be ≥ 1");
-    o.stepSize.check();
-    require(o.localIters >= 1, "local_iters", std::to_string(o.localIters), "must be ≥ 1");
-    require(o.localTol >= 0.0, "local_tol", formatNumber(o.localTol), "must be ≥ 0");
-    require(o.evalUsers >= 1, "eval_users", std::to_string(o.evalUsers), "must be ≥ 1");
-    require(o.topN >= 1, "top_n", std::to_string(o.topN), "must be ≥ 1");
-
+    o.check();
     checkRatingsData(m_data);
     const CountData& d = *m_data;
 
@@ -93,12 +39,8 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     for (std::int64_t r = 0; r < d.rows(); ++r)
         m_maxRatings = std::max<Eigen::Index>(m_maxRatings, d.train.rowNonZeros(r));
 
-    const std::int64_t N = d.trainingRowCount();
-    if (m_algorithm == PfAlgorithm::Svi)
-        m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
-                                                       Rng::stream(m_seed, kStreamSampler)());
-    else
-        m_batch = d.trainingRows();
+    m_rows = StepRows(d.trainingRows(), m_algorithm == PfAlgorithm::Svi, o.minibatch,
+                      Rng::stream(m_seed, kStreamSampler)());
 
     m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kStreamEvalPick);
 }
@@ -107,8 +49,7 @@ PfTrainer::~PfTrainer() = default;
 
 std::int64_t PfTrainer::itemsPerStep() const
 {
-    const std::int64_t N = m_data->trainingRowCount();
-    return m_algorithm == PfAlgorithm::Batch ? N : std::min(m_options.minibatch, N);
+    return m_rows.perStep();
 }
 
 void PfTrainer::setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte)
@@ -125,31 +66,23 @@ void PfTrainer::setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte)
     m_itemSums = pf::columnSums(m_items.mean);
 }
 
-void PfTrainer::nextBatch()
-{
-    const std::vector<std::int64_t>& drawn = m_sampler->next();
-    m_batch.resize(drawn.size());
-    for (std::size_t j = 0; j < drawn.size(); ++j)
-        m_batch[j] = m_data->trainingRows()[std::size_t(drawn[j])];
-}
-
 void PfTrainer::localPhase(int maxIters)
 {
     const CountData& d = *m_data;
-    const std::size_t threads = std::size_t(std::max(omp_get_max_threads(), 1));
-    if (m_workspaces.size() < threads)
-        m_workspaces.resize(threads);
-    for (pf::UserWorkspace& ws : m_workspaces)
-        if (ws.stat.size() != m_K || ws.ratio.size() < m_maxRatings)
-            ws.resize(m_K, m_maxRatings);
+    m_workspaces.prepare(
+        [&](const pf::UserWorkspace& ws) {
+            return ws.stat.size() == m_K && ws.ratio.size() >= m_maxRatings;
+        },
+        [&](pf::UserWorkspace& ws) { ws.resize(m_K, m_maxRatings); });
 
-    m_stats.layout(d.train, m_batch, m_K);
-    const std::int64_t B = std::int64_t(m_batch.size());
+    const std::vector<std::int64_t>& batch = m_rows.rows();
+    m_stats.layout(d.train, batch, m_K);
+    const std::int64_t B = std::int64_t(batch.size());
     const pf::LocalOptions local{maxIters, m_options.localTol};
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::int64_t j = 0; j < B; ++j) {
-        const std::int64_t u = m_batch[std::size_t(j)];
-        pf::UserWorkspace& ws = m_workspaces[std::size_t(omp_get_thread_num())];
+        const std::int64_t u = batch[std::size_t(j)];
+        pf::UserWorkspace& ws = m_workspaces.local();
         pf::fitUser(m_users, u, d.train, m_items, m_itemSums, m_userPrior, local, ws);
         m_stats.record(j, ws, m_users, u);
     }
@@ -164,15 +97,15 @@ double PfTrainer::step(std::int64_t t)
     // The adaptive schedule starts its averages from gradients sampled at the initial λ
     // (Ranganath et al. 2013, Algorithm 1); the users fitted meanwhile keep their fits.
     while (svi && m_stepSizer.needsWarmUp()) {
-        nextBatch();
+        m_rows.next();
         localPhase(iters);
-        pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_batch.size()), m_gradient);
+        pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_rows.rows().size()),
+                         m_gradient);
         m_stepSizer.warmUp(m_gradient);
     }
-    if (svi)
-        nextBatch();
+    m_rows.next(); // a batch step keeps every training user
     localPhase(iters);
-    pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_batch.size()), m_gradient);
+    pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_rows.rows().size()), m_gradient);
     const double rho = svi ? m_stepSizer.rho(t, &m_gradient) : 1.0;
     pf::applyItemGradient(m_items, m_gradient, m_itemPrior, rho);
     m_itemSums = pf::columnSums(m_items.mean);
@@ -184,42 +117,34 @@ bool PfTrainer::diverged() const
     // The globals, and the users the last step changed (every user for batch VB): O(M K + |B| K).
     if (!m_items.valid())
         return true;
-    for (std::int64_t u : m_batch)
+    for (std::int64_t u : m_rows.rows())
         if (!m_users.rowValid(u))
             return true;
     return false;
 }
 
-double PfTrainer::elbo() const
+double PfTrainer::usersElbo(const std::vector<std::int64_t>& users) const
 {
     const CountData& d = *m_data;
-    std::vector<double> partial(kChunks, 0.0);
-    const auto& rows = d.trainingRows();
-    forChunks(std::int64_t(rows.size()), [&](int c, std::int64_t begin, std::int64_t end) {
+    return sumChunks(std::int64_t(users.size()), [&](std::int64_t begin, std::int64_t end) {
+        double s = 0.0;
         for (std::int64_t j = begin; j < end; ++j)
-            partial[std::size_t(c)] += pf::userElbo(m_users, rows[std::size_t(j)], d.train, m_items,
-                                                    m_itemSums, m_userPrior);
+            s += pf::userElbo(m_users, users[std::size_t(j)], d.train, m_items, m_itemSums,
+                              m_userPrior);
+        return s;
     });
-    return pf::sideElbo(m_items, m_itemPrior) +
-           std::accumulate(partial.begin(), partial.end(), 0.0);
 }
 
-std::shared_ptr<RatingFactors> PfTrainer::factors() const
+double PfTrainer::elbo() const
 {
-    auto f = std::make_shared<RatingFactors>();
-    f->users = m_users.mean.cast<float>();
-    f->items = m_items.mean.cast<float>();
-    return f;
+    return pf::sideElbo(m_items, m_itemPrior) + usersElbo(m_data->trainingRows());
 }
 
 Evaluation PfTrainer::evaluate(bool full)
 {
-    if (full) {
-        Evaluation ev = evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true);
-        if (!interrupted())
-            return ev;
-    }
-    return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false);
+    return fullOrCheap(
+        full, [&] { return evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true); },
+        [&] { return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false); });
 }
 
 Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -227,41 +152,23 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
 {
     const CountData& d = *m_data;
     Evaluation ev;
-
     // ELBO: the users' terms over the subset, scaled to all training users.
-    std::vector<double> cElbo(kChunks, 0.0);
-    forChunks(std::int64_t(elboUsers.size()), [&](int c, std::int64_t begin, std::int64_t end) {
-        for (std::int64_t j = begin; j < end; ++j)
-            cElbo[std::size_t(c)] += pf::userElbo(m_users, elboUsers[std::size_t(j)], d.train,
-                                                  m_items, m_itemSums, m_userPrior);
-    });
-    const double userTerms = std::accumulate(cElbo.begin(), cElbo.end(), 0.0);
-    ev.hasBound = !elboUsers.empty();
-    ev.elbo = elboUsers.empty()
-                  ? std::numeric_limits<double>::quiet_NaN()
-                  : pf::sideElbo(m_items, m_itemPrior) +
-                        double(d.trainingRowCount()) / double(elboUsers.size()) * userTerms;
-
-    // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson density.
-    m_eval.addRatingMetrics(
-        ev.metrics, d, scoredUsers,
+    setSubsetElbo(ev, pf::sideElbo(m_items, m_itemPrior), usersElbo(elboUsers),
+                  std::int64_t(elboUsers.size()), d.trainingRowCount());
+    // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson
+    // density; the ranking by the same prediction.
+    addRecommenderMetrics(
+        ev.metrics, m_eval, d, scoredUsers, full, m_options.topN,
         [&](std::int64_t u, std::int32_t i) {
             return m_users.mean.row(u).dot(m_items.mean.row(i));
         },
         [](double y, double pred) {
             return y * std::log(pred) - pred - boost::math::lgamma(y + 1.0);
-        });
-
-    // Ranking: every item the user has not rated in training or validation.
-    const int n = m_options.topN;
-    const RankingScore r =
-        rankingScore(d, scoredUsers, n, [&](std::int64_t u, Eigen::VectorXd& out) {
+        },
+        [&](std::int64_t u, Eigen::VectorXd& out) {
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
         });
-    addRankingMetrics(ev.metrics, r, full ? m_eval.popularityFull : m_eval.popularityCheap, n);
-    auto preview = std::make_shared<Preview>();
-    preview->factors = factors();
-    ev.preview = preview;
+    ev.preview = factorsPreview(m_users.mean, m_items.mean, 0.0);
     return ev;
 }
 

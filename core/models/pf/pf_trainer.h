@@ -15,6 +15,7 @@
 // Every user's local step is deterministic, results are stored by position and every sum runs
 // in a fixed order, so results do not depend on the thread count.
 
+#include "core/base/parallel.h"
 #include "core/inference/schedule.h"
 #include "core/metrics/ranking_metrics.h"
 #include "core/models/pf/pf.h"
@@ -25,18 +26,31 @@
 
 namespace svi {
 
-struct PfOptions
+// The settings of HPF and PMF. The defaults and ranges are those declared by params
+// (pf_registry.cpp and pf::Priors), the only place that states them.
+struct PfOptions : DeclaredOptions<PfOptions>
 {
-    int K = 100;
-    pf::Priors priors;            // priors.hierarchical: HPF or PMF
-    std::int64_t minibatch = 100; // SVI: users per step
-    StepSizeOptions stepSize{StepSchedule::RobbinsMonro, 0.75, 1.0, 5};
-    int localIters = 100;   // SVI: φ → γ → κ rounds per user at most (batch: always 1)
-    double localTol = 1e-3; // SVI: stop a user's rounds once mean |Δγshp| < tol
-    int evalUsers = 1000;   // users a cheap evaluation scores
-    int topN = 20;          // n of precision@n and recall@n
+    // HPF, with the declared defaults.
+    PfOptions() { readDefaults(); }
 
-    // Reads resolved registry values; absent keys keep the defaults.
+    int K{};
+    pf::Priors priors;        // priors.hierarchical: HPF or PMF
+    std::int64_t minibatch{}; // SVI: users per step
+    StepSizeOptions stepSize;
+    int localIters{};  // SVI: φ → γ → κ rounds per user at most (batch: always 1)
+    double localTol{}; // SVI: stop a user's rounds once mean |Δγshp| < tol
+    int evalUsers{};   // users a cheap evaluation scores
+    int topN{};        // n of precision@n and recall@n
+
+    // The declarations of HPF's (`hierarchical`) or PMF's parameters for `algorithm` (the
+    // registry's entry); batch VB declares neither the minibatch, the step size nor the local
+    // iterations.
+    static std::vector<ParamSpec> params(bool hierarchical, PfAlgorithm algorithm);
+    // Both models' declarations, each key once: one for every field.
+    static std::vector<ParamSpec> allParams();
+    // The fields bound to the declared keys.
+    static const ParamFields<PfOptions>& fields();
+    // Reads resolved values for HPF (`hierarchical`) or PMF; absent keys keep the defaults.
     static PfOptions fromParams(const ParamValues& values, bool hierarchical);
 };
 
@@ -68,13 +82,13 @@ public:
     const pf::Side& items() const { return m_items; }
     // Replaces the items' parameters (tests); τ follows at its optimum.
     void setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte);
-    const std::vector<std::int64_t>& lastBatch() const { return m_batch; }
+    const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
 
 private:
-    void nextBatch();
-    // Fits the users of m_batch and fills m_stats.
+    // Fits the users of the current step and fills m_stats.
     void localPhase(int maxIters);
-    std::shared_ptr<RatingFactors> factors() const;
+    // Σ of the users' ELBO terms.
+    double usersElbo(const std::vector<std::int64_t>& users) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
                           const std::vector<std::int64_t>& scoredUsers, bool full);
 
@@ -87,11 +101,10 @@ private:
     pf::Side m_users, m_items;
     Eigen::VectorXd m_itemSums; // Σ_i E[β_ik]
     StepSizer m_stepSizer;
-    std::unique_ptr<MinibatchSampler> m_sampler; // SVI only
-    std::vector<std::int64_t> m_batch;
+    StepRows m_rows; // the users of each step
     pf::MinibatchStats m_stats;
     Eigen::VectorXd m_gradient;
-    std::vector<pf::UserWorkspace> m_workspaces; // one per OpenMP thread
+    PerThread<pf::UserWorkspace> m_workspaces;
     Eigen::Index m_maxRatings = 0;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };

@@ -1,0 +1,108 @@
+#include "core/models/lda/topic_parts.h"
+
+#include "core/base/params.h"
+#include "core/math/random.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace svi::lda {
+
+void checkCorpus(const CountDataPtr& data)
+{
+    if (!data || data->vocabularySize < 1 || data->rows() < 1)
+        throw std::invalid_argument("data: the corpus is empty");
+    const CountData& d = *data;
+    if (d.heldOut.rows() != d.rows())
+        throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
+                                    " rows but " + std::to_string(d.heldOut.rows()) +
+                                    " held-out rows");
+    if (d.trainingRowCount() < 1)
+        throw std::invalid_argument("data: '" + d.source + "' has no training documents");
+    for (const SparseRows* rows : {&d.train, &d.heldOut}) {
+        for (std::int32_t c : rows->cols)
+            if (c < 0 || c >= d.vocabularySize)
+                throw std::invalid_argument("data: '" + d.source + "' has word index " +
+                                            std::to_string(c) + " outside the vocabulary of " +
+                                            std::to_string(d.vocabularySize) + " words");
+        for (float c : rows->counts)
+            if (!(c > 0.0f) || !std::isfinite(c))
+                throw std::invalid_argument("data: '" + d.source + "' has a count of " +
+                                            formatNumber(c) +
+                                            "; counts must be positive and finite");
+    }
+}
+
+MatrixRD initialTopics(std::int64_t V, int K, std::uint64_t seed, std::uint64_t streamId)
+{
+    MatrixRD lambdaT(V, K);
+    for (std::int64_t w = 0; w < V; ++w) {
+        Rng rng = Rng::stream(seed, streamId, std::uint64_t(w));
+        for (int k = 0; k < K; ++k)
+            lambdaT(w, k) = rng.gamma(100.0, 100.0);
+    }
+    return lambdaT;
+}
+
+EvaluationDocs::EvaluationDocs(const CountData& data, const std::vector<std::int64_t>& candidates,
+                               int evalDocs, std::uint64_t seed, std::uint64_t pick)
+{
+    for (std::int64_t r : candidates)
+        if (data.heldOut.rowNonZeros(r) > 0)
+            scored.push_back(r);
+    cheapElbo =
+        seededSubset(data.trainingRows(), std::size_t(evalDocs), Rng::stream(seed, pick, 0));
+    cheapScored = seededSubset(scored, std::size_t(evalDocs), Rng::stream(seed, pick, 1));
+}
+
+void addHeldOutMetrics(std::map<std::string, double>& metrics, const HeldOutScore& score)
+{
+    if (score.words > 0) {
+        const double perWord = score.logLik / score.words;
+        metrics["heldout_loglik_per_word"] = perWord;
+        metrics["perplexity"] = std::exp(-perWord);
+    }
+}
+
+void addTopicsInUse(Evaluation& ev, const Eigen::VectorXd& weight, const MatrixRD& lambdaT,
+                    const Eigen::VectorXd& totals, const std::vector<std::string>& names,
+                    int topWords)
+{
+    // A dead topic keeps about α per document (LDA) or a vanishing stick (HDP), far below a
+    // tenth of an even share.
+    const int K = int(weight.size());
+    const double threshold = 0.1 / double(K);
+    ev.metrics["topics_used"] = double((weight.array() > threshold).count());
+
+    auto preview = std::make_shared<Preview>();
+    std::vector<int> order;
+    for (int k = 0; k < K; ++k)
+        if (weight[k] > threshold)
+            order.push_back(k);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return weight[x] > weight[y]; });
+    const std::int64_t V = lambdaT.rows();
+    const std::size_t top = std::min<std::size_t>(std::size_t(topWords), std::size_t(V));
+    std::vector<std::int32_t> words(static_cast<std::size_t>(V));
+    for (int k : order) {
+        TopicSummary s;
+        s.index = k;
+        s.weight = weight[k];
+        std::iota(words.begin(), words.end(), 0);
+        std::partial_sort(words.begin(), words.begin() + std::ptrdiff_t(top), words.end(),
+                          [&](std::int32_t a, std::int32_t b) {
+                              const double la = lambdaT(a, k), lb = lambdaT(b, k);
+                              return la > lb || (la == lb && a < b);
+                          });
+        for (std::size_t i = 0; i < top; ++i) {
+            const std::int32_t w = words[i];
+            s.words.push_back(std::size_t(w) < names.size() ? names[std::size_t(w)]
+                                                            : std::to_string(w));
+            s.probs.push_back(lambdaT(w, k) / totals[k]);
+        }
+        preview->topics.push_back(std::move(s));
+    }
+    ev.preview = std::move(preview);
+}
+
+} // namespace svi::lda

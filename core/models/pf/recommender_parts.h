@@ -1,0 +1,42 @@
+#pragma once
+// What the recommenders' trainers (PfTrainer, GmfTrainer) share: their evaluation on the
+// held-out ratings and the preview of their factors.
+
+#include "core/data/count_data.h"
+#include "core/metrics/ranking_metrics.h"
+#include "core/run/trainer.h"
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+// The preview of a recommender: its factors as floats (users N×K, items M×K, the predicted
+// score of user u for item i being offset + users.row(u) · items.row(i)).
+std::shared_ptr<Preview>
+factorsPreview(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& users,
+               const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& items,
+               double offset);
+
+// The held-out measures of a recommender on `users` (rows with test ratings): the rating-scale
+// ones at predict(u, i), scored by logDensity(rating, prediction)
+// (RatingsEvaluation::addRatingMetrics), and the ranking ones at topN, every item the user has
+// not rated in training or validation ranked by scoreAll(u, out) (M scores), beside the
+// popularity baseline on the same users (`full`: every user with test ratings, otherwise the
+// cheap subset).
+template <typename Predict, typename LogDensity, typename ScoreAll>
+void addRecommenderMetrics(std::map<std::string, double>& metrics, const RatingsEvaluation& eval,
+                           const CountData& data, const std::vector<std::int64_t>& users, bool full,
+                           int topN, Predict&& predict, LogDensity&& logDensity,
+                           ScoreAll&& scoreAll)
+{
+    eval.addRatingMetrics(metrics, data, users, predict, logDensity);
+    const RankingScore r = rankingScore(data, users, topN, scoreAll);
+    addRankingMetrics(metrics, r, full ? eval.popularityFull : eval.popularityCheap, topN);
+}
+
+} // namespace svi
