@@ -71,16 +71,11 @@ int cmdCompare(const std::vector<std::string>& args)
             picks.push_back({e->model, e->algorithm});
     if (picks.empty())
         throw UsageError("compare: model " + base.run.model + " has no algorithm to compare");
-    std::vector<MetricSpec> metrics;
     std::vector<std::string> models;
     for (const Pick& p : picks)
-        if (std::find(models.begin(), models.end(), p.model) == models.end()) {
+        if (std::find(models.begin(), models.end(), p.model) == models.end())
             models.push_back(p.model);
-            for (const MetricSpec& m : Registry::builtin().metricsOf(p.model))
-                if (std::none_of(metrics.begin(), metrics.end(),
-                                 [&](const MetricSpec& o) { return o.key == m.key; }))
-                    metrics.push_back(m);
-        }
+    const std::vector<MetricSpec> metrics = Registry::builtin().metricsOf(models);
     // Every run is checked before the first starts: a bad pick fails at once, not after hours.
     std::vector<PreparedRun> prepared;
     for (const Pick& p : picks)

@@ -122,8 +122,9 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
             runFlags.emplace_back(a, value());
         else if (const ParamSpec* s = settingOfAnyKind(a))
             settingFlags.emplace_back(a, s->type == ParamType::Bool ? "true" : value());
-        else if (a.rfind("--no-", 0) == 0 && settingOfAnyKind("--" + a.substr(5)) &&
-                 settingOfAnyKind("--" + a.substr(5))->type == ParamType::Bool)
+        else if (const ParamSpec* negated =
+                     a.rfind("--no-", 0) == 0 ? settingOfAnyKind("--" + a.substr(5)) : nullptr;
+                 negated && negated->type == ParamType::Bool)
             settingFlags.emplace_back("--" + a.substr(5), "false");
         else if (!a.empty() && a[0] == '-')
             throw UsageError(command + ": unknown option '" + a + "' (see svi help " + command +
@@ -189,14 +190,11 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
     // The parameters are typed against the algorithm's declarations (resolved with the kind's
     // default model when none is given); an unknown key is an error naming the known ones.
     if (!sets.empty()) {
-        RunDescription probe = r;
-        probe.steps = std::max<std::int64_t>(probe.steps, 1);
-        probe.params.clear();
-        auto resolved = resolveRun(probe, builtinDataKinds(), Registry::builtin());
-        if (auto* e = std::get_if<ParamError>(&resolved))
+        RunDescription p = r;
+        auto found = resolveEntry(p, builtinDataKinds(), Registry::builtin());
+        if (auto* e = std::get_if<ParamError>(&found))
             throw UsageError(e->message);
-        const RunDescription& p = std::get<RunDescription>(resolved);
-        const AlgorithmEntry* entry = Registry::builtin().find(p.model, p.algorithm);
+        const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
         for (const auto& [key, text] : sets) {
             const ParamSpec* s = nullptr;
             for (const ParamSpec& ps : entry->params)

@@ -121,7 +121,7 @@ void MainWindow::buildUi()
     addChannelButton(tr("None"), tr("Clear the selection"),
                      [](const Table&, int) { return false; });
     addChannelButton(tr("Markers"), tr("Channels with a marker name (the default)"),
-                     defaultChannel);
+                     tickedByDefault);
     tableLayout->addLayout(channelButtons);
     m_transpose = new QCheckBox(tr("Transpose (columns become data points)"));
     m_transpose->setObjectName("transposeToggle");

@@ -63,7 +63,7 @@ void MainWindow::populateChannels(const std::vector<std::string>& keep)
         auto* item = new QListWidgetItem(QString::fromStdString(t->label(c)), m_channels);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         const bool on = picked ? std::find(picked->begin(), picked->end(), c) != picked->end()
-                               : defaultChannel(*t, c);
+                               : tickedByDefault(*t, c);
         item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
     }
 }

@@ -153,24 +153,6 @@ struct LoadResult
     QString error;
 };
 
-// The channels checked when a table is first opened: those with a marker name ($PnS) when
-// some have one (CyTOF files name the antibody there, and leave Time, Event_length, DNA and
-// bead channels without or with their metal), else every channel but a time or event counter.
-inline bool defaultChannel(const Table& t, int c)
-{
-    bool anyMarker = false;
-    for (int j = 0; j < t.cols(); ++j)
-        anyMarker |= j < int(t.markers.size()) && !t.markers[std::size_t(j)].empty() &&
-                     t.markers[std::size_t(j)] != t.columns[std::size_t(j)];
-    const QString name = QString::fromStdString(t.columns[std::size_t(c)]).toLower();
-    if (name == "time" || name.startsWith("event") || name == "cell_length")
-        return false;
-    if (!anyMarker)
-        return true;
-    const std::string& m = c < int(t.markers.size()) ? t.markers[std::size_t(c)] : std::string();
-    return !m.empty() && m != t.columns[std::size_t(c)];
-}
-
 struct CutResult
 {
     DataSet data;

@@ -120,6 +120,23 @@ TableOptions TableOptions::fromParams(const ParamValues& values)
     return o;
 }
 
+bool tickedByDefault(const Table& t, int c)
+{
+    const auto column = [&](int j) -> const std::string& { return t.columns[std::size_t(j)]; };
+    const auto marker = [&](int j) -> std::string {
+        return j < int(t.markers.size()) ? t.markers[std::size_t(j)] : std::string();
+    };
+    bool anyMarker = false;
+    for (int j = 0; j < t.cols(); ++j)
+        anyMarker |= !marker(j).empty() && marker(j) != column(j);
+    std::string name = column(c);
+    for (char& ch : name)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    if (name == "time" || name.rfind("event", 0) == 0 || name == "cell_length")
+        return false;
+    return !anyMarker || (!marker(c).empty() && marker(c) != column(c));
+}
+
 Table combineTables(const std::vector<Table>& tables)
 {
     if (tables.empty())

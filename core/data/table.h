@@ -72,6 +72,12 @@ Table transposed(const Table& table);
 // Throws std::invalid_argument naming the field (an unknown channel lists the known ones).
 DenseDataPtr makeTableData(const Table& table, const TableOptions& options);
 
+// Whether column `col` is modelled unless the user says otherwise: the columns with a marker
+// name ($PnS) when some have one (CyTOF files name the antibody there, and leave Time,
+// Event_length, DNA and bead channels without one or with their metal), else every column but
+// a time or event counter.
+bool tickedByDefault(const Table& table, int col);
+
 // Indices of `names` matching `wanted` (channel or marker, case-insensitive), in `wanted`'s
 // order; std::nullopt and `unknown` set to the first name that matches nothing.
 std::optional<std::vector<int>> selectColumns(const Table& table,

@@ -167,6 +167,21 @@ void LineReader::fill()
     m_eof = got == 0;
 }
 
+void splitFields(std::string_view line, std::vector<std::string_view>& out)
+{
+    out.clear();
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && isBlank(line[i]))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && !isBlank(line[i]))
+            ++i;
+        if (i > start)
+            out.push_back(line.substr(start, i - start));
+    }
+}
+
 std::string readAllBytes(const std::string& path)
 {
     ByteSource source(path);

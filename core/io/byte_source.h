@@ -54,6 +54,16 @@ private:
     std::vector<unsigned char> m_in;
 };
 
+// Space, tab, CR, VT or FF: what separates the fields of whitespace-delimited text.
+inline bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// The fields of `line` separated by runs of blanks, into `out` (cleared first; its capacity is
+// kept, so a reader calling it per line allocates only while lines grow).
+void splitFields(std::string_view line, std::vector<std::string_view>& out);
+
 // The whole file (inflated when gzipped), for readers that parse it in one piece.
 std::string readAllBytes(const std::string& path);
 

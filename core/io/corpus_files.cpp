@@ -24,27 +24,6 @@ namespace {
 // Folders named when a subset matches nothing.
 constexpr std::size_t kFoldersNamed = 12;
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-// Whitespace-separated fields of a line.
-void splitFields(std::string_view line, std::vector<std::string_view>& out)
-{
-    out.clear();
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && isSpace(line[i]))
-            ++i;
-        const std::size_t start = i;
-        while (i < line.size() && !isSpace(line[i]))
-            ++i;
-        if (i > start)
-            out.push_back(line.substr(start, i - start));
-    }
-}
-
 // A whole number ≥ 0 written with digits only, at most `max`; otherwise the reason it is not.
 std::optional<std::string> parseWhole(std::string_view text, std::int64_t max, std::int64_t& value)
 {

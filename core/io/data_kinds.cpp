@@ -2,8 +2,8 @@
 
 #include "core/io/data_error.h"
 #include "core/io/kinds/kinds.h"
+#include "core/io/sniff.h"
 
-#include <QFileInfo>
 #include <QLocale>
 #include <QString>
 #include <stdexcept>
@@ -27,24 +27,46 @@ const DataKinds& builtinDataKinds()
 
 namespace {
 
-std::optional<std::string> tryRecognise(const DataKindSpec& kind, const std::string& path)
+std::string contentName(DataFileKind kind)
 {
-    try {
-        return kind.recognise(path);
-    } catch (const DataError&) {
-        return std::nullopt; // a reader's complaint: not this kind
+    switch (kind) {
+    case DataFileKind::Fcs:
+        return "fcs";
+    case DataFileKind::Delimited:
+        return "delimited";
+    case DataFileKind::Corpus:
+        return "corpus";
+    case DataFileKind::Ratings:
+        return "ratings";
+    case DataFileKind::Image:
+        return "image";
+    case DataFileKind::Unknown:
+        break;
     }
+    return {};
 }
 
-void requireReadable(const std::string& path)
+// The file read once (recogniseFile); `error` holds why it could not be read, if it could not.
+FileProbe probe(const std::string& path, std::string* error)
 {
-    if (path.rfind(":/", 0) == 0 || path == "synthetic")
-        return;
-    const QFileInfo info(QString::fromStdString(path));
-    if (!info.exists())
-        throw DataError("cannot read '" + path + "': no such file or folder");
-    if (!info.isReadable())
-        throw DataError("cannot read '" + path + "': permission denied");
+    FileProbe p{path, {}, {}};
+    try {
+        const FileFormat f = recogniseFile(path);
+        p.content = contentName(f.kind);
+        p.format = f.name;
+    } catch (const DataError& e) {
+        if (error)
+            *error = e.what();
+    }
+    return p;
+}
+
+const DataKindSpec* kindOfProbe(const FileProbe& p, const DataKinds& kinds)
+{
+    for (const DataKindSpec& kind : kinds.all())
+        if (kind.recognise(p))
+            return &kind;
+    return nullptr;
 }
 
 } // namespace
@@ -53,13 +75,11 @@ Recognised recogniseData(const std::vector<std::string>& files, const DataKinds&
 {
     if (files.empty())
         throw DataError("no data file given");
-    requireReadable(files.front());
-    Recognised out;
-    for (const DataKindSpec& kind : kinds.all())
-        if (auto format = tryRecognise(kind, files.front())) {
-            out = {&kind, *format};
-            break;
-        }
+    std::string error;
+    const FileProbe first = probe(files.front(), &error);
+    Recognised out{kindOfProbe(first, kinds), first.format};
+    if (!out.kind && !error.empty())
+        throw DataError(error); // cannot be read, and no kind takes it by its name
     if (!out.kind) {
         std::string list;
         for (const DataKindSpec& kind : kinds.all())
@@ -67,11 +87,15 @@ Recognised recogniseData(const std::vector<std::string>& files, const DataKinds&
         throw DataError("'" + files.front() +
                         "' is not a file of any kind the workbench reads; the kinds are:" + list);
     }
+    if (out.format.empty())
+        out.format = out.kind->label;
     if (files.size() > 1 && !out.kind->severalFiles)
         throw DataError("one " + out.kind->label + " file at a time ('" + files[1] + "' is extra)");
     for (std::size_t i = 1; i < files.size(); ++i) {
-        requireReadable(files[i]);
-        if (!tryRecognise(*out.kind, files[i]))
+        const FileProbe other = probe(files[i], &error);
+        if (!error.empty())
+            throw DataError(error);
+        if (!out.kind->recognise(other))
             throw DataError("'" + files[i] + "' is not " + out.kind->label + " data like '" +
                             files.front() + "' (" + out.format + ")");
     }

@@ -158,14 +158,10 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     r.algorithm = text("algorithm");
     // Model and algorithm first (their defaults come from the kind), so that the parameters
     // can be typed by the entry's declarations.
-    RunDescription shell = r;
-    shell.steps = 1;
-    auto probe = resolveRun(shell, kinds, registry);
-    if (auto* e = std::get_if<ParamError>(&probe))
+    auto found = resolveEntry(r, kinds, registry);
+    if (auto* e = std::get_if<ParamError>(&found))
         fail(file, where + e->key, e->message);
-    r.model = std::get<RunDescription>(probe).model;
-    r.algorithm = std::get<RunDescription>(probe).algorithm;
-    const AlgorithmEntry* entry = registry.find(r.model, r.algorithm);
+    const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
     const QJsonValue params = json.value("params");
     if (!params.isUndefined() && !params.isObject())
         fail(file, where + "params", "must be an object");

@@ -96,34 +96,13 @@ std::vector<std::string_view> headLines(std::string_view text, bool whole)
     return lines;
 }
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
-}
-
 std::string_view trimmed(std::string_view s)
 {
-    while (!s.empty() && isSpace(s.front()))
+    while (!s.empty() && isBlank(s.front()))
         s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
+    while (!s.empty() && isBlank(s.back()))
         s.remove_suffix(1);
     return s;
-}
-
-// Fields separated by runs of whitespace.
-void splitSpaces(std::string_view line, std::vector<std::string_view>& out)
-{
-    out.clear();
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && isSpace(line[i]))
-            ++i;
-        const std::size_t start = i;
-        while (i < line.size() && !isSpace(line[i]))
-            ++i;
-        if (i > start)
-            out.push_back(line.substr(start, i - start));
-    }
 }
 
 // Fields separated by `delim` outside double quotes (quotes kept).
@@ -241,7 +220,7 @@ bool looksLikeLdac(const std::vector<std::string_view>& lines)
     std::vector<std::string_view> f;
     bool pairs = false;
     for (std::string_view line : lines) {
-        splitSpaces(line, f);
+        splitFields(line, f);
         if (f.empty())
             continue;
         std::int64_t n = 0;
@@ -265,7 +244,7 @@ bool looksLikeUci(const std::vector<std::string_view>& lines)
     int header = 0;
     bool triples = false;
     for (std::string_view line : lines) {
-        splitSpaces(line, f);
+        splitFields(line, f);
         if (f.empty())
             continue;
         if (header < 3) {
@@ -321,7 +300,7 @@ std::optional<TableShape> tableShape(const std::vector<std::string_view>& all)
     for (const char d : {'\t', ',', ';', ' '}) {
         const auto split = [&](std::string_view line) {
             if (d == ' ')
-                splitSpaces(line, f);
+                splitFields(line, f);
             else
                 splitAt(line, d, f);
         };

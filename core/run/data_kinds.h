@@ -74,6 +74,16 @@ struct BuiltData
     std::vector<std::pair<std::string, double>> facts;
 };
 
+// What recognition saw of a file, read once for all the kinds (core/io fills it).
+struct FileProbe
+{
+    std::string path;
+    // What its content is: "fcs", "delimited", "corpus", "ratings", "image"; "" when it is none
+    // of these or cannot be read.
+    std::string content;
+    std::string format; // what exactly was recognised: "FCS 3.0", "gzip'd CSV", "PNG image"
+};
+
 struct DataKindSpec
 {
     std::string key;     // "image": the JSON value, --kind, the registry entries' dataKinds
@@ -87,9 +97,8 @@ struct DataKindSpec
     std::string defaultModel;  // a registry model key
     std::vector<DataView> views;
 
-    // Whether `path` is of this kind; the format recognised ("FCS 3.1", "gzip'd CSV") when it
-    // is, by content first (the name decides only what content cannot).
-    std::function<std::optional<std::string>(const std::string& path)> recognise;
+    // Whether the probed file is of this kind (by its content; the probe says what it is).
+    std::function<bool(const FileProbe& probe)> recognise;
     // Reads the files. Throws DataError naming the file (and line, field) on bad input.
     std::function<std::shared_ptr<const RawData>(const DataDescription&)> read;
     // Builds the data set (selection, transforms, held-out split) from what read() returned.

@@ -107,7 +107,7 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
     out << "\n";
 
     out << "| metric | label | unit | better |\n| --- | --- | --- | --- |\n";
-    for (const MetricSpec& m : registry.metricsOf(model))
+    for (const MetricSpec& m : registry.metricsOf({model}))
         out << "| " << code(m.key) << " | " << markdownCell(m.label) << " | "
             << markdownCell(m.unit) << " | "
             << (!m.compared        ? "not compared"

@@ -59,8 +59,9 @@ public:
     // registry order, when `withBaselines`).
     std::vector<const AlgorithmEntry*> comparisonGroup(const std::string& model,
                                                        bool withBaselines = false) const;
-    // Every metric the entries of `model` declare, once each, in declaration order.
-    std::vector<MetricSpec> metricsOf(const std::string& model) const;
+    // Every metric the entries of `models` declare, once each, in declaration order (Compare's
+    // columns when it runs several models).
+    std::vector<MetricSpec> metricsOf(const std::vector<std::string>& models) const;
 
 private:
     std::vector<AlgorithmEntry> m_entries;

@@ -68,6 +68,43 @@ ParamError under(const std::string& prefix, const ParamError& e)
 
 } // namespace
 
+std::variant<const AlgorithmEntry*, ParamError>
+resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& registry)
+{
+    const DataKindSpec* kind = kinds.find(out.data.kind);
+    if (!kind)
+        return ParamError{
+            "data.kind", fieldError("data.kind", out.data.kind, "must be one of: " + kinds.keys())};
+    const auto modelsOfKind = [&] {
+        std::string known;
+        for (const std::string& m : registry.modelsFor(kind->key))
+            known += (known.empty() ? "" : ", ") + m;
+        return known;
+    };
+    if (out.model.empty())
+        out.model = kind->defaultModel;
+    const auto algorithms = registry.algorithms(out.model);
+    if (algorithms.empty())
+        return ParamError{
+            "model", fieldError("model", out.model,
+                                "must be a model of " + kind->key + " data: " + modelsOfKind())};
+    if (out.algorithm.empty())
+        out.algorithm = algorithms.front()->algorithm;
+    const AlgorithmEntry* entry = registry.find(out.model, out.algorithm);
+    if (!entry) {
+        std::string known;
+        for (const AlgorithmEntry* e : algorithms)
+            known += (known.empty() ? "" : ", ") + e->algorithm;
+        return ParamError{"algorithm", fieldError("algorithm", out.algorithm,
+                                                  "must be one of " + out.model + "'s: " + known)};
+    }
+    if (!entry->fits(kind->key))
+        return ParamError{"model", "model = " + out.model + ", but " + entry->modelLabel +
+                                       " does not model " + kind->label + " data (" +
+                                       modelsOfKind() + " do)"};
+    return entry;
+}
+
 std::variant<RunDescription, ParamError>
 resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry)
 {
@@ -89,35 +126,10 @@ resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& re
         return under("data.settings.", *e);
     out.data.settings = std::get<ParamValues>(settings);
 
-    if (out.model.empty())
-        out.model = kind->defaultModel;
-    const auto algorithms = registry.algorithms(out.model);
-    if (algorithms.empty()) {
-        std::string known;
-        for (const std::string& m : registry.modelsFor(kind->key))
-            known += (known.empty() ? "" : ", ") + m;
-        return ParamError{
-            "model",
-            fieldError("model", out.model, "must be a model of " + kind->key + " data: " + known)};
-    }
-    if (out.algorithm.empty())
-        out.algorithm = algorithms.front()->algorithm;
-    const AlgorithmEntry* entry = registry.find(out.model, out.algorithm);
-    if (!entry) {
-        std::string known;
-        for (const AlgorithmEntry* e : algorithms)
-            known += (known.empty() ? "" : ", ") + e->algorithm;
-        return ParamError{"algorithm", fieldError("algorithm", out.algorithm,
-                                                  "must be one of " + out.model + "'s: " + known)};
-    }
-    if (!entry->fits(kind->key)) {
-        std::string known;
-        for (const std::string& m : registry.modelsFor(kind->key))
-            known += (known.empty() ? "" : ", ") + m;
-        return ParamError{"model", "model = " + out.model + ", but " + entry->modelLabel +
-                                       " does not model " + kind->label + " data (" + known +
-                                       " do)"};
-    }
+    auto found = resolveEntry(out, kinds, registry);
+    if (auto* e = std::get_if<ParamError>(&found))
+        return *e;
+    const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
     auto params = resolveParams(entry->params, out.params);
     if (auto* e = std::get_if<ParamError>(&params))
         return under("params.", *e);

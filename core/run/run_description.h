@@ -40,6 +40,12 @@ const std::vector<ParamSpec>& runSettings();
 ParamValues runSettingValues(const RunDescription& run);
 void setRunSettings(RunDescription& run, const ParamValues& values);
 
+// The registry entry `run` names: its model completed with the data kind's default and its
+// algorithm with the model's first, checked to fit the kind (run.data.kind must be set). The
+// parameters and the rest are not looked at: resolveRun does that.
+std::variant<const AlgorithmEntry*, ParamError>
+resolveEntry(RunDescription& run, const DataKinds& kinds, const Registry& registry);
+
 // Resolves and checks a description against the data kinds and the registry: the kind is
 // known (it must be set: recognising files is core/io's job), the settings resolve against the
 // kind's declarations, the model fits the kind (empty: the kind's default), the algorithm is

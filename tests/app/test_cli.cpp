@@ -279,7 +279,7 @@ void TestCli::badInput_data()
     QTest::addColumn<QString>("message");
     const QString missing = "/no/such/file.png";
     QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"}
-                                  << "cannot read '/no/such/file.png': no such file";
+                                  << "cannot read '/no/such/file.png': file does not exist";
     QTest::newRow("missing fraction")
         << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
     QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"} << "K = 0";

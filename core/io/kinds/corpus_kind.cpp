@@ -9,7 +9,6 @@
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/run_files.h"
-#include "core/io/sniff.h"
 
 namespace svi::kinds {
 namespace {
@@ -89,12 +88,7 @@ DataKindSpec corpus()
     k.severalFiles = true;
     k.defaultModel = "lda";
     k.views = {DataView::Topics};
-    k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        const FileFormat f = recogniseFile(path);
-        if (f.kind != DataFileKind::Corpus)
-            return std::nullopt;
-        return f.name;
-    };
+    k.recognise = [](const FileProbe& f) { return f.content == "corpus"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         CorpusReadOptions ro;
         ro.tokenizer = TokenizerOptions::fromParams(d.settings);

@@ -6,8 +6,6 @@
 #include "core/io/image_file.h"
 #include "core/io/kinds/kinds.h"
 
-#include <QFile>
-#include <QImageReader>
 #include <cmath>
 
 namespace svi::kinds {
@@ -51,15 +49,7 @@ DataKindSpec image()
     k.settings = InpaintOptions::params();
     k.defaultModel = "bpfa";
     k.views = {DataView::Image};
-    k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        QFile file(QString::fromStdString(path));
-        if (!file.open(QIODevice::ReadOnly))
-            return std::nullopt;
-        const QByteArray format = QImageReader::imageFormat(&file);
-        if (format.isEmpty())
-            return std::nullopt;
-        return format.toUpper().toStdString() + " image";
-    };
+    k.recognise = [](const FileProbe& f) { return f.content == "image"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         return std::make_shared<RawImage>(loadGrayImage(d.files.front()),
                                           sourceName(d.files.front()));

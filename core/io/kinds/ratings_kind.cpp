@@ -8,7 +8,6 @@
 #include "core/io/kinds/kinds.h"
 #include "core/io/ratings_files.h"
 #include "core/io/run_files.h"
-#include "core/io/sniff.h"
 
 namespace svi::kinds {
 namespace {
@@ -79,12 +78,7 @@ DataKindSpec ratings()
     k.readSettings = {"items"};
     k.defaultModel = "hpf";
     k.views = {DataView::Recommendations};
-    k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        const FileFormat f = recogniseFile(path);
-        if (f.kind != DataFileKind::Ratings)
-            return std::nullopt;
-        return f.name;
-    };
+    k.recognise = [](const FileProbe& f) { return f.content == "ratings"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         return std::make_shared<RawRatings>(
             loadRatings(d.files.front(), getChoice(d.settings, "items")));

@@ -48,11 +48,7 @@ DataKindSpec synthetic()
     k.readSettings = {"rows", "cols", "true_k", "loading_var", "split_seed"};
     k.defaultModel = "bpfa";
     k.views = {DataView::Loadings};
-    k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        if (path == "synthetic")
-            return std::string("draws from the BPFA prior");
-        return std::nullopt;
-    };
+    k.recognise = [](const FileProbe& f) { return f.path == "synthetic"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         BpfaSyntheticOptions so;
         so.N = getInt(d.settings, "rows");

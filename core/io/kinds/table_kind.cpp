@@ -6,31 +6,12 @@
 #include "core/io/data_files.h"
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
-#include "core/io/sniff.h"
 
 #include <QString>
 #include <algorithm>
 
 namespace svi::kinds {
 namespace {
-
-// The channels ticked by default: those with a marker name ($PnS) when some have one (CyTOF
-// files name the antibody there, and leave Time, Event_length, DNA and bead channels without
-// one or with their metal), else every channel but a time or event counter.
-bool defaultChannel(const Table& t, int c)
-{
-    bool anyMarker = false;
-    for (int j = 0; j < t.cols(); ++j)
-        anyMarker |= j < int(t.markers.size()) && !t.markers[std::size_t(j)].empty() &&
-                     t.markers[std::size_t(j)] != t.columns[std::size_t(j)];
-    const QString name = QString::fromStdString(t.columns[std::size_t(c)]).toLower();
-    if (name == "time" || name.startsWith("event") || name == "cell_length")
-        return false;
-    if (!anyMarker)
-        return true;
-    const std::string& m = c < int(t.markers.size()) ? t.markers[std::size_t(c)] : std::string();
-    return !m.empty() && m != t.columns[std::size_t(c)];
-}
 
 class RawTable : public RawData
 {
@@ -48,7 +29,7 @@ public:
             return out;
         for (int c = 0; c < m_table.cols(); ++c)
             out.push_back(
-                {m_table.columns[std::size_t(c)], m_table.label(c), defaultChannel(m_table, c)});
+                {m_table.columns[std::size_t(c)], m_table.label(c), tickedByDefault(m_table, c)});
         return out;
     }
     ParamValues suggestedSettings() const override
@@ -149,12 +130,7 @@ DataKindSpec table()
     k.severalFiles = true;
     k.defaultModel = "bpfa";
     k.views = {DataView::Loadings};
-    k.recognise = [](const std::string& path) -> std::optional<std::string> {
-        const FileFormat f = recogniseFile(path);
-        if (f.kind != DataFileKind::Fcs && f.kind != DataFileKind::Delimited)
-            return std::nullopt;
-        return f.name;
-    };
+    k.recognise = [](const FileProbe& f) { return f.content == "fcs" || f.content == "delimited"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         TableReadOptions ro;
         ro.transpose = getBool(d.settings, "transpose");
