@@ -140,7 +140,6 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
         } catch (const DataError& e) {
             throw UsageError(e.what());
         }
-        out.fromConfig = true;
     }
     if (!files.empty()) {
         if (r.data.files != files && kind.empty())

@@ -35,7 +35,6 @@ struct RunArgs
     // The run as given: the settings and parameters hold only what the flags (and --config)
     // gave; the kind is recognised from the files when no --kind or --config names it.
     RunDescription run;
-    bool fromConfig = false;
     std::string out = "results";
     bool quiet = false;
     std::map<std::string, std::string> options; // the command's own options, by flag

@@ -125,13 +125,6 @@ const DataKindSpec& kindOf(const DataDescription& d, const DataKinds& kinds)
     return *kind;
 }
 
-BuiltData buildDataSet(const DataDescription& d, const DataKinds& kinds)
-{
-    const DataKindSpec& kind = kindOf(d, kinds);
-    const std::shared_ptr<const RawData> raw = kind.read(d);
-    return kind.build(*raw, d);
-}
-
 namespace {
 
 ParamValues resolvedSettings(const DataKindSpec& kind, const ParamValues& given)

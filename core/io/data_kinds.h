@@ -46,11 +46,6 @@ struct PreparedData
 // std::invalid_argument naming the file or the setting ("data.settings.missing = 2, but …").
 PreparedData prepareData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds());
 
-// Reads and builds the data of a resolved description (kind set, settings complete). Throws
-// DataError / std::invalid_argument naming the file or the setting.
-BuiltData buildDataSet(const DataDescription& description,
-                       const DataKinds& kinds = builtinDataKinds());
-
 // The kind of a resolved description; throws std::invalid_argument when it is unknown.
 const DataKindSpec& kindOf(const DataDescription& description,
                            const DataKinds& kinds = builtinDataKinds());

@@ -5,19 +5,6 @@
 
 namespace svi {
 
-bool DataKindSpec::offers(DataView view) const
-{
-    return std::find(views.begin(), views.end(), view) != views.end();
-}
-
-const ParamSpec* DataKindSpec::setting(const std::string& k) const
-{
-    for (const ParamSpec& p : settings)
-        if (p.key == k)
-            return &p;
-    return nullptr;
-}
-
 void DataKinds::add(DataKindSpec kind)
 {
     if (find(kind.key))

@@ -107,9 +107,6 @@ struct DataKindSpec
     // Writes the built data's held-out split into the folder `dir` in formats other tools
     // read (`svi split`), returning a line on what was written; unset when the kind has none.
     std::function<std::string(const BuiltData&, const std::string& dir)> writeSplit;
-
-    bool offers(DataView view) const;
-    const ParamSpec* setting(const std::string& key) const;
 };
 
 // The list of kinds, in the order recognition tries them.

@@ -48,6 +48,15 @@ inline QStringList list(const std::vector<std::string>& v)
 }
 
 // Writes with zlib's own gzip writer; `append` adds a second gzip member, as `cat a.gz b.gz`.
+// The whole file; a test data file that cannot be read stops the test run.
+inline QByteArray readBytes(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll();
+}
+
 inline bool writeGzip(const QString& path, const QByteArray& bytes, bool append = false)
 {
     gzFile gz = gzopen(QFile::encodeName(path).constData(), append ? "ab" : "wb");

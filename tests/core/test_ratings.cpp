@@ -28,14 +28,6 @@ using namespace data_testing;
 
 namespace {
 
-QByteArray readBytes(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return f.readAll();
-}
-
 // One rating by file ids.
 struct Triple
 {

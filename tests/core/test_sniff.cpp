@@ -27,14 +27,6 @@ Q_DECLARE_METATYPE(svi::DataFileKind)
 
 namespace {
 
-QByteArray readBytes(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return f.readAll();
-}
-
 } // namespace
 
 class TestSniff : public QObject

@@ -1,0 +1,211 @@
+// The run description and the data kinds: recognition by content with one message for a file
+// no kind takes, the settings the data suggest, the resolver's field names, the JSON codec's
+// round trip, and files of version 1 (svi's run.json and the window's sessions) read the same.
+
+#include "core/io/data_error.h"
+#include "core/io/data_kinds.h"
+#include "core/io/run_json.h"
+#include "tests/core/data_testing.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace svi;
+using namespace data_testing;
+
+class TestRunDescription : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void recognisesByContentAndListsKinds();
+    void suggestionsFillOnlyWhatWasNotGiven();
+    void resolverNamesTheField();
+    void settingKeysMeanOneThingAcrossKinds();
+    void jsonRoundTrip();
+    void readsVersionOneRunJsonAndSessionRuns();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestRunDescription::recognisesByContentAndListsKinds()
+{
+    const QString fcs = dataFile("fcs/Data23_Panel3_base_NR4_Patient9.fcs");
+    const QString b08 = m_dir.filePath("cells.B08");
+    QVERIFY(QFile::copy(fcs, b08));
+    const Recognised r = recogniseData({std8(b08)});
+    QCOMPARE(str(r.kind->key), QString("table"));
+    QVERIFY2(str(r.format).contains("FCS"), r.format.c_str());
+    QCOMPARE(str(recogniseData({std8(dataFile("coins.png"))}).kind->key), QString("image"));
+    QCOMPARE(str(recogniseData({"synthetic"}).kind->key), QString("synthetic"));
+
+    const QString junk = m_dir.filePath("junk.bin");
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray("\x01\x02\x03\xff\xfe\x00\x07", 7).repeated(40));
+    f.close();
+    const QString message = errorOf([&] { recogniseData({std8(junk)}); });
+    QVERIFY2(message.contains("junk.bin") && message.contains("not a file of any kind"),
+             qPrintable(message));
+    for (const DataKindSpec& k : builtinDataKinds().all())
+        QVERIFY2(message.contains(str("\n  " + k.key + ": ")), qPrintable(message));
+    // A missing file says so, rather than listing kinds.
+    QVERIFY(errorOf([&] {
+                recogniseData({std8(m_dir.filePath("gone.png"))});
+            }).contains("does not exist"));
+    // FCS files stack; a table and an image do not mix.
+    QVERIFY(errorOf([&] {
+                recogniseData({std8(b08), std8(dataFile("coins.png"))});
+            }).contains("is not Table data"));
+}
+
+void TestRunDescription::suggestionsFillOnlyWhatWasNotGiven()
+{
+    const std::string fcs = std8(dataFile("fcs/Data23_Panel3_base_NR4_Patient9.fcs"));
+    const PreparedData d = prepareData({{fcs}, "", {}});
+    QCOMPARE(str(d.data.kind), QString("table"));
+    QCOMPARE(getReal(d.data.settings, "arcsinh"), 5.0); // mass cytometry
+    QCOMPARE(getReal(d.data.settings, "heldout"), 0.05);
+    // Every declared setting is present once prepared.
+    for (const ParamSpec& p : kindOf(d.data).settings)
+        QVERIFY2(d.data.settings.count(p.key), p.key.c_str());
+    const PreparedData given = prepareData({{fcs}, "", {{"arcsinh", 0.0}, {"heldout", 0.2}}});
+    QCOMPARE(getReal(given.data.settings, "arcsinh"), 0.0);
+    QCOMPARE(getReal(given.data.settings, "heldout"), 0.2);
+    QVERIFY(given.built.data.dense->values != d.built.data.dense->values); // untransformed
+    // No suggestion may change what was read: the data would not be what the settings say.
+    for (const DataKindSpec& k : builtinDataKinds().all())
+        for (const std::string& key : k.readSettings)
+            QVERIFY2(key != "arcsinh" && key != "heldout" && key != "channels", key.c_str());
+}
+
+void TestRunDescription::resolverNamesTheField()
+{
+    auto error = [](RunDescription r) {
+        auto res = resolveRun(r, builtinDataKinds(), Registry::builtin());
+        return std::holds_alternative<ParamError>(res) ? str(std::get<ParamError>(res).key)
+                                                       : QString();
+    };
+    RunDescription r;
+    r.data = {{std8(dataFile("coins.png"))}, "image", {}};
+    r.steps = 3;
+    QCOMPARE(error(r), QString());
+    auto resolved =
+        std::get<RunDescription>(resolveRun(r, builtinDataKinds(), Registry::builtin()));
+    QCOMPARE(str(resolved.model), QString("bpfa")); // the kind's default model
+    QCOMPARE(str(resolved.algorithm),
+             str(Registry::builtin().algorithms("bpfa").front()->algorithm));
+    QCOMPARE(getInt(resolved.data.settings, "patch"), std::int64_t(8));
+
+    RunDescription bad = r;
+    bad.data.settings["missing"] = 2.0;
+    QCOMPARE(error(bad), QString("data.settings.missing"));
+    bad = r;
+    bad.model = "lda";
+    QCOMPARE(error(bad), QString("model")); // LDA does not model images
+    bad = r;
+    bad.algorithm = "magic";
+    QCOMPARE(error(bad), QString("algorithm"));
+    bad = r;
+    bad.params["K"] = std::int64_t(0);
+    QCOMPARE(error(bad), QString("params.K"));
+    bad = r;
+    bad.steps = 0;
+    QCOMPARE(error(bad), QString("budget"));
+    bad = r;
+    bad.data.kind = "movie";
+    QCOMPARE(error(bad), QString("data.kind"));
+}
+
+// The command line makes a flag of every setting key: a key two kinds declare must mean the
+// same type in both, or one flag would parse two ways.
+void TestRunDescription::settingKeysMeanOneThingAcrossKinds()
+{
+    std::map<std::string, ParamType> seen;
+    for (const DataKindSpec& k : builtinDataKinds().all())
+        for (const ParamSpec& p : k.settings) {
+            const auto [it, fresh] = seen.emplace(p.key, p.type);
+            QVERIFY2(fresh || it->second == p.type, p.key.c_str());
+            for (const ParamSpec& run : runSettings())
+                QVERIFY2(run.key != p.key, p.key.c_str()); // a run setting is not a data one
+        }
+    // Every kind's default model exists and fits it.
+    for (const DataKindSpec& k : builtinDataKinds().all()) {
+        const auto entries = Registry::builtin().algorithms(k.defaultModel);
+        QVERIFY2(!entries.empty() && entries.front()->fits(k.key), k.key.c_str());
+    }
+}
+
+void TestRunDescription::jsonRoundTrip()
+{
+    RunDescription r;
+    r.data = {
+        {std8(dataFile("coins.png"))}, "image", {{"missing", 0.5}, {"patch", std::int64_t(6)}}};
+    r.model = "bpfa";
+    r.algorithm = "mf-svi";
+    r.params = {{"K", std::int64_t(12)}};
+    r.seed = 7;
+    r.steps = 4;
+    r.threads = 2;
+    const RunDescription a = runFromJson(runToJson(r), "a.json");
+    QCOMPARE(getInt(a.params, "K"), std::int64_t(12));
+    QCOMPARE(getInt(a.data.settings, "patch"), std::int64_t(6));
+    QCOMPARE(a.seed, std::uint64_t(7));
+    QVERIFY(runFromJson(runToJson(a), "b.json") == a);
+    // Every error names the file and the field.
+    QJsonObject j = runToJson(a);
+    QJsonObject params = j["params"].toObject();
+    params["K"] = "many";
+    j["params"] = params;
+    const QString message = errorOf([&] { runFromJson(j, "dir/c.json"); });
+    QVERIFY2(message.startsWith("c.json: params.K: K = many"), qPrintable(message));
+}
+
+void TestRunDescription::readsVersionOneRunJsonAndSessionRuns()
+{
+    // svi's run.json of version 1: the patch among BPFA's parameters, the run's seed also the
+    // corruption's, the tokenizer's cap as vocabulary_cap.
+    const QByteArray image = dataFile("coins.png").toUtf8();
+    const QJsonObject cli = QJsonDocument::fromJson(QByteArray(R"({"version": 1,
+        "data": "@IMAGE@",
+        "task": {"kind": "inpaint", "missing": 0.6, "noise": 5},
+        "model": "bpfa", "algorithm": "mf-svi", "params": {"K": 9, "patch": 6},
+        "seed": 4, "budget": {"seconds": 0, "steps": 3}, "threads": 1})")
+                                                        .replace("@IMAGE@", image))
+                                .object();
+    const RunDescription a = runFromJson(cli, "run.json");
+    QCOMPARE(str(a.data.kind), QString("image"));
+    QCOMPARE(getReal(a.data.settings, "missing"), 0.6);
+    QCOMPARE(getInt(a.data.settings, "patch"), std::int64_t(6));
+    QCOMPARE(getInt(a.data.settings, "split_seed"), std::int64_t(4));
+    QCOMPARE(a.seed, std::uint64_t(4));
+    QVERIFY(!a.params.count("patch"));
+
+    // One run of a version-1 session: data and task from the session; the task's own seed.
+    const QJsonObject session =
+        QJsonDocument::fromJson(QByteArray(R"({"format": "svi-workbench-session",
+        "version": 1, "data": "@IMAGE@",
+        "task": {"kind": "inpaint", "missing": 0.7, "noise": 0, "patch": 8, "seed": 11},
+        "runs": [{"model": "bpfa", "algorithm": "gibbs-ssvi", "params": {"K": 5}, "seed": 2,
+                  "budget": {"seconds": 0, "steps": 2}, "eval_every": 0.5, "full_every": 0}]})")
+                                    .replace("@IMAGE@", image))
+            .object();
+    const QJsonObject run =
+        upgradeRunJson(session["runs"].toArray()[0].toObject(), session["data"], session["task"]);
+    const RunDescription b = runFromJson(run, "session.json", "runs[0].");
+    QCOMPARE(getReal(b.data.settings, "missing"), 0.7);
+    QCOMPARE(getInt(b.data.settings, "split_seed"), std::int64_t(11));
+    QCOMPARE(b.seed, std::uint64_t(2));
+    QCOMPARE(getInt(b.params, "K"), std::int64_t(5));
+    // Its corpus tokenizer's "vocabulary" was the size cap.
+    const QJsonObject corpusTask{{"kind", "corpus"},
+                                 {"tokenizer", QJsonObject{{"vocabulary", 500}}}};
+    const QJsonObject upgraded =
+        upgradeRunJson(QJsonObject{{"model", "lda"}}, QJsonValue("x"), corpusTask);
+    QCOMPARE(upgraded["data"].toObject()["settings"].toObject()["vocab_cap"].toInt(), 500);
+}
+
+QTEST_GUILESS_MAIN(TestRunDescription)
+#include "test_run_description.moc"
