@@ -10,10 +10,16 @@
 #include "core/io/sniff.h"
 #include "tests/fuzz/fuzz_input.h"
 
+#include <string_view>
+
 using namespace svi;
 using namespace svi::fuzz;
 
 namespace {
+
+// The input, for `load`: a message may quote a field of the file, so a file that itself holds a
+// loader's wording cannot tell that loader's refusal from an echo of its content.
+std::string_view input;
 
 // Runs the loader; its DataError must be its own, not the message of a loader that finds the
 // file is of another kind (`foreign`).
@@ -22,7 +28,8 @@ void load(const std::function<void()>& loader, const char* foreign, const char* 
     try {
         loader();
     } catch (const DataError& e) {
-        require(std::string(e.what()).find(foreign) == std::string::npos, what);
+        if (input.find(foreign) == std::string_view::npos)
+            require(std::string(e.what()).find(foreign) == std::string::npos, what);
     } catch (const std::exception& e) {
         finding(std::string("a loader threw other than DataError: ") + e.what());
     }
@@ -32,7 +39,8 @@ void load(const std::function<void()>& loader, const char* foreign, const char* 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const std::string path = writeInput("input", {reinterpret_cast<const char*>(data), size});
+    input = {reinterpret_cast<const char*>(data), size};
+    const std::string path = writeInput("input", input);
     FileFormat format;
     try {
         format = recogniseFile(path);
