@@ -91,19 +91,7 @@ int cmdCompare(const std::vector<std::string>& args)
             const Summary s =
                 runAndWrite(p, dir + "/" + QString::fromStdString(folderName(picks[i], r, repeats)),
                             a.quiet, tag);
-            CompareRun c;
-            c.model = p.run.model;
-            c.algorithm = p.run.algorithm;
-            c.label = p.entry->label;
-            c.repeat = r;
-            c.seed = p.run.seed;
-            if (s.last)
-                c.metrics = s.last->metrics;
-            c.secondsPerStep = s.steps > 0 ? s.trainSeconds / double(s.steps) : std::nan("");
-            c.steps = s.steps;
-            c.epochs = s.epochs;
-            c.termination = terminationName(s.reason);
-            results.push_back(std::move(c));
+            results.push_back(compareRunOf(*p.entry, p.run.seed, r, s));
             if (!a.quiet && exitStatus(s) != 0)
                 std::fprintf(stderr, "%s: %s\n", tag.c_str(), s.message.c_str());
         }

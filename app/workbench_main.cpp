@@ -30,7 +30,8 @@ int main(int argc, char** argv)
         "run", "Start a run with the remembered settings as soon as the data are ready.");
     QCommandLineOption compare(
         "compare",
-        "Run Compare (the five SVI algorithms, one after another) once the data are ready.");
+        "Run Compare (the ticked algorithms of the model, one after another) once the data are "
+        "ready.");
     QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).",
                                "S");
     parser.addOptions({run, compare, seconds});
@@ -48,7 +49,7 @@ int main(int argc, char** argv)
         *startOnce = QObject::connect(
             &window, &svi::ui::MainWindow::dataReadyChanged, &window,
             [&window, startOnce, doCompare](bool ready) {
-                if (ready && (doCompare ? window.compare(false) : window.startRun()) != 0)
+                if (ready && (doCompare ? window.compare() : window.startRun()) != 0)
                     QObject::disconnect(*startOnce);
             });
     }

@@ -22,8 +22,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (!m_dirtyRuns.contains(id))
             m_dirtyRuns << id;
         const RunRecord* r = m_runs->record(id);
-        if (r && r->group == m_compareGroup && m_compareGroup != 0 && !r->summary)
-            fillResultRow(id); // "running" in place of "queued"
+        if (r && m_compareRuns.contains(id) && !r->summary)
+            fillResults(); // "running" in place of "queued"
         updateActions();
     });
     connect(m_runs, &RunManager::runAdded, this, [this](int id) { m_unsavedRuns.insert(id); });
@@ -72,146 +72,61 @@ void MainWindow::buildUi()
     dataLayout->addWidget(openButton);
     setupLayout->addWidget(dataBox);
 
-    auto* taskBox = new QGroupBox(tr("Inpainting task"));
-    m_taskBox = taskBox;
-    auto* taskLayout = new QVBoxLayout(taskBox);
-    m_taskForm = new ParamForm;
-    m_taskForm->setObjectName("taskForm");
-    m_taskForm->setSpecs(InpaintOptions::params());
-    taskLayout->addWidget(m_taskForm);
-    setupLayout->addWidget(taskBox);
-    m_taskDebounce = new QTimer(this);
-    m_taskDebounce->setSingleShot(true);
-    m_taskDebounce->setInterval(250);
-    connect(m_taskForm, &ParamForm::edited, this, [this] {
-        m_loading = bool(m_image); // the data shown no longer matches the form
-        m_taskDebounce->start();
-        updateActions();
-    });
-    connect(m_taskDebounce, &QTimer::timeout, this, &MainWindow::rebuildTaskData);
-
-    // Tables: channels, transform and held-out split (shown instead of the inpainting task).
-    m_tableBox = new QGroupBox(tr("Channels and held-out task"));
-    auto* tableLayout = new QVBoxLayout(m_tableBox);
-    m_channelCount = new QLabel;
-    m_channelCount->setObjectName("channelCount");
-    tableLayout->addWidget(m_channelCount);
-    m_channels = new QListWidget;
-    m_channels->setObjectName("channelList");
-    m_channels->setToolTip(tr("The channels the model sees; marker names ($PnS) first, channel "
-                              "names ($PnN) in brackets"));
-    m_channels->setMinimumHeight(140);
-    tableLayout->addWidget(m_channels);
-    auto* channelButtons = new QHBoxLayout;
-    auto addChannelButton = [&](const QString& text, const QString& tip, auto pick) {
+    // The data kind's task settings: one form generated from the kind's declarations, and a
+    // checklist for a setting that picks names (a table's channels).
+    m_settingsBox = new QGroupBox(tr("Task"));
+    m_settingsBox->setObjectName("settingsBox");
+    auto* settingsLayout = new QVBoxLayout(m_settingsBox);
+    m_settingsTask = new QLabel;
+    m_settingsTask->setWordWrap(true);
+    m_settingsTask->setStyleSheet("color: palette(mid)");
+    settingsLayout->addWidget(m_settingsTask);
+    m_namesArea = new QWidget;
+    auto* namesLayout = new QVBoxLayout(m_namesArea);
+    namesLayout->setContentsMargins(0, 0, 0, 0);
+    m_namesCount = new QLabel;
+    m_namesCount->setObjectName("namesCount");
+    namesLayout->addWidget(m_namesCount);
+    m_names = new QListWidget;
+    m_names->setObjectName("namesList");
+    m_names->setMinimumHeight(140);
+    namesLayout->addWidget(m_names);
+    auto* nameButtons = new QHBoxLayout;
+    auto addNameButton = [&](const QString& text, const QString& tip, int pick) {
         auto* b = new QPushButton(text);
         b->setToolTip(tip);
         connect(b, &QPushButton::clicked, this, [this, pick] {
-            const Table* t = shownTable();
-            if (!t)
-                return;
-            const QSignalBlocker block(m_channels);
-            for (int i = 0; i < m_channels->count(); ++i)
-                m_channels->item(i)->setCheckState(pick(*t, i) ? Qt::Checked : Qt::Unchecked);
-            emit m_channels->itemChanged(nullptr);
+            const std::vector<RawData::Name> names =
+                m_raw ? m_raw->names(m_namesKey) : std::vector<RawData::Name>{};
+            const QSignalBlocker block(m_names);
+            for (int i = 0; i < m_names->count() && i < int(names.size()); ++i) {
+                const bool on = pick == 2 ? names[std::size_t(i)].ticked : pick == 1;
+                m_names->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+            }
+            emit m_names->itemChanged(nullptr);
         });
-        channelButtons->addWidget(b);
+        nameButtons->addWidget(b);
     };
-    addChannelButton(tr("All"), tr("Model every channel"), [](const Table&, int) { return true; });
-    addChannelButton(tr("None"), tr("Clear the selection"),
-                     [](const Table&, int) { return false; });
-    addChannelButton(tr("Markers"), tr("Channels with a marker name (the default)"),
-                     tickedByDefault);
-    tableLayout->addLayout(channelButtons);
-    m_transpose = new QCheckBox(tr("Transpose (columns become data points)"));
-    m_transpose->setObjectName("transposeToggle");
-    m_transpose->setToolTip(
-        tr("For a matrix stored the other way round, e.g. samples × genes when genes are "
-           "to be the data points"));
-    tableLayout->addWidget(m_transpose);
-    m_tableForm = new ParamForm;
-    m_tableForm->setObjectName("tableForm");
-    m_tableForm->setSpecs(TableOptions::params(), {"channels"});
-    tableLayout->addWidget(m_tableForm);
-    setupLayout->addWidget(m_tableBox);
-    m_tableBox->setVisible(false);
-    auto tableEdited = [this] {
-        m_loading = bool(m_table);
-        m_taskDebounce->start();
+    addNameButton(tr("All"), tr("Select every name"), 1);
+    addNameButton(tr("None"), tr("Clear the selection"), 0);
+    addNameButton(tr("Default"), tr("The selection the data suggest (for FCS: marker names)"), 2);
+    namesLayout->addLayout(nameButtons);
+    settingsLayout->addWidget(m_namesArea);
+    m_settingsForm = new ParamForm;
+    m_settingsForm->setObjectName("settingsForm");
+    settingsLayout->addWidget(m_settingsForm);
+    setupLayout->addWidget(m_settingsBox);
+    m_settingsDebounce = new QTimer(this);
+    m_settingsDebounce->setSingleShot(true);
+    m_settingsDebounce->setInterval(300);
+    auto settingsEdited = [this] {
+        m_loading = bool(m_raw); // the data shown no longer match the form
+        m_settingsDebounce->start();
         updateActions();
     };
-    connect(m_tableForm, &ParamForm::edited, this, tableEdited);
-    connect(m_channels, &QListWidget::itemChanged, this, tableEdited);
-    connect(m_transpose, &QCheckBox::toggled, this, [this, tableEdited] {
-        if (!m_table)
-            return;
-        m_tableShown = m_transpose->isChecked() ? transposed(*m_table) : *m_table;
-        populateChannels({});
-        tableEdited();
-    });
-
-    // Corpora: the subsample and the held-out documents; for raw text also the tokenizer.
-    m_corpusBox = new QGroupBox(tr("Corpus and held-out documents"));
-    m_corpusBox->setObjectName("corpusBox");
-    auto* corpusLayout = new QVBoxLayout(m_corpusBox);
-    m_corpusForm = new ParamForm;
-    m_corpusForm->setObjectName("corpusForm");
-    m_corpusForm->setSpecs(CorpusOptions::params());
-    corpusLayout->addWidget(m_corpusForm);
-    m_textOptions = new QWidget;
-    auto* textLayout = new QVBoxLayout(m_textOptions);
-    textLayout->setContentsMargins(0, 0, 0, 0);
-    auto* textTitle = new QLabel(tr("<b>Words</b> (raw text: edits read the corpus again)"));
-    textLayout->addWidget(textTitle);
-    m_tokenizerForm = new ParamForm;
-    m_tokenizerForm->setObjectName("tokenizerForm");
-    m_tokenizerForm->setSpecs(TokenizerOptions::params());
-    textLayout->addWidget(m_tokenizerForm);
-    auto* subsetRow = new QFormLayout;
-    m_subset = new QLineEdit;
-    m_subset->setObjectName("subsetEdit");
-    m_subset->setPlaceholderText(tr("every file"));
-    m_subset->setToolTip(tr("Only the files below a folder of this name, at any depth (e.g. "
-                            "20news-bydate-train); empty = every file"));
-    subsetRow->addRow(tr("Subset folder"), m_subset);
-    textLayout->addLayout(subsetRow);
-    corpusLayout->addWidget(m_textOptions);
-    setupLayout->addWidget(m_corpusBox);
-    m_corpusBox->setVisible(false);
-    connect(m_corpusForm, &ParamForm::edited, this, [this] {
-        m_loading = bool(m_corpus);
-        m_taskDebounce->start();
-        updateActions();
-    });
-    m_readDebounce = new QTimer(this);
-    m_readDebounce->setSingleShot(true);
-    m_readDebounce->setInterval(600); // reading raw text takes a while: wait for the typing to end
-    auto textEdited = [this] {
-        if (!m_corpus)
-            return;
-        m_loading = true;
-        m_readDebounce->start();
-        updateActions();
-    };
-    connect(m_tokenizerForm, &ParamForm::edited, this, textEdited);
-    connect(m_subset, &QLineEdit::textEdited, this, textEdited);
-    connect(m_readDebounce, &QTimer::timeout, this, &MainWindow::rereadCorpus);
-
-    // Ratings: binarisation and the held-out split (Gopalan et al. 2015).
-    m_ratingsBox = new QGroupBox(tr("Ratings and held-out split"));
-    m_ratingsBox->setObjectName("ratingsBox");
-    auto* ratingsLayout = new QVBoxLayout(m_ratingsBox);
-    m_ratingsForm = new ParamForm;
-    m_ratingsForm->setObjectName("ratingsForm");
-    m_ratingsForm->setSpecs(RatingsOptions::params());
-    ratingsLayout->addWidget(m_ratingsForm);
-    setupLayout->addWidget(m_ratingsBox);
-    m_ratingsBox->setVisible(false);
-    connect(m_ratingsForm, &ParamForm::edited, this, [this] {
-        m_loading = bool(m_ratings);
-        m_taskDebounce->start();
-        updateActions();
-    });
+    connect(m_settingsForm, &ParamForm::edited, this, settingsEdited);
+    connect(m_names, &QListWidget::itemChanged, this, settingsEdited);
+    connect(m_settingsDebounce, &QTimer::timeout, this, &MainWindow::onSettingsEdited);
 
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
@@ -239,7 +154,8 @@ void MainWindow::buildUi()
     auto* budgetLayout = new QVBoxLayout(budgetBox);
     m_budgetForm = new ParamForm;
     m_budgetForm->setObjectName("budgetForm");
-    m_budgetForm->setSpecs(budgetSpecs());
+    m_budgetForm->setSpecs(runSettings(), {"threads"}); // runs share the machine's threads
+    m_budgetForm->setText("seconds", "60"); // a budget to start with: a minute
     budgetLayout->addWidget(m_budgetForm);
     setupLayout->addWidget(budgetBox);
     connect(m_budgetForm, &ParamForm::edited, this, &MainWindow::updateActions);
@@ -249,16 +165,29 @@ void MainWindow::buildUi()
     m_runButton->setDefault(true);
     m_compareButton = new QPushButton(tr("Compare"));
     m_compareButton->setObjectName("compareButton");
-    m_compareButton->setToolTip(
-        tr("Run MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI and Gibbs-SSVI one after "
-           "another on these data with the same seed and budget"));
-    m_compareBatch = new QCheckBox(tr("with batch Gibbs"));
-    m_compareBatch->setObjectName("compareBatch");
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_runButton, 1);
     buttons->addWidget(m_compareButton, 1);
     setupLayout->addLayout(buttons);
-    setupLayout->addWidget(m_compareBatch);
+    // Compare: the model's comparison group, ticked; its baselines unticked.
+    auto* compareBox = new QGroupBox(tr("Compare"));
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    m_compareList = new QListWidget;
+    m_compareList->setObjectName("compareList");
+    m_compareList->setToolTip(tr("The algorithms Compare runs one after another on these data, "
+                                 "with the same split, seed and budget"));
+    m_compareList->setMaximumHeight(130);
+    compareLayout->addWidget(m_compareList);
+    auto* repeatsRow = new QFormLayout;
+    m_repeats = new QSpinBox;
+    m_repeats->setObjectName("repeatsBox");
+    m_repeats->setRange(1, 100);
+    m_repeats->setToolTip(tr("Runs of each algorithm, with seeds seed, seed + 1, …: the results "
+                             "show mean ± sd"));
+    repeatsRow->addRow(tr("Repeats"), m_repeats);
+    compareLayout->addLayout(repeatsRow);
+    setupLayout->addWidget(compareBox);
+    connect(m_compareList, &QListWidget::itemChanged, this, &MainWindow::updateActions);
     m_runBlocked = new QLabel;
     m_runBlocked->setObjectName("runBlocked");
     m_runBlocked->setWordWrap(true);
@@ -408,11 +337,7 @@ void MainWindow::buildUi()
         updateAtoms();
     });
 
-    m_results = new QStandardItemModel(0, ResColumnCount, this);
-    m_results->setHorizontalHeaderLabels({tr("Run"), tr("Algorithm"), tr("PSNR all (dB)"),
-                                          tr("PSNR missing (dB)"), tr("Held-out LL"),
-                                          tr("Held-out MSE"), tr("s/step"), tr("Steps"),
-                                          tr("Epochs"), tr("Termination")});
+    m_results = new QStandardItemModel(this);
     m_resultsView = new QTableView;
     m_resultsView->setObjectName("resultsTable");
     m_resultsView->setModel(m_results);
@@ -457,7 +382,7 @@ void MainWindow::buildUi()
     m_speedLabel->setObjectName("speedLabel");
     statusBar()->addPermanentWidget(m_speedLabel);
 
-    showTaskFor(DataMode::Image);
+    m_settingsBox->setVisible(false);
 }
 
 void MainWindow::updateChartAxes()

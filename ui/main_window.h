@@ -6,7 +6,7 @@
 // computed is lost. GUI thread only.
 
 #include "core/data/dense_data.h"
-#include "core/data/table.h"
+#include "core/run/data_kinds.h"
 #include "ui/run_manager.h"
 #include "ui/session.h"
 
@@ -29,6 +29,7 @@ class QStackedWidget;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QSpinBox;
 class QStandardItemModel;
 class QTableView;
 class QTabWidget;
@@ -55,27 +56,28 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens an image (loaded and cut into patches in the background), a table (an FCS or
-    // CSV/TSV file, read and split in the background), a text corpus (LDA-C, UCI, a folder or
-    // tar archive of text; read, tokenized and split in the background) or a session (.json).
+    // Opens data of any kind (core/io/data_kinds.h: recognised by their content, read and
+    // built in the background with the kind's settings) or a session (.json).
     void openPath(const QString& path);
-    // Several FCS files are stacked into one table (channels matched by name).
+    // Several files make one data set where their kind allows (FCS files stacked by channel).
     void openPaths(const QStringList& paths);
-    bool tableMode() const { return m_table.has_value(); }
-    // A text corpus is open (documents × words counts; topic models).
-    bool corpusMode() const { return bool(m_corpus); }
-    // Ratings are open (users × items; recommenders).
-    bool ratingsMode() const { return bool(m_ratings); }
+    // The data kind shown ("image", "table", "corpus", "ratings"); empty before any data.
+    QString dataKind() const;
     bool dataReady() const { return bool(m_data); }
     DenseDataPtr currentData() const { return m_data.dense; }
     CountDataPtr currentCounts() const { return m_data.counts; }
-    DataSource currentSource() const;
+    // The data as the forms describe them: files, kind and every setting.
+    DataDescription dataDescription() const;
+    // The run Run would start: the data, the pickers, the forms, the budget.
+    RunDescription runDescription() const;
 
     // Starts a run with the pickers' and forms' values; 0 when Run is disabled.
     int startRun();
-    // Runs the five SVI algorithms (and optionally the batch Gibbs sampler) one after another
-    // on the current data with the same seed and budget; fills the results table.
-    int compare(bool includeBatchGibbs);
+    // Runs the ticked algorithms of the model's comparison group one after another on the
+    // current data with the same split and budget, each `repeats` times (seeds seed, seed + 1,
+    // …); fills the results table (mean ± sd per algorithm). Returns the group, 0 when Compare
+    // is disabled.
+    int compare();
     // Queues again the runs of the last opened session; false when there are none.
     bool rerunSession();
 
@@ -96,18 +98,15 @@ public:
 
     // Parts, for tests and for the tour.
     RunManager* runs() const { return m_runs; }
-    ParamForm* taskForm() const { return m_taskForm; }
-    ParamForm* tableForm() const { return m_tableForm; }
-    QListWidget* channelList() const { return m_channels; }
-    QCheckBox* transposeToggle() const { return m_transpose; }
+    // The data kind's settings (those a Names list does not show).
+    ParamForm* settingsForm() const { return m_settingsForm; }
+    QGroupBox* settingsBox() const { return m_settingsBox; }
+    // The names a Names setting picks from (a table's channels), ticked as selected.
+    QListWidget* namesList() const { return m_names; }
     LoadingsView* loadingsView() const { return m_loadings; }
-    QGroupBox* corpusBox() const { return m_corpusBox; }
-    QGroupBox* ratingsBox() const { return m_ratingsBox; }
-    ParamForm* ratingsForm() const { return m_ratingsForm; }
     RecommendationsView* recommendationsView() const { return m_recommendations; }
-    ParamForm* corpusForm() const { return m_corpusForm; }
-    ParamForm* tokenizerForm() const { return m_tokenizerForm; }
-    QLineEdit* subsetEdit() const { return m_subset; }
+    QListWidget* compareList() const { return m_compareList; }
+    QSpinBox* repeatsBox() const { return m_repeats; }
     TopicsView* topicsView() const { return m_topics; }
     QLabel* topicsTitle() const { return m_topicsRun; }
     QLabel* dataLabel() const { return m_dataLabel; }
@@ -147,22 +146,26 @@ private:
     void saveSettings() const;
     void onAlgorithmChanged();
     void onModelChanged();
-    void rebuildTaskData();
-    void rebuildTableData();
-    void rebuildCorpusData();
-    // Reads the corpus again with the tokenizer form and the subset (raw text only).
-    void rereadCorpus();
+    // Reads `data` (its kind recognised when empty) off the UI thread, then builds it; with
+    // `fresh`, the settings the files suggest replace the form's (a file opened anew), else
+    // the given settings stand (a session, a setting that changes what is read).
+    void readData(const DataDescription& data, bool fresh);
+    // Builds the data set from what was read, with the forms' settings, off the UI thread.
+    void buildData();
+    // After an edit of the settings: reads again when a setting that changes what is read
+    // moved, else builds again.
+    void onSettingsEdited();
+    // The form, the names list and the views for the kind and what was read.
+    void showKind(const DataKindSpec& kind, const RawData& raw, const ParamValues& settings);
+    void showBuilt();
     // The models that accept the current data's kind; keeps the current one when it fits.
     void populateModels();
+    void populateMetrics();
+    void populateCompare();
     void updateChartAxes();
-    // Builds the data of `source` off the UI thread with `make`; on success installs it as the
-    // current data and calls `onReady`, on failure shows the error beside the data. A newer
-    // request supersedes an older one still running.
-    void prepareData(const DataSource& source, const QString& busyText,
-                     std::function<DataSet()> make, std::function<void()> onReady);
     void openSession(const QString& path);
     void applySession(const Session& session);
-    void applySpec(const RunSpec& spec); // model, algorithm, parameters and budget
+    void applySpec(const RunDescription& spec); // model, algorithm, parameters and budget
     void updateActions();
     void showError(const QString& title, const QString& message);
     // Writes atomically; on failure shows `failure` with the reason and returns false.
@@ -173,65 +176,48 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     QList<int> selectedRuns() const;
-    RunSpec specFor(const std::string& algorithm) const;
+    RunDescription specFor(const std::string& algorithm) const;
     void refreshCharts();
     void refreshPanels();
     void refreshStatus();
     void updateRunPanel(int id);
     void updateAtoms();
-    enum class DataMode { Image, Table, Corpus, Ratings };
-    void rebuildRatingsData();
-    void showTaskFor(DataMode mode);
-    void populateChannels(const std::vector<std::string>& keep);
-    std::vector<std::string> checkedChannels() const;
-    const Table* shownTable() const; // the table as the model sees its columns (transposed or not)
     void onRunFinished(int id);
     void onGroupFinished(int group);
-    void fillResultRow(int id);
+    void fillResults();
+    // The views the kind of a run's data offers (DataView), empty when unknown.
+    std::vector<DataView> viewsOf(const RunRecord& r) const;
 
     RunManager* m_runs = nullptr;
     RunsTableModel* m_runsModel = nullptr;
 
-    // Data and task.
-    QString m_imagePath;
-    QStringList m_morePaths; // further FCS files stacked under m_imagePath
-    std::optional<Eigen::ArrayXXf> m_image;
-    std::optional<Table> m_table;             // as read
-    std::optional<Table> m_tableShown;        // transposed when asked
-    std::shared_ptr<const Corpus> m_corpus;   // as read (before the subsample and split)
-    std::shared_ptr<const Ratings> m_ratings; // as read (before the split)
-    // A session's channels for the table being read; unset when the file was opened afresh
-    // (then its suggested arcsinh cofactor is put in the form).
-    std::optional<std::vector<std::string>> m_pendingChannels;
+    // Data: what was read (files, kind, the settings it was read with) and built.
+    const DataKindSpec* m_kind = nullptr;
+    DataDescription m_read; // settings as read and last built
+    std::shared_ptr<const RawData> m_raw;
     DataSet m_data;
+    QString m_dataSummary; // what the kind says of the built data
     int m_loadGeneration = 0; // newer requests make older results stale
     int m_busyGeneration = -1;
     bool m_loading = false;
     std::vector<SessionRun> m_sessionRuns;
     QString m_sessionPath;                // last saved to or opened from
     QSet<int> m_unsavedRuns;              // runs added since the session was last saved
-    std::optional<RunSpec> m_pendingSpec; // a session's first run, applied once its data are read
+    std::optional<RunDescription> m_pendingSpec; // a session's run, applied once its data are read
     QString m_formModel;                  // the model whose parameters the algorithm form shows
 
     // Widgets.
     QLabel* m_dataLabel = nullptr;
     QLabel* m_dataError = nullptr;
-    ParamForm* m_taskForm = nullptr;
-    QGroupBox* m_taskBox = nullptr;
-    QGroupBox* m_tableBox = nullptr;
-    ParamForm* m_tableForm = nullptr;
-    QListWidget* m_channels = nullptr;
-    QCheckBox* m_transpose = nullptr;
-    QLabel* m_channelCount = nullptr;
-    QGroupBox* m_corpusBox = nullptr;
-    QGroupBox* m_ratingsBox = nullptr;
-    ParamForm* m_ratingsForm = nullptr;
+    QGroupBox* m_settingsBox = nullptr;
+    QLabel* m_settingsTask = nullptr;
+    ParamForm* m_settingsForm = nullptr;
+    QWidget* m_namesArea = nullptr;
+    QLabel* m_namesCount = nullptr;
+    QListWidget* m_names = nullptr;
+    std::string m_namesKey; // the Names setting the list shows; empty when none
+    QTimer* m_settingsDebounce = nullptr;
     RecommendationsView* m_recommendations = nullptr;
-    ParamForm* m_corpusForm = nullptr;
-    QWidget* m_textOptions = nullptr; // tokenizer form and subset: raw text only
-    ParamForm* m_tokenizerForm = nullptr;
-    QLineEdit* m_subset = nullptr;
-    QTimer* m_readDebounce = nullptr;
     QStackedWidget* m_centreTop = nullptr;
     TopicsView* m_topics = nullptr;
     QLabel* m_topicsRun = nullptr;
@@ -244,7 +230,8 @@ private:
     ParamForm* m_budgetForm = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_compareButton = nullptr;
-    QCheckBox* m_compareBatch = nullptr;
+    QListWidget* m_compareList = nullptr;
+    QSpinBox* m_repeats = nullptr;
     QLabel* m_runBlocked = nullptr;
     ImageStrip* m_images = nullptr;
     QCheckBox* m_difference = nullptr;
@@ -265,7 +252,6 @@ private:
     QLabel* m_speedLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QTimer* m_refresh = nullptr;
-    QTimer* m_taskDebounce = nullptr;
 
     QAction* m_actOpen = nullptr;
     QAction* m_actRun = nullptr;
@@ -279,6 +265,7 @@ private:
     QList<int> m_dirtyRuns; // snapshots not yet drawn
     bool m_chartsDirty = false;
     int m_compareGroup = 0;
+    QList<int> m_compareRuns; // the runs of the last Compare, in the order queued
     int m_fullPassRun = 0; // the run whose full pass the busy bar shows
 };
 

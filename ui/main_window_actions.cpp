@@ -31,15 +31,9 @@ void MainWindow::buildActions()
     m_actOpen = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
     connect(m_actOpen, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open an image, a table, FCS files or a session"), QString(),
-            tr("Data and sessions (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.fcs *.csv "
-               "*.tsv *.txt *.gz "
-               "*.tar *.tgz *.ldac *.dat *.data *.base *.test *.json);;Images (*.png *.jpg *.jpeg "
-               "*.tif *.tiff *.bmp *.pgm *.ppm);;"
-               "Cytometry (*.fcs);;Tables (*.csv *.tsv *.txt *.csv.gz *.tsv.gz *.txt.gz);;"
-               "Text corpora (*.tar *.tar.gz *.tgz *.ldac *.dat docword.*.txt docword.*.txt.gz);;"
-               "Ratings (u.data u*.base u*.test ratings.dat ratings.csv ratings.*.gz);;"
-               "Sessions (*.json);;All files (*)"));
+            this, tr("Open data or a session"), QString(),
+            // Data are recognised by their content, whatever their names (see svi list).
+            tr("Data and sessions (*);;Sessions (*.json)"));
         if (!paths.isEmpty())
             openPaths(paths);
     });
@@ -85,9 +79,10 @@ void MainWindow::buildActions()
         if (!p.isEmpty())
             exportTraces(p);
     });
-    auto* exportTable = make(tr("Compare Results (CSV)…"), "actionExportResults", {});
+    auto* exportTable = make(tr("Compare Results (CSV, JSON, LaTeX)…"), "actionExportResults", {});
     connect(exportTable, &QAction::triggered, this, [this, saveDialog] {
-        const QString p = saveDialog(tr("Export the results table"), tr("CSV (*.csv)"), "csv");
+        const QString p = saveDialog(tr("Export the Compare results"),
+                                     tr("CSV (*.csv);;JSON (*.json);;LaTeX table (*.tex)"), "csv");
         if (!p.isEmpty())
             exportResults(p);
     });
@@ -140,7 +135,7 @@ void MainWindow::buildActions()
     });
     m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
     connect(m_actCompare, &QAction::triggered, this,
-            [this] { compare(m_compareBatch->isChecked()); });
+            [this] { compare(); });
     connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
     m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
     connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
@@ -185,12 +180,11 @@ void MainWindow::loadSettings()
                 form->setText(p.key, v.toString());
         }
     };
-    restoreForm(m_taskForm, "task");
     restoreForm(m_budgetForm, "budget");
     const int model = m_model->findData(s.value("run/model").toString());
     if (model >= 0)
         m_model->setCurrentIndex(model);
-    const int algorithm = m_algorithm->findData(s.value("run/algorithm", "gibbs-ssvi").toString());
+    const int algorithm = m_algorithm->findData(s.value("run/algorithm").toString());
     if (algorithm >= 0)
         m_algorithm->setCurrentIndex(algorithm);
     if (s.value("run/model").toString() == m_model->currentData().toString())
@@ -202,7 +196,7 @@ void MainWindow::loadSettings()
     if (x >= 0)
         m_xAxis->setCurrentIndex(x);
     m_logX->setChecked(s.value("chart/logx", false).toBool());
-    m_compareBatch->setChecked(s.value("compare/batch", false).toBool());
+    m_repeats->setValue(s.value("compare/repeats", 1).toInt());
     rebuildRecentMenu();
 }
 
@@ -217,7 +211,6 @@ void MainWindow::saveSettings() const
             if (form->editor(p.key))
                 s.setValue(group + "/" + QString::fromStdString(p.key), form->text(p.key));
     };
-    saveForm(m_taskForm, "task");
     saveForm(m_budgetForm, "budget");
     saveForm(m_algorithmForm, "params");
     s.setValue("run/model", m_model->currentData());
@@ -225,7 +218,7 @@ void MainWindow::saveSettings() const
     s.setValue("chart/metric", m_metric->currentData());
     s.setValue("chart/x", m_xAxis->currentData());
     s.setValue("chart/logx", m_logX->isChecked());
-    s.setValue("compare/batch", m_compareBatch->isChecked());
+    s.setValue("compare/repeats", m_repeats->value());
 }
 
 QStringList MainWindow::recentFiles() const

@@ -1,12 +1,13 @@
 #pragma once
-// What the parts of MainWindow (main_window*.cpp) share: their includes, the tables of
-// metrics and result columns, and small helpers. Private to the window.
+// What the parts of MainWindow (main_window*.cpp) share: their includes and small helpers.
+// Private to the window.
 
 #include "core/data/image_task.h"
-#include "core/io/corpus_files.h"
+#include "core/io/compare_results.h"
 #include "core/io/data_error.h"
-#include "core/io/data_files.h"
+#include "core/io/data_kinds.h"
 #include "core/io/image_file.h"
+#include "core/io/run_json.h"
 #include "core/io/run_files.h"
 #include "core/metrics/image_metrics.h"
 #include "core/run/registry.h"
@@ -47,6 +48,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -64,75 +66,6 @@
 namespace svi::ui::window_parts {
 
 constexpr int kMaxRecent = 8;
-// Columns of the Compare results table.
-enum ResultColumn {
-    ResRun,
-    ResAlgorithm,
-    ResPsnr,
-    ResPsnrMissing,
-    ResHeldOut,
-    ResMse,
-    ResSecondsPerStep,
-    ResSteps,
-    ResEpochs,
-    ResTermination,
-    ResColumnCount
-};
-
-inline std::vector<ParamSpec> budgetSpecs()
-{
-    return {
-        realParam("seconds", "Seconds",
-                  "Training-seconds budget (evaluation time excluded); 0 = none", 60, 0, 1e6),
-        intParam("steps", "Steps",
-                 "Step budget; 0 = none (the run ends at whichever budget comes first)", 0, 0, 1e9),
-        realParam("eval_every", "Snapshot every (s)",
-                  "A snapshot (held-out scores, live image) every this many training seconds", 0.5,
-                  0.05, 3600),
-        realParam("full_every", "Full pass every (s)",
-                  "A full pass (whole-image reconstruction and PSNR) every this many training "
-                  "seconds; 0 = only "
-                  "at the end. The live image needs none: each minibatch refreshes its patches",
-                  0, 0, 1e6),
-    };
-}
-
-struct MetricChoice
-{
-    const char* key;
-    const char* label;
-};
-
-const MetricChoice kMetrics[] = {
-    {"psnr_running", "PSNR, running reconstruction (dB)"},
-    {"psnr", "PSNR, full pass (dB)"},
-    {"psnr_missing", "PSNR on missing pixels (dB)"},
-    {"heldout_loglik", "Held-out log-likelihood per entry"},
-    {"heldout_loglik_total", "Held-out log-likelihood, test-set total"},
-    {"mse", "Held-out MSE (normalised units)"},
-    {"atoms_per_item", "Atoms per patch"},
-    {"features_used", "Features in use"},
-    {"noise_sd", "Learned noise σ (0–255)"},
-};
-
-// Topic models on a corpus (Hoffman et al. 2013, §4: perplexity of the held-out halves).
-const MetricChoice kCorpusMetrics[] = {
-    {"perplexity", "Perplexity, held-out words"},
-    {"heldout_loglik_per_word", "Held-out LL per word"},
-    {"topics_used", "Topics in use"},
-};
-
-// Recommenders on ratings (Gopalan et al. 2015, §4: ranking all unrated items).
-const MetricChoice kRatingsMetrics[] = {
-    {"precision_at_20", "Precision@20, held-out ratings"},
-    {"recall_at_20", "Recall@20, held-out ratings"},
-    {"heldout_loglik", "Held-out log-likelihood per rating"},
-    {"rmse", "RMSE, held-out ratings"},
-    {"accuracy", "Accuracy (rounded prediction = rating)"},
-    {"validation_loglik", "Validation log-likelihood per rating"},
-    {"popularity_precision_at_20", "Popularity baseline: precision@20"},
-};
-
 inline QString displayName(const QString& path)
 {
     return path == MainWindow::kDefaultImage ? QObject::tr("default image")
@@ -144,19 +77,29 @@ inline QString fixed(double v, int decimals)
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : QString();
 }
 
-struct LoadResult
+// What a pool thread read (readData) or built (buildData); `error` set when it failed.
+struct ReadResult
 {
-    Eigen::ArrayXXf image;
-    std::optional<Table> table;
-    std::shared_ptr<const Corpus> corpus;
-    std::shared_ptr<const Ratings> ratings;
+    const DataKindSpec* kind = nullptr;
+    DataDescription data; // kind set, every setting present
+    std::shared_ptr<const RawData> raw;
     QString error;
 };
 
-struct CutResult
+struct BuildResult
 {
-    DataSet data;
+    BuiltData built;
     QString error;
 };
+
+// "house.png", or "a.fcs + 2 more".
+inline QString filesName(const std::vector<std::string>& files)
+{
+    if (files.empty())
+        return {};
+    const QString first = displayName(QString::fromStdString(files.front()));
+    return files.size() == 1 ? first
+                             : QObject::tr("%1 + %n more", "", int(files.size() - 1)).arg(first);
+}
 
 } // namespace svi::ui::window_parts

@@ -90,11 +90,20 @@ void MainWindow::refreshPanels()
         updateAtoms();
 }
 
+std::vector<DataView> MainWindow::viewsOf(const RunRecord& r) const
+{
+    const DataKindSpec* kind = builtinDataKinds().find(r.spec.data.kind);
+    return kind ? kind->views : std::vector<DataView>{};
+}
+
 void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
-    if (r && r->data.counts && r->preview && r->preview->factors) {
+    const std::vector<DataView> views = r ? viewsOf(*r) : std::vector<DataView>{};
+    auto offers = [&](DataView v) { return std::find(views.begin(), views.end(), v) != views.end(); };
+    if (r && offers(DataView::Recommendations) && r->data.counts && r->preview &&
+        r->preview->factors) {
         if (m_recommendations->data() != r->data.counts)
             m_recommendations->setData(r->data.counts); // another run's split: its own users
         m_recommendations->setFactors(r->preview->factors);
@@ -107,7 +116,7 @@ void MainWindow::updateAtoms()
                 .arg(QLocale().toString(qlonglong(step))));
         return;
     }
-    if (r && r->data.counts) {
+    if (r && offers(DataView::Topics)) {
         if (!r->preview || r->preview->topics.empty())
             return;
         m_topics->setTopics(r->preview->topics);
@@ -121,7 +130,7 @@ void MainWindow::updateAtoms()
                 .arg(QLocale().toString(qlonglong(step))));
         return;
     }
-    if (r && r->data.dense && !r->data.dense->image) {
+    if (r && offers(DataView::Loadings) && r->data.dense) {
         if (!r->preview || r->preview->atoms.rows() == 0)
             return;
         QStringList channels;
@@ -276,11 +285,6 @@ bool MainWindow::exportTraces(const QString& path)
     if (header) // no runs: still a valid file with its header
         csv = traceCsv({}, keys, {{"run", ""}, {"algorithm", ""}, {"seed", ""}}, true);
     return writeOrReport(path, csv, tr("Cannot export the traces"));
-}
-
-bool MainWindow::exportResults(const QString& path)
-{
-    return writeOrReport(path, tableCsv(*m_results), tr("Cannot export the results"));
 }
 
 bool MainWindow::exportRunsTable(const QString& path)

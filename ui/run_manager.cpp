@@ -1,129 +1,11 @@
 #include "ui/run_manager.h"
 
-#include "core/io/corpus_files.h"
-#include "core/io/data_files.h"
-#include "core/io/image_file.h"
-#include "core/io/ratings_files.h"
 #include "core/run/registry.h"
 
 #include <cmath>
 #include <limits>
 
 namespace svi::ui {
-
-// guessFileKind, not dataFileKind: a session may name a file that has moved since, and these
-// are asked while it is read and saved; loading the data then says the file is missing.
-bool DataSource::isCorpus() const
-{
-    for (const QString& p : paths())
-        if (!p.startsWith(":/") && guessFileKind(p.toStdString()) == DataFileKind::Corpus)
-            return true;
-    return false;
-}
-
-bool DataSource::isRatings() const
-{
-    return !path.startsWith(":/") && guessFileKind(path.toStdString()) == DataFileKind::Ratings;
-}
-
-bool DataSource::isTable() const
-{
-    if (path.startsWith(":/") || isCorpus())
-        return false;
-    // Unknown content is read as an image, whose reader says why it is not one.
-    const DataFileKind kind = guessFileKind(path.toStdString());
-    return kind == DataFileKind::Fcs || kind == DataFileKind::Delimited;
-}
-
-Ratings readSourceRatings(const DataSource& source)
-{
-    return loadRatings(source.path.toStdString());
-}
-
-ParamValues ratingsParamValues(const RatingsOptions& o)
-{
-    return {{"binarize", ParamValue(o.binarize)},
-            {"test_fraction", ParamValue(o.testFraction)},
-            {"validation_fraction", ParamValue(o.validationFraction)},
-            {"split_seed", ParamValue(std::int64_t(o.seed))}};
-}
-
-bool isRawTextCorpus(const QString& path)
-{
-    const auto f = corpusFormatOf(path.toStdString());
-    return f && (*f == CorpusFormat::TextFolder || *f == CorpusFormat::TextArchive);
-}
-
-Corpus readSourceCorpus(const DataSource& source)
-{
-    std::vector<std::string> files;
-    for (const QString& p : source.paths())
-        files.push_back(p.toStdString());
-    CorpusReadOptions ro;
-    ro.tokenizer = source.tokenizer;
-    ro.subset = source.subset.toStdString();
-    Corpus corpus = loadCorpus(files, ro);
-    const CorpusStats st = corpus.stats();
-    if (st.documents == 0 || st.tokens == 0)
-        throw DataError(
-            QString("'%1' holds no word%2")
-                .arg(QString::fromStdString(corpus.source.empty() ? files.front() : corpus.source),
-                     st.documents == 0 ? QString(" (no document)") : QString())
-                .toStdString());
-    return corpus;
-}
-
-ParamValues corpusParamValues(const CorpusOptions& o)
-{
-    return {{"heldout", ParamValue(o.heldOut)},
-            {"max_documents", ParamValue(std::int64_t(o.maxDocuments))},
-            {"seed", ParamValue(std::int64_t(o.seed))}};
-}
-
-ParamValues tokenizerParamValues(const TokenizerOptions& o)
-{
-    return {{"lowercase", ParamValue(o.lowercase)},
-            {"min_length", ParamValue(std::int64_t(o.minLength))},
-            {"stop_words", ParamValue(o.removeStopWords)},
-            {"strip_headers", ParamValue(o.stripEmailHeaders)},
-            {"keep_subject", ParamValue(o.keepSubject)},
-            {"min_df", ParamValue(std::int64_t(o.minDocumentFrequency))},
-            {"max_df", ParamValue(o.maxDocumentFraction)},
-            {"vocabulary", ParamValue(std::int64_t(o.vocabularyCap))}};
-}
-
-Table readSourceTable(const DataSource& source)
-{
-    std::vector<std::string> files;
-    for (const QString& p : source.paths())
-        files.push_back(p.toStdString());
-    TableReadOptions ro;
-    ro.transpose = source.transpose;
-    return loadTable(files, ro);
-}
-
-DataSet buildSourceData(const DataSource& source)
-{
-    if (source.isRatings())
-        return makeRatingsData(readSourceRatings(source), source.ratings);
-    if (source.isCorpus())
-        return makeCorpusData(readSourceCorpus(source), source.corpus);
-    if (source.isTable())
-        return makeTableData(readSourceTable(source), source.table);
-    return makeInpaintingData(loadGrayImage(source.path.toStdString()), source.task,
-                              source.path.toStdString());
-}
-
-RunOptions RunSpec::runOptions() const
-{
-    RunOptions o;
-    o.maxSeconds = seconds;
-    o.maxSteps = steps;
-    o.evalEverySeconds = evalEvery;
-    o.fullEvalEverySeconds = fullEvery;
-    o.finalFullEvaluation = true;
-    return o;
-}
 
 QString statusText(RunStatus status)
 {
@@ -257,14 +139,12 @@ int RunManager::activeCount() const
     return n;
 }
 
-int RunManager::add(const RunSpec& spec, DataSet data, const DataSource& source, int group,
-                    RunStatus status)
+int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStatus status)
 {
     RunRecord r;
     r.id = m_nextId++;
     r.group = group;
     r.spec = spec;
-    r.source = source;
     r.data = std::move(data);
     r.status = status;
     r.color = runColor(r.id);
@@ -277,19 +157,18 @@ int RunManager::add(const RunSpec& spec, DataSet data, const DataSource& source,
     return id;
 }
 
-int RunManager::start(const RunSpec& spec, DataSet data, const DataSource& source)
+int RunManager::start(const RunDescription& spec, DataSet data)
 {
-    const int id = add(spec, std::move(data), source, 0, RunStatus::Preparing);
+    const int id = add(spec, std::move(data), 0, RunStatus::Preparing);
     launch(id);
     return id;
 }
 
-int RunManager::enqueue(const std::vector<RunSpec>& specs, DataSet data, const DataSource& source,
-                        QList<int>* ids)
+int RunManager::enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids)
 {
     const int group = m_nextGroup++;
-    for (const RunSpec& spec : specs) {
-        const int id = add(spec, data, source, group, RunStatus::Queued);
+    for (const RunDescription& spec : specs) {
+        const int id = add(spec, data, group, RunStatus::Queued);
         m_queue.push_back(id);
         if (ids)
             *ids << id;

@@ -16,14 +16,9 @@
 // waits for trainers still being built: closing the window never leaves a thread behind.
 // GUI thread only.
 
-#include "core/base/params.h"
-#include "core/data/corpus.h"
-#include "core/data/dense_data.h"
-#include "core/data/image_task.h"
-#include "core/data/ratings.h"
-#include "core/data/table.h"
-#include "core/io/tokenizer.h"
+#include "core/data/data_set.h"
 #include "core/run/registry.h"
+#include "core/run/run_description.h"
 #include "core/run/runner.h"
 
 #include <QColor>
@@ -45,65 +40,6 @@ class Trainer;
 
 namespace svi::ui {
 
-// What to run: the registry entry, its resolved parameters, the seed and the budget.
-struct RunSpec
-{
-    std::string model;     // a registry key
-    std::string algorithm; // a registry key
-    ParamValues params;    // resolved against the entry's declarations
-    std::uint64_t seed = 1;
-    double seconds = 60.0;  // training-seconds budget; 0 = none
-    std::int64_t steps = 0; // step budget; 0 = none
-    double evalEvery = 0.5; // snapshot cadence, training seconds
-    double fullEvery = 0.0; // a full pass every this many training seconds; 0 = only at the end
-
-    RunOptions runOptions() const;
-};
-
-// Where a run's data came from, to save it and build it again.
-struct DataSource
-{
-    QString path;               // a file, or the embedded default image ":/images/default.png"
-    QStringList morePaths;      // further FCS files whose rows are stacked under the first's
-    InpaintOptions task;        // images
-    TableOptions table;         // tables (FCS, CSV/TSV): channels, transform, split
-    bool transpose = false;     // delimited tables: rows ↔ columns (genes as data points)
-    CorpusOptions corpus;       // corpora: subsample and held-out documents
-    TokenizerOptions tokenizer; // corpora of raw text (a folder or an archive)
-    QString subset;             // raw text: only the files below a folder of this name
-    RatingsOptions ratings;     // ratings: binarisation and the held-out split
-
-    // True when one of the paths is a text corpus (a folder, a tar archive, LDA-C, UCI
-    // bag-of-words; see recogniseFile, or the name when the file cannot be read).
-    bool isCorpus() const;
-    // True for a MovieLens ratings file or a folder holding one (as isCorpus).
-    bool isRatings() const;
-    // True for FCS and delimited files (as isCorpus), false for images, corpora, ratings and
-    // content of no kind svi reads (loaded as an image, whose reader says what is wrong).
-    bool isTable() const;
-    QStringList paths() const { return QStringList{path} + morePaths; }
-    bool operator==(const DataSource&) const = default;
-};
-
-// Builds the data set a source describes: the image cut into patches, or the table(s) read,
-// selected, transformed and split. Throws DataError / std::invalid_argument naming the file
-// or field. Any thread.
-DataSet buildSourceData(const DataSource& source);
-// The table(s) of a table source, as read (before selection and transforms). Any thread.
-Table readSourceTable(const DataSource& source);
-// The corpus of a corpus source, as read (before the subsample and split). Throws DataError
-// naming the file, also for a corpus without any word. Any thread.
-Corpus readSourceCorpus(const DataSource& source);
-// Raw text (a folder or an archive) is tokenized by the workbench, so its tokenizer settings
-// and subset apply; counts files (LDA-C, UCI) are read as they are.
-bool isRawTextCorpus(const QString& path);
-// The options as form values (the keys of CorpusOptions::params() / TokenizerOptions::params()).
-ParamValues corpusParamValues(const CorpusOptions& options);
-ParamValues ratingsParamValues(const RatingsOptions& options);
-// The ratings of a ratings source, as read (before the split). Any thread.
-Ratings readSourceRatings(const DataSource& source);
-ParamValues tokenizerParamValues(const TokenizerOptions& options);
-
 enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
 QString statusText(RunStatus status);
 
@@ -111,9 +47,8 @@ struct RunRecord
 {
     int id = 0;
     int group = 0; // runs started together by Compare or a session share a group (0: none)
-    RunSpec spec;
-    DataSource source;
-    DataSet data;  // the shared, immutable data of the run
+    RunDescription spec; // what runs, on which data (files, kind, settings)
+    DataSet data;        // the shared, immutable data of the run
     QString label; // "#3 Gibbs-SSVI"
     QColor color;
     RunStatus status = RunStatus::Queued;
@@ -135,11 +70,10 @@ public:
     // Starts a run now. Returns its id; a spec the registry does not know, or a trainer that
     // cannot be built for the data (e.g. a patch size that does not match), ends the run at
     // once as InvalidInput with the reason in its summary (and runFinished is emitted).
-    int start(const RunSpec& spec, DataSet data, const DataSource& source);
+    int start(const RunDescription& spec, DataSet data);
     // Queues runs to run one after another, after any queued before; they share a new group,
     // which is returned with their ids.
-    int enqueue(const std::vector<RunSpec>& specs, DataSet data, const DataSource& source,
-                QList<int>* ids = nullptr);
+    int enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids = nullptr);
 
     void pause(int id);
     void resume(int id);
@@ -177,8 +111,7 @@ private:
     };
     // Any thread: queues a message and wakes the GUI thread when the inbox was empty.
     void post(Message message);
-    int add(const RunSpec& spec, DataSet data, const DataSource& source, int group,
-            RunStatus status);
+    int add(const RunDescription& spec, DataSet data, int group, RunStatus status);
     void launch(int id);
     void onBuilt(int id, std::shared_ptr<Built> built);
     void onSnapshot(int id, Snapshot s);

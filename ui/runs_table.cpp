@@ -5,6 +5,7 @@
 #include "ui/run_manager.h"
 
 #include <QBrush>
+#include <algorithm>
 #include <cmath>
 
 namespace svi::ui {
@@ -12,11 +13,36 @@ namespace svi::ui {
 RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent)
     : QAbstractTableModel(parent), m_runs(runs)
 {
-    m_ids = runs->ids();
-    connect(runs, &RunManager::runAdded, this, [this](int id) {
-        beginInsertRows({}, int(m_ids.size()), int(m_ids.size()));
+    auto metricsOf = [this](int id) {
+        std::vector<MetricSpec> added;
+        const RunRecord* r = m_runs->record(id);
+        const AlgorithmEntry* e = r ? Registry::builtin().find(r->spec.model, r->spec.algorithm)
+                                    : nullptr;
+        if (e)
+            for (const MetricSpec& m : e->metrics)
+                if (m.compared && m.reportedOn(r->spec.data.kind) && metricColumn(m.key) < 0 &&
+                    std::none_of(added.begin(), added.end(),
+                                 [&](const MetricSpec& a) { return a.key == m.key; }))
+                    added.push_back(m);
+        return added;
+    };
+    for (int id : runs->ids()) {
         m_ids << id;
-        endInsertRows();
+        for (const MetricSpec& m : metricsOf(id))
+            m_metrics.push_back(m);
+    }
+    connect(runs, &RunManager::runAdded, this, [this, metricsOf](int id) {
+        const std::vector<MetricSpec> added = metricsOf(id);
+        if (added.empty()) {
+            beginInsertRows({}, int(m_ids.size()), int(m_ids.size()));
+            m_ids << id;
+            endInsertRows();
+            return;
+        }
+        beginResetModel(); // new columns
+        m_metrics.insert(m_metrics.end(), added.begin(), added.end());
+        m_ids << id;
+        endResetModel();
     });
     connect(runs, &RunManager::runChanged, this, &RunsTableModel::touch);
     connect(runs, &RunManager::snapshotArrived, this, &RunsTableModel::touch);
@@ -29,13 +55,34 @@ int RunsTableModel::rowCount(const QModelIndex& parent) const
 
 int RunsTableModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : terminationColumn() + 1;
+}
+
+int RunsTableModel::metricColumn(const std::string& key) const
+{
+    for (std::size_t i = 0; i < m_metrics.size(); ++i)
+        if (m_metrics[i].key == key)
+            return FirstMetric + int(i);
+    return -1;
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
         return {};
+    const bool metric = section >= FirstMetric && section < terminationColumn();
+    if (role == Qt::ToolTipRole && metric) {
+        const MetricSpec& m = m_metrics[std::size_t(section - FirstMetric)];
+        return tr("%1 (%2 is better)")
+            .arg(QString::fromStdString(metricTitle(m)),
+                 m.higherIsBetter ? tr("higher") : tr("lower"));
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    if (metric)
+        return QString::fromStdString(metricTitle(m_metrics[std::size_t(section - FirstMetric)]));
+    if (section == terminationColumn())
+        return tr("Termination");
     switch (section) {
     case Run:
         return tr("Run");
@@ -53,12 +100,6 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Steps/s");
     case Elbo:
         return tr("ELBO");
-    case Psnr:
-        return tr("PSNR (dB)");
-    case HeldOut:
-        return tr("Held-out LL");
-    case Termination:
-        return tr("Termination");
     }
     return {};
 }
@@ -99,13 +140,14 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return {};
     if (role == Qt::DecorationRole && index.column() == Run)
         return r->color;
-    if (role == Qt::ToolTipRole && index.column() == Termination && r->summary)
+    const int termination = terminationColumn();
+    if (role == Qt::ToolTipRole && index.column() == termination && r->summary)
         return QString::fromStdString(r->summary->message);
     if (role == Qt::ToolTipRole && index.column() == Parameters)
         return parameterText(*r);
-    if (role == Qt::TextAlignmentRole && index.column() >= Steps && index.column() <= HeldOut)
+    if (role == Qt::TextAlignmentRole && index.column() >= Steps && index.column() < termination)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && index.column() == Termination && r->summary &&
+    if (role == Qt::ForegroundRole && index.column() == termination && r->summary &&
         (r->summary->reason == TerminationReason::Diverged ||
          r->summary->reason == TerminationReason::Failed ||
          r->summary->reason == TerminationReason::InvalidInput))
@@ -113,6 +155,10 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
+    if (index.column() == termination)
+        return r->summary ? QString(terminationName(r->summary->reason)) : QString();
+    if (index.column() >= FirstMetric) // the latest value the run reported
+        return num(r->metric(m_metrics[std::size_t(index.column() - FirstMetric)].key), 5);
     switch (index.column()) {
     case Run:
         return QString("#%1").arg(r->id);
@@ -137,16 +183,6 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return num(r->stepsPerSecond(), 4);
     case Elbo:
         return last ? num(last->elbo, 6) : QString();
-    case Psnr: {
-        const double full = r->metric("psnr"), running = r->metric("psnr_running");
-        // The newest of the two: the running value after a full pass, the full one at the end.
-        const bool useFull = last && last->metrics.count("psnr");
-        return num(useFull || !std::isfinite(running) ? full : running, 4);
-    }
-    case HeldOut: // per entry for dense data, per word for corpora
-        return num(r->metric(r->data.counts ? "heldout_loglik_per_word" : "heldout_loglik"), 5);
-    case Termination:
-        return r->summary ? QString(terminationName(r->summary->reason)) : QString();
     }
     return {};
 }
@@ -162,7 +198,7 @@ void RunsTableModel::refresh()
     for (int id : m_dirty) {
         const int row = rowOf(id);
         if (row >= 0)
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            emit dataChanged(index(row, 0), index(row, terminationColumn()));
     }
     m_dirty.clear();
 }

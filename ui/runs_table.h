@@ -1,9 +1,14 @@
 #pragma once
 // RunsTableModel: one row per run of a RunManager (algorithm, parameters, status, steps,
-// epochs, steps/s, current metrics, termination reason). GUI thread only.
+// epochs, steps/s, ELBO, the current value of every metric the runs' registry entries declare
+// for their data kind (compared ones; a column appears with the first run that declares it),
+// termination reason). GUI thread only.
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <vector>
+
+#include "core/base/metric_spec.h"
 
 namespace svi::ui {
 
@@ -22,10 +27,7 @@ public:
         Epochs,
         StepsPerSecond,
         Elbo,
-        Psnr,
-        HeldOut,
-        Termination,
-        ColumnCount
+        FirstMetric // then one column per metric, then the termination
     };
 
     explicit RunsTableModel(RunManager* runs, QObject* parent = nullptr);
@@ -34,6 +36,12 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+
+    // The metric columns, in order from FirstMetric.
+    const std::vector<MetricSpec>& metrics() const { return m_metrics; }
+    // The column of a metric's key, −1 when none.
+    int metricColumn(const std::string& key) const;
+    int terminationColumn() const { return FirstMetric + int(m_metrics.size()); }
 
     int idAt(int row) const { return m_ids.value(row, 0); }
     int rowOf(int id) const { return int(m_ids.indexOf(id)); }
@@ -45,6 +53,7 @@ private:
     RunManager* m_runs;
     QList<int> m_ids;
     QList<int> m_dirty;
+    std::vector<MetricSpec> m_metrics;
 };
 
 // Any table model as CSV (header row from the horizontal header, display text of every cell).

@@ -3,7 +3,9 @@
 // declares its own; the runs table's columns, the metric menus, the Compare results and the
 // command line's summary are generated from them.
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace svi {
 
@@ -18,6 +20,13 @@ struct MetricSpec
     bool headline = false;
     // A column of the Compare results; false for diagnostics (features in use, noise σ).
     bool compared = true;
+    // The data kinds it is reported on (PSNR on images only); empty: every kind the entry fits.
+    std::vector<std::string> dataKinds = {};
+    bool reportedOn(const std::string& kind) const
+    {
+        return dataKinds.empty() || std::find(dataKinds.begin(), dataKinds.end(), kind) !=
+                                        dataKinds.end();
+    }
 };
 
 // "PSNR, full pass (dB)".

@@ -143,6 +143,25 @@ std::string texHeader(const std::string& title, bool higherIsBetter, const Colum
 
 } // namespace
 
+CompareRun compareRunOf(const AlgorithmEntry& entry, std::uint64_t seed, int repeat,
+                        const Summary& summary)
+{
+    CompareRun c;
+    c.model = entry.model;
+    c.algorithm = entry.algorithm;
+    c.label = entry.label;
+    c.repeat = repeat;
+    c.seed = seed;
+    if (summary.last)
+        c.metrics = summary.last->metrics;
+    c.secondsPerStep = summary.steps > 0 ? summary.trainSeconds / double(summary.steps)
+                                         : std::numeric_limits<double>::quiet_NaN();
+    c.steps = summary.steps;
+    c.epochs = summary.epochs;
+    c.termination = terminationName(summary.reason);
+    return c;
+}
+
 MeanSd summarize(const std::vector<double>& values)
 {
     MeanSd s;

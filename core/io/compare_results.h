@@ -13,6 +13,8 @@
 // Pure functions of their arguments, no shared state: safe to call from any thread.
 
 #include "core/base/metric_spec.h"
+#include "core/run/registry.h"
+#include "core/run/runner.h"
 
 #include <QByteArray>
 #include <cstdint>
@@ -37,6 +39,11 @@ struct CompareRun
     double epochs = 0.0;
     std::string termination; // terminationName(): "budget", "diverged", …
 };
+
+// A finished run of `entry` (repeat `repeat`, seed `seed`) as Compare collects it: the last
+// snapshot's metrics, training seconds per step, steps, epochs and how it ended.
+CompareRun compareRunOf(const AlgorithmEntry& entry, std::uint64_t seed, int repeat,
+                        const Summary& summary);
 
 // Mean and sample standard deviation of the finite values of one quantity in one row.
 struct MeanSd

@@ -63,6 +63,9 @@ public:
     // Settings the data suggest once read (a CyTOF file's arcsinh cofactor 5, the held-out
     // share usual for such data), used for the settings the user did not give; empty when none.
     virtual ParamValues suggestedSettings() const { return {}; }
+    // Settings that do not apply to these files (a counts file is not tokenized; an FCS file
+    // is not transposed): the window hides them; their values are kept but change nothing.
+    virtual std::vector<std::string> ignoredSettings() const { return {}; }
 };
 
 // A data set built for a run, with what the front ends say of it.

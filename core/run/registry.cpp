@@ -88,13 +88,15 @@ std::vector<const AlgorithmEntry*> Registry::comparisonGroup(const std::string& 
     return out;
 }
 
-std::vector<MetricSpec> Registry::metricsOf(const std::vector<std::string>& models) const
+std::vector<MetricSpec> Registry::metricsOf(const std::vector<std::string>& models,
+                                            const std::string& dataKind) const
 {
     std::vector<MetricSpec> out;
     for (const std::string& model : models)
         for (const AlgorithmEntry* e : algorithms(model))
             for (const MetricSpec& m : e->metrics)
-                if (std::none_of(out.begin(), out.end(),
+                if ((dataKind.empty() || (e->fits(dataKind) && m.reportedOn(dataKind))) &&
+                    std::none_of(out.begin(), out.end(),
                                  [&](const MetricSpec& o) { return o.key == m.key; }))
                     out.push_back(m);
     return out;

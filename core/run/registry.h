@@ -60,8 +60,10 @@ public:
     std::vector<const AlgorithmEntry*> comparisonGroup(const std::string& model,
                                                        bool withBaselines = false) const;
     // Every metric the entries of `models` declare, once each, in declaration order (Compare's
-    // columns when it runs several models).
-    std::vector<MetricSpec> metricsOf(const std::vector<std::string>& models) const;
+    // columns when it runs several models); with `dataKind`, only those reported on that kind
+    // (the window's metric menu: the first is the one its chart shows first).
+    std::vector<MetricSpec> metricsOf(const std::vector<std::string>& models,
+                                      const std::string& dataKind = {}) const;
 
 private:
     std::vector<AlgorithmEntry> m_entries;

@@ -1,5 +1,5 @@
 // The window's session file, as File ▸ Open reads it (readSessionFile: JSON, every field
-// checked against the registry and the tasks' rules).
+// checked against the data kinds and the registry; sessions of version 1 upgraded).
 
 #include "tests/fuzz/fuzz_input.h"
 #include "ui/session.h"
@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!expectOnly([&] { s = ui::readSessionFile(QString::fromStdString(path)); }))
         return 0;
     for (const ui::SessionRun& r : s.runs) {
-        require(!r.spec.runOptions().validate(), "a session's runs have valid budgets");
-        require(r.spec.seconds >= 0 && r.spec.steps >= 0, "budgets ≥ 0");
+        require(!r.run.runOptions().validate(), "a session's runs have valid budgets");
+        require(r.run.seconds >= 0 && r.run.steps >= 0, "budgets ≥ 0");
     }
     // What it reads, it writes back, and that reads the same.
     const QJsonObject again = ui::sessionToJson(s);
@@ -24,9 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     expectOnly([&] { t = ui::sessionFromJson(again, QString::fromStdString(path)); });
     require(t.runs.size() == s.runs.size(), "a written session reads back with its runs");
     for (std::size_t i = 0; i < s.runs.size(); ++i)
-        require(t.runs[i].spec.params == s.runs[i].spec.params &&
-                    t.runs[i].spec.seed == s.runs[i].spec.seed &&
-                    t.runs[i].spec.steps == s.runs[i].spec.steps,
-                "a written session reads back the same");
+        require(t.runs[i].run == s.runs[i].run, "a written session reads back the same");
+    require(t.data == s.data, "a written session reads back its data");
     return 0;
 }

@@ -11,6 +11,8 @@
 #include "ui/plot_view.h"
 #include "ui/recommendations_view.h"
 #include "ui/run_manager.h"
+#include "ui/runs_table.h"
+#include "core/io/run_json.h"
 #include "ui/topics_view.h"
 
 #include <QAction>
@@ -25,6 +27,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -40,37 +43,6 @@ using namespace svi;
 using namespace svi::ui;
 using namespace test_support;
 
-namespace {
-
-// An LDA-C corpus of 60 documents over 30 words w0 … w29 in three planted groups (w0–w9,
-// w10–w19, w20–w29): document d draws its 40 tokens from group d mod 3 only. Fixed seed.
-// Returns the counts file; vocab.txt is written beside it.
-QString writePlantedCorpus(const QString& folder)
-{
-    QFile vocab(folder + "/vocab.txt");
-    if (!vocab.open(QIODevice::WriteOnly))
-        return {};
-    for (int w = 0; w < 30; ++w)
-        vocab.write(QString("w%1\n").arg(w).toUtf8());
-    QFile docs(folder + "/planted.ldac");
-    if (!docs.open(QIODevice::WriteOnly))
-        return {};
-    std::uint32_t state = 12345;
-    auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
-    for (int d = 0; d < 60; ++d) {
-        int counts[10] = {};
-        for (int t = 0; t < 40; ++t)
-            ++counts[next() % 10];
-        QStringList pairs;
-        for (int i = 0; i < 10; ++i)
-            if (counts[i] > 0)
-                pairs << QString("%1:%2").arg((d % 3) * 10 + i).arg(counts[i]);
-        docs.write((QString::number(pairs.size()) + " " + pairs.join(' ') + "\n").toUtf8());
-    }
-    return docs.fileName();
-}
-
-} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -86,7 +58,6 @@ private slots:
     void runStreamsSnapshotsIntoChartsAndPanels();
     void pauseResumeStop();
     void twoRunsAtOnce();
-    void compareExportAndReopenTheSession();
     void fcsFilesChannelsLoadingsAndSession();
     void corpusTopicsExportAndSession();
     void rawTextTokenizerAndSubset();
@@ -136,7 +107,8 @@ void TestMainWindow::startsWithTheDefaultImage()
     MainWindow w;
     QVERIFY(waitForData(w));
     QVERIFY(w.dataReady());
-    QCOMPARE(w.currentSource().path, QString(MainWindow::kDefaultImage));
+    QCOMPARE(w.dataDescription().files, std::vector<std::string>{MainWindow::kDefaultImage});
+    QCOMPARE(w.dataKind(), QString("image"));
     ImagePanel* original = w.images()->find("original");
     ImagePanel* corrupted = w.images()->find("corrupted");
     QVERIFY(original && corrupted);
@@ -165,10 +137,6 @@ void TestMainWindow::parameterFormReflectsTheRegistry()
         QCOMPARE(w.algorithmPicker()->itemText(i), QString::fromStdString(e->label));
         for (const ParamSpec& p : e->params) {
             QWidget* editor = w.algorithmForm()->editor(p.key);
-            if (p.key == "patch") { // set by the task
-                QVERIFY(!editor);
-                continue;
-            }
             QVERIFY2(editor, p.key.c_str());
             QVERIFY(editor->toolTip().contains(QString::fromStdString(p.help).toHtmlEscaped()));
             if (p.type == ParamType::Choice) {
@@ -245,7 +213,7 @@ void TestMainWindow::badFilesAreReportedAndNothingIsLost()
     }
     w.openPath(badSession);
     QCOMPARE(errors.size(), 3);
-    QVERIFY2(errors.last().at(0).toString().contains("runs[0].params: K = 0"),
+    QVERIFY2(errors.last().at(0).toString().contains("runs[0].params.K: K = 0"),
              qPrintable(errors.last().at(0).toString()));
     // The data loaded before is still there and usable.
     QVERIFY(w.dataReady());
@@ -259,14 +227,15 @@ void TestMainWindow::taskThatDoesNotFitTheImage()
     QVERIFY(waitForData(w));
     w.openPath(smallImage());
     QVERIFY(waitForData(w));
-    w.taskForm()->setText("patch", "32");
+    w.settingsForm()->setText("patch", "32");
     QVERIFY(!w.runAction()->isEnabled()); // while the data are rebuilt
     QSignalSpy ready(&w, &MainWindow::dataReadyChanged);
     QVERIFY(ready.wait(10000));
     QCOMPARE(ready.last().at(0).toBool(), false);
     QVERIFY(!w.runAction()->isEnabled());
-    QVERIFY(w.findChild<QLabel*>("runBlocked")->text().contains("does not fit"));
-    w.taskForm()->setText("patch", "6");
+    QVERIFY2(w.findChild<QLabel*>("runBlocked")->text().contains("smaller than the 32×32 patch"),
+             qPrintable(w.findChild<QLabel*>("runBlocked")->text()));
+    w.settingsForm()->setText("patch", "6");
     QVERIFY(waitForData(w));
     QVERIFY(w.runAction()->isEnabled());
 }
@@ -306,8 +275,18 @@ void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
     // The table row says what happened.
     QTableView* table = w.runsView();
     QCOMPARE(table->model()->rowCount(), 1);
-    QCOMPARE(table->model()->index(0, 10).data().toString(), QString("budget"));
-    QCOMPARE(table->model()->index(0, 4).data().toLongLong(), 4000LL);
+    auto* runsModel = qobject_cast<RunsTableModel*>(table->model());
+    QVERIFY(runsModel);
+    QCOMPARE(table->model()->index(0, runsModel->terminationColumn()).data().toString(),
+             QString("budget"));
+    QCOMPARE(table->model()->index(0, RunsTableModel::Steps).data().toLongLong(), 4000LL);
+    // The metric columns are those BPFA declares for images, with their units.
+    const int psnrColumn = runsModel->metricColumn("psnr");
+    QVERIFY(psnrColumn > 0 && runsModel->metricColumn("heldout_loglik") > 0);
+    QCOMPARE(runsModel->headerData(psnrColumn, Qt::Horizontal).toString(),
+             QString("PSNR, full pass (dB)"));
+    QVERIFY(table->model()->index(0, psnrColumn).data().toDouble() > 10);
+    QCOMPARE(runsModel->metricColumn("precision_at_20"), -1);
     // The atoms of the selected run are shown, p×p tiles.
     w.runsView()->selectRow(0);
     QVERIFY(!w.atomsPanel()->image().isNull());
@@ -372,118 +351,6 @@ void TestMainWindow::twoRunsAtOnce()
     QCOMPARE(w.runs()->record(b)->summary->reason, TerminationReason::Cancelled);
 }
 
-void TestMainWindow::compareExportAndReopenTheSession()
-{
-    auto w = std::make_unique<MainWindow>();
-    QVERIFY(openSmall(*w));
-    w->budgetForm()->setText("seconds", "0");
-    w->budgetForm()->setText("steps", "30");
-    w->budgetForm()->setText("eval_every", "0.05");
-    QSignalSpy done(w.get(), &MainWindow::compareFinished);
-    QVERIFY(w->compare(false) > 0);
-    QVERIFY(done.wait(180000));
-    w->refreshNow();
-
-    // The results table: one row per algorithm, numbers in every column.
-    QStandardItemModel* results = w->resultsModel();
-    QCOMPARE(results->rowCount(), 5);
-    QStringList algorithms;
-    for (int row = 0; row < 5; ++row) {
-        algorithms << results->item(row, 1)->text();
-        for (int c : {2, 3, 5, 6})
-            QVERIFY2(std::isfinite(results->item(row, c)->text().toDouble()) &&
-                         !results->item(row, c)->text().isEmpty(),
-                     qPrintable(QString("row %1 col %2: '%3'")
-                                    .arg(row)
-                                    .arg(c)
-                                    .arg(results->item(row, c)->text())));
-        QVERIFY(results->item(row, 4)->text().toDouble() < 0); // a log-likelihood
-        QCOMPARE(results->item(row, 7)->text(), QString("30"));
-        QCOMPARE(results->item(row, 9)->text(), QString("budget"));
-    }
-    QCOMPARE(algorithms,
-             QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
-
-    // Exports.
-    const QString png = m_dir.filePath("elbo.png"), svg = m_dir.filePath("psnr.svg");
-    QVERIFY(w->exportChart(w->elboChart(), png));
-    QVERIFY(w->exportChart(w->metricChart(), svg));
-    const QImage chart(png);
-    QCOMPARE(chart.size(), QSize(1800, 1120));
-    const QByteArray svgText = readAll(svg);
-    QVERIFY(svgText.contains("<svg"));
-    QVERIFY(svgText.contains("PSNR"));
-    QSignalSpy errors(w.get(), &MainWindow::errorShown);
-    QVERIFY(!w->exportChart(w->elboChart(), m_dir.filePath("chart.gif")));
-    QCOMPARE(errors.size(), 1);
-
-    const QString traces = m_dir.filePath("traces.csv");
-    QVERIFY(w->exportTraces(traces));
-    const QList<QByteArray> lines = readAll(traces).trimmed().split('\n');
-    QVERIFY(lines[0].startsWith("run,algorithm,seed,step,epochs,train_seconds,rho,elbo,"));
-    QVERIFY(lines[0].contains("psnr_running"));
-    qsizetype expectedRows = 0;
-    for (int id : w->runs()->ids())
-        expectedRows += qsizetype(w->runs()->record(id)->trace.size());
-    QCOMPARE(lines.size() - 1, expectedRows);
-    // The last row is Gibbs-SSVI's final snapshot: run, algorithm, seed 1, step 30.
-    QVERIFY2(lines.last().contains(",gibbs-ssvi,1,30,"), lines.last().constData());
-
-    const QString table = m_dir.filePath("results.csv");
-    QVERIFY(w->exportResults(table));
-    const QList<QByteArray> rows = readAll(table).trimmed().split('\n');
-    QCOMPARE(rows.size(), 6);
-    QVERIFY(rows[0].startsWith(
-        "Run,Algorithm,PSNR all (dB),PSNR missing (dB),Held-out LL,Held-out MSE,s/step"));
-    QVERIFY(rows[5].contains("Gibbs-SSVI"));
-
-    QVERIFY(w->exportReconstructions(m_dir.path()));
-    QVERIFY(QFile::exists(m_dir.filePath("original.png")));
-    QVERIFY(QFile::exists(m_dir.filePath("corrupted.png")));
-    const int firstId = w->runs()->ids().front();
-    QCOMPARE(QImage(m_dir.filePath(QString("run-%1-mf-svi.png").arg(firstId))).size(),
-             QSize(36, 30));
-
-    const QString session = m_dir.filePath("session.json");
-    QVERIFY(w->saveSession(session));
-    const QJsonObject json = QJsonDocument::fromJson(readAll(session)).object();
-    QCOMPARE(json.value("format").toString(), QString("svi-workbench-session"));
-    QCOMPARE(json.value("data").toString(), smallImage());
-    QCOMPARE(json.value("task").toObject().value("patch").toInt(), 6);
-    const QJsonArray runs = json.value("runs").toArray();
-    QCOMPARE(runs.size(), 5);
-    QCOMPARE(runs[4].toObject().value("algorithm").toString(), QString("gibbs-ssvi"));
-    QCOMPARE(runs[4].toObject().value("params").toObject().value("K").toInt(), 12);
-    QCOMPARE(runs[4].toObject().value("budget").toObject().value("steps").toInt(), 30);
-    std::map<std::string, double> before;
-    for (int id : w->runs()->ids()) {
-        const RunRecord* r = w->runs()->record(id);
-        before[r->spec.algorithm] = r->summary->last->metrics.at("psnr");
-    }
-    w.reset();
-
-    // A new window re-opens the session and re-runs it: identical results (step budget).
-    QSettings().clear();
-    MainWindow again;
-    QVERIFY(waitForData(again));
-    again.openPath(session);
-    QCOMPARE(again.sessionRunCount(), 5);
-    QVERIFY(waitForData(again));
-    QCOMPARE(again.currentSource().path, smallImage());
-    QCOMPARE(again.currentSource().task.patch, 6);
-    QCOMPARE(again.algorithmForm()->text("K"), QString("12"));
-    QVERIFY(again.findChild<QAction*>("actionRerunSession")->isEnabled());
-    QVERIFY(again.rerunSession());
-    QTRY_VERIFY_WITH_TIMEOUT(again.runs()->ids().size() == 5 && again.runs()->activeCount() == 0 &&
-                                 again.runs()->record(again.runs()->ids().back())->summary,
-                             180000);
-    for (int id : again.runs()->ids()) {
-        const RunRecord* r = again.runs()->record(id);
-        QCOMPARE(r->summary->steps, std::int64_t(30));
-        QCOMPARE(r->summary->last->metrics.at("psnr"), before.at(r->spec.algorithm));
-    }
-}
-
 // Two CyTOF files of one panel opened together: rows stacked, channels picked by marker,
 // held-out scores charted, loadings shown with marker names and exported, the session
 // re-opened with the same channels.
@@ -495,26 +362,26 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QVERIFY(waitForData(*w));
     w->openPaths({a, b});
     QVERIFY(waitForData(*w));
-    QVERIFY(w->tableMode());
+    QCOMPARE(w->dataKind(), QString("table"));
     QCOMPARE(w->currentData()->rows(), std::int64_t(234 + 339));
-    QCOMPARE(w->channelList()->count(), 30);
-    QCOMPARE(w->channelList()->item(0)->text(), QString("209Bi_CD11b (Bi209Di)"));
+    QCOMPARE(w->namesList()->count(), 30);
+    QCOMPARE(w->namesList()->item(0)->text(), QString("209Bi_CD11b (Bi209Di)"));
     QCOMPARE(w->currentData()->cols(), 30); // every channel has a marker name here
     QCOMPARE(w->metricPicker()->currentData().toString(), QString("heldout_loglik"));
-    QCOMPARE(w->tableForm()->text("arcsinh"), QString("5")); // mass cytometry: the usual cofactor
+    QCOMPARE(w->settingsForm()->text("arcsinh"), QString("5")); // mass cytometry: the usual cofactor
 
     // No channel: Run is disabled with the reason; then four markers by hand.
     for (int i = 0; i < 30; ++i)
-        w->channelList()->item(i)->setCheckState(Qt::Unchecked);
-    QTRY_VERIFY(w->runBlockedReason()->text().contains("Select at least one channel"));
+        w->namesList()->item(i)->setCheckState(Qt::Unchecked);
+    QTRY_VERIFY(w->runBlockedReason()->text().contains("Select at least one of the channels"));
     QVERIFY(!w->runAction()->isEnabled());
     QStringList picked;
     for (int i : {26, 27, 28, 29}) { // CD45, CD3, CD56, HLA-DR
-        w->channelList()->item(i)->setCheckState(Qt::Checked);
-        picked << w->channelList()->item(i)->text();
+        w->namesList()->item(i)->setCheckState(Qt::Checked);
+        picked << w->namesList()->item(i)->text();
     }
-    w->tableForm()->setText("arcsinh", "2");
-    w->tableForm()->setText("heldout", "0.1");
+    w->settingsForm()->setText("arcsinh", "2");
+    w->settingsForm()->setText("heldout", "0.1");
     QVERIFY(waitForData(*w));
     QCOMPARE(w->currentData()->cols(), 4);
     QCOMPARE(QString::fromStdString(w->currentData()->columnNames[1]), QString("170Yb_CD3"));
@@ -553,17 +420,20 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     const QString session = out.filePath("cytof.json");
     QVERIFY(w->saveSession(session));
     const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
-    QCOMPARE(saved["data"].toArray().size(), 2);
-    QCOMPARE(saved["task"].toObject()["channels"].toArray().size(), 4);
+    const QJsonObject data = saved["data"].toObject();
+    QCOMPARE(data["files"].toArray().size(), 2);
+    QCOMPARE(data["kind"].toString(), QString("table"));
+    QCOMPARE(splitNames(data["settings"].toObject()["channels"].toString().toStdString()).size(),
+             std::size_t(4));
     w.reset();
     MainWindow again;
     QVERIFY(waitForData(again));
     again.openPath(session);
     QVERIFY(waitForData(again));
-    QVERIFY(again.tableMode());
+    QCOMPARE(again.dataKind(), QString("table"));
     QCOMPARE(again.currentData()->cols(), 4);
     QCOMPARE(again.currentData()->rows(), std::int64_t(573));
-    QCOMPARE(again.tableForm()->text("arcsinh"), QString("2")); // the session's, not the suggestion
+    QCOMPARE(again.settingsForm()->text("arcsinh"), QString("2")); // the session's, not the suggestion
     QCOMPARE(again.sessionRunCount(), 1);
 }
 
@@ -580,11 +450,13 @@ void TestMainWindow::corpusTopicsExportAndSession()
     // Corpus mode: its box, topic models only, perplexity, the counts in the data label.
     w->openPath(corpus);
     QVERIFY(waitForData(*w));
-    QVERIFY(w->corpusMode());
-    QVERIFY(!w->tableMode());
-    QVERIFY(!w->corpusBox()->isHidden());
-    QVERIFY(w->taskForm()->parentWidget()->isHidden());        // the inpainting box
-    QVERIFY(!w->tokenizerForm()->isVisibleTo(w->corpusBox())); // counts files are not tokenized
+    QCOMPARE(w->dataKind(), QString("corpus"));
+    QVERIFY(w->settingsBox()->title().startsWith("Corpus"));
+    QVERIFY(w->settingsForm()->editor("heldout"));
+    QVERIFY(!w->settingsForm()->editor("patch"));    // the image's settings are gone
+    QVERIFY(!w->settingsForm()->editor("min_df"));   // counts files are not tokenized
+    QVERIFY(w->settingsForm()->editor("vocab"));     // but may name their vocabulary
+    QVERIFY(!w->namesList()->isVisibleTo(w->settingsBox())); // no names to pick
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
     QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
     // LDA's own defaults, not BPFA's values of the shared keys (K = 256 atoms, minibatch).
@@ -605,17 +477,17 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QVERIFY(w->compareButton()->isEnabled()); // Compare: LDA's SVI and batch side by side
 
     // A new held-out fraction rebuilds the split.
-    w->corpusForm()->setText("heldout", "0.25");
+    w->settingsForm()->setText("heldout", "0.25");
     QVERIFY(waitForData(*w));
     QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(15));
     QVERIFY2(w->dataLabel()->text().contains("15 test documents"),
              qPrintable(w->dataLabel()->text()));
     // A bad value keeps Run disabled with the reason; the data stay.
-    w->corpusForm()->setText("heldout", "1.5");
+    w->settingsForm()->setText("heldout", "1.5");
     QTRY_VERIFY(w->runBlockedReason()->text().contains("heldout"));
     QVERIFY(!w->runAction()->isEnabled());
     QCOMPARE(w->currentCounts()->testRows.size(), std::size_t(15));
-    w->corpusForm()->setText("heldout", "0.25");
+    w->settingsForm()->setText("heldout", "0.25");
     QVERIFY(waitForData(*w));
 
     // LDA with three topics on a small step budget.
@@ -677,7 +549,7 @@ void TestMainWindow::corpusTopicsExportAndSession()
         QVERIFY2(errors.last().at(0).toString().contains(name),
                  qPrintable(errors.last().at(0).toString()));
         QCOMPARE(w->currentCounts(), before);
-        QVERIFY(w->corpusMode());
+        QCOMPARE(w->dataKind(), QString("corpus"));
         QCOMPARE(w->runs()->ids().size(), 1);
         QVERIFY(w->runAction()->isEnabled());
     }
@@ -686,15 +558,15 @@ void TestMainWindow::corpusTopicsExportAndSession()
     const QString session = out.filePath("corpus.json");
     QVERIFY(w->saveSession(session));
     const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
-    QCOMPARE(saved["task"].toObject()["kind"].toString(), QString("corpus"));
-    QCOMPARE(saved["task"].toObject()["heldout"].toDouble(), 0.25);
+    QCOMPARE(saved["data"].toObject()["kind"].toString(), QString("corpus"));
+    QCOMPARE(saved["data"].toObject()["settings"].toObject()["heldout"].toDouble(), 0.25);
     w.reset();
     MainWindow again;
     QVERIFY(waitForData(again));
     again.openPath(session);
     QVERIFY(waitForData(again));
-    QVERIFY(again.corpusMode());
-    QCOMPARE(again.corpusForm()->text("heldout"), QString("0.25"));
+    QCOMPARE(again.dataKind(), QString("corpus"));
+    QCOMPARE(again.settingsForm()->text("heldout"), QString("0.25"));
     QCOMPARE(again.currentCounts()->testRows.size(), std::size_t(15));
     QCOMPARE(again.modelPicker()->currentData().toString(), QString("lda"));
     QCOMPARE(again.algorithmForm()->text("K"), QString("3"));
@@ -708,40 +580,43 @@ void TestMainWindow::rawTextTokenizerAndSubset()
     QVERIFY(waitForData(w));
     w.openPath(archive);
     QVERIFY(waitForData(w));
-    QVERIFY(w.corpusMode());
-    QVERIFY(w.tokenizerForm()->isVisibleTo(w.corpusBox())); // raw text: the words can be set
+    QCOMPARE(w.dataKind(), QString("corpus"));
+    QVERIFY(w.settingsForm()->editor("min_df")); // raw text: the words can be set
+    QVERIFY(!w.settingsForm()->editor("vocab")); // its vocabulary is its words
     const std::int64_t docs = w.currentCounts()->rows();
     const std::int64_t words = w.currentCounts()->cols();
     QVERIFY(docs > 2 && words > 0);
 
     // Keeping the one-off words reads the archive again with a larger vocabulary.
-    w.tokenizerForm()->setText("min_df", "1");
+    w.settingsForm()->setText("min_df", "1");
     QVERIFY(waitForData(w));
     QVERIFY2(w.currentCounts()->cols() > words,
              qPrintable(QString::number(w.currentCounts()->cols())));
     // Only the training folder: fewer documents.
-    w.subsetEdit()->setText("train");
-    emit w.subsetEdit()->textEdited("train");
+    w.settingsForm()->setText("subset", "train");
     QVERIFY(waitForData(w));
     QVERIFY2(w.currentCounts()->rows() < docs,
              qPrintable(QString::number(w.currentCounts()->rows())));
-    QCOMPARE(w.currentSource().subset, QString("train"));
-    QCOMPARE(w.currentSource().tokenizer.minDocumentFrequency, std::int64_t(1));
+    QCOMPARE(getChoice(w.dataDescription().settings, "subset"), std::string("train"));
+    QCOMPARE(getInt(w.dataDescription().settings, "min_df"), std::int64_t(1));
 
     // The session keeps the tokenizer settings and the subset.
     QTemporaryDir out;
     const QString session = out.filePath("news.json");
     QVERIFY(w.saveSession(session));
-    const QJsonObject task = QJsonDocument::fromJson(readAll(session)).object()["task"].toObject();
-    QCOMPARE(task["subset"].toString(), QString("train"));
-    QCOMPARE(task["tokenizer"].toObject()["min_df"].toInt(), 1);
+    const QJsonObject settings = QJsonDocument::fromJson(readAll(session))
+                                     .object()["data"]
+                                     .toObject()["settings"]
+                                     .toObject();
+    QCOMPARE(settings["subset"].toString(), QString("train"));
+    QCOMPARE(settings["min_df"].toInt(), 1);
     MainWindow again;
     QVERIFY(waitForData(again));
     again.openPath(session);
     QVERIFY(waitForData(again));
     QCOMPARE(again.currentCounts()->rows(), w.currentCounts()->rows());
     QCOMPARE(again.currentCounts()->cols(), w.currentCounts()->cols());
-    QCOMPARE(again.subsetEdit()->text(), QString("train"));
+    QCOMPARE(again.settingsForm()->text("subset"), QString("train"));
 }
 
 // Ratings as a user meets them: a MovieLens u.data with its u.item titles (Latin-1) opens in
@@ -752,37 +627,15 @@ void TestMainWindow::ratingsRecommendationsAndSession()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    // 120 users in 3 taste groups of 10 items each; every user rates 8 items of their group
-    // (4 or 5 stars) and 1 other item (1 star).
-    QByteArray data, items;
-    for (int u = 1; u <= 120; ++u) {
-        const int g = u % 3;
-        for (int j = 0; j < 8; ++j) {
-            const int item = 1 + g * 10 + (u * 7 + j * 3) % 10;
-            data += QByteArray::number(u) + '\t' + QByteArray::number(item) + '\t' +
-                    (j % 2 ? "5" : "4") + "\t881250949\n";
-        }
-        data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) +
-                "\t1\t881250950\n";
-    }
-    for (int i = 1; i <= 30; ++i)
-        items += QByteArray::number(i) + "|Film " + QByteArray::number(i) +
-                 (i == 1 ? " \xe9t\xe9" : "") +
-                 " (1995)|01-Jan-1995||http://x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n";
-    QFile d(dir.filePath("u.data")), it(dir.filePath("u.item"));
-    QVERIFY(d.open(QIODevice::WriteOnly) && d.write(data) == data.size());
-    QVERIFY(it.open(QIODevice::WriteOnly) && it.write(items) == items.size());
-    d.close();
-    it.close();
+    QVERIFY(writeTasteGroups(dir.path()));
 
     auto w = std::make_unique<MainWindow>();
     QVERIFY(waitForData(*w));
     w->openPath(dir.filePath("u.data"));
     QVERIFY(waitForData(*w));
-    QVERIFY(w->ratingsMode());
-    QVERIFY(!w->corpusMode());
-    QVERIFY(!w->ratingsBox()->isHidden());
-    QVERIFY(w->corpusBox()->isHidden());
+    QCOMPARE(w->dataKind(), QString("ratings"));
+    QVERIFY(w->settingsForm()->editor("test_fraction"));
+    QVERIFY(!w->settingsForm()->editor("heldout")); // the corpus's settings are gone
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("hpf"));
     QCOMPARE(w->modelPicker()->findData("lda"), -1);
     QVERIFY(w->modelPicker()->findData("pmf") >= 0);
@@ -859,23 +712,23 @@ void TestMainWindow::ratingsRecommendationsAndSession()
     const QString message = errors.last().at(0).toString();
     QVERIFY2(message.contains("u.data") && message.contains("line 2"), qPrintable(message));
     QCOMPARE(w->currentCounts(), before);
-    QVERIFY(w->ratingsMode());
+    QCOMPARE(w->dataKind(), QString("ratings"));
     QCOMPARE(w->runs()->ids().size(), 1);
 
     // A new test fraction re-splits; the session keeps it.
-    w->ratingsForm()->setText("test_fraction", "0.4");
+    w->settingsForm()->setText("test_fraction", "0.4");
     QVERIFY(waitForData(*w));
     QCOMPARE(w->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 4)); // round(0.4 · 9)
     const QString session = out.filePath("ratings.json");
     QVERIFY(w->saveSession(session));
     const QJsonObject saved = QJsonDocument::fromJson(readAll(session)).object();
-    QCOMPARE(saved["task"].toObject()["kind"].toString(), QString("ratings"));
-    QCOMPARE(saved["task"].toObject()["test_fraction"].toDouble(), 0.4);
+    QCOMPARE(saved["data"].toObject()["kind"].toString(), QString("ratings"));
+    QCOMPARE(saved["data"].toObject()["settings"].toObject()["test_fraction"].toDouble(), 0.4);
     auto again = std::make_unique<MainWindow>();
     QVERIFY(waitForData(*again));
     again->openPath(session);
     QVERIFY(waitForData(*again));
-    QVERIFY(again->ratingsMode());
+    QCOMPARE(again->dataKind(), QString("ratings"));
     QCOMPARE(again->currentCounts()->heldOut.nonZeros(), std::int64_t(120 * 4));
 }
 

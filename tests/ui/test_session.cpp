@@ -1,10 +1,13 @@
 // Session files read back: every field checked before it is converted, and the message names
-// the file and the field. (The window's own round trip is in test_main_window.)
+// the file and the field; sessions of version 1 read in the current form. (The window's own
+// round trip is in test_main_window.)
 
 #include "core/io/data_error.h"
 #include "ui/session.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,6 +20,7 @@ class TestSession : public QObject
 
 private slots:
     void readsWhatItWrites();
+    void readsASessionOfVersionOne();
     void badFields_data();
     void badFields();
 
@@ -51,17 +55,84 @@ void TestSession::readsWhatItWrites()
 {
     const QString path =
         write(session(R"(, "missing": 0.5, "patch": 6, "seed": 2147483647)",
-                      R"(, "seed": 9007199254740992, "budget": {"seconds": 0, "steps": 123})"));
+                      R"(, "seed": 2147483647, "budget": {"seconds": 0, "steps": 123})"));
     const Session s = readSessionFile(path);
-    QCOMPARE(s.source.task.patch, 6);
-    QCOMPARE(s.source.task.seed, std::uint64_t(2147483647));
+    QCOMPARE(s.data.kind, std::string("image"));
+    QCOMPARE(getInt(s.data.settings, "patch"), std::int64_t(6));
+    QCOMPARE(getInt(s.data.settings, "split_seed"), std::int64_t(2147483647));
     QCOMPARE(s.runs.size(), std::size_t(1));
-    QCOMPARE(s.runs[0].spec.seed, std::uint64_t(1) << 53);
-    QCOMPARE(s.runs[0].spec.steps, std::int64_t(123));
+    QCOMPARE(s.runs[0].run.seed, std::uint64_t(2147483647));
+    QCOMPARE(s.runs[0].run.steps, std::int64_t(123));
+    QCOMPARE(getInt(s.runs[0].run.data.settings, "patch"), std::int64_t(6));
+    // Written in the current form (version 2), it reads back the same.
+    const QJsonObject json = sessionToJson(s);
+    QCOMPARE(json.value("version").toInt(), 2);
+    QCOMPARE(json.value("runs").toArray()[0].toObject().value("format").toString(),
+             QString("svi-run"));
+    const Session again = sessionFromJson(json, path);
+    QVERIFY(again.data == s.data);
+    QCOMPARE(again.runs.size(), std::size_t(1));
+    QVERIFY(again.runs[0].run == s.runs[0].run);
+}
+
+// A session written by the window before runs had one description (version 1, in
+// tests/data/sessions): one run on each kind of data, each with its own task; relative paths
+// are the file's.
+void TestSession::readsASessionOfVersionOne()
+{
+    const QString path = QString(SVI_TEST_DATA_DIR) + "/sessions/v1_four_kinds.json";
+    const Session s = readSessionFile(path);
+    QCOMPARE(s.data.kind, std::string("image"));
+    QCOMPARE(QFileInfo(QString::fromStdString(s.data.files.at(0))).fileName(), QString("coins.png"));
+    QVERIFY(QFileInfo::exists(QString::fromStdString(s.data.files.at(0))));
+    QCOMPARE(getReal(s.data.settings, "missing"), 0.6);
+    QCOMPARE(s.runs.size(), std::size_t(4));
+
+    const RunDescription& image = s.runs[0].run;
+    QCOMPARE(image.algorithm, std::string("gibbs-ssvi"));
+    QCOMPARE(getInt(image.params, "K"), std::int64_t(12));
+    QVERIFY(!image.params.count("patch")); // a setting of the image now
+    QCOMPARE(getInt(image.data.settings, "patch"), std::int64_t(6));
+    QCOMPARE(getInt(image.data.settings, "split_seed"), std::int64_t(5));
+    QCOMPARE(image.seed, std::uint64_t(3));
+    QCOMPARE(image.steps, std::int64_t(20));
+    QCOMPARE(image.evalEvery, 0.25);
+    QCOMPARE(s.runs[0].reason, QString("budget"));
+    QCOMPARE(s.runs[0].metrics.at("psnr"), 21.5);
+
+    const RunDescription& table = s.runs[1].run;
+    QCOMPARE(table.data.kind, std::string("table"));
+    QCOMPARE(table.data.files.size(), std::size_t(2));
+    for (const std::string& f : table.data.files)
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(f)), f.c_str());
+    QCOMPARE(splitNames(getChoice(table.data.settings, "channels")),
+             std::vector<std::string>({"89Y_CD45", "170Yb_CD3"}));
+    QCOMPARE(getReal(table.data.settings, "arcsinh"), 2.0);
+    QCOMPARE(getReal(table.data.settings, "heldout"), 0.1);
+    QCOMPARE(getInt(table.data.settings, "split_seed"), std::int64_t(4));
+
+    const RunDescription& corpus = s.runs[2].run;
+    QCOMPARE(corpus.data.kind, std::string("corpus"));
+    QCOMPARE(corpus.model, std::string("lda"));
+    QCOMPARE(getInt(corpus.params, "K"), std::int64_t(3));
+    QCOMPARE(getChoice(corpus.data.settings, "subset"), std::string("train"));
+    QCOMPARE(getInt(corpus.data.settings, "min_df"), std::int64_t(1));
+    QCOMPARE(getInt(corpus.data.settings, "vocab_cap"), std::int64_t(5000)); // was "vocabulary"
+    QCOMPARE(getReal(corpus.data.settings, "heldout"), 0.25);
+
+    const RunDescription& ratings = s.runs[3].run;
+    QCOMPARE(ratings.data.kind, std::string("ratings"));
+    QCOMPARE(ratings.model, std::string("hpf"));
+    QCOMPARE(getReal(ratings.data.settings, "test_fraction"), 0.3);
+    QCOMPARE(getInt(ratings.data.settings, "split_seed"), std::int64_t(6));
+
+    // Saved again, it is a session of version 2 that reads back the same.
     const Session again = sessionFromJson(sessionToJson(s), path);
-    QCOMPARE(again.runs[0].spec.seed, s.runs[0].spec.seed);
-    QCOMPARE(again.runs[0].spec.params, s.runs[0].spec.params);
-    QVERIFY(again.source == s.source);
+    QVERIFY(again.data == s.data);
+    for (std::size_t i = 0; i < s.runs.size(); ++i) {
+        QVERIFY(again.runs[i].run == s.runs[i].run);
+        QCOMPARE(again.runs[i].reason, s.runs[i].reason);
+    }
 }
 
 void TestSession::badFields_data()
@@ -70,20 +141,31 @@ void TestSession::badFields_data()
     QTest::addColumn<QString>("message");
     const QByteArray ok = R"(, "seed": 1, "budget": {"seconds": 0, "steps": 5})";
     QTest::newRow("run seed 1e300")
-        << session("", R"(, "seed": 1e300, "budget": {"steps": 5})")
-        << "s.json: runs[0].seed: 1e+300, but must be a whole number in [0, 9007199254740992]";
-    QTest::newRow("negative run seed") << session("", R"(, "seed": -3, "budget": {"steps": 5})")
-                                       << "runs[0].seed: -3, but must be a whole number";
+        << session(R"(, "seed": 1)", R"(, "seed": 1e300, "budget": {"steps": 5})")
+        << "s.json: runs[0].seed: seed = 1e+300, but must be an integer";
+    QTest::newRow("negative run seed")
+        << session(R"(, "seed": 1)", R"(, "seed": -3, "budget": {"steps": 5})")
+        << "runs[0].seed: seed = -3, but must be in [0, 2147483647]";
     QTest::newRow("steps 1e300") << session("", R"(, "seed": 1, "budget": {"steps": 1e300})")
-                                 << "runs[0].budget.steps: 1e+300, but must be a whole number";
-    QTest::newRow("fractional steps")
-        << session("", R"(, "seed": 1, "budget": {"steps": 2.5})") << "runs[0].budget.steps: 2.5";
-    QTest::newRow("patch 1e300") << session(R"(, "patch": 1e300)", ok) << "task.patch: 1e+300";
+                                 << "runs[0].budget.steps: steps = 1e+300, but must be an integer";
+    QTest::newRow("fractional steps") << session("", R"(, "seed": 1, "budget": {"steps": 2.5})")
+                                      << "runs[0].budget.steps: steps = 2.5";
+    QTest::newRow("patch 1e300") << session(R"(, "patch": 1e300)", ok)
+                                 << "data.settings.patch: patch = 1e+300";
     QTest::newRow("task seed beyond 2^31")
         << session(R"(, "seed": 4294967296)", ok)
-        << "task.seed: 4294967296, but must be a whole number in [0, 2147483647]";
-    QTest::newRow("steps as text") << session("", R"(, "seed": 1, "budget": {"steps": "5"})")
-                                   << "runs[0].budget.steps: not a number";
+        << "data.settings.split_seed: split_seed = 4294967296, but must be in [0, 2147483647]";
+    QTest::newRow("steps as words") << session("", R"(, "seed": 1, "budget": {"steps": "five"})")
+                                    << "runs[0].budget.steps:";
+    QTest::newRow("K of 0") << session("", R"(, "params": {"K": 0}, "budget": {"steps": 5})")
+                            << "runs[0].params.K: K = 0, but must be in";
+    QTest::newRow("unknown kind")
+        << QByteArray(R"({"format": "svi-workbench-session", "version": 2, "data": {"files":
+                         [":/images/default.png"], "kind": "sound"}, "runs": []})")
+        << "data.kind: kind = sound, but must be one of:";
+    QTest::newRow("version 3")
+        << QByteArray(R"({"format": "svi-workbench-session", "version": 3, "runs": []})")
+        << "s.json: version: 3, but";
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "s.json: not valid JSON at byte";
 }
 

@@ -16,17 +16,29 @@ namespace {
 class RawCorpus : public RawData
 {
 public:
-    explicit RawCorpus(Corpus c) : m_corpus(std::move(c)) {}
+    RawCorpus(Corpus c, bool rawText) : m_corpus(std::move(c)), m_rawText(rawText) {}
     std::string summary() const override
     {
         const CorpusStats s = m_corpus.stats();
         return groupedNumber(s.documents) + " documents · " + groupedNumber(s.vocabulary) +
                " words in the vocabulary · " + groupedNumber(s.tokens) + " tokens";
     }
+    // Raw text is tokenized here (its tokenizer and subset apply); counts files are read as
+    // they are (their vocabulary file applies).
+    std::vector<std::string> ignoredSettings() const override
+    {
+        if (m_rawText)
+            return {"vocab"};
+        std::vector<std::string> out = {"subset"};
+        for (const ParamSpec& p : TokenizerOptions::params())
+            out.push_back(p.key);
+        return out;
+    }
     const Corpus& corpus() const { return m_corpus; }
 
 private:
     Corpus m_corpus;
+    bool m_rawText;
 };
 
 // One document per line: "N id:count …" (LDA-C).
@@ -101,7 +113,10 @@ DataKindSpec corpus()
         if (st.documents == 0 || st.tokens == 0)
             throw DataError("'" + (c.source.empty() ? d.files.front() : c.source) +
                             "' holds no word" + (st.documents == 0 ? " (no document)" : ""));
-        return std::make_shared<RawCorpus>(std::move(c));
+        const auto format = corpusFormatOf(d.files.front());
+        return std::make_shared<RawCorpus>(std::move(c),
+                                           format && *format != CorpusFormat::Ldac &&
+                                               *format != CorpusFormat::Uci);
     };
     k.build = [](const RawData& raw, const DataDescription& d) {
         const Corpus& c = static_cast<const RawCorpus&>(raw).corpus();

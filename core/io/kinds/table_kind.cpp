@@ -48,7 +48,13 @@ public:
         }
         if (!all && !ticked.empty())
             s["channels"] = ticked;
+        if (m_fcs)
+            s["transpose"] = false; // events are always the data points
         return s;
+    }
+    std::vector<std::string> ignoredSettings() const override
+    {
+        return m_fcs ? std::vector<std::string>{"transpose"} : std::vector<std::string>{};
     }
     const Table& table() const { return m_table; }
 
