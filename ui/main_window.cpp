@@ -155,7 +155,7 @@ void MainWindow::buildUi()
     m_budgetForm = new ParamForm;
     m_budgetForm->setObjectName("budgetForm");
     m_budgetForm->setSpecs(runSettings(), {"threads"}); // runs share the machine's threads
-    m_budgetForm->setText("seconds", "60"); // a budget to start with: a minute
+    m_budgetForm->setText("seconds", "60");             // a budget to start with: a minute
     budgetLayout->addWidget(m_budgetForm);
     setupLayout->addWidget(budgetBox);
     connect(m_budgetForm, &ParamForm::edited, this, &MainWindow::updateActions);

@@ -196,15 +196,15 @@ private:
     DataDescription m_read; // settings as read and last built
     std::shared_ptr<const RawData> m_raw;
     DataSet m_data;
-    QString m_dataSummary; // what the kind says of the built data
+    QString m_dataSummary;    // what the kind says of the built data
     int m_loadGeneration = 0; // newer requests make older results stale
     int m_busyGeneration = -1;
     bool m_loading = false;
     std::vector<SessionRun> m_sessionRuns;
-    QString m_sessionPath;                // last saved to or opened from
-    QSet<int> m_unsavedRuns;              // runs added since the session was last saved
+    QString m_sessionPath;                       // last saved to or opened from
+    QSet<int> m_unsavedRuns;                     // runs added since the session was last saved
     std::optional<RunDescription> m_pendingSpec; // a session's run, applied once its data are read
-    QString m_formModel;                  // the model whose parameters the algorithm form shows
+    QString m_formModel; // the model whose parameters the algorithm form shows
 
     // Widgets.
     QLabel* m_dataLabel = nullptr;
@@ -266,7 +266,7 @@ private:
     bool m_chartsDirty = false;
     int m_compareGroup = 0;
     QList<int> m_compareRuns; // the runs of the last Compare, in the order queued
-    int m_fullPassRun = 0; // the run whose full pass the busy bar shows
+    int m_fullPassRun = 0;    // the run whose full pass the busy bar shows
 };
 
 } // namespace svi::ui

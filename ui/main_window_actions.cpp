@@ -134,8 +134,7 @@ void MainWindow::buildActions()
             m_runs->stop(id);
     });
     m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
-    connect(m_actCompare, &QAction::triggered, this,
-            [this] { compare(); });
+    connect(m_actCompare, &QAction::triggered, this, [this] { compare(); });
     connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
     m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
     connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });

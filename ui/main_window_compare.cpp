@@ -87,8 +87,8 @@ void MainWindow::fillResults()
         return;
     // Columns: the compared metrics the model declares for the data's kind.
     std::vector<MetricSpec> metrics;
-    for (const MetricSpec& m : Registry::builtin().metricsOf({first->spec.model},
-                                                             first->spec.data.kind))
+    for (const MetricSpec& m :
+         Registry::builtin().metricsOf({first->spec.model}, first->spec.data.kind))
         if (m.compared)
             metrics.push_back(m);
     const CompareTable table = aggregate(finishedRuns(*m_runs, m_compareRuns), metrics);
@@ -130,7 +130,8 @@ void MainWindow::fillResults()
                                           : Qt::AlignLeft | Qt::AlignVCenter);
             items << item;
         };
-        add(r->label.section(' ', 1), false);
+        const AlgorithmEntry* entry = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        add(entry ? QString::fromStdString(entry->label) : r->label.section(' ', 1, -1), false);
         items.back()->setData(r->color, Qt::DecorationRole);
         items.back()->setData(id, Qt::UserRole);
         add(QString("%1/%2").arg(row ? int(row->runs.size()) : 0).arg(total), true);

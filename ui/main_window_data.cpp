@@ -159,14 +159,13 @@ void MainWindow::showKind(const DataKindSpec& kind, const RawData& raw, const Pa
         if (!m_namesKey.empty()) {
             const std::string value = getChoice(settings, m_namesKey);
             const std::vector<std::string> picked = splitNames(value);
-            m_names->setToolTip(
-                QString::fromStdString(paramNamed(kind.settings, m_namesKey).help));
+            m_names->setToolTip(QString::fromStdString(paramNamed(kind.settings, m_namesKey).help));
             for (const RawData::Name& n : raw.names(m_namesKey)) {
                 auto* item = new QListWidgetItem(QString::fromStdString(n.label), m_names);
                 item->setData(Qt::UserRole, QString::fromStdString(n.name));
                 item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-                const bool on = value.empty() || std::find(picked.begin(), picked.end(),
-                                                           n.name) != picked.end();
+                const bool on = value.empty() ||
+                                std::find(picked.begin(), picked.end(), n.name) != picked.end();
                 item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
             }
         }
@@ -233,10 +232,10 @@ void MainWindow::buildData()
         bool any = false;
         for (int i = 0; i < m_names->count() && !any; ++i)
             any = m_names->item(i)->checkState() == Qt::Checked;
-        m_namesCount->setText(tr("%1 of %2 selected")
-                                  .arg(splitNames(getChoice(dataDescription().settings, m_namesKey))
-                                           .size())
-                                  .arg(m_names->count()));
+        m_namesCount->setText(
+            tr("%1 of %2 selected")
+                .arg(splitNames(getChoice(dataDescription().settings, m_namesKey)).size())
+                .arg(m_names->count()));
         if (!any) {
             refuse(tr("Select at least one of the %1.")
                        .arg(QString::fromStdString(paramNamed(m_kind->settings, m_namesKey).label)
@@ -295,7 +294,9 @@ void MainWindow::showBuilt()
         files << QString::fromStdString(f);
     m_dataLabel->setToolTip(files.join("\n"));
     const std::vector<DataView>& views = m_kind->views;
-    auto offers = [&](DataView v) { return std::find(views.begin(), views.end(), v) != views.end(); };
+    auto offers = [&](DataView v) {
+        return std::find(views.begin(), views.end(), v) != views.end();
+    };
     if (offers(DataView::Recommendations) && m_data.counts)
         m_recommendations->setData(m_data.counts);
     if (offers(DataView::Image) && m_data.dense && m_data.dense->image) {
@@ -304,11 +305,9 @@ void MainWindow::showBuilt()
         original->setImage(toGrayImage(img.original));
         original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
         ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
-        corrupted->setImage(m_difference->isChecked()
-                                ? differenceImage(img.corrupted, img.original)
-                                : toGrayImage(img.corrupted));
-        corrupted->setCaption(
-            tr("PSNR %1 dB").arg(fixed(psnr(img.original, img.corrupted), 2)));
+        corrupted->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
+                                                      : toGrayImage(img.corrupted));
+        corrupted->setCaption(tr("PSNR %1 dB").arg(fixed(psnr(img.original, img.corrupted), 2)));
         m_images->zoomToFit();
     }
 }
@@ -347,7 +346,8 @@ void MainWindow::populateMetrics()
         const QSignalBlocker block(m_metric);
         m_metric->clear();
         for (const MetricSpec& m : metrics)
-            m_metric->addItem(QString::fromStdString(metricTitle(m)), QString::fromStdString(m.key));
+            m_metric->addItem(QString::fromStdString(metricTitle(m)),
+                              QString::fromStdString(m.key));
         // The kind's first metric (the one its models lead with live) unless the choice applies.
         m_metric->setCurrentIndex(std::max(m_metric->findData(keep), 0));
     }

@@ -7,8 +7,8 @@
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
 #include "core/io/image_file.h"
-#include "core/io/run_json.h"
 #include "core/io/run_files.h"
+#include "core/io/run_json.h"
 #include "core/metrics/image_metrics.h"
 #include "core/run/registry.h"
 #include "ui/image_panel.h"
@@ -48,8 +48,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>

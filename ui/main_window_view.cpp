@@ -101,7 +101,9 @@ void MainWindow::updateAtoms()
     const QList<int> sel = selectedRuns();
     const RunRecord* r = sel.isEmpty() ? nullptr : m_runs->record(sel.front());
     const std::vector<DataView> views = r ? viewsOf(*r) : std::vector<DataView>{};
-    auto offers = [&](DataView v) { return std::find(views.begin(), views.end(), v) != views.end(); };
+    auto offers = [&](DataView v) {
+        return std::find(views.begin(), views.end(), v) != views.end();
+    };
     if (r && offers(DataView::Recommendations) && r->data.counts && r->preview &&
         r->preview->factors) {
         if (m_recommendations->data() != r->data.counts)

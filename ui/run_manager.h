@@ -46,10 +46,10 @@ QString statusText(RunStatus status);
 struct RunRecord
 {
     int id = 0;
-    int group = 0; // runs started together by Compare or a session share a group (0: none)
+    int group = 0;       // runs started together by Compare or a session share a group (0: none)
     RunDescription spec; // what runs, on which data (files, kind, settings)
     DataSet data;        // the shared, immutable data of the run
-    QString label; // "#3 Gibbs-SSVI"
+    QString label;       // "#3 Gibbs-SSVI"
     QColor color;
     RunStatus status = RunStatus::Queued;
     RunPhase phase = RunPhase::Idle;

@@ -16,8 +16,8 @@ RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent)
     auto metricsOf = [this](int id) {
         std::vector<MetricSpec> added;
         const RunRecord* r = m_runs->record(id);
-        const AlgorithmEntry* e = r ? Registry::builtin().find(r->spec.model, r->spec.algorithm)
-                                    : nullptr;
+        const AlgorithmEntry* e =
+            r ? Registry::builtin().find(r->spec.model, r->spec.algorithm) : nullptr;
         if (e)
             for (const MetricSpec& m : e->metrics)
                 if (m.compared && m.reportedOn(r->spec.data.kind) && metricColumn(m.key) < 0 &&

@@ -4,11 +4,11 @@
 // for their data kind (compared ones; a column appears with the first run that declares it),
 // termination reason). GUI thread only.
 
+#include "core/base/metric_spec.h"
+
 #include <QAbstractTableModel>
 #include <QList>
 #include <vector>
-
-#include "core/base/metric_spec.h"
 
 namespace svi::ui {
 

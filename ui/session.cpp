@@ -79,10 +79,9 @@ Session readSession(const QJsonObject& json, const QString& file, const QString&
     // Version 1: the window's data and task, and each run's own (or the window's).
     const QJsonValue data1 = json.value("data"), task1 = json.value("task");
     const QJsonObject data =
-        version == 1 ? upgradeRunJson(QJsonObject{{"version", 1}}, data1, task1)
-                           .value("data")
-                           .toObject()
-                     : json.value("data").toObject();
+        version == 1
+            ? upgradeRunJson(QJsonObject{{"version", 1}}, data1, task1).value("data").toObject()
+            : json.value("data").toObject();
     if (version != 1 && !json.value("data").isObject())
         fail(file, "data", "missing or not an object");
     s.data = dataFromJson(withFolder(data, folder), name);

@@ -24,8 +24,8 @@ struct MetricSpec
     std::vector<std::string> dataKinds = {};
     bool reportedOn(const std::string& kind) const
     {
-        return dataKinds.empty() || std::find(dataKinds.begin(), dataKinds.end(), kind) !=
-                                        dataKinds.end();
+        return dataKinds.empty() ||
+               std::find(dataKinds.begin(), dataKinds.end(), kind) != dataKinds.end();
     }
 };
 

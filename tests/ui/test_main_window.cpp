@@ -1,6 +1,7 @@
 // The workbench window driven as a user would: load, edit, run, pause, stop, compare, export,
 // re-open, close mid-run. Runs are real (BPFA on a small crop) with tiny budgets.
 
+#include "core/io/run_json.h"
 #include "core/run/registry.h"
 #include "tests/test_files.h"
 #include "tests/ui/window_testing.h"
@@ -12,7 +13,6 @@
 #include "ui/recommendations_view.h"
 #include "ui/run_manager.h"
 #include "ui/runs_table.h"
-#include "core/io/run_json.h"
 #include "ui/topics_view.h"
 
 #include <QAction>
@@ -27,9 +27,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
@@ -42,7 +42,6 @@
 using namespace svi;
 using namespace svi::ui;
 using namespace test_support;
-
 
 class TestMainWindow : public QObject
 {
@@ -368,7 +367,8 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QCOMPARE(w->namesList()->item(0)->text(), QString("209Bi_CD11b (Bi209Di)"));
     QCOMPARE(w->currentData()->cols(), 30); // every channel has a marker name here
     QCOMPARE(w->metricPicker()->currentData().toString(), QString("heldout_loglik"));
-    QCOMPARE(w->settingsForm()->text("arcsinh"), QString("5")); // mass cytometry: the usual cofactor
+    QCOMPARE(w->settingsForm()->text("arcsinh"),
+             QString("5")); // mass cytometry: the usual cofactor
 
     // No channel: Run is disabled with the reason; then four markers by hand.
     for (int i = 0; i < 30; ++i)
@@ -433,7 +433,8 @@ void TestMainWindow::fcsFilesChannelsLoadingsAndSession()
     QCOMPARE(again.dataKind(), QString("table"));
     QCOMPARE(again.currentData()->cols(), 4);
     QCOMPARE(again.currentData()->rows(), std::int64_t(573));
-    QCOMPARE(again.settingsForm()->text("arcsinh"), QString("2")); // the session's, not the suggestion
+    QCOMPARE(again.settingsForm()->text("arcsinh"),
+             QString("2")); // the session's, not the suggestion
     QCOMPARE(again.sessionRunCount(), 1);
 }
 
@@ -453,9 +454,9 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QCOMPARE(w->dataKind(), QString("corpus"));
     QVERIFY(w->settingsBox()->title().startsWith("Corpus"));
     QVERIFY(w->settingsForm()->editor("heldout"));
-    QVERIFY(!w->settingsForm()->editor("patch"));    // the image's settings are gone
-    QVERIFY(!w->settingsForm()->editor("min_df"));   // counts files are not tokenized
-    QVERIFY(w->settingsForm()->editor("vocab"));     // but may name their vocabulary
+    QVERIFY(!w->settingsForm()->editor("patch"));            // the image's settings are gone
+    QVERIFY(!w->settingsForm()->editor("min_df"));           // counts files are not tokenized
+    QVERIFY(w->settingsForm()->editor("vocab"));             // but may name their vocabulary
     QVERIFY(!w->namesList()->isVisibleTo(w->settingsBox())); // no names to pick
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
     QCOMPARE(w->modelPicker()->findData("bpfa"), -1);

@@ -40,12 +40,14 @@ RunDescription smallSpec(const std::string& algorithm, double seconds, std::int6
     RunDescription s;
     s.model = "bpfa";
     s.algorithm = algorithm;
-    const ParamValues small = {
-        {"K", ParamValue(std::int64_t(8))},
-        {"minibatch", ParamValue(std::int64_t(30))},  {"init_items", ParamValue(std::int64_t(60))},
-        {"init_sweeps", ParamValue(std::int64_t(2))}, {"eval_items", ParamValue(std::int64_t(40))},
-        {"eval_burnin", ParamValue(std::int64_t(1))}, {"eval_kept", ParamValue(std::int64_t(1))},
-        {"eval_samples", ParamValue(std::int64_t(2))}};
+    const ParamValues small = {{"K", ParamValue(std::int64_t(8))},
+                               {"minibatch", ParamValue(std::int64_t(30))},
+                               {"init_items", ParamValue(std::int64_t(60))},
+                               {"init_sweeps", ParamValue(std::int64_t(2))},
+                               {"eval_items", ParamValue(std::int64_t(40))},
+                               {"eval_burnin", ParamValue(std::int64_t(1))},
+                               {"eval_kept", ParamValue(std::int64_t(1))},
+                               {"eval_samples", ParamValue(std::int64_t(2))}};
     // Those the algorithm declares (the Gibbs settings are not the mean-field ones).
     if (const AlgorithmEntry* e = Registry::builtin().find(s.model, s.algorithm))
         for (const ParamSpec& p : e->params)

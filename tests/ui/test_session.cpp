@@ -83,7 +83,8 @@ void TestSession::readsASessionOfVersionOne()
     const QString path = QString(SVI_TEST_DATA_DIR) + "/sessions/v1_four_kinds.json";
     const Session s = readSessionFile(path);
     QCOMPARE(s.data.kind, std::string("image"));
-    QCOMPARE(QFileInfo(QString::fromStdString(s.data.files.at(0))).fileName(), QString("coins.png"));
+    QCOMPARE(QFileInfo(QString::fromStdString(s.data.files.at(0))).fileName(),
+             QString("coins.png"));
     QVERIFY(QFileInfo::exists(QString::fromStdString(s.data.files.at(0))));
     QCOMPARE(getReal(s.data.settings, "missing"), 0.6);
     QCOMPARE(s.runs.size(), std::size_t(4));
@@ -155,8 +156,8 @@ void TestSession::badFields_data()
     QTest::newRow("task seed beyond 2^31")
         << session(R"(, "seed": 4294967296)", ok)
         << "data.settings.split_seed: split_seed = 4294967296, but must be in [0, 2147483647]";
-    QTest::newRow("steps as words") << session("", R"(, "seed": 1, "budget": {"steps": "five"})")
-                                    << "runs[0].budget.steps:";
+    QTest::newRow("steps as words")
+        << session("", R"(, "seed": 1, "budget": {"steps": "five"})") << "runs[0].budget.steps:";
     QTest::newRow("K of 0") << session("", R"(, "params": {"K": 0}, "budget": {"steps": 5})")
                             << "runs[0].params.K: K = 0, but must be in";
     QTest::newRow("unknown kind")

@@ -114,9 +114,8 @@ DataKindSpec corpus()
             throw DataError("'" + (c.source.empty() ? d.files.front() : c.source) +
                             "' holds no word" + (st.documents == 0 ? " (no document)" : ""));
         const auto format = corpusFormatOf(d.files.front());
-        return std::make_shared<RawCorpus>(std::move(c),
-                                           format && *format != CorpusFormat::Ldac &&
-                                               *format != CorpusFormat::Uci);
+        return std::make_shared<RawCorpus>(std::move(c), format && *format != CorpusFormat::Ldac &&
+                                                             *format != CorpusFormat::Uci);
     };
     k.build = [](const RawData& raw, const DataDescription& d) {
         const Corpus& c = static_cast<const RawCorpus&>(raw).corpus();
