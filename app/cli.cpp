@@ -12,9 +12,10 @@ const char* kMainHelp = R"(svi — stochastic variational inference, headless
 
 Usage:
   svi list [--json|--markdown]      models, algorithms and their parameters
-  svi info FILE [--json] [--patch P]
-                                    what a data file holds (image, FCS, CSV/TSV, corpus), or
-                                    why it cannot be read
+  svi info FILE [--json] [settings]
+                                    what a data file holds (image, FCS, CSV/TSV, corpus,
+                                    ratings) as its kind reads it with the settings given
+                                    (e.g. --patch 6), or why it cannot be read
   svi run [FILE...] [options]       fit a model and write the results into --out
   svi compare [FILE...] [options]   several algorithms on the same data, split, budget and
                                     seeds: run's options, plus --algorithms a,b (or m/a,m2/b),

@@ -134,6 +134,7 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
     }
 
     RunDescription& r = out.run;
+    out.dataGiven = !files.empty() || !config.empty();
     if (!config.empty()) {
         try {
             r = readRunFile(config);

@@ -37,6 +37,9 @@ struct RunArgs
     RunDescription run;
     std::string out = "results";
     bool quiet = false;
+    // Whether files were named (as arguments or by --config): when not, the run is on the
+    // embedded default image.
+    bool dataGiven = false;
     std::map<std::string, std::string> options; // the command's own options, by flag
 };
 

@@ -1,17 +1,12 @@
 // 'svi list' and 'svi info': the registry's models and what a data file holds.
 
 #include "app/cli_parts.h"
-#include "core/data/corpus.h"
-#include "core/data/ratings.h"
-#include "core/io/corpus_files.h"
-#include "core/io/data_files.h"
-#include "core/io/fcs_file.h"
-#include "core/io/image_file.h"
-#include "core/io/ratings_files.h"
-#include "core/io/table_file.h"
 #include "core/run/docs_tables.h"
 
+#include <algorithm>
 #include <set>
+#include <type_traits>
+#include <variant>
 
 namespace svi::cli::detail {
 
@@ -99,236 +94,181 @@ int cmdList(const std::vector<std::string>& args)
 }
 
 // ---------------------------------------------------------------------------------------------
-// svi info
+// svi info: what the file's kind reports (core/run/data_kinds.h DataReport), as text or JSON.
 
-QJsonArray jsonStrings(const std::vector<std::string>& v)
+namespace {
+
+// Lists longer than this are cut in the text (JSON holds every item).
+constexpr std::size_t kTextItems = 50;
+
+std::string numberText(double v)
 {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Each item of a value as text: one for a scalar, one per item for a list.
+std::vector<std::string> itemsText(const InfoLine::Value& value)
+{
+    return std::visit(
+        [](const auto& v) -> std::vector<std::string> {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::int64_t>)
+                return {std::to_string(v)};
+            else if constexpr (std::is_same_v<T, double>)
+                return {numberText(v)};
+            else if constexpr (std::is_same_v<T, bool>)
+                return {v ? "yes" : "no"};
+            else if constexpr (std::is_same_v<T, std::string>)
+                return {v};
+            else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+                return v;
+            else {
+                std::vector<std::string> out;
+                for (double x : v)
+                    out.push_back(numberText(x));
+                return out;
+            }
+        },
+        value);
+}
+
+bool isList(const InfoLine::Value& value)
+{
+    return std::holds_alternative<std::vector<std::string>>(value) ||
+           std::holds_alternative<std::vector<double>>(value);
+}
+
+QJsonValue jsonValue(const InfoLine::Value& value)
+{
+    if (const auto* n = std::get_if<std::int64_t>(&value))
+        return qint64(*n);
+    if (const auto* x = std::get_if<double>(&value))
+        return jsonNumber(*x);
+    if (const auto* b = std::get_if<bool>(&value))
+        return *b;
+    if (const auto* t = std::get_if<std::string>(&value))
+        return QString::fromStdString(*t);
+    if (const auto* names = std::get_if<std::vector<std::string>>(&value)) {
+        QJsonArray a;
+        for (const std::string& n : *names)
+            a.append(QString::fromStdString(n));
+        return a;
+    }
     QJsonArray a;
-    for (const auto& s : v)
-        a.append(QString::fromStdString(s));
+    for (double x : std::get<std::vector<double>>(value))
+        a.append(jsonNumber(x));
     return a;
 }
 
-int infoFcs(const std::string& path, bool json)
+// Characters, not bytes, for aligning UTF-8 text.
+std::size_t width(const std::string& s)
 {
-    const FcsFile f = readFcs(path, true); // the data too, so that a truncated file is reported
-    const std::string type(1, f.dataType);
-    if (json) {
-        QJsonArray bits;
-        for (int b : f.bits)
-            bits.append(b);
-        const QJsonObject o{{"path", QString::fromStdString(path)},
-                            {"kind", "fcs"},
-                            {"format", QString::fromStdString(f.version)},
-                            {"version", QString::fromStdString(f.version)},
-                            {"rows", qint64(f.events)},
-                            {"cols", f.parameters},
-                            {"datatype", QString::fromStdString(type)},
-                            {"byte_order", f.bigEndian ? "big-endian" : "little-endian"},
-                            {"byteord", QString::fromStdString(f.byteOrder)},
-                            {"bits", bits},
-                            {"mass_cytometry", isMassCytometry(f)},
-                            {"names", jsonStrings(f.names)},
-                            {"markers", jsonStrings(f.markers)},
-                            {"notes", jsonStrings(f.notes)}};
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        return 0;
-    }
-    std::printf(
-        "%s\n  kind     fcs (%s, $DATATYPE %s, %s-endian $BYTEORD %s)\n  rows     %lld events\n"
-        "  cols     %d parameters\n",
-        path.c_str(), f.version.c_str(), type.c_str(), f.bigEndian ? "big" : "little",
-        f.byteOrder.c_str(), (long long)f.events, f.parameters);
-    if (isMassCytometry(f))
-        std::printf(
-            "  mass cytometry: svi run applies asinh(x / 5) unless --arcsinh says otherwise\n");
-    for (int p = 0; p < f.parameters; ++p)
-        std::printf("  P%-3d %-20s %-24s %d-bit\n", p + 1, f.names[std::size_t(p)].c_str(),
-                    f.markers[std::size_t(p)].c_str(), f.bits[std::size_t(p)]);
-    for (const auto& n : f.notes)
-        std::printf("  note: %s\n", n.c_str());
-    return 0;
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80 ? 1 : 0;
+    return n;
 }
 
-int infoTable(const std::string& path, bool json)
+std::string padded(const std::string& s, std::size_t to)
 {
-    const TableFileInfo t = inspectTableFile(path);
-    const std::string delim = t.delimiter == '\t'  ? "tab"
-                              : t.delimiter == ',' ? "comma"
-                              : t.delimiter == ';' ? "semicolon"
-                                                   : std::string(1, t.delimiter);
-    if (json) {
-        const QJsonObject o{{"path", QString::fromStdString(path)},
-                            {"kind", "table"},
-                            {"format", t.gzip ? "delimited text, gzip" : "delimited text"},
-                            {"rows", qint64(t.rows)},
-                            {"cols", t.cols},
-                            {"delimiter", QString::fromStdString(delim)},
-                            {"row_names", t.hasRowNames},
-                            {"gzip", t.gzip},
-                            {"names", jsonStrings(t.columns)}};
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        return 0;
-    }
-    std::printf(
-        "%s\n  kind     table (delimiter %s%s%s)\n  rows     %lld\n  cols     %d\n  names   ",
-        path.c_str(), delim.c_str(), t.hasRowNames ? ", row names in column 1" : "",
-        t.gzip ? ", gzip" : "", (long long)t.rows, t.cols);
-    for (std::size_t i = 0; i < t.columns.size() && i < 50; ++i)
-        std::printf(" %s", t.columns[i].c_str());
-    std::printf("%s\n", t.columns.size() > 50 ? " …" : "");
-    return 0;
+    return s + std::string(to > width(s) ? to - width(s) : 0, ' ');
 }
 
-int infoCorpus(const std::string& path, bool json)
+// The lists of one table (the lines named `table`) under its name, a row per item, headed by
+// the columns' labels when there are several.
+std::string tableText(const std::vector<InfoLine>& lines, const std::string& table)
 {
-    const Corpus corpus = loadCorpus({path});
-    const CorpusStats s = corpus.stats();
-    const auto format = corpusFormatOf(path);
-    const char* formatName = !format                                ? "text"
-                             : *format == CorpusFormat::Ldac        ? "LDA-C"
-                             : *format == CorpusFormat::Uci         ? "UCI bag-of-words"
-                             : *format == CorpusFormat::TextArchive ? "text files in a tar archive"
-                             : *format == CorpusFormat::TextFolder  ? "text files in a folder"
-                                                                    : "text files";
-    if (json) {
-        const QJsonObject o{{"path", QString::fromStdString(path)},
-                            {"kind", "corpus"},
-                            {"format", formatName},
-                            {"rows", qint64(s.documents)},
-                            {"cols", qint64(s.vocabulary)},
-                            {"documents", qint64(s.documents)},
-                            {"vocabulary", qint64(s.vocabulary)},
-                            {"tokens", qint64(s.tokens)},
-                            {"empty_documents", qint64(s.emptyDocuments)},
-                            {"dropped_documents", qint64(s.droppedDocuments)}};
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        return 0;
+    std::vector<std::vector<std::string>> columns;
+    std::vector<std::string> labels;
+    std::size_t rows = 0;
+    for (const InfoLine& l : lines)
+        if (l.table == table) {
+            columns.push_back(itemsText(l.value));
+            labels.push_back(l.label);
+            rows = std::max(rows, columns.back().size());
+        }
+    if (rows == 0)
+        return {};
+    if (columns.size() > 1) {
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            columns[c].insert(columns[c].begin(), labels[c]);
+        ++rows;
     }
-    std::printf("%s\n  kind        corpus (%s)\n  documents   %lld\n  vocabulary  %lld words\n"
-                "  tokens      %lld\n",
-                path.c_str(), formatName, (long long)s.documents, (long long)s.vocabulary,
-                (long long)s.tokens);
-    if (s.emptyDocuments > 0)
-        std::printf("  empty       %lld documents without any word\n", (long long)s.emptyDocuments);
-    if (s.droppedDocuments > 0)
-        std::printf("  dropped     %lld documents left without any word by the filters\n",
-                    (long long)s.droppedDocuments);
-    std::printf("  words      ");
-    for (std::size_t i = 0; i < corpus.vocabulary.size() && i < 20; ++i)
-        std::printf(" %s", corpus.vocabulary[i].c_str());
-    std::printf("%s\n", corpus.vocabulary.size() > 20 ? " …" : "");
-    return 0;
+    std::vector<std::size_t> widths;
+    for (const auto& column : columns) {
+        std::size_t w = 0;
+        for (const std::string& cell : column)
+            w = std::max(w, width(cell));
+        widths.push_back(w);
+    }
+    std::string out = "  " + table + "\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::string row = "   ";
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const std::string cell = r < columns[c].size() ? columns[c][r] : std::string();
+            row += " " + (c + 1 < columns.size() ? padded(cell, widths[c] + 1) : cell);
+        }
+        out += row + "\n";
+    }
+    return out;
 }
 
-int infoRatings(const std::string& path, bool json)
+std::string reportText(const std::string& path, const DataKindSpec& kind, const DataReport& report)
 {
-    const Ratings r = loadRatings(path);
-    std::set<float> scale;
-    for (const Rating& e : r.entries)
-        scale.insert(e.value);
-    std::int64_t titled = 0;
-    for (std::size_t i = 0; i < r.itemTitles.size(); ++i)
-        titled += r.itemTitles[i].empty() ? 0 : 1;
-    QJsonArray values;
-    for (float v : scale)
-        values.append(double(v));
-    if (json) {
-        const QJsonObject o{{"path", QString::fromStdString(path)}, {"kind", "ratings"},
-                            {"users", qint64(r.users())},           {"items", qint64(r.items())},
-                            {"ratings", qint64(r.entries.size())},  {"values", values},
-                            {"titled_items", qint64(titled)}};
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        return 0;
+    std::size_t labelWidth = 4; // "kind"
+    for (const InfoLine& l : report.lines)
+        if (l.table.empty())
+            labelWidth = std::max(labelWidth, width(l.label));
+    auto line = [&](const std::string& label, const std::string& text) {
+        return "  " + padded(label, labelWidth + 2) + text + "\n";
+    };
+    std::string out = path + "\n" + line("kind", kind.key + " (" + kind.label + ")");
+    std::set<std::string> tablesDone;
+    for (const InfoLine& l : report.lines) {
+        if (!l.table.empty()) {
+            if (tablesDone.insert(l.table).second)
+                out += tableText(report.lines, l.table);
+            continue;
+        }
+        const std::vector<std::string> items = itemsText(l.value);
+        if (isList(l.value) && items.empty())
+            continue;
+        std::string text;
+        for (std::size_t i = 0; i < items.size() && i < kTextItems; ++i)
+            text += (i ? " " : "") + items[i];
+        if (items.size() > kTextItems)
+            text += " … (" + std::to_string(items.size()) + " in all)";
+        out += line(l.label, l.note.empty() ? text : text + " " + l.note);
     }
-    std::printf(
-        "%s\n  kind     ratings (users × items)\n  users    %lld\n  items    %lld\n  ratings  %lld "
-        "(%.2f %% of the matrix)\n  values  ",
-        path.c_str(), (long long)r.users(), (long long)r.items(), (long long)r.entries.size(),
-        100.0 * double(r.entries.size()) / std::max(1.0, double(r.users()) * double(r.items())));
-    for (float v : scale)
-        std::printf(" %g", double(v));
-    std::printf("\n  titles   %lld of %lld items\n", (long long)titled, (long long)r.items());
-    return 0;
+    return out;
 }
+
+} // namespace
 
 int cmdInfo(const std::vector<std::string>& args)
 {
-    std::optional<std::string> file;
-    bool json = false;
-    int patch = 8;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--json")
-            json = true;
-        else if (a == "--patch" && i + 1 < args.size())
-            patch = int(parseInteger("--patch", args[++i]));
-        else if (!a.empty() && a[0] == '-')
-            throw UsageError("info: unknown option '" + a + "'");
-        else if (!file)
-            file = a;
-        else
-            throw UsageError("info: one file at a time ('" + a + "' is extra)");
+    const RunArgs a = parseRunArgs("info", args, {{"--json", false, "JSON instead of text"}});
+    if (!a.dataGiven)
+        throw UsageError("info: which file? (svi info FILE [--json] [data settings])");
+    const DataDescription& data = a.run.data;
+    DataReport report;
+    try {
+        report = inspectData(data);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
     }
-    if (!file)
-        throw UsageError("info: which file? (svi info FILE [--json])");
-    if (patch < 2)
-        throw UsageError("--patch = " + std::to_string(patch) + ", but must be ≥ 2");
-    const FileFormat format = recogniseFile(*file);
-    switch (format.kind) {
-    case DataFileKind::Fcs:
-        return infoFcs(*file, json);
-    case DataFileKind::Delimited:
-        return infoTable(*file, json);
-    case DataFileKind::Corpus:
-        return infoCorpus(*file, json);
-    case DataFileKind::Ratings:
-        return infoRatings(*file, json);
-    case DataFileKind::Unknown:
-        throw DataError("cannot read '" + *file + "': its content (" + format.name +
-                        ") is none that svi reads (FCS, delimited tables, images, text corpora, "
-                        "MovieLens ratings)");
-    case DataFileKind::Image:
-        break;
-    }
-    const DataInfo info = inspectFile(*file, patch);
-    if (json) {
-        QJsonArray names;
-        for (const auto& n : info.names)
-            names.append(QString::fromStdString(n));
-        QJsonObject o{{"path", QString::fromStdString(info.path)},
-                      {"kind", QString::fromStdString(info.kind)},
-                      {"format", QString::fromStdString(info.format)},
-                      {"rows", qint64(info.rows)},
-                      {"cols", qint64(info.cols)},
-                      {"names", names}};
-        if (info.kind == "image") {
-            o["width"] = info.width;
-            o["height"] = info.height;
-            o["patch"] = info.patch;
-            o["patches"] = qint64(info.patches);
-            o["grayscale"] = info.grayscale;
-            o["depth"] = info.depth;
-        }
+    const DataKindSpec& kind = kindOf(data);
+    const std::string& path = data.files.front();
+    if (a.options.count("--json")) {
+        QJsonObject o{{"path", QString::fromStdString(path)},
+                      {"kind", QString::fromStdString(kind.key)}};
+        for (const InfoLine& l : report.lines)
+            o[QString::fromStdString(l.key)] = jsonValue(l.value);
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        return 0;
-    }
-    std::printf("%s\n  kind     %s\n  format   %s\n", info.path.c_str(), info.kind.c_str(),
-                info.format.c_str());
-    if (info.kind == "image") {
-        std::printf("  size     %d × %d pixels (%s, %d-bit)\n", info.width, info.height,
-                    info.grayscale ? "grey" : "colour, read as grey", info.depth);
-        std::printf("  patches  %lld of %d×%d → rows %lld, cols %lld\n", (long long)info.patches,
-                    info.patch, info.patch, (long long)info.rows, (long long)info.cols);
     } else {
-        std::printf("  rows     %lld\n  cols     %lld\n", (long long)info.rows,
-                    (long long)info.cols);
-    }
-    if (!info.names.empty()) {
-        std::printf("  names   ");
-        for (const auto& n : info.names)
-            std::printf(" %s", n.c_str());
-        std::printf("\n");
+        std::fputs(reportText(path, kind, report).c_str(), stdout);
     }
     return 0;
 }

@@ -9,10 +9,8 @@
 namespace svi {
 namespace {
 
-// Compressed bytes read per block, and the first size of a LineReader's buffer (it doubles only
-// for a line longer than itself).
+// Compressed bytes read per block.
 constexpr std::size_t kInputBlock = 256 * 1024;
-constexpr std::size_t kLineBlock = 1024 * 1024;
 
 [[noreturn]] void fail(const std::string& path, const std::string& reason)
 {
@@ -130,41 +128,42 @@ std::size_t ByteSource::inflateInto(char* out, std::size_t n)
     return wanted - m_z.avail_out;
 }
 
-LineReader::LineReader(ByteSource& source) : m_source(source), m_buf(kLineBlock) {}
+void TextBuffer::fill()
+{
+    if (pos > 0) {
+        std::memmove(bytes.data(), bytes.data() + pos, end - pos);
+        end -= pos;
+        pos = 0;
+    }
+    if (end == bytes.size())
+        bytes.resize(bytes.size() * 2);
+    const std::size_t got = source.read(bytes.data() + end, bytes.size() - end);
+    end += got;
+    eof = got == 0;
+}
+
+LineReader::LineReader(ByteSource& source) : m_text(source) {}
 
 bool LineReader::next(std::string_view& line, std::int64_t& number)
 {
+    TextBuffer& t = m_text;
     for (;;) {
-        const char* const start = m_buf.data() + m_pos;
-        const auto* nl = static_cast<const char*>(std::memchr(start, '\n', m_end - m_pos));
-        if (nl || (m_eof && m_pos < m_end)) {
-            const char* const stop = nl ? nl : m_buf.data() + m_end;
+        const char* const start = t.bytes.data() + t.pos;
+        const auto* nl = static_cast<const char*>(std::memchr(start, '\n', t.end - t.pos));
+        if (nl || (t.eof && t.pos < t.end)) {
+            const char* const stop = nl ? nl : t.bytes.data() + t.end;
             std::size_t len = std::size_t(stop - start);
             if (len > 0 && start[len - 1] == '\r')
                 --len;
             line = std::string_view(start, len);
             number = ++m_line;
-            m_pos = nl ? std::size_t(nl + 1 - m_buf.data()) : m_end;
+            t.pos = nl ? std::size_t(nl + 1 - t.bytes.data()) : t.end;
             return true;
         }
-        if (m_eof)
+        if (t.eof)
             return false;
-        fill();
+        t.fill();
     }
-}
-
-void LineReader::fill()
-{
-    if (m_pos > 0) {
-        std::memmove(m_buf.data(), m_buf.data() + m_pos, m_end - m_pos);
-        m_end -= m_pos;
-        m_pos = 0;
-    }
-    if (m_end == m_buf.size())
-        m_buf.resize(m_buf.size() * 2);
-    const std::size_t got = m_source.read(m_buf.data() + m_end, m_buf.size() - m_end);
-    m_end += got;
-    m_eof = got == 0;
 }
 
 void splitFields(std::string_view line, std::vector<std::string_view>& out)

@@ -67,6 +67,27 @@ void splitFields(std::string_view line, std::vector<std::string_view>& out);
 // The whole file (inflated when gzipped), for readers that parse it in one piece.
 std::string readAllBytes(const std::string& path);
 
+// The text of a ByteSource not yet consumed: bytes [pos, end) of `bytes`. A reader scans them
+// and advances pos; fill() moves them to the front and reads more after them, doubling the
+// buffer when they fill it, so that a line or record of any length ends up whole in it. The
+// buffer starts at `block` bytes and grows only for a line longer than that, so memory stays
+// at about one block whatever the file's length.
+struct TextBuffer
+{
+    explicit TextBuffer(ByteSource& source, std::size_t block = 1024 * 1024)
+        : source(source), bytes(block)
+    {
+    }
+    // Reads more after the unread bytes; eof once a read gives nothing. Throws as
+    // ByteSource::read.
+    void fill();
+
+    ByteSource& source;
+    std::vector<char> bytes;
+    std::size_t pos = 0, end = 0;
+    bool eof = false;
+};
+
 // Lines of a ByteSource without their terminator (LF or CRLF). A line is valid until the next
 // call to next(); lines of any length are returned whole.
 class LineReader
@@ -78,12 +99,7 @@ public:
     bool next(std::string_view& line, std::int64_t& number);
 
 private:
-    void fill();
-
-    ByteSource& m_source;
-    std::vector<char> m_buf;
-    std::size_t m_pos = 0, m_end = 0;
-    bool m_eof = false;
+    TextBuffer m_text;
     std::int64_t m_line = 0;
 };
 

@@ -135,22 +135,39 @@ ParamValues resolvedSettings(const DataKindSpec& kind, const ParamValues& given)
     return std::get<ParamValues>(resolved);
 }
 
+// `d` with its kind recognised when empty, and that kind, checked to take as many files.
+const DataKindSpec& recognisedKind(DataDescription& d, const DataKinds& kinds)
+{
+    d = withKind(std::move(d), kinds);
+    const DataKindSpec& kind = kindOf(d, kinds);
+    if (d.files.size() > 1 && !kind.severalFiles)
+        throw DataError("one " + kind.label + " file at a time ('" + d.files[1] + "' is extra)");
+    return kind;
+}
+
 } // namespace
 
 PreparedData prepareData(const DataDescription& given, const DataKinds& kinds)
 {
     PreparedData out;
-    out.data = withKind(given, kinds);
-    const DataKindSpec& kind = kindOf(out.data, kinds);
-    if (out.data.files.size() > 1 && !kind.severalFiles)
-        throw DataError("one " + kind.label + " file at a time ('" + out.data.files[1] +
-                        "' is extra)");
+    out.data = given;
+    const DataKindSpec& kind = recognisedKind(out.data, kinds);
     const ParamValues asGiven = out.data.settings;
     out.data.settings = resolvedSettings(kind, asGiven);
     out.raw = kind.read(out.data);
     out.data.settings = resolvedSettings(kind, withSuggestions(*out.raw, asGiven));
     out.built = kind.build(*out.raw, out.data);
     return out;
+}
+
+DataReport inspectData(const DataDescription& given, const DataKinds& kinds)
+{
+    if (given.files.size() > 1)
+        throw DataError("one file at a time ('" + given.files[1] + "' is extra)");
+    DataDescription d = given;
+    const DataKindSpec& kind = recognisedKind(d, kinds);
+    d.settings = resolvedSettings(kind, d.settings);
+    return kind.inspect(d);
 }
 
 std::string groupedNumber(std::int64_t n)

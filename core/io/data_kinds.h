@@ -46,6 +46,11 @@ struct PreparedData
 // std::invalid_argument naming the file or the setting ("data.settings.missing = 2, but …").
 PreparedData prepareData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds());
 
+// What the one file of `given` holds (`svi info`): its kind recognised when empty, the settings
+// it holds and the declared defaults for the rest, then the kind's inspect(). Throws as
+// prepareData, and DataError when several files are given.
+DataReport inspectData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds());
+
 // The kind of a resolved description; throws std::invalid_argument when it is unknown.
 const DataKindSpec& kindOf(const DataDescription& description,
                            const DataKinds& kinds = builtinDataKinds());

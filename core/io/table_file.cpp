@@ -15,10 +15,6 @@
 namespace svi {
 namespace {
 
-// The first size of the text buffer. It doubles only for a line longer than itself, so memory
-// stays at about one block for any file length.
-constexpr std::size_t kTextBlock = 1024 * 1024;
-
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 std::string plural(std::int64_t n, const char* what)
@@ -61,20 +57,20 @@ struct Record
 class RecordReader
 {
 public:
-    RecordReader(const std::string& path, ByteSource& source) : m_source(source), m_buf(kTextBlock)
+    RecordReader(const std::string& path, ByteSource& source) : m_text(source)
     {
-        fill();
-        const std::string_view head(m_buf.data(), m_end);
+        m_text.fill();
+        const std::string_view head(m_text.bytes.data(), m_text.end);
         if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
             failFile(path, "the text is UTF-16; save it as UTF-8");
         if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), 64 * 1024)))
             failFile(path,
                      "binary data, not delimited text (a spreadsheet must be saved as CSV first)");
         if (head.starts_with("\xEF\xBB\xBF"))
-            m_pos = 3;
+            m_text.pos = 3;
     }
 
-    bool empty() const { return m_end == 0; }
+    bool empty() const { return m_text.end == 0; }
 
     // Until it is set, a quote opens a field after a tab, comma or semicolon.
     void setDelimiter(char delim) { m_delim = delim; }
@@ -82,9 +78,9 @@ public:
     bool next(Record& rec)
     {
         for (;;) {
-            const char* const base = m_buf.data();
-            const char* const start = base + m_pos;
-            const char* const end = base + m_end;
+            const char* const base = m_text.bytes.data();
+            const char* const start = base + m_text.pos;
+            const char* const end = base + m_text.end;
             const char* s = start;
             bool inQuote = false;
             std::int64_t breaks = 0; // line breaks inside quoted fields
@@ -110,7 +106,7 @@ public:
                     s = nl + 1;
                     continue;
                 }
-                if (!nl && !m_eof)
+                if (!nl && !m_text.eof)
                     break; // the record may go on past the buffer: read more and rescan it
                 if (!nl && start == end)
                     return false;
@@ -121,10 +117,10 @@ public:
                 rec.text = std::string_view(start, len);
                 rec.line = m_line + 1;
                 m_line += breaks + 1;
-                m_pos = nl ? std::size_t(nl + 1 - base) : m_end;
+                m_text.pos = nl ? std::size_t(nl + 1 - base) : m_text.end;
                 return true;
             }
-            fill();
+            m_text.fill();
         }
     }
 
@@ -144,24 +140,7 @@ private:
         return m_delim ? c == m_delim : c == ',' || c == '\t' || c == ';';
     }
 
-    void fill()
-    {
-        if (m_pos > 0) {
-            std::memmove(m_buf.data(), m_buf.data() + m_pos, m_end - m_pos);
-            m_end -= m_pos;
-            m_pos = 0;
-        }
-        if (m_end == m_buf.size())
-            m_buf.resize(m_buf.size() * 2);
-        const std::size_t got = m_source.read(m_buf.data() + m_end, m_buf.size() - m_end);
-        m_end += got;
-        m_eof = got == 0;
-    }
-
-    ByteSource& m_source;
-    std::vector<char> m_buf;
-    std::size_t m_pos = 0, m_end = 0;
-    bool m_eof = false;
+    TextBuffer m_text;
     char m_delim = 0;
     std::int64_t m_line = 0; // file lines consumed so far
 };

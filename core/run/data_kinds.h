@@ -12,11 +12,13 @@
 #include "core/base/params.h"
 #include "core/data/data_set.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace svi {
@@ -87,6 +89,29 @@ struct FileProbe
     std::string format; // what exactly was recognised: "FCS 3.0", "gzip'd CSV", "PNG image"
 };
 
+// One line of what a file holds (`svi info`): a count, a number, a flag, a text or a list under
+// a key (the JSON key) and a label (the text's). The front ends render the lines without
+// knowing the kind.
+struct InfoLine
+{
+    using Value = std::variant<std::int64_t, double, bool, std::string, std::vector<std::string>,
+                               std::vector<double>>;
+    std::string key;   // "rows", "byte_order"
+    std::string label; // "rows", "byte order"
+    Value value;
+    std::string note; // after a value outside a table in the text: a unit ("events"), a remark
+    // Lists with the same table name are the columns of one table in the text, a row per item
+    // (a file's channels: names, markers, bits); in JSON each stays a list under its key. ""
+    // for a line of its own.
+    std::string table;
+};
+
+// What a file holds, as its kind tells: the format, the counts a person checks, the names.
+struct DataReport
+{
+    std::vector<InfoLine> lines; // keys unique, none "path" or "kind" (the front ends add them)
+};
+
 struct DataKindSpec
 {
     std::string key;     // "image": the JSON value, --kind, the registry entries' dataKinds
@@ -107,6 +132,10 @@ struct DataKindSpec
     // Builds the data set (selection, transforms, held-out split) from what read() returned.
     // Throws DataError / std::invalid_argument naming the field on settings that do not fit.
     std::function<BuiltData(const RawData&, const DataDescription&)> build;
+    // Says what the one file of the description holds (`svi info`), read as read() would with
+    // the same settings, down to the last byte so that a truncated file is reported. Throws as
+    // read().
+    std::function<DataReport(const DataDescription&)> inspect;
     // Writes the built data's held-out split into the folder `dir` in formats other tools
     // read (`svi split`), returning a line on what was written; unset when the kind has none.
     std::function<std::string(const BuiltData&, const std::string& dir)> writeSplit;

@@ -11,6 +11,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -52,6 +53,9 @@ private slots:
     void initTestCase();
     void helpAndList();
     void infoJson();
+    void infoOnEveryKind_data();
+    void infoOnEveryKind();
+    void infoTextAndUnknownFile();
     void runWritesEverything();
     void configReRunsIdentically();
     void badConfig_data();
@@ -123,6 +127,155 @@ void TestCli::infoJson()
     QCOMPARE(o["height"].toInt(), 40);
     QCOMPARE(o["rows"].toInteger(), qint64(41 * 33));
     QCOMPARE(o["cols"].toInteger(), qint64(64));
+}
+
+// `svi info --json` on each kind's test files: the kind's key and the figures a person checks,
+// as the files' descriptions in tests/data/README.md and the readers' tests state them.
+void TestCli::infoOnEveryKind_data()
+{
+    QTest::addColumn<QStringList>("args"); // the file (in tests/data) and any settings
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QJsonObject>("figures"); // each compared whole (lists too)
+    auto row = [](const char* name, QStringList args, const char* kind, QJsonObject figures) {
+        if (args[0] != "synthetic")
+            args[0] = QString(SVI_TEST_DATA_DIR) + "/" + args[0];
+        QTest::newRow(name) << args << QString(kind) << figures;
+    };
+    // 384 × 303 grey: (384 − p + 1)(303 − p + 1) patches of p² pixels.
+    row("coins.png", {"coins.png"}, "image",
+        {{"format", "png"},
+         {"width", 384},
+         {"height", 303},
+         {"grayscale", true},
+         {"depth", 8},
+         {"patch", 8},
+         {"patches", 377 * 296},
+         {"rows", 377 * 296},
+         {"cols", 64}});
+    row("coins.png --patch 6", {"coins.png", "--patch", "6"}, "image",
+        {{"patch", 6}, {"patches", 379 * 298}, {"cols", 36}});
+    row("FCS NR4", {"fcs/Data23_Panel3_base_NR4_Patient9.fcs"}, "table",
+        {{"format", "FCS"},
+         {"version", "FCS3.0"},
+         {"rows", 234},
+         {"cols", 30},
+         {"datatype", "F"},
+         {"byte_order", "big-endian"},
+         {"mass_cytometry", true}});
+    row("FCS R5", {"fcs/Data23_Panel3_base_R5_Patient15.fcs"}, "table",
+        {{"format", "FCS"}, {"rows", 339}, {"cols", 30}, {"mass_cytometry", true}});
+    row("FCS CyFlow", {"fcs/cyflow_cube_8.fcs"}, "table",
+        {{"format", "FCS"},
+         {"version", "FCS3.0"},
+         {"rows", 725},
+         {"cols", 10},
+         {"datatype", "I"},
+         {"byte_order", "little-endian"},
+         {"mass_cytometry", false}});
+    row("FCS variable widths", {"fcs/variable_int_example.fcs"}, "table",
+        {{"rows", 2}, {"cols", 26}, {"datatype", "I"}});
+    row("CSV", {"levine32_H1_sub200.csv"}, "table",
+        {{"format", "delimited text"},
+         {"rows", 200},
+         {"cols", 39},
+         {"delimiter", "comma"},
+         {"gzip", false}});
+    row("gzip CSV", {"ALL_exprs_head50.csv.gz"}, "table",
+        {{"format", "delimited text, gzip"},
+         {"rows", 50},
+         {"cols", 128},
+         {"row_names", true},
+         {"gzip", true}});
+    row("gzip CSV transposed", {"ALL_exprs_head50.csv.gz", "--transpose"}, "table",
+        {{"rows", 128}, {"cols", 50}});
+    // 8 posts, one of them only of words no other post has (dropped when a word must be in
+    // two documents); the hidden file is skipped.
+    const QStringList allWords{"--strip-headers", "--min-df", "1"};
+    row("text folder", QStringList{"text/news_sample"} + allWords, "corpus",
+        {{"format", "text files in a folder"}, {"documents", 8}, {"dropped_documents", 0}});
+    for (const char* archive : {"text/news_sample.tar.gz", "text/news_sample_ustar.tar.gz",
+                                "text/news_sample_pax.tar.gz"})
+        row(archive, QStringList{archive} + allWords, "corpus",
+            {{"format", "text files in a tar archive"},
+             {"documents", 8},
+             {"dropped_documents", 0}});
+    row("text archive, words in two posts",
+        {"text/news_sample.tar.gz", "--strip-headers", "--min-df", "2"}, "corpus",
+        {{"documents", 7}, {"dropped_documents", 1}});
+    // Item 3 has no line in u.item, so 5 of the 6 items have a title.
+    row("u.data", {"ratings/ml100k_style/u.data"}, "ratings",
+        {{"users", 4},
+         {"items", 6},
+         {"ratings", 17},
+         {"values", QJsonArray{1, 2, 3, 4, 5}},
+         {"titled_items", 5}});
+    row("ml-100k folder", {"ratings/ml100k_style"}, "ratings",
+        {{"users", 4}, {"items", 6}, {"ratings", 17}});
+    row("ratings.dat", {"ratings/ml1m_style/ratings.dat"}, "ratings",
+        {{"users", 3},
+         {"items", 3},
+         {"ratings", 8},
+         {"values", QJsonArray{1, 2, 3, 4, 5}},
+         {"titled_items", 3}});
+    row("ratings.csv", {"ratings/mllatest_style/ratings.csv"}, "ratings",
+        {{"users", 3},
+         {"items", 3},
+         {"ratings", 7},
+         {"values", QJsonArray{0.5, 1, 2.5, 3, 3.5, 4.5, 5}},
+         {"titled_items", 3}});
+    row("synthetic", {"synthetic", "--rows", "50", "--cols", "7"}, "synthetic",
+        {{"rows", 50}, {"cols", 7}, {"true_k", 80}});
+}
+
+void TestCli::infoOnEveryKind()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, kind);
+    QFETCH(QJsonObject, figures);
+    const Result r = svi(QStringList{"info", "--json"} + args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o["kind"].toString(), kind);
+    QCOMPARE(o["path"].toString(), args[0]);
+    for (auto it = figures.begin(); it != figures.end(); ++it)
+        QVERIFY2(
+            o[it.key()] == it.value(),
+            qPrintable(
+                it.key() + ": " +
+                QJsonDocument(QJsonArray{o[it.key()], it.value()}).toJson(QJsonDocument::Compact)));
+}
+
+// The text names the kind and shows an FCS file's channels as a table, a row per channel; a file
+// no kind reads gets the one message that lists every kind with its formats.
+void TestCli::infoTextAndUnknownFile()
+{
+    Result r =
+        svi({"info", QString(SVI_TEST_DATA_DIR) + "/fcs/Data23_Panel3_base_NR4_Patient9.fcs"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList lines = r.out.split('\n');
+    auto lineWith = [&](const QStringList& words) {
+        for (const QString& l : lines)
+            if (std::all_of(words.begin(), words.end(),
+                            [&](const QString& w) { return l.contains(w); }))
+                return l;
+        return QString();
+    };
+    QVERIFY2(!lineWith({"kind", "table (Table)"}).isEmpty(), qPrintable(r.out));
+    QVERIFY2(!lineWith({"rows", "234 events"}).isEmpty(), qPrintable(r.out));
+    QVERIFY2(!lineWith({"mass cytometry", "yes", "asinh(x / 5)"}).isEmpty(), qPrintable(r.out));
+    QVERIFY2(!lineWith({"Bi209Di", "209Bi_CD11b", "32"}).isEmpty(), qPrintable(r.out));
+
+    const QString junk = m_dir.filePath("junk.bin");
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray("\x01\x02\x03\xff\xfe\x00\x07", 7).repeated(40));
+    f.close();
+    r = svi({"info", junk});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("'" + junk + "' is not a file of any kind the workbench reads"),
+             qPrintable(r.err));
+    for (const char* kind : {"image", "table", "corpus", "ratings", "synthetic"})
+        QVERIFY2(r.err.contains(QString("\n  ") + kind + ": "), qPrintable(r.err));
 }
 
 void TestCli::runWritesEverything()
@@ -334,7 +487,8 @@ void TestCli::infoFcsAndTables()
     Result r = svi({"info", fcs, "--json"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QCOMPARE(o["kind"].toString(), QString("fcs"));
+    QCOMPARE(o["kind"].toString(), QString("table")); // the data kind; FCS is its format
+    QCOMPARE(o["format"].toString(), QString("FCS"));
     QCOMPARE(o["rows"].toInteger(), qint64(234));
     QCOMPARE(o["cols"].toInteger(), qint64(30));
     QCOMPARE(o["version"].toString(), QString("FCS3.0"));

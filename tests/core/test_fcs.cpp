@@ -1,12 +1,11 @@
-// FCS files: every data type, width and byte order written here with known values and read
-// back exactly; the TEXT syntax (escaped delimiters, padding, Latin-1); the offsets real writers
-// get wrong; clear refusals; the real files in tests/data/fcs; and, with SVI_FCS_DIR set, a
-// sweep over a folder of real files.
+// FCS files written here: every data type, width and byte order with known values read back
+// exactly; the TEXT syntax (escaped delimiters, padding, Latin-1); the offsets real writers get
+// wrong; clear refusals; mass cytometry recognised. The real files of tests/data/fcs and the
+// sweep over a folder of them: test_fcs_real.cpp.
 
 #include "core/io/fcs_file.h"
+#include "tests/core/fcs_testing.h"
 
-#include <QDirIterator>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -16,13 +15,9 @@
 #include <cstring>
 
 using namespace svi;
+using namespace fcs_testing;
 
 namespace {
-
-QString dataFile(const char* name)
-{
-    return QString(SVI_TEST_DATA_DIR) + "/fcs/" + name;
-}
 
 // --- a small FCS writer, independent of the reader ---
 
@@ -159,23 +154,6 @@ void removeKeyword(FcsSpec& s, const QByteArray& key)
     s.keywords.removeIf([&](const Keyword& k) { return k.key == key; });
 }
 
-void expectError(const std::string& path, const QString& reason, bool readData = true)
-{
-    try {
-        readFcs(path, readData);
-        QFAIL(qPrintable("no error for " + QString::fromStdString(path)));
-    } catch (const DataError& e) {
-        const QString msg = QString::fromUtf8(e.what());
-        QVERIFY2(msg.contains(QString::fromStdString(path)), qPrintable(msg));
-        QVERIFY2(msg.contains(reason), qPrintable("expected '" + reason + "' in: " + msg));
-    }
-}
-
-bool allFinite(const Table& t)
-{
-    return t.values.allFinite();
-}
-
 QString notesOf(const FcsFile& f)
 {
     QStringList notes;
@@ -211,12 +189,7 @@ private slots:
     void rejects();
     void missingFile();
     void garbledFilesFailCleanly();
-    void realFiles_data();
-    void realFiles();
-    void realEdgeCases();
-    void stacksFiles();
     void recognisesMassCytometry();
-    void sweep();
 
 private:
     std::string write(const QByteArray& bytes, const QString& name = {});
@@ -619,113 +592,6 @@ void TestFcs::garbledFilesFailCleanly()
     QVERIFY(loaded > 0 && refused > 0);
 }
 
-void TestFcs::realFiles_data()
-{
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<qint64>("events");
-    QTest::addColumn<int>("params");
-    QTest::addColumn<QString>("version");
-    QTest::addColumn<QString>("firstName");
-    QTest::addColumn<QString>("lastName");
-    QTest::addColumn<QString>("lastMarker");
-    // The first and last rows were decoded independently (Python's struct module).
-    QTest::addColumn<QList<float>>("firstRow"); // first values of the first row
-    QTest::addColumn<QList<float>>("lastRow");  // first values of the last row
-
-    QTest::newRow("Krieg CyTOF NR4") // FCS 3.0, float big-endian, CRC after the DATA
-        << "Data23_Panel3_base_NR4_Patient9.fcs" << qint64(234) << 30 << "FCS3.0"
-        << "Bi209Di"
-        << "Yb174Di"
-        << "174Yb_HLA-DR"
-        << QList<float>{2.5964441299438477f, 0.0f, 24.233247756958008f, 2.427187919616699f}
-        << QList<float>{8.089357376098633f, 1.5424660444259644f, 24.50360870361328f, 0.0f};
-    QTest::newRow("Krieg CyTOF R5")
-        << "Data23_Panel3_base_R5_Patient15.fcs" << qint64(339) << 30 << "FCS3.0"
-        << "Bi209Di"
-        << "Yb174Di"
-        << "174Yb_HLA-DR" << QList<float>{} << QList<float>{};
-    // FCS 3.0, integers of 16, 32 and 8 bits little-endian, a ZIP archive as supplemental TEXT.
-    QTest::newRow("CyFlow Cube 8") << "cyflow_cube_8.fcs" << qint64(725) << 10 << "FCS3.0"
-                                   << "FSC"
-                                   << "DOUBLET"
-                                   << "DOUBLET" << QList<float>{8, 7, 15, 15, 5, 8, 7, 6, 23, 0}
-                                   << QList<float>{1010, 12, 21, 14, 5, 7, 9, 5, 99861, 0};
-    // 25 × 16-bit and one 32-bit integer; the Time values are masked by $PnR = 11209599 to
-    // 24 bits (its DATA bytes were mangled by a text conversion, so the values mean nothing).
-    QTest::newRow("variable integer widths")
-        << "variable_int_example.fcs" << qint64(2) << 26 << "FCS3.0"
-        << "FSC LogH"
-        << "Time"
-        << "Time" << QList<float>{49135, 61373, 48575, 49135}
-        << QList<float>{61266, 48575, 49135, 20925};
-}
-
-void TestFcs::realFiles()
-{
-    QFETCH(QString, file);
-    QFETCH(qint64, events);
-    QFETCH(int, params);
-    QFETCH(QString, version);
-    QFETCH(QString, firstName);
-    QFETCH(QString, lastName);
-    QFETCH(QString, lastMarker);
-    QFETCH(QList<float>, firstRow);
-    QFETCH(QList<float>, lastRow);
-    const FcsFile f = readFcs(dataFile(qPrintable(file)).toStdString());
-    QCOMPARE(f.events, std::int64_t(events));
-    QCOMPARE(f.events, std::int64_t(std::stoll(f.keywords.at("$TOT"))));
-    QCOMPARE(f.parameters, params);
-    QCOMPARE(QString::fromStdString(f.version), version);
-    QCOMPARE(f.table.rows(), std::int64_t(events));
-    QCOMPARE(f.table.cols(), params);
-    QCOMPARE(QString::fromStdString(f.names.front()), firstName);
-    QCOMPARE(QString::fromStdString(f.names.back()), lastName);
-    QCOMPARE(QString::fromStdString(f.markers.back()), lastMarker);
-    QCOMPARE(f.table.columns, f.names);
-    QVERIFY(allFinite(f.table));
-    for (int c = 0; c < firstRow.size(); ++c)
-        QCOMPARE(f.table.values(0, c), firstRow[c]);
-    for (int c = 0; c < lastRow.size(); ++c)
-        QCOMPARE(f.table.values(events - 1, c), lastRow[c]);
-}
-
-void TestFcs::realEdgeCases()
-{
-    // 10 bytes of garbage.
-    expectError(dataFile("corrupted.fcs").toStdString(), "not an FCS file");
-
-    // HEADER and TEXT of a 20,000-event Cytek Aurora file without its DATA: the metadata reads,
-    // the data is refused as truncated.
-    const std::string header = dataFile("sample_header.fcs").toStdString();
-    const FcsFile meta = readFcs(header, false);
-    QCOMPARE(meta.version, std::string("FCS3.1"));
-    QCOMPARE(meta.events, std::int64_t(20000));
-    QCOMPARE(meta.parameters, 27);
-    QCOMPARE(meta.names.front(), std::string("Time"));
-    QCOMPARE(meta.names.back(), std::string("R8-A"));
-    QCOMPARE(meta.keywords.at("$CYT"), std::string("Aurora"));
-    QCOMPARE(meta.keywords.at("$BEGINDATA"), std::string("5912")); // padded in the file
-    QCOMPARE(meta.table.rows(), std::int64_t(0));
-    expectError(header, "DATA segment begins at byte 5912, but the file has 3931 bytes "
-                        "(truncated: 0 of 20000 events present)");
-
-    // A FACSDiva (Aria) file cut after about 6,000 of its 10,000 events; its $BEGINDATA is
-    // also 2 bytes before the data the HEADER points at.
-    const std::string aria = dataFile("npm_fcs_AriaFile1_truncated.fcs").toStdString();
-    expectError(aria, "truncated: 6052 of 10000 events present");
-    const FcsFile ariaMeta = readFcs(aria, false);
-    QCOMPARE(ariaMeta.events, std::int64_t(10000));
-    QCOMPARE(ariaMeta.dataBegin, std::int64_t(2636));
-    QCOMPARE(ariaMeta.names.at(11), std::string("Time"));
-    QCOMPARE(ariaMeta.keywords.at("$TOT"), std::string("10000"));
-
-    // Time is a 32-bit integer with $PnR = 11209599: masked to 24 bits (values from Python).
-    const FcsFile v = readFcs(dataFile("variable_int_example.fcs").toStdString());
-    QCOMPARE(v.bits.back(), 32);
-    QCOMPARE(v.table.values(0, 25), 8265081.0f);  // 142482809 & 0xFFFFFF
-    QCOMPARE(v.table.values(1, 25), 15691602.0f); // 3220139858 & 0xFFFFFF
-}
-
 void TestFcs::recognisesMassCytometry()
 {
     // By channel names: the Krieg files name channels by metal tag ("Bi209Di") and have no $CYT.
@@ -755,90 +621,6 @@ void TestFcs::recognisesMassCytometry()
     QVERIFY(!isMassCytometry(readFcs(write(buildFcs(s))))); // 1 tag of 2 channels
     replaceKeyword(s, "$P1N", "CD45(In115)Dd");
     QVERIFY(isMassCytometry(readFcs(write(buildFcs(s))))); // 2 of 2
-}
-
-void TestFcs::stacksFiles()
-{
-    const std::string a = dataFile("Data23_Panel3_base_NR4_Patient9.fcs").toStdString();
-    const std::string b = dataFile("Data23_Panel3_base_R5_Patient15.fcs").toStdString();
-    const Table one = readFcsFiles({a});
-    QCOMPARE(one.rows(), std::int64_t(234));
-    QCOMPARE(one.source, a);
-
-    const Table t = readFcsFiles({a, b});
-    QCOMPARE(t.rows(), std::int64_t(234 + 339));
-    QCOMPARE(t.cols(), 30);
-    QCOMPARE(t.columns.front(), std::string("Bi209Di"));
-    QCOMPARE(t.markers.front(), std::string("209Bi_CD11b"));
-    QVERIFY(t.source.find(a) != std::string::npos && t.source.find(b) != std::string::npos);
-    const Table tb = readFcs(b).table;
-    QVERIFY(t.values.bottomRows(339) == tb.values);
-    QCOMPARE(t.values(0, 0), 2.5964441299438477f);
-
-    const std::string cyflow = dataFile("cyflow_cube_8.fcs").toStdString();
-    try {
-        readFcsFiles({a, cyflow});
-        QFAIL("no error for files of different panels");
-    } catch (const DataError& e) {
-        QVERIFY2(QString(e.what()).contains(QString::fromStdString(cyflow)), e.what());
-    }
-    try {
-        readFcsFiles({a, dataFile("corrupted.fcs").toStdString()});
-        QFAIL("no error for a corrupted file");
-    } catch (const DataError& e) {
-        QVERIFY2(QString(e.what()).contains("corrupted.fcs"), e.what());
-    }
-}
-
-// Every *.fcs under $SVI_FCS_DIR: files under a folder named edge_cases may be refused with a
-// DataError, every other must load with shape ($TOT, $PAR) and finite values.
-void TestFcs::sweep()
-{
-    const QString root = qEnvironmentVariable("SVI_FCS_DIR");
-    if (root.isEmpty())
-        QSKIP("set SVI_FCS_DIR to a folder of FCS files to read them all");
-    QStringList files;
-    QDirIterator it(root, {"*.fcs", "*.FCS"}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        files << it.next();
-    files.sort();
-    files.removeDuplicates();
-    QVERIFY2(!files.isEmpty(), qPrintable("no .fcs files under " + root));
-    int loaded = 0, refused = 0;
-    for (const QString& file : files) {
-        const bool edge = file.split('/').contains("edge_cases");
-        const QString name = QDir(root).relativeFilePath(file);
-        QElapsedTimer timer;
-        timer.start();
-        try {
-            const FcsFile f = readFcs(file.toStdString());
-            const double ms = timer.nsecsElapsed() / 1e6;
-            QString notes;
-            for (const std::string& n : f.notes)
-                notes += "; " + QString::fromStdString(n);
-            qInfo().noquote() << QString("%1  %2 %3 %4  %5 × %6  %7 ms%8")
-                                     .arg(name, QString::fromStdString(f.version))
-                                     .arg(f.dataType)
-                                     .arg(QString::fromStdString(f.byteOrder))
-                                     .arg(f.table.rows())
-                                     .arg(f.table.cols())
-                                     .arg(ms, 0, 'f', 1)
-                                     .arg(notes);
-            const auto tot = f.keywords.find("$TOT");
-            if (tot != f.keywords.end())
-                QCOMPARE(f.table.rows(), std::int64_t(std::stoll(tot->second)));
-            QCOMPARE(f.table.cols(), std::stoi(f.keywords.at("$PAR")));
-            QVERIFY2(allFinite(f.table), qPrintable(name));
-            ++loaded;
-        } catch (const DataError& e) {
-            qInfo().noquote() << QString("%1  refused: %2").arg(name, QString::fromUtf8(e.what()));
-            if (!edge)
-                QFAIL(qPrintable(name + " must load: " + e.what()));
-            ++refused;
-        }
-    }
-    qInfo().noquote()
-        << QString("%1 files: %2 loaded, %3 refused").arg(files.size()).arg(loaded).arg(refused);
 }
 
 QTEST_GUILESS_MAIN(TestFcs)

@@ -12,6 +12,7 @@
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_synthetic.h"
 #include "core/run/registry.h"
+#include "tests/core/topic_testing.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -22,42 +23,10 @@
 #include <omp.h>
 
 using namespace svi;
+using namespace topic_testing;
 using lda::MatrixRD;
 
 namespace {
-
-// A small corpus with arbitrary counts (not drawn from the model), every row a training row.
-CountDataPtr smallCorpus(std::int64_t D, int V, std::uint64_t seed, double density = 0.4)
-{
-    auto data = std::make_shared<CountData>();
-    data->vocabularySize = V;
-    Rng rng(seed);
-    for (std::int64_t d = 0; d < D; ++d) {
-        std::vector<std::int32_t> cols;
-        std::vector<float> counts;
-        for (int w = 0; w < V; ++w)
-            if (rng.uniform() < density) {
-                cols.push_back(w);
-                counts.push_back(float(1 + rng.below(4)));
-            }
-        data->train.appendRow(cols, counts);
-        data->heldOut.appendRow({}, {});
-    }
-    data->source = "small test corpus";
-    data->finalise();
-    return data;
-}
-
-// λ with spread-out values, word-major V×T.
-MatrixRD someLambda(int V, int T, std::uint64_t seed, double lo = 0.3, double hi = 6.0)
-{
-    Rng rng(seed);
-    MatrixRD l(V, T);
-    for (int w = 0; w < V; ++w)
-        for (int k = 0; k < T; ++k)
-            l(w, k) = lo + (hi - lo) * rng.uniform();
-    return l;
-}
 
 MatrixRD elogBeta(const MatrixRD& lambdaT)
 {
@@ -112,31 +81,6 @@ void denseTarget(const CountData& data, const std::vector<std::int64_t>& rows,
     }
 }
 
-// L1 distance between each true topic and the fitted topic matched to it (columns of V×K
-// word-major matrices; fitted may have more topics) by minimum-cost one-to-one assignment.
-std::vector<double> matchedL1(const MatrixRD& trueT, const MatrixRD& fittedT)
-{
-    const Eigen::Index K = trueT.cols();
-    Eigen::MatrixXd cost(K, fittedT.cols());
-    for (Eigen::Index a = 0; a < K; ++a)
-        for (Eigen::Index b = 0; b < fittedT.cols(); ++b)
-            cost(a, b) = (trueT.col(a) - fittedT.col(b)).cwiseAbs().sum();
-    const std::vector<int> match = minCostAssignment(cost);
-    std::vector<double> out;
-    for (Eigen::Index a = 0; a < K; ++a)
-        out.push_back(cost(a, match[std::size_t(a)]));
-    return out;
-}
-
-MatrixRD normalisedTopics(const MatrixRD& lambdaT)
-{
-    const Eigen::VectorXd t = lda::topicTotals(lambdaT);
-    MatrixRD b = lambdaT;
-    for (Eigen::Index k = 0; k < b.cols(); ++k)
-        b.col(k) /= t[k];
-    return b;
-}
-
 // Per-word held-out log-likelihood of document completion with the true topics and α: γ fitted
 // to the observed half with β itself, then log Σ_k (γ_k / Σγ) β_kw.
 double trueCompletion(const CountData& data, const MatrixRD& betaT, double alpha)
@@ -157,22 +101,6 @@ double trueCompletion(const CountData& data, const MatrixRD& betaT, double alpha
         }
     }
     return ll / words;
-}
-
-// K topics from Dir(0.05) over 300 words, documents of ~100 words with θ ~ Dir(0.1), a tenth
-// of them test documents.
-LdaSynthetic plantedCorpus(std::uint64_t seed, int K, std::int64_t documents = 2000)
-{
-    LdaSyntheticOptions so;
-    so.documents = documents;
-    so.V = 300;
-    so.K = K;
-    so.wordsPerDocument = 100;
-    so.alpha = 0.1;
-    so.eta = 0.05;
-    so.testFraction = 0.1;
-    so.seed = seed;
-    return makeLdaSynthetic(so);
 }
 
 HdpOptions plantedOptions()

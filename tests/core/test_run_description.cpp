@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <map>
+#include <set>
 
 using namespace svi;
 using namespace data_testing;
@@ -23,6 +25,7 @@ private slots:
     void suggestionsFillOnlyWhatWasNotGiven();
     void resolverNamesTheField();
     void settingKeysMeanOneThingAcrossKinds();
+    void everyKindInspects();
     void jsonRoundTrip();
     void readsVersionOneRunJsonAndSessionRuns();
 
@@ -136,6 +139,48 @@ void TestRunDescription::settingKeysMeanOneThingAcrossKinds()
         const auto entries = Registry::builtin().algorithms(k.defaultModel);
         QVERIFY2(!entries.empty() && entries.front()->fits(k.key), k.key.c_str());
     }
+}
+
+// Every kind says what its files hold (svi info renders the report without knowing the kind):
+// keys unique and not the front end's own, every line labelled, the lists of one table as long
+// as each other.
+void TestRunDescription::everyKindInspects()
+{
+    std::set<std::string> kinds;
+    for (const DataKindSpec& k : builtinDataKinds().all()) {
+        QVERIFY2(bool(k.inspect), k.key.c_str());
+        kinds.insert(k.key);
+    }
+    const std::vector<std::string> files = {
+        std8(dataFile("coins.png")),
+        std8(dataFile("fcs/Data23_Panel3_base_NR4_Patient9.fcs")),
+        std8(dataFile("levine32_H1_sub200.csv")),
+        std8(dataFile("text/news_sample.tar.gz")),
+        std8(dataFile("ratings/ml1m_style/ratings.dat")),
+        "synthetic"};
+    for (const std::string& file : files) {
+        const DataReport report = inspectData({{file}, "", {}});
+        kinds.erase(recogniseData({file}).kind->key);
+        QVERIFY2(!report.lines.empty(), file.c_str());
+        std::set<std::string> keys;
+        std::map<std::string, std::size_t> tableRows;
+        for (const InfoLine& l : report.lines) {
+            QVERIFY2(keys.insert(l.key).second, (file + ": " + l.key).c_str());
+            QVERIFY2(l.key != "path" && l.key != "kind" && !l.key.empty(), l.key.c_str());
+            QVERIFY2(!l.label.empty(), l.key.c_str());
+            if (l.table.empty())
+                continue;
+            const auto* names = std::get_if<std::vector<std::string>>(&l.value);
+            const auto* numbers = std::get_if<std::vector<double>>(&l.value);
+            QVERIFY2(names || numbers, l.key.c_str()); // only lists make tables
+            const std::size_t n = names ? names->size() : numbers->size();
+            QVERIFY2(tableRows.emplace(l.table, n).first->second == n, l.key.c_str());
+        }
+    }
+    QVERIFY2(kinds.empty(), kinds.empty() ? "" : kinds.begin()->c_str()); // each kind was seen
+    QVERIFY(errorOf([&] {
+                inspectData({{std8(dataFile("coins.png")), std8(dataFile("coins.png"))}, "", {}});
+            }).contains("one file at a time"));
 }
 
 void TestRunDescription::jsonRoundTrip()

@@ -76,6 +76,64 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
            "test_heldout.ldac, vocab.txt)";
 }
 
+// How the settings say the files are read.
+CorpusReadOptions readOptions(const DataDescription& d)
+{
+    CorpusReadOptions ro;
+    ro.tokenizer = TokenizerOptions::fromParams(d.settings);
+    ro.subset = getChoice(d.settings, "subset");
+    ro.vocabulary = getChoice(d.settings, "vocab");
+    if (auto problem = ro.validate())
+        throw std::invalid_argument(*problem);
+    return ro;
+}
+
+std::string formatName(const std::string& path)
+{
+    const auto format = corpusFormatOf(path);
+    if (!format)
+        return "text";
+    switch (*format) {
+    case CorpusFormat::Ldac:
+        return "LDA-C";
+    case CorpusFormat::Uci:
+        return "UCI bag-of-words";
+    case CorpusFormat::TextArchive:
+        return "text files in a tar archive";
+    case CorpusFormat::TextFolder:
+        return "text files in a folder";
+    case CorpusFormat::TextFiles:
+        break;
+    }
+    return "text files";
+}
+
+// The counts of the corpus as read() reads it, and its first words.
+DataReport inspect(const DataDescription& d)
+{
+    const Corpus c = loadCorpus(d.files, readOptions(d));
+    const CorpusStats s = c.stats();
+    const std::size_t shown = std::min<std::size_t>(c.vocabulary.size(), 20);
+    return {{
+        {"format", "format", formatName(d.files.front()), {}, {}},
+        {"documents", "documents", s.documents, {}, {}},
+        {"vocabulary", "vocabulary", s.vocabulary, "words", {}},
+        {"tokens", "tokens", s.tokens, {}, {}},
+        {"empty_documents", "empty", s.emptyDocuments, "documents without any word", {}},
+        {"dropped_documents",
+         "dropped",
+         s.droppedDocuments,
+         "documents left without any word by the filters",
+         {}},
+        {"first_words",
+         "first words",
+         std::vector<std::string>(c.vocabulary.begin(),
+                                  c.vocabulary.begin() + std::ptrdiff_t(shown)),
+         shown < c.vocabulary.size() ? "…" : "",
+         {}},
+    }};
+}
+
 } // namespace
 
 DataKindSpec corpus()
@@ -102,13 +160,7 @@ DataKindSpec corpus()
     k.views = {DataView::Topics};
     k.recognise = [](const FileProbe& f) { return f.content == "corpus"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
-        CorpusReadOptions ro;
-        ro.tokenizer = TokenizerOptions::fromParams(d.settings);
-        ro.subset = getChoice(d.settings, "subset");
-        ro.vocabulary = getChoice(d.settings, "vocab");
-        if (auto problem = ro.validate())
-            throw std::invalid_argument(*problem);
-        Corpus c = loadCorpus(d.files, ro);
+        Corpus c = loadCorpus(d.files, readOptions(d));
         const CorpusStats st = c.stats();
         if (st.documents == 0 || st.tokens == 0)
             throw DataError("'" + (c.source.empty() ? d.files.front() : c.source) +
@@ -117,6 +169,7 @@ DataKindSpec corpus()
         return std::make_shared<RawCorpus>(std::move(c), format && *format != CorpusFormat::Ldac &&
                                                              *format != CorpusFormat::Uci);
     };
+    k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
         const Corpus& c = static_cast<const RawCorpus&>(raw).corpus();
         BuiltData out;

@@ -36,6 +36,25 @@ std::string sourceName(const std::string& path)
     return path.rfind(":/", 0) == 0 ? "default image" : path;
 }
 
+// The size, depth and patches of the image, decoded fully so that a truncated file is
+// reported here.
+DataReport inspect(const DataDescription& d)
+{
+    const DataInfo i = inspectFile(d.files.front(), int(getInt(d.settings, "patch")));
+    const std::string side = std::to_string(i.patch);
+    return {{
+        {"format", "format", i.format, {}, {}},
+        {"width", "width", std::int64_t(i.width), "pixels", {}},
+        {"height", "height", std::int64_t(i.height), "pixels", {}},
+        {"grayscale", "grey", i.grayscale, i.grayscale ? "" : "(colour, read as grey)", {}},
+        {"depth", "depth", std::int64_t(i.depth), "bits per channel", {}},
+        {"patch", "patch", std::int64_t(i.patch), "pixels a side", {}},
+        {"patches", "patches", i.patches, "of " + side + "×" + side, {}},
+        {"rows", "rows", i.rows, "patches", {}},
+        {"cols", "cols", i.cols, "pixels a patch", {}},
+    }};
+}
+
 } // namespace
 
 DataKindSpec image()
@@ -54,6 +73,7 @@ DataKindSpec image()
         return std::make_shared<RawImage>(loadGrayImage(d.files.front()),
                                           sourceName(d.files.front()));
     };
+    k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
         const auto& img = static_cast<const RawImage&>(raw);
         const InpaintOptions o = InpaintOptions::fromParams(d.settings);

@@ -9,6 +9,9 @@
 #include "core/io/ratings_files.h"
 #include "core/io/run_files.h"
 
+#include <algorithm>
+#include <set>
+
 namespace svi::kinds {
 namespace {
 
@@ -62,6 +65,40 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
            " validation ratings (train.tsv, test.tsv, validation.tsv)";
 }
 
+// The users, items and ratings as read() reads them, the rating scale and how many items the
+// titles file names.
+DataReport inspect(const DataDescription& d)
+{
+    const Ratings r = loadRatings(d.files.front(), getChoice(d.settings, "items"));
+    std::set<double> scale;
+    for (const Rating& e : r.entries)
+        scale.insert(double(e.value));
+    // An item the titles file does not name has its id as title (setItemTitles).
+    std::int64_t titled = 0;
+    for (std::size_t i = 0; i < r.itemTitles.size(); ++i)
+        titled +=
+            r.itemTitles[i].empty() || r.itemTitles[i] == std::to_string(r.itemIds[i]) ? 0 : 1;
+    const double cells = std::max(1.0, double(r.users()) * double(r.items()));
+    const auto format = ratingsFormatOf(r.source);
+    const std::string layout = !format                         ? "ratings"
+                               : *format == RatingsFormat::Tab ? "MovieLens u.data (tab-separated)"
+                               : *format == RatingsFormat::Dat ? "MovieLens ratings.dat (::)"
+                                                               : "MovieLens ratings.csv";
+    return {{
+        {"format", "format", layout, {}, {}},
+        {"users", "users", r.users(), {}, {}},
+        {"items", "items", r.items(), {}, {}},
+        {"ratings", "ratings", std::int64_t(r.entries.size()), {}, {}},
+        {"filled_percent",
+         "filled",
+         100.0 * double(r.entries.size()) / cells,
+         "% of the users × items matrix",
+         {}},
+        {"values", "values", std::vector<double>(scale.begin(), scale.end()), {}, {}},
+        {"titled_items", "titles", titled, "of " + std::to_string(r.items()) + " items", {}},
+    }};
+}
+
 } // namespace
 
 DataKindSpec ratings()
@@ -83,6 +120,7 @@ DataKindSpec ratings()
         return std::make_shared<RawRatings>(
             loadRatings(d.files.front(), getChoice(d.settings, "items")));
     };
+    k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
         RatingsSplitStats s;
         BuiltData out;

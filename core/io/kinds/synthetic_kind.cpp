@@ -66,6 +66,15 @@ DataKindSpec synthetic()
         table.source = drawn->source;
         return std::make_shared<RawSynthetic>(std::move(table));
     };
+    // Nothing to read: the shape the settings ask for.
+    k.inspect = [](const DataDescription& d) -> DataReport {
+        return {{
+            {"format", "format", std::string("drawn from the BPFA prior"), {}, {}},
+            {"rows", "rows", getInt(d.settings, "rows"), {}, {}},
+            {"cols", "cols", getInt(d.settings, "cols"), {}, {}},
+            {"true_k", "true features", getInt(d.settings, "true_k"), {}, {}},
+        }};
+    };
     k.build = [](const RawData& raw, const DataDescription& d) {
         TableOptions o;
         o.standardise = false; // drawn standardised already

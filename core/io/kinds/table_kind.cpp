@@ -5,6 +5,7 @@
 #include "core/data/table.h"
 #include "core/io/data_files.h"
 #include "core/io/data_kinds.h"
+#include "core/io/fcs_file.h"
 #include "core/io/kinds/kinds.h"
 
 #include <QString>
@@ -90,6 +91,63 @@ std::vector<std::string> withoutExcluded(const Table& table, const std::vector<s
     return out;
 }
 
+// An FCS file's keywords, channels and events. The data are read too, so that a truncated
+// file is reported here rather than at run time.
+DataReport inspectFcs(const std::string& path)
+{
+    const FcsFile f = readFcs(path, true);
+    const bool mass = isMassCytometry(f);
+    std::vector<double> bits(f.bits.begin(), f.bits.end());
+    return {{
+        {"format", "format", std::string("FCS"), {}, {}},
+        {"version", "version", f.version, {}, {}},
+        {"rows", "rows", std::int64_t(f.events), "events", {}},
+        {"cols", "cols", std::int64_t(f.parameters), "parameters", {}},
+        {"datatype", "$DATATYPE", std::string(1, f.dataType), {}, {}},
+        {"byte_order",
+         "byte order",
+         std::string(f.bigEndian ? "big-endian" : "little-endian"),
+         {},
+         {}},
+        {"byteord", "$BYTEORD", f.byteOrder, {}, {}},
+        {"mass_cytometry",
+         "mass cytometry",
+         mass,
+         mass ? "(svi run applies asinh(x / 5) unless --arcsinh says otherwise)" : "",
+         {}},
+        {"names", "name ($PnN)", f.names, {}, "parameters"},
+        {"markers", "marker ($PnS)", f.markers, {}, "parameters"},
+        {"bits", "bits ($PnB)", bits, {}, "parameters"},
+        {"notes", "note", f.notes, {}, "notes"},
+    }};
+}
+
+// A delimited file's shape, delimiter and column names, read as read() would (transposed when
+// the setting says so).
+DataReport inspectDelimited(const std::string& path, const DataDescription& d)
+{
+    TableReadOptions ro;
+    ro.transpose = getBool(d.settings, "transpose");
+    const TableFileInfo t = inspectTableFile(path, ro);
+    const std::string delimiter = t.delimiter == '\t'  ? "tab"
+                                  : t.delimiter == ',' ? "comma"
+                                  : t.delimiter == ';' ? "semicolon"
+                                                       : std::string(1, t.delimiter);
+    return {{
+        {"format",
+         "format",
+         std::string(t.gzip ? "delimited text, gzip" : "delimited text"),
+         {},
+         {}},
+        {"rows", "rows", t.rows, {}, {}},
+        {"cols", "cols", std::int64_t(t.cols), {}, {}},
+        {"delimiter", "delimiter", delimiter, {}, {}},
+        {"row_names", "row names", t.hasRowNames, t.hasRowNames ? "(in column 1)" : "", {}},
+        {"gzip", "gzip", t.gzip, {}, {}},
+        {"names", "names", t.columns, {}, {}},
+    }};
+}
+
 } // namespace
 
 // Shared with the synthetic kind, which makes its table in memory.
@@ -145,6 +203,11 @@ DataKindSpec table()
             t = tiledRows(t, tile);
         return std::make_shared<RawTable>(std::move(t),
                                           dataFileKind(d.files.front()) == DataFileKind::Fcs);
+    };
+    k.inspect = [](const DataDescription& d) {
+        const std::string& path = d.files.front();
+        return dataFileKind(path) == DataFileKind::Fcs ? inspectFcs(path)
+                                                       : inspectDelimited(path, d);
     };
     k.build = [](const RawData& raw, const DataDescription& d) {
         const Table& t = static_cast<const RawTable&>(raw).table();
