@@ -32,7 +32,7 @@ Usage:
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
 
 Example — inpaint the default image with 80 % of its pixels removed, for one minute:
-  svi run --task inpaint --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
+  svi run --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results
 Example — CyTOF files, arcsinh(x/5), 5 % of the entries held out and scored:
   svi run a.fcs b.fcs --arcsinh 5 --heldout 0.05 --set K=100 --seconds 120 --out cytof
 Example — HPF with 100 factors on MovieLens 100k by SVI, precision@20 against popularity:

@@ -88,6 +88,13 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
             return;
         }
         ParamValues settings = r.data.settings;
+        if (fresh && m_kind == r.kind) { // the form as it is now (edited while the files loaded)
+            const ParamValues form = dataDescription().settings;
+            const std::vector<std::string>& read = r.kind->readSettings;
+            for (const auto& [k, v] : form)
+                if (k != m_namesKey && std::find(read.begin(), read.end(), k) == read.end())
+                    settings[k] = v;
+        }
         if (fresh) // what the files suggest (a CyTOF file's cofactor) replaces the form's
             for (const auto& [k, v] : r.raw->suggestedSettings())
                 settings[k] = v;
