@@ -313,7 +313,13 @@ void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
     QVERIFY(!w.atomsPanel()->image().isNull());
     QVERIFY(w.atomsPanel()->caption().contains("E[π_k]"));
     // Switching the x axis to steps redraws with the same points, ending at step 4000.
-    w.findChild<QComboBox*>("xAxisPicker")->setCurrentIndex(1);
+    QComboBox* xAxis = w.findChild<QComboBox*>("xAxisPicker");
+    xAxis->setCurrentIndex(xAxis->findData("steps"));
+    QVERIFY(w.elboChart()->drawnPoints(id) > 1);
+    // And to epochs, the third choice (svi plot --x offers the same).
+    QCOMPARE(xAxis->count(), 3);
+    xAxis->setCurrentIndex(xAxis->findData("epochs"));
+    QCOMPARE(xAxis->currentIndex(), 2);
     QVERIFY(w.elboChart()->drawnPoints(id) > 1);
 }
 
