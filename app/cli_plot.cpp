@@ -249,8 +249,8 @@ namespace {
 QtMessageHandler g_qtMessages = nullptr;
 
 // Headless machines (CI, ssh without a login session) have no XDG_RUNTIME_DIR; Qt then says on
-// every start that it uses a folder in /tmp, which the figure does not care about. Every other
-// message goes where it went.
+// every start which temporary folder it uses instead, which the figure does not care about.
+// Every other message goes where it went.
 void quietRuntimeDir(QtMsgType type, const QMessageLogContext& context, const QString& text)
 {
     if (type == QtWarningMsg && text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
