@@ -27,7 +27,12 @@ Usage:
                                     (train.ldac, test_observed.ldac, test_heldout.ldac,
                                     vocab.txt), for scoring other tools on the same words;
                                     for ratings, train.tsv, test.tsv and validation.tsv
+  svi plot FOLDER... --out FILE     the ELBO or a metric of finished runs (run or compare
+                                    folders) against seconds, steps or epochs, as PNG or SVG,
+                                    drawn as the window draws it: --metric KEY, --x, --log-x,
+                                    --size WxH (svi help plot)
   svi help run                      all options of 'svi run'
+  svi help plot                     all options of 'svi plot'
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
 
@@ -81,10 +86,13 @@ using namespace detail;
 
 int main(int argc, char** argv)
 {
-    // QGuiApplication-free: images are decoded by QImageReader, which needs only QtGui's
-    // image plugins, not a display. A QCoreApplication is enough to find them.
-    QCoreApplication app(argc, argv);
     std::vector<std::string> args(argv + 1, argv + argc);
+    // Only 'svi plot' draws (a chart is a widget): it alone pays for a QApplication. The rest
+    // are QGuiApplication-free: images are decoded by QImageReader, which needs only QtGui's
+    // image plugins, not a display. A QCoreApplication is enough to find them.
+    const std::unique_ptr<QCoreApplication> app =
+        !args.empty() && args[0] == "plot" ? plotApplication(argc, argv)
+                                           : std::make_unique<QCoreApplication>(argc, argv);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" ||
         (args[0] == "help" && args.size() == 1)) {
         std::fputs(kMainHelp, stdout);
@@ -92,15 +100,17 @@ int main(int argc, char** argv)
     }
     const std::string command = args[0];
     args.erase(args.begin());
+    const auto helpOf = [](const std::string& c) {
+        return c == "run" ? runHelp() : c == "plot" ? plotHelp() : std::string(kMainHelp);
+    };
     for (const auto& a : args)
         if (a == "--help" || a == "-h") {
-            std::fputs(command == "run" ? runHelp().c_str() : kMainHelp, stdout);
+            std::fputs(helpOf(command).c_str(), stdout);
             return 0;
         }
     try {
         if (command == "help") {
-            std::fputs(args.size() == 1 && args[0] == "run" ? runHelp().c_str() : kMainHelp,
-                       stdout);
+            std::fputs(helpOf(args.size() == 1 ? args[0] : "").c_str(), stdout);
             return 0;
         }
         if (command == "list")
@@ -115,8 +125,11 @@ int main(int argc, char** argv)
             return cmdSplit(args);
         if (command == "compare")
             return cmdCompare(args);
-        throw UsageError("unknown command '" + command +
-                         "' (commands: list, info, run, compare, bench, split; see svi --help)");
+        if (command == "plot")
+            return cmdPlot(args);
+        throw UsageError(
+            "unknown command '" + command +
+            "' (commands: list, info, run, compare, bench, split, plot; see svi --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;

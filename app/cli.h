@@ -1,5 +1,5 @@
 #pragma once
-// The headless tool's commands (svi list | info | run).
+// The headless tool's commands (svi list | info | run | compare | bench | split | plot).
 
 namespace svi::cli {
 

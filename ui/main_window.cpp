@@ -253,8 +253,8 @@ void MainWindow::buildUi()
     m_metric->setObjectName("metricPicker");
     m_xAxis = new QComboBox;
     m_xAxis->setObjectName("xAxisPicker");
-    m_xAxis->addItem(tr("Training seconds"), "seconds");
-    m_xAxis->addItem(tr("Steps"), "steps");
+    for (const TraceAxisInfo& a : traceAxes())
+        m_xAxis->addItem(QCoreApplication::translate("TracePlot", a.choice), QString(a.key));
     m_logX = new QCheckBox(tr("Log x"));
     m_logX->setObjectName("logX");
     chartBar->addWidget(new QLabel(tr("Held-out metric")));
@@ -387,7 +387,9 @@ void MainWindow::buildUi()
 
 void MainWindow::updateChartAxes()
 {
-    const QString x = m_xAxis->currentData().toString() == "steps" ? tr("steps") : tr("training s");
+    const TraceAxis axis =
+        traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
+    const QString x = QCoreApplication::translate("TracePlot", traceAxis(axis).title);
     m_elboChart->setAxisTitles(x, tr("ELBO"));
     m_metricChart->setTitle(m_metric->currentText());
     m_metricChart->setAxisTitles(x, m_metric->currentText());

@@ -20,6 +20,7 @@
 #include "ui/recommendations_view.h"
 #include "ui/runs_table.h"
 #include "ui/topics_view.h"
+#include "ui/trace_plot.h"
 
 #include <QAction>
 #include <QApplication>

@@ -19,7 +19,8 @@ void MainWindow::refreshCharts()
 {
     const bool all = m_chartsDirty;
     m_chartsDirty = false;
-    const bool bySteps = m_xAxis->currentData().toString() == "steps";
+    const TraceAxis x =
+        traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
     const std::string key = m_metric->currentData().toString().toStdString();
     m_elboChart->beginUpdate();
     m_metricChart->beginUpdate();
@@ -27,31 +28,16 @@ void MainWindow::refreshCharts()
         if (!all && !m_dirtyRuns.contains(id))
             continue;
         const RunRecord* r = m_runs->record(id);
-        QVector<QPointF> elbo, metric;
-        elbo.reserve(qsizetype(r->trace.size()));
-        metric.reserve(qsizetype(r->trace.size()));
-        for (const Snapshot& s : r->trace) {
-            const double x = bySteps ? double(s.step) : s.trainSeconds;
-            elbo.push_back(QPointF(x, s.elbo));
-            if (const auto it = s.metrics.find(key); it != s.metrics.end())
-                metric.push_back(QPointF(x, it->second));
-        }
-        QVector<QPair<double, QString>> events;
-        if (r->summary && !r->trace.empty() &&
-            (r->summary->reason == TerminationReason::Diverged ||
-             r->summary->reason == TerminationReason::Failed)) {
-            const Snapshot& s = r->trace.back();
-            events.push_back({bySteps ? double(s.step) : s.trainSeconds,
-                              QString::fromStdString(r->summary->message)});
-        }
+        QString ending;
+        if (r->summary && (r->summary->reason == TerminationReason::Diverged ||
+                           r->summary->reason == TerminationReason::Failed))
+            ending = QString::fromStdString(r->summary->message);
         // A run whose ELBO is undefined (the batch sampler) has no ELBO series.
-        bool anyElbo = false;
-        for (const QPointF& p : elbo)
-            anyElbo |= std::isfinite(p.y());
-        if (anyElbo || !events.isEmpty())
-            m_elboChart->setSeries(id, r->label, r->color, anyElbo ? elbo : QVector<QPointF>{},
-                                   events);
-        m_metricChart->setSeries(id, r->label, r->color, metric, events);
+        const TraceSeries elbo = traceSeries(r->trace, {}, x, ending);
+        if (!elbo.empty())
+            m_elboChart->setSeries(id, r->label, r->color, elbo.points, elbo.events);
+        const TraceSeries metric = traceSeries(r->trace, key, x, ending);
+        m_metricChart->setSeries(id, r->label, r->color, metric.points, metric.events);
     }
     m_elboChart->endUpdate();
     m_metricChart->endUpdate();

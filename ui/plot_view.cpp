@@ -306,6 +306,9 @@ void PlotView::rebuildAxes()
             for (QPointF& p : shown)
                 p.setX(std::pow(10.0, p.x()));
         s->line->replace(shown);
+        // A line through one point draws nothing: a lone value (a metric of the final full
+        // pass only) is shown as a dot.
+        s->line->setPointsVisible(shown.size() == 1);
         s->shown = shown;
 
         // Events: non-finite values and the caller's events, each at the last finite y.
@@ -411,7 +414,7 @@ QStringList PlotView::legendNames() const
     return names;
 }
 
-void PlotView::save(const QString& path, QSize size) const
+void PlotView::save(const QString& path, QSize size, double pixelRatio) const
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "png" && suffix != "svg")
@@ -433,7 +436,7 @@ void PlotView::save(const QString& path, QSize size) const
         QPainter painter(&svg);
         d->chart->scene()->render(&painter, source, source);
     } else {
-        QImage image(size * 2, QImage::Format_ARGB32);
+        QImage image(size * pixelRatio, QImage::Format_ARGB32);
         image.fill(Qt::white);
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);

@@ -45,9 +45,10 @@ public:
     void setLogX(bool on);
     bool logX() const { return m_logX; }
 
-    // Writes the chart as PNG (at twice the screen resolution) or SVG, chosen by the suffix,
-    // atomically. Throws DataError naming the file on failure.
-    void save(const QString& path, QSize size = QSize(900, 560)) const;
+    // Writes the chart laid out at `size` as PNG (of size × pixelRatio pixels: by default twice
+    // the screen resolution) or SVG, chosen by the suffix, atomically. Throws DataError naming
+    // the file on failure.
+    void save(const QString& path, QSize size = QSize(900, 560), double pixelRatio = 2.0) const;
 
     // For tests and the status bar.
     int seriesCount() const { return int(m_series.size()); }

@@ -1,6 +1,7 @@
 #include "ui/run_manager.h"
 
 #include "core/run/registry.h"
+#include "ui/trace_plot.h"
 
 #include <cmath>
 #include <limits>
@@ -42,21 +43,6 @@ double RunRecord::metric(const std::string& key) const
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
-
-namespace {
-
-// Distinct, print-safe colours (Okabe–Ito, then darker variants).
-QColor runColor(int id)
-{
-    static const QColor palette[] = {
-        QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
-        QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0),     QColor(120, 60, 20),
-        QColor(90, 90, 200), QColor(100, 140, 40),
-    };
-    return palette[(id - 1) % int(std::size(palette))];
-}
-
-} // namespace
 
 struct RunManager::Built
 {

@@ -6,6 +6,7 @@
 #include <QSaveFile>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace svi {
 
@@ -110,6 +111,100 @@ QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::stri
         out += "\n";
     }
     return out;
+}
+
+namespace {
+
+// The fields of one CSV line (RFC 4180 quoting; a quoted field does not span lines here).
+std::vector<QByteArray> csvFields(const QByteArray& line)
+{
+    std::vector<QByteArray> out(1);
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c != '"')
+                out.back() += c;
+            else if (i + 1 < line.size() && line[i + 1] == '"')
+                out.back() += line[++i];
+            else
+                quoted = false;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out.emplace_back();
+        } else {
+            out.back() += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<Snapshot> parseTraceCsv(const QByteArray& csv, const std::string& file)
+{
+    QList<QByteArray> lines = csv.split('\n');
+    for (QByteArray& l : lines)
+        if (l.endsWith('\r'))
+            l.chop(1);
+    while (!lines.isEmpty() && lines.back().isEmpty())
+        lines.pop_back();
+    if (lines.isEmpty())
+        failFile(file, "the file is empty (a trace starts with the header step,epochs,…)");
+    const std::vector<QByteArray> header = csvFields(lines.front());
+    const auto column = [&](const char* name) {
+        const auto it = std::find(header.begin(), header.end(), QByteArray(name));
+        if (it == header.end())
+            failLine(file, 1,
+                     std::string("no column '") + name +
+                         "' (a trace's header is step,epochs,train_seconds,rho,elbo,<metrics…>)");
+        return std::size_t(it - header.begin());
+    };
+    const std::size_t step = column("step"), epochs = column("epochs"),
+                      seconds = column("train_seconds"), rho = column("rho"), elbo = column("elbo");
+    std::vector<Snapshot> trace;
+    trace.reserve(std::size_t(lines.size() - 1));
+    for (qsizetype n = 1; n < lines.size(); ++n) {
+        if (lines[n].isEmpty())
+            continue;
+        const std::vector<QByteArray> cells = csvFields(lines[n]);
+        if (cells.size() != header.size())
+            failLine(file, n + 1,
+                     std::to_string(cells.size()) + " fields, but the header has " +
+                         std::to_string(header.size()));
+        const auto number = [&](std::size_t c) {
+            const QByteArray& t = cells[c];
+            if (t.isEmpty())
+                return std::numeric_limits<double>::quiet_NaN();
+            if (t == "inf" || t == "-inf")
+                return t.startsWith('-') ? -std::numeric_limits<double>::infinity()
+                                         : std::numeric_limits<double>::infinity();
+            bool ok = false;
+            const double v = t.toDouble(&ok);
+            if (!ok)
+                failField(file, n + 1, header[c].toStdString(),
+                          inQuotes(t.toStdString()) + " is not a number");
+            return v;
+        };
+        Snapshot s;
+        bool ok = false;
+        s.step = cells[step].toLongLong(&ok);
+        if (!ok)
+            failField(file, n + 1, "step",
+                      inQuotes(cells[step].toStdString()) + " is not a whole number");
+        s.epochs = number(epochs);
+        s.trainSeconds = number(seconds);
+        s.rho = number(rho);
+        s.elbo = number(elbo);
+        for (std::size_t c = elbo + 1; c < header.size(); ++c)
+            if (!cells[c].isEmpty())
+                s.metrics[header[c].toStdString()] = number(c);
+        trace.push_back(std::move(s));
+    }
+    if (!trace.empty())
+        trace.back().final = true;
+    return trace;
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& bytes)

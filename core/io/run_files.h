@@ -51,6 +51,13 @@ std::set<std::string> metricKeys(const std::vector<Snapshot>& trace);
 QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::string>& keys,
                     const std::vector<std::pair<QString, QString>>& lead = {}, bool header = true);
 
+// A trace as traceCsv writes it, read back: the columns step, epochs, train_seconds, rho and
+// elbo (found by name), every column after elbo a metric; columns before step (traceCsv's lead
+// columns) are skipped. An empty cell is NaN for the fixed columns and no value for a metric
+// (traceCsv writes a metric's NaN as an empty cell too, so it reads back as absent); "inf" and
+// "-inf" are infinities. Throws DataError naming `file`, and the line and column of a bad cell.
+std::vector<Snapshot> parseTraceCsv(const QByteArray& csv, const std::string& file);
+
 // The learned loadings, one row per feature in the preview's order (decreasing E[π_k]):
 // "feature,weight,<channel…>". `columns` names the channels (V1… when empty).
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns);

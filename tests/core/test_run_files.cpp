@@ -2,8 +2,11 @@
 
 #include "core/io/data_error.h"
 #include "core/io/run_files.h"
+#include "core/io/run_folder.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -20,6 +23,11 @@ private slots:
     void traceCsvHasLeadColumnsAndGaps();
     void csvFieldsAreQuotedWhenNeeded();
     void atomicWriteFailsWithTheFileNamed();
+    void traceCsvReadsBack();
+    void badTraceCsv_data();
+    void badTraceCsv();
+    void runFolderFromSummaryOrRunJson();
+    void compareFolderInResultsOrder();
 };
 
 void TestRunFiles::jsonValuesRoundTripThroughTheParser_data()
@@ -95,6 +103,190 @@ void TestRunFiles::atomicWriteFailsWithTheFileNamed()
     } catch (const DataError& e) {
         QVERIFY2(QString(e.what()).contains("x.txt"), e.what());
     }
+}
+
+void TestRunFiles::traceCsvReadsBack()
+{
+    std::vector<Snapshot> trace(3);
+    trace[0].step = 1;
+    trace[0].epochs = 0.25;
+    trace[0].trainSeconds = 0.5;
+    trace[0].rho = 0.75;
+    trace[0].elbo = -10.5;
+    trace[0].metrics["psnr_running"] = 20.125;
+    trace[1].step = 2;
+    trace[1].elbo = std::numeric_limits<double>::quiet_NaN();
+    trace[1].metrics["mse"] = -std::numeric_limits<double>::infinity();
+    trace[2].step = 1234567890123;
+    trace[2].trainSeconds = 1e-7;
+    trace[2].elbo = 3.25e12;
+    trace[2].metrics["psnr_running"] = 21;
+    trace[2].metrics["mse"] = 0.125;
+    // Lead columns (the window's export) are skipped, a quoted one holding a comma included.
+    const QByteArray csv =
+        traceCsv(trace, metricKeys(trace), {{"run", "1"}, {"algorithm", "A, B"}});
+    const std::vector<Snapshot> back = parseTraceCsv(csv, "t.csv");
+    QCOMPARE(back.size(), trace.size());
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        QCOMPARE(back[i].step, trace[i].step);
+        QCOMPARE(back[i].epochs, trace[i].epochs);
+        QCOMPARE(back[i].trainSeconds, trace[i].trainSeconds);
+        QCOMPARE(back[i].rho, trace[i].rho);
+        QCOMPARE(std::isnan(back[i].elbo), std::isnan(trace[i].elbo));
+        if (!std::isnan(trace[i].elbo))
+            QCOMPARE(back[i].elbo, trace[i].elbo);
+        QCOMPARE(back[i].metrics, trace[i].metrics); // an absent metric stays absent
+    }
+    QVERIFY(back.back().final);
+    QVERIFY(!back.front().final);
+    // CRLF line ends and a missing last line end read the same.
+    QByteArray crlf = csv;
+    crlf.replace("\n", "\r\n");
+    crlf.chop(2);
+    QCOMPARE(parseTraceCsv(crlf, "t.csv").size(), trace.size());
+    // A header alone: an empty trace.
+    QVERIFY(parseTraceCsv("step,epochs,train_seconds,rho,elbo\n", "t.csv").empty());
+}
+
+void TestRunFiles::badTraceCsv_data()
+{
+    QTest::addColumn<QByteArray>("csv");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty") << QByteArray("") << "'t.csv': the file is empty";
+    QTest::newRow("no elbo") << QByteArray("step,epochs,train_seconds,rho\n1,0,0,0\n")
+                             << "'t.csv' line 1: no column 'elbo'";
+    QTest::newRow("short row") << QByteArray("step,epochs,train_seconds,rho,elbo,mse\n1,0,0,0,1\n")
+                               << "'t.csv' line 2: 5 fields, but the header has 6";
+    QTest::newRow("bad number")
+        << QByteArray("step,epochs,train_seconds,rho,elbo,mse\n1,0,0,0,1,2\n2,0,0,0,1,x2\n")
+        << "'t.csv' line 3, mse: 'x2' is not a number";
+    QTest::newRow("bad step") << QByteArray("step,epochs,train_seconds,rho,elbo\n1.5,0,0,0,1\n")
+                              << "'t.csv' line 2, step: '1.5' is not a whole number";
+}
+
+void TestRunFiles::badTraceCsv()
+{
+    QFETCH(QByteArray, csv);
+    QFETCH(QString, expected);
+    try {
+        parseTraceCsv(csv, "t.csv");
+        QFAIL("no error");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+}
+
+namespace {
+
+void writeText(const QString& path, const QByteArray& text)
+{
+    QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+    writeFileAtomically(path, text);
+}
+
+const QByteArray kTrace = "step,epochs,train_seconds,rho,elbo,psnr\n1,0.5,0.1,1,-5,20\n"
+                          "2,1,0.2,0.5,-4,21\n";
+
+QByteArray summary(const char* model, const char* algorithm, int seed)
+{
+    return QByteArray("{\"model\": \"") + model + "\", \"algorithm\": \"" + algorithm +
+           "\", \"seed\": " + QByteArray::number(seed) +
+           ", \"termination\": \"diverged\", \"message\": \"NaN at step 2\"}";
+}
+
+} // namespace
+
+void TestRunFiles::runFolderFromSummaryOrRunJson()
+{
+    QTemporaryDir dir;
+    writeText(dir.filePath("a/trace.csv"), kTrace);
+    writeText(dir.filePath("a/summary.json"), summary("bpfa", "mf-ssvi", 7));
+    const RunFolder a = readRunFolder(dir.filePath("a"));
+    QCOMPARE(a.model, std::string("bpfa"));
+    QCOMPARE(a.algorithm, std::string("mf-ssvi"));
+    QCOMPARE(a.label, std::string("MF-SSVI")); // the registry's label
+    QVERIFY(a.hasSeed);
+    QCOMPARE(a.seed, std::uint64_t(7));
+    QCOMPARE(a.termination, std::string("diverged"));
+    QCOMPARE(a.message, std::string("NaN at step 2"));
+    QCOMPARE(a.trace.size(), std::size_t(2));
+    QCOMPARE(a.trace[1].metrics.at("psnr"), 21.0);
+    QCOMPARE(a.repeats, 1);
+
+    // Killed before its summary: run.json names the run; no ending is known.
+    writeText(dir.filePath("b/trace.csv"), kTrace);
+    writeText(dir.filePath("b/run.json"),
+              "{\"format\": \"svi-run\", \"version\": 2, \"data\": {\"files\": [\"x.png\"]}, "
+              "\"model\": \"lda\", \"algorithm\": \"svi\", \"seed\": 3}");
+    const RunFolder b = readRunFolder(dir.filePath("b"));
+    QCOMPARE(b.model, std::string("lda"));
+    QCOMPARE(b.algorithm, std::string("svi"));
+    QCOMPARE(b.seed, std::uint64_t(3));
+    QVERIFY(b.termination.empty());
+
+    // No trace, no folder, a broken summary: each named.
+    writeText(dir.filePath("c/summary.json"), summary("bpfa", "mf-ssvi", 1));
+    writeText(dir.filePath("d/trace.csv"), kTrace);
+    writeText(dir.filePath("d/summary.json"), "{not json");
+    const std::pair<QString, QString> bad[] = {
+        {dir.filePath("c"), "holds no trace.csv"},
+        {dir.filePath("nowhere"), "no such folder"},
+        {dir.filePath("d"), "summary.json': not JSON"},
+    };
+    for (const auto& [path, reason] : bad) {
+        try {
+            readRunFolder(path);
+            QFAIL(qPrintable("no error for " + path));
+        } catch (const DataError& e) {
+            const QString what = e.what();
+            QVERIFY2(what.contains(QFileInfo(path).fileName()) && what.contains(reason), e.what());
+        }
+    }
+    QVERIFY(isRunFolder(dir.filePath("a")));
+    QVERIFY(!isRunFolder(dir.filePath("c")));
+}
+
+void TestRunFiles::compareFolderInResultsOrder()
+{
+    QTemporaryDir dir;
+    // Names in the other order than results.json's rows, and -r10 after -r2 by number.
+    const struct
+    {
+        const char* name;
+        const char* algorithm;
+        int seed;
+    } runs[] = {{"bpfa-mf-ssvi-r1", "mf-ssvi", 1},
+                {"bpfa-mf-ssvi-r2", "mf-ssvi", 2},
+                {"bpfa-mf-ssvi-r10", "mf-ssvi", 10},
+                {"bpfa-mf-svi-r1", "mf-svi", 1},
+                {"bpfa-mf-svi-r2", "mf-svi", 2}};
+    for (const auto& r : runs) {
+        writeText(dir.filePath(QString(r.name) + "/trace.csv"), kTrace);
+        writeText(dir.filePath(QString(r.name) + "/summary.json"),
+                  summary("bpfa", r.algorithm, r.seed));
+    }
+    writeText(dir.filePath("notes/readme.txt"), "not a run");
+    writeText(dir.filePath("results.json"),
+              "{\"rows\": [{\"model\": \"bpfa\", \"algorithm\": \"mf-svi\"}, "
+              "{\"model\": \"bpfa\", \"algorithm\": \"mf-ssvi\"}]}");
+    std::vector<RunFolder> found = readCompareFolder(dir.path());
+    QCOMPARE(found.size(), std::size_t(5));
+    const char* order[] = {"bpfa-mf-svi-r1", "bpfa-mf-svi-r2", "bpfa-mf-ssvi-r1", "bpfa-mf-ssvi-r2",
+                           "bpfa-mf-ssvi-r10"};
+    const int repeat[] = {1, 2, 1, 2, 3}, repeats[] = {2, 2, 3, 3, 3};
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        QCOMPARE(QFileInfo(found[i].path).fileName(), QString(order[i]));
+        QCOMPARE(found[i].repeat, repeat[i]);
+        QCOMPARE(found[i].repeats, repeats[i]);
+    }
+    // Without results.json (an interrupted compare): by name, numbers as numbers.
+    QVERIFY(QFile::remove(dir.filePath("results.json")));
+    found = readCompareFolder(dir.path());
+    QCOMPARE(QFileInfo(found[2].path).fileName(), QString("bpfa-mf-ssvi-r10"));
+    QCOMPARE(QFileInfo(found[3].path).fileName(), QString("bpfa-mf-svi-r1"));
+    QCOMPARE(found[2].repeat, 3);
+    // A folder of no runs.
+    QVERIFY(readCompareFolder(dir.filePath("notes")).empty());
 }
 
 QTEST_GUILESS_MAIN(TestRunFiles)

@@ -290,9 +290,12 @@ void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
     w.runsView()->selectRow(0);
     QVERIFY(!w.atomsPanel()->image().isNull());
     QVERIFY(w.atomsPanel()->caption().contains("E[π_k]"));
-    // Switching the x axis to steps redraws with the same points, ending at step 4000.
-    w.findChild<QComboBox*>("xAxisPicker")->setCurrentIndex(1);
-    QVERIFY(w.elboChart()->drawnPoints(id) > 1);
+    // Switching the x axis to steps, then epochs (as svi plot --x), redraws the same points.
+    QComboBox* xAxis = w.findChild<QComboBox*>("xAxisPicker");
+    for (const char* x : {"steps", "epochs"}) {
+        xAxis->setCurrentIndex(xAxis->findData(x));
+        QVERIFY(xAxis->currentIndex() > 0 && w.elboChart()->drawnPoints(id) > 1);
+    }
 }
 
 void TestMainWindow::pauseResumeStop()

@@ -24,6 +24,7 @@ private slots:
     void logXDropsNonPositiveX();
     void seriesReplaceAndRemove();
     void savesPngAndSvg();
+    void lonePointIsDrawn();
 };
 
 void TestPlotView::thinningKeepsTheEnvelope()
@@ -147,6 +148,40 @@ void TestPlotView::savesPngAndSvg()
     QVERIFY(text.contains("Held-out PSNR"));
     QVERIFY_THROWS_EXCEPTION(svi::DataError, plot.save(dir.filePath("c.bmp")));
     QVERIFY_THROWS_EXCEPTION(svi::DataError, plot.save(dir.filePath("missing/dir/c.png")));
+}
+
+void TestPlotView::lonePointIsDrawn()
+{
+    // A metric of the final full pass only is one point per run: a line through it draws
+    // nothing, so it is drawn as a dot.
+    QTemporaryDir dir;
+    PlotView plot;
+    plot.setSeries(1, "one", Qt::blue, {{1, 20}});
+    plot.setSeries(2, "two", Qt::red, {{0, 10}, {2, 30}});
+    plot.save(dir.filePath("p1.png"), QSize(400, 250), 1.0);
+    QCOMPARE(QImage(dir.filePath("p1.png")).size(), QSize(400, 250)); // pixelRatio 1
+    plot.save(dir.filePath("p.png"), QSize(400, 250), 3.0);
+    const QImage img(dir.filePath("p.png"));
+    QCOMPARE(img.size(), QSize(1200, 750));
+    int blue = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            blue += c.blue() > 200 && c.red() < 80 && c.green() < 80;
+        }
+    // Well beyond what the legend's marker and a line through one point alone give (+17 pixels
+    // here without the dot, +100 with it).
+    plot.removeSeries(1);
+    plot.setSeries(1, "one", Qt::blue, {});
+    plot.save(dir.filePath("q.png"), QSize(400, 250), 3.0);
+    const QImage none(dir.filePath("q.png"));
+    int blueWithout = 0;
+    for (int y = 0; y < none.height(); ++y)
+        for (int x = 0; x < none.width(); ++x) {
+            const QColor c = none.pixelColor(x, y);
+            blueWithout += c.blue() > 200 && c.red() < 80 && c.green() < 80;
+        }
+    QVERIFY2(blue >= blueWithout + 60, qPrintable(QString("%1 vs %2").arg(blue).arg(blueWithout)));
 }
 
 QTEST_MAIN(TestPlotView)

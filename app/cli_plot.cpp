@@ -1,0 +1,338 @@
+// 'svi plot': the ELBO or a metric of finished runs (run folders, or every run of a compare
+// folder) against training seconds, steps or epochs, written as PNG or SVG by the window's own
+// chart (ui/plot_view) and series (ui/trace_plot), offscreen.
+
+#include "app/cli_parts.h"
+#include "core/io/run_folder.h"
+#include "ui/plot_view.h"
+#include "ui/trace_plot.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QLayout>
+#include <QRegularExpression>
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace svi::cli::detail {
+
+namespace {
+
+const char* kPlotHelp = R"help(svi plot FOLDER... --out FILE.png|FILE.svg [options]
+
+Draws finished runs as the window's charts draw them: the ELBO (default) or a metric against
+training seconds, steps or epochs, one line per run. FOLDER is what 'svi run --out' wrote (it
+holds trace.csv, summary.json, run.json) or what 'svi compare --out' wrote (each of its runs is
+drawn); several FOLDERs are drawn together. A run's trace.csv may be named instead of its folder.
+
+Options
+  --out FILE                the figure, FILE.png or FILE.svg (required); its folder is made
+                            when missing, and nothing is written when an input is bad
+  --metric KEY              a metric the traces hold (a column of trace.csv, a key of
+                            summary.json's metrics; an unknown key lists those the traces
+                            hold), or elbo (default)
+  --x seconds|steps|epochs  the x axis: training seconds (evaluation excluded; default), steps
+                            (minibatch updates) or epochs (items processed / N)
+  --log-x                   a logarithmic x axis (points at x <= 0 are left out)
+  --size WxH                the chart's size in points (default 900x560, the window's export)
+  --scale S                 PNG pixels per point (default 2: 900x560 gives 1800x1120 pixels);
+                            an SVG is WxH whatever S
+  --title TEXT              the chart's title (default: the metric's label, or ELBO; '' none)
+  --quiet                   no line saying what was written
+
+The legend names each run by its algorithm's label (as in 'svi list'), with #K for the K-th
+repeat when a compare folder holds several runs of one algorithm; runs whose names would still
+be alike get their folder in brackets. The y axis is titled with the metric's declared label
+and unit, e.g. "PSNR, running reconstruction (dB)". NaN and infinite values, and the point where
+a run diverged or failed, are marked with red squares, as in the window. A run that does not
+hold the metric is left out, with a note on stderr (the batch sampler has no ELBO).
+
+It draws offscreen (QT_QPA_PLATFORM=offscreen unless that is set), so no display is needed.
+
+Exit status: 0 when the figure was written, 2 for bad input (one line naming the path).
+
+Example — the ELBO of every run of a compare folder against steps, log x:
+  svi plot cmp --x steps --log-x --out cmp-elbo.svg
+Example — held-out log-likelihood of two runs against training seconds:
+  svi plot runA runB --metric heldout_loglik --out ll.png --size 640x400
+)help";
+
+constexpr int kMinSide = 100, kMaxSide = 10000;
+
+struct PlotArgs
+{
+    std::vector<std::string> folders;
+    std::string out;
+    std::string metric = "elbo";
+    ui::TraceAxis axis = ui::TraceAxis::Seconds;
+    bool logX = false;
+    QSize size{900, 560};
+    double scale = 2.0;
+    std::optional<std::string> title;
+    bool quiet = false;
+};
+
+QSize parseSize(const std::string& text)
+{
+    const QString t = QString::fromStdString(text);
+    const QStringList parts = t.split(QRegularExpression("[x×X]"));
+    bool okW = false, okH = false;
+    const int w = parts.size() == 2 ? parts[0].trimmed().toInt(&okW) : 0;
+    const int h = parts.size() == 2 ? parts[1].trimmed().toInt(&okH) : 0;
+    if (!okW || !okH || w < kMinSide || w > kMaxSide || h < kMinSide || h > kMaxSide)
+        throw UsageError("--size = " + text + ", but must be WxH with whole W and H in [" +
+                         std::to_string(kMinSide) + ", " + std::to_string(kMaxSide) +
+                         "] (e.g. 900x560)");
+    return {w, h};
+}
+
+PlotArgs parsePlotArgs(const std::vector<std::string>& args)
+{
+    PlotArgs a;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw UsageError("plot: " + arg + " needs a value");
+            return args[++i];
+        };
+        if (arg == "--out") {
+            a.out = value();
+        } else if (arg == "--metric") {
+            a.metric = value();
+        } else if (arg == "--x") {
+            const std::string& key = value();
+            const auto axis = ui::traceAxisOf(key);
+            if (!axis) {
+                std::string keys;
+                for (const ui::TraceAxisInfo& x : ui::traceAxes())
+                    keys += (keys.empty() ? "" : ", ") + std::string(x.key);
+                throw UsageError("--x = " + key + ", but must be one of " + keys);
+            }
+            a.axis = *axis;
+        } else if (arg == "--log-x") {
+            a.logX = true;
+        } else if (arg == "--size") {
+            a.size = parseSize(value());
+        } else if (arg == "--scale") {
+            a.scale = parseNumber("--scale", value());
+            if (!(a.scale >= 0.25 && a.scale <= 8))
+                throw UsageError("--scale = " + args[i] + ", but must be in [0.25, 8]");
+        } else if (arg == "--title") {
+            a.title = value();
+        } else if (arg == "--quiet") {
+            a.quiet = true;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            throw UsageError("plot: unknown option '" + arg + "' (see svi help plot)");
+        } else {
+            a.folders.push_back(arg);
+        }
+    }
+    if (a.folders.empty())
+        throw UsageError("plot: no FOLDER given (a folder written by 'svi run --out' or "
+                         "'svi compare --out'; see svi help plot)");
+    if (a.out.empty())
+        throw UsageError("plot: no --out FILE given (FILE.png or FILE.svg)");
+    const QString suffix = QFileInfo(QString::fromStdString(a.out)).suffix().toLower();
+    if (suffix != "png" && suffix != "svg")
+        throw UsageError("--out '" + a.out + "': the figure is written as .png or .svg");
+    if (a.metric.empty())
+        throw UsageError("--metric needs a key (or elbo)");
+    return a;
+}
+
+// A run to draw and how the legend may call it.
+struct PlotRun
+{
+    RunFolder folder;
+    QString shownPath; // the folder as the user named it (a compare folder's run below it)
+};
+
+// The runs of every FOLDER argument, each folder once.
+std::vector<PlotRun> collectRuns(const std::vector<std::string>& folders)
+{
+    std::vector<PlotRun> runs;
+    std::set<QString> seen;
+    const auto add = [&](RunFolder&& f, const QString& shown) {
+        if (seen.insert(QFileInfo(f.path).canonicalFilePath()).second)
+            runs.push_back({std::move(f), shown});
+    };
+    for (const std::string& arg : folders) {
+        QString path = QDir::cleanPath(QString::fromStdString(arg));
+        const QFileInfo info(path);
+        if (!info.exists())
+            throw DataError("'" + arg + "': no such folder");
+        if (info.isFile() && info.fileName() == "trace.csv")
+            path = info.path();
+        else if (!info.isDir())
+            throw DataError("'" + arg +
+                            "' is not a folder (give a folder written by 'svi run --out' or "
+                            "'svi compare --out', or a run's trace.csv)");
+        if (isRunFolder(path)) {
+            add(readRunFolder(path), path);
+            continue;
+        }
+        std::vector<RunFolder> compared = readCompareFolder(path);
+        if (compared.empty())
+            throw DataError("'" + arg +
+                            "' holds no trace.csv and no run folder that does: not a folder "
+                            "written by 'svi run --out' or 'svi compare --out'");
+        for (RunFolder& f : compared) {
+            const QString shown = path + "/" + QFileInfo(f.path).fileName();
+            add(std::move(f), shown);
+        }
+    }
+    return runs;
+}
+
+MetricSpec undeclared(const std::string& key, const std::string& label)
+{
+    MetricSpec m;
+    m.key = key;
+    m.label = label;
+    return m;
+}
+
+// The declaration of `key`: the first run's registry entry that declares it, else any entry's,
+// else the bare key (a trace column no model declares any more).
+MetricSpec metricSpec(const std::string& key, const std::vector<PlotRun>& runs)
+{
+    for (const PlotRun& r : runs)
+        if (const AlgorithmEntry* e = Registry::builtin().find(r.folder.model, r.folder.algorithm))
+            if (const MetricSpec* m = e->metric(key))
+                return *m;
+    for (const MetricSpec& m : Registry::builtin().metricsOf(Registry::builtin().models()))
+        if (m.key == key)
+            return m;
+    return undeclared(key, key);
+}
+
+// "elbo, mse (Held-out MSE), psnr (PSNR, full pass (dB))": what the traces hold, for messages.
+std::string heldMetrics(const std::vector<PlotRun>& runs)
+{
+    std::set<std::string> keys;
+    for (const PlotRun& r : runs) {
+        const std::set<std::string> k = metricKeys(r.folder.trace);
+        keys.insert(k.begin(), k.end());
+    }
+    std::string out = "elbo";
+    for (const std::string& k : keys)
+        out += ", " + k + " (" + metricTitle(metricSpec(k, runs)) + ")";
+    return out;
+}
+
+// The legend: the algorithm's label, #K for a compare folder's repeats, and the folder where
+// two runs would otherwise share a name.
+std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
+{
+    std::vector<QString> names;
+    for (const PlotRun& r : runs)
+        names.push_back(QString::fromStdString(r.folder.label) +
+                        (r.folder.repeats > 1 ? QString(" #%1").arg(r.folder.repeat) : ""));
+    std::vector<QString> out = names;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (std::count(names.begin(), names.end(), names[i]) > 1)
+            out[i] += " (" + runs[i].shownPath + ")";
+    return out;
+}
+
+} // namespace
+
+std::string plotHelp()
+{
+    return kPlotHelp;
+}
+
+namespace {
+
+QtMessageHandler g_qtMessages = nullptr;
+
+// Headless machines (CI, ssh without a login session) have no XDG_RUNTIME_DIR; Qt then says on
+// every start which temporary folder it uses instead, which the figure does not care about.
+// Every other message goes where it went.
+void quietRuntimeDir(QtMsgType type, const QMessageLogContext& context, const QString& text)
+{
+    if (type == QtWarningMsg && text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
+        return;
+    if (g_qtMessages)
+        g_qtMessages(type, context, text);
+}
+
+} // namespace
+
+std::unique_ptr<QCoreApplication> plotApplication(int& argc, char** argv)
+{
+    // The chart is drawn into an image or an SVG, never shown: the offscreen platform needs no
+    // display and draws the same at 96 dpi wherever it runs.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    g_qtMessages = qInstallMessageHandler(quietRuntimeDir);
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+int cmdPlot(const std::vector<std::string>& args)
+{
+    const PlotArgs a = parsePlotArgs(args);
+    std::vector<PlotRun> runs = collectRuns(a.folders);
+
+    const bool elbo = a.metric == "elbo";
+    MetricSpec spec = undeclared("elbo", "ELBO"); // a trace's own column, no metric
+    if (!elbo) {
+        const bool held = std::any_of(runs.begin(), runs.end(), [&](const PlotRun& r) {
+            return metricKeys(r.folder.trace).count(a.metric) > 0;
+        });
+        if (!held)
+            throw UsageError("--metric " + a.metric + ": no trace holds it; they hold " +
+                             heldMetrics(runs));
+        spec = metricSpec(a.metric, runs);
+    }
+
+    ui::PlotView view;
+    // Laid out at the figure's size without being shown: long traces are thinned to the chart's
+    // width (a few points per pixel column), as in the window.
+    view.resize(a.size);
+    view.layout()->activate();
+    view.setTitle(QString::fromStdString(a.title ? *a.title : spec.label));
+    view.setAxisTitles(QCoreApplication::translate("TracePlot", ui::traceAxis(a.axis).title),
+                       QString::fromStdString(metricTitle(spec)));
+    view.setLogX(a.logX);
+    const std::vector<QString> names = legendNames(runs);
+    int drawn = 0;
+    view.beginUpdate();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunFolder& f = runs[i].folder;
+        QString ending;
+        if (f.termination == terminationName(TerminationReason::Diverged) ||
+            f.termination == terminationName(TerminationReason::Failed))
+            ending = QString::fromStdString(f.message.empty() ? f.termination : f.message);
+        const ui::TraceSeries s =
+            ui::traceSeries(f.trace, elbo ? std::string() : a.metric, a.axis, ending);
+        if (s.empty()) {
+            if (!a.quiet)
+                std::fprintf(stderr, "svi plot: note: '%s' has no '%s' values; not drawn\n",
+                             qPrintable(runs[i].shownPath), spec.key.c_str());
+            continue;
+        }
+        ++drawn;
+        // Colours by the run's place among the FOLDERs, drawn or not: the same folders keep
+        // their colours from one metric's figure to the next.
+        view.setSeries(int(i) + 1, names[i], ui::runColor(int(i) + 1), s.points, s.events);
+    }
+    view.endUpdate();
+    if (drawn == 0)
+        throw UsageError("nothing to draw: no run has " + spec.key + " values (the traces hold " +
+                         heldMetrics(runs) + ")");
+
+    const QString out = QString::fromStdString(a.out);
+    const QString folder = QFileInfo(out).path();
+    if (!QFileInfo(folder).isDir())
+        makeFolder(folder);
+    view.save(out, a.size, a.scale);
+    if (!a.quiet)
+        std::fprintf(stderr, "%s: %s of %d run%s\n", a.out.c_str(), metricTitle(spec).c_str(),
+                     drawn, drawn == 1 ? "" : "s");
+    return 0;
+}
+
+} // namespace svi::cli::detail

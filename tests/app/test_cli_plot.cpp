@@ -1,0 +1,313 @@
+// 'svi plot' as a user runs it: real run and compare folders made by 'svi run' and
+// 'svi compare', drawn as PNG and SVG by the window's chart code, offscreen; and bad input.
+
+#include "core/run/registry.h"
+#include "ui/trace_plot.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+// Runs svi in `dir` (relative paths keep the legend's folder names short), with `env` when
+// given.
+Result runSvi(const QStringList& args, const QString& dir,
+              const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.setProcessEnvironment(env);
+    p.start(SVI_CLI, args);
+    Result r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// The texts an SVG draws (titles, tick labels, legend), in drawing order.
+QStringList svgTexts(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QString svg = QString::fromUtf8(f.readAll());
+    QStringList out;
+    static const QRegularExpression text("<text[^>]*>([^<]*)</text>");
+    for (auto it = text.globalMatch(svg); it.hasNext();)
+        out << it.next().captured(1);
+    return out;
+}
+
+// Pixels of `img` within 40 of `c` in each channel.
+int pixelsNear(const QImage& img, const QColor& c)
+{
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            n += std::abs(p.red() - c.red()) < 40 && std::abs(p.green() - c.green()) < 40 &&
+                 std::abs(p.blue() - c.blue()) < 40;
+        }
+    return n;
+}
+
+} // namespace
+
+class TestCliPlot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void help();
+    void pngOfOneRun();
+    void svgNamesTheMetricAndTheAxes();
+    void severalFoldersAndACompareFolder();
+    void runWithoutTheMetricIsLeftOut();
+    void badInput_data();
+    void badInput();
+    void needsNoDisplay();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QTemporaryDir m_dir;
+};
+
+void TestCliPlot::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // A small crop of the test image, 6×6 patches, 8 features: each run takes a fraction of a
+    // second; a snapshot every millisecond gives each trace several points.
+    QImage coins(QString(SVI_TEST_DATA_DIR) + "/coins.png");
+    QVERIFY(!coins.isNull());
+    QVERIFY(coins.copy(100, 80, 48, 40).save(path("small.png")));
+    const QStringList small = {"small.png", "--patch",      "6",     "--set",         "K=8",
+                               "--set",     "minibatch=64", "--set", "eval_items=50", "--steps",
+                               "30",        "--eval-every", "0.001", "--quiet"};
+    for (const auto& [out, algorithm, seed] :
+         {std::tuple{"run1", "mf-ssvi", "3"}, std::tuple{"run2", "mf-ssvi", "4"}}) {
+        const Result r =
+            runSvi(QStringList{"run"} + small +
+                       QStringList{"--algorithm", algorithm, "--seed", seed, "--out", out},
+                   m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    // Compare's order (mf-svi first) is not the folders' name order (bpfa-mf-ssvi first).
+    Result r =
+        runSvi(QStringList{"compare"} + small +
+                   QStringList{"--algorithms", "mf-svi,mf-ssvi", "--repeats", "2", "--out", "cmp"},
+               m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(path("cmp/bpfa-mf-svi-r2/trace.csv")));
+    // The batch sampler has no ELBO.
+    r = runSvi({"run", "small.png", "--patch", "6", "--algorithm", "gibbs", "--set", "K=8",
+                "--steps", "3", "--out", "gibbs", "--quiet"},
+               m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+}
+
+void TestCliPlot::help()
+{
+    for (const QStringList& args : {QStringList{"help", "plot"}, QStringList{"plot", "--help"}}) {
+        const Result r = runSvi(args, m_dir.path());
+        QCOMPARE(r.exitCode, 0);
+        for (const char* option : {"--metric", "--x", "--log-x", "--size", "--scale", "--out"})
+            QVERIFY2(r.out.contains(option), option);
+    }
+    const Result r = runSvi({"--help"}, m_dir.path());
+    QVERIFY(r.out.contains("svi plot FOLDER"));
+}
+
+void TestCliPlot::pngOfOneRun()
+{
+    Result r =
+        runSvi({"plot", "run1", "--out", "figs/elbo.png", "--size", "640x400"}, m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.err.contains("figs/elbo.png")); // says what it wrote; the folder was made
+    const QImage img(path("figs/elbo.png"));
+    QVERIFY(!img.isNull());
+    QCOMPARE(img.size(), QSize(1280, 800)); // two pixels per point by default
+    // Not one colour: white ground, grey grid and text, and the run's line in the window's
+    // colour for the first run.
+    std::set<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2)
+            colours.insert(img.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    QVERIFY(pixelsNear(img, Qt::white) > img.width() * img.height() / 2);
+    const int line = pixelsNear(img, svi::ui::runColor(1));
+    QVERIFY2(line > 300, qPrintable(QString::number(line)));
+
+    // --scale 1: as many pixels as points; a run's trace.csv names its folder.
+    r = runSvi({"plot", "run1/trace.csv", "--out", "elbo1.png", "--size", "500x300", "--scale", "1",
+                "--quiet"},
+               m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.err.isEmpty());
+    QCOMPARE(QImage(path("elbo1.png")).size(), QSize(500, 300));
+}
+
+void TestCliPlot::svgNamesTheMetricAndTheAxes()
+{
+    const Result r = runSvi({"plot", "run1", "--metric", "heldout_loglik", "--x", "steps", "--out",
+                             "ll.svg", "--title", "Inpainting, 48×40"},
+                            m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList texts = svgTexts(path("ll.svg"));
+    // The y title is the registry's declaration of the metric: its label and unit.
+    const svi::MetricSpec* m =
+        svi::Registry::builtin().find("bpfa", "mf-ssvi")->metric("heldout_loglik");
+    QVERIFY(m && !m->unit.empty());
+    QVERIFY2(texts.contains(QString::fromStdString(svi::metricTitle(*m))),
+             qPrintable(texts.join('|')));
+    QVERIFY(texts.contains("steps"));
+    QVERIFY(texts.contains("Inpainting, 48×40"));
+    QVERIFY(texts.contains("MF-SSVI"));
+    QVERIFY(!texts.contains("ELBO"));
+
+    // PSNR of the final full pass (one point per run), against epochs on a log axis; the
+    // title defaults to the metric's label.
+    const Result p = runSvi(
+        {"plot", "run1", "--metric", "psnr", "--x", "epochs", "--log-x", "--out", "psnr.svg"},
+        m_dir.path());
+    QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+    const QStringList psnr = svgTexts(path("psnr.svg"));
+    QVERIFY2(psnr.contains("PSNR, full pass (dB)"), qPrintable(psnr.join('|')));
+    QVERIFY(psnr.contains("PSNR, full pass"));
+    QVERIFY(psnr.contains("epochs (log)"));
+}
+
+void TestCliPlot::severalFoldersAndACompareFolder()
+{
+    const Result r = runSvi({"plot", "cmp", "run1", "run2", "--out", "all.svg"}, m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.err.contains("of 6 runs"));
+    const QStringList texts = svgTexts(path("all.svg"));
+    // One legend entry per run: a compare folder's runs with their repeat, in Compare's order;
+    // two runs of one algorithm from separate folders told apart by their folder.
+    const QStringList legend = {"MF-SVI #1",  "MF-SVI #2",      "MF-SSVI #1",
+                                "MF-SSVI #2", "MF-SSVI (run1)", "MF-SSVI (run2)"};
+    qsizetype previous = -1;
+    for (const QString& name : legend) {
+        const qsizetype at = texts.indexOf(name);
+        QVERIFY2(at > previous, qPrintable(name + " in " + texts.join('|')));
+        previous = at;
+    }
+    QVERIFY(texts.contains("ELBO"));
+    QVERIFY(texts.contains("training s"));
+}
+
+void TestCliPlot::runWithoutTheMetricIsLeftOut()
+{
+    // Several runs: the one without an ELBO is left out, with a note naming it.
+    Result r = runSvi({"plot", "gibbs", "run1", "--out", "mixed.svg"}, m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("'gibbs' has no 'elbo' values"), qPrintable(r.err));
+    const QStringList texts = svgTexts(path("mixed.svg"));
+    QVERIFY(texts.contains("MF-SSVI"));
+    QVERIFY(!texts.contains("Batch Gibbs"));
+    // Only such runs: nothing to draw, nothing written, and what there is instead.
+    r = runSvi({"plot", "gibbs", "--out", "none.svg"}, m_dir.path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("nothing to draw") && r.err.contains("psnr"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(path("none.svg")));
+    // Its PSNR is drawn.
+    r = runSvi({"plot", "gibbs", "--metric", "psnr", "--out", "gibbs.svg"}, m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(svgTexts(path("gibbs.svg")).contains("Batch Gibbs"));
+}
+
+void TestCliPlot::badInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("out");
+    QTest::addColumn<QStringList>("named"); // what the message must name
+    QTest::newRow("no such folder")
+        << QStringList{"nowhere"} << "e.png" << QStringList{"'nowhere'", "no such folder"};
+    QTest::newRow("one good, one missing")
+        << QStringList{"run1", "gone"} << "e.png" << QStringList{"'gone'"};
+    QTest::newRow("folder without a trace")
+        << QStringList{"empty"} << "e.png" << QStringList{"'empty'", "trace.csv"};
+    QTest::newRow("a file") << QStringList{"small.png"} << "e.png"
+                            << QStringList{"'small.png'", "not a folder"};
+    QTest::newRow("broken trace") << QStringList{"broken"} << "e.svg"
+                                  << QStringList{"broken/trace.csv", "no column 'step'"};
+    QTest::newRow("unsupported suffix")
+        << QStringList{"run1"} << "e.bmp" << QStringList{"e.bmp", ".png or .svg"};
+    QTest::newRow("unknown metric") << QStringList{"run1", "--metric", "nope"} << "e.png"
+                                    << QStringList{"nope", "heldout_loglik (", "psnr ("};
+    QTest::newRow("bad size") << QStringList{"run1", "--size", "50x5000"} << "e.png"
+                              << QStringList{"--size = 50x5000"};
+    QTest::newRow("bad x") << QStringList{"run1", "--x", "minutes"} << "e.png"
+                           << QStringList{"--x = minutes", "seconds, steps, epochs"};
+    QTest::newRow("unknown option")
+        << QStringList{"run1", "--colour", "red"} << "e.png" << QStringList{"--colour"};
+    QTest::newRow("no folder") << QStringList{} << "e.png" << QStringList{"no FOLDER"};
+    QTest::newRow("no out") << QStringList{"run1"} << "" << QStringList{"--out"};
+}
+
+void TestCliPlot::badInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, out);
+    QFETCH(QStringList, named);
+    QVERIFY(QDir(m_dir.path()).mkpath("empty"));
+    QVERIFY(QDir(m_dir.path()).mkpath("broken"));
+    QFile broken(path("broken/trace.csv"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("time,value\n1,2\n");
+    broken.close();
+
+    QStringList full = QStringList{"plot"} + args;
+    if (!out.isEmpty())
+        full << "--out" << out;
+    const Result r = runSvi(full, m_dir.path());
+    QCOMPARE(r.exitCode, 2);
+    for (const QString& n : named)
+        QVERIFY2(r.err.contains(n), qPrintable(n + " not in: " + r.err));
+    QVERIFY(r.err.startsWith("svi: error: "));
+    QVERIFY(r.err.count('\n') == 1); // one line
+    if (!out.isEmpty())
+        QVERIFY(!QFile::exists(path(out)));
+}
+
+void TestCliPlot::needsNoDisplay()
+{
+    // No display and no platform named: svi plot draws offscreen by itself.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        env.remove(v);
+    Result r = runSvi({"plot", "cmp", "--out", "headless.png", "--quiet"}, m_dir.path(), env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!QImage(path("headless.png")).isNull());
+    // The other commands make no GUI application: a platform that does not exist is never
+    // loaded (a QGuiApplication would abort on it).
+    env.insert("QT_QPA_PLATFORM", "no-such-platform");
+    r = runSvi({"list"}, m_dir.path(), env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = runSvi({"info", "small.png", "--json"}, m_dir.path(), env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestCliPlot)
+#include "test_cli_plot.moc"
