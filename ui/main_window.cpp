@@ -250,6 +250,7 @@ void MainWindow::buildUi()
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     auto* chartBar = new QHBoxLayout;
     m_metric = new QComboBox;
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents); // metric titles are long
     m_metric->setObjectName("metricPicker");
     m_xAxis = new QComboBox;
     m_xAxis->setObjectName("xAxisPicker");

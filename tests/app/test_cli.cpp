@@ -1,5 +1,6 @@
 // The headless tool as a user runs it: list, info, run, re-run from run.json, and bad input.
 
+#include "tests/app/cli_testing.h"
 #include "tests/test_files.h"
 
 #include <QDir>
@@ -21,26 +22,11 @@ using test_support::readJson;
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = test_support::CliResult;
 
 Result svi(const QStringList& args, int timeoutMs = 120000)
 {
-    QProcess p;
-    p.start(SVI_CLI, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test_support::runCli(args, timeoutMs);
 }
 
 } // namespace

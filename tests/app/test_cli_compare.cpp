@@ -3,6 +3,7 @@
 // mean and sd columns, results.json per run, results.tex a booktabs table of the right shape,
 // one folder per run; bad picks refused before anything runs.
 
+#include "tests/app/cli_testing.h"
 #include "tests/data_writers.h"
 #include "tests/test_files.h"
 
@@ -17,25 +18,11 @@ using namespace test_support;
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QString err;
-};
+using Result = test_support::CliResult;
 
 Result svi(const QStringList& args)
 {
-    QProcess p;
-    p.start(SVI_CLI, args);
-    Result r;
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runCli(args, 300000);
 }
 
 // results.csv as header → column and rows of cells.

@@ -2,6 +2,7 @@
 // 'svi compare', drawn as PNG and SVG by the window's chart code, offscreen; and bad input.
 
 #include "core/run/registry.h"
+#include "tests/app/cli_testing.h"
 #include "ui/trace_plot.h"
 
 #include <QDir>
@@ -17,31 +18,14 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = test_support::CliResult;
 
 // Runs svi in `dir` (relative paths keep the legend's folder names short), with `env` when
 // given.
 Result runSvi(const QStringList& args, const QString& dir,
               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.setProcessEnvironment(env);
-    p.start(SVI_CLI, args);
-    Result r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test_support::runCli(args, 120000, dir, env);
 }
 
 // The texts an SVG draws (titles, tick labels, legend), in drawing order.
