@@ -10,11 +10,9 @@
 #include "ui/run_manager.h"
 #include "ui/session.h"
 
-#include <Eigen/Core>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -185,6 +183,8 @@ private:
     void onRunFinished(int id);
     void onGroupFinished(int group);
     void fillResults();
+    // The names ticked in the names list.
+    int tickedNames() const;
     // The views the kind of a run's data offers (DataView), empty when unknown.
     std::vector<DataView> viewsOf(const RunRecord& r) const;
 

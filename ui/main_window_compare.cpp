@@ -20,6 +20,23 @@ QString cell(const MeanSd& m)
     return QString("%1 ± %2").arg(QString::number(m.mean, 'g', 5), QString::number(m.sd, 'g', 2));
 }
 
+// The Compare runs that finished, as compare_results.h collects them.
+std::vector<CompareRun> finishedRuns(const RunManager& runs, const QList<int>& ids)
+{
+    std::vector<CompareRun> out;
+    std::map<std::string, int> repeats; // runs of each algorithm so far
+    for (int id : ids) {
+        const RunRecord* r = runs.record(id);
+        if (!r)
+            continue;
+        const int repeat = repeats[r->spec.model + "/" + r->spec.algorithm]++;
+        const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        if (e && r->summary)
+            out.push_back(compareRunOf(*e, r->spec.seed, repeat, *r->summary));
+    }
+    return out;
+}
+
 } // namespace
 
 void MainWindow::populateCompare()
@@ -59,23 +76,6 @@ int MainWindow::compare()
     statusBar()->showMessage(
         tr("Compare: %n run(s) queued, one after another", "", int(m_compareRuns.size())), 5000);
     return m_compareGroup;
-}
-
-// The Compare runs that finished, as compare_results.h collects them.
-static std::vector<CompareRun> finishedRuns(const RunManager& runs, const QList<int>& ids)
-{
-    std::vector<CompareRun> out;
-    std::map<std::string, int> repeats; // runs of each algorithm so far
-    for (int id : ids) {
-        const RunRecord* r = runs.record(id);
-        if (!r)
-            continue;
-        const int repeat = repeats[r->spec.model + "/" + r->spec.algorithm]++;
-        const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
-        if (e && r->summary)
-            out.push_back(compareRunOf(*e, r->spec.seed, repeat, *r->summary));
-    }
-    return out;
 }
 
 void MainWindow::fillResults()

@@ -39,6 +39,14 @@ DataDescription MainWindow::dataDescription() const
     return d;
 }
 
+int MainWindow::tickedNames() const
+{
+    int n = 0;
+    for (int i = 0; i < m_names->count(); ++i)
+        n += m_names->item(i)->checkState() == Qt::Checked;
+    return n;
+}
+
 void MainWindow::openPath(const QString& path)
 {
     openPaths({path});
@@ -65,13 +73,14 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
     m_loading = true;
     updateActions();
     setBusy(tr("Loading %1…").arg(filesName(given.files)), gen);
-    // A file of the kind shown takes the form's settings (those a file does not decide).
+    // A file of the kind shown is read with the form's read settings (a tokenizer); the others
+    // are taken from the form when the read is done (they may be edited while it runs).
     const std::string shownKind = m_kind ? m_kind->key : std::string();
     ParamValues carried;
     if (fresh && m_kind) {
-        carried = dataDescription().settings;
-        if (!m_namesKey.empty())
-            carried.erase(m_namesKey); // the names of one file are not those of another
+        const ParamValues form = dataDescription().settings;
+        for (const std::string& key : m_kind->readSettings)
+            carried[key] = form.at(key);
     }
     auto* watcher = new QFutureWatcher<ReadResult>(this);
     connect(watcher, &QFutureWatcher<ReadResult>::finished, this, [this, watcher, gen, fresh] {
@@ -236,14 +245,8 @@ void MainWindow::buildData()
         return;
     }
     if (!m_namesKey.empty() && m_names->count() > 0) {
-        bool any = false;
-        for (int i = 0; i < m_names->count() && !any; ++i)
-            any = m_names->item(i)->checkState() == Qt::Checked;
-        m_namesCount->setText(
-            tr("%1 of %2 selected")
-                .arg(splitNames(getChoice(dataDescription().settings, m_namesKey)).size())
-                .arg(m_names->count()));
-        if (!any) {
+        m_namesCount->setText(tr("%1 of %2 selected").arg(tickedNames()).arg(m_names->count()));
+        if (tickedNames() == 0) {
             refuse(tr("Select at least one of the %1.")
                        .arg(QString::fromStdString(paramNamed(m_kind->settings, m_namesKey).label)
                                 .toLower()));
@@ -293,7 +296,7 @@ void MainWindow::buildData()
 void MainWindow::showBuilt()
 {
     if (!m_namesKey.empty())
-        m_namesCount->setText(tr("%1 of %2 selected").arg(m_data.cols()).arg(m_names->count()));
+        m_namesCount->setText(tr("%1 of %2 selected").arg(tickedNames()).arg(m_names->count()));
     m_dataLabel->setText(
         tr("<b>%1</b><br>%2").arg(filesName(m_read.files).toHtmlEscaped(), m_dataSummary));
     QStringList files;

@@ -5,7 +5,6 @@
 #include "ui/run_manager.h"
 
 #include <QBrush>
-#include <algorithm>
 #include <cmath>
 
 namespace svi::ui {
@@ -13,16 +12,13 @@ namespace svi::ui {
 RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent)
     : QAbstractTableModel(parent), m_runs(runs)
 {
+    // The compared metrics the run's model declares for its data that have no column yet.
     auto metricsOf = [this](int id) {
         std::vector<MetricSpec> added;
-        const RunRecord* r = m_runs->record(id);
-        const AlgorithmEntry* e =
-            r ? Registry::builtin().find(r->spec.model, r->spec.algorithm) : nullptr;
-        if (e)
-            for (const MetricSpec& m : e->metrics)
-                if (m.compared && m.reportedOn(r->spec.data.kind) && metricColumn(m.key) < 0 &&
-                    std::none_of(added.begin(), added.end(),
-                                 [&](const MetricSpec& a) { return a.key == m.key; }))
+        if (const RunRecord* r = m_runs->record(id))
+            for (const MetricSpec& m :
+                 Registry::builtin().metricsOf({r->spec.model}, r->spec.data.kind))
+                if (m.compared && metricColumn(m.key) < 0)
                     added.push_back(m);
         return added;
     };

@@ -75,6 +75,8 @@ Session readSession(const QJsonObject& json, const QString& file, const QString&
     if (!json.value("runs").isArray())
         fail(file, "runs", "missing or not a list");
     const std::string name = QFileInfo(file).fileName().toStdString();
+    if (version != 1 && !json.value("data").isObject())
+        fail(file, "data", "missing or not an object");
     Session s;
     // Version 1: the window's data and task, and each run's own (or the window's).
     const QJsonValue data1 = json.value("data"), task1 = json.value("task");
@@ -82,8 +84,6 @@ Session readSession(const QJsonObject& json, const QString& file, const QString&
         version == 1
             ? upgradeRunJson(QJsonObject{{"version", 1}}, data1, task1).value("data").toObject()
             : json.value("data").toObject();
-    if (version != 1 && !json.value("data").isObject())
-        fail(file, "data", "missing or not an object");
     s.data = dataFromJson(withFolder(data, folder), name);
     const QJsonArray runs = json.value("runs").toArray();
     for (qsizetype i = 0; i < runs.size(); ++i) {
