@@ -168,8 +168,14 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
     writeFileAtomically(dir + "/run.json",
                         QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
     const DataSet& data = p.data.built.data;
-    if (data.dense && data.dense->image)
-        saveGrayImage((dir + "/observed.png").toStdString(), data.dense->image->corrupted);
+    if (data.dense && data.dense->image) {
+        // What the model sees, and which pixels those are (255 observed, 0 removed), so that
+        // a peer can be given exactly the same task.
+        const ImageLayout& layout = *data.dense->image;
+        saveGrayImage((dir + "/observed.png").toStdString(), layout.corrupted);
+        saveGrayImage((dir + "/mask.png").toStdString(),
+                      255.0f * layout.pixelObserved.cast<float>().array());
+    }
 
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;

@@ -305,6 +305,19 @@ void TestCli::runWritesEverything()
     QCOMPARE(rec.size(), QSize(48, 40));
     QImage obs(out + "/observed.png");
     QCOMPARE(obs.size(), QSize(48, 40));
+    // The mask names the observed pixels: about half at --missing 0.5, and only those are seen.
+    const QImage mask = QImage(out + "/mask.png").convertToFormat(QImage::Format_Grayscale8);
+    const QImage seen = obs.convertToFormat(QImage::Format_Grayscale8);
+    QCOMPARE(mask.size(), QSize(48, 40));
+    int observed = 0, seenWhereRemoved = 0;
+    for (int y = 0; y < 40; ++y)
+        for (int x = 0; x < 48; ++x) {
+            QVERIFY(mask.pixelColor(x, y).value() == 0 || mask.pixelColor(x, y).value() == 255);
+            observed += mask.pixelColor(x, y).value() == 255;
+            seenWhereRemoved += mask.pixelColor(x, y).value() == 0 && qGray(seen.pixel(x, y)) != 0;
+        }
+    QCOMPARE(observed, 48 * 40 / 2);
+    QCOMPARE(seenWhereRemoved, 0);
 }
 
 void TestCli::configReRunsIdentically()
