@@ -71,6 +71,7 @@ int cmdList(const std::vector<std::string>& args)
                                        {"algorithm", QString::fromStdString(e.algorithm)},
                                        {"label", QString::fromStdString(e.label)},
                                        {"help", QString::fromStdString(e.help)},
+                                       {"bound", QString::fromStdString(e.boundText())},
                                        {"params", params}});
         }
         std::fputs(QJsonDocument(entries).toJson(QJsonDocument::Indented).constData(), stdout);
@@ -84,6 +85,7 @@ int cmdList(const std::vector<std::string>& args)
         }
         std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(),
                     e.help.c_str());
+        std::printf("      ELBO: %s\n", e.boundText().c_str());
         for (const ParamSpec& p : e.params)
             std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
                         typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),

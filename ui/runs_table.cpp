@@ -141,6 +141,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(r->summary->message);
     if (role == Qt::ToolTipRole && index.column() == Parameters)
         return parameterText(*r);
+    if (role == Qt::ToolTipRole && index.column() == Elbo)
+        if (const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm))
+            return QString::fromStdString(e->boundText());
     if (role == Qt::TextAlignmentRole && index.column() >= Steps && index.column() < termination)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == termination && r->summary &&

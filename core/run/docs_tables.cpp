@@ -90,10 +90,10 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
         out << (i == 0 ? " " : ", ") << code(kinds[i]);
     out << ".\n\n";
 
-    out << "| algorithm | label | what it does |\n| --- | --- | --- |\n";
+    out << "| algorithm | label | what it does | its ELBO trace |\n| --- | --- | --- | --- |\n";
     for (const AlgorithmEntry* e : entries)
         out << "| " << code(e->algorithm) << " | " << markdownCell(e->label) << " | "
-            << markdownCell(e->help) << " |\n";
+            << markdownCell(e->help) << " | " << markdownCell(e->boundText()) << " |\n";
     out << "\n";
 
     out << "| key | label | default | range | algorithms | help |\n"

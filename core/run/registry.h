@@ -29,6 +29,15 @@ struct AlgorithmEntry
     int compareRank = 0;
     std::vector<ParamSpec> params;
     std::vector<MetricSpec> metrics; // what its evaluations report, the headline among them
+    // What its ELBO trace is (one line), when it is not simply the model's bound under the
+    // algorithm's own q: e.g. a Monte Carlo estimate, or a lower bound of the bound optimised.
+    std::string bound;
+    // `bound`, or the generic description when it is empty.
+    std::string boundText() const
+    {
+        return bound.empty() ? "the evidence lower bound of the model under the algorithm's q"
+                             : bound;
+    }
     // Builds a trainer from resolved parameters. May throw std::invalid_argument with a
     // message naming the field when the parameters do not fit the data (e.g. patch size).
     std::function<std::unique_ptr<Trainer>(const DataSet&, const ParamValues&, std::uint64_t seed)>

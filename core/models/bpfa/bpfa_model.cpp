@@ -347,7 +347,9 @@ namespace {
 // Coordinate ascent shared by the factorised local families. `update(k, B)` sets θ_k, m_k
 // (= ν_k/κ_k) and κ_k from B = φ_k·r^{−k}, each an exact block maximisation of the local
 // bound; the residual r = y − Σ_k θ_k m_k φ_k is kept current. Stops after maxIters sweeps or
-// when max |Δθ| < tol. Then fills the moments; `spikeW2` is E[w_k² | z_k = 0] (0 when the
+// when no θ_k moved by tol and no term E[x_k] φ_k of the prediction by tol in norm (θ alone is
+// not enough: with every θ_k saturated the weights may still be far from converged). Then
+// fills the moments; `spikeW2` is E[w_k² | z_k = 0] (0 when the
 // family has no separate spike, i.e. q(w_k) does not depend on z_k).
 template <typename Update>
 void factorisedAscent(Workspace& ws, int maxIters, double tol, double spikeW2, Update&& update)
@@ -357,17 +359,19 @@ void factorisedAscent(Workspace& ws, int maxIters, double tol, double spikeW2, U
     r = yv(ws);
     int it = 0;
     for (; it < maxIters; ++it) {
-        double maxDelta = 0.0;
+        double maxDelta = 0.0, maxMove = 0.0; // max |Δθ_k|, max ‖ΔE[x_k] φ_k‖²
         for (int k = 0; k < K; ++k) {
             const double thetaOld = ws.theta[k];
             const double eOld = thetaOld * ws.mean[k];
             update(k, Gk(ws, k).dot(r) + eOld * ws.Gn[k]);
             const double eNew = ws.theta[k] * ws.mean[k];
-            if (eNew != eOld)
+            if (eNew != eOld) {
                 r.noalias() -= (eNew - eOld) * Gk(ws, k).transpose();
+                maxMove = std::max(maxMove, (eNew - eOld) * (eNew - eOld) * ws.Gn[k]);
+            }
             maxDelta = std::max(maxDelta, std::abs(ws.theta[k] - thetaOld));
         }
-        if (maxDelta < tol) {
+        if (maxDelta < tol && maxMove < tol * tol) {
             ++it;
             break;
         }

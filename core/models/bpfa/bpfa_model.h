@@ -121,7 +121,8 @@ struct Workspace
 //
 // Mean-field (eq. 8–9; MF-SVI with an expectation view, MF-SSVI with a sample): coordinate
 // ascent on (θ_k, ν_k, κ_k), each update an exact maximisation, so the local ELBO never
-// decreases. Stops after maxIters sweeps or when max |Δθ| < tol.
+// decreases. Stops after maxIters sweeps or when no θ_k, and no term E[x_k] φ_k of the
+// prediction (in norm over the observed entries), moved by tol in the last sweep.
 void mfLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol);
 // Spike-and-slab (eq. 11; Titsias-SSVI): coordinate ascent on (θ_k, ν_k, κ_k) jointly per k.
 void titsiasLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol);

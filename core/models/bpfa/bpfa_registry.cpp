@@ -27,10 +27,10 @@ std::vector<ParamSpec> gibbsParams()
         intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
         intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
         intParam("eval_burnin", "Evaluation burn-in",
-                 "local Gibbs sweeps discarded per item when scoring / reconstructing", 10, 0,
+                 "local Gibbs sweeps discarded per item when scoring / reconstructing", 3, 0,
                  10000),
         intParam("eval_kept", "Evaluation kept sweeps",
-                 "local Gibbs sweeps averaged per item when scoring / reconstructing", 10, 1,
+                 "local Gibbs sweeps averaged per item when scoring / reconstructing", 3, 1,
                  10000)};
 }
 
@@ -38,7 +38,8 @@ std::vector<ParamSpec> ascentParams()
 {
     return {intParam("local_iters", "Local sweeps", "coordinate-ascent sweeps per item at most", 20,
                      1, 10000),
-            realParam("local_tol", "Local tolerance", "stop the local sweeps when max |Δθ| < tol",
+            realParam("local_tol", "Local tolerance",
+                      "stop the local sweeps when no θ_k and no E[z_k w_k]·‖φ_k‖ moved by tol",
                       1e-3, 0.0, 1.0)};
 }
 
@@ -83,6 +84,36 @@ int compareRank(BpfaAlgorithm a)
     return 0;
 }
 
+// What each algorithm's ELBO trace is (see BpfaTrainer::evaluate). Mean-field methods optimise
+// their own bound and are scored by it; the sampling methods' bounds have no closed form and are
+// bounded below by the best spike-and-slab factors.
+std::string bound(BpfaAlgorithm a)
+{
+    const std::string mc = " at each of eval_samples draws β ~ q(β), averaged (Monte Carlo)";
+    switch (a) {
+    case BpfaAlgorithm::MfSvi:
+        return "mean-field ELBO: the optimised q(z_k)q(w_k) of each item under E_q(β)";
+    case BpfaAlgorithm::MfSsvi:
+        return "structured ELBO E_q(β)[local bound] − KL(q(β)‖p(β)), the local bound of the "
+               "optimised mean-field factors" +
+               mc;
+    case BpfaAlgorithm::TitsiasSsvi:
+        return "structured ELBO E_q(β)[local bound] − KL(q(β)‖p(β)), the local bound of the "
+               "optimised spike-and-slab factors" +
+               mc;
+    case BpfaAlgorithm::MimnoSvi:
+        return "lower bound of its ELBO: the local optimum exp(E_q(β) log p) replaced by the best "
+               "spike-and-slab factors under E_q(β)";
+    case BpfaAlgorithm::GibbsSsvi:
+        return "lower bound of its structured ELBO E_q(β)[log p(y_i | β)] − KL: log p(y_i | β) "
+               "bounded by the best spike-and-slab factors" +
+               mc;
+    case BpfaAlgorithm::BatchGibbs:
+        return "none: a sampler has no bound";
+    }
+    return {};
+}
+
 void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
     AlgorithmEntry e;
@@ -93,6 +124,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.help = std::move(help);
     e.dataKinds = {"image", "table", "synthetic"};
     e.metrics = metrics();
+    e.bound = bound(algorithm);
     e.compareRank = compareRank(algorithm);
     e.params = BpfaOptions::params(algorithm);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {

@@ -119,6 +119,8 @@ private:
     struct Chunked;
     void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng,
                   bool evaluation = false) const;
+    // The algorithm's local bound of the item in `ws` under `view` (see evaluate()).
+    double localBound(bpfa::Workspace& ws, const bpfa::GlobalView& view) const;
     void drawLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng, bool first) const;
     bool structured() const;
     bpfa::GlobalView estimateView() const; // the view used for point predictions
