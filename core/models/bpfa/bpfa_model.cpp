@@ -464,8 +464,16 @@ void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, 
                 on = true;
             else if (logOdds < -40.0)
                 on = false;
-            else
-                on = rng.uniform() < sigmoid(logOdds);
+            else {
+                const double u = rng.uniform();
+                // z_k = 1 with probability σ(l). For l < 0, σ(l) < e^l ≤ 1/(1 − l + l²/2), so
+                // most draws of an unlikely feature are decided without the exponential (the
+                // decision is the same as comparing with σ(l) itself).
+                if (logOdds < 0.0 && u * (1.0 - logOdds + 0.5 * logOdds * logOdds) >= 1.0)
+                    on = false;
+                else
+                    on = u < sigmoid(logOdds);
+            }
             // w_k | z_k = 0 is N(0, 1/γ_w) and does not touch the likelihood: it is never
             // stored (x_k = 0); its second moment enters E‖w‖² exactly below.
             const double xNew = on ? mu + rng.normal() / std::sqrt(kappa) : 0.0;
