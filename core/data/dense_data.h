@@ -36,6 +36,9 @@ struct ImageLayout
     Eigen::ArrayXXf original;  // the clean image (height rows × width cols)
     Eigen::ArrayXXf corrupted; // what the model sees: observed pixels (noise added), 0 elsewhere
     MatrixRU8 pixelObserved;   // 1 where the pixel is observed
+    // The observed pixels are exact (no noise was added): a reconstruction keeps them and
+    // fills only the removed ones.
+    bool exactObserved = false;
 
     int patchesPerRow() const { return width - patch + 1; }
     int patchesPerCol() const { return height - patch + 1; }

@@ -112,6 +112,7 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
             sum += v;
             sumSq += double(v) * v;
         }
+    L.exactObserved = o.noise == 0.0;
     L.mean = sum / double(keep);
     const double var = std::max(0.0, sumSq / double(keep) - L.mean * L.mean);
     L.scale = std::max(std::sqrt(var), 1e-6);
@@ -187,7 +188,9 @@ Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est)
         const int nc = std::min(c, pr - 1) - std::max(0, c - p + 1) + 1;
         for (int r = 0; r < L.height; ++r) {
             const int nr = std::min(r, pc - 1) - std::max(0, r - p + 1) + 1;
-            const double v = sum(r, c) / double(nr * nc) * L.scale + L.mean;
+            const double v = L.exactObserved && L.pixelObserved(r, c)
+                                 ? double(L.corrupted(r, c))
+                                 : sum(r, c) / double(nr * nc) * L.scale + L.mean;
             out(r, c) = float(std::clamp(v, 0.0, 255.0));
         }
     }

@@ -41,7 +41,8 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
                                 const std::string& source);
 
 // Averages overlapping patch estimates (N×D, normalised units, one row per patch in the
-// order of makeInpaintingData) into an image on the 0–255 scale, clamped to [0, 255].
+// order of makeInpaintingData) into an image on the 0–255 scale, clamped to [0, 255]. With
+// layout.exactObserved (a task without noise) the observed pixels keep their values.
 Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates);
 
 // Lays out dictionary atoms (one per row of `atoms`, p·p entries each, row-major tiles) as a

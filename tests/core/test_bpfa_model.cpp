@@ -159,6 +159,7 @@ private slots:
     void localOptimumIsStationary();
     void globalElboTermIsMinusKl();
     void priorNaturalParameters();
+    void leavingAnEntryOutIsGatheringWithoutIt();
 };
 
 // Eq. 7 written out term by term from the mean-field local parameters (θ, ν/κ, κ) of every
@@ -250,6 +251,7 @@ void TestBpfaModel::fullBatchStepWithRhoOneEqualsBatchUpdate()
     o.K = K;
     o.minibatch = N;
     o.init = "random";
+    o.noiseFit = "model"; // eq. 7: the noise from every observed residual, as the batch update
     o.evalItems = 5;
     BpfaTrainer trainer(data, BpfaAlgorithm::MfSvi, o, 3);
     const Globals g0 = trainer.globals();
@@ -504,6 +506,50 @@ void TestBpfaModel::priorNaturalParameters()
     QCOMPARE(p.c, 1.0);
     QCOMPARE(p.d, 10.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, priorGlobals(prior, 0, 64));
+}
+
+// The predictive noise fit takes one observed entry out of the gathered item: the local step
+// must then see exactly the item gathered with that entry unobserved, and the entry's error is
+// that of the local posterior-mean prediction.
+void TestBpfaModel::leavingAnEntryOutIsGatheringWithoutIt()
+{
+    const int K = 5, D = 9;
+    const Globals g = someGlobals(K, D, 3);
+    const GlobalView v = expectationView(g);
+    Rng rng(8);
+    Eigen::VectorXd y(D);
+    for (int d = 0; d < D; ++d)
+        y[d] = rng.normal();
+    Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1> observed =
+        Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>::Ones(D);
+    observed[6] = 0;
+    Workspace left, without;
+    left.resize(K, D);
+    without.resize(K, D);
+    left.gather(y, observed, v);
+    QCOMPARE(left.Do, D - 1);
+    const int d = left.leaveOut(2, v); // the third observed entry: dimension 2
+    QCOMPARE(d, 2);
+    QCOMPARE(left.Do, D - 2);
+    QCOMPARE(left.y[left.Do], y[2]);
+    observed[2] = 0;
+    without.gather(y, observed, v);
+    QCOMPARE(without.Do, left.Do);
+    for (int k = 0; k < K; ++k) {
+        QVERIFY(std::abs(left.G2[k] - without.G2[k]) < 1e-12);
+        QVERIFY(std::abs(left.Gn[k] - without.Gn[k]) < 1e-12);
+    }
+    // The same entries, perhaps in another order: the same local optimum.
+    mfLocal(left, v, 200, 0.0);
+    mfLocal(without, v, 200, 0.0);
+    QVERIFY((left.theta - without.theta).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY((left.mean - without.mean).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY(std::abs(mfLocalElbo(left, v) - mfLocalElbo(without, v)) < 1e-9);
+    // Its error, from the posterior means E[x_k] = θ_k m_k and E[φ_k2].
+    double pred = 0.0;
+    for (int k = 0; k < K; ++k)
+        pred += without.theta[k] * without.mean[k] * g.h(k, 2) / g.lambda(k, 2);
+    QVERIFY(std::abs(left.predictionError(2, y[2], v) - (y[2] - pred) * (y[2] - pred)) < 1e-12);
 }
 
 QTEST_GUILESS_MAIN(TestBpfaModel)

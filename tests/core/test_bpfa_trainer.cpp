@@ -9,6 +9,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <map>
 #include <omp.h>
 
 using namespace svi;
@@ -62,6 +63,7 @@ private slots:
     void badOptionsNameTheField();
     void registryListsAllSixAlgorithms();
     void adaptiveScheduleLearns();
+    void predictiveNoiseFitTracksTheHeldOutError();
 };
 
 void TestBpfaTrainer::sameResultWithOneAndTwoThreads_data()
@@ -330,6 +332,36 @@ void TestBpfaTrainer::adaptiveScheduleLearns()
     const AlgorithmEntry* e = Registry::builtin().find("bpfa", "mf-svi");
     QVERIFY(std::any_of(e->params.begin(), e->params.end(),
                         [](const ParamSpec& p) { return p.key == "schedule"; }));
+}
+
+// noise_fit = predictive: 1/E[γ_obs] follows the squared error of predictions of entries the
+// local step has not seen — on data drawn from the model, the held-out MSE (the noise plus the
+// error of inferring the features from the other entries) — while the model's own fit (eq. 7)
+// follows the residual of the entries it was fitted to, which is smaller.
+void TestBpfaTrainer::predictiveNoiseFitTracksTheHeldOutError()
+{
+    const BpfaSynthetic s = synthetic(3000, 4, 100.0);
+    std::map<std::string, std::pair<double, double>> fit; // noise variance, held-out MSE
+    for (const char* mode : {"model", "predictive"}) {
+        BpfaOptions o = smallOptions();
+        o.noiseFit = mode;
+        o.evalItems = 3000;
+        BpfaTrainer t(s.data, BpfaAlgorithm::GibbsSsvi, o, 5);
+        for (int step = 1; step <= 300; ++step)
+            t.step(step);
+        const Evaluation ev = t.evaluate(false);
+        const double sd = ev.metrics.at("noise_sd");
+        fit[mode] = {sd * sd, ev.metrics.at("mse")};
+        qInfo("%s: noise variance %.4f, held-out MSE %.4f, true noise %.4f", mode, sd * sd,
+              ev.metrics.at("mse"), s.noiseVariance);
+    }
+    const auto [predictive, predictiveMse] = fit["predictive"];
+    const auto [model, modelMse] = fit["model"];
+    QVERIFY2(std::abs(predictive - predictiveMse) < 0.25 * predictiveMse,
+             qPrintable(
+                 QString("predictive fit %1, held-out MSE %2").arg(predictive).arg(predictiveMse)));
+    QVERIFY2(model < 0.8 * predictive,
+             qPrintable(QString("model fit %1, predictive fit %2").arg(model).arg(predictive)));
 }
 
 QTEST_GUILESS_MAIN(TestBpfaTrainer)

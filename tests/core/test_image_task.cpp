@@ -37,6 +37,7 @@ private slots:
     void reconstructionIsExactWithNothingMissing_data();
     void reconstructionIsExactWithNothingMissing();
     void normalisationRoundTrips();
+    void noiseFreeReconstructionKeepsObservedPixels();
     void observedFractionIsExact_data();
     void observedFractionIsExact();
     void corruptionIsSeededAndExact();
@@ -90,6 +91,35 @@ void TestImageTask::reconstructionIsExactWithNothingMissing()
     QCOMPARE(back.rows(), img.rows());
     QVERIFY((back - img).abs().maxCoeff() < 1e-3);
     QVERIFY(std::isinf(psnr(img, back)) || psnr(img, back) > 60);
+}
+
+// Without noise the observed pixels are the truth: whatever the patch estimates say (here a
+// flat zero, the mean grey level), the reconstruction keeps them and fills only the removed
+// pixels. With noise every pixel is the patches' average.
+void TestImageTask::noiseFreeReconstructionKeepsObservedPixels()
+{
+    const Eigen::ArrayXXf img = gradientImage(30, 26);
+    for (const double noise : {0.0, 5.0}) {
+        InpaintOptions o;
+        o.missing = 0.6;
+        o.noise = noise;
+        const DenseDataPtr d = makeInpaintingData(img, o, "t");
+        QCOMPARE(d->image->exactObserved, noise == 0.0);
+        const Eigen::ArrayXXf back =
+            reconstructImage(*d->image, MatrixRF::Zero(d->rows(), d->cols()));
+        const float grey = float(std::clamp(d->image->mean, 0.0, 255.0));
+        int kept = 0, filled = 0;
+        for (int r = 0; r < img.rows(); ++r)
+            for (int c = 0; c < img.cols(); ++c) {
+                const bool seen = d->image->pixelObserved(r, c) != 0;
+                const float expected = seen && noise == 0.0 ? d->image->corrupted(r, c) : grey;
+                QVERIFY(std::abs(back(r, c) - expected) < 1e-3f);
+                kept += seen && noise == 0.0 && std::abs(expected - grey) > 1.0f;
+                filled += !seen;
+            }
+        QVERIFY(filled > 0);
+        QVERIFY(noise != 0.0 || kept > 100); // the kept pixels differ from the fill
+    }
 }
 
 void TestImageTask::normalisationRoundTrips()

@@ -277,6 +277,31 @@ void Workspace::gather(
     gatherView(*this, view);
 }
 
+int Workspace::leaveOut(int j, const GlobalView& view)
+{
+    const int last = Do - 1;
+    const int d = obs[std::size_t(j)];
+    for (int k = 0; k < K; ++k) {
+        G2[k] -= view.phiSecond(k, d);
+        Gn[k] -= view.phi(k, d) * view.phi(k, d);
+        std::swap(G(k, j), G(k, last));
+    }
+    std::swap(y[j], y[last]);
+    std::swap(obs[std::size_t(j)], obs[std::size_t(last)]);
+    obs.pop_back();
+    Do = last;
+    return d;
+}
+
+double Workspace::predictionError(int d, double value, const GlobalView& view) const
+{
+    double mean = 0.0;
+    for (int k = 0; k < K; ++k)
+        if (ex[k] != 0.0)
+            mean += ex[k] * view.phi(k, d);
+    return (value - mean) * (value - mean);
+}
+
 // The workspace keeps full-size (K×D, D) storage; only the first Do columns / entries are
 // meaningful for the current item. These helpers give the live parts.
 namespace {

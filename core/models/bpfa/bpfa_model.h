@@ -93,6 +93,12 @@ struct Workspace
     void resize(int K, int D);
     // Gathers item i (its Observed entries) and the view's rows restricted to them.
     void gather(const DenseData& data, std::int64_t i, const GlobalView& view);
+    // Takes observed entry j (0 ≤ j < Do) out of the gathered item: the local step then does
+    // not see it. Returns its dimension; its value stays in y[Do] (the new Do).
+    int leaveOut(int j, const GlobalView& view);
+    // (y − Σ_k E[x_k] φ_kd)²: the squared error of the local posterior-mean prediction of
+    // entry d (value y), which the local step did not see.
+    double predictionError(int d, double y, const GlobalView& view) const;
     // Same for explicit y/observed arrays (tests).
     void gather(const Eigen::Ref<const Eigen::VectorXd>& y,
                 const Eigen::Ref<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>& observed,

@@ -158,6 +158,11 @@ std::vector<ParamSpec> BpfaOptions::params(BpfaAlgorithm algorithm)
                              "items in the Gibbs initialisation subset", 2000, 1, kHuge));
         p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
                              "batch Gibbs iterations of the initialisation", 20, 0, 100000));
+        p.push_back(choiceParam(
+            "noise_fit", "Noise fit",
+            "model: q(γ_obs) from every observed entry's residual (eq. 7); predictive: from one "
+            "observed entry per item left out of its local step (the error on unseen entries)",
+            {"predictive", "model"}, "predictive"));
     }
     const auto prior = bpfa::Prior::params();
     p.insert(p.end(), prior.begin(), prior.end());
@@ -195,6 +200,7 @@ const ParamFields<BpfaOptions>& BpfaOptions::fields()
         b.add("init", &BpfaOptions::init)
             .add("init_items", &BpfaOptions::initItems)
             .add("init_sweeps", &BpfaOptions::initSweeps)
+            .add("noise_fit", &BpfaOptions::noiseFit)
             .add(&BpfaOptions::prior, bpfa::Prior::fields())
             .add("eval_items", &BpfaOptions::evalItems)
             .add("eval_samples", &BpfaOptions::evalSamples);

@@ -400,6 +400,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
 {
     const DenseData& data = *m_data;
     const std::int64_t n = std::int64_t(items.size());
+    const bool predictiveNoise = m_options.noiseFit == "predictive";
     forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         Stats& st = m_chunks->stats[c];
@@ -407,8 +408,21 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
         for (std::int64_t j = begin; j < end; ++j) {
             ws.gather(data, items[j], view);
             Rng rng = Rng::stream(m_seed, kStreamLocal, streamId, items[j]);
-            runLocal(ws, view, rng);
-            st.add(ws);
+            if (predictiveNoise && ws.Do > 1) {
+                // The noise statistic from an entry the local step has not seen: Do times the
+                // squared error of its posterior-mean prediction stands for the item's E‖r‖²
+                // (cross-validation). With the prediction's variance added as well the noise
+                // feeds on itself (a larger σ, a vaguer fit, a larger error): measured σ 17.5
+                // grey levels on house against 12.8 without it, and 0.8 dB lower PSNR.
+                const int d = ws.leaveOut(int(rng.below(std::uint64_t(ws.Do))), view);
+                runLocal(ws, view, rng);
+                ws.er2 = double(ws.Do + 1) * ws.predictionError(d, ws.y[ws.Do], view);
+                st.add(ws);
+                st.obsCount += 1.0; // the left-out entry counts as observed for γ_obs
+            } else {
+                runLocal(ws, view, rng);
+                st.add(ws);
+            }
             if (m_live.size() > 0)
                 predictItem(ws, view, m_live.row(items[j]).data());
         }

@@ -36,6 +36,9 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     int localIters{}; // MF and spike-and-slab: coordinate-ascent sweeps at most
     double localTol{};
     std::string init; // "random" | "gibbs"
+    // "model": γ_obs from the residuals of every observed entry (eq. 7); "predictive": from
+    // one observed entry per item left out of its local step.
+    std::string noiseFit;
     int initItems{};  // Gibbs initialisation: patches in the random subset
     int initSweeps{}; // Gibbs initialisation: batch Gibbs iterations
     bpfa::Prior prior;
