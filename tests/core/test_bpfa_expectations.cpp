@@ -693,7 +693,7 @@ void TestBpfaExpectations::fullBatchMfSviRaisesTheBound()
     o.init = "random";
     o.localIters = 2000;
     o.localTol = 0.0;
-    o.noiseFit = "model"; // eq. 7: coordinate ascent on the mean-field bound itself
+    o.noiseFit = "model";    // eq. 7: coordinate ascent on the mean-field bound itself
     o.evalItems = int(so.N); // every item with a held-out entry is scored
     BpfaTrainer trainer(s.data, BpfaAlgorithm::MfSvi, o, 7);
     const int K = o.K, D = so.D;
