@@ -53,8 +53,8 @@ same inputs give the same scores with the same numpy, scikit-learn and BLAS.
 
 Scores, on the 0-255 scale, the reconstruction clipped to [0, 255] as svi's: PSNR =
 20·log10(255 / rmse) over all pixels, and over the removed pixels only (svi's psnr and
-psnr_missing). svi's reconstruction puts its own estimate on the observed pixels too, also
-without noise, so there its psnr is not like for like with this one: compare psnr_missing.
+psnr_missing). Without noise both keep the observed pixels, so both figures compare like for
+like; with noise both denoise every pixel.
 Seconds are the wall time of the inpainting alone (reading the task excluded); they depend on
 the BLAS numpy uses (Debian's default is the unoptimised reference BLAS).
 """
