@@ -25,13 +25,5 @@ for a in mf-svi mimno-svi gibbs-ssvi; do
 done
 
 # 3. Table 1 of paper 000 on house and peppers: 80 % missing; 50 % missing with σ = 15.
-budget=${TABLE1_SECONDS:-30}
-for img in house peppers; do
-  for task in "0.8 0" "0.5 15"; do
-    set -- $task
-    for a in mf-svi mf-ssvi titsias-ssvi mimno-svi gibbs-ssvi; do
-      "$svi" run "$images/$img.png" --missing "$1" --noise "$2" --algorithm "$a" \
-        --seconds "$budget" --out "$out/t1_${img}_$1_$2_$a" --quiet
-    done
-  done
-done
+scripts/reproduce/000-table1.sh --svi "$svi" --seconds "${TABLE1_SECONDS:-30}" \
+  --out "$out/table1" "$images/house.png" "$images/peppers.png"

@@ -64,6 +64,7 @@ private slots:
     void registryListsAllSixAlgorithms();
     void adaptiveScheduleLearns();
     void predictiveNoiseFitTracksTheHeldOutError();
+    void predictiveNoiseStatisticExactly();
 };
 
 void TestBpfaTrainer::sameResultWithOneAndTwoThreads_data()
@@ -362,6 +363,39 @@ void TestBpfaTrainer::predictiveNoiseFitTracksTheHeldOutError()
                  QString("predictive fit %1, held-out MSE %2").arg(predictive).arg(predictiveMse)));
     QVERIFY2(model < 0.8 * predictive,
              qPrintable(QString("model fit %1, predictive fit %2").arg(model).arg(predictive)));
+}
+
+// The predictive noise statistic, exactly: with every loading 0 each prediction is 0, so an item
+// whose observed entries all equal v contributes Do·v² to Σ E‖r‖² whichever entry is left out,
+// and all Do of its entries count as observed for γ_obs. (An item with one observed entry has
+// nothing to leave out and gives its residual, also v².)
+void TestBpfaTrainer::predictiveNoiseStatisticExactly()
+{
+    const int N = 6, D = 5, K = 3;
+    auto data = std::make_shared<DenseData>();
+    data->values.resize(N, D);
+    data->roles.resize(N, D);
+    data->source = "constant rows";
+    double r2 = 0.0, observed = 0.0;
+    for (int i = 0; i < N; ++i) {
+        const int seen = i == 0 ? 1 : D - i % 3; // 1, 4, 3, 5, 4, 3 observed entries
+        for (int d = 0; d < D; ++d) {
+            data->values(i, d) = float(0.5 * (i + 1));
+            data->roles(i, d) = std::uint8_t(d < seen ? EntryRole::Observed : EntryRole::Missing);
+        }
+        r2 += seen * 0.25 * (i + 1) * (i + 1);
+        observed += seen;
+    }
+    BpfaOptions o = smallOptions();
+    o.K = K;
+    o.noiseFit = "predictive";
+    BpfaTrainer t(data, BpfaAlgorithm::GibbsSsvi, o, 3);
+    const bpfa::GlobalView v =
+        bpfa::pointView(bpfa::MatrixRD::Zero(K, D), Eigen::VectorXd::Constant(K, 0.5), 2.0, 1.0);
+    const bpfa::Stats s = t.localStats({0, 1, 2, 3, 4, 5}, v, 1);
+    QCOMPARE(s.obsCount, observed);
+    QVERIFY2(std::abs(s.r2 - r2) < 1e-9 * r2,
+             qPrintable(QString("%1 against %2").arg(s.r2).arg(r2)));
 }
 
 QTEST_GUILESS_MAIN(TestBpfaTrainer)

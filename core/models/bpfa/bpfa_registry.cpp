@@ -90,17 +90,18 @@ int compareRank(BpfaAlgorithm a)
 std::string bound(BpfaAlgorithm a)
 {
     const std::string mc = " at each of eval_samples draws β ~ q(β), averaged (Monte Carlo)";
+    auto structuredBound = [&](const std::string& family) {
+        return "structured ELBO E_q(β)[local bound] − KL(q(β)‖p(β)), the local bound of the "
+               "optimised " +
+               family + " factors" + mc;
+    };
     switch (a) {
     case BpfaAlgorithm::MfSvi:
         return "mean-field ELBO: the optimised q(z_k)q(w_k) of each item under E_q(β)";
     case BpfaAlgorithm::MfSsvi:
-        return "structured ELBO E_q(β)[local bound] − KL(q(β)‖p(β)), the local bound of the "
-               "optimised mean-field factors" +
-               mc;
+        return structuredBound("mean-field");
     case BpfaAlgorithm::TitsiasSsvi:
-        return "structured ELBO E_q(β)[local bound] − KL(q(β)‖p(β)), the local bound of the "
-               "optimised spike-and-slab factors" +
-               mc;
+        return structuredBound("spike-and-slab");
     case BpfaAlgorithm::MimnoSvi:
         return "lower bound of its ELBO: the local optimum exp(E_q(β) log p) replaced by the best "
                "spike-and-slab factors under E_q(β)";

@@ -330,6 +330,12 @@ std::int64_t BpfaTrainer::itemsPerStep() const
     return std::min<std::int64_t>(m_options.minibatch, m_data->trainingRowCount());
 }
 
+bool BpfaTrainer::samplingLocal() const
+{
+    return m_algorithm == BpfaAlgorithm::GibbsSsvi || m_algorithm == BpfaAlgorithm::MimnoSvi ||
+           m_algorithm == BpfaAlgorithm::BatchGibbs;
+}
+
 bool BpfaTrainer::structured() const
 {
     return m_algorithm == BpfaAlgorithm::MfSsvi || m_algorithm == BpfaAlgorithm::TitsiasSsvi ||
@@ -605,35 +611,25 @@ Evaluation BpfaTrainer::evaluate(bool full)
             for (int d = 0; d < m_D; ++d)
                 if (data.heldOut(i, d))
                     held.push_back(d);
-            // The ELBO's local part: the bound the algorithm optimises (its registry entry's
-            // `bound` says which). Structured methods: a Monte Carlo average over the draws of
-            // β ~ q(β) of the local bound at β; the others: the local bound under E_q(β).
-            if (!batch) {
-                if (structured()) {
-                    double sum = 0.0;
-                    for (const GlobalView& vm : views) {
-                        ws.gather(data, i, vm);
-                        sum += localBound(ws, vm);
-                    }
-                    elbo += sum / M;
-                } else {
-                    ws.gather(data, i, expView);
-                    elbo += localBound(ws, expView);
-                }
-            }
-            // Held-out predictive log-likelihood (eq. 12): log-mean over M joint draws.
+            // Held-out predictive log-likelihood (eq. 12): log-mean over M joint draws. Each
+            // local step also gives the ELBO's local part, the bound the algorithm optimises
+            // (its registry entry's `bound` says which): structured methods average it over
+            // the draws β ~ q(β); the others take it once, under E_q(β).
             predMean.setZero();
             Rng rng = Rng::stream(m_seed, kStreamEval, pass, i);
+            double bound = 0.0;
             for (int m = 0; m < M; ++m) {
                 const GlobalView& vm = views[std::size_t(m)];
-                const bool first = m == 0 || structured() || batch;
-                // The item's observed entries under the view its local step uses; the ELBO
-                // block above has already gathered them under expView.
-                if (structured())
-                    ws.gather(data, i, vm);
-                else if (m == 0 && batch)
-                    ws.gather(data, i, expView);
-                drawLocal(ws, structured() ? vm : expView, rng, first);
+                const GlobalView& local = structured() ? vm : expView;
+                bool first = m == 0 || structured() || batch;
+                if (m == 0 || structured())
+                    ws.gather(data, i, local);
+                if (first && !batch) {
+                    bound += localBound(ws, local);
+                    // A factorised family's bound comes from its own local step: draw from it.
+                    first = samplingLocal();
+                }
+                drawLocal(ws, local, rng, first);
                 // The likelihood uses the joint draw (ψ, β); the predictive mean uses the
                 // local posterior mean E[x | β] (Rao–Blackwellised), which has less Monte
                 // Carlo noise than the single draw.
@@ -652,6 +648,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
                 }
                 ll[std::size_t(m)] = l;
             }
+            elbo += structured() ? bound / M : bound;
             active += ws.ez.sum(); // E[Σ_k z_k] under the last draw's local posterior
             const double mx = *std::max_element(ll.begin(), ll.end());
             double s = 0.0;

@@ -126,6 +126,7 @@ private:
     double localBound(bpfa::Workspace& ws, const bpfa::GlobalView& view) const;
     void drawLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng, bool first) const;
     bool structured() const;
+    bool samplingLocal() const;            // Gibbs sampling of the locals (else coordinate ascent)
     bpfa::GlobalView estimateView() const; // the view used for point predictions
     std::shared_ptr<Preview> makePreview(std::optional<Eigen::ArrayXXf> image) const;
     // E[y] = Σ_k E[x_k] φ_k of the item in `ws` (normalised units) into `row` (D floats).
