@@ -82,8 +82,10 @@ int cmdCompare(const std::vector<std::string>& args)
         prepared.push_back(withAlgorithm(base, p.model, p.algorithm, a.run.params));
 
     std::vector<CompareRun> results;
-    for (int r = 0; r < repeats; ++r)
-        for (std::size_t i = 0; i < picks.size(); ++i) {
+    bool anyFailed = false;
+    const std::size_t planned = std::size_t(repeats) * picks.size();
+    for (int r = 0; r < repeats && !interruptedBySignal(); ++r)
+        for (std::size_t i = 0; i < picks.size() && !interruptedBySignal(); ++i) {
             PreparedRun p = prepared[i];
             p.run.seed = base.run.seed + std::uint64_t(r);
             const std::string tag = picks[i].model + "/" + picks[i].algorithm +
@@ -92,9 +94,15 @@ int cmdCompare(const std::vector<std::string>& args)
                 runAndWrite(p, dir + "/" + QString::fromStdString(folderName(picks[i], r, repeats)),
                             a.quiet, tag);
             results.push_back(compareRunOf(*p.entry, p.run.seed, r, s));
+            anyFailed = anyFailed || exitStatus(s) != 0;
             if (!a.quiet && exitStatus(s) != 0)
                 std::fprintf(stderr, "%s: %s\n", tag.c_str(), s.message.c_str());
         }
+    // Interrupted: the runs done so far (the last one cancelled) are tabulated, the rest not run.
+    const bool interrupted = interruptedBySignal();
+    if (interrupted)
+        std::fprintf(stderr, "svi compare: interrupted after %zu of %zu runs\n", results.size(),
+                     planned);
 
     const CompareTable table = aggregate(results, metrics);
     writeFileAtomically(dir + "/results.csv", compareCsv(table));
@@ -118,11 +126,10 @@ int cmdCompare(const std::vector<std::string>& args)
         std::fprintf(stderr, "results in %s (results.csv, results.json, results.tex)\n",
                      a.out.c_str());
     }
-    const bool anyOk = std::any_of(results.begin(), results.end(), [](const CompareRun& c) {
-        return c.termination == "budget" || c.termination == "converged" ||
-               c.termination == "cancelled";
-    });
-    return anyOk ? 0 : 3;
+    // 0 only when every planned run ended normally; the tables are written in every case.
+    if (interrupted)
+        return 130;
+    return anyFailed ? 3 : 0;
 }
 
 } // namespace svi::cli::detail

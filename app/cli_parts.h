@@ -47,6 +47,9 @@ std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p);
 // previews into `dir`. Returns the summary and fills `trace`.
 Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
                     std::vector<Snapshot>* trace = nullptr);
+// True once SIGINT or SIGTERM arrived during a run of runAndWrite (the run then ends as
+// cancelled): a caller with more runs to go stops too.
+bool interruptedBySignal();
 // The exit status for a run's ending: 0 normal, 2 bad input, 3 failed or diverged.
 int exitStatus(const Summary& summary);
 // Creates `dir` (and its parents); throws UsageError naming it.

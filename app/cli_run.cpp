@@ -144,6 +144,11 @@ std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p)
     }
 }
 
+bool interruptedBySignal()
+{
+    return g_interrupted.load();
+}
+
 int exitStatus(const Summary& summary)
 {
     switch (summary.reason) {

@@ -9,6 +9,8 @@
 #   scripts/reproduce/000-table1.sh [options] IMAGE...
 # Options (flags only; defaults in brackets):
 #   --seconds S       training-seconds budget of every algorithm on every task [60]
+#   --eval-every S    a held-out snapshot every S training seconds [svi's default, 0.5]; a
+#                     larger S leaves more of the wall time to training on 512×512 images
 #   --svi PATH        the svi binary [build/release/bin/svi]
 #   --out DIR         output folder [results/000-table1]
 #   --seed N          seed of the runs (--seed) and of the corruption (--split-seed) [1]
@@ -58,6 +60,7 @@ die() {
 }
 
 seconds=60
+eval_every=""
 svi=build/release/bin/svi
 out=results/000-table1
 seed=1
@@ -67,6 +70,7 @@ images=()
 while (($#)); do
   case $1 in
   --seconds) seconds=${2:?--seconds needs a value}; shift 2 ;;
+  --eval-every) eval_every=${2:?--eval-every needs a value}; shift 2 ;;
   --svi) svi=${2:?--svi needs a path}; shift 2 ;;
   --out) out=${2:?--out needs a folder}; shift 2 ;;
   --seed) seed=${2:?--seed needs a value}; shift 2 ;;
@@ -81,6 +85,9 @@ done
 ((${#images[@]})) || die "no image given (usage: $0 [options] IMAGE...; see --help)"
 if ! [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]] || ! awk -v s="$seconds" 'BEGIN { exit !(s > 0) }'; then
   die "--seconds must be a positive number of seconds, not '$seconds'"
+fi
+if [[ -n $eval_every ]] && ! [[ $eval_every =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+  die "--eval-every must be a number of seconds, not '$eval_every'"
 fi
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed must be a whole number, not '$seed'"
 command -v "$svi" > /dev/null || die "no svi binary at '$svi' (build it, or pass --svi PATH)"
@@ -119,7 +126,8 @@ for i in "${!images[@]}"; do
     entries+=("$base|$task|$missing|$noise|$dir")
     ((status == 0)) || continue
     args=(compare "$img" --model bpfa --missing "$missing" --noise "$noise" --split-seed "$seed"
-      --seed "$seed" --seconds "$seconds" ${sets[@]+"${sets[@]}"} --out "$dir" --quiet)
+      --seed "$seed" --seconds "$seconds" ${eval_every:+--eval-every "$eval_every"}
+      ${sets[@]+"${sets[@]}"} --out "$dir" --quiet)
     stamp=$(printf '%q ' "${args[@]}")
     if ((!force)) && [[ -f $dir/results.json && -f $dir/command.txt ]] &&
       [[ $(< "$dir/command.txt") == "$stamp" ]]; then
@@ -130,23 +138,21 @@ for i in "${!images[@]}"; do
     echo "000-table1: $base, $task ($missing missing, σ = $noise): five runs of ${seconds} s" >&2
     rc=0
     "$svi" "${args[@]}" || rc=$?
-    if ((rc != 0)); then
+    # svi compare exits 130 when interrupted (the runs done so far are tabulated, the task is
+    # not marked as computed), 3 when a run failed or diverged (the others are kept: its cells
+    # read "failed"), other codes when the comparison could not start.
+    if ((rc == 130)); then
+      echo "000-table1: interrupted during $base, $task; stopping here." >&2
+      status=130
+      continue
+    fi
+    if ((rc != 0 && rc != 3)) || [[ ! -f $dir/results.json ]]; then
       echo "000-table1: svi compare failed (exit $rc) on '$img', $task; stopping here." \
         "Finished tasks are kept in $out." >&2
       status=$rc
       continue
     fi
-    # svi ends a run interrupted by Ctrl-C as "cancelled" and exits 0: stop, and do not mark the
-    # task as computed.
-    if python3 -c 'import json, sys
-rows = json.load(open(sys.argv[1], encoding="utf-8")).get("rows", [])
-sys.exit(any(r.get("termination") == "cancelled" for row in rows for r in row.get("per_run", [])))' \
-      "$dir/results.json"; then
-      printf '%s' "$stamp" > "$dir/command.txt"
-    else
-      echo "000-table1: interrupted during $base, $task; stopping here." >&2
-      status=130
-    fi
+    printf '%s' "$stamp" > "$dir/command.txt"
   done
 done
 

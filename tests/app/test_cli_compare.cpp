@@ -1,7 +1,8 @@
 // `svi compare` as a user runs it: a model's comparison group (or picks of several models) on
 // one corpus and one set of ratings, with repeats; results.csv one row per algorithm with
 // mean and sd columns, results.json per run, results.tex a booktabs table of the right shape,
-// one folder per run; bad picks refused before anything runs.
+// one folder per run; bad picks refused before anything runs; an interrupt ends the comparison
+// with the runs done so far tabulated.
 
 #include "tests/app/cli_testing.h"
 #include "tests/data_writers.h"
@@ -76,6 +77,7 @@ private slots:
     void corpusLdaGroupAndHdp();
     void ratingsHpfGroupAndPmfWithRepeats();
     void badPicksAreRefusedFirst();
+    void anInterruptStopsTheRemainingRuns();
 };
 
 void TestCliCompare::corpusLdaGroupAndHdp()
@@ -161,6 +163,35 @@ void TestCliCompare::badPicksAreRefusedFirst()
     const Result none = svi({"compare", dir.filePath("u.data"), "--out", out});
     QVERIFY(none.exitCode != 0);
     QVERIFY2(none.err.contains("budget"), qPrintable(none.err));
+}
+
+void TestCliCompare::anInterruptStopsTheRemainingRuns()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeTasteGroups(dir.path()));
+    const QString out = dir.filePath("stopped");
+    // Three runs of 60 s each; SIGTERM (as Ctrl-C) during the first one.
+    QProcess p;
+    p.start(SVI_CLI,
+            {"compare", dir.filePath("u.data"), "--algorithms", "hpf/svi,hpf/batch,pmf/svi",
+             "--set", "K=3", "--seconds", "60", "--out", out, "--quiet"});
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(out + "/hpf-svi/run.json"), 60000);
+    QTest::qWait(300);
+    p.terminate();
+    // The first run ends as cancelled and the other two do not start: well before their 120 s.
+    QVERIFY2(p.waitForFinished(30000), "svi compare went on after the interrupt");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("interrupted after 1 of 3 runs"));
+    QCOMPARE(readJson(out + "/hpf-svi/summary.json")["termination"].toString(),
+             QString("cancelled"));
+    QVERIFY(!QFileInfo::exists(out + "/hpf-batch"));
+    QVERIFY(!QFileInfo::exists(out + "/pmf-svi"));
+    // What was done is tabulated.
+    const Csv csv = readCsv(out + "/results.csv");
+    QCOMPARE(csv.rows.size(), 1);
+    QCOMPARE(csv.at(0, "terminations"), QString("cancelled:1"));
 }
 
 QTEST_GUILESS_MAIN(TestCliCompare)
