@@ -149,7 +149,7 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
     return data;
 }
 
-Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est)
+Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est, bool keepObserved)
 {
     const int p = L.patch;
     if (p < 1 || L.width < p || L.height < p)
@@ -188,7 +188,7 @@ Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est)
         const int nc = std::min(c, pr - 1) - std::max(0, c - p + 1) + 1;
         for (int r = 0; r < L.height; ++r) {
             const int nr = std::min(r, pc - 1) - std::max(0, r - p + 1) + 1;
-            const double v = L.exactObserved && L.pixelObserved(r, c)
+            const double v = keepObserved && L.exactObserved && L.pixelObserved(r, c)
                                  ? double(L.corrupted(r, c))
                                  : sum(r, c) / double(nr * nc) * L.scale + L.mean;
             out(r, c) = float(std::clamp(v, 0.0, 255.0));

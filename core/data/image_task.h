@@ -42,8 +42,10 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
 
 // Averages overlapping patch estimates (N×D, normalised units, one row per patch in the
 // order of makeInpaintingData) into an image on the 0–255 scale, clamped to [0, 255]. With
-// layout.exactObserved (a task without noise) the observed pixels keep their values.
-Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates);
+// layout.exactObserved (a task without noise) the observed pixels keep their values, unless
+// keepObserved is false: then every pixel is the model's fit (to score that fit).
+Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates,
+                                 bool keepObserved = true);
 
 // Lays out dictionary atoms (one per row of `atoms`, p·p entries each, row-major tiles) as a
 // near-square grid of p×p tiles separated by 1-pixel grey borders; each tile is stretched to

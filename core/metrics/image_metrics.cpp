@@ -39,20 +39,23 @@ double psnr(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate)
     return psnrFromMse(mse(reference, estimate));
 }
 
-double psnrMasked(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
-                  const MatrixRU8& observedMask)
+namespace {
+
+// PSNR over the pixels whose mask entry is (!= 0) == `observed`.
+double psnrWhere(const char* fn, const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
+                 const MatrixRU8& observedMask, bool observed)
 {
-    checkSizes("psnrMasked", reference, estimate);
+    checkSizes(fn, reference, estimate);
     if (observedMask.rows() != reference.rows() || observedMask.cols() != reference.cols())
         throw std::invalid_argument(
-            "psnrMasked: observedMask is " + std::to_string(observedMask.cols()) + "×" +
+            std::string(fn) + ": observedMask is " + std::to_string(observedMask.cols()) + "×" +
             std::to_string(observedMask.rows()) + ", but the images are " +
             std::to_string(reference.cols()) + "×" + std::to_string(reference.rows()));
     double sum = 0.0;
     std::int64_t n = 0;
     for (Eigen::Index r = 0; r < reference.rows(); ++r)
         for (Eigen::Index c = 0; c < reference.cols(); ++c)
-            if (!observedMask(r, c)) {
+            if ((observedMask(r, c) != 0) == observed) {
                 const double e = double(reference(r, c)) - estimate(r, c);
                 sum += e * e;
                 ++n;
@@ -60,6 +63,20 @@ double psnrMasked(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estim
     if (n == 0)
         return std::numeric_limits<double>::quiet_NaN();
     return psnrFromMse(sum / double(n));
+}
+
+} // namespace
+
+double psnrMasked(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
+                  const MatrixRU8& observedMask)
+{
+    return psnrWhere("psnrMasked", reference, estimate, observedMask, false);
+}
+
+double psnrObserved(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
+                    const MatrixRU8& observedMask)
+{
+    return psnrWhere("psnrObserved", reference, estimate, observedMask, true);
 }
 
 } // namespace svi

@@ -15,6 +15,10 @@ double psnr(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate);
 double psnrMasked(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
                   const MatrixRU8& observedMask);
 
+// PSNR over the pixels where mask != 0 (the observed pixels). NaN when none is observed.
+double psnrObserved(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate,
+                    const MatrixRU8& observedMask);
+
 double mse(const Eigen::ArrayXXf& reference, const Eigen::ArrayXXf& estimate);
 
 } // namespace svi

@@ -119,6 +119,10 @@ void TestImageTask::noiseFreeReconstructionKeepsObservedPixels()
             }
         QVERIFY(filled > 0);
         QVERIFY(noise != 0.0 || kept > 100); // the kept pixels differ from the fill
+        // Asked for the fit itself, every pixel is the patches' average.
+        const Eigen::ArrayXXf fit =
+            reconstructImage(*d->image, MatrixRF::Zero(d->rows(), d->cols()), false);
+        QVERIFY(((fit - grey).abs() < 1e-3f).all());
     }
 }
 
@@ -283,6 +287,11 @@ void TestImageTask::psnrKnownCases()
     }
     QVERIFY(std::abs(psnrMasked(a, c, mask) - 20.0 * std::log10(255.0 / 10.0)) < 1e-9);
     QVERIFY(std::isnan(psnrMasked(a, c, MatrixRU8::Ones(20, 20))));
+    // Observed: only pixels with mask 1 count (the 20 pixels of column 7 among 380).
+    QVERIFY(std::abs(psnrObserved(a, c, mask) -
+                     20.0 * std::log10(255.0 / std::sqrt(20 * 1e4 / 380.0))) < 1e-9);
+    QVERIFY(std::isnan(psnrObserved(a, c, MatrixRU8::Zero(20, 20))));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnrObserved(a, c, MatrixRU8::Ones(19, 20)));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnr(a, gradientImage(20, 21)));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, psnr(Eigen::ArrayXXf(), Eigen::ArrayXXf()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, mse(a, gradientImage(21, 20)));

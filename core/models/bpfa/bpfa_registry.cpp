@@ -53,6 +53,8 @@ std::vector<MetricSpec> metrics()
         {"psnr_running", "PSNR, running reconstruction", "dB", true, false, true, images},
         {"psnr", "PSNR, full pass", "dB", true, true, true, images},
         {"psnr_missing", "PSNR on missing pixels", "dB", true, false, true, images},
+        {"psnr_observed", "PSNR of the fit to the observed pixels", "dB", true, false, false,
+         images},
         {"heldout_loglik", "Held-out log-likelihood per entry", "nats", true, true},
         {"heldout_loglik_total", "Held-out log-likelihood, test-set total", "nats", true, false,
          false},

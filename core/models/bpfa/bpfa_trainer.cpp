@@ -709,6 +709,11 @@ Evaluation BpfaTrainer::evaluate(bool full)
             ev.metrics["psnr"] = psnr(data.image->original, *image);
             ev.metrics["psnr_missing"] =
                 psnrMasked(data.image->original, *image, data.image->pixelObserved);
+            // How closely the model fits the values it saw, noise included (a diagnostic of
+            // overfitting, not a measure of inpainting).
+            ev.metrics["psnr_observed"] =
+                psnrObserved(data.image->corrupted, reconstructImage(*data.image, *pred, false),
+                             data.image->pixelObserved);
             if (m_live.size() > 0)
                 m_live = std::move(*pred);
         }
