@@ -55,7 +55,10 @@ int cmdBench(const std::vector<std::string>& args)
         return std::chrono::duration<double>(Clock::now() - t).count();
     };
     const auto tLoad = Clock::now();
-    const PreparedRun base = prepareRun(a.run, a.quiet);
+    // The data and the task once; each algorithm then takes the --set keys it declares.
+    RunDescription shared = a.run;
+    shared.params.clear();
+    const PreparedRun base = prepareRun(shared, a.quiet);
     const double loadSeconds = seconds(tLoad);
     std::vector<std::string> algorithms = splitList(a.options["--algorithms"]);
     if (algorithms.empty())

@@ -62,7 +62,10 @@ int cmdCompare(const std::vector<std::string>& args)
         omp_set_num_threads(a.run.threads);
     const QString dir = QString::fromStdString(a.out);
     makeFolder(dir);
-    const PreparedRun base = prepareRun(a.run, a.quiet);
+    // The data and the task once; each algorithm then takes the --set keys it declares.
+    RunDescription shared = a.run;
+    shared.params.clear();
+    const PreparedRun base = prepareRun(shared, a.quiet);
 
     std::vector<Pick> picks = picksOf(a.options["--algorithms"], base.run.model);
     if (picks.empty())

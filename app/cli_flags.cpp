@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
 
 namespace svi::cli {
 
@@ -188,25 +189,48 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
         setRunSettings(r, v);
     }
     // The parameters are typed against the algorithm's declarations (resolved with the kind's
-    // default model when none is given); an unknown key is an error naming the known ones.
+    // default model when none is given) or, for a command that picks --algorithms, against the
+    // first pick that declares the key; an unknown key is an error naming the known ones.
     if (!sets.empty()) {
         RunDescription p = r;
         auto found = resolveEntry(p, builtinDataKinds(), Registry::builtin());
         if (auto* e = std::get_if<ParamError>(&found))
             throw UsageError(e->message);
-        const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
+        std::vector<const AlgorithmEntry*> entries = {std::get<const AlgorithmEntry*>(found)};
+        std::string names = p.model + " " + p.algorithm;
+        if (const auto picked = out.options.find("--algorithms"); picked != out.options.end()) {
+            std::vector<const AlgorithmEntry*> picks;
+            std::string pickNames;
+            std::stringstream list(picked->second);
+            for (std::string item; std::getline(list, item, ',');) {
+                const auto slash = item.find('/');
+                const std::string m = slash == std::string::npos ? p.model : item.substr(0, slash);
+                const std::string alg = slash == std::string::npos ? item : item.substr(slash + 1);
+                if (const AlgorithmEntry* e = Registry::builtin().find(m, alg)) {
+                    picks.push_back(e);
+                    pickNames += pickNames.empty() ? "" : ", ";
+                    pickNames += m + " " + alg;
+                }
+            }
+            if (!picks.empty()) // an unknown pick is refused by the command, naming it
+                entries = picks, names = pickNames;
+        }
         for (const auto& [key, text] : sets) {
             const ParamSpec* s = nullptr;
-            for (const ParamSpec& ps : entry->params)
-                if (ps.key == key)
-                    s = &ps;
-            if (!s) {
-                std::string known;
-                for (const ParamSpec& ps : entry->params)
-                    known += (known.empty() ? "" : ", ") + ps.key;
-                throw UsageError("--set " + key + ": not a parameter of " + p.model + " " +
-                                 p.algorithm + " (known: " + known + ")");
-            }
+            std::string known;
+            std::set<std::string> listed;
+            for (const AlgorithmEntry* e : entries)
+                for (const ParamSpec& ps : e->params) {
+                    if (ps.key == key && !s)
+                        s = &ps;
+                    if (listed.insert(ps.key).second) {
+                        known += known.empty() ? "" : ", ";
+                        known += ps.key;
+                    }
+                }
+            if (!s)
+                throw UsageError("--set " + key + ": not a parameter of " + names +
+                                 " (known: " + known + ")");
             r.params[key] = parsed(*s, "--set " + key, text);
         }
     }

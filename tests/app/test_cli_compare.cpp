@@ -78,6 +78,7 @@ private slots:
     void ratingsHpfGroupAndPmfWithRepeats();
     void badPicksAreRefusedFirst();
     void anInterruptStopsTheRemainingRuns();
+    void setKeysGoToThePicksThatDeclareThem();
 };
 
 void TestCliCompare::corpusLdaGroupAndHdp()
@@ -192,6 +193,37 @@ void TestCliCompare::anInterruptStopsTheRemainingRuns()
     const Csv csv = readCsv(out + "/results.csv");
     QCOMPARE(csv.rows.size(), 1);
     QCOMPARE(csv.at(0, "terminations"), QString("cancelled:1"));
+}
+
+void TestCliCompare::setKeysGoToThePicksThatDeclareThem()
+{
+    // local_tol is a parameter of MF-SVI's coordinate ascent, not of Gibbs-SSVI (the data's
+    // default algorithm): compare and bench pass it to the picks that declare it.
+    QTemporaryDir dir;
+    const QStringList data = {"synthetic", "--rows", "300", "--cols", "10", "--true-k", "4"};
+    const QString out = dir.filePath("tol");
+    const Result r = svi(QStringList{"compare"} + data +
+                         QStringList{"--algorithms", "mf-svi,gibbs-ssvi", "--set", "local_tol=0.01",
+                                     "--set", "K=5", "--steps", "3", "--out", out, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject mf = readJson(out + "/bpfa-mf-svi/run.json")["params"].toObject();
+    const QJsonObject gibbs = readJson(out + "/bpfa-gibbs-ssvi/run.json")["params"].toObject();
+    QCOMPARE(mf["local_tol"].toDouble(), 0.01);
+    QCOMPARE(mf["K"].toInt(), 5);
+    QCOMPARE(gibbs["K"].toInt(), 5);
+    QVERIFY(!gibbs.contains("local_tol"));
+
+    const Result bench = svi(QStringList{"bench"} + data +
+                             QStringList{"--algorithms", "mf-svi", "--set", "local_tol=0.01",
+                                         "--steps", "2", "--warmup", "0", "--json"});
+    QVERIFY2(bench.exitCode == 0, qPrintable(bench.err));
+    // A key none of the picks declares is refused, naming the picks.
+    const Result refused =
+        svi(QStringList{"bench"} + data +
+            QStringList{"--algorithms", "gibbs-ssvi", "--set", "local_tol=0.01", "--steps", "2"});
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains("local_tol: not a parameter of bpfa gibbs-ssvi"),
+             qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliCompare)
