@@ -55,10 +55,7 @@ int cmdBench(const std::vector<std::string>& args)
         return std::chrono::duration<double>(Clock::now() - t).count();
     };
     const auto tLoad = Clock::now();
-    // The data and the task once; each algorithm then takes the --set keys it declares.
-    RunDescription shared = a.run;
-    shared.params.clear();
-    const PreparedRun base = prepareRun(shared, a.quiet);
+    const PreparedRun base = prepareShared(a.run, a.quiet);
     const double loadSeconds = seconds(tLoad);
     std::vector<std::string> algorithms = splitList(a.options["--algorithms"]);
     if (algorithms.empty())

@@ -7,33 +7,10 @@
 
 #include <algorithm>
 #include <omp.h>
-#include <sstream>
 
 namespace svi::cli::detail {
 
 namespace {
-
-struct Pick
-{
-    std::string model, algorithm;
-};
-
-// "a,b" (the run's model) or "m/a,m2/b" (any model that fits the data).
-std::vector<Pick> picksOf(const std::string& text, const std::string& model)
-{
-    std::vector<Pick> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item.empty())
-            continue;
-        const auto slash = item.find('/');
-        out.push_back(slash == std::string::npos
-                          ? Pick{model, item}
-                          : Pick{item.substr(0, slash), item.substr(slash + 1)});
-    }
-    return out;
-}
 
 std::string folderName(const Pick& p, int repeat, int repeats)
 {
@@ -62,10 +39,7 @@ int cmdCompare(const std::vector<std::string>& args)
         omp_set_num_threads(a.run.threads);
     const QString dir = QString::fromStdString(a.out);
     makeFolder(dir);
-    // The data and the task once; each algorithm then takes the --set keys it declares.
-    RunDescription shared = a.run;
-    shared.params.clear();
-    const PreparedRun base = prepareRun(shared, a.quiet);
+    const PreparedRun base = prepareShared(a.run, a.quiet);
 
     std::vector<Pick> picks = picksOf(a.options["--algorithms"], base.run.model);
     if (picks.empty())

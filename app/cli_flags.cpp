@@ -36,6 +36,21 @@ std::int64_t parseInteger(const std::string& flag, const std::string& text)
     }
 }
 
+std::vector<Pick> picksOf(const std::string& text, const std::string& model)
+{
+    std::vector<Pick> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (item.empty())
+            continue;
+        const auto slash = item.find('/');
+        out.push_back(slash == std::string::npos
+                          ? Pick{model, item}
+                          : Pick{item.substr(0, slash), item.substr(slash + 1)});
+    }
+    return out;
+}
+
 std::string flagOf(const std::string& key)
 {
     std::string f = "--" + key;
@@ -201,17 +216,13 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
         if (const auto picked = out.options.find("--algorithms"); picked != out.options.end()) {
             std::vector<const AlgorithmEntry*> picks;
             std::string pickNames;
-            std::stringstream list(picked->second);
-            for (std::string item; std::getline(list, item, ',');) {
-                const auto slash = item.find('/');
-                const std::string m = slash == std::string::npos ? p.model : item.substr(0, slash);
-                const std::string alg = slash == std::string::npos ? item : item.substr(slash + 1);
-                if (const AlgorithmEntry* e = Registry::builtin().find(m, alg)) {
+            for (const Pick& pick : picksOf(picked->second, p.model))
+                if (const AlgorithmEntry* e =
+                        Registry::builtin().find(pick.model, pick.algorithm)) {
                     picks.push_back(e);
                     pickNames += pickNames.empty() ? "" : ", ";
-                    pickNames += m + " " + alg;
+                    pickNames += pick.model + " " + pick.algorithm;
                 }
-            }
             if (!picks.empty()) // an unknown pick is refused by the command, naming it
                 entries = picks, names = pickNames;
         }

@@ -36,6 +36,9 @@ struct PreparedRun
 // Prepares the data of `given` (read, completed with what the data suggest, built) and resolves
 // the run against the registry. Throws UsageError with a one-line reason.
 PreparedRun prepareRun(const RunDescription& given, bool quiet);
+// The data and task shared by several algorithms (svi compare, svi bench): `given` resolved
+// without its parameters; each algorithm then takes the keys it declares (withAlgorithm).
+PreparedRun prepareShared(RunDescription given, bool quiet);
 // `prepared` for another algorithm (and its parameters, from `params` where declared), on the
 // same data. Throws UsageError.
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,

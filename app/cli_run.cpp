@@ -113,6 +113,12 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet)
     return p;
 }
 
+PreparedRun prepareShared(RunDescription given, bool quiet)
+{
+    given.params.clear();
+    return prepareRun(given, quiet);
+}
+
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
                           const std::string& algorithm, const ParamValues& params)
 {

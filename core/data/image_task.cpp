@@ -188,13 +188,22 @@ Eigen::ArrayXXf reconstructImage(const ImageLayout& L, const MatrixRF& est, bool
         const int nc = std::min(c, pr - 1) - std::max(0, c - p + 1) + 1;
         for (int r = 0; r < L.height; ++r) {
             const int nr = std::min(r, pc - 1) - std::max(0, r - p + 1) + 1;
-            const double v = keepObserved && L.exactObserved && L.pixelObserved(r, c)
-                                 ? double(L.corrupted(r, c))
-                                 : sum(r, c) / double(nr * nc) * L.scale + L.mean;
+            const double v = sum(r, c) / double(nr * nc) * L.scale + L.mean;
             out(r, c) = float(std::clamp(v, 0.0, 255.0));
         }
     }
-    return out;
+    return keepObserved ? keepObservedPixels(L, std::move(out)) : out;
+}
+
+Eigen::ArrayXXf keepObservedPixels(const ImageLayout& L, Eigen::ArrayXXf fit)
+{
+    if (!L.exactObserved)
+        return fit;
+    for (int c = 0; c < L.width; ++c)
+        for (int r = 0; r < L.height; ++r)
+            if (L.pixelObserved(r, c))
+                fit(r, c) = std::clamp(L.corrupted(r, c), 0.0f, 255.0f);
+    return fit;
 }
 
 Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int p, int maxTiles)

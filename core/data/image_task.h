@@ -46,6 +46,9 @@ DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptio
 // keepObserved is false: then every pixel is the model's fit (to score that fit).
 Eigen::ArrayXXf reconstructImage(const ImageLayout& layout, const MatrixRF& patchEstimates,
                                  bool keepObserved = true);
+// The fit of reconstructImage(…, false) with the observed pixels put back where
+// layout.exactObserved: what reconstructImage(…, true) gives, without averaging again.
+Eigen::ArrayXXf keepObservedPixels(const ImageLayout& layout, Eigen::ArrayXXf fit);
 
 // Lays out dictionary atoms (one per row of `atoms`, p·p entries each, row-major tiles) as a
 // near-square grid of p×p tiles separated by 1-pixel grey borders; each tile is stretched to

@@ -414,21 +414,19 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
         for (std::int64_t j = begin; j < end; ++j) {
             ws.gather(data, items[j], view);
             Rng rng = Rng::stream(m_seed, kStreamLocal, streamId, items[j]);
-            if (predictiveNoise && ws.Do > 1) {
-                // The noise statistic from an entry the local step has not seen: Do times the
-                // squared error of its posterior-mean prediction stands for the item's E‖r‖²
-                // (cross-validation). With the prediction's variance added as well the noise
-                // feeds on itself (a larger σ, a vaguer fit, a larger error): measured σ 17.5
-                // grey levels on house against 12.8 without it, and 0.8 dB lower PSNR.
-                const int d = ws.leaveOut(int(rng.below(std::uint64_t(ws.Do))), view);
-                runLocal(ws, view, rng);
+            // The noise statistic from an entry the local step has not seen: Do times the
+            // squared error of its posterior-mean prediction stands for the item's E‖r‖²
+            // (cross-validation). With the prediction's variance added as well the noise
+            // feeds on itself (a larger σ, a vaguer fit, a larger error): measured σ 17.5
+            // grey levels on house against 12.8 without it, and 0.8 dB lower PSNR.
+            const bool leaveOne = predictiveNoise && ws.Do > 1;
+            const int d = leaveOne ? ws.leaveOut(int(rng.below(std::uint64_t(ws.Do))), view) : -1;
+            runLocal(ws, view, rng);
+            if (leaveOne)
                 ws.er2 = double(ws.Do + 1) * ws.predictionError(d, ws.y[ws.Do], view);
-                st.add(ws);
+            st.add(ws);
+            if (leaveOne)
                 st.obsCount += 1.0; // the left-out entry counts as observed for γ_obs
-            } else {
-                runLocal(ws, view, rng);
-                st.add(ws);
-            }
             if (m_live.size() > 0)
                 predictItem(ws, view, m_live.row(items[j]).data());
         }
@@ -704,16 +702,16 @@ Evaluation BpfaTrainer::evaluate(bool full)
     if (full && data.image) {
         // An interrupted pass is incomplete: report no full-pass scores.
         if (std::optional<MatrixRF> pred = completePass([&] { return predictAll(); })) {
-            image = reconstructImage(*data.image, *pred);
+            Eigen::ArrayXXf fit = reconstructImage(*data.image, *pred, false);
+            // How closely the model fits the values it saw, noise included (a diagnostic of
+            // overfitting, not a measure of inpainting).
+            ev.metrics["psnr_observed"] =
+                psnrObserved(data.image->corrupted, fit, data.image->pixelObserved);
+            image = keepObservedPixels(*data.image, std::move(fit));
             fullImage = true;
             ev.metrics["psnr"] = psnr(data.image->original, *image);
             ev.metrics["psnr_missing"] =
                 psnrMasked(data.image->original, *image, data.image->pixelObserved);
-            // How closely the model fits the values it saw, noise included (a diagnostic of
-            // overfitting, not a measure of inpainting).
-            ev.metrics["psnr_observed"] =
-                psnrObserved(data.image->corrupted, reconstructImage(*data.image, *pred, false),
-                             data.image->pixelObserved);
             if (m_live.size() > 0)
                 m_live = std::move(*pred);
         }
