@@ -61,8 +61,7 @@ int cmdBench(const std::vector<std::string>& args)
     if (algorithms.empty())
         for (const AlgorithmEntry* e : Registry::builtin().algorithms(base.run.model))
             algorithms.push_back(e->algorithm);
-    const std::string source = base.data.built.data.dense ? base.data.built.data.dense->source
-                                                          : base.data.built.data.counts->source;
+    const std::string source = base.data.built.data.source();
     QJsonArray rows;
     if (!json)
         std::printf("%s: %s, %d threads, %lld timed steps after %d warm-up\n"

@@ -6,8 +6,38 @@ namespace svi {
 
 std::string dataShapeLabel(DataShape shape)
 {
-    return shape == DataShape::Count ? "counts (documents × words, users × items)"
-                                     : "dense rows (image patches, cells, expression profiles)";
+    switch (shape) {
+    case DataShape::Count:
+        return "counts (documents × words, users × items)";
+    case DataShape::Labelled:
+        return "labelled examples (features and a label)";
+    case DataShape::Dense:
+        break;
+    }
+    return "dense rows (image patches, cells, expression profiles)";
+}
+
+std::int64_t DataSet::rows() const
+{
+    return counts ? counts->rows() : dense ? dense->rows() : labelled ? labelled->rows() : 0;
+}
+
+std::int64_t DataSet::cols() const
+{
+    return counts ? counts->cols() : dense ? dense->cols() : labelled ? labelled->cols() : 0;
+}
+
+std::int64_t DataSet::trainingRowCount() const
+{
+    return counts     ? counts->trainingRowCount()
+           : dense    ? dense->trainingRowCount()
+           : labelled ? labelled->trainingRowCount()
+                      : 0;
+}
+
+std::string DataSet::source() const
+{
+    return counts ? counts->source : dense ? dense->source : labelled ? labelled->source : "";
 }
 
 const DenseDataPtr& DataSet::requireDense(const std::string& model) const
@@ -26,6 +56,19 @@ const CountDataPtr& DataSet::requireCounts(const std::string& model) const
                                     dataShapeLabel(DataShape::Count) + ", not " +
                                     dataShapeLabel(shape()));
     return counts;
+}
+
+} // namespace svi
+
+namespace svi {
+
+const LabelledDataPtr& DataSet::requireLabelled(const std::string& model) const
+{
+    if (!labelled)
+        throw std::invalid_argument("data: " + model + " models " +
+                                    dataShapeLabel(DataShape::Labelled) + ", not " +
+                                    dataShapeLabel(shape()));
+    return labelled;
 }
 
 } // namespace svi

@@ -1,20 +1,22 @@
 #pragma once
 // The data a trainer is built on, in one of the closed set of shapes: dense rows with a mask
-// (image patches, cells, expression profiles) or sparse counts (documents × words, users ×
-// items). Which kind of data it came from (an image, a table, a corpus, ratings) is the data
-// kind's business (core/run/data_kinds.h); models see only the shape.
+// (image patches, cells, expression profiles), sparse counts (documents × words, users ×
+// items) or labelled examples (features and a label each). Which kind of data it came from (an
+// image, a table, a corpus, ratings) is the data kind's business (core/run/data_kinds.h); models
+// see only the shape.
 
 #include "core/data/count_data.h"
 #include "core/data/dense_data.h"
+#include "core/data/labelled_data.h"
 
 #include <string>
 
 namespace svi {
 
-enum class DataShape { Dense, Count };
+enum class DataShape { Dense, Count, Labelled };
 
 // "dense rows (image patches, cells, expression profiles)" / "counts (documents × words, users
-// × items)", for messages.
+// × items)" / "labelled examples (features and a label)", for messages.
 std::string dataShapeLabel(DataShape shape);
 
 // Exactly one of the shapes is set (or none: an empty value).
@@ -22,18 +24,27 @@ struct DataSet
 {
     DenseDataPtr dense;
     CountDataPtr counts;
+    LabelledDataPtr labelled;
 
     DataSet() = default;
-    DataSet(DenseDataPtr d) : dense(std::move(d)) {}  // NOLINT: implicit on purpose
-    DataSet(CountDataPtr c) : counts(std::move(c)) {} // NOLINT
-    DataShape shape() const { return counts ? DataShape::Count : DataShape::Dense; }
-    explicit operator bool() const { return dense || counts; }
-    std::int64_t rows() const { return counts ? counts->rows() : dense ? dense->rows() : 0; }
-    std::int64_t cols() const { return counts ? counts->cols() : dense ? dense->cols() : 0; }
+    DataSet(DenseDataPtr d) : dense(std::move(d)) {}       // NOLINT: implicit on purpose
+    DataSet(CountDataPtr c) : counts(std::move(c)) {}      // NOLINT
+    DataSet(LabelledDataPtr l) : labelled(std::move(l)) {} // NOLINT
+    DataShape shape() const
+    {
+        return counts ? DataShape::Count : labelled ? DataShape::Labelled : DataShape::Dense;
+    }
+    explicit operator bool() const { return dense || counts || labelled; }
+    std::int64_t rows() const;
+    std::int64_t cols() const;
+    std::int64_t trainingRowCount() const;
+    // The file name(s) or description the data came from.
+    std::string source() const;
     // The data in the shape `model` (a label for the message) needs; otherwise throws
     // std::invalid_argument "data: <model> models <shape>, not <the other shape>".
     const DenseDataPtr& requireDense(const std::string& model) const;
     const CountDataPtr& requireCounts(const std::string& model) const;
+    const LabelledDataPtr& requireLabelled(const std::string& model) const;
 };
 
 } // namespace svi
