@@ -1,4 +1,5 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/glm/glm.h"
 #include "core/models/gmf/gmf.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
@@ -16,6 +17,7 @@ const Registry& Registry::builtin()
         registerHdp(r);
         registerPoissonFactorization(r);
         registerGaussianMf(r);
+        registerGlm(r);
         return r;
     }();
     return registry;

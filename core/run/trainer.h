@@ -37,6 +37,15 @@ struct RatingFactors
     double offset = 0.0;
 };
 
+// A supervised model's posterior over its weights, q(w_j) = N(mean_j, sd_j²), one entry per
+// feature, in the data's feature order (the window plots the largest, the CLI writes them all).
+struct WeightSummary
+{
+    std::vector<std::string> names;
+    Eigen::VectorXd mean;
+    Eigen::VectorXd sd;
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -54,6 +63,8 @@ struct Preview
     std::vector<TopicSummary> topics;
     // Recommenders: the factors, from which the window lists any user's top items.
     std::shared_ptr<const RatingFactors> factors;
+    // Supervised models: the posterior over the weights.
+    std::shared_ptr<const WeightSummary> weights;
 };
 
 struct Evaluation

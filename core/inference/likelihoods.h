@@ -1,0 +1,62 @@
+#pragma once
+// The observation models of a latent Gaussian model: the log-likelihood log p(y | f) of one
+// label y given its latent value f, and its first two derivatives in f, which is all that the
+// Monte Carlo structured updates of paper 002 (Sec. 3.3, eq. 22–25) need of it. The GLM reads
+// them for f_i = x_iᵀw; generalized PMF (binary, count) reads the same functions for
+// f_ij = u_iᵀv_j.
+//
+// Thread-safety: immutable values; call from any thread.
+
+#include "core/math/gauss_hermite.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+enum class LikelihoodKind {
+    Logistic,        // y ∈ {0, 1}, p(y = 1 | f) = σ(f)
+    Probit,          // y ∈ {0, 1}, p(y = 1 | f) = Φ(f)
+    Poisson,         // y ∈ {0, 1, …}, y ~ Poisson(e^f) (log link)
+    PoissonLogistic, // y ∈ {0, 1, …}, y ~ Poisson(σ(f)) (the logistic link of paper 002, 4.2)
+    Gaussian         // y real, y ~ N(f, σ²) with σ the noise setting
+};
+
+// "logistic", "probit", "poisson", "poisson-logistic", "gaussian" (the registry's choices);
+// fromName throws std::invalid_argument naming the field "likelihood" otherwise.
+std::string likelihoodName(LikelihoodKind kind);
+LikelihoodKind likelihoodFromName(const std::string& name);
+std::vector<std::string> likelihoodNames();
+
+class Likelihood
+{
+public:
+    virtual ~Likelihood() = default;
+    virtual LikelihoodKind kind() const = 0;
+    // log p(y | f), including its normalising constant (log y! for the Poisson ones).
+    virtual double logLik(double y, double f) const = 0;
+    // ∂/∂f and ∂²/∂f² of log p(y | f).
+    virtual void derivatives(double y, double f, double& d1, double& d2) const = 0;
+    // E[y | f].
+    virtual double mean(double f) const = 0;
+    // Why y is outside the support ("2 is not 0 or 1"), or nullopt when it is inside.
+    virtual std::optional<std::string> outsideSupport(double y) const = 0;
+    // Whether the labels are class labels (a zero-one error is reported) or values (an RMSE).
+    virtual bool classifies() const = 0;
+
+    // log E_{N(f | m, v)}[p(y | f)]: the log predictive density of y when q(f) = N(m, v),
+    // by Gauss–Hermite quadrature (in closed form where there is one).
+    virtual double logPredictive(double y, double m, double v, const GaussHermite& gh) const;
+    // E_{N(f | m, v)}[E[y | f]], the predictive mean.
+    virtual double predictiveMean(double m, double v, const GaussHermite& gh) const;
+    // E_{N(f | m, v)}[log p(y | f)], the term of the bound (3).
+    virtual double expectedLogLik(double y, double m, double v, const GaussHermite& gh) const;
+};
+
+// `noiseSd` is σ of the Gaussian likelihood (ignored by the others). Throws
+// std::invalid_argument when noiseSd ≤ 0 for the Gaussian.
+std::unique_ptr<Likelihood> makeLikelihood(LikelihoodKind kind, double noiseSd = 1.0);
+
+} // namespace svi
