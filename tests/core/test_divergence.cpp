@@ -71,6 +71,13 @@ const std::map<std::string, Case>& cases()
          {{{"K", integer(4)}, {"minibatch", integer(10)}, {"eval_users", integer(20)}},
           {{"c", real(1e308)}}}},
         {"gmf", {{{"K", integer(3)}, {"eval_users", integer(20)}}, {{"a0", real(1e308)}}}},
+        // The natural-gradient steps forget any start (ρ_1 = 1) and any prior scale gives a
+        // finite bound; a Gaussian noise of 1e-300 has a variance that underflows to 0.
+        {"glm",
+         {{{"minibatch", integer(50)},
+           {"eval_rows", integer(50)},
+           {"likelihood", ParamValue(std::string("gaussian"))}},
+          {{"noise_sd", real(1e-300)}}}},
     };
     return c;
 }
@@ -113,12 +120,33 @@ DataSet ratingsData()
     return makeRatingsData(r, RatingsOptions{});
 }
 
+// 300 labelled rows of 3 features, binary labels from a logistic model; 60 test rows.
+DataSet labelledData()
+{
+    auto d = std::make_shared<LabelledData>();
+    Rng rng(6);
+    d->x.resize(300, 3);
+    d->y.resize(300);
+    for (int i = 0; i < 300; ++i) {
+        for (int j = 0; j < 3; ++j)
+            d->x(i, j) = rng.normal();
+        const double f = d->x(i, 0) - 0.5 * d->x(i, 1);
+        d->y[i] = rng.uniform() < 1.0 / (1.0 + std::exp(-f)) ? 1.0 : 0.0;
+        (i < 240 ? d->trainingRows : d->testRows).push_back(i);
+    }
+    d->labelKind = LabelKind::Binary;
+    d->source = "labelled rows in memory";
+    return DataSet(LabelledDataPtr(d));
+}
+
 // Data of the kind the entry accepts: its own kind for counts models (ratings for the
 // recommenders, a corpus for topic models), told apart by what their parameters ask for.
 DataSet dataFor(const AlgorithmEntry& e)
 {
     if (e.fits("table"))
         return denseData();
+    if (e.fits("labelled"))
+        return labelledData();
     for (const ParamSpec& p : e.params)
         if (p.key == "eval_users")
             return ratingsData();

@@ -5,6 +5,7 @@
 // exactly what the declaration rejects, with the same message.
 
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/models/glm/glm_trainer.h"
 #include "core/models/gmf/gmf_trainer.h"
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_trainer.h"
@@ -141,6 +142,24 @@ QStringList differences(const GmfOptions& a, const GmfOptions& b)
     return diff;
 }
 
+QStringList differences(const GlmOptions& a, const GlmOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(likelihood);
+    SVI_SAME(covariance);
+    SVI_SAME(minibatch);
+    SVI_SAME(samples);
+    SVI_SAME(estimator);
+    SVI_SAME(kappa);
+    SVI_SAME(tau0);
+    SVI_SAME(adagradRate);
+    SVI_SAME(priorVariance);
+    SVI_SAME(initVariance);
+    SVI_SAME(noiseSd);
+    SVI_SAME(evalRows);
+    return diff;
+}
+
 #undef SVI_SAME
 
 // What the tests need of one model's options struct, as its entries' make() uses it.
@@ -183,6 +202,7 @@ const std::map<std::string, Model>& models()
         {"bpfa", modelOf<BpfaOptions>()}, {"lda", modelOf<LdaOptions>()},
         {"hdp", modelOf<HdpOptions>()},   {"hpf", pfModel(true)},
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
+        {"glm", modelOf<GlmOptions>()},
     };
     return m;
 }
