@@ -59,6 +59,8 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
         writeFileAtomically(dir + "/loadings.csv", loadingsCsv(preview, data.dense->columnNames));
     if (!preview.topics.empty())
         writeFileAtomically(dir + "/topics.csv", topicsCsv(preview.topics));
+    if (preview.weights)
+        writeFileAtomically(dir + "/weights.csv", weightsCsv(*preview.weights));
     if (preview.factors && data.counts)
         writeFactors(dir, *data.counts, *preview.factors,
                      p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20);

@@ -227,6 +227,19 @@ QByteArray topicsCsv(const std::vector<TopicSummary>& topics)
     return out;
 }
 
+QByteArray weightsCsv(const WeightSummary& w)
+{
+    QByteArray out = "feature,mean,sd\n";
+    for (Eigen::Index j = 0; j < w.mean.size(); ++j)
+        out += csvField(std::size_t(j) < w.names.size()
+                            ? QString::fromStdString(w.names[std::size_t(j)])
+                            : QString("x%1").arg(j + 1))
+                   .toUtf8() +
+               "," + metricText(w.mean[j]).toUtf8() + "," +
+               metricText(j < w.sd.size() ? w.sd[j] : std::nan("")).toUtf8() + "\n";
+    return out;
+}
+
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns)
 {
     QByteArray out = "feature,weight";

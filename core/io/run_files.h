@@ -62,6 +62,10 @@ std::vector<Snapshot> parseTraceCsv(const QByteArray& csv, const std::string& fi
 // "feature,weight,<channel…>". `columns` names the channels (V1… when empty).
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns);
 
+// A supervised model's posterior over its weights, one row per feature in the data's order:
+// "feature,mean,sd" (q(w_j) = N(mean, sd²)).
+QByteArray weightsCsv(const WeightSummary& weights);
+
 // A topic model's topics in the preview's order, one row per (topic, word):
 // "topic,weight,rank,word,probability" (topic numbers 1-based).
 QByteArray topicsCsv(const std::vector<TopicSummary>& topics);

@@ -22,6 +22,7 @@ private slots:
     void jsonValuesRoundTripThroughTheParser();
     void traceCsvHasLeadColumnsAndGaps();
     void csvFieldsAreQuotedWhenNeeded();
+    void weightsCsvHasOneRowPerFeature();
     void atomicWriteFailsWithTheFileNamed();
     void traceCsvReadsBack();
     void badTraceCsv_data();
@@ -86,6 +87,18 @@ void TestRunFiles::csvFieldsAreQuotedWhenNeeded()
     QCOMPARE(csvField("plain"), QString("plain"));
     QCOMPARE(csvField("a,b"), QString("\"a,b\""));
     QCOMPARE(csvField("say \"hi\""), QString("\"say \"\"hi\"\"\""));
+}
+
+void TestRunFiles::weightsCsvHasOneRowPerFeature()
+{
+    WeightSummary w;
+    w.names = {"age", "workclass=Self-emp, inc"};
+    w.mean = Eigen::Vector3d(0.5, -1.25, 2.0);
+    w.sd = Eigen::Vector3d(0.1, 0.2, 0.3);
+    QCOMPARE(weightsCsv(w), QByteArray("feature,mean,sd\n"
+                                       "age,0.5,0.1\n"
+                                       "\"workclass=Self-emp, inc\",-1.25,0.2\n"
+                                       "x3,2,0.3\n"));
 }
 
 void TestRunFiles::atomicWriteFailsWithTheFileNamed()
