@@ -40,6 +40,8 @@ std::string contentName(DataFileKind kind)
         return "ratings";
     case DataFileKind::Image:
         return "image";
+    case DataFileKind::Libsvm:
+        return "libsvm";
     case DataFileKind::Unknown:
         break;
     }
