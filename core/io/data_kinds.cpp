@@ -18,6 +18,7 @@ const DataKinds& builtinDataKinds()
         k.add(kinds::synthetic());
         k.add(kinds::ratings());
         k.add(kinds::corpus());
+        k.add(kinds::labelled());
         k.add(kinds::table());
         k.add(kinds::image());
         return k;
