@@ -124,6 +124,18 @@ void TestLabelled::libsvmHead()
     QCOMPARE(d.x(0, 0), 0.0);
     QCOMPARE(d.lineOfRow[199], std::int64_t(200));
     QCOMPARE(str(d.where(199)), "'" + str(kHead) + "' line 200");
+
+    // The same gzip'd, with CRLF, comments and blank lines, under any name.
+    QByteArray text = "# a9a, first lines\n" + readBytes(dataFile("labelled/a9a_head200"));
+    text.replace("\n", "\r\n").replace("\r\n-1 5:1 7:1", " # note\r\n\r\n-1 5:1 7:1");
+    const QString gz = m_files.filePath("head.txt.gz");
+    QVERIFY(writeGzip(gz, text));
+    LabelledFileFacts gzFacts;
+    const LabelledData g = readLabelledFiles({std8(gz)}, {}, &gzFacts);
+    QCOMPARE(str(gzFacts.formatName), QString("gzip'd LIBSVM text"));
+    QVERIFY(g.x == d.x && g.y == d.y);
+    QCOMPARE(g.lineOfRow[0], std::int64_t(2));
+    QCOMPARE(g.lineOfRow[1], std::int64_t(4)); // after the blank line
 }
 
 void TestLabelled::dimensionFromTheTrainingFile()
