@@ -45,6 +45,9 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
                         format.name);
     case DataFileKind::Image:
         throw DataError(cannot + "it is an image (" + format.name + ")");
+    case DataFileKind::Libsvm:
+        throw DataError(cannot + "it is labelled examples (features and a label), recognised as " +
+                        format.name);
     case DataFileKind::Fcs:
     case DataFileKind::Unknown:
         break;

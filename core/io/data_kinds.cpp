@@ -18,6 +18,7 @@ const DataKinds& builtinDataKinds()
         k.add(kinds::synthetic());
         k.add(kinds::ratings());
         k.add(kinds::corpus());
+        k.add(kinds::labelled());
         k.add(kinds::table());
         k.add(kinds::image());
         return k;
@@ -40,6 +41,8 @@ std::string contentName(DataFileKind kind)
         return "ratings";
     case DataFileKind::Image:
         return "image";
+    case DataFileKind::Libsvm:
+        return "libsvm";
     case DataFileKind::Unknown:
         break;
     }

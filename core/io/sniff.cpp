@@ -13,6 +13,7 @@
 #include <QString>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -233,6 +234,44 @@ bool looksLikeLdac(const std::vector<std::string_view>& lines)
                 return false;
         }
         pairs = pairs || n > 0;
+    }
+    return pairs;
+}
+
+// A number as LIBSVM writes labels and values: what from_chars reads whole, a leading '+'
+// allowed ("+1"), finite.
+bool isLibsvmNumber(std::string_view s)
+{
+    if (s.size() > 1 && s.front() == '+' && s[1] != '-' && s[1] != '+')
+        s.remove_prefix(1);
+    double v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && r.ptr == s.data() + s.size() && r.ec == std::errc() && std::isfinite(v);
+}
+
+// Every non-blank line (after a "#" comment is cut) "label idx:val …": a number, then pairs
+// whose indices count from 1 and increase strictly within the line, values numbers; at least
+// one pair in all. (LDA-C, tried before, takes lines that are both.)
+bool looksLikeLibsvm(const std::vector<std::string_view>& lines)
+{
+    std::vector<std::string_view> f;
+    bool pairs = false;
+    for (std::string_view line : lines) {
+        splitFields(line.substr(0, line.find('#')), f);
+        if (f.empty())
+            continue;
+        if (!isLibsvmNumber(f[0]))
+            return false;
+        std::int64_t last = 0;
+        for (std::size_t k = 1; k < f.size(); ++k) {
+            const std::size_t colon = f[k].find(':');
+            std::int64_t index = 0;
+            if (colon == std::string_view::npos || !isWhole(f[k].substr(0, colon), &index) ||
+                index <= last || !isLibsvmNumber(f[k].substr(colon + 1)))
+                return false;
+            last = index;
+        }
+        pairs = pairs || f.size() > 1;
     }
     return pairs;
 }
@@ -459,6 +498,13 @@ RecognisedFile recogniseInDetail(const std::string& path)
         return recognised(DataFileKind::Corpus, zip + "UCI bag-of-words", CorpusFormat::Uci);
     if (looksLikeLdac(lines))
         return recognised(DataFileKind::Corpus, zip + "LDA-C", CorpusFormat::Ldac);
+    if (looksLikeLibsvm(lines)) {
+        // LDA-C with a bad line in the head, perhaps: a name that says a corpus decides.
+        RecognisedFile named = byName(path, zip + "LIBSVM text");
+        if (named.format.kind == DataFileKind::Corpus)
+            return named;
+        return recognised(DataFileKind::Libsvm, zip + "LIBSVM text");
+    }
     if (const auto shape = tableShape(lines)) {
         // The table reader splits at one character (tab, comma or semicolon), not at runs of
         // spaces, so such columns are not a table it reads. One column of numbers is weak

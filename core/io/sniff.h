@@ -8,14 +8,15 @@
 
 namespace svi {
 
-enum class DataFileKind { Image, Fcs, Delimited, Corpus, Ratings, Unknown };
+enum class DataFileKind { Image, Fcs, Delimited, Corpus, Ratings, Libsvm, Unknown };
 
 struct FileFormat
 {
     DataFileKind kind = DataFileKind::Unknown;
     // What was recognised, for messages: "FCS 3.1", "gzip'd CSV", "tar archive of text",
-    // "LDA-C", "UCI bag-of-words", "MovieLens u.data", "PNG image", "folder of text files";
-    // for Unknown what the content looked like ("empty file", "binary data", "text").
+    // "LDA-C", "UCI bag-of-words", "MovieLens u.data", "LIBSVM text", "PNG image", "folder of
+    // text files"; for Unknown what the content looked like ("empty file", "binary data",
+    // "text").
     std::string name;
 };
 
@@ -35,6 +36,10 @@ struct FileFormat
 //     table of whole numbers looks the same;
 //   - text of UCI docword lines (D, W, NNZ, then "docID wordID count") or of LDA-C lines
 //     ("N id:count …" with N pairs) → Corpus;
+//   - text of LIBSVM lines ("label idx:val …", a number, then pairs with indices from 1 strictly
+//     increasing within a line, an optional "# comment"; at least one pair) → Libsvm. LDA-C is
+//     tried first and keeps lines that are both (its ids count from 0 and are seldom sorted, its
+//     first number is the count of pairs); a name that says a corpus (.ldac) keeps it a Corpus;
 //   - text whose lines split into the same number of fields on tab, comma or semicolon → Delimited;
 //     one column of numbers too, unless the name says another kind ("0" lines are also empty
 //     LDA-C documents).

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -684,6 +685,76 @@ TableFileInfo inspectTableFile(const std::string& path, const TableReadOptions& 
         info.columns = std::move(parser.columns);
     }
     return info;
+}
+
+DelimitedHeader scanDelimitedFile(const std::string& path,
+                                  const std::function<void(const DelimitedHeader&)>& header,
+                                  const DelimitedRow& row, char delimiter)
+{
+    TableReadOptions check;
+    check.delimiter = delimiter;
+    checkOptions("scanDelimitedFile", check);
+    ByteSource source(path);
+    RecordReader reader(path, source);
+    if (reader.empty())
+        failFile(path, "no data rows (the file is empty)");
+    Record rec;
+    bool found = false;
+    while (!found && reader.next(rec))
+        found = !isBlank(rec.text, 0) && !rec.text.starts_with('#');
+    if (!found)
+        failFile(path, "no data rows (only comments and blank lines)");
+    DelimitedHeader out;
+    out.gzip = source.gzip();
+    out.delimiter = delimiter ? delimiter : guessDelimiter(path, rec.text);
+    reader.setDelimiter(out.delimiter);
+
+    // A field with "" escapes is unescaped into its own string: a deque, so that the views of
+    // the fields before it stay valid as it grows.
+    std::deque<std::string> scratch;
+    std::vector<std::string_view> fields;
+    const auto split = [&](const Record& r) {
+        fields.clear();
+        const char* p = r.text.data();
+        const char* const end = p + r.text.size();
+        for (;;) {
+            if (scratch.size() <= fields.size())
+                scratch.emplace_back();
+            std::string_view text;
+            if (const char* problem =
+                    takeField(p, end, out.delimiter, scratch[fields.size()], text)) {
+                std::string column = "column " + std::to_string(fields.size() + 1);
+                if (fields.size() < out.columns.size())
+                    column += " ('" + out.columns[fields.size()] + "')";
+                failField(path, r.line, column, problem);
+            }
+            fields.push_back(text);
+            if (p == end)
+                return;
+            ++p;
+        }
+    };
+    split(rec);
+    for (std::size_t c = 0; c < fields.size(); ++c)
+        out.columns.push_back(fields[c].empty() ? numberedName(std::int64_t(c))
+                                                : std::string(fields[c]));
+    if (header)
+        header(out);
+    bool rows = false;
+    while (reader.next(rec)) {
+        if (isBlank(rec.text, out.delimiter))
+            continue;
+        split(rec);
+        if (fields.size() != out.columns.size())
+            failLine(path, rec.line,
+                     plural(std::int64_t(fields.size()), "field") + ", but the header has " +
+                         std::to_string(out.columns.size()));
+        row(fields, rec.line);
+        rows = true;
+    }
+    if (!rows)
+        failFile(path, "no data rows (only a header line)");
+    return out;
 }
 
 } // namespace svi

@@ -18,8 +18,10 @@
 #include "core/io/data_error.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace svi {
@@ -68,5 +70,31 @@ struct TableFileInfo
 // that splits every line into fields, so ragged lines are reported here, cells that are not
 // numbers only by readTableFile. Throws as readTableFile does.
 TableFileInfo inspectTableFile(const std::string& path, const TableReadOptions& options = {});
+
+// A delimited file read as text, cell by cell, without converting any: for readers that
+// decide per column what the cells are (the labelled kind's factor columns). The syntax of
+// readTableFile (a UTF-8 byte-order mark, CRLF, '#' comments and blank lines before the header,
+// blank lines anywhere, quoted fields, spaces around fields; the delimiter guessed as there
+// when `delimiter` is 0) with a header required and no row-name column: every data line has as
+// many fields as the header.
+struct DelimitedHeader
+{
+    std::vector<std::string> columns; // the header's cells; an empty one becomes "V<k>"
+    char delimiter = ',';
+    bool gzip = false;
+};
+
+// Called with each data line's fields (unquoted, trimmed; valid during the call only) and its
+// line number in the file (from 1).
+using DelimitedRow =
+    std::function<void(const std::vector<std::string_view>& fields, std::int64_t line)>;
+
+// Reads the file once, calling `header` (when set) once the header is read and `row` for every
+// data line in order. Throws DataError naming the file and line: "cannot read 'x.csv' line 7: 3
+// fields, but the header has 4", a quoted field not closed (naming the column), no data rows;
+// and whatever the callbacks throw.
+DelimitedHeader scanDelimitedFile(const std::string& path,
+                                  const std::function<void(const DelimitedHeader&)>& header,
+                                  const DelimitedRow& row, char delimiter = 0);
 
 } // namespace svi

@@ -34,10 +34,12 @@ struct DataDescription
 
 // A view the window offers for a run on the kind's data.
 enum class DataView {
-    Image,          // the corrupted and reconstructed image, the dictionary atoms
-    Loadings,       // features × columns heat map
-    Topics,         // top words per topic
-    Recommendations // a user's top items
+    Image,           // the corrupted and reconstructed image, the dictionary atoms
+    Loadings,        // features × columns heat map
+    Topics,          // top words per topic
+    Recommendations, // a user's top items
+    Weights          // the posterior over a supervised model's weights: mean ± 2 sd with feature
+                     // names
 };
 
 // The data as read from the files, before the task settings that select, transform and split:
@@ -83,8 +85,8 @@ struct BuiltData
 struct FileProbe
 {
     std::string path;
-    // What its content is: "fcs", "delimited", "corpus", "ratings", "image"; "" when it is none
-    // of these or cannot be read.
+    // What its content is: "fcs", "delimited", "corpus", "ratings", "libsvm", "image"; "" when it
+    // is none of these or cannot be read.
     std::string content;
     std::string format; // what exactly was recognised: "FCS 3.0", "gzip'd CSV", "PNG image"
 };

@@ -157,6 +157,7 @@ void TestRunDescription::everyKindInspects()
         std8(dataFile("levine32_H1_sub200.csv")),
         std8(dataFile("text/news_sample.tar.gz")),
         std8(dataFile("ratings/ml1m_style/ratings.dat")),
+        std8(dataFile("labelled/a9a_head200")),
         "synthetic"};
     for (const std::string& file : files) {
         const DataReport report = inspectData({{file}, "", {}});

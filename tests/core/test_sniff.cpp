@@ -42,6 +42,8 @@ private slots:
     void countsUnderOtherNames();
     void imageByItsContent();
     void ratingsUnderOtherNames();
+    void libsvmAgainstLdac_data();
+    void libsvmAgainstLdac();
     void tiesTheNameBreaks_data();
     void tiesTheNameBreaks();
     void foldersByWhatTheyHold();
@@ -225,6 +227,62 @@ void TestSniff::ratingsUnderOtherNames()
     const std::string gz = std8(m_files.filePath("r3/ratings"));
     QCOMPARE(str(recogniseFile(gz).name), QString("gzip'd MovieLens ratings.csv"));
     QCOMPARE(loadRatings(gz).entries.size(), std::size_t(7));
+}
+
+// LIBSVM lines ("label idx:val …", indices from 1 increasing) and LDA-C lines ("N id:count …",
+// N the number of pairs, ids from 0) look alike: LDA-C keeps what is both.
+void TestSniff::libsvmAgainstLdac_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<DataFileKind>("kind");
+    QTest::addColumn<QString>("what");
+    const QByteArray a9a = "-1 3:1 11:1 14:1 19:1 39:1 42:1 55:1 64:1 67:1 73:1 75:1 76:1 80:1 "
+                           "83:1 \n+1 5:1 7:1 14:1 19:1 39:1 40:1 51:1 63:1 67:1 73:1 74:1 76:1 "
+                           "78:1 83:1 \n";
+    QTest::newRow("a9a") << "a9a" << a9a << DataFileKind::Libsvm << "LIBSVM text";
+    QTest::newRow("a9a, .txt") << "a9a.txt" << a9a << DataFileKind::Libsvm << "LIBSVM text";
+    QTest::newRow("a9a, .csv") << "a9a.csv" << a9a << DataFileKind::Libsvm << "LIBSVM text";
+    QTest::newRow("regression") << "cadata"
+                                << QByteArray("452600 1:8.3252 2:41 3:880 4:129 5:322 6:126 "
+                                              "7:37.88 8:-122.23\n358500 1:8.3014 2:21 3:7099 "
+                                              "4:1106 5:2401 6:1138 7:37.86 8:-122.22\n")
+                                << DataFileKind::Libsvm << "LIBSVM text";
+    QTest::newRow("comments, CRLF, blank lines")
+        << "s" << QByteArray("# made by hand\r\n+1 1:0.5 3:-2e-3 # a note\r\n\r\n-1\r\n")
+        << DataFileKind::Libsvm << "LIBSVM text";
+    QTest::newRow("LDA-C") << "ap" << QByteArray("2 0:1 6144:3\n1 12:2\n") << DataFileKind::Corpus
+                           << "LDA-C";
+    // Both: N equals the pairs and the ids happen to count from 1 in order.
+    QTest::newRow("both") << "both" << QByteArray("2 1:1 3:2\n1 4:1\n") << DataFileKind::Corpus
+                          << "LDA-C";
+    // LDA-C with a bad N whose name says LDA-C: its reader says what is wrong.
+    QTest::newRow("bad N, .ldac") << "c.ldac" << QByteArray("3 1:1 2:1\n") << DataFileKind::Corpus
+                                  << "LDA-C (by its name)";
+    QTest::newRow("index 0") << "z" << QByteArray("1 0:1 2:1\n") << DataFileKind::Unknown << "text";
+    QTest::newRow("decreasing") << "d" << QByteArray("1 3:1 2:1\n-1 1:1 4:1\n")
+                                << DataFileKind::Unknown << "text";
+    QTest::newRow("no pair") << "n" << QByteArray("1\n-1\n") << DataFileKind::Delimited
+                             << "one-column table";
+}
+
+void TestSniff::libsvmAgainstLdac()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QFETCH(DataFileKind, kind);
+    QFETCH(QString, what);
+    const QString folder = "libsvm/" + QString(QTest::currentDataTag()) + "/";
+    const std::string path = std8(m_files.write(folder + name, bytes));
+    const FileFormat f = recogniseFile(path);
+    QCOMPARE(f.kind, kind);
+    QCOMPARE(str(f.name), what);
+    if (kind != DataFileKind::Libsvm)
+        return;
+    const QString gz = m_files.filePath(folder + "packed");
+    QVERIFY(writeGzip(gz, bytes));
+    QCOMPARE(str(recogniseFile(std8(gz)).name), "gzip'd " + what);
+    QCOMPARE(recogniseFile(std8(dataFile("labelled/a9a_head200"))).kind, DataFileKind::Libsvm);
 }
 
 void TestSniff::tiesTheNameBreaks_data()

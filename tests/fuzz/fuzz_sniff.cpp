@@ -6,6 +6,7 @@
 #include "core/io/corpus_files.h"
 #include "core/io/data_files.h"
 #include "core/io/image_file.h"
+#include "core/io/labelled_files.h"
 #include "core/io/ratings_files.h"
 #include "core/io/sniff.h"
 #include "tests/fuzz/fuzz_input.h"
@@ -66,6 +67,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
     case DataFileKind::Image:
         load([&] { loadGrayImage(path); }, "not an image", "loadGrayImage reads an image");
+        break;
+    case DataFileKind::Libsvm:
+        load([&] { readLabelledFiles({path}, {}); },
+             "' as a table: ", "readLabelledFiles reads LIBSVM text");
         break;
     case DataFileKind::Unknown:
         load([&] { loadTable({path}); }, "' as a table: it is", "loadTable says it is no kind");
