@@ -107,6 +107,10 @@ std::vector<ParamSpec> LabelledOptions::params()
                   "and sd",
                   true),
         boolParam("intercept", "Intercept", "append a column of ones, named 1", true),
+        choiceParam("label_kind", "Label kind",
+                    "auto: two values are classes, whole numbers ≥ 0 counts, the rest real; "
+                    "real: always real values (house prices in whole dollars)",
+                    {"auto", "real"}, "auto"),
         splitSeedParam("seed of the held-out split and of the training subsample"),
     };
 }
@@ -120,6 +124,7 @@ LabelledOptions LabelledOptions::fromParams(const ParamValues& values)
     o.standardiseLabel = getBool(values, "standardise_label");
     o.intercept = getBool(values, "intercept");
     o.seed = std::uint64_t(getInt(values, "split_seed"));
+    o.realLabel = getChoice(values, "label_kind") == "real";
     return o;
 }
 
@@ -185,8 +190,9 @@ LabelledDataPtr makeLabelledData(const LabelledData& read, const LabelledOptions
         }
         ++r;
     }
-    d.labelKind = read.labelKind;
-    d.classes = read.classes;
+    d.labelKind = o.realLabel ? LabelKind::Real : read.labelKind;
+    if (!o.realLabel)
+        d.classes = read.classes;
     d.featureNames = read.featureNames;
     d.labelName = read.labelName;
     d.groupNames = read.groupNames;

@@ -27,12 +27,15 @@ struct LabelledOptions
     bool intercept = true;        // append a column of ones, named "1", after standardising
     // Keep this many training rows, drawn at random (the others are dropped); 0 = all.
     std::int64_t maxRows = 0;
+    // Take the labels as real values whatever they look like (house prices that happen to be
+    // whole dollars are not counts; binary labels become their 0/1 codes).
+    bool realLabel = false;
 
     // Empty when valid; otherwise "field = value, but must be …" (fields named by their keys
     // in params()).
     std::optional<std::string> validate() const;
     // The settings as parameter declarations (keys test_share, split_seed, standardise,
-    // standardise_label, intercept, max_rows).
+    // standardise_label, intercept, max_rows, label_kind).
     static std::vector<ParamSpec> params();
     static LabelledOptions fromParams(const ParamValues& values);
 
@@ -50,6 +53,7 @@ struct LabelledOptions
 //   - with standardise, each feature column c becomes (x − m_c) / s_c with m_c and s_c the
 //     mean and the standard deviation (divided by n) of its training rows; a column constant
 //     on the training rows (s_c = 0) is only centred;
+//   - with realLabel, the label kind becomes Real (classes dropped);
 //   - with standardiseLabel and a Real label, y becomes (y − labelMean) / labelScale with the
 //     training rows' mean and standard deviation (labelScale 1 when that is 0);
 //   - with intercept, a column of ones named "1" is appended (interceptColumn).
