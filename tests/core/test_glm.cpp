@@ -78,6 +78,7 @@ GlmOptions options(const std::string& likelihood, std::int64_t minibatch)
     o.likelihood = likelihood;
     o.minibatch = minibatch;
     o.noiseSd = 0.5;
+    o.learnNoise = false; // the exact posteriors below are those of σ = 0.5
     return o;
 }
 
@@ -168,6 +169,28 @@ private slots:
                  qPrintable(QString("mean off by %1 posterior sd").arg(dm.cwiseAbs().maxCoeff())));
         QVERIFY2(rv.cwiseAbs().maxCoeff() < 0.15,
                  qPrintable(QString("variance off by %1").arg(rv.cwiseAbs().maxCoeff())));
+    }
+
+    void learnsTheNoise()
+    {
+        // y = xᵀw + 0.3 ε: started at σ = 1, the M-step finds 0.3 and the posterior its mean.
+        const auto data = planted(5000, 500, weights({0.8, -1.2, 0.3}), LabelKind::Real, 9,
+                                  [](double f, Rng& rng) { return f + 0.3 * rng.normal(); });
+        GlmOptions o = options("gaussian", 500);
+        o.noiseSd = 1.0;
+        o.learnNoise = true;
+        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 4);
+        for (int s = 1; s <= 300; ++s)
+            t.step(s);
+        QVERIFY2(std::abs(t.noiseSd() / 0.3 - 1.0) < 0.03,
+                 qPrintable(QString::number(t.noiseSd())));
+        const Exact ex = exactPosterior(*data, 0.3, 1.0);
+        QVERIFY((t.posterior().mean() - ex.mean).norm() < 0.01);
+        // Without it, σ stays where it started.
+        o.learnNoise = false;
+        GlmTrainer fixed(data, GlmAlgorithm::McSsvi, o, 4);
+        fixed.step(1);
+        QCOMPARE(fixed.noiseSd(), 1.0);
     }
 
     void recoversPlantedLogisticWeights()

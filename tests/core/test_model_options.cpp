@@ -156,6 +156,7 @@ QStringList differences(const GlmOptions& a, const GlmOptions& b)
     SVI_SAME(priorVariance);
     SVI_SAME(initVariance);
     SVI_SAME(noiseSd);
+    SVI_SAME(learnNoise);
     SVI_SAME(evalRows);
     return diff;
 }

@@ -50,8 +50,13 @@ std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
         positiveParam("prior_variance", "Prior variance σ_p²", "w ~ N(0, σ_p² I) (paper: 1)", 1.0));
     p.push_back(positiveParam("init_variance", "Initial variance",
                               "q(w) starts at N(0, init_variance · I) (paper: 10)", 10.0));
-    p.push_back(positiveParam("noise_sd", "Noise σ",
-                              "gaussian likelihood: y ~ N(f, σ²), on the standardised label", 1.0));
+    p.push_back(positiveParam(
+        "noise_sd", "Noise σ",
+        "gaussian likelihood: y ~ N(f, σ²), on the standardised label (the start when learnt)",
+        1.0));
+    p.push_back(boolParam("learn_noise", "Learn the noise",
+                          "gaussian likelihood: σ² by its stochastic M-step after each update",
+                          true));
     p.push_back(intParam("eval_rows", "Evaluation rows",
                          "rows (training, test) a live evaluation uses; a full pass uses all", 5000,
                          1, kHuge));
@@ -78,6 +83,7 @@ const ParamFields<GlmOptions>& GlmOptions::fields()
             .add("prior_variance", &GlmOptions::priorVariance)
             .add("init_variance", &GlmOptions::initVariance)
             .add("noise_sd", &GlmOptions::noiseSd)
+            .add("learn_noise", &GlmOptions::learnNoise)
             .add("eval_rows", &GlmOptions::evalRows);
     return f;
 }

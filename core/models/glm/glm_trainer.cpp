@@ -41,7 +41,8 @@ GlmTrainer::GlmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GlmOp
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
       m_lik(makeLikelihood(resolveLikelihood(options.likelihood, checked(m_data).labelKind),
                            options.noiseSd)),
-      m_estimator(options.estimator, options.samples), m_gh(kQuadratureNodes),
+      m_noiseSd(options.noiseSd), m_estimator(options.estimator, options.samples),
+      m_gh(kQuadratureNodes),
       m_prior(GaussianPrior::isotropic(m_data->cols(), options.priorVariance)),
       m_q(m_data->cols(), options.covariance, options.initVariance), m_schedule{options.kappa,
                                                                                 options.tau0},
@@ -112,6 +113,17 @@ double GlmTrainer::step(std::int64_t t)
         m_grads.add(m_chunks[std::size_t(ci)].grads, form);
     m_grads.scale(double(m_data->trainingRowCount()) / double(n), form);
 
+    if (m_options.learnNoise && m_lik->kind() == LikelihoodKind::Gaussian) {
+        // mean_i E_q[(y_i − f_i)²] = (y_i − m_i)² + v_i over the minibatch, in chunk order.
+        double sq = 0.0;
+        for (int ci = 0; ci < chunks; ++ci) {
+            const Chunk& c = m_chunks[std::size_t(ci)];
+            sq += ((c.y - c.m).array().square() + c.v.array()).sum();
+        }
+        const double r = std::pow(double(t), -0.6);
+        m_noiseSd = std::sqrt((1.0 - r) * m_noiseSd * m_noiseSd + r * sq / double(n));
+        m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
+    }
     const double rho = m_schedule.rho(t);
     switch (m_algorithm) {
     case GlmAlgorithm::McSsvi:

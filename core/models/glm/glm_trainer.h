@@ -5,6 +5,11 @@
 // q(f_i) = N(x_iᵀm, x_iᵀSx_i) and the estimates α̂_i, γ̂_i (LocalEstimator), gathers them into
 // the scaled derivatives g and Γ, and updates q.
 //
+// With the Gaussian likelihood and learn_noise, the noise variance follows the stochastic
+// M-step of the bound after each update of q: σ² ← (1 − ρ)σ² + ρ · mean_i E_q[(y_i − f_i)²]
+// over the minibatch (at the q the step started from), with ρ_t = t^−0.6 so that the first
+// steps' estimates (under the broad initial q) are forgotten, not averaged in as 1/t would.
+//
 // Evaluation: the bound (3), −KL(q ‖ p) + Σ_i E_q[log p(y_i | f_i)] with the expectations by
 // Gauss–Hermite quadrature, over eval_rows training rows scaled by N/n (every row when full);
 // on the test rows (eval_rows of them unless full) the posterior predictive
@@ -52,6 +57,7 @@ struct GlmOptions : DeclaredOptions<GlmOptions>
     double priorVariance{}; // σ_p²: w ~ N(0, σ_p² I)
     double initVariance{};  // q(w) starts at N(0, init_variance · I)
     double noiseSd{};       // σ of the Gaussian likelihood, on the standardised label's scale
+    bool learnNoise{};      // Gaussian: σ² follows its stochastic M-step (see GlmTrainer)
     int evalRows{};         // rows a cheap evaluation uses (training rows for the bound, test rows)
 
     // The declarations for `algorithm` (batch: no minibatch; S-DSVI: no κ, τ0; MC-SSVI: no
@@ -82,6 +88,7 @@ public:
     GaussianQ& posterior() { return m_q; } // tests
     const GaussianPrior& prior() const { return m_prior; }
     const Likelihood& likelihood() const { return *m_lik; }
+    double noiseSd() const { return m_noiseSd; }
     // The scaled derivatives g, Γ of the last step (tests).
     const LgmGradients& lastGradients() const { return m_grads; }
     // The bound (3) over every training row, expectations by quadrature (tests).
@@ -105,6 +112,7 @@ private:
     GlmOptions m_options;
     std::uint64_t m_seed;
     std::unique_ptr<Likelihood> m_lik;
+    double m_noiseSd;
     LocalEstimator m_estimator;
     GaussHermite m_gh; // the bound and the predictive
     GaussianPrior m_prior;
