@@ -39,6 +39,7 @@ namespace svi::ui {
 class ImagePanel;
 class ImageStrip;
 class LoadingsView;
+class WeightsView;
 class RecommendationsView;
 class ParamForm;
 class PlotView;
@@ -102,6 +103,11 @@ public:
     // The names a Names setting picks from (a table's channels), ticked as selected.
     QListWidget* namesList() const { return m_names; }
     LoadingsView* loadingsView() const { return m_loadings; }
+    WeightsView* weightsView() const { return m_weights; }
+    QLabel* weightsTitle() const { return m_weightsRun; }
+    // The page the centre shows (DataView's order: image, loadings, topics, recommendations,
+    // weights).
+    int centrePage() const;
     RecommendationsView* recommendationsView() const { return m_recommendations; }
     QListWidget* compareList() const { return m_compareList; }
     QSpinBox* repeatsBox() const { return m_repeats; }
@@ -223,6 +229,8 @@ private:
     QLabel* m_topicsRun = nullptr;
     LoadingsView* m_loadings = nullptr;
     QLabel* m_loadingsRun = nullptr;
+    WeightsView* m_weights = nullptr;
+    QLabel* m_weightsRun = nullptr;
     QComboBox* m_model = nullptr;
     QComboBox* m_algorithm = nullptr;
     QLabel* m_algorithmHelp = nullptr;

@@ -21,6 +21,7 @@
 #include "ui/runs_table.h"
 #include "ui/topics_view.h"
 #include "ui/trace_plot.h"
+#include "ui/weights_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -101,6 +102,16 @@ inline QString filesName(const std::vector<std::string>& files)
     const QString first = displayName(QString::fromStdString(files.front()));
     return files.size() == 1 ? first
                              : QObject::tr("%1 + %n more", "", int(files.size() - 1)).arg(first);
+}
+
+// An image as PNG bytes, for writeFileAtomically.
+inline QByteArray pngBytes(const QImage& img)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    img.save(&buffer, "PNG");
+    return png;
 }
 
 } // namespace svi::ui::window_parts

@@ -82,6 +82,11 @@ std::vector<DataView> MainWindow::viewsOf(const RunRecord& r) const
     return kind ? kind->views : std::vector<DataView>{};
 }
 
+int MainWindow::centrePage() const
+{
+    return m_centreTop->currentIndex();
+}
+
 void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
@@ -116,6 +121,21 @@ void MainWindow::updateAtoms()
                 .arg(QString("#%1").arg(r->id), QString::fromStdString(r->spec.model).toUpper() +
                                                     " " + r->label.section(' ', 1))
                 .arg(QLocale().toString(qlonglong(step))));
+        return;
+    }
+    if (r && offers(DataView::Weights)) {
+        if (!r->preview || !r->preview->weights)
+            return;
+        m_weights->setWeights(r->preview->weights);
+        m_weights->setTitle(tr("Posterior over the weights of %1 (mean ± 2 sd)").arg(r->label));
+        const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
+        m_weightsRun->setText(
+            tr("Run %1 · step %2: the %3 largest of %4 weights by |mean|; grey where ± 2 sd "
+               "crosses zero. Hover a row for its values.")
+                .arg(r->label)
+                .arg(QLocale().toString(qlonglong(step)))
+                .arg(m_weights->visibleRows())
+                .arg(r->preview->weights->mean.size()));
         return;
     }
     if (r && offers(DataView::Loadings) && r->data.dense) {
@@ -326,12 +346,18 @@ bool MainWindow::exportReconstructions(const QString& folder)
                 view.resize(m_loadings->size().expandedTo(view.sizeHint()));
                 view.setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
                 view.setTitle(tr("Loadings of %1").arg(r->label));
-                const QImage img = view.render(2.0);
-                QByteArray png;
-                QBuffer buffer(&png);
-                buffer.open(QIODevice::WriteOnly);
-                img.save(&buffer, "PNG");
-                writeFileAtomically(dir.filePath(stem + "-loadings.png"), png);
+                writeFileAtomically(dir.filePath(stem + "-loadings.png"),
+                                    pngBytes(view.render(2.0)));
+            }
+            if (r->preview->weights) {
+                writeFileAtomically(dir.filePath(stem + "-weights.csv"),
+                                    weightsCsv(*r->preview->weights));
+                WeightsView view;
+                view.resize(m_weights->size().expandedTo(view.sizeHint()));
+                view.setWeights(r->preview->weights);
+                view.setTitle(tr("Posterior over the weights of %1 (mean ± 2 sd)").arg(r->label));
+                writeFileAtomically(dir.filePath(stem + "-weights.png"),
+                                    pngBytes(view.render(2.0)));
             }
             if (r->preview->reconstruction)
                 saveGrayImage(dir.filePath(stem + ".png").toStdString(),

@@ -87,13 +87,20 @@ QRectF WeightsView::plotArea(const QSizeF& size) const
                   std::max(10.0, size.height() - kTop - kBottom));
 }
 
+int WeightsView::visibleRows(const QSizeF& size) const
+{
+    const int fit = std::max(1, int(plotArea(size).height() / kRowHeight));
+    return std::min(int(m_rows.size()), fit);
+}
+
 int WeightsView::featureAt(const QPoint& pos) const
 {
     const QRectF area = plotArea(size());
-    if (m_rows.empty() || pos.y() < area.top() || pos.y() >= area.bottom())
+    const int rows = visibleRows(size());
+    if (rows == 0 || pos.y() < area.top() || pos.y() >= area.bottom())
         return -1;
-    const int r = int((pos.y() - area.top()) / (area.height() / double(m_rows.size())));
-    return r >= 0 && r < int(m_rows.size()) ? m_rows[std::size_t(r)] : -1;
+    const int r = int((pos.y() - area.top()) / (area.height() / double(rows)));
+    return r >= 0 && r < rows ? m_rows[std::size_t(r)] : -1;
 }
 
 void WeightsView::paint(QPainter& p, const QSizeF& size) const
@@ -125,8 +132,9 @@ void WeightsView::paint(QPainter& p, const QSizeF& size) const
     p.drawText(QRectF(area.left(), area.bottom() + 16, area.width(), 16), Qt::AlignCenter,
                tr("posterior mean ± 2 sd"));
 
-    const double rowH = area.height() / double(m_rows.size());
-    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+    const int rows = visibleRows(size);
+    const double rowH = area.height() / double(rows);
+    for (std::size_t r = 0; r < std::size_t(rows); ++r) {
         const int j = m_rows[r];
         const double y = area.top() + (double(r) + 0.5) * rowH;
         const QString name = std::size_t(j) < w.names.size()

@@ -26,8 +26,11 @@ public:
     void setTitle(const QString& title);
     QString title() const { return m_title; }
 
-    // The features shown, in display order (indices into the summary), and the axis range.
+    // The features shown when the plot has room for them, in display order (indices into the
+    // summary), and the axis range.
     const std::vector<int>& shownFeatures() const { return m_rows; }
+    // How many of them fit the widget's height (a row needs kRowHeight pixels), at least one.
+    int visibleRows() const { return visibleRows(size()); }
     double axisMin() const { return m_lo; }
     double axisMax() const { return m_hi; }
     // The feature under widget position `pos` (an index into the summary), or −1.
@@ -36,6 +39,7 @@ public:
     QImage render(double factor = 2.0) const;
 
     static constexpr int kMaxRows = 30;
+    static constexpr double kRowHeight = 15.0;
 
     QSize sizeHint() const override { return {640, 420}; }
     QSize minimumSizeHint() const override { return {240, 160}; }
@@ -46,6 +50,7 @@ protected:
 
 private:
     QRectF plotArea(const QSizeF& size) const;
+    int visibleRows(const QSizeF& size) const;
     void paint(QPainter& p, const QSizeF& size) const;
 
     QString m_title;

@@ -1,0 +1,113 @@
+// The window on labelled data, as a user meets it: a9a's first 200 lines (LIBSVM) are
+// recognised, the labelled settings and the GLM's form appear, a run of H-MC-SSVI streams its
+// test NLL and error into the chart and the posterior over the weights into the centre, and the
+// export writes the weights as CSV and PNG.
+
+#include "core/data/data_set.h"
+#include "core/run/registry.h"
+#include "tests/ui/window_testing.h"
+#include "ui/main_window.h"
+#include "ui/param_form.h"
+#include "ui/plot_view.h"
+#include "ui/run_manager.h"
+#include "ui/weights_view.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QGroupBox>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+using namespace svi;
+using namespace svi::ui;
+using namespace test_support;
+
+class TestWindowLabelled : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("SviWorkbenchTests");
+        QCoreApplication::setApplicationName("test_window_labelled");
+    }
+
+    void glmRunShowsTheWeightsPosterior()
+    {
+        auto w = std::make_unique<MainWindow>();
+        QVERIFY(waitForData(*w));
+        w->openPath(QString(SVI_TEST_DATA_DIR) + "/labelled/a9a_head200");
+        QVERIFY(waitForData(*w));
+        QCOMPARE(w->dataKind(), QString("labelled"));
+        QVERIFY(w->settingsForm()->editor("test_share"));
+        QVERIFY(!w->settingsForm()->editor("patch"));
+        QCOMPARE(w->modelPicker()->currentData().toString(), QString("glm"));
+        QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
+        QCOMPARE(w->metricPicker()->currentData().toString(), QString("test_nll"));
+        QVERIFY2(w->dataLabel()->text().contains("160 train + 40 test"),
+                 qPrintable(w->dataLabel()->text()));
+        QCOMPARE(w->centrePage(), int(DataView::Weights));
+
+        // A bad setting keeps Run disabled with the reason, and the data stay.
+        w->algorithmForm()->setText("samples", "0");
+        QTRY_VERIFY(w->runBlockedReason()->text().contains("samples"));
+        QVERIFY(!w->runAction()->isEnabled());
+        QVERIFY(w->algorithmForm()->setText("samples", "10"));
+        QVERIFY(w->algorithmForm()->setText("minibatch", "50"));
+        w->budgetForm()->setText("seconds", "0");
+        w->budgetForm()->setText("steps", "300");
+        w->budgetForm()->setText("eval_every", "0.02");
+        QSignalSpy finished(w->runs(), &RunManager::runFinished);
+        const int id = w->startRun();
+        QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
+        QVERIFY(finished.wait(60000));
+        w->refreshNow();
+        const RunRecord* r = w->runs()->record(id);
+        QVERIFY(r->summary && r->summary->reason == TerminationReason::BudgetReached);
+        QCOMPARE(r->spec.model, std::string("glm"));
+        QCOMPARE(r->spec.algorithm, std::string("h-mc-ssvi"));
+        // 40 test rows of a9a: far better than the 50 % of a coin, and a finite NLL.
+        const double error = r->summary->last->metrics.at("test_error");
+        QVERIFY2(error < 35.0, qPrintable(QString::number(error)));
+        QVERIFY(std::isfinite(r->summary->last->metrics.at("test_nll")));
+        QVERIFY(w->metricChart()->drawnPoints(id) > 1);
+
+        // The forest plot: the 30 largest of the 104 weights (103 features and the intercept)
+        // by |mean|, as many as the height allows, with the data's feature names.
+        WeightsView* wv = w->weightsView();
+        QCOMPARE(int(wv->shownFeatures().size()), WeightsView::kMaxRows);
+        QVERIFY(wv->visibleRows() >= 1 && wv->visibleRows() <= WeightsView::kMaxRows);
+        wv->resize(600, int(60 + 10.5 * WeightsView::kRowHeight)); // 26 + 34 px of title, axis
+        QCOMPARE(wv->visibleRows(), 10);
+        const auto& weights = *r->preview->weights;
+        QCOMPARE(weights.mean.size(), Eigen::Index(104));
+        QCOMPARE(weights.names.back(), std::string("1"));
+        const int first = wv->shownFeatures().front();
+        for (Eigen::Index j = 0; j < weights.mean.size(); ++j)
+            QVERIFY(std::abs(weights.mean[j]) <= std::abs(weights.mean[first]));
+        QVERIFY(wv->axisMin() < 0 && wv->axisMax() > 0);
+        QVERIFY2(w->weightsTitle()->text().contains("of 104 weights"),
+                 qPrintable(w->weightsTitle()->text()));
+
+        // Export: the weights as CSV (a row per feature) and the plot as PNG.
+        QTemporaryDir out;
+        QVERIFY(w->exportReconstructions(out.path()));
+        const QString stem = out.filePath(QString("run-%1-h-mc-ssvi-weights").arg(id));
+        QFile csv(stem + ".csv");
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.front(), QByteArray("feature,mean,sd"));
+        QCOMPARE(lines.size(), 1 + 104);
+        QVERIFY(!QImage(stem + ".png").isNull());
+    }
+};
+
+QTEST_MAIN(TestWindowLabelled)
+#include "test_window_labelled.moc"
