@@ -12,6 +12,8 @@
 #include <QLayout>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -35,6 +37,8 @@ Options
   --x seconds|steps|epochs  the x axis: training seconds (evaluation excluded; default), steps
                             (minibatch updates) or epochs (items processed / N)
   --log-x                   a logarithmic x axis (points at x <= 0 are left out)
+  --y-range LO,HI           the y axis's ends (either may be empty: ,0.5); points beyond are
+                            clipped (an early transient need not flatten the rest)
   --size WxH                the chart's size in points (default 900x560, the window's export)
   --scale S                 PNG pixels per point (default 2: 900x560 gives 1800x1120 pixels);
                             an SVG is WxH whatever S
@@ -67,6 +71,8 @@ struct PlotArgs
     std::string metric = "elbo";
     ui::TraceAxis axis = ui::TraceAxis::Seconds;
     bool logX = false;
+    double yLo = std::numeric_limits<double>::quiet_NaN();
+    double yHi = std::numeric_limits<double>::quiet_NaN();
     QSize size{900, 560};
     double scale = 2.0;
     std::optional<std::string> title;
@@ -113,6 +119,21 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
             a.axis = *axis;
         } else if (arg == "--log-x") {
             a.logX = true;
+        } else if (arg == "--y-range") {
+            // "LO,HI", either end may be left empty (",0.5": the lower end from the data).
+            const std::string& text = value();
+            const auto comma = text.find(',');
+            if (comma == std::string::npos)
+                throw UsageError("--y-range = " + text +
+                                 ", but must be LO,HI (an end may be "
+                                 "empty, e.g. 0.3,0.4 or ,0.5)");
+            const std::string lo = text.substr(0, comma), hi = text.substr(comma + 1);
+            if (!lo.empty())
+                a.yLo = parseNumber("--y-range", lo);
+            if (!hi.empty())
+                a.yHi = parseNumber("--y-range", hi);
+            if (std::isfinite(a.yLo) && std::isfinite(a.yHi) && !(a.yHi > a.yLo))
+                throw UsageError("--y-range = " + text + ", but HI must be above LO");
         } else if (arg == "--size") {
             a.size = parseSize(value());
         } else if (arg == "--scale") {
@@ -297,6 +318,7 @@ int cmdPlot(const std::vector<std::string>& args)
     view.setAxisTitles(QCoreApplication::translate("TracePlot", ui::traceAxis(a.axis).title),
                        QString::fromStdString(metricTitle(spec)));
     view.setLogX(a.logX);
+    view.setYRange(a.yLo, a.yHi);
     const std::vector<QString> names = legendNames(runs);
     int drawn = 0;
     view.beginUpdate();

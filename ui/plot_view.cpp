@@ -98,7 +98,9 @@ struct PlotView::Impl
     }
 };
 
-PlotView::PlotView(QWidget* parent) : QWidget(parent), d(new Impl)
+PlotView::PlotView(QWidget* parent)
+    : QWidget(parent), d(new Impl), m_yLo(std::numeric_limits<double>::quiet_NaN()),
+      m_yHi(std::numeric_limits<double>::quiet_NaN())
 {
     d->chart = new QChart;
     d->chart->setAnimationOptions(QChart::NoAnimation);
@@ -237,6 +239,23 @@ void PlotView::clear()
         removeSeries(id);
 }
 
+void PlotView::setYRange(double lo, double hi)
+{
+    m_yLo = lo;
+    m_yHi = hi;
+    rebuildAxes();
+}
+
+double PlotView::yMin() const
+{
+    return d->y->min();
+}
+
+double PlotView::yMax() const
+{
+    return d->y->max();
+}
+
 void PlotView::setLogX(bool on)
 {
     if (on == m_logX)
@@ -369,8 +388,14 @@ void PlotView::rebuildAxes()
     double pad = (ymax - ymin) * 0.05;
     if (pad <= 0)
         pad = std::max(1e-6, std::abs(ymax) * 0.05);
-    d->y->setRange(ymin - pad, ymax + pad);
-    d->y->applyNiceNumbers(); // round tick values
+    if (std::isfinite(m_yLo) || std::isfinite(m_yHi)) {
+        const double lo = std::isfinite(m_yLo) ? m_yLo : ymin - pad;
+        const double hi = std::isfinite(m_yHi) ? m_yHi : ymax + pad;
+        d->y->setRange(lo, hi > lo ? hi : lo + 1.0); // as asked: no rounding of the ends
+    } else {
+        d->y->setRange(ymin - pad, ymax + pad);
+        d->y->applyNiceNumbers(); // round tick values
+    }
     if (m_logX) {
         d->xLog->setRange(xmin, xmax);
     } else {

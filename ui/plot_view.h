@@ -44,6 +44,10 @@ public:
 
     void setLogX(bool on);
     bool logX() const { return m_logX; }
+    // Fixes the y axis's ends (NaN: from the data, the default); points beyond are clipped.
+    void setYRange(double lo, double hi);
+    double yMin() const;
+    double yMax() const;
 
     // Writes the chart laid out at `size` as PNG (of size × pixelRatio pixels: by default twice
     // the screen resolution) or SVG, chosen by the suffix, atomically. Throws DataError naming
@@ -69,6 +73,7 @@ private:
     Impl* d;
     QMap<int, Series*> m_series;
     bool m_logX = false;
+    double m_yLo, m_yHi; // NaN: from the data
     int m_batch = 0;
 };
 

@@ -179,6 +179,14 @@ void TestCliPlot::svgNamesTheMetricAndTheAxes()
     QVERIFY2(psnr.contains("PSNR, full pass (dB)"), qPrintable(psnr.join('|')));
     QVERIFY(psnr.contains("PSNR, full pass"));
     QVERIFY(psnr.contains("epochs (log)"));
+
+    // A y range: the axis's ticks run between its ends.
+    const Result y =
+        runSvi({"plot", "run1", "--y-range", "-20,-5", "--out", "y.svg"}, m_dir.path());
+    QVERIFY2(y.exitCode == 0, qPrintable(y.err));
+    const QStringList ticks = svgTexts(path("y.svg"));
+    QVERIFY2(ticks.contains("-20") || ticks.contains("-20.0") || ticks.contains("-20.00"),
+             qPrintable(ticks.join('|')));
 }
 
 void TestCliPlot::severalFoldersAndACompareFolder()
@@ -244,6 +252,10 @@ void TestCliPlot::badInput_data()
                               << QStringList{"--size = 50x5000"};
     QTest::newRow("bad x") << QStringList{"run1", "--x", "minutes"} << "e.png"
                            << QStringList{"--x = minutes", "seconds, steps, epochs"};
+    QTest::newRow("y range without comma") << QStringList{"run1", "--y-range", "1"} << "e.png"
+                                           << QStringList{"--y-range = 1", "LO,HI"};
+    QTest::newRow("y range upside down") << QStringList{"run1", "--y-range", "2,1"} << "e.png"
+                                         << QStringList{"--y-range = 2,1", "above"};
     QTest::newRow("unknown option")
         << QStringList{"run1", "--colour", "red"} << "e.png" << QStringList{"--colour"};
     QTest::newRow("no folder") << QStringList{} << "e.png" << QStringList{"no FOLDER"};

@@ -23,6 +23,7 @@ private slots:
     void nonFiniteValuesAreEventsNotGaps();
     void logXDropsNonPositiveX();
     void seriesReplaceAndRemove();
+    void yRangeAsAsked();
     void savesPngAndSvg();
     void lonePointIsDrawn();
 };
@@ -98,6 +99,24 @@ void TestPlotView::logXDropsNonPositiveX()
     QCOMPARE(plot.drawnPoints(1), 3);
     plot.setLogX(false);
     QCOMPARE(plot.drawnPoints(1), 4);
+}
+
+void TestPlotView::yRangeAsAsked()
+{
+    // An early transient (30) need not flatten the rest: the y axis ends where asked.
+    PlotView plot;
+    plot.setSeries(1, "run", Qt::blue, {{0.01, 30}, {0.5, 0.36}, {1, 0.33}, {10, 0.326}});
+    QVERIFY(plot.yMax() >= 30);
+    plot.setYRange(0.32, 0.4);
+    QCOMPARE(plot.yMin(), 0.32);
+    QCOMPARE(plot.yMax(), 0.4);
+    QCOMPARE(plot.drawnPoints(1), 4); // clipped by the axis, not dropped
+    // One end from the data: its lowest point less 5 % of the data's span.
+    plot.setYRange(std::nan(""), 1.0);
+    QVERIFY(std::abs(plot.yMin() - (0.326 - 0.05 * (30 - 0.326))) < 1e-9);
+    QCOMPARE(plot.yMax(), 1.0);
+    plot.setYRange(std::nan(""), std::nan(""));
+    QVERIFY(plot.yMax() >= 30);
 }
 
 void TestPlotView::seriesReplaceAndRemove()
