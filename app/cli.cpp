@@ -14,7 +14,7 @@ Usage:
   svi list [--json|--markdown]      models, algorithms and their parameters
   svi info FILE [--json] [settings]
                                     what a data file holds (image, FCS, CSV/TSV, corpus,
-                                    ratings) as its kind reads it with the settings given
+                                    ratings, LIBSVM) as its kind reads it with the settings given
                                     (e.g. --patch 6), or why it cannot be read
   svi run [FILE...] [options]       fit a model and write the results into --out
   svi compare [FILE...] [options]   several algorithms on the same data, split, budget and
@@ -45,6 +45,9 @@ Example — HPF with 100 factors on MovieLens 100k by SVI, precision@20 against 
 Example — LDA with 100 topics on the 20 Newsgroups training set, headers stripped:
   svi run 20news-bydate.tar.gz --subset 20news-bydate-train --strip-headers --set K=100 \
       --seconds 60 --out news
+Example — Bayesian logistic regression on a9a (LIBSVM train and test files) by the four
+algorithms of paper 002, test NLL and error against the same split:
+  svi compare a9a a9a.t --model glm --seconds 30 --out glm
 )";
 
 const char* kRunHead = R"(svi run [FILE...] [options]

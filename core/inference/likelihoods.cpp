@@ -1,6 +1,7 @@
 #include "core/inference/likelihoods.h"
 
 #include "core/base/params.h"
+#include "core/math/logistic.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
@@ -13,20 +14,6 @@ namespace svi {
 namespace {
 
 constexpr double kLogSqrt2Pi = 0.91893853320467274178; // ½ log 2π
-
-// log(1 + e^x) without overflow or cancellation.
-double softplus(double x)
-{
-    return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-}
-
-double sigmoid(double x)
-{
-    if (x >= 0.0)
-        return 1.0 / (1.0 + std::exp(-x));
-    const double e = std::exp(x);
-    return e / (1.0 + e);
-}
 
 // log Φ(x). erfc underflows below x ≈ −37; from −20 down the asymptotic series of Mills' ratio
 // (Abramowitz & Stegun 26.2.12) is exact to double precision.

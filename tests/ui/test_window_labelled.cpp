@@ -61,14 +61,8 @@ private slots:
         QVERIFY(!w->runAction()->isEnabled());
         QVERIFY(w->algorithmForm()->setText("samples", "10"));
         QVERIFY(w->algorithmForm()->setText("minibatch", "50"));
-        w->budgetForm()->setText("seconds", "0");
-        w->budgetForm()->setText("steps", "300");
-        w->budgetForm()->setText("eval_every", "0.02");
-        QSignalSpy finished(w->runs(), &RunManager::runFinished);
-        const int id = w->startRun();
+        const int id = runSteps(*w, 300, "0.02");
         QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
-        QVERIFY(finished.wait(60000));
-        w->refreshNow();
         const RunRecord* r = w->runs()->record(id);
         QVERIFY(r->summary && r->summary->reason == TerminationReason::BudgetReached);
         QCOMPARE(r->spec.model, std::string("glm"));

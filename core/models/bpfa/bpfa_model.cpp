@@ -1,5 +1,7 @@
 #include "core/models/bpfa/bpfa_model.h"
 
+#include "core/math/logistic.h"
+
 #include <algorithm>
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/math/special_functions/gamma.hpp>
@@ -41,14 +43,6 @@ double digamma(double x)
 double lgam(double x)
 {
     return boost::math::lgamma(x);
-}
-
-double sigmoid(double t)
-{
-    if (t >= 0.0)
-        return 1.0 / (1.0 + std::exp(-t));
-    const double e = std::exp(t);
-    return e / (1.0 + e);
 }
 
 // θ log θ + (1 − θ) log(1 − θ), with 0 log 0 = 0.
