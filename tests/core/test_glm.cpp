@@ -193,6 +193,62 @@ private slots:
         QCOMPARE(fixed.noiseSd(), 1.0);
     }
 
+    void noiseIsTheMStepsFixedPoint()
+    {
+        // 30 rows, 3 weights: the posterior's variance of each f_i is a tenth of σ², so an
+        // M-step without v_i would settle 10 % low. Full batch, exact derivatives.
+        const auto data = planted(40, 10, weights({1.0, -0.5, 0.5}), LabelKind::Real, 11,
+                                  [](double f, Rng& rng) { return f + rng.normal(); });
+        GlmOptions o = options("gaussian", 1000);
+        o.learnNoise = true;
+        o.estimator = ExpectationEstimator::Quadrature;
+        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
+        for (int s = 1; s <= 3000; ++s)
+            t.step(s);
+        const Eigen::MatrixXd S = t.posterior().covariance();
+        double target = 0.0;
+        for (std::int64_t i : data->trainingRows) {
+            const Eigen::VectorXd x = data->x.row(i).transpose();
+            const double r = data->y[i] - x.dot(t.posterior().mean());
+            target += r * r + x.dot(S * x);
+        }
+        target /= double(data->trainingRows.size());
+        const double s2 = t.noiseSd() * t.noiseSd();
+        QVERIFY2(std::abs(s2 / target - 1.0) < 1e-3,
+                 qPrintable(QString("σ² %1, mean E[(y − f)²] %2").arg(s2).arg(target)));
+    }
+
+    void scoresAreOnTheLabelsOwnScale()
+    {
+        // The same regression with the label stored standardised (÷ 10, labelScale 10): the
+        // test NLL and RMSE are reported on the label's own scale, so they match the fit on
+        // the label as read (the prior's pull, different on the two scales, is negligible
+        // with 4,000 rows).
+        const auto raw = planted(4500, 500, weights({8.0, -12.0, 3.0}), LabelKind::Real, 10,
+                                 [](double f, Rng& rng) { return f + 3.0 * rng.normal(); });
+        auto scaled = std::make_shared<LabelledData>(*raw);
+        scaled->y /= 10.0;
+        scaled->labelScale = 10.0;
+        const auto fit = [](LabelledDataPtr d) {
+            GlmOptions o = options("gaussian", 4000);
+            o.learnNoise = true;
+            o.estimator = ExpectationEstimator::Quadrature;
+            o.priorVariance = 1e4;
+            GlmTrainer t(d, GlmAlgorithm::McSsvi, o, 1);
+            for (int s = 1; s <= 60; ++s)
+                t.step(s);
+            return t.evaluate(true).metrics;
+        };
+        const auto a = fit(raw), b = fit(scaled);
+        QVERIFY2(std::abs(a.at("test_nll") - b.at("test_nll")) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(a.at("test_nll")).arg(b.at("test_nll"))));
+        QVERIFY(std::abs(a.at("test_rmse") / b.at("test_rmse") - 1.0) < 0.01);
+        // σ = 3: RMSE near 3, NLL near ½ log(2πe·9) = 2.52.
+        QVERIFY2(std::abs(a.at("test_rmse") - 3.0) < 0.3,
+                 qPrintable(QString::number(a.at("test_rmse"))));
+        QVERIFY(std::abs(a.at("test_nll") - 2.517) < 0.1);
+    }
+
     void recoversPlantedLogisticWeights()
     {
         const Eigen::VectorXd w = weights({1.5, -2.0, 0.5, 0.0});
@@ -222,6 +278,12 @@ private slots:
         QVERIFY2(ev.metrics.at("test_error") < 20.0,
                  qPrintable(QString::number(ev.metrics.at("test_error"))));
         QVERIFY(ev.preview && ev.preview->weights && ev.preview->weights->mean.size() == 4);
+        // E_q[σ(f)] > ½ exactly when x_iᵀm > 0 (σ(f) − ½ is odd about 0): the error is the
+        // share of test rows on the wrong side of the mean's hyperplane.
+        int wrong = 0;
+        for (std::int64_t i : data->testRows)
+            wrong += (data->x.row(i).dot(t.posterior().mean()) > 0) != (data->y[i] > 0.5);
+        QCOMPARE(ev.metrics.at("test_error"), 100.0 * wrong / double(data->testRows.size()));
     }
 
     void predictiveAveragesOverThePosterior()
