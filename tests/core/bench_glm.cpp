@@ -103,7 +103,7 @@ int main(int argc, char** argv)
     for (int t : threads) {
         omp_set_num_threads(t);
         GlmOptions o;
-        o.minibatch = minibatch;
+        o.lgm.minibatch = minibatch;
         o.samples = samples;
         GlmTrainer trainer(data, GlmAlgorithm::HybridMcSsvi, o, 1);
         for (int s = 1; s <= 3; ++s)

@@ -76,7 +76,7 @@ GlmOptions options(const std::string& likelihood, std::int64_t minibatch)
 {
     GlmOptions o;
     o.likelihood = likelihood;
-    o.minibatch = minibatch;
+    o.lgm.minibatch = minibatch;
     o.noiseSd = 0.5;
     o.learnNoise = false; // the exact posteriors below are those of σ = 0.5
     return o;
@@ -155,8 +155,8 @@ private slots:
         const auto data = planted(450, 50, weights({0.8, -1.2, 0.3}), LabelKind::Real, 4,
                                   [](double f, Rng& rng) { return f + 0.5 * rng.normal(); });
         GlmOptions o = options("gaussian", 50);
-        o.covariance = covarianceFromName(covariance.toStdString());
-        o.adagradRate = 0.2;
+        o.lgm.covariance = covarianceFromName(covariance.toStdString());
+        o.lgm.adagradRate = 0.2;
         GlmTrainer t(data, GlmAlgorithm(algorithm), o, 2);
         for (int s = 1; s <= steps; ++s)
             t.step(s);
@@ -233,7 +233,7 @@ private slots:
             GlmOptions o = options("gaussian", 4000);
             o.learnNoise = true;
             o.estimator = ExpectationEstimator::Quadrature;
-            o.priorVariance = 1e4;
+            o.lgm.priorVariance = 1e4;
             GlmTrainer t(d, GlmAlgorithm::McSsvi, o, 1);
             for (int s = 1; s <= 60; ++s)
                 t.step(s);
@@ -293,7 +293,7 @@ private slots:
         const auto data = planted(40, 10, weights({3.0}), LabelKind::Binary, 6,
                                   [](double f, Rng&) { return f > 0 ? 1.0 : 0.0; });
         GlmOptions o = options("logistic", 40);
-        o.initVariance = 25.0;
+        o.lgm.initVariance = 25.0;
         GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
         t.posterior().setMean(weights({2.0}));
         const double sd = std::sqrt(t.posterior().variances()[0]);

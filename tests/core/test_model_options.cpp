@@ -146,18 +146,18 @@ QStringList differences(const GlmOptions& a, const GlmOptions& b)
 {
     QStringList diff;
     SVI_SAME(likelihood);
-    SVI_SAME(covariance);
-    SVI_SAME(minibatch);
+    SVI_SAME(lgm.covariance);
+    SVI_SAME(lgm.minibatch);
     SVI_SAME(samples);
     SVI_SAME(estimator);
-    SVI_SAME(kappa);
-    SVI_SAME(tau0);
-    SVI_SAME(adagradRate);
-    SVI_SAME(priorVariance);
-    SVI_SAME(initVariance);
+    SVI_SAME(lgm.kappa);
+    SVI_SAME(lgm.tau0);
+    SVI_SAME(lgm.adagradRate);
+    SVI_SAME(lgm.priorVariance);
+    SVI_SAME(lgm.initVariance);
     SVI_SAME(noiseSd);
     SVI_SAME(learnNoise);
-    SVI_SAME(evalRows);
+    SVI_SAME(lgm.evalRows);
     return diff;
 }
 

@@ -73,18 +73,27 @@ const ParamFields<GlmOptions>& GlmOptions::fields()
     static const ParamFields<GlmOptions> f =
         ParamFields<GlmOptions>()
             .add("likelihood", &GlmOptions::likelihood)
-            .add("covariance", &GlmOptions::covariance, covarianceName, covarianceFromName)
-            .add("minibatch", &GlmOptions::minibatch)
+            .add(
+                "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
+                covarianceFromName)
+            .add(
+                "minibatch", [](auto& o) -> auto& { return o.lgm.minibatch; })
             .add("samples", &GlmOptions::samples)
             .add("estimator", &GlmOptions::estimator, estimatorName, estimatorFromName)
-            .add("kappa", &GlmOptions::kappa)
-            .add("tau0", &GlmOptions::tau0)
-            .add("adagrad_rate", &GlmOptions::adagradRate)
-            .add("prior_variance", &GlmOptions::priorVariance)
-            .add("init_variance", &GlmOptions::initVariance)
+            .add(
+                "kappa", [](auto& o) -> auto& { return o.lgm.kappa; })
+            .add(
+                "tau0", [](auto& o) -> auto& { return o.lgm.tau0; })
+            .add(
+                "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
+            .add(
+                "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; })
+            .add(
+                "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
             .add("noise_sd", &GlmOptions::noiseSd)
             .add("learn_noise", &GlmOptions::learnNoise)
-            .add("eval_rows", &GlmOptions::evalRows);
+            .add(
+                "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
     return f;
 }
 

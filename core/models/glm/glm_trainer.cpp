@@ -1,22 +1,20 @@
 #include "core/models/glm/glm_trainer.h"
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 namespace svi {
 namespace {
 
-// Streams apart from the steps' (seed, t ≥ 1, row).
-constexpr std::uint64_t kStreamSampler = 0x5a3b1e;
-constexpr std::uint64_t kStreamEvalPick = 0xe7a1;
 constexpr int kQuadratureNodes = 32;
 
-LikelihoodKind resolveLikelihood(const std::string& name, LabelKind labels)
+LikelihoodKind resolveLikelihood(const std::string& name, const LabelledDataPtr& data)
 {
     if (name != "auto")
         return likelihoodFromName(name);
-    switch (labels) {
+    if (!data)
+        throw std::invalid_argument("data: none");
+    switch (data->labelKind) {
     case LabelKind::Binary:
         return LikelihoodKind::Logistic;
     case LabelKind::Count:
@@ -27,213 +25,72 @@ LikelihoodKind resolveLikelihood(const std::string& name, LabelKind labels)
     return LikelihoodKind::Gaussian;
 }
 
-const LabelledData& checked(const LabelledDataPtr& data)
+const GlmOptions& checked(const GlmOptions& o)
 {
-    if (!data || data->trainingRows.empty())
-        throw std::invalid_argument("data: no training rows");
-    return *data;
+    o.check();
+    return o;
 }
 
 } // namespace
 
+GlmLocal::GlmLocal(LikelihoodKind kind, const GlmOptions& o)
+    : m_lik(makeLikelihood(kind, o.noiseSd)), m_noiseSd(o.noiseSd), m_learnNoise(o.learnNoise),
+      m_estimator(o.estimator, o.samples), m_gh(kQuadratureNodes)
+{
+}
+
+bool GlmLocal::learning() const
+{
+    return m_learnNoise && m_lik->kind() == LikelihoodKind::Gaussian;
+}
+
+void GlmLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
+                        double& extra) const
+{
+    m_estimator.estimate(*m_lik, y, m, v, rng, alpha, gamma);
+    extra = learning() ? (y - m) * (y - m) + v : 0.0; // E_q[(y − f)²]
+}
+
+double GlmLocal::expectedTerm(double y, double m, double v) const
+{
+    return m_lik->expectedLogLik(y, m, v, m_gh);
+}
+
+double GlmLocal::logPredictive(double y, double m, double v) const
+{
+    return m_lik->logPredictive(y, m, v, m_gh);
+}
+
+double GlmLocal::predictiveMean(double m, double v) const
+{
+    return m_lik->predictiveMean(m, v, m_gh);
+}
+
+std::optional<std::string> GlmLocal::outsideSupport(double y) const
+{
+    return m_lik->outsideSupport(y);
+}
+
+std::string GlmLocal::describe() const
+{
+    return "likelihood = " + likelihoodName(m_lik->kind());
+}
+
+void GlmLocal::updateExtra(std::int64_t t, double, bool, double meanExtra, double)
+{
+    if (!learning())
+        return;
+    const double r = std::pow(double(t), -0.6);
+    m_noiseSd = std::sqrt((1.0 - r) * m_noiseSd * m_noiseSd + r * meanExtra);
+    m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
+}
+
 GlmTrainer::GlmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GlmOptions& options,
                        std::uint64_t seed)
-    : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
-      m_lik(makeLikelihood(resolveLikelihood(options.likelihood, checked(m_data).labelKind),
-                           options.noiseSd)),
-      m_noiseSd(options.noiseSd), m_estimator(options.estimator, options.samples),
-      m_gh(kQuadratureNodes),
-      m_prior(GaussianPrior::isotropic(m_data->cols(), options.priorVariance)),
-      m_q(m_data->cols(), options.covariance, options.initVariance), m_schedule{options.kappa,
-                                                                                options.tau0},
-      m_meanOpt(options.adagradRate), m_rootOpt(options.adagradRate)
+    : LinearLgmTrainer(
+          data, algorithm, checked(options).lgm,
+          std::make_unique<GlmLocal>(resolveLikelihood(options.likelihood, data), options), seed)
 {
-    options.check();
-    const LabelledData& d = *m_data;
-    for (std::int64_t i = 0; i < d.rows(); ++i)
-        if (const auto why = m_lik->outsideSupport(d.y[i]))
-            throw std::invalid_argument("cannot fit " + d.where(i) + ", label: " +
-                                        (d.labelKind == LabelKind::Real
-                                             ? formatNumber(d.y[i] * d.labelScale + d.labelMean) +
-                                                   " (standardised " + *why + ")"
-                                             : *why) +
-                                        " (likelihood = " + likelihoodName(m_lik->kind()) + ")");
-    if (!d.x.allFinite())
-        throw std::invalid_argument("data: a feature of '" + d.source + "' is not finite");
-    const bool stochastic = algorithm != GlmAlgorithm::BatchHybrid;
-    m_rows = StepRows(d.trainingRows, stochastic, options.minibatch,
-                      Rng::stream(seed, kStreamSampler)());
-    const Rng pick = Rng::stream(seed, kStreamEvalPick);
-    m_evalTrain = seededSubset(d.trainingRows, std::size_t(options.evalRows), pick);
-    m_evalTest = seededSubset(d.testRows, std::size_t(options.evalRows), pick);
-}
-
-GlmTrainer::~GlmTrainer() = default;
-
-void GlmTrainer::gather(Chunk& c, const std::vector<std::int64_t>& rows, std::int64_t begin,
-                        std::int64_t end) const
-{
-    const LabelledData& d = *m_data;
-    const Eigen::Index n = end - begin;
-    c.x.resize(n, d.cols());
-    c.y.resize(n);
-    for (Eigen::Index r = 0; r < n; ++r) {
-        const std::int64_t i = rows[std::size_t(begin + r)];
-        c.x.row(r) = d.x.row(i);
-        c.y[r] = d.y[i];
-    }
-    c.m.noalias() = c.x * m_q.mean();
-    c.v.resize(n);
-    m_q.marginalVariances(c.x, c.v, c.work);
-}
-
-double GlmTrainer::step(std::int64_t t)
-{
-    m_rows.next();
-    const std::vector<std::int64_t>& rows = m_rows.rows();
-    const std::int64_t n = std::int64_t(rows.size());
-    const CovarianceForm form = m_q.form();
-    const int D = m_q.dim();
-    forChunks(n, [&](int ci, std::int64_t begin, std::int64_t end) {
-        Chunk& c = m_chunks[std::size_t(ci)];
-        gather(c, rows, begin, end);
-        c.alpha.resize(end - begin);
-        c.gamma.resize(end - begin);
-        for (Eigen::Index r = 0; r < c.y.size(); ++r) {
-            Rng rng =
-                Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(rows[std::size_t(begin + r)]));
-            m_estimator.estimate(*m_lik, c.y[r], c.m[r], c.v[r], rng, c.alpha[r], c.gamma[r]);
-        }
-        c.grads.reset(D, form);
-        c.grads.addRows(c.x, c.alpha, c.gamma, form);
-    });
-    m_grads.reset(D, form);
-    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
-    for (int ci = 0; ci < chunks; ++ci)
-        m_grads.add(m_chunks[std::size_t(ci)].grads, form);
-    m_grads.scale(double(m_data->trainingRowCount()) / double(n), form);
-
-    if (m_options.learnNoise && m_lik->kind() == LikelihoodKind::Gaussian) {
-        // mean_i E_q[(y_i − f_i)²] = (y_i − m_i)² + v_i over the minibatch, in chunk order.
-        double sq = 0.0;
-        for (int ci = 0; ci < chunks; ++ci) {
-            const Chunk& c = m_chunks[std::size_t(ci)];
-            sq += ((c.y - c.m).array().square() + c.v.array()).sum();
-        }
-        const double r = std::pow(double(t), -0.6);
-        m_noiseSd = std::sqrt((1.0 - r) * m_noiseSd * m_noiseSd + r * sq / double(n));
-        m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
-    }
-    const double rho = m_schedule.rho(t);
-    switch (m_algorithm) {
-    case GlmAlgorithm::McSsvi:
-        return m_q.naturalStep(rho, m_grads, m_prior, true);
-    case GlmAlgorithm::HybridMcSsvi:
-    case GlmAlgorithm::BatchHybrid: {
-        // The mean's gradient at the current q (it does not depend on S), then S by eq. 24.
-        Eigen::VectorXd m = m_q.mean();
-        m_meanOpt.ascend(m, m_q.meanGradient(m_grads, m_prior));
-        const double used = m_q.naturalStep(rho, m_grads, m_prior, false);
-        m_q.setMean(m);
-        return used;
-    }
-    case GlmAlgorithm::SDsvi: {
-        Eigen::VectorXd m = m_q.mean();
-        Eigen::MatrixXd root = m_q.root();
-        m_meanOpt.ascend(m, m_q.meanGradient(m_grads, m_prior));
-        m_rootOpt.ascend(root, m_q.rootGradient(m_grads, m_prior));
-        m_q.setMean(m);
-        m_q.setRoot(root);
-        return m_options.adagradRate;
-    }
-    }
-    return rho;
-}
-
-double GlmTrainer::expectedLogLik(const std::vector<std::int64_t>& rows) const
-{
-    std::vector<double> partial(kChunks, 0.0);
-    forChunks(std::int64_t(rows.size()), [&](int ci, std::int64_t begin, std::int64_t end) {
-        Chunk& c = m_chunks[std::size_t(ci)];
-        gather(c, rows, begin, end);
-        double s = 0.0;
-        for (Eigen::Index r = 0; r < c.y.size(); ++r)
-            s += m_lik->expectedLogLik(c.y[r], c.m[r], c.v[r], m_gh);
-        partial[std::size_t(ci)] = s;
-    });
-    double total = 0.0;
-    for (double p : partial)
-        total += p;
-    return total;
-}
-
-double GlmTrainer::bound() const
-{
-    return -m_q.kl(m_prior) + expectedLogLik(m_data->trainingRows);
-}
-
-Evaluation GlmTrainer::evaluate(bool full)
-{
-    const LabelledData& d = *m_data;
-    Evaluation ev;
-    const std::vector<std::int64_t>& trainRows = full ? d.trainingRows : m_evalTrain;
-    setSubsetElbo(ev, -m_q.kl(m_prior), expectedLogLik(trainRows), std::int64_t(trainRows.size()),
-                  d.trainingRowCount());
-
-    const std::vector<std::int64_t>& testRows = full ? d.testRows : m_evalTest;
-    struct Sums
-    {
-        double nll = 0.0, wrong = 0.0, sq = 0.0;
-    };
-    std::vector<Sums> partial(kChunks);
-    const bool classes = m_lik->classifies();
-    forChunks(std::int64_t(testRows.size()), [&](int ci, std::int64_t begin, std::int64_t end) {
-        Chunk& c = m_chunks[std::size_t(ci)];
-        gather(c, testRows, begin, end);
-        Sums s;
-        for (Eigen::Index r = 0; r < c.y.size(); ++r) {
-            s.nll -= m_lik->logPredictive(c.y[r], c.m[r], c.v[r], m_gh);
-            const double mean = m_lik->predictiveMean(c.m[r], c.v[r], m_gh);
-            if (classes)
-                s.wrong += (mean > 0.5) != (c.y[r] > 0.5) ? 1.0 : 0.0;
-            else
-                s.sq += (mean - c.y[r]) * (mean - c.y[r]);
-        }
-        partial[std::size_t(ci)] = s;
-    });
-    if (!testRows.empty()) {
-        Sums t;
-        for (const Sums& s : partial) {
-            t.nll += s.nll;
-            t.wrong += s.wrong;
-            t.sq += s.sq;
-        }
-        const double n = double(testRows.size());
-        // A standardised label's density is labelScale times the original's.
-        ev.metrics["test_nll"] = t.nll / n + std::log(d.labelScale);
-        if (classes)
-            ev.metrics["test_error"] = 100.0 * t.wrong / n;
-        else
-            ev.metrics["test_rmse"] = std::sqrt(t.sq / n) * d.labelScale;
-    }
-
-    auto weights = std::make_shared<WeightSummary>();
-    weights->names = d.featureNames;
-    weights->names.resize(std::size_t(d.cols()));
-    for (int j = 0; j < d.cols(); ++j)
-        if (weights->names[std::size_t(j)].empty())
-            weights->names[std::size_t(j)] = "x" + std::to_string(j + 1);
-    weights->mean = m_q.mean();
-    weights->sd = m_q.variances().cwiseSqrt();
-    auto preview = std::make_shared<Preview>();
-    preview->weights = std::move(weights);
-    ev.preview = std::move(preview);
-    return ev;
-}
-
-bool GlmTrainer::diverged() const
-{
-    return !m_q.mean().allFinite() || !m_q.root().allFinite();
 }
 
 } // namespace svi

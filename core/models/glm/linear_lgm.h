@@ -1,0 +1,152 @@
+#pragma once
+// The trainer shared by the latent Gaussian models of paper 002 whose local value is linear in
+// Gaussian weights, f_i = x_iᵀw (+ model-specific noise): the Bayesian GLM and GME. What a
+// model adds is a LocalModel — how one row's label depends on q(x_iᵀw) = N(m_i, v_i): the
+// estimates α̂_i, γ̂_i the updates of q(w) need, the row's term of the bound, the predictive —
+// and any global parameters beyond w (GLM's Gaussian noise, GME's Rayleigh q(w2)).
+//
+// LinearLgmTrainer: each step draws a minibatch of training rows (all of them for the batch
+// variant), computes m_i = x_iᵀm and v_i = x_iᵀSx_i, asks the LocalModel for α̂_i, γ̂_i and its
+// extra statistic, gathers g and Γ (scaled by N/|M|), lets the LocalModel update its extra
+// globals, and updates q(w) by the algorithm's rule (gaussian_q.h).
+//
+// Evaluation: the bound, −KL(q(w) ‖ p(w)) − the model's extra KL + Σ_i its row terms, over
+// eval_rows training rows scaled by N/n (every row when full); on the test rows (eval_rows of
+// them unless full) the posterior predictive: test_nll (mean −log p(y | x), on the label's own
+// scale), test_error (class labels: predicted class by p(y = 1 | x) > ½) or test_rmse (values:
+// the predictive mean, on the label's own scale). The preview carries the weights' posterior.
+//
+// Threading: driven by one thread; step() and evaluate() use OpenMP across the rows in fixed
+// chunks, each row's draws from the stream (seed, step, row), partial sums added in chunk
+// order: results do not depend on the thread count.
+
+#include "core/base/parallel.h"
+#include "core/base/params.h"
+#include "core/data/labelled_data.h"
+#include "core/inference/gaussian_q.h"
+#include "core/inference/optimizers.h"
+#include "core/inference/schedule.h"
+#include "core/math/random.h"
+#include "core/run/trainer.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+enum class GlmAlgorithm {
+    McSsvi,       // natural-gradient steps of mean and covariance, eq. 24–25
+    HybridMcSsvi, // covariance by eq. 24, mean by the gradient eq. 63 (AdaGrad)
+    SDsvi,        // mean by eq. 63, Cholesky factor by eq. 64 (AdaGrad)
+    BatchHybrid   // H-MC-SSVI on every training row each step
+};
+
+// Whether the algorithm takes natural-gradient steps (its extra globals then follow theirs too).
+inline bool naturalSteps(GlmAlgorithm a)
+{
+    return a != GlmAlgorithm::SDsvi;
+}
+
+// One row's part, given q(x_iᵀw) = N(m, v). Immutable during a step (estimate and the
+// evaluations run on many threads at once); updateExtra runs on the trainer's thread between.
+class LocalModel
+{
+public:
+    virtual ~LocalModel() = default;
+    // α̂ ≈ ∂T_i/∂m, γ̂ ≈ ∂T_i/∂v of the row's term T_i of the bound, and the model's extra
+    // statistic of the row (what updateExtra needs; 0 when none).
+    virtual void estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
+                          double& extra) const = 0;
+    // The row's term of the bound.
+    virtual double expectedTerm(double y, double m, double v) const = 0;
+    // log p(y | x) and E[y | x] under the posterior.
+    virtual double logPredictive(double y, double m, double v) const = 0;
+    virtual double predictiveMean(double m, double v) const = 0;
+    // Whether the labels are classes (a zero-one error) or values (an RMSE).
+    virtual bool classifies() const = 0;
+    // Why y cannot be a label, or nullopt.
+    virtual std::optional<std::string> outsideSupport(double y) const = 0;
+    // "likelihood = logistic", for messages.
+    virtual std::string describe() const = 0;
+    // The extra globals: their KL to their prior, their update after step t from the minibatch's
+    // extra statistics (their mean over the rows, and their sum scaled by N/|M|), with the step
+    // size ρ of the algorithm's natural steps (natural) or by the model's own gradient rule.
+    virtual double extraKl() const { return 0.0; }
+    virtual void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
+                             double scaledExtra)
+    {
+        (void)t, (void)rho, (void)natural, (void)meanExtra, (void)scaledExtra;
+    }
+    virtual bool extraFinite() const { return true; }
+};
+
+// The settings every linear latent Gaussian model declares (lgmParams in glm_registry.cpp).
+struct LgmOptions
+{
+    CovarianceForm covariance = CovarianceForm::Full;
+    std::int64_t minibatch = 2000; // stochastic algorithms: rows per step
+    double kappa = 1.0;            // natural-gradient steps: ρ_t = (t + τ0)^(−κ)
+    double tau0 = 0.0;
+    double adagradRate = 1.0;   // gradient steps: AdaGrad's global rate
+    double priorVariance = 1.0; // w ~ N(0, σ_p² I)
+    double initVariance = 10.0; // q(w) starts at N(0, init_variance · I)
+    int evalRows = 5000;        // rows a cheap evaluation uses
+};
+
+class LinearLgmTrainer : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the file, line and label for a label outside the
+    // local model's support, or when there is no training row or a feature is not finite.
+    LinearLgmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const LgmOptions& options,
+                     std::unique_ptr<LocalModel> local, std::uint64_t seed);
+    ~LinearLgmTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override { return m_rows.perStep(); }
+    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    const GaussianQ& posterior() const { return m_q; }
+    GaussianQ& posterior() { return m_q; } // tests
+    const GaussianPrior& prior() const { return m_prior; }
+    const LocalModel& local() const { return *m_local; }
+    LocalModel& local() { return *m_local; }
+    // The scaled derivatives g, Γ of the last step (tests).
+    const LgmGradients& lastGradients() const { return m_grads; }
+    // The bound over every training row (tests).
+    double bound() const;
+
+private:
+    struct Chunk
+    {
+        MatrixRD x, work;
+        Eigen::VectorXd y, m, v, alpha, gamma, extra;
+        LgmGradients grads;
+    };
+    // Fills chunk c with rows[begin, end): features, labels, m_i, v_i.
+    void gather(Chunk& c, const std::vector<std::int64_t>& rows, std::int64_t begin,
+                std::int64_t end) const;
+    // Σ_i of the rows' terms of the bound over `rows`.
+    double expectedTerms(const std::vector<std::int64_t>& rows) const;
+
+    LabelledDataPtr m_data;
+    GlmAlgorithm m_algorithm;
+    LgmOptions m_options;
+    std::uint64_t m_seed;
+    std::unique_ptr<LocalModel> m_local;
+    GaussianPrior m_prior;
+    GaussianQ m_q;
+    RobbinsMonro m_schedule;
+    AdaGrad m_meanOpt, m_rootOpt;
+    StepRows m_rows;
+    mutable std::array<Chunk, kChunks> m_chunks;
+    LgmGradients m_grads;
+    std::vector<std::int64_t> m_evalTrain, m_evalTest; // the cheap evaluation's rows
+};
+
+} // namespace svi
