@@ -188,6 +188,12 @@ public:
     // Throws std::invalid_argument with the message of checkParam, naming the first field
     // outside its declared range ("K = 0, but must be ≥ 1").
     void check() const { checkParams(Options::allParams(), toParams()); }
+    // *this after check(), for a constructor's initialiser list.
+    const Options& checked() const
+    {
+        check();
+        return static_cast<const Options&>(*this);
+    }
 
 protected:
     // Sets every field to its declared default.

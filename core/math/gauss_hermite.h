@@ -38,4 +38,25 @@ private:
     Eigen::VectorXd m_weights;
 };
 
+// Gauss quadrature for expectations under a Rayleigh(1) variable r (density r e^{−r²/2} on
+// r > 0): Σ_k w_k g(r_k) = E[g(r)], exact for polynomials in r of degree ≤ 2n − 1; under
+// Rayleigh(σ), E[g(x)] = Σ_k w_k g(σ r_k). No classical family has this weight, so its
+// three-term recurrence comes from the discretised Stieltjes procedure (Gautschi 2004, §2.2):
+// the measure is discretised by 400-point Gauss–Legendre on [0, 14] (the mass beyond is
+// e^{−98}), the recurrence coefficients are computed from it, and the nodes and weights from
+// its Jacobi matrix as for Gauss–Hermite. Immutable once built; any thread.
+class GaussRayleigh
+{
+public:
+    // Throws std::invalid_argument when n < 1 or n > 100.
+    explicit GaussRayleigh(int n);
+    int size() const { return int(m_nodes.size()); }
+    const Eigen::VectorXd& nodes() const { return m_nodes; }     // ascending, positive
+    const Eigen::VectorXd& weights() const { return m_weights; } // positive, sum 1
+
+private:
+    Eigen::VectorXd m_nodes;
+    Eigen::VectorXd m_weights;
+};
+
 } // namespace svi

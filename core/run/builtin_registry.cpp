@@ -1,5 +1,6 @@
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/glm/glm.h"
+#include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
@@ -18,6 +19,7 @@ const Registry& Registry::builtin()
         registerPoissonFactorization(r);
         registerGaussianMf(r);
         registerGlm(r);
+        registerGme(r);
         return r;
     }();
     return registry;

@@ -80,6 +80,13 @@ const std::map<std::string, Case>& cases()
            {"likelihood", ParamValue(std::string("gaussian"))},
            {"learn_noise", ParamValue(false)}},
           {{"noise_sd", real(1e-300)}}}},
+        // A prior scale τ of 1e-300 overflows σ²/τ² in KL(q(w2) ‖ p(w2)).
+        {"gme",
+         {{{"minibatch", integer(50)},
+           {"eval_rows", integer(50)},
+           {"samples", integer(2)},
+           {"inner_nodes", integer(4)}},
+          {{"tau", real(1e-300)}}}},
     };
     return c;
 }

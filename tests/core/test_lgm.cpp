@@ -125,6 +125,30 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, GaussHermite(0));
     }
 
+    void gaussRayleighMatchesRayleighMoments()
+    {
+        // E r^{2j} = 2^j j!, E r = √(π/2), E r³ = 3√(π/2): exact for degree ≤ 2n − 1 = 31.
+        const GaussRayleigh gr(16);
+        QVERIFY(std::abs(gr.weights().sum() - 1.0) < 1e-14);
+        QVERIFY(gr.nodes().minCoeff() > 0.0);
+        double expected = 1.0;
+        for (int j = 1; j <= 15; ++j) {
+            expected *= 2.0 * j;
+            double e = 0.0;
+            for (int k = 0; k < gr.size(); ++k)
+                e += gr.weights()[k] * std::pow(gr.nodes()[k], 2 * j);
+            QVERIFY2(std::abs(e / expected - 1.0) < 1e-9, qPrintable(QString::number(j)));
+        }
+        double e1 = 0.0, e3 = 0.0;
+        for (int k = 0; k < gr.size(); ++k) {
+            e1 += gr.weights()[k] * gr.nodes()[k];
+            e3 += gr.weights()[k] * std::pow(gr.nodes()[k], 3);
+        }
+        QVERIFY(std::abs(e1 - std::sqrt(M_PI / 2)) < 1e-12);
+        QVERIFY(std::abs(e3 - 3 * std::sqrt(M_PI / 2)) < 1e-11);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, GaussRayleigh(0));
+    }
+
     void derivativesMatchFiniteDifferences_data()
     {
         QTest::addColumn<int>("kind");

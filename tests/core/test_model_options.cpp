@@ -6,6 +6,7 @@
 
 #include "core/models/bpfa/bpfa_trainer.h"
 #include "core/models/glm/glm_trainer.h"
+#include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf_trainer.h"
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_trainer.h"
@@ -161,6 +162,28 @@ QStringList differences(const GlmOptions& a, const GlmOptions& b)
     return diff;
 }
 
+QStringList differences(const GmeOptions& a, const GmeOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(likelihood);
+    SVI_SAME(bound);
+    SVI_SAME(samples);
+    SVI_SAME(innerNodes);
+    SVI_SAME(estimator);
+    SVI_SAME(tau);
+    SVI_SAME(initSigma);
+    SVI_SAME(noiseSd);
+    SVI_SAME(lgm.covariance);
+    SVI_SAME(lgm.minibatch);
+    SVI_SAME(lgm.kappa);
+    SVI_SAME(lgm.tau0);
+    SVI_SAME(lgm.adagradRate);
+    SVI_SAME(lgm.priorVariance);
+    SVI_SAME(lgm.initVariance);
+    SVI_SAME(lgm.evalRows);
+    return diff;
+}
+
 #undef SVI_SAME
 
 // What the tests need of one model's options struct, as its entries' make() uses it.
@@ -203,7 +226,7 @@ const std::map<std::string, Model>& models()
         {"bpfa", modelOf<BpfaOptions>()}, {"lda", modelOf<LdaOptions>()},
         {"hdp", modelOf<HdpOptions>()},   {"hpf", pfModel(true)},
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
-        {"glm", modelOf<GlmOptions>()},
+        {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
     };
     return m;
 }

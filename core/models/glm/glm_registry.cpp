@@ -4,33 +4,11 @@
 #include <limits>
 
 namespace svi {
-namespace {
-
-constexpr double kHuge = std::numeric_limits<double>::max();
-
-std::vector<std::string> withAuto(std::vector<std::string> names)
-{
-    names.insert(names.begin(), "auto");
-    return names;
-}
-
-} // namespace
-
 std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
 {
-    const bool natural = algorithm != GlmAlgorithm::SDsvi;
-    const bool gradient = algorithm != GlmAlgorithm::McSsvi;
-    std::vector<ParamSpec> p;
-    p.push_back(choiceParam("likelihood", "Likelihood",
-                            "p(y | f): auto takes logistic for two classes, poisson for counts, "
-                            "gaussian for values",
-                            withAuto(likelihoodNames()), "auto"));
-    p.push_back(choiceParam("covariance", "Covariance of q(w)",
-                            "full: N(m, S) with D² parameters; diagonal: for many features",
-                            {"full", "diagonal"}, "full"));
-    if (algorithm != GlmAlgorithm::BatchHybrid)
-        p.push_back(intParam("minibatch", "Minibatch", "training rows per step (paper: 2,000)",
-                             2000, 1, kHuge));
+    std::vector<ParamSpec> p{likelihoodParam()};
+    for (ParamSpec& s : lgmHeadParams(algorithm))
+        p.push_back(std::move(s));
     p.push_back(intParam("samples", "Samples per row",
                          "Monte Carlo draws of f_i (or quadrature nodes) for α̂_i, γ̂_i (paper: 10)",
                          10, 1, 200));
@@ -38,18 +16,8 @@ std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
                             "monte-carlo: ℓ′ and ℓ″ at draws (the paper's); reparameterised: "
                             "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite, deterministic",
                             estimatorNames(), "monte-carlo"));
-    if (natural) {
-        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
-        p.insert(p.end(), rate.begin(), rate.end()); // 1/t, the paper's schedule
-    }
-    if (gradient)
-        p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
-                                  "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)",
-                                  1.0));
-    p.push_back(
-        positiveParam("prior_variance", "Prior variance σ_p²", "w ~ N(0, σ_p² I) (paper: 1)", 1.0));
-    p.push_back(positiveParam("init_variance", "Initial variance",
-                              "q(w) starts at N(0, init_variance · I) (paper: 10)", 10.0));
+    for (ParamSpec& s : lgmTailParams(algorithm))
+        p.push_back(std::move(s));
     p.push_back(positiveParam(
         "noise_sd", "Noise σ",
         "gaussian likelihood: y ~ N(f, σ²), on the standardised label (the start when learnt)",
@@ -57,9 +25,7 @@ std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
     p.push_back(boolParam("learn_noise", "Learn the noise",
                           "gaussian likelihood: σ² by its stochastic M-step after each update",
                           true));
-    p.push_back(intParam("eval_rows", "Evaluation rows",
-                         "rows (training, test) a live evaluation uses; a full pass uses all", 5000,
-                         1, kHuge));
+    p.push_back(lgmEvalRowsParam());
     return p;
 }
 
@@ -70,30 +36,16 @@ std::vector<ParamSpec> GlmOptions::allParams()
 
 const ParamFields<GlmOptions>& GlmOptions::fields()
 {
-    static const ParamFields<GlmOptions> f =
-        ParamFields<GlmOptions>()
-            .add("likelihood", &GlmOptions::likelihood)
-            .add(
-                "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
-                covarianceFromName)
-            .add(
-                "minibatch", [](auto& o) -> auto& { return o.lgm.minibatch; })
+    static const ParamFields<GlmOptions> f = [] {
+        ParamFields<GlmOptions> fields;
+        fields.add("likelihood", &GlmOptions::likelihood)
             .add("samples", &GlmOptions::samples)
             .add("estimator", &GlmOptions::estimator, estimatorName, estimatorFromName)
-            .add(
-                "kappa", [](auto& o) -> auto& { return o.lgm.kappa; })
-            .add(
-                "tau0", [](auto& o) -> auto& { return o.lgm.tau0; })
-            .add(
-                "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
-            .add(
-                "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; })
-            .add(
-                "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
             .add("noise_sd", &GlmOptions::noiseSd)
-            .add("learn_noise", &GlmOptions::learnNoise)
-            .add(
-                "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
+            .add("learn_noise", &GlmOptions::learnNoise);
+        addLgmFields(fields);
+        return fields;
+    }();
     return f;
 }
 

@@ -8,7 +8,9 @@ namespace {
 
 constexpr int kQuadratureNodes = 32;
 
-LikelihoodKind resolveLikelihood(const std::string& name, const LabelledDataPtr& data)
+} // namespace
+
+LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data)
 {
     if (name != "auto")
         return likelihoodFromName(name);
@@ -24,14 +26,6 @@ LikelihoodKind resolveLikelihood(const std::string& name, const LabelledDataPtr&
     }
     return LikelihoodKind::Gaussian;
 }
-
-const GlmOptions& checked(const GlmOptions& o)
-{
-    o.check();
-    return o;
-}
-
-} // namespace
 
 GlmLocal::GlmLocal(LikelihoodKind kind, const GlmOptions& o)
     : m_lik(makeLikelihood(kind, o.noiseSd)), m_noiseSd(o.noiseSd), m_learnNoise(o.learnNoise),
@@ -87,9 +81,9 @@ void GlmLocal::updateExtra(std::int64_t t, double, bool, double meanExtra, doubl
 
 GlmTrainer::GlmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GlmOptions& options,
                        std::uint64_t seed)
-    : LinearLgmTrainer(
-          data, algorithm, checked(options).lgm,
-          std::make_unique<GlmLocal>(resolveLikelihood(options.likelihood, data), options), seed)
+    : LinearLgmTrainer(data, algorithm, options.checked().lgm,
+                       std::make_unique<GlmLocal>(likelihoodFor(options.likelihood, data), options),
+                       seed)
 {
 }
 

@@ -1,5 +1,7 @@
 #include "core/models/glm/linear_lgm.h"
 
+#include "core/inference/likelihoods.h"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -18,7 +20,56 @@ const LabelledData& checked(const LabelledDataPtr& data)
     return *data;
 }
 
+constexpr double kHuge = std::numeric_limits<double>::max();
+
 } // namespace
+
+std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm)
+{
+    std::vector<ParamSpec> p{
+        choiceParam("covariance", "Covariance of q(w)",
+                    "full: N(m, S) with D² parameters; diagonal: for many features",
+                    {"full", "diagonal"}, "full")};
+    if (algorithm != GlmAlgorithm::BatchHybrid)
+        p.push_back(intParam("minibatch", "Minibatch", "training rows per step (paper: 2,000)",
+                             2000, 1, kHuge));
+    return p;
+}
+
+std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm)
+{
+    std::vector<ParamSpec> p;
+    if (naturalSteps(algorithm)) {
+        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
+        p.insert(p.end(), rate.begin(), rate.end()); // 1/t, the paper's schedule
+    }
+    if (algorithm != GlmAlgorithm::McSsvi)
+        p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
+                                  "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)",
+                                  1.0));
+    p.push_back(
+        positiveParam("prior_variance", "Prior variance σ_p²", "w ~ N(0, σ_p² I) (paper: 1)", 1.0));
+    p.push_back(positiveParam("init_variance", "Initial variance",
+                              "q(w) starts at N(0, init_variance · I) (paper: 10)", 10.0));
+    return p;
+}
+
+ParamSpec lgmEvalRowsParam()
+{
+    return intParam("eval_rows", "Evaluation rows",
+                    "rows (training, test) a live evaluation uses; a full pass uses all", 5000, 1,
+                    kHuge);
+}
+
+ParamSpec likelihoodParam()
+{
+    std::vector<std::string> names = likelihoodNames();
+    names.insert(names.begin(), "auto");
+    return choiceParam("likelihood", "Likelihood",
+                       "p(y | f): auto takes logistic for two classes, poisson for counts, "
+                       "gaussian for values",
+                       names, "auto");
+}
 
 LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm,
                                    const LgmOptions& options, std::unique_ptr<LocalModel> local,

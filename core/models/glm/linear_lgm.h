@@ -96,6 +96,38 @@ struct LgmOptions
     int evalRows = 5000;        // rows a cheap evaluation uses
 };
 
+// The declarations of LgmOptions' keys for `algorithm`, in parts so that a model puts its own
+// between them: the head (covariance; minibatch unless batch), the tail (kappa and tau0 for the
+// natural-gradient algorithms, adagrad_rate for those with gradient steps, prior_variance,
+// init_variance) and eval_rows.
+std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm);
+std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm);
+ParamSpec lgmEvalRowsParam();
+// The likelihood choice: "auto" and every likelihoodName.
+ParamSpec likelihoodParam();
+
+// Binds those keys to the `lgm` member of an options struct.
+template <typename Options> void addLgmFields(ParamFields<Options>& f)
+{
+    f.add(
+         "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
+         covarianceFromName)
+        .add(
+            "minibatch", [](auto& o) -> auto& { return o.lgm.minibatch; })
+        .add(
+            "kappa", [](auto& o) -> auto& { return o.lgm.kappa; })
+        .add(
+            "tau0", [](auto& o) -> auto& { return o.lgm.tau0; })
+        .add(
+            "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
+        .add(
+            "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; })
+        .add(
+            "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
+        .add(
+            "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
+}
+
 class LinearLgmTrainer : public Trainer
 {
 public:
