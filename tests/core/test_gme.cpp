@@ -112,6 +112,33 @@ private slots:
         QVERIFY(std::abs(delta) > 1e-4); // σ matters
     }
 
+    void klOfTheNoiseAndItsGradient()
+    {
+        // KL(Rayleigh(σ) ‖ Rayleigh(τ)) by quadrature of q log(q/p), and its σ-derivative.
+        GmeOptions o = gmeOptions("poisson", GmeBound::Optimal);
+        o.tau = 1.7;
+        o.initSigma = 0.6;
+        GmeLocal g(LikelihoodKind::Poisson, o);
+        const auto logRayleigh = [](double x, double s) {
+            return std::log(x / (s * s)) - x * x / (2 * s * s);
+        };
+        double kl = 0.0;
+        const int n = 200000;
+        for (int j = 0; j < n; ++j) {
+            const double x = 0.6 * std::sqrt(-2.0 * std::log(1.0 - (j + 0.5) / n));
+            kl += (logRayleigh(x, 0.6) - logRayleigh(x, 1.7)) / n;
+        }
+        QVERIFY2(std::abs(g.extraKl() - kl) < 1e-4,
+                 qPrintable(QString("%1 vs %2").arg(g.extraKl()).arg(kl)));
+        const double h = 1e-6;
+        g.setSigma(0.6 + h);
+        const double up = -g.extraKl();
+        g.setSigma(0.6 - h);
+        const double down = -g.extraKl();
+        g.setSigma(0.6);
+        QVERIFY(std::abs(g.klSigmaGradient() - (up - down) / (2 * h)) < 1e-6);
+    }
+
     void optimalIsAboveSimpleAndExactForAGaussian()
     {
         for (const char* lik : {"poisson-logistic", "logistic"}) {

@@ -196,6 +196,11 @@ double GmeLocal::extraKl() const
     return -std::log(q) + q - 1.0;
 }
 
+double GmeLocal::klSigmaGradient() const
+{
+    return 2.0 / m_sigma - 2.0 * m_sigma / (m_tau * m_tau);
+}
+
 void GmeLocal::updateExtra(std::int64_t, double rho, bool natural, double, double scaledDelta)
 {
     if (natural) {
@@ -213,7 +218,7 @@ void GmeLocal::updateExtra(std::int64_t, double rho, bool natural, double, doubl
     }
     Eigen::ArrayXd s(1), g(1);
     s[0] = m_sigma;
-    g[0] = 2.0 / m_sigma - 2.0 * m_sigma / (m_tau * m_tau) + scaledDelta;
+    g[0] = klSigmaGradient() + scaledDelta;
     m_sigmaOpt.ascend(s, g);
     m_sigma = s[0] > 0.0 ? s[0] : 0.5 * m_sigma; // σ stays positive
 }

@@ -76,6 +76,8 @@ public:
     std::optional<std::string> outsideSupport(double y) const override;
     std::string describe() const override;
     double extraKl() const override;
+    // ∂/∂σ of −KL(q(w2) ‖ p(w2)) = 2/σ − 2σ/τ²: S-DSVI's step of σ adds N/|M| Σ_i δ_i to it.
+    double klSigmaGradient() const;
     void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
                      double scaledExtra) override;
     bool extraFinite() const override { return std::isfinite(m_sigma) && m_sigma > 0; }
