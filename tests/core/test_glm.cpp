@@ -8,6 +8,7 @@
 #include "core/math/random.h"
 #include "core/models/glm/glm_trainer.h"
 #include "core/run/registry.h"
+#include "tests/core/labelled_testing.h"
 
 #include <Eigen/LU>
 #include <QtTest>
@@ -18,30 +19,11 @@ using namespace svi;
 
 namespace {
 
-// n rows of d standard-normal features; y from `label(f)` with f = xᵀw; the last `test` rows
-// are test rows.
 template <typename Label>
 LabelledDataPtr planted(int n, int test, const Eigen::VectorXd& w, LabelKind kind,
                         std::uint64_t seed, Label&& label)
 {
-    auto d = std::make_shared<LabelledData>();
-    Rng rng(seed);
-    d->x.resize(n, w.size());
-    d->y.resize(n);
-    for (int i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < w.size(); ++j)
-            d->x(i, j) = rng.normal();
-        d->y[i] = label(d->x.row(i).dot(w), rng);
-        (i < n - test ? d->trainingRows : d->testRows).push_back(i);
-    }
-    d->labelKind = kind;
-    d->source = "planted";
-    d->files = {"planted.svm"};
-    for (int i = 0; i < n; ++i) {
-        d->fileOfRow.push_back(0);
-        d->lineOfRow.push_back(i + 1);
-    }
-    return d;
+    return test_support::plantedLabelled(n, test, w, 0.0, kind, seed, label);
 }
 
 Eigen::VectorXd weights(std::initializer_list<double> v)

@@ -9,6 +9,7 @@
 #include "core/models/glm/glm_trainer.h"
 #include "core/models/glm/gme.h"
 #include "core/run/registry.h"
+#include "tests/core/labelled_testing.h"
 
 #include <QtTest>
 #include <cmath>
@@ -30,26 +31,11 @@ GmeOptions gmeOptions(const std::string& likelihood, GmeBound bound)
     return o;
 }
 
-// n rows of d standard-normal features; f = xᵀw + √w2 ε; y from `label(f)`; the last `test`
-// rows are test rows.
 template <typename Label>
 LabelledDataPtr gmeData(int n, int test, const Eigen::VectorXd& w, double w2, LabelKind kind,
                         std::uint64_t seed, Label&& label)
 {
-    auto d = std::make_shared<LabelledData>();
-    Rng rng(seed);
-    d->x.resize(n, w.size());
-    d->y.resize(n);
-    for (int i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < w.size(); ++j)
-            d->x(i, j) = rng.normal();
-        const double f = d->x.row(i).dot(w) + std::sqrt(w2) * rng.normal();
-        d->y[i] = label(f, rng);
-        (i < n - test ? d->trainingRows : d->testRows).push_back(i);
-    }
-    d->labelKind = kind;
-    d->source = "gme data";
-    return d;
+    return test_support::plantedLabelled(n, test, w, w2, kind, seed, label);
 }
 
 double poissonDraw(double mean, Rng& rng)

@@ -17,4 +17,42 @@ void registerGlm(Registry& registry);
 // for class labels, the RMSE for values.
 std::vector<MetricSpec> supervisedMetrics();
 
+// One algorithm of a linear latent Gaussian model, as its registry entry names it.
+struct LgmAlgorithmEntry
+{
+    GlmAlgorithm algorithm;
+    const char* key;
+    const char* label;
+    const char* help;
+};
+
+// Adds an entry per algorithm, in Compare's order, for labelled data: its parameters are
+// Options::params(algorithm), its trainer TrainerT(data, algorithm, Options::fromParams(v), seed).
+template <typename Options, typename TrainerT>
+void addLgmEntries(Registry& r, const std::string& model, const std::string& modelLabel,
+                   const std::string& bound, const std::vector<LgmAlgorithmEntry>& algorithms)
+{
+    int rank = 1;
+    for (const LgmAlgorithmEntry& a : algorithms) {
+        AlgorithmEntry e;
+        e.model = model;
+        e.modelLabel = modelLabel;
+        e.algorithm = a.key;
+        e.label = a.label;
+        e.help = a.help;
+        e.dataKinds = {"labelled"};
+        e.compareRank = rank++;
+        e.params = Options::params(a.algorithm);
+        e.metrics = supervisedMetrics();
+        e.bound = bound;
+        const GlmAlgorithm algorithm = a.algorithm;
+        e.make = [algorithm, modelLabel](const DataSet& data, const ParamValues& values,
+                                         std::uint64_t seed) {
+            return std::make_unique<TrainerT>(data.requireLabelled(modelLabel), algorithm,
+                                              Options::fromParams(values), seed);
+        };
+        r.add(std::move(e));
+    }
+}
+
 } // namespace svi

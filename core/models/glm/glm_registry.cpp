@@ -60,46 +60,20 @@ std::vector<MetricSpec> supervisedMetrics()
 
 void registerGlm(Registry& r)
 {
-    struct Algo
-    {
-        GlmAlgorithm algorithm;
-        const char* key;
-        const char* label;
-        const char* help;
-    };
-    const Algo algos[] = {
-        {GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
-         "covariance by the natural-gradient step (eq. 24), mean by AdaGrad on its gradient "
-         "(eq. 63): the paper's best"},
-        {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
-         "natural-gradient steps of precision and mean (eq. 24–25) with ρ_t = 1/t"},
-        {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
-         "AdaGrad on the mean (eq. 63) and the Cholesky factor (eq. 64): standard gradients"},
-        {GlmAlgorithm::BatchHybrid, "h-mc-ssvi-batch", "Batch H-MC-SSVI",
-         "H-MC-SSVI on every training row each step (still Monte Carlo, ρ_t = 1/t)"},
-    };
-    int rank = 1;
-    for (const Algo& a : algos) {
-        AlgorithmEntry e;
-        e.model = "glm";
-        e.modelLabel = "Bayesian GLM";
-        e.algorithm = a.key;
-        e.label = a.label;
-        e.help = a.help;
-        e.dataKinds = {"labelled"};
-        e.compareRank = rank++;
-        e.params = GlmOptions::params(a.algorithm);
-        e.metrics = supervisedMetrics();
-        e.bound = "the bound (3), −KL(q(w) ‖ p(w)) + Σ_i E_q[log p(y_i | f_i)] (optimal for a "
-                  "GLM), the expectations by 32-node Gauss–Hermite quadrature, over eval_rows "
-                  "training rows scaled by N/n unless a full pass";
-        const GlmAlgorithm algorithm = a.algorithm;
-        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-            return std::make_unique<GlmTrainer>(data.requireLabelled("the Bayesian GLM"), algorithm,
-                                                GlmOptions::fromParams(values), seed);
-        };
-        r.add(std::move(e));
-    }
+    addLgmEntries<GlmOptions, GlmTrainer>(
+        r, "glm", "Bayesian GLM",
+        "the bound (3), −KL(q(w) ‖ p(w)) + Σ_i E_q[log p(y_i | f_i)] (optimal for a GLM), the "
+        "expectations by 32-node Gauss–Hermite quadrature, over eval_rows training rows scaled "
+        "by N/n unless a full pass",
+        {{GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+          "covariance by the natural-gradient step (eq. 24), mean by AdaGrad on its gradient "
+          "(eq. 63): the paper's best"},
+         {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+          "natural-gradient steps of precision and mean (eq. 24–25) with ρ_t = 1/t"},
+         {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+          "AdaGrad on the mean (eq. 63) and the Cholesky factor (eq. 64): standard gradients"},
+         {GlmAlgorithm::BatchHybrid, "h-mc-ssvi-batch", "Batch H-MC-SSVI",
+          "H-MC-SSVI on every training row each step (still Monte Carlo, ρ_t = 1/t)"}});
 }
 
 } // namespace svi

@@ -59,43 +59,17 @@ const ParamFields<GmeOptions>& GmeOptions::fields()
 
 void registerGme(Registry& r)
 {
-    struct Algo
-    {
-        GlmAlgorithm algorithm;
-        const char* key;
-        const char* label;
-        const char* help;
-    };
-    const Algo algos[] = {
-        {GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
-         "natural-gradient steps of S and of q(w2), AdaGrad on the mean: the paper's best"},
-        {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
-         "natural-gradient steps of precision, mean and q(w2) with ρ_t = 1/t"},
-        {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
-         "AdaGrad on the mean, the Cholesky factor and σ: standard gradients"},
-    };
-    int rank = 1;
-    for (const Algo& a : algos) {
-        AlgorithmEntry e;
-        e.model = "gme";
-        e.modelLabel = "GLM with Rayleigh-variance noise (GME)";
-        e.algorithm = a.key;
-        e.label = a.label;
-        e.help = a.help;
-        e.dataKinds = {"labelled"};
-        e.compareRank = rank++;
-        e.params = GmeOptions::params(a.algorithm);
-        e.metrics = supervisedMetrics();
-        e.bound = "the bound chosen (optimal (8) or simple (3)) less KL(q(w1) ‖ p(w1)) and "
-                  "KL(q(w2) ‖ p(w2)), by Gauss–Hermite quadrature over x_iᵀw1 and f and 16-node "
-                  "Gauss–Rayleigh quadrature over w2, on eval_rows training rows scaled by N/n";
-        const GlmAlgorithm algorithm = a.algorithm;
-        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-            return std::make_unique<GmeTrainer>(data.requireLabelled("GME"), algorithm,
-                                                GmeOptions::fromParams(values), seed);
-        };
-        r.add(std::move(e));
-    }
+    addLgmEntries<GmeOptions, GmeTrainer>(
+        r, "gme", "GLM with Rayleigh-variance noise (GME)",
+        "the bound chosen (optimal (8) or simple (3)) less KL(q(w1) ‖ p(w1)) and KL(q(w2) ‖ "
+        "p(w2)), by Gauss–Hermite quadrature over x_iᵀw1 and f and 16-node Gauss–Rayleigh "
+        "quadrature over w2, on eval_rows training rows scaled by N/n",
+        {{GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+          "natural-gradient steps of S and of q(w2), AdaGrad on the mean: the paper's best"},
+         {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+          "natural-gradient steps of precision, mean and q(w2) with ρ_t = 1/t"},
+         {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+          "AdaGrad on the mean, the Cholesky factor and σ: standard gradients"}});
 }
 
 } // namespace svi
