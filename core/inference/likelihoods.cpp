@@ -4,6 +4,7 @@
 #include "core/math/logistic.h"
 
 #include <algorithm>
+#include <boost/math/distributions/poisson.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
@@ -37,6 +38,18 @@ double logFactorial(double y)
     return boost::math::lgamma(y + 1.0);
 }
 
+// Poisson(mean) by inversion of its CDF: the smallest k with F(k) ≥ u (Boost.Math's quantile,
+// rounded up; its default rounding outwards would take the k below in the lower tail).
+double poissonDraw(double mean, Rng& rng)
+{
+    using namespace boost::math::policies;
+    using RoundUp = policy<discrete_quantile<integer_round_up>>;
+    if (!(mean > 0.0))
+        return 0.0;
+    return boost::math::quantile(boost::math::poisson_distribution<double, RoundUp>(mean),
+                                 rng.uniformOpen());
+}
+
 std::optional<std::string> notCount(double y)
 {
     if (!(y >= 0.0) || y != std::floor(y) || !std::isfinite(y))
@@ -65,6 +78,7 @@ public:
     double mean(double f) const override { return sigmoid(f); }
     std::optional<std::string> outsideSupport(double y) const override { return notBinary(y); }
     bool classifies() const override { return true; }
+    double sample(double f, Rng& rng) const override { return rng.bernoulli(sigmoid(f)) ? 1 : 0; }
 };
 
 class Probit final : public Likelihood
@@ -83,6 +97,7 @@ public:
     double mean(double f) const override { return std::exp(logPhi(f)); }
     std::optional<std::string> outsideSupport(double y) const override { return notBinary(y); }
     bool classifies() const override { return true; }
+    double sample(double f, Rng& rng) const override { return rng.normal() < f ? 1 : 0; }
     // ∫ Φ(s f) N(f | m, v) df = Φ(s m / √(1 + v)).
     double logPredictive(double y, double m, double v, const GaussHermite&) const override
     {
@@ -111,6 +126,7 @@ public:
     double mean(double f) const override { return std::exp(f); }
     std::optional<std::string> outsideSupport(double y) const override { return notCount(y); }
     bool classifies() const override { return false; }
+    double sample(double f, Rng& rng) const override { return poissonDraw(std::exp(f), rng); }
     // E[e^f] = e^{m + v/2}.
     double predictiveMean(double m, double v, const GaussHermite&) const override
     {
@@ -141,6 +157,7 @@ public:
     double mean(double f) const override { return sigmoid(f); }
     std::optional<std::string> outsideSupport(double y) const override { return notCount(y); }
     bool classifies() const override { return false; }
+    double sample(double f, Rng& rng) const override { return poissonDraw(sigmoid(f), rng); }
 };
 
 class Gaussian final : public Likelihood
@@ -165,6 +182,7 @@ public:
         return std::nullopt;
     }
     bool classifies() const override { return false; }
+    double sample(double f, Rng& rng) const override { return f + std::sqrt(m_var) * rng.normal(); }
     // N(y | m, v + σ²).
     double logPredictive(double y, double m, double v, const GaussHermite&) const override
     {

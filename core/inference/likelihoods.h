@@ -8,6 +8,7 @@
 // Thread-safety: immutable values; call from any thread.
 
 #include "core/math/gauss_hermite.h"
+#include "core/math/random.h"
 
 #include <memory>
 #include <optional>
@@ -45,6 +46,8 @@ public:
     virtual std::optional<std::string> outsideSupport(double y) const = 0;
     // Whether the labels are class labels (a zero-one error is reported) or values (an RMSE).
     virtual bool classifies() const = 0;
+    // A draw of y given f (synthetic labels).
+    virtual double sample(double f, Rng& rng) const = 0;
 
     // log E_{N(f | m, v)}[p(y | f)]: the log predictive density of y when q(f) = N(m, v),
     // by Gauss–Hermite quadrature (in closed form where there is one).

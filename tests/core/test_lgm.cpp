@@ -212,6 +212,35 @@ private slots:
         QVERIFY(std::abs(d1 - 40.02498) < 1e-4 && d2 < 0.0 && d2 > -1.01);
     }
 
+    void samplesHaveTheLikelihoodsMean()
+    {
+        for (LikelihoodKind k :
+             {LikelihoodKind::Logistic, LikelihoodKind::Probit, LikelihoodKind::Poisson,
+              LikelihoodKind::PoissonLogistic, LikelihoodKind::Gaussian}) {
+            const auto lik = makeLikelihood(k, 0.7);
+            for (double f : {-0.8, 0.4, 1.5}) {
+                Rng rng = Rng::stream(5, std::uint64_t(k), std::uint64_t(10 * f + 10));
+                const int n = 40000;
+                double s = 0, s2 = 0;
+                for (int i = 0; i < n; ++i) {
+                    const double y = lik->sample(f, rng);
+                    QVERIFY(!lik->outsideSupport(y));
+                    s += y;
+                    s2 += y * y;
+                }
+                const double mean = s / n, var = s2 / n - mean * mean;
+                QVERIFY2(std::abs(mean - lik->mean(f)) < 4 * std::sqrt(var / n),
+                         qPrintable(QString("%1 f %2: %3 vs %4")
+                                        .arg(QString::fromStdString(likelihoodName(k)))
+                                        .arg(f)
+                                        .arg(mean)
+                                        .arg(lik->mean(f))));
+                if (k == LikelihoodKind::Poisson) // a Poisson's variance is its mean
+                    QVERIFY(std::abs(var / lik->mean(f) - 1.0) < 0.05);
+            }
+        }
+    }
+
     void estimatorsAreUnbiased_data()
     {
         QTest::addColumn<int>("estimator");

@@ -4,6 +4,7 @@
 // GLM, mixed effects, sparse GP).
 
 #include "core/data/labelled.h"
+#include "core/inference/likelihoods.h"
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/labelled_files.h"
@@ -165,6 +166,56 @@ DataReport inspect(const DataDescription& d)
     return r;
 }
 
+// Labels drawn from a model instead of the file's (paper 002, experiment 4.2): w ~ N(0, I) over
+// the features as the models see them (standardised, with the intercept), for gme plus
+// w2 ~ Rayleigh(τ) and f_i = x_iᵀw + √w2 ε_i, and y_i ~ p(y | f_i); seeded by split_seed.
+std::vector<ParamSpec> syntheticLabelParams()
+{
+    return {choiceParam("synthetic_labels", "Synthetic labels",
+                        "none: the file's labels; glm: drawn from the GLM with w ~ N(0, I) on "
+                        "the features; gme: and noise of variance w2 ~ Rayleigh(τ) on each f_i "
+                        "(paper 002, 4.2)",
+                        {"none", "glm", "gme"}, "none"),
+            choiceParam("synthetic_likelihood", "Synthetic likelihood",
+                        "p(y | f) of synthetic labels (the paper's: Poisson with logistic link)",
+                        likelihoodNames(), "poisson-logistic"),
+            positiveParam("synthetic_tau", "Synthetic τ", "gme labels: w2 ~ Rayleigh(τ) (paper: 5)",
+                          5.0)};
+}
+
+// `data` with its labels replaced as the settings ask; the text for the summary ("" when the
+// file's labels are kept).
+std::string drawLabels(LabelledData& data, const ParamValues& settings)
+{
+    const std::string how = getChoice(settings, "synthetic_labels");
+    if (how == "none")
+        return {};
+    const auto lik =
+        makeLikelihood(likelihoodFromName(getChoice(settings, "synthetic_likelihood")));
+    Rng rng = Rng::stream(std::uint64_t(getInt(settings, "split_seed")), 0x1abe15);
+    Eigen::VectorXd w(data.cols());
+    for (Eigen::Index j = 0; j < w.size(); ++j)
+        w[j] = rng.normal();
+    const double w2 = how == "gme" ? getReal(settings, "synthetic_tau") *
+                                         std::sqrt(-2.0 * std::log(rng.uniformOpen()))
+                                   : 0.0;
+    for (std::int64_t i = 0; i < data.rows(); ++i)
+        data.y[i] = lik->sample(data.x.row(i).dot(w) + std::sqrt(w2) * rng.normal(), rng);
+    data.labelMean = 0.0;
+    data.labelScale = 1.0;
+    data.classes.clear();
+    if (lik->classifies()) {
+        data.labelKind = LabelKind::Binary;
+        data.classes = {"0", "1"};
+    } else {
+        data.labelKind =
+            lik->kind() == LikelihoodKind::Gaussian ? LabelKind::Real : LabelKind::Count;
+    }
+    data.labelName = "synthetic";
+    return "labels drawn from the " + how + " prior, " + likelihoodName(lik->kind()) +
+           (how == "gme" ? ", w2 = " + formatNumber(std::round(w2 * 1000) / 1000) : "");
+}
+
 } // namespace
 
 DataKindSpec labelled()
@@ -178,6 +229,8 @@ DataKindSpec labelled()
                 "CSV / TSV with a label column when --kind labelled is given";
     k.settings = LabelledReadOptions::params();
     for (const ParamSpec& p : LabelledOptions::params())
+        k.settings.push_back(p);
+    for (const ParamSpec& p : syntheticLabelParams())
         k.settings.push_back(p);
     for (const ParamSpec& p : LabelledReadOptions::params())
         k.readSettings.push_back(p.key);
@@ -193,14 +246,20 @@ DataKindSpec labelled()
     };
     k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
-        const LabelledDataPtr data = makeLabelledData(static_cast<const RawLabelled&>(raw).data(),
-                                                      LabelledOptions::fromParams(d.settings));
+        LabelledDataPtr data = makeLabelledData(static_cast<const RawLabelled&>(raw).data(),
+                                                LabelledOptions::fromParams(d.settings));
+        std::string drawn;
+        if (getChoice(d.settings, "synthetic_labels") != "none") {
+            auto copy = std::make_shared<LabelledData>(*data);
+            drawn = drawLabels(*copy, d.settings);
+            data = std::move(copy);
+        }
         BuiltData out;
         out.data = data;
         const auto test = std::int64_t(data->testRows.size());
         out.summary = groupedNumber(data->trainingRowCount()) + " train + " + groupedNumber(test) +
                       " test examples × " + groupedNumber(data->cols()) + " features (" +
-                      RawLabelled::labelText(*data) + ")";
+                      RawLabelled::labelText(*data) + (drawn.empty() ? "" : "; " + drawn) + ")";
         out.facts = {{"rows", double(data->rows())},
                      {"train", double(data->trainingRowCount())},
                      {"test", double(test)},
