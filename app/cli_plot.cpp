@@ -247,13 +247,27 @@ std::string heldMetrics(const std::vector<PlotRun>& runs)
 // two runs would otherwise share a name.
 std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
 {
+    const auto alike = [](const std::vector<QString>& names, std::size_t i) {
+        return std::count(names.begin(), names.end(), names[i]) > 1;
+    };
     std::vector<QString> names;
     for (const PlotRun& r : runs)
         names.push_back(QString::fromStdString(r.folder.label) +
                         (r.folder.repeats > 1 ? QString(" #%1").arg(r.folder.repeat) : ""));
+    // Runs of different models with alike names: the model first ("GME H-MC-SSVI").
     std::vector<QString> out = names;
     for (std::size_t i = 0; i < runs.size(); ++i)
-        if (std::count(names.begin(), names.end(), names[i]) > 1)
+        if (alike(names, i) && !runs[i].folder.model.empty())
+            for (std::size_t j = 0; j < runs.size(); ++j)
+                if (names[j] == names[i] && runs[j].folder.model != runs[i].folder.model) {
+                    out[i] =
+                        QString::fromStdString(runs[i].folder.model).toUpper() + " " + names[i];
+                    break;
+                }
+    // Still alike: the folder, as the user named it.
+    const std::vector<QString> named = out;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (alike(named, i))
             out[i] += " (" + runs[i].shownPath + ")";
     return out;
 }

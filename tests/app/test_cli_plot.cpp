@@ -67,6 +67,7 @@ private slots:
     void pngOfOneRun();
     void svgNamesTheMetricAndTheAxes();
     void severalFoldersAndACompareFolder();
+    void runsOfTwoModelsAreNamedByTheirModel();
     void runWithoutTheMetricIsLeftOut();
     void badInput_data();
     void badInput();
@@ -187,6 +188,28 @@ void TestCliPlot::svgNamesTheMetricAndTheAxes()
     const QStringList ticks = svgTexts(path("y.svg"));
     QVERIFY2(ticks.contains("-20") || ticks.contains("-20.0") || ticks.contains("-20.00"),
              qPrintable(ticks.join('|')));
+}
+
+void TestCliPlot::runsOfTwoModelsAreNamedByTheirModel()
+{
+    // The GLM's and GME's H-MC-SSVI on the first lines of a9a: alike labels of two models are
+    // told apart by the model, not by their folders.
+    const QString a9a = QString(SVI_TEST_DATA_DIR) + "/labelled/a9a_head200";
+    for (const char* model : {"glm", "gme"}) {
+        const Result r = runSvi({"run", a9a, "--model", model, "--set", "minibatch=50", "--set",
+                                 "samples=2", "--steps", "20", "--eval-every", "0.001", "--out",
+                                 QString("lab-%1").arg(model), "--quiet"},
+                                m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    const Result r =
+        runSvi({"plot", "lab-glm", "lab-gme", "--metric", "test_nll", "--out", "models.svg"},
+               m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList texts = svgTexts(path("models.svg"));
+    QVERIFY2(texts.contains("GLM H-MC-SSVI") && texts.contains("GME H-MC-SSVI"),
+             qPrintable(texts.join('|')));
+    QVERIFY(!texts.join('|').contains("lab-glm"));
 }
 
 void TestCliPlot::severalFoldersAndACompareFolder()
