@@ -64,7 +64,7 @@ private slots:
         QTest::addColumn<int>("bound");
         QTest::addColumn<double>("y");
         for (const char* lik : {"poisson-logistic", "logistic", "poisson"})
-            for (int b : {int(GmeBound::Optimal), int(GmeBound::Simple)})
+            for (int b : {int(GmeBound::Optimal), int(GmeBound::Simple), int(GmeBound::MeanField)})
                 QTest::addRow("%s %s", lik, gmeBoundName(GmeBound(b)).c_str())
                     << QString(lik) << b << (QString(lik) == "logistic" ? 1.0 : 2.0);
     }
@@ -127,11 +127,23 @@ private slots:
 
     void optimalIsAboveSimpleAndExactForAGaussian()
     {
-        for (const char* lik : {"poisson-logistic", "logistic"}) {
+        // For the same q(w), the optimal bound is above the simple one (Jensen) and above the
+        // mean-field one (q(f | w) = p(f | w, y) beats any q(f_i) independent of w).
+        for (const char* lik : {"poisson-logistic", "logistic", "poisson"}) {
             GmeLocal opt(likelihoodFromName(lik), gmeOptions(lik, GmeBound::Optimal));
             GmeLocal simple(likelihoodFromName(lik), gmeOptions(lik, GmeBound::Simple));
+            GmeLocal mf(likelihoodFromName(lik), gmeOptions(lik, GmeBound::MeanField));
             for (double m : {-1.0, 0.5})
-                QVERIFY(opt.expectedTerm(1.0, m, 0.3) > simple.expectedTerm(1.0, m, 0.3) + 1e-4);
+                for (double y : {0.0, 1.0}) {
+                    QVERIFY(opt.expectedTerm(y, m, 0.3) > simple.expectedTerm(y, m, 0.3) + 1e-4);
+                    QVERIFY2(opt.expectedTerm(y, m, 0.3) > mf.expectedTerm(y, m, 0.3) + 1e-4,
+                             qPrintable(QString("%1 m %2 y %3: %4 vs %5")
+                                            .arg(lik)
+                                            .arg(m)
+                                            .arg(y)
+                                            .arg(opt.expectedTerm(y, m, 0.3))
+                                            .arg(mf.expectedTerm(y, m, 0.3))));
+                }
         }
         // Gaussian likelihood (σ_n = 0.5): φ(a, w2) = N(y | a, w2 + σ_n²), so the optimal term
         // is E_w2[−½ log 2π(w2 + σ_n²) − ((y − m)² + v) / (2(w2 + σ_n²))], here by a fine

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 
 namespace svi {
@@ -16,7 +17,7 @@ constexpr int kEvalNodes = 16; // per dimension of the evaluations' deterministi
 
 std::string gmeBoundName(GmeBound b)
 {
-    return b == GmeBound::Optimal ? "optimal" : "simple";
+    return b == GmeBound::Optimal ? "optimal" : b == GmeBound::Simple ? "simple" : "mean-field";
 }
 
 GmeBound gmeBoundFromName(const std::string& name)
@@ -25,7 +26,9 @@ GmeBound gmeBoundFromName(const std::string& name)
         return GmeBound::Optimal;
     if (name == "simple")
         return GmeBound::Simple;
-    throw std::invalid_argument(fieldError("bound", name, "must be optimal or simple"));
+    if (name == "mean-field")
+        return GmeBound::MeanField;
+    throw std::invalid_argument(fieldError("bound", name, "must be optimal, simple or mean-field"));
 }
 
 GmeLocal::GmeLocal(LikelihoodKind kind, const GmeOptions& o)
@@ -106,9 +109,58 @@ void GmeLocal::psi(double y, double a, double w2, double& value, double& da, dou
     dw2 = sd > 1e-8 ? ez / (2.0 * sd) : 0.5 * (e2 + var + e1 * e1);
 }
 
+void GmeLocal::meanFieldFit(double y, double m, double v, double c, double& beta, double& g) const
+{
+    // Stationarity of E_N(β, g)[ℓ] − (c/2)((β − m)² + g) + ½ log g: in g, g = 1/(c − E[ℓ″]);
+    // in β, E[ℓ′] = c(β − m), solved by Newton steps with the curvature c − E[ℓ″] > 0 for a
+    // log-concave likelihood (clamped at c otherwise).
+    (void)v;
+    beta = m;
+    g = 1.0 / c;
+    for (int it = 0; it < 50; ++it) {
+        double e1 = 0, e2 = 0, d1 = 0, d2 = 0;
+        const double sd = std::sqrt(g);
+        for (int k = 0; k < m_inner.size(); ++k) {
+            m_lik->derivatives(y, beta + sd * m_inner.nodes()[k], d1, d2);
+            e1 += m_inner.weights()[k] * d1;
+            e2 += m_inner.weights()[k] * d2;
+        }
+        const double curvature = std::max(c - e2, c);
+        const double stepB = (e1 - c * (beta - m)) / curvature;
+        beta += std::isfinite(stepB) ? stepB : 0.0;
+        const double gNew = 1.0 / curvature;
+        const bool done =
+            std::abs(stepB) < 1e-12 * (1.0 + std::abs(beta)) && std::abs(gNew - g) < 1e-12 * g;
+        g = gNew;
+        if (done)
+            break;
+    }
+}
+
+double GmeLocal::meanFieldTerm(double y, double m, double v, double beta, double g) const
+{
+    constexpr double kLog2Pi = 1.8378770664093454836;
+    constexpr double kEuler = 0.57721566490153286061;
+    const double c = std::sqrt(std::numbers::pi / 2.0) / m_sigma;
+    const double elogw2 = std::log(m_sigma) + 0.5 * (std::numbers::ln2 - kEuler);
+    const double z = (beta - m) * (beta - m) + g + v;
+    return m_lik->expectedLogLik(y, beta, g, m_inner) - 0.5 * elogw2 - 0.5 * kLog2Pi - 0.5 * c * z +
+           0.5 * (kLog2Pi + 1.0 + std::log(g));
+}
+
 void GmeLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
                         double& extra) const
 {
+    if (m_bound == GmeBound::MeanField) {
+        const double c = std::sqrt(std::numbers::pi / 2.0) / m_sigma;
+        double beta = 0, g = 0;
+        meanFieldFit(y, m, v, c, beta, g);
+        const double z = (beta - m) * (beta - m) + g + v;
+        alpha = c * (beta - m);
+        gamma = -0.5 * c;
+        extra = -0.5 / m_sigma + 0.5 * c * z / m_sigma;
+        return;
+    }
     const double sdA = std::sqrt(std::max(v, 0.0));
     double a1 = 0, g1 = 0, e1 = 0, total = 0;
     const auto add = [&](double weight, double a, double r) {
@@ -139,6 +191,11 @@ void GmeLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, d
 
 double GmeLocal::expectedTerm(double y, double m, double v) const
 {
+    if (m_bound == GmeBound::MeanField) {
+        double beta = 0, g = 0;
+        meanFieldFit(y, m, v, std::sqrt(std::numbers::pi / 2.0) / m_sigma, beta, g);
+        return meanFieldTerm(y, m, v, beta, g);
+    }
     const double sdA = std::sqrt(std::max(v, 0.0));
     double s = 0.0;
     for (int j = 0; j < m_rEval.size(); ++j)

@@ -6,7 +6,15 @@
 // two bounds:
 //   - optimal, (8): Σ_i E_q(w)[log φ_i(x_iᵀw1, w2)] with φ_i(a, s) = E_N(f | a, s)[p(y_i | f)],
 //     q(f | w) = p(f | w, y) left implicit (the model is in 2L-LVMi);
-//   - simple, (3): Σ_i E_q(w) E_N(f | x_iᵀw1, w2)[log p(y_i | f)], Jensen's step below (8).
+//   - simple, (3): Σ_i E_q(w) E_N(f | x_iᵀw1, w2)[log p(y_i | f)], Jensen's step below (8);
+//   - mean-field, (92) of App. A.4: q(w) Π_i q(f_i) with q(f_i) = N(β_i, g_i), each row's
+//     E_q(f_i)[log p(y_i | f_i)] + E_q(w)q(f_i)[log p(f_i | w)] + H(q(f_i)) maximised over
+//     (β_i, g_i) in the row's local step (Newton on the stationarity conditions, quadrature for
+//     the likelihood's expectations), so that α_i, γ_i, δ_i are the derivatives of the row's
+//     optimum (the envelope theorem). With c = E[1/w2] = √(π/2)/σ and E[log w2] = log σ +
+//     (log 2 − γ_Euler)/2 for Rayleigh(σ) — the paper's eq. 95–99 use √(2π)/σ, twice this —
+//     α_i = c(β_i − m_i), γ_i = −c/2 and δ_i = −1/(2σ) + c z_i / (2σ) with
+//     z_i = (β_i − m_i)² + g_i + v_i.
 //
 // A row's estimates (gme.cpp): with a = x_iᵀw1 ~ N(m_i, v_i) and w2 = σ r, r ~ Rayleigh(1),
 //   α_i = E[∂ψ/∂a], γ_i = ½ E[∂²ψ/∂a²], δ_i = ∂/∂σ E[ψ] = E[(w2/σ) ∂ψ/∂w2],
@@ -37,9 +45,10 @@
 
 namespace svi {
 
-enum class GmeBound { Optimal, Simple };
+enum class GmeBound { Optimal, Simple, MeanField };
 
-// "optimal" / "simple"; fromName throws std::invalid_argument naming the field "bound".
+// "optimal" / "simple" / "mean-field"; fromName throws std::invalid_argument naming the field
+// "bound".
 std::string gmeBoundName(GmeBound b);
 GmeBound gmeBoundFromName(const std::string& name);
 
@@ -89,6 +98,9 @@ public:
     GmeBound bound() const { return m_bound; }
 
 private:
+    // The mean-field row: its local optimum (β, g) given m, v and c = E[1/w2], and its term.
+    void meanFieldFit(double y, double m, double v, double c, double& beta, double& g) const;
+    double meanFieldTerm(double y, double m, double v, double beta, double g) const;
     // ψ and its derivatives at (a, w2): ψ, ∂ψ/∂a, ∂²ψ/∂a², ∂ψ/∂w2.
     void psi(double y, double a, double w2, double& value, double& da, double& daa,
              double& dw2) const;

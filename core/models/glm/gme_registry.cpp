@@ -8,8 +8,9 @@ std::vector<ParamSpec> GmeOptions::params(GlmAlgorithm algorithm)
     std::vector<ParamSpec> p{likelihoodParam()};
     p.push_back(choiceParam("bound", "Bound",
                             "optimal: (8), log E_p(f|w)[p(y | f)] under q(w); simple: (3), "
-                            "E_q(w)p(f|w)[log p(y | f)], Jensen's step below it",
-                            {"optimal", "simple"}, "optimal"));
+                            "E_q(w)p(f|w)[log p(y | f)], Jensen's step below it; mean-field: "
+                            "q(w) Π q(f_i), each q(f_i) fitted in the local step (App. A.4)",
+                            {"optimal", "simple", "mean-field"}, "optimal"));
     for (ParamSpec& s : lgmHeadParams(algorithm))
         p.push_back(std::move(s));
     p.push_back(intParam("samples", "Samples per row",
@@ -61,9 +62,9 @@ void registerGme(Registry& r)
 {
     addLgmEntries<GmeOptions, GmeTrainer>(
         r, "gme", "GLM with Rayleigh-variance noise (GME)",
-        "the bound chosen (optimal (8) or simple (3)) less KL(q(w1) ‖ p(w1)) and KL(q(w2) ‖ "
-        "p(w2)), by Gauss–Hermite quadrature over x_iᵀw1 and f and 16-node Gauss–Rayleigh "
-        "quadrature over w2, on eval_rows training rows scaled by N/n",
+        "the bound chosen (optimal (8), simple (3) or mean-field (92)) less KL(q(w1) ‖ p(w1)) "
+        "and KL(q(w2) ‖ p(w2)), by Gauss–Hermite quadrature over x_iᵀw1 and f and 16-node "
+        "Gauss–Rayleigh quadrature over w2, on eval_rows training rows scaled by N/n",
         {{GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
           "natural-gradient steps of S and of q(w2), AdaGrad on the mean: the paper's best"},
          {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
