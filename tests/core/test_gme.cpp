@@ -163,6 +163,33 @@ private slots:
                  qPrintable(QString("%1 vs %2").arg(g.expectedTerm(y, m, v)).arg(exact)));
     }
 
+    void meanFieldMatchesItsClosedFormForAGaussian()
+    {
+        // Gaussian likelihood (σ_n): the row's optimum is g = 1/(c + 1/σ_n²),
+        // β = g (y/σ_n² + c m), with c = E[1/w2]; the term is E_q(f)[log N(y | f, σ_n²)] −
+        // ½E[log w2] − ½ log 2π − ½ c ((β − m)² + g + v) + ½ log(2πe g), the Rayleigh moments
+        // here by a fine quantile rule (independent of the model's constants).
+        GmeOptions o = gmeOptions("gaussian", GmeBound::MeanField);
+        o.noiseSd = 0.7;
+        GmeLocal g(LikelihoodKind::Gaussian, o);
+        double c = 0.0, elog = 0.0;
+        const int n = 400000;
+        for (int j = 0; j < n; ++j) {
+            const double w2 = g.sigma() * std::sqrt(-2.0 * std::log(1.0 - (j + 0.5) / n));
+            c += 1.0 / w2 / n;
+            elog += std::log(w2) / n;
+        }
+        const double y = 0.9, m = 0.2, v = 0.35, s2 = 0.49;
+        const double gg = 1.0 / (c + 1.0 / s2), beta = gg * (y / s2 + c * m);
+        const double lik =
+            -0.5 * std::log(2 * M_PI * s2) - ((y - beta) * (y - beta) + gg) / (2 * s2);
+        const double exact = lik - 0.5 * elog - 0.5 * std::log(2 * M_PI) -
+                             0.5 * c * ((beta - m) * (beta - m) + gg + v) +
+                             0.5 * std::log(2 * M_PI * std::exp(1.0) * gg);
+        QVERIFY2(std::abs(g.expectedTerm(y, m, v) - exact) < 2e-3,
+                 qPrintable(QString("%1 vs %2").arg(g.expectedTerm(y, m, v)).arg(exact)));
+    }
+
     void monteCarloEstimatesAreUnbiased()
     {
         GmeOptions o = gmeOptions("poisson-logistic", GmeBound::Optimal);
