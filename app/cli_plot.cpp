@@ -8,6 +8,7 @@
 #include "ui/trace_plot.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QLayout>
 #include <QRegularExpression>
@@ -264,11 +265,29 @@ std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
                         QString::fromStdString(runs[i].folder.model).toUpper() + " " + names[i];
                     break;
                 }
-    // Still alike: the folder, as the user named it.
+    // Still alike: the shortest tail of the folder's path, as the user named it, that tells
+    // them apart ("simple" for simple/gme-h-mc-ssvi beside optimal/gme-h-mc-ssvi), else all of it.
     const std::vector<QString> named = out;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (alike(named, i))
-            out[i] += " (" + runs[i].shownPath + ")";
+    const auto tail = [&](std::size_t i, int parts) {
+        const QStringList p = QDir::cleanPath(runs[i].shownPath).split('/', Qt::SkipEmptyParts);
+        return p.size() <= parts ? runs[i].shownPath : p.mid(p.size() - parts).join('/');
+    };
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!alike(named, i))
+            continue;
+        QString best = runs[i].shownPath;
+        for (int parts = 1; parts <= 3; ++parts) {
+            bool distinct = true;
+            for (std::size_t j = 0; j < runs.size() && distinct; ++j)
+                distinct = j == i || named[j] != named[i] || tail(j, parts) != tail(i, parts);
+            if (distinct) {
+                // The folder's own name alone, or its parent's when the name is shared.
+                best = parts == 1 ? tail(i, 1) : tail(i, parts).section('/', 0, 0);
+                break;
+            }
+        }
+        out[i] += " (" + best + ")";
+    }
     return out;
 }
 

@@ -210,6 +210,21 @@ void TestCliPlot::runsOfTwoModelsAreNamedByTheirModel()
     QVERIFY2(texts.contains("GLM H-MC-SSVI") && texts.contains("GME H-MC-SSVI"),
              qPrintable(texts.join('|')));
     QVERIFY(!texts.join('|').contains("lab-glm"));
+
+    // The same run under two folders of one name: told apart by their parents' names.
+    for (const char* parent : {"first", "second"}) {
+        QVERIFY(QDir(m_dir.path()).mkpath(QString("%1/lab-gme").arg(parent)));
+        for (const QString& f : QDir(path("lab-gme")).entryList(QDir::Files))
+            QVERIFY(
+                QFile::copy(path("lab-gme/" + f), path(QString("%1/lab-gme/").arg(parent) + f)));
+    }
+    const Result twice = runSvi(
+        {"plot", "first/lab-gme", "second/lab-gme", "--metric", "test_nll", "--out", "twice.svg"},
+        m_dir.path());
+    QVERIFY2(twice.exitCode == 0, qPrintable(twice.err));
+    const QStringList named = svgTexts(path("twice.svg"));
+    QVERIFY2(named.contains("H-MC-SSVI (first)") && named.contains("H-MC-SSVI (second)"),
+             qPrintable(named.join('|')));
 }
 
 void TestCliPlot::severalFoldersAndACompareFolder()
