@@ -81,6 +81,27 @@ void MainWindow::buildUi()
     m_settingsTask->setWordWrap(true);
     m_settingsTask->setStyleSheet("color: palette(mid)");
     settingsLayout->addWidget(m_settingsTask);
+    // Files more than one kind can read (a CSV: a table, or labelled data): which one.
+    m_readAsRow = new QWidget;
+    auto* readAsLayout = new QHBoxLayout(m_readAsRow);
+    readAsLayout->setContentsMargins(0, 0, 0, 0);
+    readAsLayout->addWidget(new QLabel(tr("Read as")));
+    m_readAs = new QComboBox;
+    m_readAs->setObjectName("readAsPicker");
+    m_readAs->setToolTip(tr("The kind of data to read the files as; the task and the models "
+                            "follow it"));
+    readAsLayout->addWidget(m_readAs, 1);
+    m_readAsRow->setVisible(false);
+    settingsLayout->addWidget(m_readAsRow);
+    connect(m_readAs, &QComboBox::activated, this, [this](int index) {
+        const std::string key = m_readAs->itemData(index).toString().toStdString();
+        if (m_kind && key != m_kind->key) {
+            DataDescription d;
+            d.files = m_read.files;
+            d.kind = key;
+            readData(d, true);
+        }
+    });
     m_namesArea = new QWidget;
     auto* namesLayout = new QVBoxLayout(m_namesArea);
     namesLayout->setContentsMargins(0, 0, 0, 0);

@@ -100,6 +100,8 @@ public:
     // The data kind's settings (those a Names list does not show).
     ParamForm* settingsForm() const { return m_settingsForm; }
     QGroupBox* settingsBox() const { return m_settingsBox; }
+    // "Read as": the kinds that can read the files (shown when there is a choice).
+    QComboBox* readAsPicker() const { return m_readAs; }
     // The names a Names setting picks from (a table's channels), ticked as selected.
     QListWidget* namesList() const { return m_names; }
     LoadingsView* loadingsView() const { return m_loadings; }
@@ -217,6 +219,9 @@ private:
     QLabel* m_dataError = nullptr;
     QGroupBox* m_settingsBox = nullptr;
     QLabel* m_settingsTask = nullptr;
+    QWidget* m_readAsRow = nullptr;
+    QComboBox* m_readAs = nullptr;
+    std::vector<const DataKindSpec*> m_readers; // what m_readAs offers
     ParamForm* m_settingsForm = nullptr;
     QWidget* m_namesArea = nullptr;
     QLabel* m_namesCount = nullptr;

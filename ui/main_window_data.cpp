@@ -111,6 +111,7 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
         m_raw = r.raw;
         m_read = r.data;
         m_read.settings = settings;
+        m_readers = r.readers;
         showKind(*r.kind, *r.raw, settings);
         if (fresh && r.data.files.size() == 1)
             addRecent(QString::fromStdString(r.data.files.front()));
@@ -136,6 +137,7 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
             d.settings = std::get<ParamValues>(resolved);
             r.raw = kind.read(d);
             r.kind = &kind;
+            r.readers = kindsThatRead(d.files);
             r.data = d;
         } catch (const std::exception& e) {
             r.error = QString::fromStdString(e.what());
@@ -147,6 +149,14 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
 void MainWindow::showKind(const DataKindSpec& kind, const RawData& raw, const ParamValues& settings)
 {
     m_settingsBox->setTitle(tr("%1 task").arg(QString::fromStdString(kind.label)));
+    {
+        const QSignalBlocker block(m_readAs);
+        m_readAs->clear();
+        for (const DataKindSpec* k : m_readers)
+            m_readAs->addItem(QString::fromStdString(k->label), QString::fromStdString(k->key));
+        m_readAs->setCurrentIndex(m_readAs->findData(QString::fromStdString(kind.key)));
+        m_readAsRow->setVisible(m_readAs->count() > 1);
+    }
     m_settingsTask->setText(QString::fromStdString(kind.task));
     m_settingsBox->setVisible(true);
 

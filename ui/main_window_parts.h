@@ -85,6 +85,8 @@ struct ReadResult
     const DataKindSpec* kind = nullptr;
     DataDescription data; // kind set, every setting present
     std::shared_ptr<const RawData> raw;
+    // The kinds that can read the files (the window's "Read as"), probed off the GUI thread.
+    std::vector<const DataKindSpec*> readers;
     QString error;
 };
 

@@ -6,6 +6,7 @@
 
 #include <QLocale>
 #include <QString>
+#include <algorithm>
 #include <stdexcept>
 
 namespace svi {
@@ -102,6 +103,25 @@ Recognised recogniseData(const std::vector<std::string>& files, const DataKinds&
             throw DataError("'" + files[i] + "' is not " + out.kind->label + " data like '" +
                             files.front() + "' (" + out.format + ")");
     }
+    return out;
+}
+
+std::vector<const DataKindSpec*> kindsThatRead(const std::vector<std::string>& files,
+                                               const DataKinds& kinds)
+{
+    std::vector<const DataKindSpec*> out;
+    if (files.empty())
+        return out;
+    std::string error;
+    const FileProbe first = probe(files.front(), &error);
+    if (!error.empty())
+        return out;
+    if (const DataKindSpec* k = kindOfProbe(first, kinds))
+        out.push_back(k);
+    for (const DataKindSpec& kind : kinds.all())
+        if (std::find(out.begin(), out.end(), &kind) == out.end() && kind.reads &&
+            kind.reads(first) && (files.size() == 1 || kind.severalFiles))
+            out.push_back(&kind);
     return out;
 }
 

@@ -26,6 +26,12 @@ struct Recognised
 Recognised recogniseData(const std::vector<std::string>& files,
                          const DataKinds& kinds = builtinDataKinds());
 
+// The kinds that can read `files` when asked for (the first file decides): the one recognising
+// it first, then every other whose reads() accepts it, in recognition order; empty when none or
+// when the file cannot be probed. For the window's "Read as" choice.
+std::vector<const DataKindSpec*> kindsThatRead(const std::vector<std::string>& files,
+                                               const DataKinds& kinds = builtinDataKinds());
+
 // `description` with its kind recognised when empty. Throws as recogniseData.
 DataDescription withKind(DataDescription description, const DataKinds& kinds = builtinDataKinds());
 

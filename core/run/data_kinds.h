@@ -129,6 +129,10 @@ struct DataKindSpec
 
     // Whether the probed file is of this kind (by its content; the probe says what it is).
     std::function<bool(const FileProbe& probe)> recognise;
+    // Whether it can read the probed file when asked for by name (--kind, the window's "Read
+    // as"), beyond the files it recognises (a CSV with a label column is a table unless read as
+    // labelled data); unset: only those it recognises.
+    std::function<bool(const FileProbe& probe)> reads;
     // Reads the files. Throws DataError naming the file (and line, field) on bad input.
     std::function<std::shared_ptr<const RawData>(const DataDescription&)> read;
     // Builds the data set (selection, transforms, held-out split) from what read() returned.

@@ -92,6 +92,7 @@ private slots:
     void badTables();
     void recognisedBuiltInspectedAndWritten();
     void syntheticLabels();
+    void kindsThatReadAFile();
 
 private:
     TempFiles m_files;
@@ -520,4 +521,19 @@ void TestLabelled::syntheticLabels()
     QVERIFY(glm.data.labelled->x == d.x);
     const BuiltData file = draw("none", "logistic", 1);
     QVERIFY(file.data.labelled->y != glm.data.labelled->y);
+}
+
+void TestLabelled::kindsThatReadAFile()
+{
+    // A CSV is a table first and labelled data when asked; LIBSVM text only labelled data.
+    const auto keys = [](const std::vector<std::string>& files) {
+        QStringList out;
+        for (const DataKindSpec* k : kindsThatRead(files))
+            out << QString::fromStdString(k->key);
+        return out;
+    };
+    QCOMPARE(keys({kEpil}), QStringList({"table", "labelled"}));
+    QCOMPARE(keys({kHead}), QStringList({"labelled"}));
+    QCOMPARE(keys({kHead, kTestHead}), QStringList({"labelled"}));
+    QCOMPARE(keys({"no/such/file"}), QStringList());
 }

@@ -39,6 +39,33 @@ private slots:
         QCoreApplication::setApplicationName("test_window_labelled");
     }
 
+    void aCsvIsReadAsLabelledDataWhenAsked()
+    {
+        // cbpp.csv is a table by its content; "Read as" offers labelled data too, and choosing
+        // it brings the labelled task, its models and the count label y.
+        auto w = std::make_unique<MainWindow>();
+        QVERIFY(waitForData(*w));
+        QVERIFY(!w->readAsPicker()->isVisibleTo(w->settingsBox())); // an image: no choice
+        w->openPath(QString(SVI_TEST_DATA_DIR) + "/labelled/cbpp.csv");
+        QVERIFY(waitForData(*w));
+        QCOMPARE(w->dataKind(), QString("table"));
+        QComboBox* readAs = w->readAsPicker();
+        QVERIFY(readAs->isVisibleTo(w->settingsBox()));
+        QCOMPARE(readAs->currentData().toString(), QString("table"));
+        const int labelled = readAs->findData(QString("labelled"));
+        QVERIFY(labelled >= 0);
+        readAs->setCurrentIndex(labelled);
+        emit readAs->activated(labelled);
+        QVERIFY(waitForData(*w));
+        QCOMPARE(w->dataKind(), QString("labelled"));
+        QCOMPARE(w->modelPicker()->currentData().toString(), QString("glm"));
+        QVERIFY(w->modelPicker()->findData("gme") >= 0);
+        QVERIFY2(w->dataLabel()->text().contains("count label y"),
+                 qPrintable(w->dataLabel()->text()));
+        QCOMPARE(readAs->currentData().toString(), QString("labelled"));
+        QVERIFY(w->settingsForm()->editor("label"));
+    }
+
     void glmRunShowsTheWeightsPosterior()
     {
         auto w = std::make_unique<MainWindow>();

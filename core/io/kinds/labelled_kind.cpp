@@ -239,6 +239,7 @@ DataKindSpec labelled()
     k.views = {DataView::Weights};
     // A table is labelled data only when asked for (--kind labelled): by default it is a table.
     k.recognise = [](const FileProbe& f) { return f.content == "libsvm"; };
+    k.reads = [](const FileProbe& f) { return f.content == "libsvm" || f.content == "delimited"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         const LabelledFormat format = labelledFormatOf(d.files.front());
         return std::make_shared<RawLabelled>(
