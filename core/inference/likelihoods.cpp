@@ -1,6 +1,7 @@
 #include "core/inference/likelihoods.h"
 
 #include "core/base/params.h"
+#include "core/math/log_sum_exp.h"
 #include "core/math/logistic.h"
 
 #include <algorithm>
@@ -205,15 +206,10 @@ double Likelihood::logPredictive(double y, double m, double v, const GaussHermit
 {
     // log Σ_k w_k p(y | f_k), by log-sum-exp so that a tiny predictive density keeps its digits.
     const double sd = std::sqrt(std::max(v, 0.0));
-    double top = -std::numeric_limits<double>::infinity();
+    LogSumExp lse;
     for (int k = 0; k < gh.size(); ++k)
-        top = std::max(top, std::log(gh.weights()[k]) + logLik(y, m + sd * gh.nodes()[k]));
-    if (!std::isfinite(top))
-        return top;
-    double s = 0.0;
-    for (int k = 0; k < gh.size(); ++k)
-        s += std::exp(std::log(gh.weights()[k]) + logLik(y, m + sd * gh.nodes()[k]) - top);
-    return top + std::log(s);
+        lse.add(std::log(gh.weights()[k]) + logLik(y, m + sd * gh.nodes()[k]));
+    return lse.value();
 }
 
 double Likelihood::predictiveMean(double m, double v, const GaussHermite& gh) const

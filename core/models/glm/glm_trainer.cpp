@@ -28,8 +28,8 @@ LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& dat
 }
 
 GlmLocal::GlmLocal(LikelihoodKind kind, const GlmOptions& o)
-    : m_lik(makeLikelihood(kind, o.noiseSd)), m_noiseSd(o.noiseSd), m_learnNoise(o.learnNoise),
-      m_estimator(o.estimator, o.samples), m_gh(kQuadratureNodes)
+    : LikelihoodLocal(makeLikelihood(kind, o.noiseSd)), m_noiseSd(o.noiseSd),
+      m_learnNoise(o.learnNoise), m_estimator(o.estimator, o.samples), m_gh(kQuadratureNodes)
 {
 }
 
@@ -58,16 +58,6 @@ double GlmLocal::logPredictive(double y, double m, double v) const
 double GlmLocal::predictiveMean(double m, double v) const
 {
     return m_lik->predictiveMean(m, v, m_gh);
-}
-
-std::optional<std::string> GlmLocal::outsideSupport(double y) const
-{
-    return m_lik->outsideSupport(y);
-}
-
-std::string GlmLocal::describe() const
-{
-    return "likelihood = " + likelihoodName(m_lik->kind());
 }
 
 void GlmLocal::updateExtra(std::int64_t t, double, bool, double meanExtra, double)

@@ -48,7 +48,7 @@ struct GlmOptions : DeclaredOptions<GlmOptions>
 LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data);
 
 // The GLM's part of a row: its likelihood.
-class GlmLocal final : public LocalModel
+class GlmLocal final : public LikelihoodLocal
 {
 public:
     GlmLocal(LikelihoodKind kind, const GlmOptions& options);
@@ -57,19 +57,14 @@ public:
     double expectedTerm(double y, double m, double v) const override;
     double logPredictive(double y, double m, double v) const override;
     double predictiveMean(double m, double v) const override;
-    bool classifies() const override { return m_lik->classifies(); }
-    std::optional<std::string> outsideSupport(double y) const override;
-    std::string describe() const override;
     void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
                      double scaledExtra) override;
 
-    const Likelihood& likelihood() const { return *m_lik; }
     double noiseSd() const { return m_noiseSd; }
 
 private:
     bool learning() const;
 
-    std::unique_ptr<Likelihood> m_lik;
     double m_noiseSd;
     bool m_learnNoise;
     LocalEstimator m_estimator;

@@ -1,5 +1,6 @@
 #include "core/models/glm/gme.h"
 
+#include "core/math/log_sum_exp.h"
 #include "core/models/glm/glm_trainer.h" // likelihoodFor
 
 #include <algorithm>
@@ -32,7 +33,7 @@ GmeBound gmeBoundFromName(const std::string& name)
 }
 
 GmeLocal::GmeLocal(LikelihoodKind kind, const GmeOptions& o)
-    : m_lik(makeLikelihood(kind, o.noiseSd)), m_bound(o.bound), m_estimator(o.estimator),
+    : LikelihoodLocal(makeLikelihood(kind, o.noiseSd)), m_bound(o.bound), m_estimator(o.estimator),
       m_samples(o.samples), m_inner(o.innerNodes), m_outer(std::clamp(o.samples, 1, 200)),
       m_eval(kEvalNodes), m_rOuter(std::clamp(o.samples, 1, 100)), m_rEval(kEvalNodes),
       m_tau(o.tau), m_sigma(o.initSigma), m_sigmaOpt(o.lgm.adagradRate)
@@ -109,12 +110,11 @@ void GmeLocal::psi(double y, double a, double w2, double& value, double& da, dou
     dw2 = sd > 1e-8 ? ez / (2.0 * sd) : 0.5 * (e2 + var + e1 * e1);
 }
 
-void GmeLocal::meanFieldFit(double y, double m, double v, double c, double& beta, double& g) const
+void GmeLocal::meanFieldFit(double y, double m, double c, double& beta, double& g) const
 {
     // Stationarity of E_N(β, g)[ℓ] − (c/2)((β − m)² + g) + ½ log g: in g, g = 1/(c − E[ℓ″]);
     // in β, E[ℓ′] = c(β − m), solved by Newton steps with the curvature c − E[ℓ″] > 0 for a
     // log-concave likelihood (clamped at c otherwise).
-    (void)v;
     beta = m;
     g = 1.0 / c;
     for (int it = 0; it < 50; ++it) {
@@ -154,7 +154,7 @@ void GmeLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, d
     if (m_bound == GmeBound::MeanField) {
         const double c = std::sqrt(std::numbers::pi / 2.0) / m_sigma;
         double beta = 0, g = 0;
-        meanFieldFit(y, m, v, c, beta, g);
+        meanFieldFit(y, m, c, beta, g);
         const double z = (beta - m) * (beta - m) + g + v;
         alpha = c * (beta - m);
         gamma = -0.5 * c;
@@ -193,7 +193,7 @@ double GmeLocal::expectedTerm(double y, double m, double v) const
 {
     if (m_bound == GmeBound::MeanField) {
         double beta = 0, g = 0;
-        meanFieldFit(y, m, v, std::sqrt(std::numbers::pi / 2.0) / m_sigma, beta, g);
+        meanFieldFit(y, m, std::sqrt(std::numbers::pi / 2.0) / m_sigma, beta, g);
         return meanFieldTerm(y, m, v, beta, g);
     }
     const double sdA = std::sqrt(std::max(v, 0.0));
@@ -209,22 +209,13 @@ double GmeLocal::expectedTerm(double y, double m, double v) const
 
 double GmeLocal::logPredictive(double y, double m, double v) const
 {
-    // p(y | x) = E_q(w2)[E_N(f | m, v + w2)[p(y | f)]], by log-sum-exp over the nodes.
-    std::vector<double> logs;
-    logs.reserve(std::size_t(m_rEval.size()) * std::size_t(m_inner.size()));
-    for (int j = 0; j < m_rEval.size(); ++j) {
-        const double sd = std::sqrt(v + m_sigma * m_rEval.nodes()[j]);
-        for (int k = 0; k < m_inner.size(); ++k)
-            logs.push_back(std::log(m_inner.weights()[k] * m_rEval.weights()[j]) +
-                           m_lik->logLik(y, m + sd * m_inner.nodes()[k]));
-    }
-    const double top = *std::max_element(logs.begin(), logs.end());
-    if (!std::isfinite(top))
-        return top;
-    double s = 0.0;
-    for (double l : logs)
-        s += std::exp(l - top);
-    return top + std::log(s);
+    // p(y | x) = E_q(w2)[p(y | f ~ N(m, v + w2))]: the likelihood's own predictive (closed where
+    // it has one) at each Gauss–Rayleigh node of w2, added by log-sum-exp.
+    LogSumExp lse;
+    for (int j = 0; j < m_rEval.size(); ++j)
+        lse.add(std::log(m_rEval.weights()[j]) +
+                m_lik->logPredictive(y, m, v + m_sigma * m_rEval.nodes()[j], m_inner));
+    return lse.value();
 }
 
 double GmeLocal::predictiveMean(double m, double v) const
@@ -234,16 +225,6 @@ double GmeLocal::predictiveMean(double m, double v) const
         s += m_rEval.weights()[j] *
              m_lik->predictiveMean(m, v + m_sigma * m_rEval.nodes()[j], m_inner);
     return s;
-}
-
-std::optional<std::string> GmeLocal::outsideSupport(double y) const
-{
-    return m_lik->outsideSupport(y);
-}
-
-std::string GmeLocal::describe() const
-{
-    return "likelihood = " + likelihoodName(m_lik->kind());
 }
 
 double GmeLocal::extraKl() const

@@ -71,7 +71,7 @@ struct GmeOptions : DeclaredOptions<GmeOptions>
     static const ParamFields<GmeOptions>& fields();
 };
 
-class GmeLocal final : public LocalModel
+class GmeLocal final : public LikelihoodLocal
 {
 public:
     // Throws std::invalid_argument naming the field on bad options.
@@ -81,9 +81,6 @@ public:
     double expectedTerm(double y, double m, double v) const override;
     double logPredictive(double y, double m, double v) const override;
     double predictiveMean(double m, double v) const override;
-    bool classifies() const override { return m_lik->classifies(); }
-    std::optional<std::string> outsideSupport(double y) const override;
-    std::string describe() const override;
     double extraKl() const override;
     // ∂/∂σ of −KL(q(w2) ‖ p(w2)) = 2/σ − 2σ/τ²: S-DSVI's step of σ adds N/|M| Σ_i δ_i to it.
     double klSigmaGradient() const;
@@ -91,7 +88,6 @@ public:
                      double scaledExtra) override;
     bool extraFinite() const override { return std::isfinite(m_sigma) && m_sigma > 0; }
 
-    const Likelihood& likelihood() const { return *m_lik; }
     double sigma() const { return m_sigma; }         // q(w2) = Rayleigh(σ): E[w2] = σ √(π/2)
     void setSigma(double sigma) { m_sigma = sigma; } // tests
     double tau() const { return m_tau; }
@@ -99,13 +95,12 @@ public:
 
 private:
     // The mean-field row: its local optimum (β, g) given m, v and c = E[1/w2], and its term.
-    void meanFieldFit(double y, double m, double v, double c, double& beta, double& g) const;
+    void meanFieldFit(double y, double m, double c, double& beta, double& g) const;
     double meanFieldTerm(double y, double m, double v, double beta, double g) const;
     // ψ and its derivatives at (a, w2): ψ, ∂ψ/∂a, ∂²ψ/∂a², ∂ψ/∂w2.
     void psi(double y, double a, double w2, double& value, double& da, double& daa,
              double& dw2) const;
 
-    std::unique_ptr<Likelihood> m_lik;
     GmeBound m_bound;
     ExpectationEstimator m_estimator;
     int m_samples;

@@ -24,6 +24,7 @@
 #include "core/base/params.h"
 #include "core/data/labelled_data.h"
 #include "core/inference/gaussian_q.h"
+#include "core/inference/likelihoods.h"
 #include "core/inference/optimizers.h"
 #include "core/inference/schedule.h"
 #include "core/math/random.h"
@@ -81,6 +82,27 @@ public:
         (void)t, (void)rho, (void)natural, (void)meanExtra, (void)scaledExtra;
     }
     virtual bool extraFinite() const { return true; }
+};
+
+// A LocalModel whose rows carry a likelihood p(y | f): the labels' support, whether they are
+// classes, and the messages' name come from it.
+class LikelihoodLocal : public LocalModel
+{
+public:
+    bool classifies() const override { return m_lik->classifies(); }
+    std::optional<std::string> outsideSupport(double y) const override
+    {
+        return m_lik->outsideSupport(y);
+    }
+    std::string describe() const override
+    {
+        return "likelihood = " + likelihoodName(m_lik->kind());
+    }
+    const Likelihood& likelihood() const { return *m_lik; }
+
+protected:
+    explicit LikelihoodLocal(std::unique_ptr<Likelihood> lik) : m_lik(std::move(lik)) {}
+    std::unique_ptr<Likelihood> m_lik;
 };
 
 // The settings every linear latent Gaussian model declares (lgmParams in glm_registry.cpp).
