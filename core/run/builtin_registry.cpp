@@ -5,6 +5,7 @@
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
 #include "core/models/pf/pf.h"
+#include "core/models/sgp/sgp.h"
 #include "core/run/registry.h"
 
 namespace svi {
@@ -20,6 +21,7 @@ const Registry& Registry::builtin()
         registerGaussianMf(r);
         registerGlm(r);
         registerGme(r);
+        registerSgp(r);
         return r;
     }();
     return registry;

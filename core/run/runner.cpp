@@ -185,6 +185,11 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 }
                 return summary;
             }
+            if (trainer.converged()) {
+                finish(TerminationReason::Converged,
+                       "converged: step " + std::to_string(t) + " left the parameters unchanged");
+                break;
+            }
             const bool budget = (options.maxSteps > 0 && t >= options.maxSteps) ||
                                 (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds);
             if (budget) {

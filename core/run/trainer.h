@@ -46,6 +46,19 @@ struct WeightSummary
     Eigen::VectorXd sd;
 };
 
+// A regression model's predictive along one feature, the others held at their training mean:
+// the window draws the mean with a band of ± 2 sd and the test rows' labels against that
+// feature (a partial view: those rows' other features vary). Feature values on the scale the
+// model sees them (z-scored when the data kind standardises), labels on their own scale.
+struct PredictionSlice
+{
+    std::string feature;            // its name ("x1", "MedInc")
+    std::string label;              // the label's name
+    Eigen::VectorXd x;              // the feature's values along the slice, ascending
+    Eigen::VectorXd mean, sd;       // the predictive mean and sd of y at each
+    Eigen::VectorXd pointX, pointY; // test rows (a seeded sample): feature value and label
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -65,6 +78,8 @@ struct Preview
     std::shared_ptr<const RatingFactors> factors;
     // Supervised models: the posterior over the weights.
     std::shared_ptr<const WeightSummary> weights;
+    // Regression models over a kernel (the sparse GP): the predictive along one feature.
+    std::shared_ptr<const PredictionSlice> slice;
 };
 
 struct Evaluation
@@ -108,6 +123,10 @@ public:
 
     // True when the global parameters contain NaN or infinity.
     virtual bool diverged() const = 0;
+
+    // True when the last step left the global parameters where they were (a closed-form or
+    // fixed-point method at its solution): the run then ends as converged, whatever its budget.
+    virtual bool converged() const { return false; }
 
     // Asks the trainer to keep a running estimate of every item, refreshed from each
     // minibatch's local step, so that a cheap evaluate(false) can return a reconstruction (the

@@ -87,6 +87,13 @@ const std::map<std::string, Case>& cases()
            {"samples", integer(2)},
            {"inner_nodes", integer(4)}},
           {{"tau", real(1e-300)}}}},
+        // A noise variance of 1e-310 (subnormal) makes 1/σ² overflow.
+        {"sgp",
+         {{{"minibatch", integer(50)},
+           {"eval_rows", integer(50)},
+           {"inducing", integer(5)},
+           {"hyperparameters", ParamValue(std::string("given"))}},
+          {{"noise_variance", real(1e-310)}}}},
     };
     return c;
 }
@@ -227,8 +234,12 @@ void TestDivergence::everyAlgorithmReportsDivergence()
     const DataSet data = dataFor(*e);
 
     const Summary sane = runEntry(*e, data, false);
-    QVERIFY2(sane.reason == TerminationReason::BudgetReached, sane.message.c_str());
-    QCOMPARE(sane.steps, std::int64_t(15));
+    // A closed form may reach its solution before the budget.
+    QVERIFY2(sane.reason == TerminationReason::BudgetReached ||
+                 sane.reason == TerminationReason::Converged,
+             sane.message.c_str());
+    if (sane.reason == TerminationReason::BudgetReached)
+        QCOMPARE(sane.steps, std::int64_t(15));
 
     const Summary s = runEntry(*e, data, true);
     QVERIFY2(s.reason == TerminationReason::Diverged,

@@ -72,16 +72,16 @@ private slots:
         const double m = 0.3, v = 0.4, sigma = local.sigma();
         Rng rng(1);
         double alpha = 0, gamma = 0, delta = 0;
-        local.estimate(y, m, v, rng, alpha, gamma, delta);
+        local.estimate(0, y, m, v, rng, alpha, gamma, delta);
         const double h = 1e-5;
         const double dm =
-            (local.expectedTerm(y, m + h, v) - local.expectedTerm(y, m - h, v)) / (2 * h);
+            (local.expectedTerm(0, y, m + h, v) - local.expectedTerm(0, y, m - h, v)) / (2 * h);
         const double dv =
-            (local.expectedTerm(y, m, v + h) - local.expectedTerm(y, m, v - h)) / (2 * h);
+            (local.expectedTerm(0, y, m, v + h) - local.expectedTerm(0, y, m, v - h)) / (2 * h);
         local.setSigma(sigma + h);
-        const double up = local.expectedTerm(y, m, v);
+        const double up = local.expectedTerm(0, y, m, v);
         local.setSigma(sigma - h);
-        const double ds = (up - local.expectedTerm(y, m, v)) / (2 * h);
+        const double ds = (up - local.expectedTerm(0, y, m, v)) / (2 * h);
         local.setSigma(sigma);
         QVERIFY2(std::abs(alpha - dm) < 1e-6 * (1 + std::abs(dm)),
                  qPrintable(QString("α %1 vs %2").arg(alpha).arg(dm)));
@@ -129,14 +129,15 @@ private slots:
             GmeLocal mf(likelihoodFromName(lik), gmeOptions(lik, GmeBound::MeanField));
             for (double m : {-1.0, 0.5})
                 for (double y : {0.0, 1.0}) {
-                    QVERIFY(opt.expectedTerm(y, m, 0.3) > simple.expectedTerm(y, m, 0.3) + 1e-4);
-                    QVERIFY2(opt.expectedTerm(y, m, 0.3) > mf.expectedTerm(y, m, 0.3) + 1e-4,
+                    QVERIFY(opt.expectedTerm(0, y, m, 0.3) >
+                            simple.expectedTerm(0, y, m, 0.3) + 1e-4);
+                    QVERIFY2(opt.expectedTerm(0, y, m, 0.3) > mf.expectedTerm(0, y, m, 0.3) + 1e-4,
                              qPrintable(QString("%1 m %2 y %3: %4 vs %5")
                                             .arg(lik)
                                             .arg(m)
                                             .arg(y)
-                                            .arg(opt.expectedTerm(y, m, 0.3))
-                                            .arg(mf.expectedTerm(y, m, 0.3))));
+                                            .arg(opt.expectedTerm(0, y, m, 0.3))
+                                            .arg(mf.expectedTerm(0, y, m, 0.3))));
                 }
         }
         // Gaussian likelihood (σ_n = 0.5): φ(a, w2) = N(y | a, w2 + σ_n²), so the optimal term
@@ -153,8 +154,8 @@ private slots:
             const double s2 = w2 + 0.25;
             exact += (-0.5 * std::log(2 * M_PI * s2) - ((y - m) * (y - m) + v) / (2 * s2)) / n;
         }
-        QVERIFY2(std::abs(g.expectedTerm(y, m, v) - exact) < 1e-5,
-                 qPrintable(QString("%1 vs %2").arg(g.expectedTerm(y, m, v)).arg(exact)));
+        QVERIFY2(std::abs(g.expectedTerm(0, y, m, v) - exact) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(g.expectedTerm(0, y, m, v)).arg(exact)));
     }
 
     void meanFieldMatchesItsClosedFormForAGaussian()
@@ -180,8 +181,8 @@ private slots:
         const double exact = lik - 0.5 * elog - 0.5 * std::log(2 * M_PI) -
                              0.5 * c * ((beta - m) * (beta - m) + gg + v) +
                              0.5 * std::log(2 * M_PI * std::exp(1.0) * gg);
-        QVERIFY2(std::abs(g.expectedTerm(y, m, v) - exact) < 2e-3,
-                 qPrintable(QString("%1 vs %2").arg(g.expectedTerm(y, m, v)).arg(exact)));
+        QVERIFY2(std::abs(g.expectedTerm(0, y, m, v) - exact) < 2e-3,
+                 qPrintable(QString("%1 vs %2").arg(g.expectedTerm(0, y, m, v)).arg(exact)));
     }
 
     void monteCarloEstimatesAreUnbiased()
@@ -197,13 +198,13 @@ private slots:
         GmeLocal mc(LikelihoodKind::PoissonLogistic, o);
         Rng unused(1);
         double ea = 0, eg = 0, ed = 0;
-        quad.estimate(2.0, 0.3, 0.4, unused, ea, eg, ed);
+        quad.estimate(0, 2.0, 0.3, 0.4, unused, ea, eg, ed);
         const int reps = 4000;
         double s[3] = {0, 0, 0}, s2[3] = {0, 0, 0};
         for (int r = 0; r < reps; ++r) {
             Rng rng = Rng::stream(3, 1, std::uint64_t(r));
             double v[3];
-            mc.estimate(2.0, 0.3, 0.4, rng, v[0], v[1], v[2]);
+            mc.estimate(0, 2.0, 0.3, 0.4, rng, v[0], v[1], v[2]);
             for (int k = 0; k < 3; ++k) {
                 s[k] += v[k];
                 s2[k] += v[k] * v[k];

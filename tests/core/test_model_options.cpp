@@ -11,6 +11,7 @@
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_trainer.h"
 #include "core/models/pf/pf_trainer.h"
+#include "core/models/sgp/sgp.h"
 #include "core/run/registry.h"
 
 #include <QRegularExpression>
@@ -184,6 +185,32 @@ QStringList differences(const GmeOptions& a, const GmeOptions& b)
     return diff;
 }
 
+QStringList differences(const SgpOptions& a, const SgpOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(bound);
+    SVI_SAME(inducing);
+    SVI_SAME(trainRows);
+    SVI_SAME(setupSeed);
+    SVI_SAME(hyperparameters);
+    SVI_SAME(lengthScale);
+    SVI_SAME(kernelVariance);
+    SVI_SAME(noiseVariance);
+    SVI_SAME(gridRows);
+    SVI_SAME(gridPoints);
+    SVI_SAME(tolerance);
+    SVI_SAME(sliceFeature);
+    SVI_SAME(lgm.covariance);
+    SVI_SAME(lgm.minibatch);
+    SVI_SAME(lgm.damping);
+    SVI_SAME(lgm.kappa);
+    SVI_SAME(lgm.tau0);
+    SVI_SAME(lgm.adagradRate);
+    SVI_SAME(lgm.initVariance);
+    SVI_SAME(lgm.evalRows);
+    return diff;
+}
+
 #undef SVI_SAME
 
 // What the tests need of one model's options struct, as its entries' make() uses it.
@@ -227,6 +254,7 @@ const std::map<std::string, Model>& models()
         {"hdp", modelOf<HdpOptions>()},   {"hpf", pfModel(true)},
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
         {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
+        {"sgp", modelOf<SgpOptions>()},
     };
     return m;
 }

@@ -28,9 +28,11 @@ struct LgmAlgorithmEntry
 
 // Adds an entry per algorithm, in Compare's order, for labelled data: its parameters are
 // Options::params(algorithm), its trainer TrainerT(data, algorithm, Options::fromParams(v), seed).
+// `diagnostics` are metrics reported beside supervisedMetrics().
 template <typename Options, typename TrainerT>
 void addLgmEntries(Registry& r, const std::string& model, const std::string& modelLabel,
-                   const std::string& bound, const std::vector<LgmAlgorithmEntry>& algorithms)
+                   const std::string& bound, const std::vector<LgmAlgorithmEntry>& algorithms,
+                   const std::vector<MetricSpec>& diagnostics = {})
 {
     int rank = 1;
     for (const LgmAlgorithmEntry& a : algorithms) {
@@ -44,6 +46,7 @@ void addLgmEntries(Registry& r, const std::string& model, const std::string& mod
         e.compareRank = rank++;
         e.params = Options::params(a.algorithm);
         e.metrics = supervisedMetrics();
+        e.metrics.insert(e.metrics.end(), diagnostics.begin(), diagnostics.end());
         e.bound = bound;
         const GlmAlgorithm algorithm = a.algorithm;
         e.make = [algorithm, modelLabel](const DataSet& data, const ParamValues& values,

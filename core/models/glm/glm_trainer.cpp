@@ -38,24 +38,24 @@ bool GlmLocal::learning() const
     return m_learnNoise && m_lik->kind() == LikelihoodKind::Gaussian;
 }
 
-void GlmLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
-                        double& extra) const
+void GlmLocal::estimate(std::int64_t, double y, double m, double v, Rng& rng, double& alpha,
+                        double& gamma, double& extra) const
 {
     m_estimator.estimate(*m_lik, y, m, v, rng, alpha, gamma);
     extra = learning() ? (y - m) * (y - m) + v : 0.0; // E_q[(y − f)²]
 }
 
-double GlmLocal::expectedTerm(double y, double m, double v) const
+double GlmLocal::expectedTerm(std::int64_t, double y, double m, double v) const
 {
     return m_lik->expectedLogLik(y, m, v, m_gh);
 }
 
-double GlmLocal::logPredictive(double y, double m, double v) const
+double GlmLocal::logPredictive(std::int64_t, double y, double m, double v) const
 {
     return m_lik->logPredictive(y, m, v, m_gh);
 }
 
-double GlmLocal::predictiveMean(double m, double v) const
+double GlmLocal::predictiveMean(std::int64_t, double m, double v) const
 {
     return m_lik->predictiveMean(m, v, m_gh);
 }

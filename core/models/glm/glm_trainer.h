@@ -52,11 +52,11 @@ class GlmLocal final : public LikelihoodLocal
 {
 public:
     GlmLocal(LikelihoodKind kind, const GlmOptions& options);
-    void estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
-                  double& extra) const override;
-    double expectedTerm(double y, double m, double v) const override;
-    double logPredictive(double y, double m, double v) const override;
-    double predictiveMean(double m, double v) const override;
+    void estimate(std::int64_t i, double y, double m, double v, Rng& rng, double& alpha,
+                  double& gamma, double& extra) const override;
+    double expectedTerm(std::int64_t i, double y, double m, double v) const override;
+    double logPredictive(std::int64_t i, double y, double m, double v) const override;
+    double predictiveMean(std::int64_t i, double m, double v) const override;
     void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
                      double scaledExtra) override;
 

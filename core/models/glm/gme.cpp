@@ -148,8 +148,8 @@ double GmeLocal::meanFieldTerm(double y, double m, double v, double beta, double
            0.5 * (kLog2Pi + 1.0 + std::log(g));
 }
 
-void GmeLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
-                        double& extra) const
+void GmeLocal::estimate(std::int64_t, double y, double m, double v, Rng& rng, double& alpha,
+                        double& gamma, double& extra) const
 {
     if (m_bound == GmeBound::MeanField) {
         const double c = std::sqrt(std::numbers::pi / 2.0) / m_sigma;
@@ -189,7 +189,7 @@ void GmeLocal::estimate(double y, double m, double v, Rng& rng, double& alpha, d
     extra = e1 / total;
 }
 
-double GmeLocal::expectedTerm(double y, double m, double v) const
+double GmeLocal::expectedTerm(std::int64_t, double y, double m, double v) const
 {
     if (m_bound == GmeBound::MeanField) {
         double beta = 0, g = 0;
@@ -207,7 +207,7 @@ double GmeLocal::expectedTerm(double y, double m, double v) const
     return s;
 }
 
-double GmeLocal::logPredictive(double y, double m, double v) const
+double GmeLocal::logPredictive(std::int64_t, double y, double m, double v) const
 {
     // p(y | x) = E_q(w2)[p(y | f ~ N(m, v + w2))]: the likelihood's own predictive (closed where
     // it has one) at each Gauss–Rayleigh node of w2, added by log-sum-exp.
@@ -218,7 +218,7 @@ double GmeLocal::logPredictive(double y, double m, double v) const
     return lse.value();
 }
 
-double GmeLocal::predictiveMean(double m, double v) const
+double GmeLocal::predictiveMean(std::int64_t, double m, double v) const
 {
     double s = 0.0;
     for (int j = 0; j < m_rEval.size(); ++j)

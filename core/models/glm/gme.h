@@ -76,11 +76,11 @@ class GmeLocal final : public LikelihoodLocal
 public:
     // Throws std::invalid_argument naming the field on bad options.
     GmeLocal(LikelihoodKind kind, const GmeOptions& options);
-    void estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
-                  double& extra) const override;
-    double expectedTerm(double y, double m, double v) const override;
-    double logPredictive(double y, double m, double v) const override;
-    double predictiveMean(double m, double v) const override;
+    void estimate(std::int64_t i, double y, double m, double v, Rng& rng, double& alpha,
+                  double& gamma, double& extra) const override;
+    double expectedTerm(std::int64_t i, double y, double m, double v) const override;
+    double logPredictive(std::int64_t i, double y, double m, double v) const override;
+    double predictiveMean(std::int64_t i, double m, double v) const override;
     double extraKl() const override;
     // ∂/∂σ of −KL(q(w2) ‖ p(w2)) = 2/σ − 2σ/τ²: S-DSVI's step of σ adds N/|M| Σ_i δ_i to it.
     double klSigmaGradient() const;

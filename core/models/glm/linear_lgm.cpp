@@ -30,7 +30,7 @@ std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm)
         choiceParam("covariance", "Covariance of q(w)",
                     "full: N(m, S) with D² parameters; diagonal: for many features",
                     {"full", "diagonal"}, "full")};
-    if (algorithm != GlmAlgorithm::BatchHybrid)
+    if (!batchSteps(algorithm))
         p.push_back(intParam("minibatch", "Minibatch", "training rows per step (paper: 2,000)",
                              2000, 1, kHuge));
     return p;
@@ -39,11 +39,17 @@ std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm)
 std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p;
-    if (naturalSteps(algorithm)) {
+    if (algorithm == GlmAlgorithm::FixedPoint)
+        p.push_back(realParam("damping", "Damping ρ",
+                              "each step moves q(w)'s natural parameters this share of the way to "
+                              "the fixed point; 1 solves a Gaussian likelihood in one step",
+                              1.0, 1e-3, 1.0));
+    else if (naturalSteps(algorithm)) {
         const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
         p.insert(p.end(), rate.begin(), rate.end()); // 1/t, the paper's schedule
     }
-    if (algorithm != GlmAlgorithm::McSsvi)
+    if (!naturalSteps(algorithm) || algorithm == GlmAlgorithm::HybridMcSsvi ||
+        algorithm == GlmAlgorithm::BatchHybrid)
         p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
                                   "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)",
                                   1.0));
@@ -92,7 +98,7 @@ LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm,
                                         " (" + m_local->describe() + ")");
     if (!d.x.allFinite())
         throw std::invalid_argument("data: a feature of '" + d.source + "' is not finite");
-    const bool stochastic = algorithm != GlmAlgorithm::BatchHybrid;
+    const bool stochastic = !batchSteps(algorithm);
     m_rows = StepRows(d.trainingRows, stochastic, options.minibatch,
                       Rng::stream(seed, kStreamSampler)());
     const Rng pick = Rng::stream(seed, kStreamEvalPick);
@@ -109,8 +115,9 @@ void LinearLgmTrainer::gather(Chunk& c, const std::vector<std::int64_t>& rows, s
     const Eigen::Index n = end - begin;
     c.x.resize(n, d.cols());
     c.y.resize(n);
+    c.rows.assign(rows.begin() + begin, rows.begin() + end);
     for (Eigen::Index r = 0; r < n; ++r) {
-        const std::int64_t i = rows[std::size_t(begin + r)];
+        const std::int64_t i = c.rows[std::size_t(r)];
         c.x.row(r) = d.x.row(i);
         c.y[r] = d.y[i];
     }
@@ -133,9 +140,9 @@ double LinearLgmTrainer::step(std::int64_t t)
         c.gamma.resize(end - begin);
         c.extra.resize(end - begin);
         for (Eigen::Index r = 0; r < c.y.size(); ++r) {
-            Rng rng =
-                Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(rows[std::size_t(begin + r)]));
-            m_local->estimate(c.y[r], c.m[r], c.v[r], rng, c.alpha[r], c.gamma[r], c.extra[r]);
+            const std::int64_t i = c.rows[std::size_t(r)];
+            Rng rng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(i));
+            m_local->estimate(i, c.y[r], c.m[r], c.v[r], rng, c.alpha[r], c.gamma[r], c.extra[r]);
         }
         c.grads.reset(D, form);
         c.grads.addRows(c.x, c.alpha, c.gamma, form);
@@ -150,11 +157,24 @@ double LinearLgmTrainer::step(std::int64_t t)
     const double scale = double(m_data->trainingRowCount()) / double(n);
     m_grads.scale(scale, form);
 
-    const double rho = m_schedule.rho(t);
+    const double rho =
+        m_algorithm == GlmAlgorithm::FixedPoint ? m_options.damping : m_schedule.rho(t);
     m_local->updateExtra(t, rho, naturalSteps(m_algorithm), extra / double(n), scale * extra);
     switch (m_algorithm) {
     case GlmAlgorithm::McSsvi:
         return m_q.naturalStep(rho, m_grads, m_prior, true);
+    case GlmAlgorithm::FixedPoint: {
+        const Eigen::VectorXd m = m_q.mean();
+        const Eigen::MatrixXd root = m_q.root();
+        const double used = m_q.naturalStep(rho, m_grads, m_prior, true);
+        const auto moved = [](const auto& before, const auto& after) {
+            return (after - before).cwiseAbs().maxCoeff() >
+                   1e-10 * (1.0 + before.cwiseAbs().maxCoeff());
+        };
+        // A step cut short (ρ halved to keep the precision positive definite) is no fixed point.
+        m_converged = used == rho && !moved(m, m_q.mean()) && !moved(root, m_q.root());
+        return used;
+    }
     case GlmAlgorithm::HybridMcSsvi:
     case GlmAlgorithm::BatchHybrid: {
         // The mean's gradient at the current q (it does not depend on S), then S by eq. 24.
@@ -185,7 +205,7 @@ double LinearLgmTrainer::expectedTerms(const std::vector<std::int64_t>& rows) co
         gather(c, rows, begin, end);
         double s = 0.0;
         for (Eigen::Index r = 0; r < c.y.size(); ++r)
-            s += m_local->expectedTerm(c.y[r], c.m[r], c.v[r]);
+            s += m_local->expectedTerm(c.rows[std::size_t(r)], c.y[r], c.m[r], c.v[r]);
         partial[std::size_t(ci)] = s;
     });
     double total = 0.0;
@@ -219,8 +239,9 @@ Evaluation LinearLgmTrainer::evaluate(bool full)
         gather(c, testRows, begin, end);
         Sums s;
         for (Eigen::Index r = 0; r < c.y.size(); ++r) {
-            s.nll -= m_local->logPredictive(c.y[r], c.m[r], c.v[r]);
-            const double mean = m_local->predictiveMean(c.m[r], c.v[r]);
+            const std::int64_t i = c.rows[std::size_t(r)];
+            s.nll -= m_local->logPredictive(i, c.y[r], c.m[r], c.v[r]);
+            const double mean = m_local->predictiveMean(i, c.m[r], c.v[r]);
             if (classes)
                 s.wrong += (mean > 0.5) != (c.y[r] > 0.5) ? 1.0 : 0.0;
             else

@@ -42,8 +42,16 @@ enum class GlmAlgorithm {
     McSsvi,       // natural-gradient steps of mean and covariance, eq. 24–25
     HybridMcSsvi, // covariance by eq. 24, mean by the gradient eq. 63 (AdaGrad)
     SDsvi,        // mean by eq. 63, Cholesky factor by eq. 64 (AdaGrad)
-    BatchHybrid   // H-MC-SSVI on every training row each step
+    BatchHybrid,  // H-MC-SSVI on every training row each step
+    FixedPoint    // MC-SSVI on every training row with a constant ρ (the damping): with exact
+                  // estimates and ρ = 1, the fixed-point (closed-form) solution of Sec. 2.3
 };
+
+// Whether the algorithm's steps see every training row.
+inline bool batchSteps(GlmAlgorithm a)
+{
+    return a == GlmAlgorithm::BatchHybrid || a == GlmAlgorithm::FixedPoint;
+}
 
 // Whether the algorithm takes natural-gradient steps (its extra globals then follow theirs too).
 inline bool naturalSteps(GlmAlgorithm a)
@@ -57,15 +65,17 @@ class LocalModel
 {
 public:
     virtual ~LocalModel() = default;
+    // `i` is the row (of the data the trainer was given), for a model whose rows differ beyond
+    // x_i and y_i (the sparse GP's conditional variance); the others ignore it.
     // α̂ ≈ ∂T_i/∂m, γ̂ ≈ ∂T_i/∂v of the row's term T_i of the bound, and the model's extra
     // statistic of the row (what updateExtra needs; 0 when none).
-    virtual void estimate(double y, double m, double v, Rng& rng, double& alpha, double& gamma,
-                          double& extra) const = 0;
+    virtual void estimate(std::int64_t i, double y, double m, double v, Rng& rng, double& alpha,
+                          double& gamma, double& extra) const = 0;
     // The row's term of the bound.
-    virtual double expectedTerm(double y, double m, double v) const = 0;
+    virtual double expectedTerm(std::int64_t i, double y, double m, double v) const = 0;
     // log p(y | x) and E[y | x] under the posterior.
-    virtual double logPredictive(double y, double m, double v) const = 0;
-    virtual double predictiveMean(double m, double v) const = 0;
+    virtual double logPredictive(std::int64_t i, double y, double m, double v) const = 0;
+    virtual double predictiveMean(std::int64_t i, double m, double v) const = 0;
     // Whether the labels are classes (a zero-one error) or values (an RMSE).
     virtual bool classifies() const = 0;
     // Why y cannot be a label, or nullopt.
@@ -112,6 +122,7 @@ struct LgmOptions
     std::int64_t minibatch = 2000; // stochastic algorithms: rows per step
     double kappa = 1.0;            // natural-gradient steps: ρ_t = (t + τ0)^(−κ)
     double tau0 = 0.0;
+    double damping = 1.0;       // FixedPoint: the constant ρ
     double adagradRate = 1.0;   // gradient steps: AdaGrad's global rate
     double priorVariance = 1.0; // w ~ N(0, σ_p² I)
     double initVariance = 10.0; // q(w) starts at N(0, init_variance · I)
@@ -164,7 +175,10 @@ public:
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // FixedPoint: the last step moved no mean or covariance entry by more than 1e-10 relative.
+    bool converged() const override { return m_converged; }
 
+    GlmAlgorithm algorithm() const { return m_algorithm; }
     const GaussianQ& posterior() const { return m_q; }
     GaussianQ& posterior() { return m_q; } // tests
     const GaussianPrior& prior() const { return m_prior; }
@@ -180,6 +194,7 @@ private:
     {
         MatrixRD x, work;
         Eigen::VectorXd y, m, v, alpha, gamma, extra;
+        std::vector<std::int64_t> rows; // the data rows gathered
         LgmGradients grads;
     };
     // Fills chunk c with rows[begin, end): features, labels, m_i, v_i.
@@ -201,6 +216,7 @@ private:
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
     std::vector<std::int64_t> m_evalTrain, m_evalTest; // the cheap evaluation's rows
+    bool m_converged = false;
 };
 
 } // namespace svi
