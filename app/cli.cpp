@@ -70,7 +70,8 @@ const char* kRunTail = R"(
 Output
   --out DIR                 where to write run.json, summary.json, trace.csv and the previews
                             (reconstruction.png, atoms.png, loadings.csv, topics.csv,
-                            user_factors.tsv, item_factors.tsv, recommendations.csv)
+                            weights.csv, slice.csv, user_factors.tsv, item_factors.tsv,
+                            recommendations.csv)
                             (default: results)
   --quiet                   no progress line
 

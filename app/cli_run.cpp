@@ -46,7 +46,8 @@ void writeFactors(const QString& dir, const CountData& data, const RatingFactors
     writeFileAtomically(dir + "/recommendations.csv", recommendationsCsv(f, data, users, n));
 }
 
-// The previews a run ends with, as files: images, loadings, topics, factors.
+// The previews a run ends with, as files: images, loadings, topics, weights, the predictive
+// slice, factors.
 void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview)
 {
     const DataSet& data = p.data.built.data;
@@ -61,6 +62,8 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
         writeFileAtomically(dir + "/topics.csv", topicsCsv(preview.topics));
     if (preview.weights)
         writeFileAtomically(dir + "/weights.csv", weightsCsv(*preview.weights));
+    if (preview.slice)
+        writeFileAtomically(dir + "/slice.csv", sliceCsv(*preview.slice));
     if (preview.factors && data.counts)
         writeFactors(dir, *data.counts, *preview.factors,
                      p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20);

@@ -328,18 +328,10 @@ void MainWindow::buildUi()
     m_recommendations = new RecommendationsView;
     m_recommendations->setObjectName("recommendationsView");
     m_centreTop->addWidget(m_recommendations);
-    // Labelled data: the posterior over the weights of the selected (or latest) run.
-    auto* weightsArea = new QWidget;
-    auto* weightsLayout = new QVBoxLayout(weightsArea);
-    weightsLayout->setContentsMargins(0, 0, 0, 0);
-    m_weightsRun =
-        new QLabel(tr("The weights of the selected run appear here once it has started."));
-    m_weightsRun->setObjectName("weightsTitle");
-    m_weights = new WeightsView;
-    m_weights->setObjectName("weightsView");
-    weightsLayout->addWidget(m_weightsRun);
-    weightsLayout->addWidget(m_weights, 1);
-    m_centreTop->addWidget(weightsArea); // the pages in DataView's order
+    // Labelled data: the posterior over the weights of the selected (or latest) run, or its
+    // predictive slice.
+    m_weightsPage = new WeightsPage;
+    m_centreTop->addWidget(m_weightsPage); // the pages in DataView's order
 
     auto* centre = new QSplitter(Qt::Vertical);
     centre->setObjectName("centreSplitter");

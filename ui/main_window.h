@@ -40,6 +40,8 @@ class ImagePanel;
 class ImageStrip;
 class LoadingsView;
 class WeightsView;
+class WeightsPage;
+class SliceView;
 class RecommendationsView;
 class ParamForm;
 class PlotView;
@@ -86,7 +88,8 @@ public:
     bool exportResults(const QString& path);
     bool exportRunsTable(const QString& path);
     // Images: original, corrupted, each run's reconstruction and atoms. Tables: each run's
-    // loadings as CSV and as a heatmap PNG. Corpora: each run's topics as CSV.
+    // loadings as CSV and as a heatmap PNG. Corpora: each run's topics as CSV. Labelled data:
+    // each run's weights, or its predictive slice, as CSV and as a plot PNG.
     bool exportReconstructions(const QString& folder);
     // Writes the session to `path`; it becomes the session's file.
     bool saveSession(const QString& path);
@@ -105,8 +108,12 @@ public:
     // The names a Names setting picks from (a table's channels), ticked as selected.
     QListWidget* namesList() const { return m_names; }
     LoadingsView* loadingsView() const { return m_loadings; }
-    WeightsView* weightsView() const { return m_weights; }
-    QLabel* weightsTitle() const { return m_weightsRun; }
+    // The weights page shows the selected run's weights (WeightsView) or, for a regression
+    // model that publishes one instead, its predictive along a feature (SliceView).
+    WeightsPage* weightsPage() const { return m_weightsPage; }
+    WeightsView* weightsView() const;
+    SliceView* sliceView() const;
+    QLabel* weightsTitle() const;
     // The page the centre shows (DataView's order: image, loadings, topics, recommendations,
     // weights).
     int centrePage() const;
@@ -234,8 +241,7 @@ private:
     QLabel* m_topicsRun = nullptr;
     LoadingsView* m_loadings = nullptr;
     QLabel* m_loadingsRun = nullptr;
-    WeightsView* m_weights = nullptr;
-    QLabel* m_weightsRun = nullptr;
+    WeightsPage* m_weightsPage = nullptr;
     QComboBox* m_model = nullptr;
     QComboBox* m_algorithm = nullptr;
     QLabel* m_algorithmHelp = nullptr;

@@ -19,8 +19,10 @@
 #include "ui/quit_guard.h"
 #include "ui/recommendations_view.h"
 #include "ui/runs_table.h"
+#include "ui/slice_view.h"
 #include "ui/topics_view.h"
 #include "ui/trace_plot.h"
+#include "ui/weights_page.h"
 #include "ui/weights_view.h"
 
 #include <QAction>

@@ -87,6 +87,21 @@ int MainWindow::centrePage() const
     return m_centreTop->currentIndex();
 }
 
+WeightsView* MainWindow::weightsView() const
+{
+    return m_weightsPage->weightsView();
+}
+
+SliceView* MainWindow::sliceView() const
+{
+    return m_weightsPage->sliceView();
+}
+
+QLabel* MainWindow::weightsTitle() const
+{
+    return m_weightsPage->caption();
+}
+
 void MainWindow::updateAtoms()
 {
     const QList<int> sel = selectedRuns();
@@ -124,18 +139,9 @@ void MainWindow::updateAtoms()
         return;
     }
     if (r && offers(DataView::Weights)) {
-        if (!r->preview || !r->preview->weights)
-            return;
-        m_weights->setWeights(r->preview->weights);
-        m_weights->setTitle(tr("Posterior over the weights of %1 (mean ± 2 sd)").arg(r->label));
-        const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
-        m_weightsRun->setText(
-            tr("Run %1 · step %2: the %3 largest of %4 weights by |mean|; grey where ± 2 sd "
-               "crosses zero. Hover a row for its values.")
-                .arg(r->label)
-                .arg(QLocale().toString(qlonglong(step)))
-                .arg(m_weights->visibleRows())
-                .arg(r->preview->weights->mean.size()));
+        if (r->preview)
+            m_weightsPage->showPreview(r->label, r->trace.empty() ? 0 : r->trace.back().step,
+                                       *r->preview);
         return;
     }
     if (r && offers(DataView::Loadings) && r->data.dense) {
@@ -353,11 +359,20 @@ bool MainWindow::exportReconstructions(const QString& folder)
                 writeFileAtomically(dir.filePath(stem + "-weights.csv"),
                                     weightsCsv(*r->preview->weights));
                 WeightsView view;
-                view.resize(m_weights->size().expandedTo(view.sizeHint()));
+                view.resize(weightsView()->size().expandedTo(view.sizeHint()));
                 view.setWeights(r->preview->weights);
-                view.setTitle(tr("Posterior over the weights of %1 (mean ± 2 sd)").arg(r->label));
+                view.setTitle(WeightsPage::weightsTitle(r->label));
                 writeFileAtomically(dir.filePath(stem + "-weights.png"),
                                     pngBytes(view.render(2.0)));
+            }
+            if (r->preview->slice) {
+                const PredictionSlice& slice = *r->preview->slice;
+                writeFileAtomically(dir.filePath(stem + "-slice.csv"), sliceCsv(slice));
+                SliceView view;
+                view.resize(sliceView()->size().expandedTo(view.sizeHint()));
+                view.setSlice(r->preview->slice);
+                view.setTitle(WeightsPage::sliceTitle(r->label, slice));
+                writeFileAtomically(dir.filePath(stem + "-slice.png"), pngBytes(view.render(2.0)));
             }
             if (r->preview->reconstruction)
                 saveGrayImage(dir.filePath(stem + ".png").toStdString(),

@@ -1,5 +1,7 @@
 #include "ui/weights_view.h"
 
+#include "ui/axis_ticks.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -14,17 +16,6 @@ constexpr double kLeft = 190;  // feature names
 constexpr double kTop = 26;    // title
 constexpr double kBottom = 34; // axis labels
 constexpr double kRight = 24;
-
-// A round step (1, 2 or 5 × 10^k) giving about `ticks` intervals over `span`.
-double tickStep(double span, int ticks)
-{
-    const double raw = span / std::max(ticks, 1);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * mag >= raw)
-            return m * mag;
-    return 10.0 * mag;
-}
 } // namespace
 
 WeightsView::WeightsView(QWidget* parent) : QWidget(parent)

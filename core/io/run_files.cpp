@@ -240,6 +240,23 @@ QByteArray weightsCsv(const WeightSummary& w)
     return out;
 }
 
+QByteArray sliceCsv(const PredictionSlice& s)
+{
+    const auto at = [](const Eigen::VectorXd& v, Eigen::Index i) {
+        return i < v.size() ? v[i] : std::nan("");
+    };
+    QByteArray out =
+        csvField(s.feature.empty() ? QString("x") : QString::fromStdString(s.feature)).toUtf8() +
+        ",mean,sd,lower,upper\n";
+    for (Eigen::Index i = 0; i < s.x.size(); ++i) {
+        const double mean = at(s.mean, i), sd = at(s.sd, i);
+        out += metricText(s.x[i]).toUtf8() + "," + metricText(mean).toUtf8() + "," +
+               metricText(sd).toUtf8() + "," + metricText(mean - 2.0 * sd).toUtf8() + "," +
+               metricText(mean + 2.0 * sd).toUtf8() + "\n";
+    }
+    return out;
+}
+
 QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& columns)
 {
     QByteArray out = "feature,weight";

@@ -66,6 +66,12 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
 // "feature,mean,sd" (q(w_j) = N(mean, sd²)).
 QByteArray weightsCsv(const WeightSummary& weights);
 
+// A regression model's predictive along one feature, one row per slice point in the slice's
+// order: "<feature>,mean,sd,lower,upper" with lower/upper = mean ∓ 2 sd (the band the window
+// draws); the first column is headed by the feature's name ("x" when it has none). Values
+// missing from a slice whose sizes differ are empty cells.
+QByteArray sliceCsv(const PredictionSlice& slice);
+
 // A topic model's topics in the preview's order, one row per (topic, word):
 // "topic,weight,rank,word,probability" (topic numbers 1-based).
 QByteArray topicsCsv(const std::vector<TopicSummary>& topics);

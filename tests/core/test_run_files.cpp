@@ -23,6 +23,9 @@ private slots:
     void traceCsvHasLeadColumnsAndGaps();
     void csvFieldsAreQuotedWhenNeeded();
     void weightsCsvHasOneRowPerFeature();
+    void sliceCsvHasOneRowPerPoint();
+    void sliceCsvBandIsTwoSdAroundTheMean();
+    void sliceCsvOfAMalformedSlice();
     void atomicWriteFailsWithTheFileNamed();
     void traceCsvReadsBack();
     void badTraceCsv_data();
@@ -99,6 +102,73 @@ void TestRunFiles::weightsCsvHasOneRowPerFeature()
                                        "age,0.5,0.1\n"
                                        "\"workclass=Self-emp, inc\",-1.25,0.2\n"
                                        "x3,2,0.3\n"));
+}
+
+void TestRunFiles::sliceCsvHasOneRowPerPoint()
+{
+    PredictionSlice s;
+    s.feature = "income, \"median\"";
+    s.label = "value";
+    s.x = Eigen::Vector3d(-1.0, 0.0, 2.5);
+    s.mean = Eigen::Vector3d(0.5, 1.25, -2.0);
+    s.sd = Eigen::Vector3d(0.25, 0.125, 1.0);
+    s.pointX = Eigen::Vector2d(0.0, 1.0); // the test rows are not written
+    s.pointY = Eigen::Vector2d(1.0, 2.0);
+    QCOMPARE(sliceCsv(s), QByteArray("\"income, \"\"median\"\"\",mean,sd,lower,upper\n"
+                                     "-1,0.5,0.25,0,1\n"
+                                     "0,1.25,0.125,1,1.5\n"
+                                     "2.5,-2,1,-4,0\n"));
+    s.feature = "MedInc";
+    QVERIFY(sliceCsv(s).startsWith("MedInc,mean,sd,lower,upper\n"));
+    s.feature.clear();
+    QVERIFY(sliceCsv(s).startsWith("x,mean,sd,lower,upper\n"));
+}
+
+void TestRunFiles::sliceCsvBandIsTwoSdAroundTheMean()
+{
+    // 50 points of mean = sin x, sd = 0.1 + 0.05 x, read back: a row per point, each value to
+    // the 10 significant digits metricText keeps, lower and upper mean ∓ 2 sd.
+    PredictionSlice s;
+    s.feature = "x1";
+    s.x = Eigen::VectorXd::LinSpaced(50, 0.0, 5.0);
+    s.mean = s.x.array().sin();
+    s.sd = 0.1 + 0.05 * s.x.array();
+    const QList<QByteArray> lines = sliceCsv(s).split('\n');
+    QCOMPARE(lines.size(), 1 + 50 + 1); // header, rows, the empty tail
+    QCOMPARE(lines.front(), QByteArray("x1,mean,sd,lower,upper"));
+    QVERIFY(lines.back().isEmpty());
+    for (int i = 0; i < 50; ++i) {
+        const QList<QByteArray> cells = lines[1 + i].split(',');
+        QCOMPARE(cells.size(), 5);
+        double v[5];
+        for (int c = 0; c < 5; ++c) {
+            bool ok = false;
+            v[c] = cells[c].toDouble(&ok);
+            QVERIFY2(ok, cells[c].constData());
+        }
+        const double tol = 1e-9;
+        QVERIFY(std::abs(v[0] - s.x[i]) <= tol * std::max(1.0, std::abs(s.x[i])));
+        QVERIFY(std::abs(v[1] - s.mean[i]) <= tol);
+        QVERIFY(std::abs(v[2] - s.sd[i]) <= tol);
+        QVERIFY2(std::abs(v[3] - (s.mean[i] - 2 * s.sd[i])) <= tol, lines[1 + i].constData());
+        QVERIFY2(std::abs(v[4] - (s.mean[i] + 2 * s.sd[i])) <= tol, lines[1 + i].constData());
+        QVERIFY(v[3] < v[1] && v[1] < v[4]);
+    }
+}
+
+void TestRunFiles::sliceCsvOfAMalformedSlice()
+{
+    // Missing values are empty cells (a slice's sizes should agree; the file still reads), and
+    // a NaN is an empty cell as in the other files.
+    PredictionSlice s;
+    s.feature = "x1";
+    s.x = Eigen::Vector2d(0.0, 1.0);
+    s.mean = Eigen::VectorXd::Constant(1, std::numeric_limits<double>::quiet_NaN());
+    s.sd = Eigen::Vector2d(1.0, 2.0);
+    QCOMPARE(sliceCsv(s), QByteArray("x1,mean,sd,lower,upper\n"
+                                     "0,,1,,\n"
+                                     "1,,2,,\n"));
+    QCOMPARE(sliceCsv(PredictionSlice{}), QByteArray("x,mean,sd,lower,upper\n"));
 }
 
 void TestRunFiles::atomicWriteFailsWithTheFileNamed()

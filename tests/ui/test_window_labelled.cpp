@@ -10,6 +10,8 @@
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/run_manager.h"
+#include "ui/slice_view.h"
+#include "ui/weights_page.h"
 #include "ui/weights_view.h"
 
 #include <QComboBox>
@@ -103,6 +105,8 @@ private slots:
         // The forest plot: the 30 largest of the 104 weights (103 features and the intercept)
         // by |mean|, as many as the height allows, with the data's feature names.
         WeightsView* wv = w->weightsView();
+        QCOMPARE(w->weightsPage()->shown(), static_cast<QWidget*>(wv));
+        QVERIFY(!w->sliceView()->slice()); // a GLM publishes weights, no slice
         QCOMPARE(int(wv->shownFeatures().size()), WeightsView::kMaxRows);
         QVERIFY(wv->visibleRows() >= 1 && wv->visibleRows() <= WeightsView::kMaxRows);
         wv->resize(600, int(60 + 10.5 * WeightsView::kRowHeight)); // 26 + 34 px of title, axis
@@ -127,6 +131,7 @@ private slots:
         QCOMPARE(lines.front(), QByteArray("feature,mean,sd"));
         QCOMPARE(lines.size(), 1 + 104);
         QVERIFY(!QImage(stem + ".png").isNull());
+        QVERIFY(!QFile::exists(out.filePath(QString("run-%1-h-mc-ssvi-slice.csv").arg(id))));
     }
 };
 
