@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLayout>
 #include <QRegularExpression>
@@ -23,6 +24,7 @@ namespace svi::cli::detail {
 namespace {
 
 const char* kPlotHelp = R"help(svi plot FOLDER... --out FILE.png|FILE.svg [options]
+svi plot --table FILE.csv --out FILE.png|FILE.svg [options]
 
 Draws finished runs as the window's charts draw them: the ELBO (default) or a metric against
 training seconds, steps or epochs, one line per run. FOLDER is what 'svi run --out' wrote (it
@@ -44,6 +46,11 @@ Options
   --scale S                 PNG pixels per point (default 2: 900x560 gives 1800x1120 pixels);
                             an SVG is WxH whatever S
   --title TEXT              the chart's title (default: the metric's label, or ELBO; '' none)
+  --table FILE.csv          draw a table instead of runs: its first column is x, each other
+                            column a line named by its header (a script's summary, such as
+                            the 002-fig3 script's); an empty cell is a missing point; plain
+                            comma-separated numbers, no quoted fields
+  --y-title TEXT            the y axis's title (tables; default: none)
   --quiet                   no line saying what was written
 
 The legend names each run by its algorithm's label (as in 'svi list'), with #K for the K-th
@@ -77,6 +84,7 @@ struct PlotArgs
     QSize size{900, 560};
     double scale = 2.0;
     std::optional<std::string> title;
+    std::string table, yTitle;
     bool quiet = false;
 };
 
@@ -143,6 +151,10 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
                 throw UsageError("--scale = " + args[i] + ", but must be in [0.25, 8]");
         } else if (arg == "--title") {
             a.title = value();
+        } else if (arg == "--table") {
+            a.table = value();
+        } else if (arg == "--y-title") {
+            a.yTitle = value();
         } else if (arg == "--quiet") {
             a.quiet = true;
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -151,7 +163,9 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
             a.folders.push_back(arg);
         }
     }
-    if (a.folders.empty())
+    if (!a.table.empty() && !a.folders.empty())
+        throw UsageError("plot: --table draws one table; give no FOLDER with it");
+    if (a.folders.empty() && a.table.empty())
         throw UsageError("plot: no FOLDER given (a folder written by 'svi run --out' or "
                          "'svi compare --out'; see svi help plot)");
     if (a.out.empty())
@@ -325,9 +339,102 @@ std::unique_ptr<QCoreApplication> plotApplication(int& argc, char** argv)
     return std::make_unique<QApplication>(argc, argv);
 }
 
+// A table's columns: the header's names, and per line after the first its points (x, y).
+struct PlotTable
+{
+    std::vector<QString> names; // names[0] is x's
+    std::vector<QVector<QPointF>> lines;
+};
+
+PlotTable readTable(const std::string& path)
+{
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        throw UsageError("--table '" + path + "': cannot read it (" +
+                         file.errorString().toStdString() + ")");
+    PlotTable t;
+    int lineNo = 0;
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        ++lineNo;
+        if (line.isEmpty())
+            continue;
+        const QStringList cells = line.split(',');
+        if (t.names.empty()) {
+            if (cells.size() < 2)
+                throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) +
+                                 ": the header needs x's name and at least one line's");
+            for (const QString& c : cells)
+                t.names.push_back(c.trimmed());
+            t.lines.resize(cells.size() - 1);
+            continue;
+        }
+        if (cells.size() != qsizetype(t.names.size()))
+            throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) + ": " +
+                             std::to_string(cells.size()) + " fields, but the header has " +
+                             std::to_string(t.names.size()));
+        const auto number = [&](int c) {
+            bool ok = false;
+            const double v = cells[c].trimmed().toDouble(&ok);
+            if (!ok)
+                throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) +
+                                 ", field " + t.names[std::size_t(c)].toStdString() + ": '" +
+                                 cells[c].trimmed().toStdString() + "' is not a number");
+            return v;
+        };
+        const double x = number(0);
+        for (int c = 1; c < cells.size(); ++c)
+            if (!cells[c].trimmed().isEmpty())
+                t.lines[std::size_t(c - 1)].push_back(QPointF(x, number(c)));
+    }
+    if (t.names.empty())
+        throw UsageError("--table '" + path + "': empty");
+    return t;
+}
+
+// Lays the view out at the figure's size and writes it.
+void saveView(ui::PlotView& view, const PlotArgs& a)
+{
+    const QString out = QString::fromStdString(a.out);
+    const QString folder = QFileInfo(out).path();
+    if (!QFileInfo(folder).isDir())
+        makeFolder(folder);
+    view.save(out, a.size, a.scale);
+}
+
+int plotTable(const PlotArgs& a)
+{
+    const PlotTable t = readTable(a.table);
+    ui::PlotView view;
+    view.resize(a.size);
+    view.layout()->activate();
+    view.setTitle(QString::fromStdString(a.title ? *a.title : std::string()));
+    view.setAxisTitles(t.names[0], QString::fromStdString(a.yTitle));
+    view.setLogX(a.logX);
+    view.setYRange(a.yLo, a.yHi);
+    int drawn = 0;
+    view.beginUpdate();
+    for (std::size_t c = 0; c < t.lines.size(); ++c) {
+        if (t.lines[c].isEmpty())
+            continue;
+        ++drawn;
+        view.setSeries(int(c) + 1, t.names[c + 1], ui::runColor(int(c) + 1), t.lines[c], {});
+    }
+    view.endUpdate();
+    if (drawn == 0)
+        throw UsageError("--table '" + a.table + "': no line has a value");
+    saveView(view, a);
+    if (!a.quiet)
+        std::fprintf(stderr, "%s: %d line%s of '%s'\n", a.out.c_str(), drawn, drawn == 1 ? "" : "s",
+                     a.table.c_str());
+    return 0;
+}
+
 int cmdPlot(const std::vector<std::string>& args)
 {
     const PlotArgs a = parsePlotArgs(args);
+    if (!a.table.empty())
+        return plotTable(a);
     std::vector<PlotRun> runs = collectRuns(a.folders);
 
     const bool elbo = a.metric == "elbo";
@@ -379,11 +486,7 @@ int cmdPlot(const std::vector<std::string>& args)
         throw UsageError("nothing to draw: no run has " + spec.key + " values (the traces hold " +
                          heldMetrics(runs) + ")");
 
-    const QString out = QString::fromStdString(a.out);
-    const QString folder = QFileInfo(out).path();
-    if (!QFileInfo(folder).isDir())
-        makeFolder(folder);
-    view.save(out, a.size, a.scale);
+    saveView(view, a);
     if (!a.quiet)
         std::fprintf(stderr, "%s: %s of %d run%s\n", a.out.c_str(), metricTitle(spec).c_str(),
                      drawn, drawn == 1 ? "" : "s");

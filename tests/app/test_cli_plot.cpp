@@ -72,6 +72,7 @@ private slots:
     void badInput_data();
     void badInput();
     void needsNoDisplay();
+    void tableDrawsItsColumns();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -298,6 +299,14 @@ void TestCliPlot::badInput_data()
         << QStringList{"run1", "--colour", "red"} << "e.png" << QStringList{"--colour"};
     QTest::newRow("no folder") << QStringList{} << "e.png" << QStringList{"no FOLDER"};
     QTest::newRow("no out") << QStringList{"run1"} << "" << QStringList{"--out"};
+    QTest::newRow("table with a bad cell") << QStringList{"--table", "bad.csv"} << "e.png"
+                                           << QStringList{"'bad.csv' line 3", "field beta", "'x1'"};
+    QTest::newRow("table with a short row") << QStringList{"--table", "short.csv"} << "e.png"
+                                            << QStringList{"'short.csv' line 2", "2 fields"};
+    QTest::newRow("table and a folder")
+        << QStringList{"run1", "--table", "bad.csv"} << "e.png" << QStringList{"no FOLDER"};
+    QTest::newRow("no table") << QStringList{"--table", "none.csv"} << "e.png"
+                              << QStringList{"'none.csv'", "cannot read"};
 }
 
 void TestCliPlot::badInput()
@@ -311,6 +320,12 @@ void TestCliPlot::badInput()
     QVERIFY(broken.open(QIODevice::WriteOnly));
     broken.write("time,value\n1,2\n");
     broken.close();
+    for (const auto& [name, text] : {std::pair{"bad.csv", "n,alpha,beta\n1,2,3\n2,3,x1\n"},
+                                     std::pair{"short.csv", "n,alpha,beta\n1,2\n"}}) {
+        QFile f(path(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    }
 
     QStringList full = QStringList{"plot"} + args;
     if (!out.isEmpty())
@@ -341,6 +356,26 @@ void TestCliPlot::needsNoDisplay()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = runSvi({"info", "small.png", "--json"}, m_dir.path(), env);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+}
+
+void TestCliPlot::tableDrawsItsColumns()
+{
+    QFile f(path("t.csv"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("training rows,alpha,beta,empty\n100,-0.5,0.25,\n200,,0.5,\n1000,-0.125,1,\n");
+    f.close();
+    const Result r = runSvi({"plot", "--table", "t.csv", "--log-x", "--y-title", "nats", "--title",
+                             "Table", "--out", "t.svg"},
+                            m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("2 lines"), qPrintable(r.err)); // the empty column is not drawn
+    const QStringList texts = svgTexts(path("t.svg"));
+    for (const char* t : {"alpha", "beta", "nats", "Table"})
+        QVERIFY2(texts.contains(t), qPrintable(QString(t) + " not in " + texts.join('|')));
+    QVERIFY(!texts.contains("empty"));
+    QVERIFY2(std::any_of(texts.begin(), texts.end(),
+                         [](const QString& t) { return t.startsWith("training rows"); }),
+             qPrintable(texts.join('|')));
 }
 
 QTEST_GUILESS_MAIN(TestCliPlot)
