@@ -344,6 +344,8 @@ void MainWindow::populateModels()
                 QString::fromStdString(Registry::builtin().algorithms(m).front()->modelLabel),
                 QString::fromStdString(m));
         int i = m_model->findData(keep);
+        if (i < 0) // the model last used, when it fits these data (sgp on labelled data)
+            i = m_model->findData(QSettings().value("run/model").toString());
         if (i < 0 && m_kind)
             i = m_model->findData(QString::fromStdString(m_kind->defaultModel));
         m_model->setCurrentIndex(std::max(i, 0));

@@ -17,6 +17,8 @@
 #   --optimal-max N    the largest size the optimal bound is solved at [1000]
 #   --v2-seconds S     v2's coordinate ascent stops after S training seconds if it has not
 #                      converged [30]
+#   --given L,S2,N     the kernel's length scale, its variance and the noise variance instead of
+#                      the grid search (on the z-scored features and label)
 #   --svi PATH         the svi binary [build/release/bin/svi]
 #   --out DIR          output folder [results/002-fig3]
 #
@@ -38,6 +40,7 @@ sizes="100 200 500 1000 2000 5000"
 repeats=10
 optimal_max=1000
 v2_seconds=30
+given=
 svi=build/release/bin/svi
 out=results/002-fig3
 files=()
@@ -47,6 +50,7 @@ while (($#)); do
   --repeats) repeats=${2:?--repeats needs a value}; shift 2 ;;
   --optimal-max) optimal_max=${2:?--optimal-max needs a value}; shift 2 ;;
   --v2-seconds) v2_seconds=${2:?--v2-seconds needs a value}; shift 2 ;;
+  --given) given=${2:?--given needs L,S2,N}; shift 2 ;;
   --svi) svi=${2:?--svi needs a path}; shift 2 ;;
   --out) out=${2:?--out needs a folder}; shift 2 ;;
   -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -63,9 +67,17 @@ done
 command -v "$svi" > /dev/null || die "no svi binary at '$svi' (build it, or pass --svi PATH)"
 [[ -f ${files[0]} ]] || die "cannot read '${files[0]}': no such file"
 
+hyper=()
+if [[ -n $given ]]; then
+  IFS=, read -r l s2 noise extra <<< "$given"
+  [[ -n $l && -n $s2 && -n $noise && -z $extra ]] || die "--given must be L,S2,N, not '$given'"
+  hyper=(--set hyperparameters=given --set length_scale="$l" --set kernel_variance="$s2"
+    --set noise_variance="$noise")
+fi
+
 mkdir -p "$out"
 common=("${files[0]}" --label-kind real --test-share 0.33 --model sgp --algorithms closed-form
-  --repeats "$repeats" --steps 100000 --quiet)
+  --repeats "$repeats" --steps 100000 --quiet "${hyper[@]}")
 objectives=(standard optimal v1 v2)
 status=0
 run() { # objective, n

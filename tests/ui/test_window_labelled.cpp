@@ -19,6 +19,7 @@
 #include <QGroupBox>
 #include <QImage>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -132,6 +133,48 @@ private slots:
         QCOMPARE(lines.size(), 1 + 104);
         QVERIFY(!QImage(stem + ".png").isNull());
         QVERIFY(!QFile::exists(out.filePath(QString("run-%1-h-mc-ssvi-slice.csv").arg(id))));
+    }
+
+    void sgpRunShowsItsPredictiveSlice()
+    {
+        // The model last used comes back when it fits the data opened (remembered at close).
+        QSettings().setValue("run/model", "sgp");
+        auto w = std::make_unique<MainWindow>();
+        QVERIFY(waitForData(*w));
+        w->openPath(QString(SVI_TEST_DATA_DIR) + "/labelled/cadata_head300");
+        QVERIFY(waitForData(*w));
+        QCOMPARE(w->dataKind(), QString("labelled"));
+        QCOMPARE(w->modelPicker()->currentData().toString(), QString("sgp"));
+        // House values are whole dollars: read them as real values, so they are standardised.
+        QVERIFY(w->settingsForm()->setText("label_kind", "real"));
+        QTRY_VERIFY(w->dataLabel()->text().contains("real label"));
+        QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("closed-form"));
+        QVERIFY(w->algorithmForm()->setText("inducing", "20"));
+        const int id = runSteps(*w, 50, "0.01");
+        QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
+        const RunRecord* r = w->runs()->record(id);
+        QVERIFY(r->summary && r->summary->reason == TerminationReason::Converged);
+        QCOMPARE(r->summary->steps, std::int64_t(2));
+        QVERIFY(std::isfinite(r->summary->last->metrics.at("test_nll")));
+
+        // The centre shows the predictive along median income (x1, the feature most correlated
+        // with the value), in dollars.
+        QCOMPARE(w->weightsPage()->shown(), static_cast<QWidget*>(w->sliceView()));
+        const PredictionSlice* slice = w->sliceView()->slice();
+        QVERIFY(slice);
+        QCOMPARE(slice->feature, std::string("x1"));
+        QVERIFY(slice->mean.maxCoeff() > 1e5 && slice->mean.minCoeff() < 5e5);
+        QVERIFY(slice->mean[slice->mean.size() - 1] > slice->mean[0]); // richer, dearer
+        QVERIFY2(w->weightsTitle()->text().contains("x1"), qPrintable(w->weightsTitle()->text()));
+
+        QTemporaryDir out;
+        QVERIFY(w->exportReconstructions(out.path()));
+        const QString stem = out.filePath(QString("run-%1-closed-form-slice").arg(id));
+        QFile csv(stem + ".csv");
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readLine().trimmed(), QByteArray("x1,mean,sd,lower,upper"));
+        QVERIFY(!QImage(stem + ".png").isNull());
+        QSettings().remove("run/model");
     }
 };
 
