@@ -25,10 +25,8 @@
 # run failed or diverged; 130 when interrupted.
 set -euo pipefail
 
-die() {
-  echo "002-fig2: $*" >&2
-  exit 2
-}
+script=002-fig2
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 seconds=30
 eval_every=1
@@ -50,28 +48,15 @@ while (($#)); do
 done
 ((${#files[@]} == 2)) || die "give the training and the test file (see --help)"
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed must be a whole number, not '$seed'"
-command -v "$svi" > /dev/null || die "no svi binary at '$svi' (build it, or pass --svi PATH)"
-for f in "${files[@]}"; do
-  [[ -f $f ]] || die "cannot read '$f': no such file"
-done
+require_svi_and_files "${files[@]}"
 
 mkdir -p "$out"
 common=("${files[@]}" --synthetic-labels gme --synthetic-likelihood poisson-logistic
   --split-seed "$seed" --seed "$seed" --seconds "$seconds" --eval-every "$eval_every" --quiet)
-status=0
 run() { # folder, then compare's own arguments
-  local dir=$1 rc=0
+  local dir=$1
   shift
-  "$svi" compare "${common[@]}" "$@" --out "$out/$dir" || rc=$?
-  if ((rc == 130)); then
-    echo "002-fig2: interrupted" >&2
-    exit 130
-  fi
-  if ((rc != 0 && rc != 3)); then
-    echo "002-fig2: svi compare failed (exit $rc) for $dir" >&2
-    exit "$rc"
-  fi
-  ((rc == 0)) || status=3
+  compare_into "$out/$dir" "${common[@]}" "$@"
 }
 run optimal --model gme --set likelihood=poisson-logistic
 run simple --model gme --algorithms h-mc-ssvi --set likelihood=poisson-logistic --set bound=simple

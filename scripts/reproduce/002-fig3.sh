@@ -31,10 +31,8 @@
 # run failed or diverged; 130 when interrupted.
 set -euo pipefail
 
-die() {
-  echo "002-fig3: $*" >&2
-  exit 2
-}
+script=002-fig3
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 sizes="100 200 500 1000 2000 5000"
 repeats=10
@@ -64,8 +62,7 @@ done
 for n in $sizes; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "--sizes: '$n' is not a whole number ≥ 1"
 done
-command -v "$svi" > /dev/null || die "no svi binary at '$svi' (build it, or pass --svi PATH)"
-[[ -f ${files[0]} ]] || die "cannot read '${files[0]}': no such file"
+require_svi_and_files "${files[0]}"
 
 hyper=()
 if [[ -n $given ]]; then
@@ -79,21 +76,10 @@ mkdir -p "$out"
 common=("${files[0]}" --label-kind real --test-share 0.33 --model sgp --algorithms closed-form
   --repeats "$repeats" --steps 100000 --quiet "${hyper[@]}")
 objectives=(standard optimal v1 v2)
-status=0
 run() { # objective, n
-  local dir="$out/$1/n$2" rc=0 budget=()
+  local budget=()
   [[ $1 == v2 ]] && budget=(--seconds "$v2_seconds")
-  "$svi" compare "${common[@]}" "${budget[@]}" --set bound="$1" --set train_rows="$2" \
-    --out "$dir" || rc=$?
-  if ((rc == 130)); then
-    echo "002-fig3: interrupted" >&2
-    exit 130
-  fi
-  if ((rc != 0 && rc != 3)); then
-    echo "002-fig3: svi compare failed (exit $rc) for $dir" >&2
-    exit "$rc"
-  fi
-  ((rc == 0)) || status=3
+  compare_into "$out/$1/n$2" "${common[@]}" "${budget[@]}" --set bound="$1" --set train_rows="$2"
 }
 # The test NLL of each repeat of a compare folder, one per line in repeat order.
 nlls() {

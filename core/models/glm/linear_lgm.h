@@ -139,8 +139,14 @@ ParamSpec lgmEvalRowsParam();
 // The likelihood choice: "auto" and every likelihoodName.
 ParamSpec likelihoodParam();
 
-// Binds those keys to the `lgm` member of an options struct.
-template <typename Options> void addLgmFields(ParamFields<Options>& f)
+// Binds those keys to the `lgm` member of an options struct; prior_variance unless the model's
+// prior is fixed (the sparse GP's whitened N(0, I)), damping when it has a closed form.
+struct LgmKeys
+{
+    bool priorVariance = true;
+    bool damping = false;
+};
+template <typename Options> void addLgmFields(ParamFields<Options>& f, LgmKeys keys = {})
 {
     f.add(
          "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
@@ -154,11 +160,15 @@ template <typename Options> void addLgmFields(ParamFields<Options>& f)
         .add(
             "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
         .add(
-            "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; })
-        .add(
             "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
         .add(
             "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
+    if (keys.priorVariance)
+        f.add(
+            "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; });
+    if (keys.damping)
+        f.add(
+            "damping", [](auto& o) -> auto& { return o.lgm.damping; });
 }
 
 class LinearLgmTrainer : public Trainer

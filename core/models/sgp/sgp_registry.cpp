@@ -117,24 +117,8 @@ const ParamFields<SgpOptions>& SgpOptions::fields()
             .add("grid_rows", &SgpOptions::gridRows)
             .add("grid_points", &SgpOptions::gridPoints)
             .add("slice_feature", &SgpOptions::sliceFeature)
-            .add("tolerance", &SgpOptions::tolerance)
-            .add(
-                "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
-                covarianceFromName)
-            .add(
-                "minibatch", [](auto& o) -> auto& { return o.lgm.minibatch; })
-            .add(
-                "damping", [](auto& o) -> auto& { return o.lgm.damping; })
-            .add(
-                "kappa", [](auto& o) -> auto& { return o.lgm.kappa; })
-            .add(
-                "tau0", [](auto& o) -> auto& { return o.lgm.tau0; })
-            .add(
-                "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
-            .add(
-                "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
-            .add(
-                "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
+            .add("tolerance", &SgpOptions::tolerance);
+        addLgmFields(fields, LgmKeys{false, true});
         return fields;
     }();
     return f;
