@@ -385,9 +385,12 @@ void PlotView::rebuildAxes()
     }
     if (xmax <= xmin)
         xmax = m_logX ? xmin * 10 : xmin + 1;
+    // A flat series (to rounding: a metric from two passes that sum in different orders) gets a
+    // range of ± 5 % of its value; Qt's axis cannot draw a span of a few ulps.
+    const double scale = std::max(std::abs(ymin), std::abs(ymax));
     double pad = (ymax - ymin) * 0.05;
-    if (pad <= 0)
-        pad = std::max(1e-6, std::abs(ymax) * 0.05);
+    if (!(pad > 1e-9 * scale))
+        pad = std::max(1e-6, scale * 0.05);
     if (std::isfinite(m_yLo) || std::isfinite(m_yHi)) {
         const double lo = std::isfinite(m_yLo) ? m_yLo : ymin - pad;
         const double hi = std::isfinite(m_yHi) ? m_yHi : ymax + pad;

@@ -377,6 +377,7 @@ void TestSgp::badSettingsAreNamed()
         QFAIL(qPrintable("no error for " + field));
     };
     fails(wave(100, 10), GlmAlgorithm::McSsvi, options("optimal"), "bound");
+    fails(wave(100, 10), GlmAlgorithm::McSsvi, options("v2"), "bound");
     fails(wave(100, 10), GlmAlgorithm::FixedPoint, options("standard", 200), "inducing");
     SgpOptions o = options("standard");
     o.sliceFeature = "zz";

@@ -26,6 +26,7 @@ private slots:
     void yRangeAsAsked();
     void savesPngAndSvg();
     void lonePointIsDrawn();
+    void flatSeriesGrownLiveIsFlat();
 };
 
 void TestPlotView::thinningKeepsTheEnvelope()
@@ -201,6 +202,38 @@ void TestPlotView::lonePointIsDrawn()
             blueWithout += c.blue() > 200 && c.red() < 80 && c.green() < 80;
         }
     QVERIFY2(blue >= blueWithout + 60, qPrintable(QString("%1 vs %2").arg(blue).arg(blueWithout)));
+}
+
+void TestPlotView::flatSeriesGrownLiveIsFlat()
+{
+    // A closed form's metric: the same value at its two snapshots but for the last bit (a
+    // cheap and a full pass sum in different orders), arriving one at a time.
+    QTemporaryDir dir;
+    PlotView plot;
+    plot.resize(500, 300);
+    plot.show(); // as the window's charts: shown, updated in batches
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.beginUpdate();
+    plot.setSeries(1, "flat", Qt::blue, {{0.165, 5.5355}});
+    plot.endUpdate();
+    QTest::qWait(50);
+    plot.beginUpdate();
+    plot.setSeries(1, "flat", Qt::blue, {{0.165, 5.5355}, {0.315, std::nextafter(5.5355, 6.0)}});
+    plot.endUpdate();
+    QTest::qWait(50);
+    const QImage img = plot.grab().toImage();
+    int top = img.height(), bottom = -1;
+    for (int y = 0; y < img.height() * 3 / 4; ++y) // above the legend
+        for (int x = img.width() / 3; x < img.width() * 2 / 3; ++x) {
+            const QColor c = img.pixelColor(x, y);
+            if (c.blue() > 200 && c.red() < 80 && c.green() < 80) {
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+        }
+    QVERIFY(bottom >= 0);
+    QVERIFY2(bottom - top <= 4,
+             qPrintable(QString("the line spans rows %1–%2").arg(top).arg(bottom)));
 }
 
 QTEST_MAIN(TestPlotView)

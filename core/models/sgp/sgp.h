@@ -106,7 +106,8 @@ class SgpTrainer final : public LinearLgmTrainer
 public:
     // algorithm: FixedPoint (the closed form), McSsvi, HybridMcSsvi or SDsvi. Throws
     // std::invalid_argument naming the field on bad options: the optimal bound with a
-    // stochastic algorithm, or on more than kMaxCubicRows training rows.
+    // stochastic algorithm or on more than kMaxCubicRows training rows, v2 with MC-SSVI (not
+    // concave in the mean: its natural-gradient steps diverge).
     SgpTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
 

@@ -213,6 +213,10 @@ SgpTrainer::SgpTrainer(std::shared_ptr<SgpSetup> setup, GlmAlgorithm algorithm,
       m_setup(setup), m_bound(options.bound), m_damping(options.lgm.damping),
       m_tolerance(options.tolerance)
 {
+    if (m_bound == SgpBound::V2 && algorithm == GlmAlgorithm::McSsvi)
+        throw std::invalid_argument(
+            "bound: 'v2' is not concave in the mean, and MC-SSVI's natural-gradient step of the "
+            "mean diverges on it; fit it by closed-form, h-mc-ssvi or s-dsvi");
     if (m_bound != SgpBound::Optimal)
         return;
     if (algorithm != GlmAlgorithm::FixedPoint)
