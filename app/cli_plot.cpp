@@ -4,12 +4,12 @@
 
 #include "app/cli_parts.h"
 #include "core/io/run_folder.h"
+#include "core/io/table_file.h"
 #include "ui/plot_view.h"
 #include "ui/trace_plot.h"
 
 #include <QApplication>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QLayout>
 #include <QRegularExpression>
@@ -48,8 +48,8 @@ Options
   --title TEXT              the chart's title (default: the metric's label, or ELBO; '' none)
   --table FILE.csv          draw a table instead of runs: its first column is x, each other
                             column a line named by its header (a script's summary, such as
-                            the 002-fig3 script's); an empty cell is a missing point; plain
-                            comma-separated numbers, no quoted fields
+                            the 002-fig3 script's), comma-separated with a header; an empty
+                            cell is a missing point
   --y-title TEXT            the y axis's title (tables; default: none)
   --quiet                   no line saying what was written
 
@@ -346,50 +346,27 @@ struct PlotTable
     std::vector<QVector<QPointF>> lines;
 };
 
+// Reads a table with the project's CSV reader (errors name the file, line and column); an
+// empty cell is a missing point.
 PlotTable readTable(const std::string& path)
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-        throw UsageError("--table '" + path + "': cannot read it (" +
-                         file.errorString().toStdString() + ")");
-    PlotTable t;
-    int lineNo = 0;
-    while (!file.atEnd()) {
-        const QString line = QString::fromUtf8(file.readLine()).trimmed();
-        ++lineNo;
-        if (line.isEmpty())
-            continue;
-        const QStringList cells = line.split(',');
-        if (t.names.empty()) {
-            if (cells.size() < 2)
-                throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) +
-                                 ": the header needs x's name and at least one line's");
-            for (const QString& c : cells)
-                t.names.push_back(c.trimmed());
-            t.lines.resize(cells.size() - 1);
-            continue;
-        }
-        if (cells.size() != qsizetype(t.names.size()))
-            throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) + ": " +
-                             std::to_string(cells.size()) + " fields, but the header has " +
-                             std::to_string(t.names.size()));
-        const auto number = [&](int c) {
-            bool ok = false;
-            const double v = cells[c].trimmed().toDouble(&ok);
-            if (!ok)
-                throw UsageError("--table '" + path + "' line " + std::to_string(lineNo) +
-                                 ", field " + t.names[std::size_t(c)].toStdString() + ": '" +
-                                 cells[c].trimmed().toStdString() + "' is not a number");
-            return v;
-        };
-        const double x = number(0);
-        for (int c = 1; c < cells.size(); ++c)
-            if (!cells[c].trimmed().isEmpty())
-                t.lines[std::size_t(c - 1)].push_back(QPointF(x, number(c)));
-    }
-    if (t.names.empty())
-        throw UsageError("--table '" + path + "': empty");
-    return t;
+    TableReadOptions o;
+    o.delimiter = ',';
+    o.rowNames = 0;
+    const Table t = readTableFile(path, o);
+    if (t.cols() < 2)
+        throw UsageError("--table '" + path +
+                         "': the header needs x's name and at least one "
+                         "line's");
+    PlotTable out;
+    for (const std::string& c : t.columns)
+        out.names.push_back(QString::fromStdString(c));
+    out.lines.resize(std::size_t(t.cols() - 1));
+    for (std::int64_t r = 0; r < t.rows(); ++r)
+        for (int c = 1; c < t.cols(); ++c)
+            if (std::isfinite(t.values(r, c)) && std::isfinite(t.values(r, 0)))
+                out.lines[std::size_t(c - 1)].push_back(QPointF(t.values(r, 0), t.values(r, c)));
+    return out;
 }
 
 // Lays the view out at the figure's size and writes it.

@@ -31,10 +31,8 @@
 # run failed or diverged; 130 when interrupted.
 set -euo pipefail
 
-die() {
-  echo "002-fig1: $*" >&2
-  exit 2
-}
+script=002-fig1
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 seconds=30
 eval_every=0.25
@@ -56,10 +54,7 @@ while (($#)); do
 done
 ((${#files[@]} == 2)) || die "give the training and the test file (see --help)"
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || die "--repeats must be a whole number ≥ 1, not '$repeats'"
-command -v "$svi" > /dev/null || die "no svi binary at '$svi' (build it, or pass --svi PATH)"
-for f in "${files[@]}"; do
-  [[ -f $f ]] || die "cannot read '$f': no such file"
-done
+require_svi_and_files "${files[@]}"
 kind=$("$svi" info "${files[0]}" --json 2> /dev/null |
   python3 -c 'import json, sys; print(json.load(sys.stdin).get("kind", ""))' 2> /dev/null) || kind=""
 [[ $kind == labelled ]] || die "'${files[0]}' is not labelled data (svi info says: ${kind:-unreadable})"

@@ -300,7 +300,7 @@ void TestCliPlot::badInput_data()
     QTest::newRow("no folder") << QStringList{} << "e.png" << QStringList{"no FOLDER"};
     QTest::newRow("no out") << QStringList{"run1"} << "" << QStringList{"--out"};
     QTest::newRow("table with a bad cell") << QStringList{"--table", "bad.csv"} << "e.png"
-                                           << QStringList{"'bad.csv' line 3", "field beta", "'x1'"};
+                                           << QStringList{"'bad.csv' line 3", "'beta'", "'x1'"};
     QTest::newRow("table with a short row") << QStringList{"--table", "short.csv"} << "e.png"
                                             << QStringList{"'short.csv' line 2", "2 fields"};
     QTest::newRow("table and a folder")

@@ -167,12 +167,7 @@ double LinearLgmTrainer::step(std::int64_t t)
         const Eigen::VectorXd m = m_q.mean();
         const Eigen::MatrixXd root = m_q.root();
         const double used = m_q.naturalStep(rho, m_grads, m_prior, true);
-        const auto moved = [](const auto& before, const auto& after) {
-            return (after - before).cwiseAbs().maxCoeff() >
-                   1e-10 * (1.0 + before.cwiseAbs().maxCoeff());
-        };
-        // A step cut short (ρ halved to keep the precision positive definite) is no fixed point.
-        m_converged = used == rho && !moved(m, m_q.mean()) && !moved(root, m_q.root());
+        m_converged = used == rho && unmoved(m, root);
         return used;
     }
     case GlmAlgorithm::HybridMcSsvi:
@@ -195,6 +190,15 @@ double LinearLgmTrainer::step(std::int64_t t)
     }
     }
     return rho;
+}
+
+bool LinearLgmTrainer::unmoved(const Eigen::VectorXd& m, const Eigen::MatrixXd& root) const
+{
+    const auto near = [](const auto& before, const auto& after) {
+        return (after - before).cwiseAbs().maxCoeff() <=
+               1e-10 * (1.0 + before.cwiseAbs().maxCoeff());
+    };
+    return near(m, m_q.mean()) && near(root, m_q.root());
 }
 
 double LinearLgmTrainer::expectedTerms(const std::vector<std::int64_t>& rows) const

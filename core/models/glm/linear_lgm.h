@@ -194,6 +194,9 @@ public:
     const GaussianPrior& prior() const { return m_prior; }
     const LocalModel& local() const { return *m_local; }
     LocalModel& local() { return *m_local; }
+    // Whether q's mean and Cholesky factor are within 1e-10 (relative) of m, root: a step that
+    // left them there has reached its fixed point.
+    bool unmoved(const Eigen::VectorXd& m, const Eigen::MatrixXd& root) const;
     // The scaled derivatives g, Γ of the last step (tests).
     const LgmGradients& lastGradients() const { return m_grads; }
     // The bound over every training row (tests).

@@ -31,6 +31,7 @@
 #include "core/models/sgp/sgp_kernel.h"
 #include "core/run/registry.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,7 +75,11 @@ struct SgpSetup
     std::shared_ptr<LabelledData> features; // x̃ and y (the trainer's data)
     Eigen::VectorXd residualVariance;       // k̃ per row of `features`
     std::vector<std::int64_t> sourceRows;   // per row of `features`: its row in `source`
-    int sliceFeature = -1;                  // a column of source->x
+    // The window's slice, fixed by the data: its feature, grid and test rows (mean and sd
+    // left empty), and the grid's x̃ and k̃ (the other features at their training mean).
+    PredictionSlice slice;
+    MatrixRD sliceFeatures;
+    Eigen::VectorXd sliceResidualVariance;
 
     // Throws std::invalid_argument naming the field on bad options or data.
     static std::shared_ptr<SgpSetup> make(LabelledDataPtr data, const SgpOptions& options,
@@ -140,6 +145,7 @@ private:
     double m_damping = 1.0;
     double m_tolerance = 1e-9;
     double m_v2Rho = 1.0; // the last S step of v2's coordinate ascent that held
+    double m_v2Objective = std::numeric_limits<double>::quiet_NaN(); // after the last round
     Eigen::MatrixXd m_a;
     Eigen::VectorXd m_b;
     double m_yby = 0.0, m_logDetB = 0.0;

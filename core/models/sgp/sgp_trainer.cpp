@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -32,9 +33,9 @@ std::vector<std::int64_t> sorted(std::vector<std::int64_t> rows)
     return rows;
 }
 
-// The column most correlated with the label over the training rows (constant columns skipped),
-// or the one named.
-int pickSliceFeature(const LabelledData& d, const std::string& name)
+// The column most correlated with the label over the training rows x (constant columns
+// skipped), or the one named.
+int pickSliceFeature(const LabelledData& d, const MatrixRD& x, const std::string& name)
 {
     if (!name.empty()) {
         for (std::size_t j = 0; j < d.featureNames.size() && j < std::size_t(d.cols()); ++j)
@@ -43,7 +44,6 @@ int pickSliceFeature(const LabelledData& d, const std::string& name)
         throw std::invalid_argument("slice_feature: '" + name + "' is not a feature of '" +
                                     d.source + "'");
     }
-    const MatrixRD x = rowsOf(d.x, d.trainingRows);
     Eigen::VectorXd y(x.rows());
     for (Eigen::Index r = 0; r < x.rows(); ++r)
         y[r] = d.y[d.trainingRows[std::size_t(r)]];
@@ -62,6 +62,32 @@ int pickSliceFeature(const LabelledData& d, const std::string& name)
         }
     }
     return best;
+}
+
+// The slice's fixed parts: kSlicePoints values of column j over its range in the training rows
+// `train`, the other columns at their training mean, transformed; a seeded sample of the test rows
+// behind it.
+void setUpSlice(SgpSetup& s, const MatrixRD& train, int j)
+{
+    const LabelledData& d = *s.source;
+    PredictionSlice& out = s.slice;
+    out.feature = std::size_t(j) < d.featureNames.size() ? d.featureNames[std::size_t(j)]
+                                                         : "x" + std::to_string(j + 1);
+    out.label = d.labelName.empty() ? "label" : d.labelName;
+    out.x =
+        Eigen::VectorXd::LinSpaced(kSlicePoints, train.col(j).minCoeff(), train.col(j).maxCoeff());
+    MatrixRD at(kSlicePoints, d.cols());
+    at.rowwise() = train.colwise().mean();
+    at.col(j) = out.x;
+    s.basis->transform(at, s.sliceFeatures, s.sliceResidualVariance);
+    const std::vector<std::int64_t> points =
+        sorted(seededSubset(d.testRows, kSliceTestRows, Rng::stream(1, kStreamSlicePoints)));
+    out.pointX.resize(Eigen::Index(points.size()));
+    out.pointY.resize(Eigen::Index(points.size()));
+    for (std::size_t r = 0; r < points.size(); ++r) {
+        out.pointX[Eigen::Index(r)] = d.x(points[r], j);
+        out.pointY[Eigen::Index(r)] = d.y[points[r]] * d.labelScale + d.labelMean;
+    }
 }
 
 } // namespace
@@ -133,7 +159,8 @@ std::shared_ptr<SgpSetup> SgpSetup::make(LabelledDataPtr data, const SgpOptions&
     for (std::int64_t r = 0; r < n; ++r)
         (std::size_t(r) < train.size() ? f->trainingRows : f->testRows).push_back(r);
     s->features = std::move(f);
-    s->sliceFeature = pickSliceFeature(d, o.sliceFeature);
+    const MatrixRD trainX = rowsOf(d.x, d.trainingRows);
+    setUpSlice(*s, trainX, pickSliceFeature(d, trainX, o.sliceFeature));
     return s;
 }
 
@@ -273,13 +300,14 @@ double SgpTrainer::coordinateAscentV2(double damping)
     const int dim = q.dim();
     Eigen::VectorXd v(n);
     MatrixRD work;
-    const double before = bound();
+    // The objective where the last round left q (each evaluation is a pass over every row).
+    const double before = std::isnan(m_v2Objective) ? bound() : m_v2Objective;
     const Eigen::VectorXd m0 = q.mean();
     const Eigen::MatrixXd root0 = q.root();
 
     // m given S: maximise −½|m|² − Σ_i (y_i − x̃_iᵀm)² / (2u_i), u_i = c_i + v_i.
     q.marginalVariances(xt, v, work);
-    Eigen::ArrayXd u = c + v.array();
+    const Eigen::ArrayXd u = c + v.array();
     Eigen::MatrixXd p = Eigen::MatrixXd::Identity(dim, dim);
     p.noalias() += xt.transpose() * (u.inverse().matrix().asDiagonal() * xt);
     q.setMean(p.llt().solve(xt.transpose() * (y.array() / u).matrix()));
@@ -292,25 +320,24 @@ double SgpTrainer::coordinateAscentV2(double damping)
     grads.addRows(xt, Eigen::VectorXd::Zero(n), gamma, q.form());
     const GaussianQ meanStepped = q;
     const double afterMean = bound();
-    double used = 0.0;
+    double used = 0.0, after = afterMean;
     // From twice the last step that held (at most the damping): the halvings are not repeated
     // every round.
     for (double rho = std::min(damping, 2.0 * m_v2Rho); rho > 1e-9; rho *= 0.5) {
         const double tried = q.naturalStep(rho, grads, prior(), false);
-        if (tried > 0.0 && bound() >= afterMean) {
+        const double value = tried > 0.0 ? bound() : -std::numeric_limits<double>::infinity();
+        if (value >= afterMean) {
             used = tried;
+            after = value;
             break;
         }
         q = meanStepped;
     }
     if (used > 0.0)
         m_v2Rho = used;
-    const double after = bound();
-    const double moved =
-        std::max((q.mean() - m0).cwiseAbs().maxCoeff(), (q.root() - root0).cwiseAbs().maxCoeff());
+    m_v2Objective = after;
     m_v2Converged =
-        moved <= 1e-10 * (1.0 + root0.cwiseAbs().maxCoeff() + m0.cwiseAbs().maxCoeff()) ||
-        std::abs(after - before) <= m_tolerance * std::abs(before);
+        unmoved(m0, root0) || std::abs(after - before) <= m_tolerance * std::abs(before);
     return used;
 }
 
@@ -357,34 +384,13 @@ std::shared_ptr<const PredictionSlice> SgpTrainer::slice() const
 {
     const SgpSetup& s = *m_setup;
     const LabelledData& d = *s.source;
-    const int j = s.sliceFeature;
-    const MatrixRD train = rowsOf(d.x, d.trainingRows);
-    auto out = std::make_shared<PredictionSlice>();
-    out->feature = std::size_t(j) < d.featureNames.size() ? d.featureNames[std::size_t(j)]
-                                                          : "x" + std::to_string(j + 1);
-    out->label = d.labelName.empty() ? "label" : d.labelName;
-    const double lo = train.col(j).minCoeff(), hi = train.col(j).maxCoeff();
-    MatrixRD at(kSlicePoints, d.cols());
-    at.rowwise() = train.colwise().mean();
-    out->x = Eigen::VectorXd::LinSpaced(kSlicePoints, lo, hi);
-    at.col(j) = out->x;
-    MatrixRD xt;
-    Eigen::VectorXd k;
-    s.basis->transform(at, xt, k);
+    auto out = std::make_shared<PredictionSlice>(s.slice);
     const GaussianQ& q = posterior();
-    Eigen::VectorXd v(kSlicePoints);
-    MatrixRD w;
-    q.marginalVariances(xt, v, w);
-    out->mean = (xt * q.mean()).array() * d.labelScale + d.labelMean;
-    out->sd = ((v + k).array() + s.hyper.noiseVariance).sqrt() * d.labelScale;
-    const std::vector<std::int64_t> points =
-        sorted(seededSubset(d.testRows, kSliceTestRows, Rng::stream(1, kStreamSlicePoints)));
-    out->pointX.resize(Eigen::Index(points.size()));
-    out->pointY.resize(Eigen::Index(points.size()));
-    for (std::size_t r = 0; r < points.size(); ++r) {
-        out->pointX[Eigen::Index(r)] = d.x(points[r], j);
-        out->pointY[Eigen::Index(r)] = d.y[points[r]] * d.labelScale + d.labelMean;
-    }
+    Eigen::VectorXd v(s.sliceFeatures.rows());
+    MatrixRD work;
+    q.marginalVariances(s.sliceFeatures, v, work);
+    out->mean = (s.sliceFeatures * q.mean()).array() * d.labelScale + d.labelMean;
+    out->sd = ((v + s.sliceResidualVariance).array() + s.hyper.noiseVariance).sqrt() * d.labelScale;
     return out;
 }
 
