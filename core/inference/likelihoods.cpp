@@ -139,26 +139,116 @@ public:
     }
 };
 
+// Poisson with the "logistic" inverse link of the GPML toolbox, which paper 002 used (App. A.5):
+// λ = g(f) = log(1 + e^f), the softplus (not σ(f), whose rate could not pass 1). log λ is
+// concave and λ convex, so log p is concave in f.
 class PoissonLogistic final : public Likelihood
 {
 public:
     LikelihoodKind kind() const override { return LikelihoodKind::PoissonLogistic; }
-    // log σ(f) = −softplus(−f).
     double logLik(double y, double f) const override
     {
-        return -y * softplus(-f) - sigmoid(f) - logFactorial(y);
+        return y * logRate(f) - softplus(f) - logFactorial(y);
     }
+    // With r = σ(f)/λ = ∂ log λ/∂f: d1 = y r − σ, d2 = y r(1 − σ − r) − σ(1 − σ).
     void derivatives(double y, double f, double& d1, double& d2) const override
     {
         const double s = sigmoid(f);
-        const double ds = s * (1.0 - s); // σ′
-        d1 = y * (1.0 - s) - ds;
-        d2 = -y * ds - ds * (1.0 - 2.0 * s);
+        if (f < kTail) { // λ = e^f − e^{2f}/2 + …, r = 1 − e^f/2 + …
+            const double e = std::exp(f);
+            d1 = y * (1.0 - 0.5 * e) - s;
+            d2 = -(0.5 * y + 1.0) * e;
+            return;
+        }
+        const double r = s / softplus(f);
+        d1 = y * r - s;
+        d2 = y * r * (1.0 - s - r) - s * (1.0 - s);
     }
-    double mean(double f) const override { return sigmoid(f); }
+    double mean(double f) const override { return softplus(f); }
     std::optional<std::string> outsideSupport(double y) const override { return notCount(y); }
     bool classifies() const override { return false; }
-    double sample(double f, Rng& rng) const override { return poissonDraw(sigmoid(f), rng); }
+    double sample(double f, Rng& rng) const override { return poissonDraw(softplus(f), rng); }
+
+private:
+    static constexpr double kTail = -35.0; // below, log λ = f to double precision
+    static double logRate(double f) { return f < kTail ? f : std::log(softplus(f)); }
+};
+
+// The ordinal likelihood of Sheth, Wang & Khardon (2015) that paper 002 ran (Sec. 4.4, App.
+// A.5): categories 1…C with cut points b_1 < … < b_{C−1} and slope s,
+//   p(y = c | f) = σ(s(b_c − f)) − σ(s(b_{c−1} − f)),   b_0 = −∞, b_C = +∞.
+// With a = s(b_c − f) and b = s(b_{c−1} − f), p = σ(a) σ(−b) (1 − e^{b−a}), whose last factor
+// does not depend on f: log p = log σ(a) + log σ(−b) + log(1 − e^{b−a}), stable at any slope,
+// and ∂/∂f log p = −s σ(−a) + s σ(b), ∂²/∂f² log p = −s²(σ(a)σ(−a) + σ(b)σ(−b)) ≤ 0.
+class Ordinal final : public Likelihood
+{
+public:
+    Ordinal(std::vector<double> cuts, double slope) : m_cuts(std::move(cuts)), m_slope(slope) {}
+    LikelihoodKind kind() const override { return LikelihoodKind::Ordinal; }
+    double logLik(double y, double f) const override
+    {
+        const int c = int(y);
+        double lp = 0.0;
+        if (c <= categories() - 1)
+            lp -= softplus(-upper(c, f)); // log σ(a)
+        if (c >= 2)
+            lp -= softplus(lower(c, f)); // log σ(−b)
+        if (c >= 2 && c <= categories() - 1)
+            lp += std::log(-std::expm1(-m_slope * (m_cuts[std::size_t(c - 1)] -
+                                                   m_cuts[std::size_t(c - 2)])));
+        return lp;
+    }
+    void derivatives(double y, double f, double& d1, double& d2) const override
+    {
+        const int c = int(y);
+        d1 = 0.0;
+        d2 = 0.0;
+        if (c <= categories() - 1) {
+            const double a = upper(c, f);
+            d1 -= m_slope * sigmoid(-a);
+            d2 -= m_slope * m_slope * sigmoid(a) * sigmoid(-a);
+        }
+        if (c >= 2) {
+            const double b = lower(c, f);
+            d1 += m_slope * sigmoid(b);
+            d2 -= m_slope * m_slope * sigmoid(b) * sigmoid(-b);
+        }
+    }
+    // Σ_c c p(c | f) = 1 + Σ_{k<C} P(y > k | f) = 1 + Σ_k σ(s(f − b_k)).
+    double mean(double f) const override
+    {
+        double m = 1.0;
+        for (double b : m_cuts)
+            m += sigmoid(m_slope * (f - b));
+        return m;
+    }
+    std::optional<std::string> outsideSupport(double y) const override
+    {
+        if (!(y >= 1.0 && y <= double(categories())) || y != std::floor(y))
+            return formatNumber(y) + " is not a category 1…" + std::to_string(categories());
+        return std::nullopt;
+    }
+    bool classifies() const override { return false; }
+    // The smallest c with P(y ≤ c | f) = σ(s(b_c − f)) ≥ u.
+    double sample(double f, Rng& rng) const override
+    {
+        const double u = rng.uniformOpen();
+        int c = 1;
+        for (double b : m_cuts) {
+            if (sigmoid(m_slope * (b - f)) >= u)
+                break;
+            ++c;
+        }
+        return c;
+    }
+
+private:
+    int categories() const { return int(m_cuts.size()) + 1; }
+    double upper(int c, double f) const { return m_slope * (m_cuts[std::size_t(c - 1)] - f); }
+    double lower(int c, double f) const { return m_slope * (m_cuts[std::size_t(c - 2)] - f); }
+
+    std::vector<double> m_cuts;
+    double m_slope;
 };
 
 class Gaussian final : public Likelihood
@@ -224,7 +314,14 @@ double Likelihood::expectedLogLik(double y, double m, double v, const GaussHermi
 
 std::vector<std::string> likelihoodNames()
 {
-    return {"logistic", "probit", "poisson", "poisson-logistic", "gaussian"};
+    return {"logistic", "probit", "poisson", "poisson-logistic", "gaussian", "ordinal"};
+}
+
+std::vector<std::string> unparameterisedLikelihoodNames()
+{
+    std::vector<std::string> names = likelihoodNames();
+    std::erase(names, likelihoodName(LikelihoodKind::Ordinal));
+    return names;
 }
 
 std::string likelihoodName(LikelihoodKind kind)
@@ -238,7 +335,8 @@ LikelihoodKind likelihoodFromName(const std::string& name)
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
         throw std::invalid_argument(fieldError(
-            "likelihood", name, "must be logistic, probit, poisson, poisson-logistic or gaussian"));
+            "likelihood", name,
+            "must be logistic, probit, poisson, poisson-logistic, gaussian or ordinal"));
     return LikelihoodKind(it - names.begin());
 }
 
@@ -258,8 +356,36 @@ std::unique_ptr<Likelihood> makeLikelihood(LikelihoodKind kind, double noiseSd)
             throw std::invalid_argument(
                 fieldError("noise_sd", formatNumber(noiseSd), "must be > 0"));
         return std::make_unique<Gaussian>(noiseSd);
+    case LikelihoodKind::Ordinal:
+        return makeOrdinalLikelihood(ordinalCuts(5, 15.0), 100.0);
     }
     throw std::invalid_argument("likelihood: unknown kind");
+}
+
+std::vector<double> ordinalCuts(int categories, double spacing)
+{
+    if (categories < 2)
+        throw std::invalid_argument(
+            fieldError("categories", std::to_string(categories), "must be ≥ 2"));
+    if (!(spacing > 0.0) || !std::isfinite(spacing))
+        throw std::invalid_argument(fieldError("delta", formatNumber(spacing), "must be > 0"));
+    std::vector<double> cuts(std::size_t(categories - 1));
+    for (int k = 1; k < categories; ++k)
+        cuts[std::size_t(k - 1)] = spacing * (double(k) - 0.5 * double(categories));
+    return cuts;
+}
+
+std::unique_ptr<Likelihood> makeOrdinalLikelihood(std::vector<double> cuts, double slope)
+{
+    if (cuts.empty())
+        throw std::invalid_argument("ordinal likelihood: no cut points (at least 2 categories)");
+    for (std::size_t k = 0; k < cuts.size(); ++k)
+        if (!std::isfinite(cuts[k]) || (k > 0 && !(cuts[k] > cuts[k - 1])))
+            throw std::invalid_argument(fieldError("cut points", formatNumber(cuts[k]),
+                                                   "must be finite and increasing"));
+    if (!(slope > 0.0) || !std::isfinite(slope))
+        throw std::invalid_argument(fieldError("slope", formatNumber(slope), "must be > 0"));
+    return std::make_unique<Ordinal>(std::move(cuts), slope);
 }
 
 } // namespace svi

@@ -21,15 +21,20 @@ enum class LikelihoodKind {
     Logistic,        // y ∈ {0, 1}, p(y = 1 | f) = σ(f)
     Probit,          // y ∈ {0, 1}, p(y = 1 | f) = Φ(f)
     Poisson,         // y ∈ {0, 1, …}, y ~ Poisson(e^f) (log link)
-    PoissonLogistic, // y ∈ {0, 1, …}, y ~ Poisson(σ(f)) (the logistic link of paper 002, 4.2)
-    Gaussian         // y real, y ~ N(f, σ²) with σ the noise setting
+    PoissonLogistic, // y ∈ {0, 1, …}, y ~ Poisson(log(1 + e^f)): the "logistic" link of the
+                     // GPML toolbox paper 002 ran (4.2, 4.4)
+    Gaussian,        // y real, y ~ N(f, σ²) with σ the noise setting
+    Ordinal          // y ∈ {1, …, C}, cut points and a slope (makeOrdinalLikelihood)
 };
 
-// "logistic", "probit", "poisson", "poisson-logistic", "gaussian" (the registry's choices);
+// "logistic", "probit", "poisson", "poisson-logistic", "gaussian", "ordinal";
 // fromName throws std::invalid_argument naming the field "likelihood" otherwise.
 std::string likelihoodName(LikelihoodKind kind);
 LikelihoodKind likelihoodFromName(const std::string& name);
 std::vector<std::string> likelihoodNames();
+// Those whose only setting is the Gaussian's noise (all but "ordinal", whose cut points a
+// model declares): the GLM's and the synthetic labels' choices.
+std::vector<std::string> unparameterisedLikelihoodNames();
 
 class Likelihood
 {
@@ -58,8 +63,17 @@ public:
     virtual double expectedLogLik(double y, double m, double v, const GaussHermite& gh) const;
 };
 
-// `noiseSd` is σ of the Gaussian likelihood (ignored by the others). Throws
-// std::invalid_argument when noiseSd ≤ 0 for the Gaussian.
+// `noiseSd` is σ of the Gaussian likelihood (ignored by the others); Ordinal gets paper 002's
+// settings, 5 categories, δ = 15, slope 100. Throws std::invalid_argument when noiseSd ≤ 0 for
+// the Gaussian.
 std::unique_ptr<Likelihood> makeLikelihood(LikelihoodKind kind, double noiseSd = 1.0);
+
+// The ordinal likelihood p(y = c | f) = σ(s(b_c − f)) − σ(s(b_{c−1} − f)) of categories
+// 1…cuts.size() + 1. Throws std::invalid_argument naming the field unless the cut points are
+// finite and increasing and the slope is > 0.
+std::unique_ptr<Likelihood> makeOrdinalLikelihood(std::vector<double> cuts, double slope);
+// C − 1 cut points spaced `spacing` apart, centred on 0: b_k = δ(k − C/2) (paper 002's runs:
+// C = 5, δ = 15, so ±7.5 and ±22.5). Throws std::invalid_argument unless C ≥ 2 and δ > 0.
+std::vector<double> ordinalCuts(int categories, double spacing);
 
 } // namespace svi

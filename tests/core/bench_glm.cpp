@@ -105,7 +105,7 @@ int main(int argc, char** argv)
         GlmOptions o;
         o.lgm.minibatch = minibatch;
         o.samples = samples;
-        GlmTrainer trainer(data, GlmAlgorithm::HybridMcSsvi, o, 1);
+        GlmTrainer trainer(data, LgmAlgorithm::HybridMcSsvi, o, 1);
         for (int s = 1; s <= 3; ++s)
             trainer.step(s);
         const auto t0 = Clock::now();

@@ -102,7 +102,7 @@ private slots:
                                   [](double f, Rng& rng) { return f + 0.5 * rng.normal(); });
         GlmOptions o = options("gaussian", 1000);
         o.estimator = ExpectationEstimator::Quadrature;
-        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
+        GlmTrainer t(data, LgmAlgorithm::McSsvi, o, 1);
         QCOMPARE(t.step(1), 1.0);
         const Exact ex = exactPosterior(*data, 0.5, 1.0);
         QVERIFY2((t.posterior().mean() - ex.mean).norm() < 1e-9, "mean");
@@ -118,11 +118,11 @@ private slots:
         QTest::addColumn<int>("algorithm");
         QTest::addColumn<int>("steps");
         QTest::addColumn<QString>("covariance");
-        QTest::addRow("mc-ssvi") << int(GlmAlgorithm::McSsvi) << 400 << "full";
-        QTest::addRow("h-mc-ssvi") << int(GlmAlgorithm::HybridMcSsvi) << 3000 << "full";
-        QTest::addRow("s-dsvi") << int(GlmAlgorithm::SDsvi) << 3000 << "full";
-        QTest::addRow("h-mc-ssvi batch") << int(GlmAlgorithm::BatchHybrid) << 600 << "full";
-        QTest::addRow("mc-ssvi diagonal") << int(GlmAlgorithm::McSsvi) << 400 << "diagonal";
+        QTest::addRow("mc-ssvi") << int(LgmAlgorithm::McSsvi) << 400 << "full";
+        QTest::addRow("h-mc-ssvi") << int(LgmAlgorithm::HybridMcSsvi) << 3000 << "full";
+        QTest::addRow("s-dsvi") << int(LgmAlgorithm::SDsvi) << 3000 << "full";
+        QTest::addRow("h-mc-ssvi batch") << int(LgmAlgorithm::BatchHybrid) << 600 << "full";
+        QTest::addRow("mc-ssvi diagonal") << int(LgmAlgorithm::McSsvi) << 400 << "diagonal";
     }
     void everyAlgorithmConvergesToTheExactPosterior()
     {
@@ -139,7 +139,7 @@ private slots:
         GlmOptions o = options("gaussian", 50);
         o.lgm.covariance = covarianceFromName(covariance.toStdString());
         o.lgm.adagradRate = 0.2;
-        GlmTrainer t(data, GlmAlgorithm(algorithm), o, 2);
+        GlmTrainer t(data, LgmAlgorithm(algorithm), o, 2);
         for (int s = 1; s <= steps; ++s)
             t.step(s);
         const Exact ex = exactPosterior(*data, 0.5, 1.0);
@@ -161,7 +161,7 @@ private slots:
         GlmOptions o = options("gaussian", 500);
         o.noiseSd = 1.0;
         o.learnNoise = true;
-        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 4);
+        GlmTrainer t(data, LgmAlgorithm::McSsvi, o, 4);
         for (int s = 1; s <= 300; ++s)
             t.step(s);
         QVERIFY2(std::abs(t.noiseSd() / 0.3 - 1.0) < 0.03,
@@ -170,7 +170,7 @@ private slots:
         QVERIFY((t.posterior().mean() - ex.mean).norm() < 0.01);
         // Without it, σ stays where it started.
         o.learnNoise = false;
-        GlmTrainer fixed(data, GlmAlgorithm::McSsvi, o, 4);
+        GlmTrainer fixed(data, LgmAlgorithm::McSsvi, o, 4);
         fixed.step(1);
         QCOMPARE(fixed.noiseSd(), 1.0);
     }
@@ -184,7 +184,7 @@ private slots:
         GlmOptions o = options("gaussian", 1000);
         o.learnNoise = true;
         o.estimator = ExpectationEstimator::Quadrature;
-        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
+        GlmTrainer t(data, LgmAlgorithm::McSsvi, o, 1);
         for (int s = 1; s <= 3000; ++s)
             t.step(s);
         const Eigen::MatrixXd S = t.posterior().covariance();
@@ -216,7 +216,7 @@ private slots:
             o.learnNoise = true;
             o.estimator = ExpectationEstimator::Quadrature;
             o.lgm.priorVariance = 1e4;
-            GlmTrainer t(d, GlmAlgorithm::McSsvi, o, 1);
+            GlmTrainer t(d, LgmAlgorithm::McSsvi, o, 1);
             for (int s = 1; s <= 60; ++s)
                 t.step(s);
             return t.evaluate(true).metrics;
@@ -238,7 +238,7 @@ private slots:
             return rng.uniform() < 1.0 / (1.0 + std::exp(-f)) ? 1.0 : 0.0;
         });
         GlmOptions o = options("auto", 2000);
-        GlmTrainer t(data, GlmAlgorithm::HybridMcSsvi, o, 3);
+        GlmTrainer t(data, LgmAlgorithm::HybridMcSsvi, o, 3);
         QCOMPARE(t.likelihood().kind(), LikelihoodKind::Logistic);
         const double before = t.evaluate(true).metrics.at("test_nll");
         for (int s = 1; s <= 300; ++s)
@@ -276,7 +276,7 @@ private slots:
                                   [](double f, Rng&) { return f > 0 ? 1.0 : 0.0; });
         GlmOptions o = options("logistic", 40);
         o.lgm.initVariance = 25.0;
-        GlmTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
+        GlmTrainer t(data, LgmAlgorithm::McSsvi, o, 1);
         t.posterior().setMean(weights({2.0}));
         const double sd = std::sqrt(t.posterior().variances()[0]);
         QVERIFY(sd == 5.0);
@@ -300,7 +300,7 @@ private slots:
                                   });
         const auto run = [&](int threads) {
             omp_set_num_threads(threads);
-            GlmTrainer t(data, GlmAlgorithm::HybridMcSsvi, options("logistic", 500), 9);
+            GlmTrainer t(data, LgmAlgorithm::HybridMcSsvi, options("logistic", 500), 9);
             for (int s = 1; s <= 5; ++s)
                 t.step(s);
             return std::make_pair(t.posterior().mean(), t.evaluate(false).elbo);
@@ -320,7 +320,7 @@ private slots:
         auto bad = std::make_shared<LabelledData>(*data);
         bad->y[7] = 2.0;
         try {
-            GlmTrainer t(bad, GlmAlgorithm::McSsvi, options("logistic", 10), 1);
+            GlmTrainer t(bad, LgmAlgorithm::McSsvi, options("logistic", 10), 1);
             QFAIL("a label 2 was accepted by the logistic likelihood");
         } catch (const std::invalid_argument& e) {
             const QString m = e.what();
@@ -330,9 +330,9 @@ private slots:
         }
         bad->y[7] = -1.0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 GlmTrainer(bad, GlmAlgorithm::McSsvi, options("poisson", 10), 1));
+                                 GlmTrainer(bad, LgmAlgorithm::McSsvi, options("poisson", 10), 1));
         // Auto picks Poisson for counts.
-        GlmTrainer t(data, GlmAlgorithm::McSsvi, options("auto", 10), 1);
+        GlmTrainer t(data, LgmAlgorithm::McSsvi, options("auto", 10), 1);
         QCOMPARE(t.likelihood().kind(), LikelihoodKind::Poisson);
     }
 };

@@ -230,7 +230,7 @@ private slots:
         // From S = 10 I the first MC-SSVI step with a log link meets rates of e^20 and
         // collapses q(w1) (the instability the paper reports); S = I starts it sanely.
         o.lgm.initVariance = 1.0;
-        GmeTrainer t(data, GlmAlgorithm::McSsvi, o, 1);
+        GmeTrainer t(data, LgmAlgorithm::McSsvi, o, 1);
         for (int s = 1; s <= 150; ++s) // ρ_t = 1/t averages the early targets out slowly
             t.step(s);
         GmeLocal& g = t.gme();
@@ -260,15 +260,15 @@ private slots:
         glmo.likelihood = "poisson";
         glmo.lgm.minibatch = 500;
         glmo.lgm.initVariance = 1.0;
-        GlmTrainer glm(data, GlmAlgorithm::HybridMcSsvi, glmo, 1);
+        GlmTrainer glm(data, LgmAlgorithm::HybridMcSsvi, glmo, 1);
         GmeOptions o = gmeOptions("poisson", GmeBound::Optimal);
         o.estimator = ExpectationEstimator::MonteCarlo;
         o.samples = 10;
         o.lgm.minibatch = 500;
         o.lgm.initVariance = 1.0;
-        GmeTrainer gme(data, GlmAlgorithm::HybridMcSsvi, o, 1);
+        GmeTrainer gme(data, LgmAlgorithm::HybridMcSsvi, o, 1);
         o.bound = GmeBound::Simple;
-        GmeTrainer simple(data, GlmAlgorithm::HybridMcSsvi, o, 1);
+        GmeTrainer simple(data, LgmAlgorithm::HybridMcSsvi, o, 1);
         for (int s = 1; s <= 250; ++s) {
             glm.step(s);
             gme.step(s);

@@ -507,8 +507,9 @@ void TestLabelled::syntheticLabels()
     QCOMPARE(d.labelKind, LabelKind::Count);
     QVERIFY2(QString::fromStdString(gme.summary).contains("labels drawn from the gme prior"),
              gme.summary.c_str());
-    // Poisson(σ(f)) ≤ a handful; both 0 and positive counts occur; whole numbers.
-    QVERIFY(d.y.minCoeff() == 0.0 && d.y.maxCoeff() >= 1.0 && d.y.maxCoeff() < 10.0);
+    // Poisson(log(1 + e^f)): both 0 and positive counts occur, some above σ(f)'s rate bound of
+    // 1 can explain; whole numbers.
+    QVERIFY(d.y.minCoeff() == 0.0 && d.y.maxCoeff() >= 5.0 && d.y.maxCoeff() < 1e4);
     for (Eigen::Index i = 0; i < d.y.size(); ++i)
         QCOMPARE(d.y[i], std::floor(d.y[i]));
     // Reproducible from the split seed, different for another.

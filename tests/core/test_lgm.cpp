@@ -157,7 +157,7 @@ private slots:
             QTest::addRow("logistic y=%g", y) << int(LikelihoodKind::Logistic) << y;
             QTest::addRow("probit y=%g", y) << int(LikelihoodKind::Probit) << y;
         }
-        for (double y : {0.0, 3.0}) {
+        for (double y : {0.0, 3.0, 40.0}) {
             QTest::addRow("poisson y=%g", y) << int(LikelihoodKind::Poisson) << y;
             QTest::addRow("poisson-logistic y=%g", y) << int(LikelihoodKind::PoissonLogistic) << y;
         }
@@ -182,6 +182,75 @@ private slots:
             QVERIFY2(std::abs(d2 - fd2) < 1e-6 * (1 + std::abs(d2)),
                      qPrintable(QString("f %1: ℓ″ %2 vs %3").arg(f).arg(d2).arg(fd2)));
         }
+    }
+
+    // The ordinal likelihood at the paper's slope (100) and at a gentle one, every category: its
+    // derivatives against finite differences, its probabilities summing to 1 over the categories
+    // (and matching σ(a) − σ(b) computed directly), its mean Σ c p(c | f).
+    void ordinalLikelihood()
+    {
+        for (double slope : {100.0, 1.5}) {
+            const auto lik = makeOrdinalLikelihood(ordinalCuts(5, 15.0), slope);
+            const std::vector<double> cuts = ordinalCuts(5, 15.0);
+            QCOMPARE(cuts, (std::vector<double>{-22.5, -7.5, 7.5, 22.5}));
+            const double h = slope > 10 ? 1e-6 : 1e-4;
+            for (double f : {-30.0, -21.0, -7.6, -7.0, 0.0, 7.45, 10.0, 23.0, 40.0}) {
+                double total = 0.0, mean = 0.0;
+                for (int c = 1; c <= 5; ++c) {
+                    const double y = c;
+                    const double p = std::exp(lik->logLik(y, f));
+                    const auto sig = [&](double b) { return 1.0 / (1.0 + std::exp(-slope * b)); };
+                    const double hi = c == 5 ? 1.0 : sig(cuts[std::size_t(c - 1)] - f);
+                    const double lo = c == 1 ? 0.0 : sig(cuts[std::size_t(c - 2)] - f);
+                    QVERIFY2(std::abs(p - (hi - lo)) < 1e-12,
+                             qPrintable(QString("c %1 f %2: %3 vs %4").arg(c).arg(f).arg(p).arg(hi - lo)));
+                    total += p;
+                    mean += c * p;
+                    double d1 = 0, d2 = 0, a = 0, b = 0;
+                    lik->derivatives(y, f, d1, d2);
+                    if (p > 1e-250) { // log p itself is finite to difference
+                        const double fd1 = (lik->logLik(y, f + h) - lik->logLik(y, f - h)) / (2 * h);
+                        QVERIFY2(std::abs(d1 - fd1) < 1e-5 * (1 + std::abs(d1)),
+                                 qPrintable(QString("s %1 c %2 f %3: ℓ′ %4 vs %5")
+                                                .arg(slope).arg(c).arg(f).arg(d1).arg(fd1)));
+                    }
+                    lik->derivatives(y, f + h, a, b);
+                    const double up = a;
+                    lik->derivatives(y, f - h, a, b);
+                    const double fd2 = (up - a) / (2 * h);
+                    QVERIFY2(std::abs(d2 - fd2) < 1e-4 * (1 + std::abs(d2)),
+                             qPrintable(QString("s %1 c %2 f %3: ℓ″ %4 vs %5")
+                                            .arg(slope).arg(c).arg(f).arg(d2).arg(fd2)));
+                    QVERIFY(d2 <= 0.0);
+                }
+                QVERIFY(std::abs(total - 1.0) < 1e-12);
+                QVERIFY(std::abs(mean - lik->mean(f)) < 1e-9);
+            }
+            QVERIFY(lik->outsideSupport(0.0) && lik->outsideSupport(6.0) &&
+                    lik->outsideSupport(2.5) && !lik->outsideSupport(5.0));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ordinalCuts(1, 15.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeOrdinalLikelihood({1.0, 1.0}, 1.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeOrdinalLikelihood({0.0}, 0.0));
+    }
+
+    // Paper 002's count likelihood is GPML's Poisson with the "logistic" link, λ = log(1 + e^f):
+    // its rate passes 1 (a σ(f) rate could not), and far in the lower tail it is e^f.
+    void poissonLogisticIsSoftplusRate()
+    {
+        const auto lik = makeLikelihood(LikelihoodKind::PoissonLogistic);
+        for (double f : {-40.0, -2.0, 0.3, 5.0, 250.0}) {
+            const double lambda = f > 30 ? f : std::log1p(std::exp(f));
+            QVERIFY(std::abs(lik->mean(f) / lambda - 1.0) < 1e-12);
+            for (double y : {0.0, 4.0, 1000.0}) {
+                const double expected = y * std::log(lambda) - lambda - std::lgamma(y + 1.0);
+                QVERIFY2(std::abs(lik->logLik(y, f) - expected) < 1e-9 * (1 + std::abs(expected)),
+                         qPrintable(QString("f %1 y %2").arg(f).arg(y)));
+            }
+        }
+        double d1 = 0, d2 = 0; // at f = 250 a count of 250 is the rate's own mean: ℓ′ ≈ 0
+        lik->derivatives(250.0, 250.0, d1, d2);
+        QVERIFY(std::abs(d1) < 1e-9 && d2 < 0.0);
     }
 
     void closedFormsMatchQuadrature()
@@ -216,8 +285,10 @@ private slots:
     {
         for (LikelihoodKind k :
              {LikelihoodKind::Logistic, LikelihoodKind::Probit, LikelihoodKind::Poisson,
-              LikelihoodKind::PoissonLogistic, LikelihoodKind::Gaussian}) {
-            const auto lik = makeLikelihood(k, 0.7);
+              LikelihoodKind::PoissonLogistic, LikelihoodKind::Gaussian, LikelihoodKind::Ordinal}) {
+            const auto lik = k == LikelihoodKind::Ordinal
+                                 ? makeOrdinalLikelihood({-1.0, 0.0, 1.2}, 2.0)
+                                 : makeLikelihood(k, 0.7);
             for (double f : {-0.8, 0.4, 1.5}) {
                 Rng rng = Rng::stream(5, std::uint64_t(k), std::uint64_t(10 * f + 10));
                 const int n = 40000;

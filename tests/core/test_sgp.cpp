@@ -138,14 +138,14 @@ void TestSgp::kernelIsTheRbf()
 void TestSgp::optimalBoundIsTheExactMarginalLikelihood()
 {
     // Integrating f out exactly, (6) at its optimum q(w) = p(w | y) is log p(y) itself.
-    SgpTrainer t(wave(160, 40), GlmAlgorithm::FixedPoint, options("optimal"), 3);
+    SgpTrainer t(wave(160, 40), LgmAlgorithm::FixedPoint, options("optimal"), 3);
     t.step(1);
     QVERIFY(t.converged());
     const double exact = gpLogMarginal(trainX(t), trainY(t), t.setup().hyper);
     QVERIFY2(relative(t.objective(), exact) < 1e-8,
              qPrintable(QString("%1 vs %2").arg(t.objective()).arg(exact)));
     // And every other q is below it: the standard solution's q, scored by (6).
-    SgpTrainer s(wave(160, 40), GlmAlgorithm::FixedPoint, options("standard"), 3);
+    SgpTrainer s(wave(160, 40), LgmAlgorithm::FixedPoint, options("standard"), 3);
     solve(s);
     t.posterior().setMean(s.posterior().mean());
     t.posterior().setCovariance(s.posterior().covariance());
@@ -154,7 +154,7 @@ void TestSgp::optimalBoundIsTheExactMarginalLikelihood()
 
 void TestSgp::standardClosedFormIsTitsiasBound()
 {
-    SgpTrainer t(wave(160, 40), GlmAlgorithm::FixedPoint, options("standard"), 3);
+    SgpTrainer t(wave(160, 40), LgmAlgorithm::FixedPoint, options("standard"), 3);
     solve(t);
     QCOMPARE(int(t.setup().features->trainingRowCount()), 120);
     const MatrixRD x = trainX(t);
@@ -170,7 +170,7 @@ void TestSgp::standardClosedFormIsTitsiasBound()
 
 void TestSgp::v1ClosedFormIsTheFitcMarginal()
 {
-    SgpTrainer t(wave(160, 40), GlmAlgorithm::FixedPoint, options("v1"), 3);
+    SgpTrainer t(wave(160, 40), LgmAlgorithm::FixedPoint, options("v1"), 3);
     solve(t);
     const MatrixRD x = trainX(t);
     const Eigen::MatrixXd q = nystrom(t, x);
@@ -187,7 +187,7 @@ void TestSgp::everyTrainingRowInducingIsTheFullGp()
     // With Z = X the sparse GP's standard solution is the GP's posterior, and its predictive the
     // GP's predictive.
     const LabelledDataPtr d = wave(140, 60);
-    SgpTrainer t(d, GlmAlgorithm::FixedPoint, options("standard", 80), 3);
+    SgpTrainer t(d, LgmAlgorithm::FixedPoint, options("standard", 80), 3);
     solve(t);
     const Evaluation ev = t.evaluate(true);
     MatrixRD test(60, 3);
@@ -217,7 +217,7 @@ void TestSgp::rowTermDerivativesMatchFiniteDifferences_data()
 void TestSgp::rowTermDerivativesMatchFiniteDifferences()
 {
     QFETCH(QString, bound);
-    SgpTrainer t(wave(60, 10), GlmAlgorithm::FixedPoint, options(bound.toStdString(), 5), 3);
+    SgpTrainer t(wave(60, 10), LgmAlgorithm::FixedPoint, options(bound.toStdString(), 5), 3);
     const LocalModel& local = t.local();
     Rng rng(1);
     for (std::int64_t i : {0, 7, 33}) {
@@ -241,7 +241,7 @@ void TestSgp::rowTermDerivativesMatchFiniteDifferences()
 
 void TestSgp::v2CoordinateAscentRisesToAStationaryPoint()
 {
-    SgpTrainer t(wave(160, 40), GlmAlgorithm::FixedPoint, options("v2"), 3);
+    SgpTrainer t(wave(160, 40), LgmAlgorithm::FixedPoint, options("v2"), 3);
     double last = -std::numeric_limits<double>::infinity();
     int s = 1;
     for (; s <= 2000 && !t.converged(); ++s) {
@@ -266,7 +266,7 @@ void TestSgp::v2CoordinateAscentRisesToAStationaryPoint()
     QVERIFY2(grad.norm() < 1e-3 * (1.0 + q.mean().norm()),
              qPrintable(QString("|∇m| = %1").arg(grad.norm())));
     // And better on its own objective than the standard solution is.
-    SgpTrainer standard(wave(160, 40), GlmAlgorithm::FixedPoint, options("standard"), 3);
+    SgpTrainer standard(wave(160, 40), LgmAlgorithm::FixedPoint, options("standard"), 3);
     solve(standard);
     t.posterior().setMean(standard.posterior().mean());
     t.posterior().setCovariance(standard.posterior().covariance());
@@ -277,9 +277,9 @@ void TestSgp::minibatchStepsReachTheClosedForm()
 {
     // SVGP: MC-SSVI on minibatches of 40 with ρ_t = 1/t averages the fixed points of the
     // minibatches, whose mean is the full data's.
-    SgpTrainer exact(wave(400, 50), GlmAlgorithm::FixedPoint, options("standard"), 3);
+    SgpTrainer exact(wave(400, 50), LgmAlgorithm::FixedPoint, options("standard"), 3);
     solve(exact);
-    SgpTrainer svi(wave(400, 50), GlmAlgorithm::McSsvi, options("standard"), 3);
+    SgpTrainer svi(wave(400, 50), LgmAlgorithm::McSsvi, options("standard"), 3);
     for (int s = 1; s <= 3000; ++s)
         svi.step(s);
     const double gap = (svi.posterior().mean() - exact.posterior().mean()).norm() /
@@ -314,7 +314,7 @@ void TestSgp::gridSearchFindsTheBestOfItsGrid()
 void TestSgp::sliceIsThePredictiveAlongTheFeature()
 {
     const LabelledDataPtr d = wave(250, 50);
-    SgpTrainer t(d, GlmAlgorithm::FixedPoint, options("standard", 60), 3);
+    SgpTrainer t(d, LgmAlgorithm::FixedPoint, options("standard", 60), 3);
     solve(t);
     const Evaluation ev = t.evaluate(false);
     QVERIFY(ev.preview && ev.preview->slice && !ev.preview->weights);
@@ -350,14 +350,14 @@ void TestSgp::sliceIsThePredictiveAlongTheFeature()
 
 void TestSgp::runnerEndsAClosedFormAsConverged()
 {
-    SgpTrainer t(wave(100, 20), GlmAlgorithm::FixedPoint, options("standard"), 3);
+    SgpTrainer t(wave(100, 20), LgmAlgorithm::FixedPoint, options("standard"), 3);
     RunOptions o;
     o.maxSteps = 50;
     o.evalEverySteps = 1;
     const Summary s = Runner::runBlocking(t, o, {});
     QCOMPARE(s.reason, TerminationReason::Converged);
     QCOMPARE(s.steps, std::int64_t(2)); // solved at step 1, unchanged at step 2
-    SgpTrainer opt(wave(100, 20), GlmAlgorithm::FixedPoint, options("optimal"), 3);
+    SgpTrainer opt(wave(100, 20), LgmAlgorithm::FixedPoint, options("optimal"), 3);
     const Summary so = Runner::runBlocking(opt, o, {});
     QCOMPARE(so.reason, TerminationReason::Converged);
     QCOMPARE(so.steps, std::int64_t(1));
@@ -366,7 +366,7 @@ void TestSgp::runnerEndsAClosedFormAsConverged()
 
 void TestSgp::badSettingsAreNamed()
 {
-    const auto fails = [](LabelledDataPtr d, GlmAlgorithm a, const SgpOptions& o,
+    const auto fails = [](LabelledDataPtr d, LgmAlgorithm a, const SgpOptions& o,
                           const QString& field) {
         try {
             SgpTrainer t(std::move(d), a, o, 1);
@@ -376,22 +376,22 @@ void TestSgp::badSettingsAreNamed()
         }
         QFAIL(qPrintable("no error for " + field));
     };
-    fails(wave(100, 10), GlmAlgorithm::McSsvi, options("optimal"), "bound");
-    fails(wave(100, 10), GlmAlgorithm::McSsvi, options("v2"), "bound");
-    fails(wave(100, 10), GlmAlgorithm::FixedPoint, options("standard", 200), "inducing");
+    fails(wave(100, 10), LgmAlgorithm::McSsvi, options("optimal"), "bound");
+    fails(wave(100, 10), LgmAlgorithm::McSsvi, options("v2"), "bound");
+    fails(wave(100, 10), LgmAlgorithm::FixedPoint, options("standard", 200), "inducing");
     SgpOptions o = options("standard");
     o.sliceFeature = "zz";
-    fails(wave(100, 10), GlmAlgorithm::FixedPoint, o, "slice_feature");
+    fails(wave(100, 10), LgmAlgorithm::FixedPoint, o, "slice_feature");
     o = options("standard");
     o.noiseVariance = -1;
-    fails(wave(100, 10), GlmAlgorithm::FixedPoint, o, "noise_variance");
+    fails(wave(100, 10), LgmAlgorithm::FixedPoint, o, "noise_variance");
     // The optimal bound is cubic: more than kMaxCubicRows training rows are refused unless
     // train_rows takes fewer.
     const int big = int(SgpTrainer::kMaxCubicRows) + 10;
-    fails(wave(big, 0), GlmAlgorithm::FixedPoint, options("optimal", 5), "bound");
+    fails(wave(big, 0), LgmAlgorithm::FixedPoint, options("optimal", 5), "bound");
     SgpOptions few = options("optimal", 5);
     few.trainRows = 300;
-    SgpTrainer t(wave(big, 0), GlmAlgorithm::FixedPoint, few, 1);
+    SgpTrainer t(wave(big, 0), LgmAlgorithm::FixedPoint, few, 1);
     QCOMPARE(t.setup().features->trainingRowCount(), std::int64_t(300));
 }
 

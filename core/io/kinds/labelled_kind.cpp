@@ -178,7 +178,7 @@ std::vector<ParamSpec> syntheticLabelParams()
                         {"none", "glm", "gme"}, "none"),
             choiceParam("synthetic_likelihood", "Synthetic likelihood",
                         "p(y | f) of synthetic labels (the paper's: Poisson with logistic link)",
-                        likelihoodNames(), "poisson-logistic"),
+                        unparameterisedLikelihoodNames(), "poisson-logistic"),
             positiveParam("synthetic_tau", "Synthetic τ", "gme labels: w2 ~ Rayleigh(τ) (paper: 5)",
                           5.0)};
 }

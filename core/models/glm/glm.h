@@ -20,7 +20,7 @@ std::vector<MetricSpec> supervisedMetrics();
 // One algorithm of a linear latent Gaussian model, as its registry entry names it.
 struct LgmAlgorithmEntry
 {
-    GlmAlgorithm algorithm;
+    LgmAlgorithm algorithm;
     const char* key;
     const char* label;
     const char* help;
@@ -48,7 +48,7 @@ void addLgmEntries(Registry& r, const std::string& model, const std::string& mod
         e.metrics = supervisedMetrics();
         e.metrics.insert(e.metrics.end(), diagnostics.begin(), diagnostics.end());
         e.bound = bound;
-        const GlmAlgorithm algorithm = a.algorithm;
+        const LgmAlgorithm algorithm = a.algorithm;
         e.make = [algorithm, modelLabel](const DataSet& data, const ParamValues& values,
                                          std::uint64_t seed) {
             return std::make_unique<TrainerT>(data.requireLabelled(modelLabel), algorithm,

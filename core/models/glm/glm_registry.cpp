@@ -4,7 +4,7 @@
 #include <limits>
 
 namespace svi {
-std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
+std::vector<ParamSpec> GlmOptions::params(LgmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p{likelihoodParam()};
     for (ParamSpec& s : lgmHeadParams(algorithm))
@@ -31,7 +31,7 @@ std::vector<ParamSpec> GlmOptions::params(GlmAlgorithm algorithm)
 
 std::vector<ParamSpec> GlmOptions::allParams()
 {
-    return mergeParams({params(GlmAlgorithm::HybridMcSsvi), params(GlmAlgorithm::McSsvi)});
+    return mergeParams({params(LgmAlgorithm::HybridMcSsvi), params(LgmAlgorithm::McSsvi)});
 }
 
 const ParamFields<GlmOptions>& GlmOptions::fields()
@@ -65,14 +65,14 @@ void registerGlm(Registry& r)
         "the bound (3), −KL(q(w) ‖ p(w)) + Σ_i E_q[log p(y_i | f_i)] (optimal for a GLM), the "
         "expectations by 32-node Gauss–Hermite quadrature, over eval_rows training rows scaled "
         "by N/n unless a full pass",
-        {{GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+        {{LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
           "covariance by the natural-gradient step (eq. 24), mean by AdaGrad on its gradient "
           "(eq. 63): the paper's best"},
-         {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+         {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
           "natural-gradient steps of precision and mean (eq. 24–25) with ρ_t = 1/t"},
-         {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+         {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
           "AdaGrad on the mean (eq. 63) and the Cholesky factor (eq. 64): standard gradients"},
-         {GlmAlgorithm::BatchHybrid, "h-mc-ssvi-batch", "Batch H-MC-SSVI",
+         {LgmAlgorithm::BatchHybrid, "h-mc-ssvi-batch", "Batch H-MC-SSVI",
           "H-MC-SSVI on every training row each step (still Monte Carlo, ρ_t = 1/t)"}});
 }
 

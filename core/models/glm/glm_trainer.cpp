@@ -69,7 +69,7 @@ void GlmLocal::updateExtra(std::int64_t t, double, bool, double meanExtra, doubl
     m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
 }
 
-GlmTrainer::GlmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GlmOptions& options,
+GlmTrainer::GlmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GlmOptions& options,
                        std::uint64_t seed)
     : LinearLgmTrainer(data, algorithm, options.checked().lgm,
                        std::make_unique<GlmLocal>(likelihoodFor(options.likelihood, data), options),

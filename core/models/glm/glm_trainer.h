@@ -38,7 +38,7 @@ struct GlmOptions : DeclaredOptions<GlmOptions>
 
     // The declarations for `algorithm` (batch: no minibatch; S-DSVI: no κ, τ0; MC-SSVI: no
     // AdaGrad rate).
-    static std::vector<ParamSpec> params(GlmAlgorithm algorithm);
+    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
     static std::vector<ParamSpec> allParams();
     static const ParamFields<GlmOptions>& fields();
 };
@@ -78,7 +78,7 @@ public:
     // and label for a label outside the likelihood's support ("cannot fit 'a.csv' line 7,
     // label: 2 is not a class label 0 or 1 (likelihood = logistic)"), or when there is no
     // training row.
-    GlmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GlmOptions& options,
+    GlmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GlmOptions& options,
                std::uint64_t seed);
 
     const Likelihood& likelihood() const { return glm().likelihood(); }

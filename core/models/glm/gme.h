@@ -66,7 +66,7 @@ struct GmeOptions : DeclaredOptions<GmeOptions>
     double noiseSd{};                 // σ of a Gaussian likelihood
     LgmOptions lgm;
 
-    static std::vector<ParamSpec> params(GlmAlgorithm algorithm);
+    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
     static std::vector<ParamSpec> allParams();
     static const ParamFields<GmeOptions>& fields();
 };
@@ -113,7 +113,7 @@ private:
 class GmeTrainer final : public LinearLgmTrainer
 {
 public:
-    GmeTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const GmeOptions& options,
+    GmeTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GmeOptions& options,
                std::uint64_t seed);
     const GmeLocal& gme() const { return static_cast<const GmeLocal&>(local()); }
     GmeLocal& gme() { return static_cast<GmeLocal&>(local()); }

@@ -3,7 +3,7 @@
 
 namespace svi {
 
-std::vector<ParamSpec> GmeOptions::params(GlmAlgorithm algorithm)
+std::vector<ParamSpec> GmeOptions::params(LgmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p{likelihoodParam()};
     p.push_back(choiceParam("bound", "Bound",
@@ -37,7 +37,7 @@ std::vector<ParamSpec> GmeOptions::params(GlmAlgorithm algorithm)
 
 std::vector<ParamSpec> GmeOptions::allParams()
 {
-    return mergeParams({params(GlmAlgorithm::HybridMcSsvi), params(GlmAlgorithm::McSsvi)});
+    return mergeParams({params(LgmAlgorithm::HybridMcSsvi), params(LgmAlgorithm::McSsvi)});
 }
 
 const ParamFields<GmeOptions>& GmeOptions::fields()
@@ -65,11 +65,11 @@ void registerGme(Registry& r)
         "the bound chosen (optimal (8), simple (3) or mean-field (92)) less KL(q(w1) ‖ p(w1)) "
         "and KL(q(w2) ‖ p(w2)), by Gauss–Hermite quadrature over x_iᵀw1 and f and 16-node "
         "Gauss–Rayleigh quadrature over w2, on eval_rows training rows scaled by N/n",
-        {{GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+        {{LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
           "natural-gradient steps of S and of q(w2), AdaGrad on the mean: the paper's best"},
-         {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+         {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
           "natural-gradient steps of precision, mean and q(w2) with ρ_t = 1/t"},
-         {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+         {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
           "AdaGrad on the mean, the Cholesky factor and σ: standard gradients"}});
 }
 

@@ -24,7 +24,7 @@ constexpr double kHuge = std::numeric_limits<double>::max();
 
 } // namespace
 
-std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm)
+std::vector<ParamSpec> lgmHeadParams(LgmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p{
         choiceParam("covariance", "Covariance of q(w)",
@@ -36,10 +36,10 @@ std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm)
     return p;
 }
 
-std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm)
+std::vector<ParamSpec> lgmTailParams(LgmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p;
-    if (algorithm == GlmAlgorithm::FixedPoint)
+    if (algorithm == LgmAlgorithm::FixedPoint)
         p.push_back(realParam("damping", "Damping ρ",
                               "each step moves q(w)'s natural parameters this share of the way to "
                               "the fixed point; 1 solves a Gaussian likelihood in one step",
@@ -48,8 +48,8 @@ std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm)
         const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
         p.insert(p.end(), rate.begin(), rate.end()); // 1/t, the paper's schedule
     }
-    if (!naturalSteps(algorithm) || algorithm == GlmAlgorithm::HybridMcSsvi ||
-        algorithm == GlmAlgorithm::BatchHybrid)
+    if (!naturalSteps(algorithm) || algorithm == LgmAlgorithm::HybridMcSsvi ||
+        algorithm == LgmAlgorithm::BatchHybrid)
         p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
                                   "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)",
                                   1.0));
@@ -69,7 +69,7 @@ ParamSpec lgmEvalRowsParam()
 
 ParamSpec likelihoodParam()
 {
-    std::vector<std::string> names = likelihoodNames();
+    std::vector<std::string> names = unparameterisedLikelihoodNames();
     names.insert(names.begin(), "auto");
     return choiceParam("likelihood", "Likelihood",
                        "p(y | f): auto takes logistic for two classes, poisson for counts, "
@@ -77,7 +77,7 @@ ParamSpec likelihoodParam()
                        names, "auto");
 }
 
-LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm,
+LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm,
                                    const LgmOptions& options, std::unique_ptr<LocalModel> local,
                                    std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
@@ -158,38 +158,15 @@ double LinearLgmTrainer::step(std::int64_t t)
     m_grads.scale(scale, form);
 
     const double rho =
-        m_algorithm == GlmAlgorithm::FixedPoint ? m_options.damping : m_schedule.rho(t);
+        m_algorithm == LgmAlgorithm::FixedPoint ? m_options.damping : m_schedule.rho(t);
     m_local->updateExtra(t, rho, naturalSteps(m_algorithm), extra / double(n), scale * extra);
-    switch (m_algorithm) {
-    case GlmAlgorithm::McSsvi:
-        return m_q.naturalStep(rho, m_grads, m_prior, true);
-    case GlmAlgorithm::FixedPoint: {
-        const Eigen::VectorXd m = m_q.mean();
-        const Eigen::MatrixXd root = m_q.root();
-        const double used = m_q.naturalStep(rho, m_grads, m_prior, true);
-        m_converged = used == rho && unmoved(m, root);
-        return used;
-    }
-    case GlmAlgorithm::HybridMcSsvi:
-    case GlmAlgorithm::BatchHybrid: {
-        // The mean's gradient at the current q (it does not depend on S), then S by eq. 24.
-        Eigen::VectorXd m = m_q.mean();
-        m_meanOpt.ascend(m, m_q.meanGradient(m_grads, m_prior));
-        const double used = m_q.naturalStep(rho, m_grads, m_prior, false);
-        m_q.setMean(m);
-        return used;
-    }
-    case GlmAlgorithm::SDsvi: {
-        Eigen::VectorXd m = m_q.mean();
-        Eigen::MatrixXd root = m_q.root();
-        m_meanOpt.ascend(m, m_q.meanGradient(m_grads, m_prior));
-        m_rootOpt.ascend(root, m_q.rootGradient(m_grads, m_prior));
-        m_q.setMean(m);
-        m_q.setRoot(root);
-        return m_options.adagradRate;
-    }
-    }
-    return rho;
+    if (m_algorithm != LgmAlgorithm::FixedPoint)
+        return lgmUpdate(m_algorithm, m_q, m_grads, m_prior, rho, m_meanOpt, m_rootOpt);
+    const Eigen::VectorXd m = m_q.mean();
+    const Eigen::MatrixXd root = m_q.root();
+    const double used = lgmUpdate(m_algorithm, m_q, m_grads, m_prior, rho, m_meanOpt, m_rootOpt);
+    m_converged = used == rho && unmoved(m, root);
+    return used;
 }
 
 bool LinearLgmTrainer::unmoved(const Eigen::VectorXd& m, const Eigen::MatrixXd& root) const

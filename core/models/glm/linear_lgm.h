@@ -24,6 +24,7 @@
 #include "core/base/params.h"
 #include "core/data/labelled_data.h"
 #include "core/inference/gaussian_q.h"
+#include "core/inference/lgm_update.h"
 #include "core/inference/likelihoods.h"
 #include "core/inference/optimizers.h"
 #include "core/inference/schedule.h"
@@ -37,27 +38,6 @@
 #include <vector>
 
 namespace svi {
-
-enum class GlmAlgorithm {
-    McSsvi,       // natural-gradient steps of mean and covariance, eq. 24–25
-    HybridMcSsvi, // covariance by eq. 24, mean by the gradient eq. 63 (AdaGrad)
-    SDsvi,        // mean by eq. 63, Cholesky factor by eq. 64 (AdaGrad)
-    BatchHybrid,  // H-MC-SSVI on every training row each step
-    FixedPoint    // MC-SSVI on every training row with a constant ρ (the damping): with exact
-                  // estimates and ρ = 1, the fixed-point (closed-form) solution of Sec. 2.3
-};
-
-// Whether the algorithm's steps see every training row.
-inline bool batchSteps(GlmAlgorithm a)
-{
-    return a == GlmAlgorithm::BatchHybrid || a == GlmAlgorithm::FixedPoint;
-}
-
-// Whether the algorithm takes natural-gradient steps (its extra globals then follow theirs too).
-inline bool naturalSteps(GlmAlgorithm a)
-{
-    return a != GlmAlgorithm::SDsvi;
-}
 
 // One row's part, given q(x_iᵀw) = N(m, v). Immutable during a step (estimate and the
 // evaluations run on many threads at once); updateExtra runs on the trainer's thread between.
@@ -133,8 +113,8 @@ struct LgmOptions
 // between them: the head (covariance; minibatch unless batch), the tail (kappa and tau0 for the
 // natural-gradient algorithms, adagrad_rate for those with gradient steps, prior_variance,
 // init_variance) and eval_rows.
-std::vector<ParamSpec> lgmHeadParams(GlmAlgorithm algorithm);
-std::vector<ParamSpec> lgmTailParams(GlmAlgorithm algorithm);
+std::vector<ParamSpec> lgmHeadParams(LgmAlgorithm algorithm);
+std::vector<ParamSpec> lgmTailParams(LgmAlgorithm algorithm);
 ParamSpec lgmEvalRowsParam();
 // The likelihood choice: "auto" and every likelihoodName.
 ParamSpec likelihoodParam();
@@ -176,7 +156,7 @@ class LinearLgmTrainer : public Trainer
 public:
     // Throws std::invalid_argument naming the file, line and label for a label outside the
     // local model's support, or when there is no training row or a feature is not finite.
-    LinearLgmTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const LgmOptions& options,
+    LinearLgmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const LgmOptions& options,
                      std::unique_ptr<LocalModel> local, std::uint64_t seed);
     ~LinearLgmTrainer() override;
 
@@ -188,7 +168,7 @@ public:
     // FixedPoint: the last step moved no mean or covariance entry by more than 1e-10 relative.
     bool converged() const override { return m_converged; }
 
-    GlmAlgorithm algorithm() const { return m_algorithm; }
+    LgmAlgorithm algorithm() const { return m_algorithm; }
     const GaussianQ& posterior() const { return m_q; }
     GaussianQ& posterior() { return m_q; } // tests
     const GaussianPrior& prior() const { return m_prior; }
@@ -217,7 +197,7 @@ private:
     double expectedTerms(const std::vector<std::int64_t>& rows) const;
 
     LabelledDataPtr m_data;
-    GlmAlgorithm m_algorithm;
+    LgmAlgorithm m_algorithm;
     LgmOptions m_options;
     std::uint64_t m_seed;
     std::unique_ptr<LocalModel> m_local;

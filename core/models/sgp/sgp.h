@@ -60,7 +60,7 @@ struct SgpOptions : DeclaredOptions<SgpOptions>
                               // correlated with the label
     LgmOptions lgm;
 
-    static std::vector<ParamSpec> params(GlmAlgorithm algorithm);
+    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
     static std::vector<ParamSpec> allParams();
     static const ParamFields<SgpOptions>& fields();
 };
@@ -113,7 +113,7 @@ public:
     // std::invalid_argument naming the field on bad options: the optimal bound with a
     // stochastic algorithm or on more than kMaxCubicRows training rows, v2 with MC-SSVI (not
     // concave in the mean: its natural-gradient steps diverge).
-    SgpTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const SgpOptions& options,
+    SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
 
     double step(std::int64_t t) override;
@@ -127,7 +127,7 @@ public:
     static constexpr std::int64_t kMaxCubicRows = 5000;
 
 private:
-    SgpTrainer(std::shared_ptr<SgpSetup> setup, GlmAlgorithm algorithm, const SgpOptions& options,
+    SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
     void solveOptimal();
     // v2 in closed form: one round of the paper's coordinate ascent — m exactly given S (the

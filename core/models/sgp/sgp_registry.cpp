@@ -34,12 +34,12 @@ SgpBound sgpBoundFromName(const std::string& name)
     throw std::invalid_argument("bound: '" + name + "' is not standard, optimal, v1 or v2");
 }
 
-std::vector<ParamSpec> SgpOptions::params(GlmAlgorithm algorithm)
+std::vector<ParamSpec> SgpOptions::params(LgmAlgorithm algorithm)
 {
     std::vector<ParamSpec> p;
     p.push_back(choiceParam(
         "bound", "Objective",
-        algorithm == GlmAlgorithm::FixedPoint
+        algorithm == LgmAlgorithm::FixedPoint
             ? "standard: (3), Titsias'; optimal: (6), cubic in the training rows; v1, v2: the "
               "paper's variants (not bounds)"
             : "standard: (3), Titsias'; v1, v2: the paper's variants (not bounds); optimal (6) "
@@ -84,7 +84,7 @@ std::vector<ParamSpec> SgpOptions::params(GlmAlgorithm algorithm)
                               "q(w) starts at N(0, init_variance · I); 1 is the prior", 1.0);
         p.push_back(std::move(s));
     }
-    if (algorithm == GlmAlgorithm::FixedPoint)
+    if (algorithm == LgmAlgorithm::FixedPoint)
         p.push_back(realParam("tolerance", "Tolerance",
                               "v2's coordinate ascent ends when a round raises the objective by "
                               "less than this share of it",
@@ -98,8 +98,8 @@ std::vector<ParamSpec> SgpOptions::params(GlmAlgorithm algorithm)
 
 std::vector<ParamSpec> SgpOptions::allParams()
 {
-    return mergeParams({params(GlmAlgorithm::FixedPoint), params(GlmAlgorithm::HybridMcSsvi),
-                        params(GlmAlgorithm::McSsvi)});
+    return mergeParams({params(LgmAlgorithm::FixedPoint), params(LgmAlgorithm::HybridMcSsvi),
+                        params(LgmAlgorithm::McSsvi)});
 }
 
 const ParamFields<SgpOptions>& SgpOptions::fields()
@@ -131,14 +131,14 @@ void registerSgp(Registry& r)
         "the objective chosen over the training rows (eval_rows of them scaled by N/n in a live "
         "evaluation): standard (3) and optimal (6) are lower bounds on log p(y), optimal exact; "
         "v1 and v2 are not bounds",
-        {{GlmAlgorithm::FixedPoint, "closed-form", "Closed form",
+        {{LgmAlgorithm::FixedPoint, "closed-form", "Closed form",
           "every training row each step: the fixed point (ρ = 1 solves standard and v1 in one "
           "step, v2 iterates: the paper's coordinate ascent); optimal by its n × n solve"},
-         {GlmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+         {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
           "minibatch natural-gradient steps of precision and mean, ρ_t = 1/t (SVGP's)"},
-         {GlmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+         {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
           "natural-gradient steps of S, AdaGrad on the mean"},
-         {GlmAlgorithm::SDsvi, "s-dsvi", "S-DSVI", "AdaGrad on the mean and the Cholesky factor"}},
+         {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI", "AdaGrad on the mean and the Cholesky factor"}},
         {{"length_scale", "Kernel length scale", "", false, false, false},
          {"kernel_variance", "Kernel variance", "", false, false, false},
          {"noise_variance", "Noise variance", "", false, false, false}});

@@ -227,26 +227,26 @@ std::optional<std::string> SgpLocal::outsideSupport(double y) const
     return std::nullopt;
 }
 
-SgpTrainer::SgpTrainer(LabelledDataPtr data, GlmAlgorithm algorithm, const SgpOptions& options,
+SgpTrainer::SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOptions& options,
                        std::uint64_t seed)
     : SgpTrainer(SgpSetup::make(std::move(data), options.checked(), seed), algorithm, options, seed)
 {
 }
 
-SgpTrainer::SgpTrainer(std::shared_ptr<SgpSetup> setup, GlmAlgorithm algorithm,
+SgpTrainer::SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm,
                        const SgpOptions& options, std::uint64_t seed)
     : LinearLgmTrainer(setup->features, algorithm, options.lgm,
                        std::make_unique<SgpLocal>(setup, options.bound), seed),
       m_setup(setup), m_bound(options.bound), m_damping(options.lgm.damping),
       m_tolerance(options.tolerance)
 {
-    if (m_bound == SgpBound::V2 && algorithm == GlmAlgorithm::McSsvi)
+    if (m_bound == SgpBound::V2 && algorithm == LgmAlgorithm::McSsvi)
         throw std::invalid_argument(
             "bound: 'v2' is not concave in the mean, and MC-SSVI's natural-gradient step of the "
             "mean diverges on it; fit it by closed-form, h-mc-ssvi or s-dsvi");
     if (m_bound != SgpBound::Optimal)
         return;
-    if (algorithm != GlmAlgorithm::FixedPoint)
+    if (algorithm != LgmAlgorithm::FixedPoint)
         throw std::invalid_argument("bound: 'optimal' does not split over rows; only the "
                                     "closed-form algorithm fits it");
     const std::int64_t n = setup->features->trainingRowCount();
@@ -343,7 +343,7 @@ double SgpTrainer::coordinateAscentV2(double damping)
 
 double SgpTrainer::step(std::int64_t t)
 {
-    if (m_bound == SgpBound::V2 && algorithm() == GlmAlgorithm::FixedPoint)
+    if (m_bound == SgpBound::V2 && algorithm() == LgmAlgorithm::FixedPoint)
         return coordinateAscentV2(m_damping);
     if (m_bound != SgpBound::Optimal)
         return LinearLgmTrainer::step(t);
@@ -356,7 +356,7 @@ bool SgpTrainer::converged() const
 {
     if (m_bound == SgpBound::Optimal)
         return m_solved;
-    if (m_bound == SgpBound::V2 && algorithm() == GlmAlgorithm::FixedPoint)
+    if (m_bound == SgpBound::V2 && algorithm() == LgmAlgorithm::FixedPoint)
         return m_v2Converged;
     return LinearLgmTrainer::converged();
 }
