@@ -28,7 +28,7 @@ struct SparseRows
 {
     std::vector<std::int64_t> rowStart = {0}; // rows + 1
     std::vector<std::int32_t> cols;
-    std::vector<float> counts; // > 0
+    std::vector<float> counts; // > 0 (≥ 0 when CountData::observedZeros)
 
     std::int64_t rows() const { return std::int64_t(rowStart.size()) - 1; }
     std::int64_t nonZeros() const { return std::int64_t(cols.size()); }
@@ -58,7 +58,8 @@ struct SparseRows
             s += c;
         return s;
     }
-    // Appends one row from (col, count) pairs sorted by col, count > 0.
+    // Appends one row from (col, count) pairs sorted by col, count > 0 (≥ 0 when zeros are
+    // observed).
     void appendRow(std::span<const std::int32_t> rowCols, std::span<const float> rowCounts)
     {
         cols.insert(cols.end(), rowCols.begin(), rowCols.end());
@@ -78,6 +79,13 @@ struct CountData
     std::vector<std::int64_t> testRows;   // ascending; rows outside training
     std::string source;                   // file name or description, for messages
     std::string kind = "documents";       // "documents" or "ratings" (for labels)
+    // What a stored value is, for a model whose likelihood depends on it (generalized PMF's
+    // "auto"): "counts" (words, plays), "stars" (ratings on a scale), "binary" (0 or 1),
+    // "ordinal" (categories 1…C).
+    std::string values = "counts";
+    // Whether zeros are stored as observed entries (a fully observed matrix). Otherwise every
+    // stored value is > 0 and an absent entry is unobserved (ratings) or zero (counts).
+    bool observedZeros = false;
     // Ratings: the file's user and item ids of each row and column (empty for documents).
     std::vector<std::int64_t> rowIds, columnIds;
 

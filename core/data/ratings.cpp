@@ -231,6 +231,7 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
     data->vocabularySize = I;
     data->source = ratings.source;
     data->kind = "ratings";
+    data->values = o.binarize > 0.0 ? "binary" : ratings.counts ? "counts" : "stars";
     data->rowIds = ratings.userIds;
     data->columnIds = ratings.itemIds;
     data->columnNames.reserve(std::size_t(I));

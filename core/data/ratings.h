@@ -33,6 +33,7 @@ struct Ratings
     std::vector<std::int64_t> itemIds;   // index → the file's item id, ascending
     std::vector<std::string> itemTitles; // index → title (UTF-8), or empty when no metadata
     std::string source;                  // file name(s), for messages
+    bool counts = false; // the values are counts (Last.fm plays), not ratings on a scale
 
     std::int64_t users() const { return std::int64_t(userIds.size()); }
     std::int64_t items() const { return std::int64_t(itemIds.size()); }

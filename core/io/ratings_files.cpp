@@ -99,9 +99,20 @@ const Layout kCsv{",",
                   "'userId,movieId,rating,timestamp'",
                   22};
 
+constexpr std::string_view kArtistsHeader = "id\tname"; // lower case, as startsWithNoCase wants
+constexpr std::string_view kLastFmHeader = "userid\tartistid\tweight";
+
+const Layout kLastFm{"\t",
+                     "TAB",
+                     {"userID", "artistID", "weight", "timestamp"},
+                     "'userID TAB artistID TAB weight'",
+                     14};
+
 const Layout& layoutOf(RatingsFormat format)
 {
     switch (format) {
+    case RatingsFormat::LastFm:
+        return kLastFm;
     case RatingsFormat::Tab:
         return kTab;
     case RatingsFormat::Dat:
@@ -346,7 +357,7 @@ void checkRepeats(const Ratings& r, const std::string& path)
 
 // --- titles ----------------------------------------------------------------------------------
 
-enum class TitlesFormat { Pipe, Dat, Csv };
+enum class TitlesFormat { Pipe, Dat, Csv, Tab };
 
 // A movies.csv title: a plain field up to the next comma, or a quoted one with "" for a quote.
 // `rest` starts at the title and is left after its comma.
@@ -394,7 +405,7 @@ std::string ratingsFileIn(const std::string& folder)
     if (!isDirectory(folder))
         return {};
     const QDir dir(qstr(folder));
-    for (const char* name : {"u.data", "ratings.dat", "ratings.csv"})
+    for (const char* name : {"u.data", "ratings.dat", "ratings.csv", "user_artists.dat"})
         for (const QString& file : {QString(name), QString(name) + ".gz"})
             if (QFileInfo(dir.filePath(file)).isFile())
                 return QDir::cleanPath(dir.filePath(file)).toStdString();
@@ -414,6 +425,8 @@ std::optional<RatingsFormat> ratingsFormatOfName(const std::string& path)
         return RatingsFormat::Dat;
     if (name == "ratings.csv")
         return RatingsFormat::Csv;
+    if (name == "user_artists.dat")
+        return RatingsFormat::LastFm;
     return std::nullopt;
 }
 
@@ -431,6 +444,8 @@ std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text)
         line.remove_suffix(1);
     if (startsWithNoCase(line, "userid,movieid,rating"))
         return RatingsFormat::Csv;
+    if (startsWithNoCase(line, kLastFmHeader))
+        return RatingsFormat::LastFm;
     std::int64_t user = 0, item = 0;
     float rating = 0.0f;
     if (line.find("::") != std::string_view::npos &&
@@ -466,9 +481,10 @@ std::optional<RatingsFormat> ratingsFormatOf(const std::string& path)
 std::string findItemTitles(const std::string& ratingsPath, RatingsFormat format)
 {
     const QDir dir = QFileInfo(qstr(ratingsPath)).dir();
-    const QString name = format == RatingsFormat::Tab   ? "u.item"
-                         : format == RatingsFormat::Dat ? "movies.dat"
-                                                        : "movies.csv";
+    const QString name = format == RatingsFormat::Tab      ? "u.item"
+                         : format == RatingsFormat::Dat    ? "movies.dat"
+                         : format == RatingsFormat::LastFm ? "artists.dat"
+                                                           : "movies.csv";
     for (const QString& file : {name, name + ".gz"})
         if (QFileInfo(dir.filePath(file)).isFile())
             return QDir::cleanPath(dir.filePath(file)).toStdString();
@@ -482,6 +498,7 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
     LineReader lines(source);
     Ratings r;
     r.source = path;
+    r.counts = format == RatingsFormat::LastFm;
     if (source.sizeHint() > 0)
         r.entries.reserve(std::size_t(source.sizeHint()) / layout.bytesPerLine);
 
@@ -506,6 +523,15 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
                 header = true;
                 continue;
             }
+            if (format == RatingsFormat::LastFm && !isDigit(line.front())) {
+                if (!startsWithNoCase(line, kLastFmHeader))
+                    failLine(path, number,
+                             inQuotes(line) + ", but the first line of a Last.fm " +
+                                 "user_artists.dat is the header 'userID TAB artistID TAB " +
+                                 "weight' or a play count");
+                header = true;
+                continue;
+            }
         }
         if (!parseRatingLine(line, layout, user, item, rating, nullptr)) {
             LineProblem problem;
@@ -514,6 +540,9 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
                 failLine(path, number, problem.message);
             failField(path, number, fieldName(layout, problem.field), problem.message);
         }
+        if (r.counts && rating != std::floor(rating))
+            failField(path, number, fieldName(layout, 3),
+                      inQuotes(formatNumber(rating)) + ", but a play count is a whole number ≥ 1");
         r.entries.push_back(
             Rating{users(user, path, number), items(item, path, number), rating, number});
     }
@@ -549,6 +578,8 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
         format = TitlesFormat::Dat;
     else if (name == "movies.csv")
         format = TitlesFormat::Csv;
+    else if (name == "artists.dat")
+        format = TitlesFormat::Tab;
 
     std::vector<std::pair<std::int64_t, std::string>> titles;
     std::unordered_map<std::int64_t, std::int64_t> seen; // id → line
@@ -570,20 +601,31 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
             if (!format) {
                 if (startsWithNoCase(line, "movieid,"))
                     format = TitlesFormat::Csv;
+                else if (startsWithNoCase(line, kArtistsHeader))
+                    format = TitlesFormat::Tab;
                 else if (line.find("::") != std::string_view::npos)
                     format = TitlesFormat::Dat;
                 else if (line.find('|') != std::string_view::npos)
                     format = TitlesFormat::Pipe;
                 else
-                    failFile(path, "not a MovieLens titles file: expected u.item, movies.dat or "
-                                   "movies.csv, or a first line 'id|title|…', 'id::title::genres' "
-                                   "or the header 'movieId,title,genres'");
+                    failFile(path, "not a titles file: expected u.item, movies.dat, movies.csv "
+                                   "or artists.dat, or a first line 'id|title|…', "
+                                   "'id::title::genres' or the header 'movieId,title,genres' or "
+                                   "'id TAB name TAB url TAB pictureURL'");
             }
             if (*format == TitlesFormat::Csv && !isDigit(line.front())) {
                 if (!startsWithNoCase(line, "movieid,"))
                     failLine(path, number,
                              inQuotes(line) + ", but the first line of a movies.csv is the " +
                                  "header 'movieId,title,genres' or an item");
+                header = true;
+                continue;
+            }
+            if (*format == TitlesFormat::Tab && !isDigit(line.front())) {
+                if (!startsWithNoCase(line, kArtistsHeader))
+                    failLine(path, number,
+                             inQuotes(line) + ", but the first line of an artists.dat is the " +
+                                 "header 'id TAB name TAB url TAB pictureURL' or an artist");
                 header = true;
                 continue;
             }
@@ -607,6 +649,11 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
             form = "'movieId,title,genres'";
             cut = line.find(',');
             break;
+        case TitlesFormat::Tab:
+            idName = "id";
+            form = "'id TAB name TAB url TAB pictureURL'";
+            cut = line.find('\t');
+            break;
         }
         if (cut == std::string_view::npos)
             failLine(path, number, "one field (" + inQuotes(line) + "), but an item is " + form);
@@ -618,6 +665,9 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
         switch (*format) {
         case TitlesFormat::Pipe:
             title.assign(rest.substr(0, rest.find('|')));
+            break;
+        case TitlesFormat::Tab:
+            title.assign(rest.substr(0, rest.find('\t')));
             break;
         case TitlesFormat::Dat:
             // The genres follow the last "::", so a title holding "::" stays whole.
@@ -661,18 +711,18 @@ Ratings loadRatings(const std::string& path, const std::string& itemsPath)
     if (isDirectory(path)) {
         file = ratingsFileIn(path);
         if (file.empty())
-            failFile(path, "no ratings file in the folder (expected u.data, ratings.dat or "
-                           "ratings.csv, optionally .gz)");
+            failFile(path, "no ratings file in the folder (expected u.data, ratings.dat, "
+                           "ratings.csv or user_artists.dat, optionally .gz)");
     }
     if (!QFileInfo(qstr(file)).exists())
         failFile(file, "file does not exist");
     const std::optional<RatingsFormat> format = ratingsFormatOf(file);
     if (!format)
-        failFile(file, "not a MovieLens ratings file: expected u.data, u*.base, u*.test, "
-                       "ratings.dat or ratings.csv (optionally .gz), or a first line "
-                       "'user TAB item TAB rating TAB timestamp', "
+        failFile(file, "not a ratings file: expected u.data, u*.base, u*.test, "
+                       "ratings.dat, ratings.csv or user_artists.dat (optionally .gz), or a "
+                       "first line 'user TAB item TAB rating TAB timestamp', "
                        "'UserID::MovieID::Rating::Timestamp' or the header "
-                       "'userId,movieId,rating,timestamp'");
+                       "'userId,movieId,rating,timestamp' or 'userID TAB artistID TAB weight'");
     Ratings r = readRatings(file, *format);
     const std::string items = itemsPath.empty() ? findItemTitles(file, *format) : itemsPath;
     if (!items.empty())

@@ -8,6 +8,9 @@
 //   - Dat (ml-1m, ml-10m ratings.dat): "UserID::MovieID::Rating::Timestamp".
 //   - Csv (ml-latest, ml-20m, ml-25m ratings.csv): a header "userId,movieId,rating,timestamp",
 //     then "1,296,5.0,1147880044"; half stars (0.5–5.0).
+//   - LastFm (HetRec 2011 Last.fm, user_artists.dat): a header "userID TAB artistID TAB weight",
+//     then "2\t51\t13883": the plays of an artist by a user, a whole number ≥ 1 (the values are
+//     counts: Ratings.counts), CRLF line ends.
 // Ids are whole numbers ≥ 1 (any size up to 2⁶³ − 1; MovieLens numbers them from 1). A rating
 // is any finite number > 0: MovieLens uses 1–5 stars or 0.5–5 in half stars, other sources
 // other scales, and makeRatingsData only needs counts > 0 (a zero is not a rating but the
@@ -31,7 +34,9 @@
 //   - movies.dat (ml-1m, ml-10m): "MovieID::Title::Genres";
 //   - movies.csv (ml-latest, ml-20m, ml-25m): a header "movieId,title,genres", then CSV lines
 //     whose titles are double-quoted when they hold a comma or a quote ("" for a quote); a
-//     quoted field cannot span lines.
+//     quoted field cannot span lines;
+//   - artists.dat (Last.fm): a header "id TAB name TAB url TAB pictureURL", then TAB-separated
+//     lines, the name the title.
 // Only the id and the title are read. A file is decoded as UTF-8 when it is valid UTF-8 and as
 // Latin-1 otherwise (ml-100k and ml-1m are Latin-1, the later sets UTF-8); titles are returned
 // as UTF-8 with surrounding spaces removed. Items rated but without a title line are titled by
@@ -54,7 +59,7 @@
 
 namespace svi {
 
-enum class RatingsFormat { Tab, Dat, Csv };
+enum class RatingsFormat { Tab, Dat, Csv, LastFm };
 
 // The layout of a ratings file: what its first line shows (ratingsFormatOfText; gzip is
 // inflated whatever the name) or, when it shows none, what its name says (ratingsFormatOfName),
@@ -65,28 +70,31 @@ std::optional<RatingsFormat> ratingsFormatOf(const std::string& path);
 
 // The layout the first line of `text` (a file's first bytes; only the first 4 KB are looked at)
 // shows, a UTF-8 byte-order mark skipped: a rating separated by TAB → Tab, by "::" → Dat, or a
-// header starting "userId,movieId,rating" (any case) → Csv. A headerless comma-separated line is
+// header starting "userId,movieId,rating" (any case) → Csv, "userID TAB artistID TAB weight" →
+// LastFm. A headerless comma-separated line is
 // not taken for ratings: it is far more likely a table.
 std::optional<RatingsFormat> ratingsFormatOfText(std::string_view text);
 
 // The layout a MovieLens name says (case-insensitive, optionally .gz): u.data, u*.base, u*.test
-// → Tab; ratings.dat → Dat; ratings.csv → Csv.
+// → Tab; ratings.dat → Dat; ratings.csv → Csv; user_artists.dat → LastFm.
 std::optional<RatingsFormat> ratingsFormatOfName(const std::string& path);
 
-// The ratings file in a folder: u.data, ratings.dat or ratings.csv (tried in this order, each
+// The ratings file in a folder: u.data, ratings.dat, ratings.csv or user_artists.dat (tried in
+// this order, each
 // also with .gz). Empty when none is there or `folder` is not a folder.
 std::string ratingsFileIn(const std::string& folder);
 
-// The titles file beside a ratings file: u.item for Tab, movies.dat for Dat, movies.csv for Csv
-// (each also with .gz), in the same folder. Empty when none exists.
+// The titles file beside a ratings file: u.item for Tab, movies.dat for Dat, movies.csv for Csv,
+// artists.dat for LastFm (each also with .gz), in the same folder. Empty when none exists.
 std::string findItemTitles(const std::string& ratingsPath, RatingsFormat format);
 
 // Reads a ratings file in the given layout (titles are not read: itemTitles stays empty).
 Ratings readRatings(const std::string& path, RatingsFormat format);
 
 // (item id, title) pairs of a titles file in file order, titles as UTF-8. The layout comes
-// from the name (u.item, movies.dat, movies.csv, optionally .gz) or else from the first line
-// (a header "movieId," → movies.csv; "::" → movies.dat; '|' → u.item).
+// from the name (u.item, movies.dat, movies.csv, artists.dat, optionally .gz) or else from the
+// first line (a header "movieId," → movies.csv; "id TAB name" → artists.dat; "::" →
+// movies.dat; '|' → u.item).
 std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::string& path);
 
 // Sets ratings.itemTitles from `titles` (see the top of this file); the item ids not in `titles`

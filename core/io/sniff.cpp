@@ -392,6 +392,8 @@ std::string ratingsName(RatingsFormat format)
         return "MovieLens u.data";
     case RatingsFormat::Dat:
         return "MovieLens ratings.dat";
+    case RatingsFormat::LastFm:
+        return "Last.fm user_artists.dat";
     case RatingsFormat::Csv:
         break;
     }

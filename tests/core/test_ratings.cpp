@@ -32,6 +32,7 @@ private slots:
     void folderAndGzip();
     void explicitTitles();
     void reindexing();
+    void readsLastFm();
     void formats_data();
     void formats();
     void fileKinds();
@@ -219,6 +220,40 @@ void TestRatings::reindexing()
     QVERIFY(r.itemTitles.empty());
 }
 
+// A Last.fm 2K layout written here (the data set's licence keeps it out of the project): a
+// header, CRLF, play counts; artists.dat beside it in UTF-8 with LF, a header and an empty
+// pictureURL. The values are counts, and the built data say so for the models that read it.
+void TestRatings::readsLastFm()
+{
+    write("lastfm/user_artists.dat", "userID\tartistID\tweight\r\n2\t51\t13883\r\n"
+                                     "2\t52\t11690\r\n7\t51\t1\r\n\r\n9\t18745\t352698\r\n");
+    write("lastfm/artists.dat", "id\tname\turl\tpictureURL\n51\tDuran Duran\thttp://a\t\n"
+                                "52\tMorcheeba\thttp://b\thttp://c\n18745\t"
+                                "\xc3\x89"
+                                "dith Piaf\thttp://d\thttp://e\n");
+    const QString folder = m_files.filePath("lastfm");
+    QCOMPARE(ratingsFormatOf(std8(folder)), std::optional(RatingsFormat::LastFm));
+    const Ratings r = loadRatings(std8(folder));
+    QVERIFY(r.counts);
+    QCOMPARE(r.userIds, (std::vector<std::int64_t>{2, 7, 9}));
+    QCOMPARE(r.itemIds, (std::vector<std::int64_t>{51, 52, 18745}));
+    QCOMPARE(r.entries.size(), std::size_t(4));
+    QCOMPARE(r.entries[3].value, 352698.0f);
+    QCOMPARE(r.entries[3].line, std::int64_t(6)); // the blank line counts
+    QCOMPARE(list(r.itemTitles),
+             QStringList({"Duran Duran", "Morcheeba", QString::fromUtf8("\u00c9dith Piaf")}));
+    RatingsOptions o;
+    o.testFraction = 0.0;
+    o.validationFraction = 0.0;
+    const CountDataPtr data = makeRatingsData(r, o);
+    QCOMPARE(data->values, std::string("counts"));
+    QVERIFY(!data->observedZeros);
+    QCOMPARE(dataFileKind(std8(folder + "/user_artists.dat")), DataFileKind::Ratings);
+    // MovieLens stays stars.
+    QCOMPARE(makeRatingsData(loadRatings(std8(dataFile("ratings/ml100k_style"))), o)->values,
+             std::string("stars"));
+}
+
 void TestRatings::formats_data()
 {
     QTest::addColumn<QString>("name");
@@ -238,6 +273,11 @@ void TestRatings::formats_data()
     QTest::newRow("sniffed header")
         << "r.txt" << QByteArray("userId,movieId,rating\n1,2,3\n") << int(RatingsFormat::Csv);
     QTest::newRow("comma, no header") << "c.txt" << QByteArray("1,2,3,4\n") << -1;
+    QTest::newRow("user_artists.dat")
+        << "user_artists.dat" << QByteArray() << int(RatingsFormat::LastFm);
+    QTest::newRow("sniffed Last.fm header")
+        << "plays.tsv" << QByteArray("userID\tartistID\tweight\r\n2\t51\t13883\r\n")
+        << int(RatingsFormat::LastFm);
     QTest::newRow("TAB, not numbers") << "t.txt" << QByteArray("a\tb\tc\n") << -1;
     QTest::newRow("TAB, five fields") << "f.txt" << QByteArray("1\t2\t3\t4\t5\n") << -1;
     QTest::newRow("LDA-C") << "a.dat" << QByteArray("2 0:1 3:2\n") << -1;
@@ -296,6 +336,16 @@ void TestRatings::ratingsErrors_data()
     QTest::newRow("semicolons in ratings.csv")
         << "ratings.csv" << QByteArray("userId,movieId,rating,timestamp\n1;2;3;4\n")
         << " line 2: no ',' between the fields (they are separated by ';'?)";
+    QTest::newRow("Last.fm fraction")
+        << "user_artists.dat" << QByteArray("userID\tartistID\tweight\r\n2\t5\t1.5\r\n")
+        << " line 2, field 3 (weight): '1.5', but a play count is a whole number ≥ 1";
+    QTest::newRow("Last.fm header")
+        << "user_artists.dat" << QByteArray("user\tartist\tplays\n2\t5\t1\n")
+        << " line 1: 'user\tartist\tplays', but the first line of a Last.fm user_artists.dat is "
+           "the header 'userID TAB artistID TAB weight' or a play count";
+    QTest::newRow("Last.fm zero")
+        << "user_artists.dat" << QByteArray("userID\tartistID\tweight\n2\t5\t0\n")
+        << " line 2, field 3 (weight): '0', but a rating must be a finite number > 0";
     QTest::newRow("one field, no delimiter")
         << "u.data" << QByteArray("12\n") << " line 1: no TAB between the fields (one field, '12')";
     QTest::newRow("two fields") << "u.data" << QByteArray("1\t2\n")
@@ -397,7 +447,11 @@ void TestRatings::titlesErrors_data()
                                  << ": no items (only a header line)";
     QTest::newRow("empty") << "u.item" << QByteArray("\n") << ": no items (the file is empty)";
     QTest::newRow("unknown layout")
-        << "titles.txt" << QByteArray("1 Toy\n") << ": not a MovieLens titles file";
+        << "titles.txt" << QByteArray("1 Toy\n") << ": not a titles file";
+    QTest::newRow("artists.dat header")
+        << "artists.dat" << QByteArray("id\tartist\n1\tA\n")
+        << " line 1: 'id\tartist', but the first line of an artists.dat is the header 'id TAB "
+           "name TAB url TAB pictureURL' or an artist";
 }
 
 void TestRatings::titlesErrors()
@@ -413,12 +467,14 @@ void TestRatings::titlesErrors()
     QVERIFY2(msg.contains(expected), qPrintable(msg));
     // Found beside a ratings file (u.item and movies.*), the same error stops loadRatings.
     if (name != "titles.txt") {
-        const QString ratings = name == "u.item"       ? "u.data"
-                                : name == "movies.dat" ? "ratings.dat"
-                                                       : "ratings.csv";
+        const QString ratings = name == "u.item"        ? "u.data"
+                                : name == "movies.dat"  ? "ratings.dat"
+                                : name == "artists.dat" ? "user_artists.dat"
+                                                        : "ratings.csv";
         const QByteArray line = name == "u.item"       ? "1\t1\t1\n"
                                 : name == "movies.dat" ? "1::1::1\n"
-                                                       : "1,1,1\n";
+                                : name == "movies.csv" ? "1,1,1\n"
+                                                       : "userID\tartistID\tweight\r\n1\t1\t1\r\n";
         write(folder + "/" + ratings, line);
         QCOMPARE(errorOf([&] { loadRatings(std8(m_files.filePath(folder))); }), msg);
     }
@@ -434,11 +490,11 @@ void TestRatings::loadErrors()
     QCOMPARE(errorOf([&] { loadRatings(std8(empty)); }),
              "cannot read '" + empty +
                  "': no ratings file in the folder (expected u.data, "
-                 "ratings.dat or ratings.csv, optionally .gz)");
+                 "ratings.dat, ratings.csv or user_artists.dat, optionally .gz)");
     const QString table = write("other/cells.csv", "a,b\n1,2\n");
     QVERIFY(errorOf([&] {
                 loadRatings(std8(table));
-            }).startsWith("cannot read '" + table + "': not a MovieLens ratings file"));
+            }).startsWith("cannot read '" + table + "': not a ratings file"));
     const QString titles = m_files.filePath("missing/u.item");
     QCOMPARE(
         errorOf([&] { loadRatings(std8(dataFile("ratings/ml100k_style/u.data")), std8(titles)); }),

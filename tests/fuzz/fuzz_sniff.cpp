@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
     case DataFileKind::Ratings:
         require(ratingsFormatOf(path).has_value(), "ratingsFormatOf finds the ratings' layout");
-        load([&] { loadRatings(path); }, "not a MovieLens ratings file", "loadRatings reads them");
+        load([&] { loadRatings(path); }, "not a ratings file", "loadRatings reads them");
         break;
     case DataFileKind::Image:
         load([&] { loadGrayImage(path); }, "not an image", "loadGrayImage reads an image");

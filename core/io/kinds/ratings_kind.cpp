@@ -70,9 +70,11 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
 DataReport inspect(const DataDescription& d)
 {
     const Ratings r = loadRatings(d.files.front(), getChoice(d.settings, "items"));
-    std::set<double> scale;
+    std::set<double> scale; // the rating scale; for counts, their range
     for (const Rating& e : r.entries)
         scale.insert(double(e.value));
+    if (r.counts && scale.size() > 2)
+        scale = {*scale.begin(), *scale.rbegin()};
     // An item the titles file does not name has its id as title (setItemTitles).
     std::int64_t titled = 0;
     for (std::size_t i = 0; i < r.itemTitles.size(); ++i)
@@ -83,7 +85,9 @@ DataReport inspect(const DataDescription& d)
     const std::string layout = !format                         ? "ratings"
                                : *format == RatingsFormat::Tab ? "MovieLens u.data (tab-separated)"
                                : *format == RatingsFormat::Dat ? "MovieLens ratings.dat (::)"
-                                                               : "MovieLens ratings.csv";
+                               : *format == RatingsFormat::LastFm
+                                   ? "Last.fm user_artists.dat (plays, tab-separated)"
+                                   : "MovieLens ratings.csv";
     return {{
         {"format", "format", layout, {}, {}},
         {"users", "users", r.users(), {}, {}},
@@ -94,7 +98,8 @@ DataReport inspect(const DataDescription& d)
          100.0 * double(r.entries.size()) / cells,
          "% of the users × items matrix",
          {}},
-        {"values", "values", std::vector<double>(scale.begin(), scale.end()), {}, {}},
+        {"values", r.counts ? "counts from, to" : "values",
+         std::vector<double>(scale.begin(), scale.end()), {}, {}},
         {"titled_items", "titles", titled, "of " + std::to_string(r.items()) + " items", {}},
     }};
 }
@@ -108,7 +113,8 @@ DataKindSpec ratings()
     k.label = "Ratings";
     k.task = "recommendation: a share of each user's ratings is held out; every unrated item is "
              "ranked (precision and recall at 20)";
-    k.formats = "MovieLens u.data, ratings.dat, ratings.csv, or a folder holding one";
+    k.formats = "MovieLens u.data, ratings.dat, ratings.csv; Last.fm user_artists.dat (play "
+                "counts); or a folder holding one";
     k.settings = RatingsOptions::params();
     k.settings.push_back(
         textParam("items", "Titles file", "the items' titles; empty = found beside the ratings"));
