@@ -194,8 +194,8 @@ public:
         if (c >= 2)
             lp -= softplus(lower(c, f)); // log σ(−b)
         if (c >= 2 && c <= categories() - 1)
-            lp += std::log(-std::expm1(-m_slope * (m_cuts[std::size_t(c - 1)] -
-                                                   m_cuts[std::size_t(c - 2)])));
+            lp += std::log(
+                -std::expm1(-m_slope * (m_cuts[std::size_t(c - 1)] - m_cuts[std::size_t(c - 2)])));
         return lp;
     }
     void derivatives(double y, double f, double& d1, double& d2) const override
@@ -334,9 +334,9 @@ LikelihoodKind likelihoodFromName(const std::string& name)
     const auto names = likelihoodNames();
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
-        throw std::invalid_argument(fieldError(
-            "likelihood", name,
-            "must be logistic, probit, poisson, poisson-logistic, gaussian or ordinal"));
+        throw std::invalid_argument(
+            fieldError("likelihood", name,
+                       "must be logistic, probit, poisson, poisson-logistic, gaussian or ordinal"));
     return LikelihoodKind(it - names.begin());
 }
 
@@ -381,8 +381,8 @@ std::unique_ptr<Likelihood> makeOrdinalLikelihood(std::vector<double> cuts, doub
         throw std::invalid_argument("ordinal likelihood: no cut points (at least 2 categories)");
     for (std::size_t k = 0; k < cuts.size(); ++k)
         if (!std::isfinite(cuts[k]) || (k > 0 && !(cuts[k] > cuts[k - 1])))
-            throw std::invalid_argument(fieldError("cut points", formatNumber(cuts[k]),
-                                                   "must be finite and increasing"));
+            throw std::invalid_argument(
+                fieldError("cut points", formatNumber(cuts[k]), "must be finite and increasing"));
     if (!(slope > 0.0) || !std::isfinite(slope))
         throw std::invalid_argument(fieldError("slope", formatNumber(slope), "must be > 0"));
     return std::make_unique<Ordinal>(std::move(cuts), slope);

@@ -18,6 +18,7 @@ const DataKinds& builtinDataKinds()
         // Recognition tries them in this order: the most specific content first.
         k.add(kinds::synthetic());
         k.add(kinds::ratings());
+        k.add(kinds::syntheticRatings());
         k.add(kinds::corpus());
         k.add(kinds::labelled());
         k.add(kinds::table());

@@ -2,6 +2,7 @@
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf.h"
+#include "core/models/gpmf/gpmf.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
 #include "core/models/pf/pf.h"
@@ -19,6 +20,7 @@ const Registry& Registry::builtin()
         registerHdp(r);
         registerPoissonFactorization(r);
         registerGaussianMf(r);
+        registerGeneralizedPmf(r);
         registerGlm(r);
         registerGme(r);
         registerSgp(r);

@@ -203,16 +203,22 @@ private slots:
                     const double hi = c == 5 ? 1.0 : sig(cuts[std::size_t(c - 1)] - f);
                     const double lo = c == 1 ? 0.0 : sig(cuts[std::size_t(c - 2)] - f);
                     QVERIFY2(std::abs(p - (hi - lo)) < 1e-12,
-                             qPrintable(QString("c %1 f %2: %3 vs %4").arg(c).arg(f).arg(p).arg(hi - lo)));
+                             qPrintable(
+                                 QString("c %1 f %2: %3 vs %4").arg(c).arg(f).arg(p).arg(hi - lo)));
                     total += p;
                     mean += c * p;
                     double d1 = 0, d2 = 0, a = 0, b = 0;
                     lik->derivatives(y, f, d1, d2);
                     if (p > 1e-250) { // log p itself is finite to difference
-                        const double fd1 = (lik->logLik(y, f + h) - lik->logLik(y, f - h)) / (2 * h);
+                        const double fd1 =
+                            (lik->logLik(y, f + h) - lik->logLik(y, f - h)) / (2 * h);
                         QVERIFY2(std::abs(d1 - fd1) < 1e-5 * (1 + std::abs(d1)),
                                  qPrintable(QString("s %1 c %2 f %3: ℓ′ %4 vs %5")
-                                                .arg(slope).arg(c).arg(f).arg(d1).arg(fd1)));
+                                                .arg(slope)
+                                                .arg(c)
+                                                .arg(f)
+                                                .arg(d1)
+                                                .arg(fd1)));
                     }
                     lik->derivatives(y, f + h, a, b);
                     const double up = a;
@@ -220,7 +226,11 @@ private slots:
                     const double fd2 = (up - a) / (2 * h);
                     QVERIFY2(std::abs(d2 - fd2) < 1e-4 * (1 + std::abs(d2)),
                              qPrintable(QString("s %1 c %2 f %3: ℓ″ %4 vs %5")
-                                            .arg(slope).arg(c).arg(f).arg(d2).arg(fd2)));
+                                            .arg(slope)
+                                            .arg(c)
+                                            .arg(f)
+                                            .arg(d2)
+                                            .arg(fd2)));
                     QVERIFY(d2 <= 0.0);
                 }
                 QVERIFY(std::abs(total - 1.0) < 1e-12);

@@ -1,0 +1,178 @@
+#include "core/models/gpmf/gpmf.h"
+#include "core/models/gpmf/gpmf_trainer.h"
+#include "core/models/pf/pf.h" // recommenderMetrics, recommenderEvaluationParams
+
+#include <limits>
+
+namespace svi {
+namespace {
+
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+} // namespace
+
+std::vector<ParamSpec> GpmfOptions::params(LgmAlgorithm algorithm)
+{
+    std::vector<ParamSpec> p;
+    // D² doubles per user and item for a full q, D³ per column update: 20 keeps a MovieLens
+    // sweep at seconds; the paper ran D = 100.
+    p.push_back(intParam("D", "Latent dimensions D", "rows of U and V (paper: 100)", 20, 1, 2000));
+    p.push_back(choiceParam("likelihood", "Likelihood",
+                            "p(y | f): auto takes binary for 0/1 values, count for counts, "
+                            "ordinal for ratings; binary on ratings keeps the lowest and highest "
+                            "(as 0 and 1) and drops the others, as the paper did",
+                            {"auto", "binary", "count", "ordinal"}, "auto"));
+    p.push_back(intParam("categories", "Categories C",
+                         "ordinal: the number of categories; 0 = the largest in the data", 0, 0,
+                         1000));
+    p.push_back(choiceParam("half_stars", "Half stars",
+                            "ordinal on half-star ratings: round up (0.5 → 1, 3.5 → 4), or scale "
+                            "(each half star a category, y = 2 × rating)",
+                            {"round", "scale"}, "round"));
+    p.push_back(positiveParam("slope", "Ordinal slope s",
+                              "p(y = c | f) = σ(s(b_c − f)) − σ(s(b_c−1 − f)) (paper: 100)",
+                              100.0));
+    p.push_back(positiveParam("delta", "Ordinal spacing δ",
+                              "cut points b_k = δ(k − C/2), fixed (paper: 15)", 15.0));
+    p.push_back(choiceParam("covariance", "Covariance of q",
+                            "full: N(m, S) per column, D² parameters; diagonal: D",
+                            {"full", "diagonal"}, "full"));
+    p.push_back(intParam("subsample", "Entries per column update",
+                         "a column's entries read by one update, drawn at random when it has "
+                         "more (scaled by |O_j|/|M|); 0 = all of them",
+                         0, 0, kHuge));
+    p.push_back(intParam("samples", "Samples of f",
+                         "draws of f per draw of the other column, k2 (paper: 10)", 10, 1, 200));
+    p.push_back(intParam("outer_samples", "Samples of the other column",
+                         "draws of u_i for v_j's update (and of v_j for u_i's), k1 (paper: 10)", 10,
+                         1, 1000));
+    p.push_back(choiceParam("estimator", "Estimator",
+                            "monte-carlo: ℓ′ and ℓ″ at draws of f (the paper's); reparameterised: "
+                            "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite over f",
+                            estimatorNames(), "monte-carlo"));
+    if (naturalSteps(algorithm)) {
+        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
+        p.insert(p.end(), rate.begin(), rate.end()); // 1/n at a column's n-th update
+    }
+    if (algorithm != LgmAlgorithm::McSsvi)
+        p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
+                                  "gradient steps (eq. 66, 67): AdaGrad's global rate, its state "
+                                  "per column (paper: 1.0)",
+                                  1.0));
+    p.push_back(positiveParam("prior_variance", "Prior variance σ²",
+                              "u_i ~ N(0, σ_U² I), v_j ~ N(0, σ_V² I), both from this (paper: 1)",
+                              1.0));
+    p.push_back(
+        boolParam("learn_prior", "Learn σ_U², σ_V²", "by eq. 68 after each column update", true));
+    p.push_back(positiveParam("init_variance", "Initial variance",
+                              "q starts at N(m0, init_variance · I), m0 drawn from N(0, "
+                              "init_variance · I)",
+                              1.0));
+    p.push_back(intParam("eval_entries", "Evaluation entries",
+                         "training and test entries a live evaluation uses; a full pass uses all",
+                         5000, 1, kHuge));
+    const auto eval = recommenderEvaluationParams();
+    p.insert(p.end(), eval.begin(), eval.end());
+    return p;
+}
+
+std::vector<ParamSpec> GpmfOptions::allParams()
+{
+    return mergeParams({params(LgmAlgorithm::HybridMcSsvi), params(LgmAlgorithm::McSsvi)});
+}
+
+const ParamFields<GpmfOptions>& GpmfOptions::fields()
+{
+    static const ParamFields<GpmfOptions> f =
+        ParamFields<GpmfOptions>()
+            .add("D", &GpmfOptions::D)
+            .add("likelihood", &GpmfOptions::likelihood)
+            .add("categories", &GpmfOptions::categories)
+            .add("half_stars", &GpmfOptions::halfStars, gpmf::halfStarsName,
+                 gpmf::halfStarsFromName)
+            .add("slope", &GpmfOptions::slope)
+            .add("delta", &GpmfOptions::delta)
+            .add("covariance", &GpmfOptions::covariance, covarianceName, covarianceFromName)
+            .add("subsample", &GpmfOptions::subsample)
+            .add("samples", &GpmfOptions::samples)
+            .add("outer_samples", &GpmfOptions::outerSamples)
+            .add("estimator", &GpmfOptions::estimator, estimatorName, estimatorFromName)
+            .add("kappa", &GpmfOptions::kappa)
+            .add("tau0", &GpmfOptions::tau0)
+            .add("adagrad_rate", &GpmfOptions::adagradRate)
+            .add("prior_variance", &GpmfOptions::priorVariance)
+            .add("learn_prior", &GpmfOptions::learnPrior)
+            .add("init_variance", &GpmfOptions::initVariance)
+            .add("eval_entries", &GpmfOptions::evalEntries)
+            .add("eval_users", &GpmfOptions::evalUsers)
+            .add("top_n", &GpmfOptions::topN);
+    return f;
+}
+
+gpmf::Observation observationFor(const std::string& name, const CountData& data)
+{
+    if (name != "auto")
+        return gpmf::observationFromName(name);
+    if (data.values == "binary")
+        return gpmf::Observation::Binary;
+    if (data.values == "counts")
+        return gpmf::Observation::Count;
+    return gpmf::Observation::Ordinal;
+}
+
+void registerGeneralizedPmf(Registry& r)
+{
+    struct Algo
+    {
+        LgmAlgorithm algorithm;
+        const char *key, *label, *help;
+    };
+    const Algo algorithms[] = {
+        {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+         "each column's covariance by the natural-gradient step (eq. 53), its mean by AdaGrad "
+         "(eq. 66): the paper's best"},
+        {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+         "AdaGrad on each column's mean (eq. 66) and Cholesky factor (eq. 67)"},
+        {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+         "natural-gradient steps of each column's precision and mean (eq. 53, 65); the paper "
+         "found it unstable on PMF"},
+    };
+    std::vector<MetricSpec> metrics{
+        {"test_nll", "Test NLL per observation", "nats", false, true},
+        {"test_error", "Test zero-one error (binary)", "%", false},
+        {"test_relative_error", "Test relative error, non-zero counts", "", false},
+        {"test_nonzero_error", "Zeros predicted non-zero (count, observed zeros)", "%", false},
+        {"test_abs_error", "Test absolute error (ordinal)", "", false},
+    };
+    for (const MetricSpec& m : recommenderMetrics())
+        if (m.key != "accuracy" && m.key != "validation_loglik")
+            metrics.push_back(m);
+    metrics.push_back({"prior_variance_u", "Prior variance σ_U²", "", true, false, false});
+    metrics.push_back({"prior_variance_v", "Prior variance σ_V²", "", true, false, false});
+
+    int rank = 1;
+    for (const Algo& a : algorithms) {
+        AlgorithmEntry e;
+        e.model = "gpmf";
+        e.modelLabel = "Generalized PMF";
+        e.algorithm = a.key;
+        e.label = a.label;
+        e.help = a.help;
+        e.dataKinds = {"ratings", "synthetic-ratings"};
+        e.metrics = metrics;
+        e.compareRank = rank++;
+        e.params = GpmfOptions::params(a.algorithm);
+        e.bound = "the bound (3.6), Σ_(i,j) E_q[log p(y_ij | u_iᵀv_j)] − Σ KL(q(u_i) ‖ p) − Σ "
+                  "KL(q(v_j) ‖ p), each entry's term by 10 draws of u_i and 20-node "
+                  "Gauss–Hermite over f, over eval_entries training entries scaled unless a "
+                  "full pass";
+        const LgmAlgorithm algorithm = a.algorithm;
+        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+            return std::make_unique<GpmfTrainer>(data.requireCounts("Generalized PMF"), algorithm,
+                                                 GpmfOptions::fromParams(values), seed);
+        };
+        r.add(std::move(e));
+    }
+}
+
+} // namespace svi

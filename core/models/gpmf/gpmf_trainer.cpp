@@ -1,0 +1,310 @@
+#include "core/models/gpmf/gpmf_trainer.h"
+
+#include "core/models/pf/recommender_parts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+// Streams apart from the steps' (seed, t ≥ 1, other index).
+constexpr std::uint64_t kStreamInit = 0x6f3a01;
+constexpr std::uint64_t kStreamSubsample = 0x6f3a02;
+constexpr std::uint64_t kStreamEvalPick = 0x6f3a03;
+constexpr std::uint64_t kStreamBound = 0x6f3a04;
+constexpr int kBoundDraws = 10; // draws of u_i for an entry's term of the bound (the paper's)
+
+const CountData& checked(const CountDataPtr& data)
+{
+    if (!data)
+        throw std::invalid_argument("data: none");
+    return *data;
+}
+
+std::vector<std::int64_t> iota(std::int64_t n)
+{
+    std::vector<std::int64_t> v(std::size_t(std::max<std::int64_t>(n, 0)));
+    std::iota(v.begin(), v.end(), 0);
+    return v;
+}
+
+// tr S + |m|², the column's part of eq. 68.
+double secondMoment(const GaussianQ& q)
+{
+    return q.variances().sum() + q.mean().squaredNorm();
+}
+
+} // namespace
+
+GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOptions& options,
+                         std::uint64_t seed)
+    : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
+      m_obs(gpmf::makeObservations(checked(m_data), observationFor(options.likelihood, *m_data),
+                                   options.categories, options.halfStars)),
+      m_lik(gpmf::makeObservationLikelihood(m_obs.kind, m_obs.categories, options.slope,
+                                            options.delta)),
+      m_estimator(options.estimator, options.samples), m_ghBound(20),
+      m_ghPredict(m_obs.kind == gpmf::Observation::Ordinal ? 100 : 32), m_schedule{options.kappa,
+                                                                                   options.tau0}
+{
+    m_options.check();
+    if (algorithm == LgmAlgorithm::BatchHybrid || algorithm == LgmAlgorithm::FixedPoint)
+        throw std::invalid_argument("gpmf: the round robin updates one column at a time");
+    const int D = options.D;
+    const auto init = [&](std::int64_t count, std::uint64_t side) {
+        std::vector<GaussianQ> q;
+        q.reserve(std::size_t(count));
+        const double sd = std::sqrt(options.initVariance);
+        for (std::int64_t c = 0; c < count; ++c) {
+            q.emplace_back(D, options.covariance, options.initVariance);
+            Rng rng = Rng::stream(seed, kStreamInit, side, std::uint64_t(c));
+            Eigen::VectorXd m(D);
+            for (int k = 0; k < D; ++k)
+                m[k] = sd * rng.normal();
+            q.back().setMean(m);
+        }
+        return q;
+    };
+    m_users = init(m_obs.users(), 0);
+    m_items = init(m_obs.items(), 1);
+    m_meanOpt.assign(std::size_t(m_obs.users() + m_obs.items()), AdaGrad(options.adagradRate));
+    if (algorithm == LgmAlgorithm::SDsvi)
+        m_rootOpt = m_meanOpt;
+    m_rootOpt.resize(m_meanOpt.size(), AdaGrad(options.adagradRate)); // MC-SSVI reads none
+    for (Side side : {Side::Users, Side::Items}) {
+        m_priorVar[int(side)] = options.priorVariance;
+        auto& moments = m_secondMoment[int(side)];
+        for (const GaussianQ& q : qs(side))
+            moments.push_back(secondMoment(q));
+    }
+    const Rng pick = Rng::stream(seed, kStreamEvalPick);
+    m_evalTrain = seededSubset(iota(m_obs.trainCount()), std::size_t(options.evalEntries), pick);
+    m_evalTest =
+        seededSubset(iota(std::int64_t(m_obs.test.size())), std::size_t(options.evalEntries), pick);
+    m_rank = !m_data->observedZeros;
+    if (m_rank)
+        m_ratingsEval = RatingsEvaluation(*m_data, options.evalUsers, options.topN, seed, 0x6f3b);
+}
+
+GpmfTrainer::~GpmfTrainer() = default;
+
+void GpmfTrainer::columnOf(std::int64_t t, Side& side, std::int64_t& column, std::int64_t& n) const
+{
+    const std::int64_t sweep = m_obs.users() + m_obs.items();
+    const std::int64_t at = (t - 1) % sweep;
+    n = (t - 1) / sweep + 1;
+    side = at < m_obs.users() ? Side::Users : Side::Items;
+    column = side == Side::Users ? at : at - m_obs.users();
+}
+
+std::int64_t GpmfTrainer::itemsPerStep() const
+{
+    const double mean =
+        double(m_obs.trainCount()) / double(std::max<std::int64_t>(m_obs.users(), 1));
+    return std::max<std::int64_t>(
+        1, m_options.subsample > 0
+               ? std::min<std::int64_t>(m_options.subsample, std::int64_t(std::ceil(mean)))
+               : std::int64_t(std::ceil(mean)));
+}
+
+double GpmfTrainer::step(std::int64_t t)
+{
+    Side side;
+    std::int64_t column = 0, n = 0;
+    columnOf(t, side, column, n);
+    return updateColumn(side, column, m_schedule.rho(n), t);
+}
+
+void GpmfTrainer::drawRows(const GaussianQ& other, Rng& rng, Chunk& c, Eigen::Index at) const
+{
+    const int D = other.dim();
+    const int k1 = m_options.outerSamples;
+    for (int a = 0; a < k1; ++a)
+        for (int k = 0; k < D; ++k)
+            c.h(at + a, k) = rng.normal();
+    auto rows = c.h.middleRows(at, k1);
+    if (other.form() == CovarianceForm::Full)
+        rows = (rows * other.root().triangularView<Eigen::Upper>()).eval(); // zᵀR: u = m + Rᵀz
+    else
+        rows.array().rowwise() *= other.root().col(0).transpose().array();
+    rows.rowwise() += other.mean().transpose();
+}
+
+double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
+{
+    const gpmf::ColumnEntries& entries = side == Side::Users ? m_obs.byUser : m_obs.byItem;
+    const std::vector<GaussianQ>& others = qs(side == Side::Users ? Side::Items : Side::Users);
+    GaussianQ& q = qs(side)[std::size_t(column)];
+    const std::int64_t first = entries.start[std::size_t(column)];
+    const std::int64_t all = entries.size(column);
+
+    // The entries this update reads: all, or a seeded subsample.
+    std::vector<std::int64_t> picked = iota(all);
+    if (m_options.subsample > 0 && all > m_options.subsample)
+        picked = seededSubset(std::move(picked), std::size_t(m_options.subsample),
+                              Rng::stream(m_seed, kStreamSubsample, std::uint64_t(t)));
+    const std::int64_t n = std::int64_t(picked.size());
+    const int D = q.dim(), k1 = m_options.outerSamples;
+    const CovarianceForm form = q.form();
+
+    forChunks(n, [&](int ci, std::int64_t begin, std::int64_t end) {
+        Chunk& c = m_chunks[std::size_t(ci)];
+        const Eigen::Index rows = (end - begin) * k1;
+        c.h.resize(rows, D);
+        c.rngs.clear();
+        for (std::int64_t r = begin; r < end; ++r) {
+            const std::int64_t e = first + picked[std::size_t(r)];
+            const std::int32_t o = entries.other[std::size_t(e)];
+            c.rngs.push_back(Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(o)));
+            drawRows(others[std::size_t(o)], c.rngs.back(), c, (r - begin) * k1);
+        }
+        c.mf.noalias() = c.h * q.mean();
+        c.vf.resize(rows);
+        q.marginalVariances(c.h, c.vf, c.work);
+        c.alpha.resize(rows);
+        c.gamma.resize(rows);
+        for (std::int64_t r = begin; r < end; ++r) {
+            const double y = entries.y[std::size_t(first + picked[std::size_t(r)])];
+            Rng& rng = c.rngs[std::size_t(r - begin)];
+            for (int a = 0; a < k1; ++a) {
+                const Eigen::Index i = (r - begin) * k1 + a;
+                m_estimator.estimate(*m_lik, y, c.mf[i], c.vf[i], rng, c.alpha[i], c.gamma[i]);
+            }
+        }
+        c.alpha /= double(k1);
+        c.gamma /= double(k1);
+        c.grads.reset(D, form);
+        c.grads.addRows(c.h, c.alpha, c.gamma, form);
+    });
+    m_grads.reset(D, form);
+    const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
+    for (int ci = 0; n > 0 && ci < chunks; ++ci)
+        m_grads.add(m_chunks[std::size_t(ci)].grads, form);
+    if (n > 0)
+        m_grads.scale(double(all) / double(n), form);
+
+    const std::size_t slot = std::size_t(side == Side::Users ? column : m_obs.users() + column);
+    const GaussianPrior prior = GaussianPrior::isotropic(D, m_priorVar[int(side)]);
+    const double used =
+        lgmUpdate(m_algorithm, q, m_grads, prior, rho, m_meanOpt[slot], m_rootOpt[slot]);
+
+    auto& moments = m_secondMoment[int(side)];
+    moments[std::size_t(column)] = secondMoment(q);
+    if (m_options.learnPrior) // eq. 68
+        m_priorVar[int(side)] = std::max(std::accumulate(moments.begin(), moments.end(), 0.0) /
+                                             (double(moments.size()) * D),
+                                         1e-12);
+    return used;
+}
+
+double GpmfTrainer::priorVarianceFit(Side side) const
+{
+    double s = 0.0;
+    for (const GaussianQ& q : qs(side))
+        s += secondMoment(q);
+    return s / (double(qs(side).size()) * m_options.D);
+}
+
+double GpmfTrainer::klSum() const
+{
+    double kl = 0.0;
+    for (Side side : {Side::Users, Side::Items}) {
+        const GaussianPrior prior = GaussianPrior::isotropic(m_options.D, m_priorVar[int(side)]);
+        for (const GaussianQ& q : qs(side))
+            kl += q.kl(prior);
+    }
+    return kl;
+}
+
+double GpmfTrainer::expectedTerms(const std::vector<std::int64_t>& entries) const
+{
+    const gpmf::ColumnEntries& byUser = m_obs.byUser;
+    return sumChunks(std::int64_t(entries.size()), [&](std::int64_t begin, std::int64_t end) {
+        double s = 0.0;
+        Eigen::VectorXd z(m_options.D), u(m_options.D);
+        Eigen::VectorXd work(m_options.D);
+        for (std::int64_t r = begin; r < end; ++r) {
+            const std::int64_t e = entries[std::size_t(r)];
+            const std::int64_t user =
+                std::upper_bound(byUser.start.begin(), byUser.start.end(), e) -
+                byUser.start.begin() - 1;
+            const GaussianQ& qu = m_users[std::size_t(user)];
+            const GaussianQ& qv = m_items[std::size_t(byUser.other[std::size_t(e)])];
+            const double y = byUser.y[std::size_t(e)];
+            Rng rng = Rng::stream(m_seed, kStreamBound, std::uint64_t(e));
+            double term = 0.0;
+            for (int a = 0; a < kBoundDraws; ++a) {
+                for (int k = 0; k < m_options.D; ++k)
+                    z[k] = rng.normal();
+                if (qu.form() == CovarianceForm::Full)
+                    u.noalias() = qu.root().triangularView<Eigen::Upper>().transpose() * z;
+                else
+                    u = qu.root().col(0).cwiseProduct(z);
+                u += qu.mean();
+                double v = 0.0;
+                if (qv.form() == CovarianceForm::Full) {
+                    work.noalias() = qv.root().triangularView<Eigen::Upper>() * u;
+                    v = work.squaredNorm();
+                } else {
+                    v = (qv.root().col(0).cwiseProduct(u)).squaredNorm();
+                }
+                term += m_lik->expectedLogLik(y, u.dot(qv.mean()), v, m_ghBound);
+            }
+            s += term / kBoundDraws;
+        }
+        return s;
+    });
+}
+
+double GpmfTrainer::bound() const
+{
+    return expectedTerms(iota(m_obs.trainCount())) - klSum();
+}
+
+bool GpmfTrainer::diverged() const
+{
+    for (Side side : {Side::Users, Side::Items}) {
+        if (!std::isfinite(m_priorVar[int(side)]))
+            return true;
+        for (const GaussianQ& q : qs(side))
+            if (!q.mean().allFinite() || !q.root().allFinite())
+                return true;
+    }
+    return false;
+}
+
+Evaluation GpmfTrainer::evaluate(bool full)
+{
+    Evaluation ev;
+    const std::vector<std::int64_t> train = full ? iota(m_obs.trainCount()) : m_evalTrain;
+    setSubsetElbo(ev, -klSum(), expectedTerms(train), std::int64_t(train.size()),
+                  m_obs.trainCount());
+    addTestMetrics(ev, full ? iota(std::int64_t(m_obs.test.size())) : m_evalTest);
+    ev.metrics["prior_variance_u"] = m_priorVar[0];
+    ev.metrics["prior_variance_v"] = m_priorVar[1];
+
+    MatrixRD users(m_obs.users(), m_options.D), items(m_obs.items(), m_options.D);
+    for (std::int64_t u = 0; u < m_obs.users(); ++u)
+        users.row(u) = m_users[std::size_t(u)].mean().transpose();
+    for (std::int64_t i = 0; i < m_obs.items(); ++i)
+        items.row(i) = m_items[std::size_t(i)].mean().transpose();
+    if (m_rank) {
+        const RankingScore r =
+            rankingScore(*m_data, full ? m_ratingsEval.scoredUsers : m_ratingsEval.cheapScoredUsers,
+                         m_options.topN, [&](std::int64_t u, Eigen::VectorXd& out) {
+                             out.noalias() = items * users.row(u).transpose();
+                         });
+        addRankingMetrics(ev.metrics, r,
+                          full ? m_ratingsEval.popularityFull : m_ratingsEval.popularityCheap,
+                          m_options.topN);
+    }
+    auto preview = std::make_shared<Preview>();
+    preview->factors = factorsPreview(users, items, 0.0)->factors;
+    ev.preview = preview;
+    return ev;
+}
+
+} // namespace svi
