@@ -399,8 +399,8 @@ void TestCli::badConfig_data()
     QTest::newRow("v2 unknown kind")
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files": ["x.png"],)"
                       R"( "kind": "movie"}, "budget": {"steps": 2}})")
-        << "data.kind: kind = movie, but must be one of: synthetic, ratings, corpus, labelled, "
-           "table, image";
+        << "data.kind: kind = movie, but must be one of: synthetic, ratings, synthetic-ratings, "
+           "corpus, labelled, table, image";
     QTest::newRow("v2 unknown parameter")
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files":)"
                       R"( [":/images/default.png"]}, "params": {"Q": 1}, "budget": {"steps": 2}})")

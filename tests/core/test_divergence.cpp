@@ -71,6 +71,10 @@ const std::map<std::string, Case>& cases()
          {{{"K", integer(4)}, {"minibatch", integer(10)}, {"eval_users", integer(20)}},
           {{"c", real(1e308)}}}},
         {"gmf", {{{"K", integer(3)}, {"eval_users", integer(20)}}, {{"a0", real(1e308)}}}},
+        // A start of variance 1e308: uᵀSu overflows, the likelihood's derivatives are NaN.
+        {"gpmf",
+         {{{"D", integer(3)}, {"eval_users", integer(20)}, {"eval_entries", integer(50)}},
+          {{"init_variance", real(1e308)}}}},
         // The natural-gradient steps forget any start (ρ_1 = 1) and any prior scale gives a
         // finite bound; a Gaussian noise of 1e-300, kept fixed, has a variance that underflows
         // to 0 (learnt, its M-step would set it right at the first step).

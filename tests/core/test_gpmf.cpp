@@ -246,6 +246,63 @@ private slots:
         QVERIFY(all.g.norm() > 0.0);
     }
 
+    // Unobserved entries as zeros (implicit feedback): with every zero read, a column's
+    // derivatives and the bound are those of the same matrix with its zeros stored as observed
+    // entries; with a sample of them, the sample is scaled to their number (its expectation).
+    // Refused for the ordinal likelihood.
+    void unobservedZerosAreTheFullMatrix()
+    {
+        const int D = 2, N = 9, M = 7;
+        Eigen::MatrixXd full(N, M), sparse(N, M);
+        Rng rng(31);
+        for (int u = 0; u < N; ++u)
+            for (int i = 0; i < M; ++i) {
+                full(u, i) = double(rng.below(4));
+                sparse(u, i) = full(u, i) > 0 ? full(u, i) : NAN;
+            }
+        GpmfOptions o = smallOptions(D);
+        o.estimator = ExpectationEstimator::Quadrature;
+        o.outerSamples = 1;
+        o.likelihood = "count";
+        const auto collapse = [&](GpmfTrainer& tr) {
+            for (int u = 0; u < N; ++u)
+                tr.q(Side::Users, u).setCovariance(1e-24 * Eigen::MatrixXd::Identity(D, D));
+        };
+        GpmfTrainer explicitZeros(matrixData(full, "counts", true), LgmAlgorithm::McSsvi, o, 5);
+        o.unobserved = "zero";
+        o.zeroSamples = 1000;
+        GpmfTrainer implicitZeros(matrixData(sparse, "counts", false), LgmAlgorithm::McSsvi, o, 5);
+        collapse(explicitZeros);
+        collapse(implicitZeros);
+        QVERIFY(std::abs(implicitZeros.bound() / explicitZeros.bound() - 1.0) < 1e-12);
+        explicitZeros.updateColumn(Side::Items, 3, 1.0, 1);
+        implicitZeros.updateColumn(Side::Items, 3, 1.0, 1);
+        const LgmGradients& a = explicitZeros.lastGradients();
+        const LgmGradients& b = implicitZeros.lastGradients();
+        QVERIFY((a.g - b.g).norm() < 1e-12 * a.g.norm());
+        QVERIFY((a.gammaFull - b.gammaFull).norm() < 1e-12 * a.gammaFull.norm());
+
+        // Two zeros per update: the average over many updates approaches all of them.
+        o.zeroSamples = 2;
+        Eigen::Vector2d mean = Eigen::Vector2d::Zero();
+        const int runs = 400;
+        GpmfTrainer sampled(matrixData(sparse, "counts", false), LgmAlgorithm::McSsvi, o, 5);
+        collapse(sampled);
+        const GaussianQ start = sampled.q(Side::Items, 3);
+        for (int t = 1; t <= runs; ++t) {
+            sampled.q(Side::Items, 3) = start;
+            sampled.updateColumn(Side::Items, 3, 1.0, t);
+            mean += sampled.lastGradients().g / runs;
+        }
+        QVERIFY2((mean - a.g).norm() < 0.1 * a.g.norm(),
+                 qPrintable(QString("%1 vs %2").arg(mean[0]).arg(a.g[0])));
+
+        o.likelihood = "ordinal";
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            GpmfTrainer(matrixData(sparse, "stars", false), LgmAlgorithm::McSsvi, o, 5));
+    }
+
     // The draws of the other column follow q(u) = N(m, RᵀR): with a correlated q(u) and many
     // draws, the mean derivative g of a column matches its expectation sampled here with the
     // covariance's own Cholesky factor (a draw as m + R z, not m + Rᵀz, has covariance RRᵀ and

@@ -8,6 +8,7 @@
 #include "core/models/glm/glm_trainer.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf_trainer.h"
+#include "core/models/gpmf/gpmf.h"
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_trainer.h"
 #include "core/models/pf/pf_trainer.h"
@@ -185,6 +186,34 @@ QStringList differences(const GmeOptions& a, const GmeOptions& b)
     return diff;
 }
 
+QStringList differences(const GpmfOptions& a, const GpmfOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(D);
+    SVI_SAME(likelihood);
+    SVI_SAME(categories);
+    SVI_SAME(halfStars);
+    SVI_SAME(slope);
+    SVI_SAME(delta);
+    SVI_SAME(covariance);
+    SVI_SAME(subsample);
+    SVI_SAME(unobserved);
+    SVI_SAME(zeroSamples);
+    SVI_SAME(samples);
+    SVI_SAME(outerSamples);
+    SVI_SAME(estimator);
+    SVI_SAME(kappa);
+    SVI_SAME(tau0);
+    SVI_SAME(adagradRate);
+    SVI_SAME(priorVariance);
+    SVI_SAME(learnPrior);
+    SVI_SAME(initVariance);
+    SVI_SAME(evalEntries);
+    SVI_SAME(evalUsers);
+    SVI_SAME(topN);
+    return diff;
+}
+
 QStringList differences(const SgpOptions& a, const SgpOptions& b)
 {
     QStringList diff;
@@ -254,7 +283,7 @@ const std::map<std::string, Model>& models()
         {"hdp", modelOf<HdpOptions>()},   {"hpf", pfModel(true)},
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
         {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
-        {"sgp", modelOf<SgpOptions>()},
+        {"sgp", modelOf<SgpOptions>()},   {"gpmf", modelOf<GpmfOptions>()},
     };
     return m;
 }

@@ -368,7 +368,7 @@ void TestParams::registryDeclaresDataAndComparison()
             out << QString::fromStdString(s);
         return out;
     };
-    QCOMPARE(list(r.modelsFor("ratings")), QStringList({"hpf", "pmf", "gmf"}));
+    QCOMPARE(list(r.modelsFor("ratings")), QStringList({"hpf", "pmf", "gmf", "gpmf"}));
     QCOMPARE(list(r.modelsFor("corpus")), QStringList({"lda", "hdp"}));
     QCOMPARE(list(r.modelsFor("image")), QStringList({"bpfa"}));
     // Every entry of a model fits the same data and declares the same metrics.

@@ -158,7 +158,8 @@ void TestRunDescription::everyKindInspects()
         std8(dataFile("text/news_sample.tar.gz")),
         std8(dataFile("ratings/ml1m_style/ratings.dat")),
         std8(dataFile("labelled/a9a_head200")),
-        "synthetic"};
+        "synthetic",
+        "synthetic-ratings"};
     for (const std::string& file : files) {
         const DataReport report = inspectData({{file}, "", {}});
         kinds.erase(recogniseData({file}).kind->key);

@@ -6,12 +6,12 @@
 
 namespace svi::kinds {
 
-DataKindSpec synthetic(); // data drawn from the BPFA prior (paper 000, Sec. 5.1)
-DataKindSpec ratings();   // MovieLens ratings: users × items
+DataKindSpec synthetic();        // data drawn from the BPFA prior (paper 000, Sec. 5.1)
+DataKindSpec ratings();          // MovieLens ratings: users × items
 DataKindSpec syntheticRatings(); // a matrix drawn from generalized PMF (paper 002, Sec. 4.4)
-DataKindSpec corpus();    // text corpora: documents × words
-DataKindSpec labelled();  // labelled features: LIBSVM text, or a table with a label column
-DataKindSpec table();     // FCS files, delimited text: rows × channels
-DataKindSpec image();     // grey images, cut into overlapping patches for inpainting
+DataKindSpec corpus();           // text corpora: documents × words
+DataKindSpec labelled();         // labelled features: LIBSVM text, or a table with a label column
+DataKindSpec table();            // FCS files, delimited text: rows × channels
+DataKindSpec image();            // grey images, cut into overlapping patches for inpainting
 
 } // namespace svi::kinds

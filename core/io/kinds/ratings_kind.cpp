@@ -98,8 +98,11 @@ DataReport inspect(const DataDescription& d)
          100.0 * double(r.entries.size()) / cells,
          "% of the users × items matrix",
          {}},
-        {"values", r.counts ? "counts from, to" : "values",
-         std::vector<double>(scale.begin(), scale.end()), {}, {}},
+        {"values",
+         r.counts ? "counts from, to" : "values",
+         std::vector<double>(scale.begin(), scale.end()),
+         {},
+         {}},
         {"titled_items", "titles", titled, "of " + std::to_string(r.items()) + " items", {}},
     }};
 }

@@ -18,8 +18,8 @@ public:
 gpmf::SyntheticMatrixOptions optionsOf(const ParamValues& s)
 {
     gpmf::SyntheticMatrixOptions o;
-    o.users = getInt(s, "users");
-    o.items = getInt(s, "items");
+    o.users = getInt(s, "rows");
+    o.items = getInt(s, "cols");
     o.dim = int(getInt(s, "true_d"));
     o.kind = gpmf::observationFromName(getChoice(s, "likelihood"));
     o.categories = int(getInt(s, "categories"));
@@ -41,8 +41,8 @@ DataKindSpec syntheticRatings()
              "~ N(0, I)); a share of the entries is held out and scored";
     k.formats = "the name 'synthetic-ratings' (no file: the matrix is drawn from the model)";
     k.settings = {
-        intParam("users", "Users", "rows of the matrix (paper: 1,000)", 1000, 1, 1e7),
-        intParam("items", "Items", "columns of the matrix (paper: 1,000)", 1000, 1, 1e7),
+        intParam("rows", "Users (rows)", "users of the matrix (paper: 1,000)", 1000, 1, 1e7),
+        intParam("cols", "Items (columns)", "items of the matrix (paper: 1,000)", 1000, 1, 1e7),
         intParam("true_d", "True dimensions D", "rows of the generating U and V (paper: 100)", 100,
                  1, 10000),
         choiceParam("likelihood", "Likelihood",

@@ -32,9 +32,11 @@ struct GpmfOptions : DeclaredOptions<GpmfOptions>
     gpmf::HalfStars halfStars{};
     double slope{}, delta{}; // ordinal: p(y = c | f) = σ(s(b_c − f)) − σ(s(b_{c−1} − f))
     CovarianceForm covariance{};
-    std::int64_t subsample{}; // entries per column update; 0 = all of the column's
-    int samples{};            // draws of f (k2) per draw of the other side's column
-    int outerSamples{};       // draws of the other side's column (k1) per entry
+    std::int64_t subsample{};   // entries per column update; 0 = all of the column's
+    std::string unobserved;     // "missing" (the paper's) or "zero" (implicit feedback)
+    std::int64_t zeroSamples{}; // unobserved zeros: per column update; 0 = as many as entries
+    int samples{};              // draws of f (k2) per draw of the other side's column
+    int outerSamples{};         // draws of the other side's column (k1) per entry
     ExpectationEstimator estimator{};
     double kappa{}, tau0{}; // natural steps: ρ = (n + τ0)^−κ at a column's n-th update
     double adagradRate{};

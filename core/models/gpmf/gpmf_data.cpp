@@ -104,10 +104,15 @@ std::unique_ptr<Likelihood> makeObservationLikelihood(Observation kind, int cate
 }
 
 Observations makeObservations(const CountData& data, Observation kind, int categories,
-                              HalfStars halfStars)
+                              HalfStars halfStars, bool unobservedZero)
 {
     Observations obs;
     obs.kind = kind;
+    obs.unobservedZero = unobservedZero;
+    if (unobservedZero && kind == Observation::Ordinal)
+        throw std::invalid_argument(fieldError("unobserved", "zero",
+                                               "needs the binary or count likelihood (a 0 is "
+                                               "not an ordinal category)"));
     const bool stars = data.values == "stars";
     const std::string source = "'" + data.source + "'";
 
@@ -122,13 +127,14 @@ Observations makeObservations(const CountData& data, Observation kind, int categ
     if (data.train.nonZeros() == 0)
         throw std::invalid_argument("data: no training entries in " + source);
 
-    if (kind == Observation::Binary && data.values != "binary" && !stars)
+    const bool implicit = unobservedZero && kind == Observation::Binary;
+    if (kind == Observation::Binary && data.values != "binary" && !stars && !implicit)
         throw std::invalid_argument(fieldError(
             "likelihood", "binary",
             "needs ratings on a scale (their lowest and highest become 0 and 1) or 0/1 values "
             "with observed zeros; " +
                 source + " holds " + data.values));
-    if (kind == Observation::Binary && data.values == "binary" && !data.observedZeros)
+    if (kind == Observation::Binary && data.values == "binary" && !data.observedZeros && !implicit)
         throw std::invalid_argument(fieldError(
             "likelihood", "binary",
             "needs observed zeros, but the ratings were binarised (binarize > 0) and hold only "
@@ -142,6 +148,8 @@ Observations makeObservations(const CountData& data, Observation kind, int categ
     const auto toY = [&](double v) {
         switch (kind) {
         case Observation::Binary:
+            if (implicit && !data.observedZeros)
+                return 1.0; // rated: 1; the unobserved entries are the zeros
             if (!stars)
                 return v;
             return v == high ? 1.0 : v == low ? 0.0 : std::nan("");
@@ -197,7 +205,9 @@ Observations makeObservations(const CountData& data, Observation kind, int categ
     obs.test.reserve(test.size());
     for (const Triple& t : test)
         obs.test.push_back({t.user, t.item, t.y});
-    if (kind == Observation::Binary && stars)
+    if (implicit && !data.observedZeros)
+        obs.mapping = "every rating → 1, every unobserved entry → 0";
+    else if (kind == Observation::Binary && stars)
         obs.mapping = "ratings " + formatNumber(low) + " → 0 and " + formatNumber(high) + " → 1; " +
                       std::to_string(obs.dropped) + " others dropped";
     else if (kind == Observation::Ordinal && stars && halves)

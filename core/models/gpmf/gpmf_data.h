@@ -61,6 +61,7 @@ struct Observations
     ColumnEntries byUser, byItem; // the training entries, twice
     std::vector<TestEntry> test;  // by user, then item
     std::int64_t dropped = 0;     // entries the mapping left out (binary: the middle ratings)
+    bool unobservedZero = false;  // every (user, item) not in training is a 0
     std::string mapping;          // "ratings 1 → 0, 5 → 1; 3 others dropped", for the summary
 
     std::int64_t users() const { return byUser.columns(); }
@@ -69,12 +70,14 @@ struct Observations
 };
 
 // The observations of `data` under `kind`. `categories` (ordinal): 0 takes the largest category
-// present. Throws std::invalid_argument naming the source, the user and item ids and the
-// value for one the likelihood cannot read ("'u.data': user 3, item 12: 2.5 is not a count"),
-// or the field for a mapping that does not fit the data (binary counts without observed
-// zeros; an ordinal category above `categories`), or when no training entry remains.
+// present. `unobservedZero` (binary, count): every (user, item) outside training is an observed 0
+// (implicit feedback); binary then reads every rating as 1. Throws std::invalid_argument naming the
+// source, the user and item ids and the value for one the likelihood cannot read ("'u.data': user
+// 3, item 12: 2.5 is not a count"), or the field for a mapping that does not fit the data (binary
+// counts without observed zeros; an ordinal category above `categories`), or when no training entry
+// remains.
 Observations makeObservations(const CountData& data, Observation kind, int categories,
-                              HalfStars halfStars);
+                              HalfStars halfStars, bool unobservedZero = false);
 
 // The likelihood of `kind`: binary → logistic, count → Poisson with the logistic link,
 // ordinal → makeOrdinalLikelihood(ordinalCuts(categories, delta), slope).

@@ -41,6 +41,16 @@ std::vector<ParamSpec> GpmfOptions::params(LgmAlgorithm algorithm)
                          "a column's entries read by one update, drawn at random when it has "
                          "more (scaled by |O_j|/|M|); 0 = all of them",
                          0, 0, kHuge));
+    p.push_back(choiceParam(
+        "unobserved", "Unobserved entries",
+        "missing: only the observed entries are modelled (the paper's); zero: every unobserved "
+        "(user, item) is a 0 (binary: rated or not; count), read by a sample per column update "
+        "— what ranking unrated items needs",
+        {"missing", "zero"}, "missing"));
+    p.push_back(intParam("zero_samples", "Zeros per column update",
+                         "unobserved = zero: zeros drawn per column update, scaled by their "
+                         "number; 0 = as many as the observed entries read (at least 10)",
+                         0, 0, kHuge));
     p.push_back(intParam("samples", "Samples of f",
                          "draws of f per draw of the other column, k2 (paper: 10)", 10, 1, 200));
     p.push_back(intParam("outer_samples", "Samples of the other column",
@@ -94,6 +104,8 @@ const ParamFields<GpmfOptions>& GpmfOptions::fields()
             .add("delta", &GpmfOptions::delta)
             .add("covariance", &GpmfOptions::covariance, covarianceName, covarianceFromName)
             .add("subsample", &GpmfOptions::subsample)
+            .add("unobserved", &GpmfOptions::unobserved)
+            .add("zero_samples", &GpmfOptions::zeroSamples)
             .add("samples", &GpmfOptions::samples)
             .add("outer_samples", &GpmfOptions::outerSamples)
             .add("estimator", &GpmfOptions::estimator, estimatorName, estimatorFromName)

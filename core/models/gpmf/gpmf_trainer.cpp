@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 
 namespace svi {
@@ -15,6 +17,7 @@ constexpr std::uint64_t kStreamInit = 0x6f3a01;
 constexpr std::uint64_t kStreamSubsample = 0x6f3a02;
 constexpr std::uint64_t kStreamEvalPick = 0x6f3a03;
 constexpr std::uint64_t kStreamBound = 0x6f3a04;
+constexpr std::uint64_t kStreamZeros = 0x6f3a05;
 constexpr int kBoundDraws = 10; // draws of u_i for an entry's term of the bound (the paper's)
 
 const CountData& checked(const CountDataPtr& data)
@@ -43,7 +46,8 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
                          std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
       m_obs(gpmf::makeObservations(checked(m_data), observationFor(options.likelihood, *m_data),
-                                   options.categories, options.halfStars)),
+                                   options.categories, options.halfStars,
+                                   options.unobserved == "zero")),
       m_lik(gpmf::makeObservationLikelihood(m_obs.kind, m_obs.categories, options.slope,
                                             options.delta)),
       m_estimator(options.estimator, options.samples), m_ghBound(20),
@@ -81,7 +85,31 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
             moments.push_back(secondMoment(q));
     }
     const Rng pick = Rng::stream(seed, kStreamEvalPick);
-    m_evalTrain = seededSubset(iota(m_obs.trainCount()), std::size_t(options.evalEntries), pick);
+    m_evalTrain = trainingEntries(
+        seededSubset(iota(m_obs.trainCount()), std::size_t(options.evalEntries), pick));
+    if (m_obs.unobservedZero) { // a fixed sample of the zeros for the bound
+        m_zeroCount = m_obs.users() * m_obs.items() - m_obs.trainCount();
+        Rng rng = Rng::stream(seed, kStreamZeros, 0);
+        const auto observed = [&](std::int32_t u, std::int32_t i) {
+            const auto row = std::span(m_obs.byUser.other)
+                                 .subspan(std::size_t(m_obs.byUser.start[std::size_t(u)]),
+                                          std::size_t(m_obs.byUser.size(u)));
+            return std::binary_search(row.begin(), row.end(), i);
+        };
+        if (m_zeroCount <= options.evalEntries) { // all of them
+            for (std::int32_t u = 0; u < m_obs.users(); ++u)
+                for (std::int32_t i = 0; i < m_obs.items(); ++i)
+                    if (!observed(u, i))
+                        m_evalZeros.push_back({u, i, 0.0f});
+        }
+        while (std::int64_t(m_evalZeros.size()) <
+               std::min<std::int64_t>(m_zeroCount, options.evalEntries)) {
+            const auto u = std::int32_t(rng.below(std::uint64_t(m_obs.users())));
+            const auto i = std::int32_t(rng.below(std::uint64_t(m_obs.items())));
+            if (!observed(u, i)) // drawn with replacement: an unbiased sample
+                m_evalZeros.push_back({u, i, 0.0f});
+        }
+    }
     m_evalTest =
         seededSubset(iota(std::int64_t(m_obs.test.size())), std::size_t(options.evalEntries), pick);
     m_rank = !m_data->observedZeros;
@@ -133,20 +161,61 @@ void GpmfTrainer::drawRows(const GaussianQ& other, Rng& rng, Chunk& c, Eigen::In
     rows.rowwise() += other.mean().transpose();
 }
 
-double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
+void GpmfTrainer::pickEntries(Side side, std::int64_t column, std::int64_t t)
 {
     const gpmf::ColumnEntries& entries = side == Side::Users ? m_obs.byUser : m_obs.byItem;
-    const std::vector<GaussianQ>& others = qs(side == Side::Users ? Side::Items : Side::Users);
-    GaussianQ& q = qs(side)[std::size_t(column)];
     const std::int64_t first = entries.start[std::size_t(column)];
     const std::int64_t all = entries.size(column);
-
-    // The entries this update reads: all, or a seeded subsample.
+    m_pick.clear();
+    // The observed entries: all, or a seeded subsample scaled by |O_j|/|M|.
     std::vector<std::int64_t> picked = iota(all);
     if (m_options.subsample > 0 && all > m_options.subsample)
         picked = seededSubset(std::move(picked), std::size_t(m_options.subsample),
                               Rng::stream(m_seed, kStreamSubsample, std::uint64_t(t)));
-    const std::int64_t n = std::int64_t(picked.size());
+    for (std::int64_t k : picked) {
+        const std::size_t e = std::size_t(first + k);
+        m_pick.push_back({entries.other[e], entries.y[e], double(all) / double(picked.size())});
+    }
+    if (!m_obs.unobservedZero)
+        return;
+    // The unobserved entries are zeros: a seeded sample of them, scaled by their number.
+    const std::int64_t span = side == Side::Users ? m_obs.items() : m_obs.users();
+    const std::int64_t zeros = span - all;
+    const std::int64_t take = std::min<std::int64_t>(
+        zeros, m_options.zeroSamples > 0 ? m_options.zeroSamples
+                                         : std::max<std::int64_t>(std::int64_t(picked.size()), 10));
+    if (take <= 0)
+        return;
+    const auto observed = std::span(entries.other).subspan(std::size_t(first), std::size_t(all));
+    std::vector<std::int64_t> unobserved;
+    Rng rng = Rng::stream(m_seed, kStreamZeros, std::uint64_t(t));
+    if (2 * take > zeros) { // dense column: draw from the complement itself
+        for (std::int64_t o = 0, k = 0; o < span; ++o) {
+            while (k < all && observed[std::size_t(k)] < o)
+                ++k;
+            if (k >= all || observed[std::size_t(k)] != o)
+                unobserved.push_back(o);
+        }
+        unobserved = seededSubset(std::move(unobserved), std::size_t(take), rng);
+    } else { // sparse column: rejection, distinct draws
+        while (std::int64_t(unobserved.size()) < take) {
+            const std::int64_t o = std::int64_t(rng.below(std::uint64_t(span)));
+            if (!std::binary_search(observed.begin(), observed.end(), std::int32_t(o)) &&
+                std::find(unobserved.begin(), unobserved.end(), o) == unobserved.end())
+                unobserved.push_back(o);
+        }
+        std::sort(unobserved.begin(), unobserved.end());
+    }
+    for (std::int64_t o : unobserved)
+        m_pick.push_back({std::int32_t(o), 0.0f, double(zeros) / double(take)});
+}
+
+double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
+{
+    const std::vector<GaussianQ>& others = qs(side == Side::Users ? Side::Items : Side::Users);
+    GaussianQ& q = qs(side)[std::size_t(column)];
+    pickEntries(side, column, t);
+    const std::int64_t n = std::int64_t(m_pick.size());
     const int D = q.dim(), k1 = m_options.outerSamples;
     const CovarianceForm form = q.form();
 
@@ -156,8 +225,7 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
         c.h.resize(rows, D);
         c.rngs.clear();
         for (std::int64_t r = begin; r < end; ++r) {
-            const std::int64_t e = first + picked[std::size_t(r)];
-            const std::int32_t o = entries.other[std::size_t(e)];
+            const std::int32_t o = m_pick[std::size_t(r)].other;
             c.rngs.push_back(Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(o)));
             drawRows(others[std::size_t(o)], c.rngs.back(), c, (r - begin) * k1);
         }
@@ -167,15 +235,15 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
         c.alpha.resize(rows);
         c.gamma.resize(rows);
         for (std::int64_t r = begin; r < end; ++r) {
-            const double y = entries.y[std::size_t(first + picked[std::size_t(r)])];
+            const Picked& p = m_pick[std::size_t(r)];
             Rng& rng = c.rngs[std::size_t(r - begin)];
             for (int a = 0; a < k1; ++a) {
                 const Eigen::Index i = (r - begin) * k1 + a;
-                m_estimator.estimate(*m_lik, y, c.mf[i], c.vf[i], rng, c.alpha[i], c.gamma[i]);
+                m_estimator.estimate(*m_lik, p.y, c.mf[i], c.vf[i], rng, c.alpha[i], c.gamma[i]);
+                c.alpha[i] *= p.weight / k1; // the entry's scale, over its k1 draws
+                c.gamma[i] *= p.weight / k1;
             }
         }
-        c.alpha /= double(k1);
-        c.gamma /= double(k1);
         c.grads.reset(D, form);
         c.grads.addRows(c.h, c.alpha, c.gamma, form);
     });
@@ -183,8 +251,6 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
     for (int ci = 0; n > 0 && ci < chunks; ++ci)
         m_grads.add(m_chunks[std::size_t(ci)].grads, form);
-    if (n > 0)
-        m_grads.scale(double(all) / double(n), form);
 
     const std::size_t slot = std::size_t(side == Side::Users ? column : m_obs.users() + column);
     const GaussianPrior prior = GaussianPrior::isotropic(D, m_priorVar[int(side)]);
@@ -212,6 +278,8 @@ double GpmfTrainer::klSum() const
 {
     double kl = 0.0;
     for (Side side : {Side::Users, Side::Items}) {
+        if (!(m_priorVar[int(side)] > 0.0) || !std::isfinite(m_priorVar[int(side)]))
+            return std::numeric_limits<double>::quiet_NaN(); // diverged: no prior to compare
         const GaussianPrior prior = GaussianPrior::isotropic(m_options.D, m_priorVar[int(side)]);
         for (const GaussianQ& q : qs(side))
             kl += q.kl(prior);
@@ -219,22 +287,18 @@ double GpmfTrainer::klSum() const
     return kl;
 }
 
-double GpmfTrainer::expectedTerms(const std::vector<std::int64_t>& entries) const
+double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) const
 {
-    const gpmf::ColumnEntries& byUser = m_obs.byUser;
     return sumChunks(std::int64_t(entries.size()), [&](std::int64_t begin, std::int64_t end) {
         double s = 0.0;
         Eigen::VectorXd z(m_options.D), u(m_options.D);
         Eigen::VectorXd work(m_options.D);
         for (std::int64_t r = begin; r < end; ++r) {
-            const std::int64_t e = entries[std::size_t(r)];
-            const std::int64_t user =
-                std::upper_bound(byUser.start.begin(), byUser.start.end(), e) -
-                byUser.start.begin() - 1;
-            const GaussianQ& qu = m_users[std::size_t(user)];
-            const GaussianQ& qv = m_items[std::size_t(byUser.other[std::size_t(e)])];
-            const double y = byUser.y[std::size_t(e)];
-            Rng rng = Rng::stream(m_seed, kStreamBound, std::uint64_t(e));
+            const gpmf::TestEntry& e = entries[std::size_t(r)];
+            const GaussianQ& qu = m_users[std::size_t(e.user)];
+            const GaussianQ& qv = m_items[std::size_t(e.item)];
+            Rng rng =
+                Rng::stream(m_seed, kStreamBound, std::uint64_t(e.user), std::uint64_t(e.item));
             double term = 0.0;
             for (int a = 0; a < kBoundDraws; ++a) {
                 for (int k = 0; k < m_options.D; ++k)
@@ -251,7 +315,7 @@ double GpmfTrainer::expectedTerms(const std::vector<std::int64_t>& entries) cons
                 } else {
                     v = (qv.root().col(0).cwiseProduct(u)).squaredNorm();
                 }
-                term += m_lik->expectedLogLik(y, u.dot(qv.mean()), v, m_ghBound);
+                term += m_lik->expectedLogLik(e.y, u.dot(qv.mean()), v, m_ghBound);
             }
             s += term / kBoundDraws;
         }
@@ -259,9 +323,29 @@ double GpmfTrainer::expectedTerms(const std::vector<std::int64_t>& entries) cons
     });
 }
 
+std::vector<gpmf::TestEntry> GpmfTrainer::trainingEntries(const std::vector<std::int64_t>& at) const
+{
+    const gpmf::ColumnEntries& byUser = m_obs.byUser;
+    std::vector<gpmf::TestEntry> out;
+    out.reserve(at.size());
+    for (std::int64_t e : at) {
+        const std::int64_t user = std::upper_bound(byUser.start.begin(), byUser.start.end(), e) -
+                                  byUser.start.begin() - 1;
+        out.push_back({std::int32_t(user), byUser.other[std::size_t(e)], byUser.y[std::size_t(e)]});
+    }
+    return out;
+}
+
+double GpmfTrainer::zeroTerms() const
+{
+    if (m_evalZeros.empty())
+        return 0.0;
+    return double(m_zeroCount) / double(m_evalZeros.size()) * expectedTerms(m_evalZeros);
+}
+
 double GpmfTrainer::bound() const
 {
-    return expectedTerms(iota(m_obs.trainCount())) - klSum();
+    return expectedTerms(trainingEntries(iota(m_obs.trainCount()))) + zeroTerms() - klSum();
 }
 
 bool GpmfTrainer::diverged() const
@@ -279,8 +363,9 @@ bool GpmfTrainer::diverged() const
 Evaluation GpmfTrainer::evaluate(bool full)
 {
     Evaluation ev;
-    const std::vector<std::int64_t> train = full ? iota(m_obs.trainCount()) : m_evalTrain;
-    setSubsetElbo(ev, -klSum(), expectedTerms(train), std::int64_t(train.size()),
+    const std::vector<gpmf::TestEntry> train =
+        full ? trainingEntries(iota(m_obs.trainCount())) : m_evalTrain;
+    setSubsetElbo(ev, zeroTerms() - klSum(), expectedTerms(train), std::int64_t(train.size()),
                   m_obs.trainCount());
     addTestMetrics(ev, full ? iota(std::int64_t(m_obs.test.size())) : m_evalTest);
     ev.metrics["prior_variance_u"] = m_priorVar[0];

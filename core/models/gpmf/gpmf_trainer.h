@@ -90,6 +90,14 @@ private:
         std::vector<Rng> rngs;
         LgmGradients grads;
     };
+    // The entries one column update reads, with their scales.
+    struct Picked
+    {
+        std::int32_t other;
+        float y;
+        double weight;
+    };
+    void pickEntries(Side side, std::int64_t column, std::int64_t t);
     std::vector<GaussianQ>& qs(Side side) { return side == Side::Users ? m_users : m_items; }
     const std::vector<GaussianQ>& qs(Side side) const
     {
@@ -97,8 +105,12 @@ private:
     }
     // Draws k1 rows u^a ~ q(other) into c.h starting at row `at`.
     void drawRows(const GaussianQ& other, Rng& rng, Chunk& c, Eigen::Index at) const;
-    // Σ of the training entries' expected log-likelihoods over `entries` (indices into byUser).
-    double expectedTerms(const std::vector<std::int64_t>& entries) const;
+    // Σ of the entries' expected log-likelihoods E_q[log p(y | u_iᵀv_j)].
+    double expectedTerms(const std::vector<gpmf::TestEntry>& entries) const;
+    // The training entries at positions `at` of byUser.
+    std::vector<gpmf::TestEntry> trainingEntries(const std::vector<std::int64_t>& at) const;
+    // Unobserved entries as zeros: their terms, from the fixed sample, scaled to all of them.
+    double zeroTerms() const;
     double klSum() const;
     void addTestMetrics(Evaluation& ev, const std::vector<std::int64_t>& entries) const;
 
@@ -117,8 +129,12 @@ private:
     RobbinsMonro m_schedule;
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
-    std::vector<std::int64_t> m_evalTrain, m_evalTest; // the cheap evaluation's entries
-    bool m_rank = false;                               // ranking metrics (not fully observed)
+    std::vector<Picked> m_pick;
+    std::vector<gpmf::TestEntry> m_evalTrain; // the cheap evaluation's entries
+    std::vector<std::int64_t> m_evalTest;     // (test: positions in m_obs.test)
+    std::vector<gpmf::TestEntry> m_evalZeros; // unobserved zeros: the bound's sample
+    std::int64_t m_zeroCount = 0;             // unobserved zeros: how many
+    bool m_rank = false;                      // ranking metrics (not fully observed)
     RatingsEvaluation m_ratingsEval;
 };
 
