@@ -97,6 +97,14 @@ public:
     // standard deviations, 1/σ_j − σ_j Σ⁻¹_jj + 2σ_j Γ_jj.
     Eigen::MatrixXd rootGradient(const LgmGradients& grads, const GaussianPrior& prior) const;
 
+    // Frees the precision kept between natural steps (the next one recomputes it from R, D³):
+    // for a model that holds many q's (generalized PMF's columns), half their memory.
+    void releasePrecision()
+    {
+        m_precision = Eigen::MatrixXd();
+        m_precisionValid = false;
+    }
+
     // Setters for the gradient steps and for tests. setRoot expects the layout of root().
     void setMean(const Eigen::VectorXd& m);
     void setRoot(const Eigen::MatrixXd& root);

@@ -242,6 +242,25 @@ public:
         return c;
     }
 
+    // ∂/∂b_c and ∂/∂b_{c−1} of log p(y = c | f): s[σ(−a) + 1/(e^{a−b} − 1)] and
+    // −s[σ(b) + 1/(e^{a−b} − 1)] (the second term only between two cut points).
+    void cutDerivatives(double y, double f, double& dUpper, double& dLower) const
+    {
+        const int c = int(y);
+        dUpper = 0.0;
+        dLower = 0.0;
+        const bool interior = c >= 2 && c <= categories() - 1;
+        const double gap = interior ? 1.0 / std::expm1(m_slope * (m_cuts[std::size_t(c - 1)] -
+                                                                  m_cuts[std::size_t(c - 2)]))
+                                    : 0.0;
+        if (c <= categories() - 1)
+            dUpper = m_slope * (sigmoid(-upper(c, f)) + gap);
+        if (c >= 2)
+            dLower = -m_slope * (sigmoid(lower(c, f)) + gap);
+    }
+    const std::vector<double>& cuts() const { return m_cuts; }
+    double slope() const { return m_slope; }
+
 private:
     int categories() const { return int(m_cuts.size()) + 1; }
     double upper(int c, double f) const { return m_slope * (m_cuts[std::size_t(c - 1)] - f); }
@@ -373,6 +392,35 @@ std::vector<double> ordinalCuts(int categories, double spacing)
     for (int k = 1; k < categories; ++k)
         cuts[std::size_t(k - 1)] = spacing * (double(k) - 0.5 * double(categories));
     return cuts;
+}
+
+namespace {
+
+const Ordinal& ordinal(const Likelihood& lik)
+{
+    const auto* o = dynamic_cast<const Ordinal*>(&lik);
+    if (!o)
+        throw std::invalid_argument("likelihood = " + likelihoodName(lik.kind()) +
+                                    " has no cut points");
+    return *o;
+}
+
+} // namespace
+
+void ordinalCutDerivatives(const Likelihood& lik, double y, double f, double& dUpper,
+                           double& dLower)
+{
+    ordinal(lik).cutDerivatives(y, f, dUpper, dLower);
+}
+
+std::vector<double> ordinalCutsOf(const Likelihood& lik)
+{
+    return ordinal(lik).cuts();
+}
+
+double ordinalSlopeOf(const Likelihood& lik)
+{
+    return ordinal(lik).slope();
 }
 
 std::unique_ptr<Likelihood> makeOrdinalLikelihood(std::vector<double> cuts, double slope)

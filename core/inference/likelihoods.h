@@ -72,6 +72,13 @@ std::unique_ptr<Likelihood> makeLikelihood(LikelihoodKind kind, double noiseSd =
 // 1…cuts.size() + 1. Throws std::invalid_argument naming the field unless the cut points are
 // finite and increasing and the slope is > 0.
 std::unique_ptr<Likelihood> makeOrdinalLikelihood(std::vector<double> cuts, double slope);
+// An ordinal likelihood's parts: ∂/∂b_c and ∂/∂b_{c−1} of log p(y = c | f) (0 for a cut the
+// category does not have), its cut points and its slope. Throw std::invalid_argument for another
+// likelihood.
+void ordinalCutDerivatives(const Likelihood& lik, double y, double f, double& dUpper,
+                           double& dLower);
+std::vector<double> ordinalCutsOf(const Likelihood& lik);
+double ordinalSlopeOf(const Likelihood& lik);
 // C − 1 cut points spaced `spacing` apart, centred on 0: b_k = δ(k − C/2) (paper 002's runs:
 // C = 5, δ = 15, so ±7.5 and ±22.5). Throws std::invalid_argument unless C ≥ 2 and δ > 0.
 std::vector<double> ordinalCuts(int categories, double spacing);

@@ -239,6 +239,34 @@ private slots:
             QVERIFY(lik->outsideSupport(0.0) && lik->outsideSupport(6.0) &&
                     lik->outsideSupport(2.5) && !lik->outsideSupport(5.0));
         }
+        // The derivatives in the cut points against finite differences of log p in each cut.
+        const std::vector<double> cuts = {-2.0, -0.5, 1.0, 3.0};
+        const auto base = makeOrdinalLikelihood(cuts, 2.5);
+        for (int c = 1; c <= 5; ++c)
+            for (double f : {-3.0, -0.7, 0.2, 2.0, 4.5}) {
+                double up = 0, low = 0;
+                ordinalCutDerivatives(*base, c, f, up, low);
+                const auto fd = [&](int k) { // ∂ log p/∂b_k by central differences
+                    if (k < 1 || k > 4)
+                        return 0.0;
+                    std::vector<double> a = cuts, b = cuts;
+                    a[std::size_t(k - 1)] += 1e-6;
+                    b[std::size_t(k - 1)] -= 1e-6;
+                    return (makeOrdinalLikelihood(a, 2.5)->logLik(c, f) -
+                            makeOrdinalLikelihood(b, 2.5)->logLik(c, f)) /
+                           2e-6;
+                };
+                QVERIFY2(
+                    std::abs(up - fd(c)) < 1e-6 * (1 + std::abs(up)),
+                    qPrintable(QString("c %1 f %2: %3 vs %4").arg(c).arg(f).arg(up).arg(fd(c))));
+                QVERIFY2(std::abs(low - fd(c - 1)) < 1e-6 * (1 + std::abs(low)),
+                         qPrintable(
+                             QString("c %1 f %2: %3 vs %4").arg(c).arg(f).arg(low).arg(fd(c - 1))));
+            }
+        QCOMPARE(ordinalCutsOf(*base), cuts);
+        QCOMPARE(ordinalSlopeOf(*base), 2.5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ordinalCutsOf(*makeLikelihood(LikelihoodKind::Logistic)));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ordinalCuts(1, 15.0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeOrdinalLikelihood({1.0, 1.0}, 1.0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeOrdinalLikelihood({0.0}, 0.0));

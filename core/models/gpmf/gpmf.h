@@ -31,6 +31,8 @@ struct GpmfOptions : DeclaredOptions<GpmfOptions>
     int categories{};       // ordinal: C; 0 = the largest category in the data
     gpmf::HalfStars halfStars{};
     double slope{}, delta{}; // ordinal: p(y = c | f) = σ(s(b_c − f)) − σ(s(b_{c−1} − f))
+    bool learnCuts{};        // ordinal: the cut points by AdaGrad after each users' half-sweep
+    double cutsRate{};       // its rate
     CovarianceForm covariance{};
     std::int64_t subsample{};   // entries per column update; 0 = all of the column's
     std::string unobserved;     // "missing" (the paper's) or "zero" (implicit feedback)

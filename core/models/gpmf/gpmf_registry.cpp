@@ -34,6 +34,13 @@ std::vector<ParamSpec> GpmfOptions::params(LgmAlgorithm algorithm)
                               100.0));
     p.push_back(positiveParam("delta", "Ordinal spacing δ",
                               "cut points b_k = δ(k − C/2), fixed (paper: 15)", 15.0));
+    p.push_back(boolParam("learn_cuts", "Learn the cut points",
+                          "ordinal: b_1 and the gaps b_k+1 − b_k (on a log scale) by AdaGrad on "
+                          "the bound's gradient after each pass over the users' columns; the "
+                          "paper kept them fixed",
+                          false));
+    p.push_back(positiveParam("cuts_rate", "Cut points' rate",
+                              "learn_cuts: AdaGrad's rate for b_1 and the log gaps", 0.1));
     p.push_back(choiceParam("covariance", "Covariance of q",
                             "full: N(m, S) per column, D² parameters; diagonal: D",
                             {"full", "diagonal"}, "full"));
@@ -102,6 +109,8 @@ const ParamFields<GpmfOptions>& GpmfOptions::fields()
                  gpmf::halfStarsFromName)
             .add("slope", &GpmfOptions::slope)
             .add("delta", &GpmfOptions::delta)
+            .add("learn_cuts", &GpmfOptions::learnCuts)
+            .add("cuts_rate", &GpmfOptions::cutsRate)
             .add("covariance", &GpmfOptions::covariance, covarianceName, covarianceFromName)
             .add("subsample", &GpmfOptions::subsample)
             .add("unobserved", &GpmfOptions::unobserved)

@@ -55,6 +55,16 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
                                                                                    options.tau0}
 {
     m_options.check();
+    m_learnCuts = options.learnCuts && m_obs.kind == gpmf::Observation::Ordinal;
+    if (m_learnCuts) {
+        const std::vector<double> cuts = ordinalCutsOf(*m_lik);
+        m_cutParams.resize(Eigen::Index(cuts.size()));
+        m_cutParams[0] = cuts[0];
+        for (std::size_t k = 1; k < cuts.size(); ++k)
+            m_cutParams[Eigen::Index(k)] = std::log(cuts[k] - cuts[k - 1]);
+        m_cutGrad = Eigen::VectorXd::Zero(m_cutParams.size());
+        m_cutOpt = AdaGrad(options.cutsRate);
+    }
     if (algorithm == LgmAlgorithm::BatchHybrid || algorithm == LgmAlgorithm::FixedPoint)
         throw std::invalid_argument("gpmf: the round robin updates one column at a time");
     const int D = options.D;
@@ -246,7 +256,15 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
         }
         c.grads.reset(D, form);
         c.grads.addRows(c.h, c.alpha, c.gamma, form);
+        if (m_learnCuts && side == Side::Users)
+            addCutGradient(c, begin, end);
     });
+    if (m_learnCuts && side == Side::Users) {
+        for (int ci = 0; ci < int(std::min<std::int64_t>(kChunks, n)); ++ci)
+            m_cutGrad += m_chunks[std::size_t(ci)].cutGrad;
+        if (column == m_obs.users() - 1)
+            stepCuts();
+    }
     m_grads.reset(D, form);
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
     for (int ci = 0; n > 0 && ci < chunks; ++ci)
@@ -256,6 +274,8 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
     const GaussianPrior prior = GaussianPrior::isotropic(D, m_priorVar[int(side)]);
     const double used =
         lgmUpdate(m_algorithm, q, m_grads, prior, rho, m_meanOpt[slot], m_rootOpt[slot]);
+    q.releasePrecision(); // D² doubles per column otherwise
+    m_nonFinite = m_nonFinite || !q.mean().allFinite() || !q.root().allFinite();
 
     auto& moments = m_secondMoment[int(side)];
     moments[std::size_t(column)] = secondMoment(q);
@@ -264,6 +284,50 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
                                              (double(moments.size()) * D),
                                          1e-12);
     return used;
+}
+
+void GpmfTrainer::addCutGradient(Chunk& c, std::int64_t begin, std::int64_t end) const
+{
+    const int k1 = m_options.outerSamples;
+    c.cutGrad = Eigen::VectorXd::Zero(m_cutParams.size());
+    for (std::int64_t r = begin; r < end; ++r) {
+        const Picked& p = m_pick[std::size_t(r)];
+        const int cat = int(p.y);
+        for (int a = 0; a < k1; ++a) {
+            const Eigen::Index i = (r - begin) * k1 + a;
+            double up = 0.0, low = 0.0;
+            for (int k = 0; k < m_ghBound.size(); ++k) {
+                double du = 0.0, dl = 0.0;
+                ordinalCutDerivatives(*m_lik, p.y,
+                                      c.mf[i] + std::sqrt(c.vf[i]) * m_ghBound.nodes()[k], du, dl);
+                up += m_ghBound.weights()[k] * du;
+                low += m_ghBound.weights()[k] * dl;
+            }
+            if (cat <= m_cutParams.size())
+                c.cutGrad[cat - 1] += p.weight / k1 * up;
+            if (cat >= 2)
+                c.cutGrad[cat - 2] += p.weight / k1 * low;
+        }
+    }
+}
+
+void GpmfTrainer::stepCuts()
+{
+    // b_l = θ_0 + Σ_{k=1..l} e^{θ_k}: ∂/∂θ_0 = Σ_l g_l, ∂/∂θ_k = e^{θ_k} Σ_{l≥k} g_l.
+    const Eigen::Index n = m_cutParams.size();
+    Eigen::ArrayXd g(n);
+    double tail = 0.0;
+    for (Eigen::Index k = n - 1; k >= 0; --k) {
+        tail += m_cutGrad[k];
+        g[k] = k == 0 ? tail : std::exp(m_cutParams[k]) * tail;
+    }
+    m_cutOpt.ascend(m_cutParams, g);
+    std::vector<double> cuts(static_cast<std::size_t>(n));
+    cuts[0] = m_cutParams[0];
+    for (Eigen::Index k = 1; k < n; ++k)
+        cuts[std::size_t(k)] = cuts[std::size_t(k - 1)] + std::exp(m_cutParams[k]);
+    m_lik = makeOrdinalLikelihood(std::move(cuts), m_options.slope);
+    m_cutGrad.setZero();
 }
 
 double GpmfTrainer::priorVarianceFit(Side side) const
@@ -350,14 +414,9 @@ double GpmfTrainer::bound() const
 
 bool GpmfTrainer::diverged() const
 {
-    for (Side side : {Side::Users, Side::Items}) {
-        if (!std::isfinite(m_priorVar[int(side)]))
-            return true;
-        for (const GaussianQ& q : qs(side))
-            if (!q.mean().allFinite() || !q.root().allFinite())
-                return true;
-    }
-    return false;
+    // Every change of q goes through updateColumn, which checks the column it moved: scanning
+    // every column after each step would cost as much as the step.
+    return m_nonFinite || !std::isfinite(m_priorVar[0]) || !std::isfinite(m_priorVar[1]);
 }
 
 Evaluation GpmfTrainer::evaluate(bool full)

@@ -89,7 +89,12 @@ private:
         Eigen::VectorXd mf, vf, alpha, gamma;
         std::vector<Rng> rngs;
         LgmGradients grads;
+        Eigen::VectorXd cutGrad; // learn_cuts: Σ E[∂ log p/∂b_k] of the chunk's entries
     };
+    // learn_cuts: adds the chunk's rows' E[∂ log p/∂b] to c.cutGrad.
+    void addCutGradient(Chunk& c, std::int64_t begin, std::int64_t end) const;
+    // learn_cuts: one AdaGrad step of b_1 and the log gaps from m_cutGrad, then zeroes it.
+    void stepCuts();
     // The entries one column update reads, with their scales.
     struct Picked
     {
@@ -130,6 +135,11 @@ private:
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
     std::vector<Picked> m_pick;
+    bool m_nonFinite = false; // a column update left NaN or infinity
+    bool m_learnCuts = false;
+    Eigen::VectorXd m_cutGrad;  // ∂bound/∂b over the users' columns updated since the last step
+    Eigen::ArrayXd m_cutParams; // b_1, log(b_2 − b_1), …
+    AdaGrad m_cutOpt;
     std::vector<gpmf::TestEntry> m_evalTrain; // the cheap evaluation's entries
     std::vector<std::int64_t> m_evalTest;     // (test: positions in m_obs.test)
     std::vector<gpmf::TestEntry> m_evalZeros; // unobserved zeros: the bound's sample
