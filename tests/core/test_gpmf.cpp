@@ -12,6 +12,7 @@
 #include <QtTest>
 #include <cmath>
 #include <set>
+#include <span>
 
 using namespace svi;
 using gpmf::Observation;
@@ -538,6 +539,94 @@ private slots:
         QVERIFY(learntCuts[3] - learntCuts[0] > 2.0 * (fixedCuts[3] - fixedCuts[0]));
         for (std::size_t k = 1; k < learntCuts.size(); ++k)
             QVERIFY(learntCuts[k] > learntCuts[k - 1]);
+    }
+
+    // The held-out measures on a case computed by hand: every q collapsed to its mean (S = 10⁻²⁴ I)
+    // so that the predictive is the likelihood at f = m_uᵀm_v; every entry held out.
+    void testMeasuresByHand()
+    {
+        const int D = 1;
+        const auto collapsed = [&](GpmfTrainer& tr, const Eigen::VectorXd& u,
+                                   const Eigen::VectorXd& v) {
+            for (int k = 0; k < u.size(); ++k) {
+                tr.q(Side::Users, k).setMean(u.segment(k, 1));
+                tr.q(Side::Users, k).setCovariance(1e-24 * Eigen::MatrixXd::Identity(D, D));
+            }
+            for (int k = 0; k < v.size(); ++k) {
+                tr.q(Side::Items, k).setMean(v.segment(k, 1));
+                tr.q(Side::Items, k).setCovariance(1e-24 * Eigen::MatrixXd::Identity(D, D));
+            }
+        };
+        // Counts: f = (1, −2; 0.5, −1) for users (1, 0.5) and items (1, −2); the rate is
+        // log(1 + e^f). A training entry per user keeps every column fitted; the rest held out.
+        Eigen::MatrixXd y(2, 3);
+        y << 3, 0, 1, 0, 2, 4;
+        GpmfOptions o = smallOptions(D);
+        o.likelihood = "count";
+        const auto data = [&](const Eigen::MatrixXd& values, const char* kind) {
+            // Columns 0, 1 held out; column 2 the training entry of each user.
+            auto d = std::const_pointer_cast<CountData>(matrixData(values.leftCols(2), kind, true));
+            std::swap(d->train, d->heldOut);
+            d->train = SparseRows();
+            d->vocabularySize = 3;
+            for (Eigen::Index u = 0; u < values.rows(); ++u) {
+                const std::int32_t col = 2;
+                const float v = float(values(u, 2));
+                d->train.appendRow(std::span(&col, 1), std::span(&v, 1));
+            }
+            return CountDataPtr(d);
+        };
+        const Eigen::MatrixXd counts = y.leftCols(2);
+        Eigen::MatrixXd withTrain(2, 3);
+        withTrain << counts, Eigen::Vector2d(1, 1);
+        GpmfTrainer tr(data(withTrain, "counts"), LgmAlgorithm::HybridMcSsvi, o, 5);
+        collapsed(tr, Eigen::Vector2d(1, 0.5), Eigen::Vector3d(1, -2, 0));
+        const auto lik = gpmf::makeObservationLikelihood(Observation::Count, 5, 1, 1);
+        double nll = 0, sq = 0, rel = 0, relN = 0, zeroWrong = 0, zeroN = 0, n = 0;
+        for (int u = 0; u < 2; ++u)
+            for (int i = 0; i < 2; ++i) {
+                const double f = (u == 0 ? 1.0 : 0.5) * (i == 0 ? 1.0 : -2.0);
+                const double yy = counts(u, i), mean = std::log1p(std::exp(f));
+                nll -= lik->logLik(yy, f);
+                sq += (mean - yy) * (mean - yy);
+                if (yy > 0) {
+                    rel += std::abs(mean - yy) / yy;
+                    ++relN;
+                } else {
+                    zeroWrong += mean >= 0.5 ? 1 : 0;
+                    ++zeroN;
+                }
+                ++n;
+            }
+        const Evaluation ev = tr.evaluate(true);
+        QVERIFY(std::abs(ev.metrics.at("test_nll") - nll / n) < 1e-9);
+        QVERIFY(std::abs(ev.metrics.at("heldout_loglik") + nll / n) < 1e-9);
+        QVERIFY(std::abs(ev.metrics.at("rmse") - std::sqrt(sq / n)) < 1e-9);
+        QVERIFY(std::abs(ev.metrics.at("test_relative_error") - rel / relN) < 1e-9);
+        QVERIFY(std::abs(ev.metrics.at("test_nonzero_error") - 100 * zeroWrong / zeroN) < 1e-9);
+        QVERIFY(!ev.metrics.count("precision_at_20")); // fully observed: nothing to rank
+
+        // Binary: p(y = 1) = σ(f); f = 1 → 1 (right), f = −2 → 0 (right), f = 0.5 → 0 (wrong),
+        // f = −1 → 1 (wrong): 50 %.
+        Eigen::MatrixXd b(2, 3);
+        b << 1, 0, 1, 0, 1, 1;
+        o.likelihood = "binary";
+        GpmfTrainer bt(data(b, "binary"), LgmAlgorithm::HybridMcSsvi, o, 5);
+        collapsed(bt, Eigen::Vector2d(1, 0.5), Eigen::Vector3d(1, -2, 0));
+        QVERIFY(std::abs(bt.evaluate(true).metrics.at("test_error") - 50.0) < 1e-9);
+
+        // Ordinal (cut points −1, 0, 1, slope 50, nearly a step): f = 1.5, −3, 0.75, −1.5 give
+        // ŷ ≈ 4, 1, 3, 1, so |ŷ − y| for y = 3, 1, 3, 2 is 1, 0, 0, 1: 0.5.
+        Eigen::MatrixXd c(2, 3);
+        c << 3, 1, 2, 3, 2, 2;
+        o.likelihood = "ordinal";
+        o.categories = 4;
+        o.slope = 50;
+        o.delta = 1;
+        GpmfTrainer ot(data(c, "ordinal"), LgmAlgorithm::HybridMcSsvi, o, 5);
+        collapsed(ot, Eigen::Vector2d(1.5, 0.75), Eigen::Vector3d(1, -2, 0));
+        QVERIFY2(std::abs(ot.evaluate(true).metrics.at("test_abs_error") - 0.5) < 1e-4,
+                 qPrintable(QString::number(ot.evaluate(true).metrics.at("test_abs_error"))));
     }
 };
 

@@ -84,10 +84,10 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
     };
     m_users = init(m_obs.users(), 0);
     m_items = init(m_obs.items(), 1);
+    // One AdaGrad state per column (users, then items); each allocates on its first step, so
+    // MC-SSVI's and H-MC-SSVI's unused ones cost nothing.
     m_meanOpt.assign(std::size_t(m_obs.users() + m_obs.items()), AdaGrad(options.adagradRate));
-    if (algorithm == LgmAlgorithm::SDsvi)
-        m_rootOpt = m_meanOpt;
-    m_rootOpt.resize(m_meanOpt.size(), AdaGrad(options.adagradRate)); // MC-SSVI reads none
+    m_rootOpt = m_meanOpt;
     for (Side side : {Side::Users, Side::Items}) {
         m_priorVar[int(side)] = options.priorVariance;
         auto& moments = m_secondMoment[int(side)];
