@@ -154,9 +154,9 @@ public:
     void derivatives(double y, double f, double& d1, double& d2) const override
     {
         const double s = sigmoid(f);
-        if (f < kTail) { // λ = e^f − e^{2f}/2 + …, r = 1 − e^f/2 + …
+        if (f < kTail) { // λ = e^f − e^{2f}/2 + …, r = 1 − e^f/2 + … (1 to double precision)
             const double e = std::exp(f);
-            d1 = y * (1.0 - 0.5 * e) - s;
+            d1 = y - s;
             d2 = -(0.5 * y + 1.0) * e;
             return;
         }

@@ -628,6 +628,115 @@ private slots:
         QVERIFY2(std::abs(ot.evaluate(true).metrics.at("test_abs_error") - 0.5) < 1e-4,
                  qPrintable(QString::number(ot.evaluate(true).metrics.at("test_abs_error"))));
     }
+
+    // The bound at collapsed users' q (so that its draws of u_i are exact): Σ of each entry's
+    // E[log p(y | f)] under f ~ N(m_uᵀm_v, m_uᵀS_v m_u), by 60-node quadrature here, minus the
+    // KL of every column to its prior, N(0, σ² I) in closed form.
+    void boundByHand()
+    {
+        const int D = 2, N = 4, M = 3;
+        Eigen::MatrixXd y(N, M);
+        y << 0, 2, 5, 1, 0, 3, 4, 1, 0, 2, 2, 1;
+        GpmfOptions o = smallOptions(D);
+        o.likelihood = "count";
+        GpmfTrainer tr(matrixData(y, "counts", true), LgmAlgorithm::HybridMcSsvi, o, 5);
+        Rng rng(8);
+        for (int u = 0; u < N; ++u)
+            tr.q(Side::Users, u).setCovariance(1e-24 * Eigen::MatrixXd::Identity(D, D));
+        Eigen::Matrix2d S;
+        S << 0.6, 0.2, 0.2, 0.3;
+        for (int i = 0; i < M; ++i)
+            tr.q(Side::Items, i).setCovariance((1.0 + i) * S);
+        const GaussHermite gh(60);
+        const auto lik = gpmf::makeObservationLikelihood(Observation::Count, 5, 1, 1);
+        double expected = 0.0;
+        for (int u = 0; u < N; ++u)
+            for (int i = 0; i < M; ++i) {
+                const Eigen::VectorXd mu = tr.q(Side::Users, u).mean();
+                const Eigen::VectorXd mv = tr.q(Side::Items, i).mean();
+                const double v = mu.dot((1.0 + i) * S * mu);
+                expected +=
+                    gh.expect(mu.dot(mv), v, [&](double f) { return lik->logLik(y(u, i), f); });
+            }
+        const auto kl = [&](const GaussianQ& q) { // KL(N(m, S) ‖ N(0, I)), σ² = 1 here
+            const Eigen::MatrixXd c = q.covariance();
+            const double logDet = std::log(c.determinant());
+            return 0.5 * (c.trace() + q.mean().squaredNorm() - D - logDet);
+        };
+        for (int u = 0; u < N; ++u)
+            expected -= kl(tr.q(Side::Users, u));
+        for (int i = 0; i < M; ++i)
+            expected -= kl(tr.q(Side::Items, i));
+        QVERIFY2(std::abs(tr.bound() - expected) < 1e-6 * std::abs(expected),
+                 qPrintable(QString("%1 vs %2").arg(tr.bound()).arg(expected)));
+    }
+
+    // learn_cuts: the gradient a pass over the users' columns gathers is Σ over the entries of
+    // E[∂ log p(y | f)/∂b] under f ~ N(m_vᵀm_u, m_vᵀS_u m_v) — the q each user's update started
+    // from, the items' collapsed — by quadrature here; and its chain rule into b_1 and the log
+    // gaps against finite differences.
+    void cutGradientOfAPass()
+    {
+        const int D = 2, N = 5, M = 4;
+        Eigen::MatrixXd y(N, M);
+        Rng rng(12);
+        for (Eigen::Index k = 0; k < y.size(); ++k)
+            y.data()[k] = double(1 + rng.below(4));
+        GpmfOptions o = smallOptions(D);
+        o.likelihood = "ordinal";
+        o.slope = 2.0;
+        o.delta = 1.0;
+        o.learnCuts = true;
+        o.outerSamples = 1;
+        GpmfTrainer tr(matrixData(y, "ordinal", true), LgmAlgorithm::HybridMcSsvi, o, 5);
+        for (int i = 0; i < M; ++i)
+            tr.q(Side::Items, i).setCovariance(1e-24 * Eigen::MatrixXd::Identity(D, D));
+        Eigen::Matrix2d S;
+        S << 0.5, -0.1, -0.1, 0.4;
+        for (int u = 0; u < N; ++u)
+            tr.q(Side::Users, u).setCovariance(S);
+        const auto lik = makeOrdinalLikelihood(ordinalCuts(4, 1.0), 2.0);
+        const GaussHermite gh(60);
+        Eigen::VectorXd expected = Eigen::VectorXd::Zero(3);
+        for (int u = 0; u < N; ++u)
+            for (int i = 0; i < M; ++i) {
+                const Eigen::VectorXd mu = tr.q(Side::Users, u).mean();
+                const Eigen::VectorXd mv = tr.q(Side::Items, i).mean();
+                const int c = int(y(u, i));
+                const auto part = [&](bool upper) {
+                    return gh.expect(mu.dot(mv), mv.dot(S * mv), [&](double f) {
+                        double up = 0, low = 0;
+                        ordinalCutDerivatives(*lik, c, f, up, low);
+                        return upper ? up : low;
+                    });
+                };
+                if (c <= 3)
+                    expected[c - 1] += part(true);
+                if (c >= 2)
+                    expected[c - 2] += part(false);
+            }
+        for (std::int64_t t = 1; t <= N; ++t)
+            tr.step(t);
+        QVERIFY2((tr.lastCutGradient() - expected).norm() < 1e-4 * expected.norm(),
+                 qPrintable(QString("%1 vs %2").arg(tr.lastCutGradient()[0]).arg(expected[0])));
+        QVERIFY(ordinalCutsOf(tr.likelihood()) != ordinalCuts(4, 1.0)); // and they moved
+
+        // The chain rule: d/dθ of Σ_l dB_l b_l(θ) by central differences.
+        const Eigen::ArrayXd theta = gpmf::paramsFromCuts({-1.0, 0.5, 0.7, 2.0});
+        QVERIFY(std::abs(gpmf::cutsFromParams(theta)[2] - 0.7) < 1e-12);
+        const Eigen::VectorXd dB = Eigen::Vector4d(0.3, -1.2, 0.8, 0.5);
+        const Eigen::ArrayXd g = gpmf::cutParamGradient(theta, dB);
+        for (Eigen::Index k = 0; k < theta.size(); ++k) {
+            Eigen::ArrayXd a = theta, b = theta;
+            a[k] += 1e-6;
+            b[k] -= 1e-6;
+            const auto value = [&](const Eigen::ArrayXd& th) {
+                const std::vector<double> cuts = gpmf::cutsFromParams(th);
+                return Eigen::Map<const Eigen::VectorXd>(cuts.data(), 4).dot(dB);
+            };
+            QVERIFY(std::abs(g[k] - (value(a) - value(b)) / 2e-6) < 1e-6);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGpmf)

@@ -216,6 +216,35 @@ Observations makeObservations(const CountData& data, Observation kind, int categ
     return obs;
 }
 
+Eigen::ArrayXd paramsFromCuts(const std::vector<double>& cuts)
+{
+    Eigen::ArrayXd theta(Eigen::Index(cuts.size()));
+    theta[0] = cuts[0];
+    for (std::size_t k = 1; k < cuts.size(); ++k)
+        theta[Eigen::Index(k)] = std::log(cuts[k] - cuts[k - 1]);
+    return theta;
+}
+
+std::vector<double> cutsFromParams(const Eigen::ArrayXd& theta)
+{
+    std::vector<double> cuts(static_cast<std::size_t>(theta.size()));
+    cuts[0] = theta[0];
+    for (Eigen::Index k = 1; k < theta.size(); ++k)
+        cuts[std::size_t(k)] = cuts[std::size_t(k - 1)] + std::exp(theta[k]);
+    return cuts;
+}
+
+Eigen::ArrayXd cutParamGradient(const Eigen::ArrayXd& theta, const Eigen::VectorXd& dB)
+{
+    Eigen::ArrayXd g(theta.size());
+    double tail = 0.0;
+    for (Eigen::Index k = theta.size() - 1; k >= 0; --k) {
+        tail += dB[k];
+        g[k] = k == 0 ? tail : std::exp(theta[k]) * tail;
+    }
+    return g;
+}
+
 CountDataPtr makeSyntheticMatrix(const SyntheticMatrixOptions& o)
 {
     if (o.users < 1 || o.items < 1 || o.dim < 1)

@@ -18,6 +18,7 @@
 #include "core/data/count_data.h"
 #include "core/inference/likelihoods.h"
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -83,6 +84,13 @@ Observations makeObservations(const CountData& data, Observation kind, int categ
 // ordinal → makeOrdinalLikelihood(ordinalCuts(categories, delta), slope).
 std::unique_ptr<Likelihood> makeObservationLikelihood(Observation kind, int categories,
                                                       double slope, double delta);
+
+// The ordinal cut points as unconstrained parameters θ = (b_1, log(b_2 − b_1), …), back, and
+// the gradient in θ of a function whose gradient in b is dB: ∂/∂θ_0 = Σ_l dB_l and ∂/∂θ_k =
+// e^{θ_k} Σ_{l≥k} dB_l (b_l = θ_0 + Σ_{k=1..l} e^{θ_k}).
+Eigen::ArrayXd paramsFromCuts(const std::vector<double>& cuts);
+std::vector<double> cutsFromParams(const Eigen::ArrayXd& theta);
+Eigen::ArrayXd cutParamGradient(const Eigen::ArrayXd& theta, const Eigen::VectorXd& dB);
 
 // The paper's artificial data: U, V with columns ~ N(0, I_D), every entry y_ij ~ p(y | u_iᵀv_j)
 // drawn, a seeded `testFraction` of the entries held out. kind "ratings", observedZeros, values

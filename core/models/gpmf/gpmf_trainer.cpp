@@ -57,11 +57,7 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
     m_options.check();
     m_learnCuts = options.learnCuts && m_obs.kind == gpmf::Observation::Ordinal;
     if (m_learnCuts) {
-        const std::vector<double> cuts = ordinalCutsOf(*m_lik);
-        m_cutParams.resize(Eigen::Index(cuts.size()));
-        m_cutParams[0] = cuts[0];
-        for (std::size_t k = 1; k < cuts.size(); ++k)
-            m_cutParams[Eigen::Index(k)] = std::log(cuts[k] - cuts[k - 1]);
+        m_cutParams = gpmf::paramsFromCuts(ordinalCutsOf(*m_lik));
         m_cutGrad = Eigen::VectorXd::Zero(m_cutParams.size());
         m_cutOpt = AdaGrad(options.cutsRate);
     }
@@ -313,20 +309,9 @@ void GpmfTrainer::addCutGradient(Chunk& c, std::int64_t begin, std::int64_t end)
 
 void GpmfTrainer::stepCuts()
 {
-    // b_l = θ_0 + Σ_{k=1..l} e^{θ_k}: ∂/∂θ_0 = Σ_l g_l, ∂/∂θ_k = e^{θ_k} Σ_{l≥k} g_l.
-    const Eigen::Index n = m_cutParams.size();
-    Eigen::ArrayXd g(n);
-    double tail = 0.0;
-    for (Eigen::Index k = n - 1; k >= 0; --k) {
-        tail += m_cutGrad[k];
-        g[k] = k == 0 ? tail : std::exp(m_cutParams[k]) * tail;
-    }
-    m_cutOpt.ascend(m_cutParams, g);
-    std::vector<double> cuts(static_cast<std::size_t>(n));
-    cuts[0] = m_cutParams[0];
-    for (Eigen::Index k = 1; k < n; ++k)
-        cuts[std::size_t(k)] = cuts[std::size_t(k - 1)] + std::exp(m_cutParams[k]);
-    m_lik = makeOrdinalLikelihood(std::move(cuts), m_options.slope);
+    m_cutOpt.ascend(m_cutParams, gpmf::cutParamGradient(m_cutParams, m_cutGrad));
+    m_lik = makeOrdinalLikelihood(gpmf::cutsFromParams(m_cutParams), m_options.slope);
+    m_lastCutGrad = m_cutGrad;
     m_cutGrad.setZero();
 }
 

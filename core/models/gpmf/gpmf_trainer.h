@@ -69,6 +69,10 @@ public:
     // updateColumn used last).
     const LgmGradients& lastGradients() const { return m_grads; }
 
+    // learn_cuts: ∂bound/∂b of the last pass over the users' columns (what the last step of the
+    // cut points read), each entry's term under the q its user column's update started from.
+    const Eigen::VectorXd& lastCutGradient() const { return m_lastCutGrad; }
+
     const gpmf::Observations& observations() const { return m_obs; }
     const Likelihood& likelihood() const { return *m_lik; }
     GaussianQ& q(Side side, std::int64_t column) { return qs(side)[std::size_t(column)]; }
@@ -137,7 +141,8 @@ private:
     std::vector<Picked> m_pick;
     bool m_nonFinite = false; // a column update left NaN or infinity
     bool m_learnCuts = false;
-    Eigen::VectorXd m_cutGrad;  // ∂bound/∂b over the users' columns updated since the last step
+    Eigen::VectorXd m_cutGrad; // ∂bound/∂b over the users' columns updated since the last step
+    Eigen::VectorXd m_lastCutGrad;
     Eigen::ArrayXd m_cutParams; // b_1, log(b_2 − b_1), …
     AdaGrad m_cutOpt;
     std::vector<gpmf::TestEntry> m_evalTrain; // the cheap evaluation's entries
