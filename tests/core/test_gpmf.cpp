@@ -57,6 +57,23 @@ GpmfOptions smallOptions(int D)
     return o;
 }
 
+// Planted factors U, V ~ N(0, 2 I) (D × N, D × M) and every entry drawn from `lik` at
+// f = UᵀV; returns y and sets f.
+Eigen::MatrixXd plantedMatrix(int D, int N, int M, const Likelihood& lik, Rng& rng,
+                              Eigen::MatrixXd& f)
+{
+    Eigen::MatrixXd U(D, N), V(D, M);
+    for (Eigen::Index k = 0; k < U.size(); ++k)
+        U.data()[k] = std::sqrt(2.0) * rng.normal();
+    for (Eigen::Index k = 0; k < V.size(); ++k)
+        V.data()[k] = std::sqrt(2.0) * rng.normal();
+    f = U.transpose() * V;
+    Eigen::MatrixXd y(N, M);
+    for (Eigen::Index k = 0; k < y.size(); ++k)
+        y.data()[k] = lik.sample(f.data()[k], rng);
+    return y;
+}
+
 double correlation(const Eigen::VectorXd& a, const Eigen::VectorXd& b)
 {
     const Eigen::ArrayXd x = a.array() - a.mean(), y = b.array() - b.mean();
@@ -460,16 +477,9 @@ private slots:
         QFETCH(int, algorithm);
         const int D = 2, N = 120, M = 100;
         Rng rng(17);
-        Eigen::MatrixXd U(D, N), V(D, M);
-        for (Eigen::Index k = 0; k < U.size(); ++k)
-            U.data()[k] = std::sqrt(2.0) * rng.normal();
-        for (Eigen::Index k = 0; k < V.size(); ++k)
-            V.data()[k] = std::sqrt(2.0) * rng.normal();
-        const Eigen::MatrixXd f = U.transpose() * V;
         const auto lik = gpmf::makeObservationLikelihood(Observation(kind), 5, 3.0, 2.0);
-        Eigen::MatrixXd y(N, M);
-        for (Eigen::Index k = 0; k < y.size(); ++k)
-            y.data()[k] = lik->sample(f.data()[k], rng);
+        Eigen::MatrixXd f;
+        const Eigen::MatrixXd y = plantedMatrix(D, N, M, *lik, rng, f);
         GpmfOptions o = smallOptions(D);
         o.slope = 3.0;
         o.delta = 2.0;
@@ -509,16 +519,9 @@ private slots:
     {
         const int D = 2, N = 100, M = 80;
         Rng rng(23);
-        Eigen::MatrixXd U(D, N), V(D, M);
-        for (Eigen::Index k = 0; k < U.size(); ++k)
-            U.data()[k] = std::sqrt(2.0) * rng.normal();
-        for (Eigen::Index k = 0; k < V.size(); ++k)
-            V.data()[k] = std::sqrt(2.0) * rng.normal();
-        const Eigen::MatrixXd f = U.transpose() * V;
         const auto truth = makeOrdinalLikelihood(ordinalCuts(5, 2.0), 3.0);
-        Eigen::MatrixXd y(N, M);
-        for (Eigen::Index k = 0; k < y.size(); ++k)
-            y.data()[k] = truth->sample(f.data()[k], rng);
+        Eigen::MatrixXd f;
+        const Eigen::MatrixXd y = plantedMatrix(D, N, M, *truth, rng, f);
         GpmfOptions o = smallOptions(D);
         o.slope = 3.0;
         o.delta = 0.4;
