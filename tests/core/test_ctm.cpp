@@ -1,0 +1,71 @@
+// The correlated topic model (paper 002, Sec. 3.7): a document's summed-out word terms, their
+// gradient and Hessian in η against finite differences and against the direct sum.
+
+#include "core/math/random.h"
+#include "core/models/ctm/ctm_math.h"
+
+#include <QtTest>
+#include <cmath>
+#include <vector>
+
+using namespace svi;
+
+class TestCtm : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void documentTermsMatchFiniteDifferences()
+    {
+        const int K = 5, V = 9;
+        Rng rng(3);
+        MatrixRD beta(V, K); // each topic (column) a distribution over the words
+        for (Eigen::Index k = 0; k < beta.size(); ++k)
+            beta.data()[k] = 0.1 + rng.uniform();
+        for (int k = 0; k < K; ++k)
+            beta.col(k) /= beta.col(k).sum();
+        const std::vector<std::int32_t> words{0, 3, 4, 8};
+        const std::vector<float> counts{2, 1, 5, 3};
+        Eigen::VectorXd eta(K - 1);
+        eta << 0.4, -1.2, 2.0, 0.1;
+        Eigen::VectorXd theta, r, grad = Eigen::VectorXd::Zero(K - 1);
+        Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(K - 1, K - 1);
+        const double value = ctm::documentTerms(eta, words, counts, beta, grad, &hess, theta, r);
+
+        // The value directly: Σ_n c_n log Σ_k θ_k β_kw with θ = softmax(η, 0).
+        Eigen::VectorXd full(K);
+        full << eta, 0.0;
+        const Eigen::VectorXd th = full.array().exp() / full.array().exp().sum();
+        QVERIFY(std::abs(th.sum() - 1.0) < 1e-12 && (theta - th).norm() < 1e-12);
+        double direct = 0.0;
+        for (std::size_t n = 0; n < words.size(); ++n)
+            direct += counts[n] * std::log(th.dot(beta.row(words[n]).transpose()));
+        QVERIFY(std::abs(value - direct) < 1e-12 * std::abs(direct));
+
+        const double h = 1e-5;
+        for (int j = 0; j < K - 1; ++j) {
+            Eigen::VectorXd a = eta, b = eta, ga = Eigen::VectorXd::Zero(K - 1),
+                            gb = Eigen::VectorXd::Zero(K - 1);
+            a[j] += h;
+            b[j] -= h;
+            const double va = ctm::documentTerms(a, words, counts, beta, ga, nullptr, theta, r);
+            const double vb = ctm::documentTerms(b, words, counts, beta, gb, nullptr, theta, r);
+            QVERIFY2(
+                std::abs((va - vb) / (2 * h) - grad[j]) < 1e-6 * (1 + std::abs(grad[j])),
+                qPrintable(QString("∂%1: %2 vs %3").arg(j).arg(grad[j]).arg((va - vb) / (2 * h))));
+            const Eigen::VectorXd column = (ga - gb) / (2 * h);
+            QVERIFY2((column - hess.col(j)).norm() < 1e-5 * (1 + hess.norm()),
+                     qPrintable(QString("∂²·%1").arg(j)));
+        }
+        QVERIFY((hess - hess.transpose()).norm() < 1e-12);
+        // An extreme η keeps its digits (no overflow in the softmax).
+        Eigen::VectorXd big = eta;
+        big[2] = 800.0;
+        Eigen::VectorXd g = Eigen::VectorXd::Zero(K - 1);
+        QVERIFY(std::isfinite(ctm::documentTerms(big, words, counts, beta, g, nullptr, theta, r)));
+        QVERIFY(g.allFinite());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCtm)
+#include "test_ctm.moc"
