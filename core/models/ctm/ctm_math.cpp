@@ -1,6 +1,11 @@
 #include "core/models/ctm/ctm_math.h"
 
+#include "core/math/log_sum_exp.h"
+
+#include <Eigen/Cholesky>
 #include <cmath>
+#include <numbers>
+#include <stdexcept>
 
 namespace svi::ctm {
 
@@ -43,6 +48,38 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
         hess->noalias() += total * theta.head(k1) * theta.head(k1).transpose();
     }
     return value;
+}
+
+double importanceLogLikelihood(std::span<const std::int32_t> words, std::span<const float> counts,
+                               const MatrixRD& topicsByWord, const Eigen::VectorXd& mu,
+                               const Eigen::MatrixXd& priorPrecision, double logDetPrior,
+                               const Eigen::VectorXd& m, const Eigen::MatrixXd& S, double inflation,
+                               int samples, Rng& rng)
+{
+    const Eigen::Index d = m.size();
+    const Eigen::MatrixXd proposal = S + inflation * Eigen::MatrixXd::Identity(d, d);
+    const Eigen::LLT<Eigen::MatrixXd> llt(proposal);
+    if (llt.info() != Eigen::Success)
+        throw std::invalid_argument("importance sampling: the proposal's covariance is not "
+                                    "positive definite");
+    const Eigen::MatrixXd L = llt.matrixL();
+    const double logDetProposal = 2.0 * L.diagonal().array().log().sum();
+    const double half = 0.5 * double(d) * std::log(2.0 * std::numbers::pi);
+    Eigen::VectorXd z(d), eta(d), grad(d), theta, r;
+    LogSumExp lse;
+    for (int s = 0; s < samples; ++s) {
+        for (Eigen::Index k = 0; k < d; ++k)
+            z[k] = rng.normal();
+        eta.noalias() = m + L * z;
+        const Eigen::VectorXd dev = eta - mu;
+        const double logPrior = -half - 0.5 * logDetPrior - 0.5 * dev.dot(priorPrecision * dev);
+        const double logProposal = -half - 0.5 * logDetProposal - 0.5 * z.squaredNorm();
+        grad.setZero();
+        const double logLik =
+            documentTerms(eta, words, counts, topicsByWord, grad, nullptr, theta, r);
+        lse.add(logLik + logPrior - logProposal);
+    }
+    return lse.value() - std::log(double(samples));
 }
 
 } // namespace svi::ctm

@@ -11,6 +11,7 @@
 // Thread-safety: pure functions; any thread.
 
 #include "core/data/labelled_data.h" // MatrixRD
+#include "core/math/random.h"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -30,5 +31,18 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
                      std::span<const std::int32_t> words, std::span<const float> counts,
                      const MatrixRD& topicsByWord, Eigen::Ref<Eigen::VectorXd> grad,
                      Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r);
+
+// log p(w | μ, Σ, β) = log ∫ p(w | η, β) N(η | μ, Σ) dη of a document (App. A.5, eq. 105) by
+// importance sampling from N(m, S + inflation · I) — a posterior fitted to the document, its
+// covariance inflated against narrow posteriors (the paper: 0.1 and 1) — with `samples` draws
+// from `rng`: log (1/n) Σ_s p(w | η_s) N(η_s | μ, Σ) / N(η_s | m, S + inflation · I), by
+// log-sum-exp. p(w | η) = Π_n Σ_k h_k(η) β_{k,w_n} (the words' order does not matter: no
+// multinomial coefficient). `priorPrecision` is Σ⁻¹ and `logDetPrior` log|Σ|. The log of an
+// unbiased estimate: low by Jensen's gap, less so the better the proposal.
+double importanceLogLikelihood(std::span<const std::int32_t> words, std::span<const float> counts,
+                               const MatrixRD& topicsByWord, const Eigen::VectorXd& mu,
+                               const Eigen::MatrixXd& priorPrecision, double logDetPrior,
+                               const Eigen::VectorXd& m, const Eigen::MatrixXd& S, double inflation,
+                               int samples, Rng& rng);
 
 } // namespace svi::ctm
