@@ -1,8 +1,10 @@
 // The correlated topic model (paper 002, Sec. 3.7): a document's summed-out word terms, their
 // gradient and Hessian in η against finite differences and against the direct sum.
 
+#include "core/math/gauss_hermite.h"
 #include "core/math/random.h"
 #include "core/models/ctm/ctm_math.h"
+#include "core/models/ctm/ctm_trainer.h"
 
 #include <Eigen/LU>
 #include <QtTest>
@@ -131,6 +133,88 @@ private slots:
         QVERIFY(ctm::importanceLogLikelihood(words, counts, beta, mu, P, logDet,
                                              Eigen::Vector2d(mean[0] + 1.5, mean[1]), 0.01 * cov,
                                              0.0, 2000, narrow) < exact - 0.05);
+    }
+
+    // A document's update with K = 2 (η scalar): the Monte Carlo estimates g and Γ against
+    // 60-node quadrature of E_q[Σ c ξ′] and ½E_q[Σ c ξ″]; H-MC-SSVI's step at ρ = 1 sets
+    // S⁻¹ = Σ⁻¹ − 2Γ (Γ ≤ 0 here, so the projection keeps it); and eq. 62's gradient in the
+    // topics' logits against finite differences of the document's term, q collapsed to a point.
+    void documentUpdateAndTopicGradient()
+    {
+        auto corpus = std::make_shared<CountData>();
+        corpus->vocabularySize = 4;
+        corpus->source = "tiny corpus";
+        const std::vector<std::vector<std::pair<int, float>>> docs = {
+            {{0, 3}, {2, 1}}, {{1, 2}, {3, 2}}, {{0, 1}, {1, 1}, {3, 4}}};
+        for (const auto& doc : docs) {
+            std::vector<std::int32_t> w;
+            std::vector<float> c;
+            for (auto [word, count] : doc) {
+                w.push_back(word);
+                c.push_back(count);
+            }
+            corpus->train.appendRow(w, c);
+            corpus->heldOut.appendRow({}, {});
+        }
+        corpus->finalise();
+        CtmOptions o;
+        o.K = 2;
+        o.samples = 40000;
+        CtmTrainer tr(corpus, LgmAlgorithm::HybridMcSsvi, o, 3);
+        tr.q(1).setMean(Eigen::VectorXd::Constant(1, 0.4));
+        tr.q(1).setCovariance(Eigen::MatrixXd::Constant(1, 1, 0.3));
+        const auto words = corpus->train.rowCols(1);
+        const auto counts = corpus->train.rowCounts(1);
+        const GaussHermite gh(60);
+        Eigen::VectorXd theta, r;
+        const auto derivative = [&](double eta, int order) {
+            Eigen::VectorXd g = Eigen::VectorXd::Zero(1);
+            Eigen::MatrixXd h = Eigen::MatrixXd::Zero(1, 1);
+            ctm::documentTerms(Eigen::VectorXd::Constant(1, eta), words, counts, tr.topicsByWord(),
+                               g, &h, theta, r);
+            return order == 1 ? g[0] : h(0, 0);
+        };
+        const double g = gh.expect(0.4, 0.3, [&](double e) { return derivative(e, 1); });
+        const double gamma = 0.5 * gh.expect(0.4, 0.3, [&](double e) { return derivative(e, 2); });
+        tr.updateDocument(1, 1.0, 1, false);
+        QVERIFY2(std::abs(tr.lastGradients().g[0] - g) < 0.02 * std::abs(g) + 1e-3,
+                 qPrintable(QString("g %1 vs %2").arg(tr.lastGradients().g[0]).arg(g)));
+        QVERIFY2(std::abs(tr.lastGradients().gammaDiag[0] - gamma) < 0.02 * std::abs(gamma),
+                 qPrintable(QString("Γ %1 vs %2").arg(tr.lastGradients().gammaDiag[0]).arg(gamma)));
+        QVERIFY(gamma < 0.0);
+        const double precision = 1.0 - 2.0 * tr.lastGradients().gammaDiag[0]; // Σ = 1 to start
+        QVERIFY(std::abs(1.0 / tr.q(1).variances()[0] - precision) < 1e-9 * precision);
+
+        // Eq. 62 at a collapsed q: D · ∂/∂α of the document's term, by central differences of
+        // its value under β = softmax α (here through log β, the logits as the trainer keeps
+        // them normalised).
+        tr.q(2).setMean(Eigen::VectorXd::Constant(1, -0.3));
+        tr.q(2).setCovariance(Eigen::MatrixXd::Constant(1, 1, 1e-24));
+        tr.updateDocument(2, 1.0, 2, false); // its draws, for the topics' gradient
+        const Eigen::MatrixXd grad = tr.topicsGradient(tr.trainingRow(2));
+        const MatrixRD beta = tr.topicsByWord();
+        const auto value = [&](const Eigen::MatrixXd& alpha) { // alpha: K × V
+            MatrixRD b(4, 2);
+            for (int k = 0; k < 2; ++k) {
+                const Eigen::RowVectorXd e = alpha.row(k).array().exp();
+                b.col(k) = (e / e.sum()).transpose();
+            }
+            Eigen::VectorXd gg = Eigen::VectorXd::Zero(1);
+            return 3.0 * ctm::documentTerms(Eigen::VectorXd::Constant(1, -0.3),
+                                            corpus->train.rowCols(2), corpus->train.rowCounts(2), b,
+                                            gg, nullptr, theta, r);
+        };
+        const Eigen::MatrixXd alpha = beta.transpose().array().log();
+        for (int k = 0; k < 2; ++k)
+            for (int u = 0; u < 4; ++u) {
+                Eigen::MatrixXd a = alpha, b = alpha;
+                a(k, u) += 1e-6;
+                b(k, u) -= 1e-6;
+                const double fd = (value(a) - value(b)) / 2e-6;
+                QVERIFY2(
+                    std::abs(grad(k, u) - fd) < 1e-5 * (1 + std::abs(fd)),
+                    qPrintable(QString("α %1,%2: %3 vs %4").arg(k).arg(u).arg(grad(k, u)).arg(fd)));
+            }
     }
 };
 

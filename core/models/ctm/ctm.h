@@ -1,0 +1,39 @@
+#pragma once
+// The correlated topic model of Blei & Lafferty (2006) as paper 002 fits it (Sec. 3.7, App.
+// A.2): per document η_d ~ N(μ, Σ) in R^{K−1}, θ_d = h(η_d) (eq. 54), words from Σ_k θ_dk β_k
+// with the topic assignments summed out (the optimal bound, eq. 56); q(η_d) = N(m_d, S_d),
+// diagonal as in the paper's runs or full; documents visited in a round robin by H-MC-SSVI or
+// S-DSVI, μ and Σ by eq. 60–61 and the topics β by stochastic gradient (eq. 62) after each.
+
+#include "core/base/params.h"
+#include "core/inference/gaussian_q.h"
+#include "core/inference/lgm_update.h"
+
+#include <vector>
+
+namespace svi {
+
+// The settings; defaults and ranges are those declared by params(), the paper's where it
+// states them (10 samples, μ = 0 and Σ = I to start, 1/n for the natural steps, AdaGrad at
+// rate 1.0 for the others).
+struct CtmOptions : DeclaredOptions<CtmOptions>
+{
+    CtmOptions() { readDefaults(); }
+
+    int K{};                     // topics
+    CovarianceForm covariance{}; // of each q(η_d)
+    int samples{};               // draws of η per document update (N_MC)
+    double kappa{}, tau0{};      // natural steps: ρ = (n + τ0)^−κ at a document's n-th visit
+    double adagradRate{};        // the gradient steps of m_d (and of S_d's factor for S-DSVI)
+    double topicsRate{};         // AdaGrad's rate for the topics' logits (eq. 62)
+    bool learnPrior{};           // μ, Σ by eq. 60–61 after each document
+    int localIters{};            // natural steps fitting a test document's observed half
+    int evalDocs{};              // documents a cheap evaluation uses
+    int topWords{};              // words listed per topic in the preview
+
+    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
+    static std::vector<ParamSpec> allParams();
+    static const ParamFields<CtmOptions>& fields();
+};
+
+} // namespace svi

@@ -1,0 +1,83 @@
+#pragma once
+// CtmTrainer: the correlated topic model (ctm.h) on a corpus (CountData of documents × words).
+//
+// Step t visits training document d = the ((t − 1) mod D)-th: N_MC draws η ~ q(η_d) give the
+// estimates g = mean Σ_w c_w ∇ξ_w and Γ = ½ mean Σ_w c_w ∇²ξ_w (ctm_math.h; eq. 57), and q(η_d)
+// moves by the algorithm's rule (lgm_update.h) under the prior N(μ, Σ): H-MC-SSVI projects −2Γ
+// onto the positive semi-definite cone first (eq. 59: Γ keeps its non-positive eigenvalues),
+// so that the precision stays positive definite; S-DSVI reads Γ as it is. Then, when learnt,
+// μ = mean_d m_d and Σ = mean_d (S_d + (m_d − μ)(m_d − μ)ᵀ) (eq. 60–61, from running sums) and
+// the topics' logits α (β_k = softmax α_k) take an AdaGrad step along eq. 62's gradient from
+// this document scaled by D: D · mean_draws Σ_w c_w r_wk (δ_wu − β_ku), r_wk the topic
+// posterior of word w.
+//
+// Thread-safety: driven by one thread; evaluate() uses OpenMP across documents.
+
+#include "core/base/parallel.h"
+#include "core/data/count_data.h"
+#include "core/inference/optimizers.h"
+#include "core/inference/schedule.h"
+#include "core/math/random.h"
+#include "core/models/ctm/ctm.h"
+#include "core/run/trainer.h"
+
+#include <vector>
+
+namespace svi {
+
+class CtmTrainer final : public Trainer
+{
+public:
+    // Throws std::invalid_argument naming the field on bad options or a corpus a topic model
+    // cannot fit.
+    CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOptions& options,
+               std::uint64_t seed);
+    ~CtmTrainer() override;
+
+    double step(std::int64_t t) override;
+    std::int64_t itemsPerStep() const override { return 1; }
+    std::int64_t itemCount() const override { return std::int64_t(m_docs.size()); }
+    Evaluation evaluate(bool full) override;
+    bool diverged() const override;
+
+    // Updates the q of training document `doc` (an index into the training documents) with
+    // step size ρ, its draws seeded by t; the globals follow unless `globalsToo` is false.
+    double updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo = true);
+    const LgmGradients& lastGradients() const { return m_grads; }
+    // Eq. 62's gradient in the topics' logits α (K × V) from training row `row`, at the draws
+    // of its last update.
+    Eigen::MatrixXd topicsGradient(std::int64_t row) const;
+    std::int64_t trainingRow(std::int64_t doc) const { return m_docs[std::size_t(doc)]; }
+    GaussianQ& q(std::int64_t doc) { return m_q[std::size_t(doc)]; }
+    const GaussianPrior& prior() const { return m_prior; }
+    const MatrixRD& topicsByWord() const { return m_beta; } // V × K
+    int topics() const { return m_options.K; }
+
+private:
+    // g, Γ of row's terms at N_MC draws from q, and the draws' topic posteriors for eq. 62.
+    void estimate(const GaussianQ& q, std::int64_t row, std::int64_t t);
+    void updatePrior(const GaussianQ& before, const GaussianQ& after);
+    void stepTopics(std::int64_t row);
+
+    CountDataPtr m_data;
+    LgmAlgorithm m_algorithm;
+    CtmOptions m_options;
+    std::uint64_t m_seed;
+    std::vector<std::int64_t> m_docs; // the training rows
+    std::vector<GaussianQ> m_q;
+    std::vector<AdaGrad> m_meanOpt, m_rootOpt;
+    GaussianPrior m_prior;
+    Eigen::VectorXd m_sumMean;  // Σ_d m_d
+    Eigen::MatrixXd m_sumOuter; // Σ_d (S_d + m_d m_dᵀ)
+    MatrixRD m_alpha;           // topics' logits, K × V
+    MatrixRD m_beta;            // topics, word-major: V × K
+    AdaGrad m_topicsOpt;
+    RobbinsMonro m_schedule;
+    LgmGradients m_grads;
+    // The last estimate's draws' topic posteriors summed over words, for eq. 62: per topic k,
+    // Σ_w c_w r_wk (averaged over the draws), and per (word, topic) c_w r_wk.
+    Eigen::VectorXd m_topicMass;
+    MatrixRD m_wordTopic; // distinct words of the document × K
+};
+
+} // namespace svi
