@@ -1,4 +1,5 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/ctm/ctm.h"
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf.h"
@@ -18,6 +19,7 @@ const Registry& Registry::builtin()
         registerBpfa(r);
         registerLda(r);
         registerHdp(r);
+        registerCtm(r);
         registerPoissonFactorization(r);
         registerGaussianMf(r);
         registerGeneralizedPmf(r);

@@ -61,6 +61,10 @@ private slots:
                      qPrintable(QString("∂²·%1").arg(j)));
         }
         QVERIFY((hess - hess.transpose()).norm() < 1e-12);
+        // The diagonal alone, as diagonal q reads it.
+        Eigen::VectorXd diag = Eigen::VectorXd::Zero(K - 1), g0 = Eigen::VectorXd::Zero(K - 1);
+        ctm::documentTerms(eta, words, counts, beta, g0, nullptr, theta, r, &diag);
+        QVERIFY((diag - hess.diagonal()).norm() < 1e-12 * hess.norm());
         // An extreme η keeps its digits (no overflow in the softmax).
         Eigen::VectorXd big = eta;
         big[2] = 800.0;

@@ -5,6 +5,7 @@
 // exactly what the declaration rejects, with the same message.
 
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/models/ctm/ctm.h"
 #include "core/models/glm/glm_trainer.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf_trainer.h"
@@ -214,6 +215,23 @@ QStringList differences(const GpmfOptions& a, const GpmfOptions& b)
     return diff;
 }
 
+QStringList differences(const CtmOptions& a, const CtmOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(K);
+    SVI_SAME(covariance);
+    SVI_SAME(samples);
+    SVI_SAME(kappa);
+    SVI_SAME(tau0);
+    SVI_SAME(adagradRate);
+    SVI_SAME(topicsRate);
+    SVI_SAME(learnPrior);
+    SVI_SAME(localIters);
+    SVI_SAME(evalDocs);
+    SVI_SAME(topWords);
+    return diff;
+}
+
 QStringList differences(const SgpOptions& a, const SgpOptions& b)
 {
     QStringList diff;
@@ -284,6 +302,7 @@ const std::map<std::string, Model>& models()
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
         {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
         {"sgp", modelOf<SgpOptions>()},   {"gpmf", modelOf<GpmfOptions>()},
+        {"ctm", modelOf<CtmOptions>()},
     };
     return m;
 }

@@ -369,7 +369,7 @@ void TestParams::registryDeclaresDataAndComparison()
         return out;
     };
     QCOMPARE(list(r.modelsFor("ratings")), QStringList({"hpf", "pmf", "gmf", "gpmf"}));
-    QCOMPARE(list(r.modelsFor("corpus")), QStringList({"lda", "hdp"}));
+    QCOMPARE(list(r.modelsFor("corpus")), QStringList({"lda", "hdp", "ctm"}));
     QCOMPARE(list(r.modelsFor("image")), QStringList({"bpfa"}));
     // Every entry of a model fits the same data and declares the same metrics.
     for (const AlgorithmEntry& e : r.entries()) {

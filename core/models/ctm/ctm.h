@@ -13,6 +13,10 @@
 
 namespace svi {
 
+class Registry;
+// Registers model "ctm" with algorithms "h-mc-ssvi" and "s-dsvi"; corpora only.
+void registerCtm(Registry& registry);
+
 // The settings; defaults and ranges are those declared by params(), the paper's where it
 // states them (10 samples, μ = 0 and Σ = I to start, 1/n for the natural steps, AdaGrad at
 // rate 1.0 for the others).

@@ -21,7 +21,8 @@ void logisticNormal(const Eigen::Ref<const Eigen::VectorXd>& eta, Eigen::Ref<Eig
 double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
                      std::span<const std::int32_t> words, std::span<const float> counts,
                      const MatrixRD& topicsByWord, Eigen::Ref<Eigen::VectorXd> grad,
-                     Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r)
+                     Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r,
+                     Eigen::VectorXd* hessDiag)
 {
     const Eigen::Index K = eta.size() + 1, k1 = eta.size();
     theta.resize(K);
@@ -39,6 +40,8 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
             hess->diagonal() += c * r.head(k1);
             hess->noalias() -= c * r.head(k1) * r.head(k1).transpose();
         }
+        if (hessDiag)
+            *hessDiag += c * (r.head(k1).array() * (1.0 - r.head(k1).array())).matrix();
         total += c;
     }
     // The h̃ parts, once for all the document's words.
@@ -47,6 +50,8 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
         hess->diagonal() -= total * theta.head(k1);
         hess->noalias() += total * theta.head(k1) * theta.head(k1).transpose();
     }
+    if (hessDiag)
+        *hessDiag -= total * (theta.head(k1).array() * (1.0 - theta.head(k1).array())).matrix();
     return value;
 }
 

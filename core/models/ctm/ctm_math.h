@@ -23,14 +23,16 @@ namespace svi::ctm {
 void logisticNormal(const Eigen::Ref<const Eigen::VectorXd>& eta,
                     Eigen::Ref<Eigen::VectorXd> theta);
 
-// Σ_w c_w ξ_w(η) and its gradient and (when `hessian`) Hessian in η, for a document's distinct
-// words `words` with counts `counts`; `topicsByWord` is β word-major (V × K, row w holding
-// β_{·,w}). `theta` and `r` are scratch of K entries. The sums are added to grad and hess (which
-// the caller zeroes); the value is returned.
+// Σ_w c_w ξ_w(η) and its gradient and Hessian in η (when `hess` is given; its diagonal alone,
+// K per word instead of K², when `hessDiag` is), for a document's distinct words `words` with
+// counts `counts`; `topicsByWord` is β word-major (V × K, row w holding β_{·,w}). `theta` and
+// `r` are scratch of K entries. The sums are added to grad, hess and hessDiag (which the caller
+// zeroes); the value is returned.
 double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
                      std::span<const std::int32_t> words, std::span<const float> counts,
                      const MatrixRD& topicsByWord, Eigen::Ref<Eigen::VectorXd> grad,
-                     Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r);
+                     Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r,
+                     Eigen::VectorXd* hessDiag = nullptr);
 
 // log p(w | μ, Σ, β) = log ∫ p(w | η, β) N(η | μ, Σ) dη of a document (App. A.5, eq. 105) by
 // importance sampling from N(m, S + inflation · I) — a posterior fitted to the document, its

@@ -65,49 +65,63 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
         m_alpha.row(k) = (w / w.sum()).array().log().transpose();
     }
     m_beta = m_alpha.transpose().array().exp(); // rows of α are normalised logs
+    m_evalDocs = lda::EvaluationDocs(d, d.testRows, options.evalDocs, seed, 0x7c7a04);
 }
 
 CtmTrainer::~CtmTrainer() = default;
 
-void CtmTrainer::estimate(const GaussianQ& q, std::int64_t row, std::int64_t t)
+void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
+                              std::span<const float> counts, Rng& rng, LgmGradients& out,
+                              Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const
 {
-    const CountData& d = *m_data;
-    const auto words = d.train.rowCols(row);
-    const auto counts = d.train.rowCounts(row);
     const int k1 = m_options.K - 1, S = m_options.samples;
     const bool full = q.form() == CovarianceForm::Full;
-    m_grads.reset(k1, q.form());
-    Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(k1, k1);
+    out.reset(k1, q.form());
+    Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(full ? k1 : 0, full ? k1 : 0);
+    Eigen::VectorXd hessDiag = Eigen::VectorXd::Zero(k1);
     Eigen::VectorXd grad = Eigen::VectorXd::Zero(k1), z(k1), eta(k1), theta, r;
-    m_topicMass = Eigen::VectorXd::Zero(m_options.K);
-    m_wordTopic = MatrixRD::Zero(Eigen::Index(words.size()), m_options.K);
-    Rng rng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(row));
+    if (topicMass) {
+        *topicMass = Eigen::VectorXd::Zero(m_options.K);
+        *wordTopic = MatrixRD::Zero(Eigen::Index(words.size()), m_options.K);
+    }
     for (int s = 0; s < S; ++s) {
         for (int k = 0; k < k1; ++k)
             z[k] = rng.normal();
-        eta = q.mean() +
-              (full ? Eigen::VectorXd(q.root().triangularView<Eigen::Upper>().transpose() * z)
-                    : Eigen::VectorXd(q.root().col(0).cwiseProduct(z)));
-        ctm::documentTerms(eta, words, counts, m_beta, grad, &hess, theta, r);
+        drawEta(q, z, eta);
+        ctm::documentTerms(eta, words, counts, m_beta, grad, full ? &hess : nullptr, theta, r,
+                           full ? nullptr : &hessDiag);
+        if (!topicMass)
+            continue;
         for (std::size_t n = 0; n < words.size(); ++n) { // c_w r_wk at this draw
             r = theta.cwiseProduct(m_beta.row(words[n]).transpose());
             r *= double(counts[n]) / r.sum();
-            m_wordTopic.row(Eigen::Index(n)) += r.transpose() / S;
-            m_topicMass += r / S;
+            wordTopic->row(Eigen::Index(n)) += r.transpose() / S;
+            *topicMass += r / S;
         }
     }
-    m_grads.g = grad / S;
+    out.g = grad / S;
     if (full)
-        m_grads.gammaFull = 0.5 * hess / S;
+        out.gammaFull = 0.5 * hess / S;
     else
-        m_grads.gammaDiag = 0.5 * hess.diagonal() / S;
+        out.gammaDiag = 0.5 * hessDiag / S;
+}
+
+void CtmTrainer::drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta)
+{
+    if (q.form() == CovarianceForm::Full)
+        eta.noalias() = q.root().triangularView<Eigen::Upper>().transpose() * z;
+    else
+        eta = q.root().col(0).cwiseProduct(z);
+    eta += q.mean();
 }
 
 double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
 {
     GaussianQ& q = m_q[std::size_t(doc)];
     const std::int64_t row = m_docs[std::size_t(doc)];
-    estimate(q, row, t);
+    Rng rng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(row));
+    estimateInto(q, m_data->train.rowCols(row), m_data->train.rowCounts(row), rng, m_grads,
+                 &m_topicMass, &m_wordTopic);
     if (m_algorithm == LgmAlgorithm::HybridMcSsvi)
         projectCurvature(m_grads, q.form());
     const GaussianQ before = q;
@@ -173,44 +187,6 @@ void CtmTrainer::stepTopics(std::int64_t row)
 bool CtmTrainer::diverged() const
 {
     return !m_prior.mean.allFinite() || !m_prior.precision.allFinite() || !m_alpha.allFinite();
-}
-
-Evaluation CtmTrainer::evaluate(bool full)
-{
-    // The bound over the training documents (all when full): −KL(q(η_d) ‖ p) + E_q Σ_w c_w ξ_w
-    // by the documents' own 10-draw estimates. Perplexity, the preview: still to come.
-    Evaluation ev;
-    const CountData& d = *m_data;
-    const std::int64_t n =
-        full ? std::int64_t(m_docs.size())
-             : std::min<std::int64_t>(m_options.evalDocs, std::int64_t(m_docs.size()));
-    const int k1 = m_options.K - 1;
-    const double local = sumChunks(n, [&](std::int64_t begin, std::int64_t end) {
-        double s = 0.0;
-        Eigen::VectorXd grad(k1), z(k1), eta(k1), theta, r;
-        for (std::int64_t j = begin; j < end; ++j) {
-            const GaussianQ& q = m_q[std::size_t(j)];
-            const std::int64_t row = m_docs[std::size_t(j)];
-            Rng rng = Rng::stream(m_seed, 0x7c7a02, std::uint64_t(row));
-            double term = 0.0;
-            for (int a = 0; a < 10; ++a) {
-                for (int k = 0; k < k1; ++k)
-                    z[k] = rng.normal();
-                eta =
-                    q.mean() +
-                    (q.form() == CovarianceForm::Full
-                         ? Eigen::VectorXd(q.root().triangularView<Eigen::Upper>().transpose() * z)
-                         : Eigen::VectorXd(q.root().col(0).cwiseProduct(z)));
-                grad.setZero();
-                term += ctm::documentTerms(eta, d.train.rowCols(row), d.train.rowCounts(row),
-                                           m_beta, grad, nullptr, theta, r);
-            }
-            s += term / 10.0 - q.kl(m_prior);
-        }
-        return s;
-    });
-    setSubsetElbo(ev, 0.0, local, n, std::int64_t(m_docs.size()));
-    return ev;
 }
 
 } // namespace svi

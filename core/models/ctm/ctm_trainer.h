@@ -19,8 +19,10 @@
 #include "core/inference/schedule.h"
 #include "core/math/random.h"
 #include "core/models/ctm/ctm.h"
+#include "core/models/lda/topic_parts.h"
 #include "core/run/trainer.h"
 
+#include <span>
 #include <vector>
 
 namespace svi {
@@ -54,8 +56,16 @@ public:
     int topics() const { return m_options.K; }
 
 private:
-    // g, Γ of row's terms at N_MC draws from q, and the draws' topic posteriors for eq. 62.
-    void estimate(const GaussianQ& q, std::int64_t row, std::int64_t t);
+    // g, Γ of a document's terms at N_MC draws from q into `out`, and (when given) the draws'
+    // topic posteriors for eq. 62: per topic Σ_w c_w r_wk, per word c_w r_wk.
+    void estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
+                      std::span<const float> counts, Rng& rng, LgmGradients& out,
+                      Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
+    // η = m + Rᵀz (diagonal: m + σ ∘ z).
+    static void drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta);
+    // A test document's E_q[h(η)] after local_iters H-MC-SSVI steps on its observed words, the
+    // globals fixed, q diagonal from N(μ, I); 100 draws.
+    Eigen::VectorXd testWeights(std::int64_t row) const;
     void updatePrior(const GaussianQ& before, const GaussianQ& after);
     void stepTopics(std::int64_t row);
 
@@ -74,6 +84,7 @@ private:
     AdaGrad m_topicsOpt;
     RobbinsMonro m_schedule;
     LgmGradients m_grads;
+    lda::EvaluationDocs m_evalDocs;
     // The last estimate's draws' topic posteriors summed over words, for eq. 62: per topic k,
     // Σ_w c_w r_wk (averaged over the draws), and per (word, topic) c_w r_wk.
     Eigen::VectorXd m_topicMass;
