@@ -220,6 +220,50 @@ private slots:
                     qPrintable(QString("α %1,%2: %3 vs %4").arg(k).arg(u).arg(grad(k, u)).arg(fd)));
             }
     }
+
+    // A test document's log p(w | μ, Σ, β) (both halves, a word's counts added) against 1-D
+    // integration over η (K = 2) under the trainer's globals.
+    void testDocumentLikelihoodMatchesIntegration()
+    {
+        auto corpus = std::make_shared<CountData>();
+        corpus->vocabularySize = 3;
+        corpus->source = "tiny corpus";
+        const auto add = [](SparseRows& rows, std::vector<std::int32_t> w, std::vector<float> c) {
+            rows.appendRow(w, c);
+        };
+        add(corpus->train, {0, 1}, {3, 1});
+        add(corpus->heldOut, {}, {});
+        add(corpus->train, {1, 2}, {2, 2});
+        add(corpus->heldOut, {}, {});
+        add(corpus->train, {0, 2}, {1, 2});   // the test document: observed half …
+        add(corpus->heldOut, {0, 1}, {2, 1}); // … and held-out half (word 0 in both)
+        corpus->testRows = {2};
+        corpus->finalise();
+        CtmOptions o;
+        o.K = 2;
+        CtmTrainer tr(corpus, LgmAlgorithm::HybridMcSsvi, o, 5);
+        for (std::int64_t t = 1; t <= 20; ++t)
+            tr.step(t);
+        const double mu = tr.prior().mean[0], var = 1.0 / tr.prior().precision(0, 0);
+        const std::vector<std::int32_t> words{0, 1, 2};
+        const std::vector<float> counts{3, 1, 2};
+        Eigen::VectorXd theta, r, g(1);
+        double total = 0.0;
+        const int n = 200001;
+        const double lo = mu - 12 * std::sqrt(var), step = 24 * std::sqrt(var) / (n - 1);
+        for (int k = 0; k < n; ++k) {
+            const double eta = lo + k * step;
+            g.setZero();
+            const double lik =
+                std::exp(ctm::documentTerms(Eigen::VectorXd::Constant(1, eta), words, counts,
+                                            tr.topicsByWord(), g, nullptr, theta, r));
+            total += lik * std::exp(-0.5 * (eta - mu) * (eta - mu) / var) /
+                     std::sqrt(2 * M_PI * var) * step;
+        }
+        const double est = tr.testLogLikelihood(2);
+        QVERIFY2(std::abs(est - std::log(total)) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(est).arg(std::log(total))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCtm)

@@ -82,6 +82,8 @@ void registerCtm(Registry& r)
         e.help = a.help;
         e.dataKinds = {"corpus"};
         e.metrics = topicMetrics();
+        e.metrics.push_back(
+            {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
         e.compareRank = rank++;
         e.params = CtmOptions::params(a.algorithm);
         e.bound = "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k "

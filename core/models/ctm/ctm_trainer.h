@@ -54,6 +54,14 @@ public:
     const GaussianPrior& prior() const { return m_prior; }
     const MatrixRD& topicsByWord() const { return m_beta; } // V × K
     int topics() const { return m_options.K; }
+    // q(η) of a document's words after local_iters H-MC-SSVI steps, the globals fixed, q
+    // diagonal from N(μ, I).
+    GaussianQ fitDocument(std::span<const std::int32_t> words, std::span<const float> counts,
+                          Rng& rng) const;
+    // A test document's E_q[h(η)] from q fitted to its observed words; 100 draws.
+    Eigen::VectorXd testWeights(std::int64_t row) const;
+    // log p(w | μ, Σ, β) of a test document, both halves, by importance sampling (App. A.5).
+    double testLogLikelihood(std::int64_t row) const;
 
 private:
     // g, Γ of a document's terms at N_MC draws from q into `out`, and (when given) the draws'
@@ -63,9 +71,6 @@ private:
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
     // η = m + Rᵀz (diagonal: m + σ ∘ z).
     static void drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta);
-    // A test document's E_q[h(η)] after local_iters H-MC-SSVI steps on its observed words, the
-    // globals fixed, q diagonal from N(μ, I); 100 draws.
-    Eigen::VectorXd testWeights(std::int64_t row) const;
     void updatePrior(const GaussianQ& before, const GaussianQ& after);
     void stepTopics(std::int64_t row);
 
