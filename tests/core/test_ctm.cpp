@@ -264,6 +264,96 @@ private slots:
         QVERIFY2(std::abs(est - std::log(total)) < 0.01,
                  qPrintable(QString("%1 vs %2").arg(est).arg(std::log(total))));
     }
+
+    // The simple bound's terms (App. A.2): value hᵀL, gradient and Hessian (and its diagonal)
+    // against finite differences.
+    void simpleTermsMatchFiniteDifferences()
+    {
+        const int K = 4;
+        const Eigen::Vector4d L(-3.0, -1.2, -7.5, -0.4);
+        Eigen::VectorXd eta(K - 1);
+        eta << 0.3, -0.8, 1.1;
+        Eigen::VectorXd theta, g = Eigen::VectorXd::Zero(K - 1),
+                               diag = Eigen::VectorXd::Zero(K - 1);
+        Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(K - 1, K - 1);
+        const double v = ctm::simpleTerms(eta, L, g, &hess, &diag, theta);
+        QVERIFY(std::abs(v - theta.dot(L)) < 1e-12);
+        for (int j = 0; j < K - 1; ++j) {
+            Eigen::VectorXd a = eta, b = eta, ga = Eigen::VectorXd::Zero(K - 1),
+                            gb = Eigen::VectorXd::Zero(K - 1), t;
+            a[j] += 1e-6;
+            b[j] -= 1e-6;
+            const double va = ctm::simpleTerms(a, L, ga, nullptr, nullptr, t);
+            const double vb = ctm::simpleTerms(b, L, gb, nullptr, nullptr, t);
+            QVERIFY(std::abs((va - vb) / 2e-6 - g[j]) < 1e-6);
+            QVERIFY2(((ga - gb) / 2e-6 - hess.col(j)).norm() < 1e-5,
+                     qPrintable(QString("column %1").arg(j)));
+        }
+        QVERIFY((diag - hess.diagonal()).norm() < 1e-12);
+        QVERIFY((hess - hess.transpose()).norm() < 1e-12);
+    }
+
+    // The simple bound's topics (App. A.2): after a pass over the documents, β_k ∝ Σ_d c_dw
+    // E_q[h_k(η_d)] (+ 0.01), E_q[h] by quadrature here (K = 2: η scalar); before the pass ends
+    // they keep their start.
+    void simpleBoundTopicsAreTheClosedForm()
+    {
+        auto corpus = std::make_shared<CountData>();
+        corpus->vocabularySize = 4;
+        corpus->source = "tiny corpus";
+        const std::vector<std::vector<std::int32_t>> w = {{0, 2}, {1, 3}, {0, 1, 3}};
+        const std::vector<std::vector<float>> c = {{3, 1}, {2, 2}, {1, 1, 4}};
+        for (std::size_t d = 0; d < w.size(); ++d) {
+            corpus->train.appendRow(w[d], c[d]);
+            corpus->heldOut.appendRow({}, {});
+        }
+        corpus->finalise();
+        CtmOptions o;
+        o.K = 2;
+        o.bound = CtmBound::Simple;
+        o.samples = 100000;
+        CtmTrainer tr(corpus, LgmAlgorithm::HybridMcSsvi, o, 4);
+        const MatrixRD start = tr.topicsByWord();
+        tr.step(1);
+        tr.step(2);
+        QVERIFY(tr.topicsByWord() == start);
+        const GaussHermite gh(60);
+        const auto check = [&] {
+            // The topics are the running sums of the documents' E_q[h] exactly …
+            const MatrixRD& theta = tr.documentTopicMeans();
+            Eigen::MatrixXd sums = Eigen::MatrixXd::Constant(2, 4, 0.01);
+            for (std::size_t d = 0; d < w.size(); ++d) {
+                for (std::size_t n = 0; n < w[d].size(); ++n)
+                    sums.col(w[d][n]) += c[d][n] * theta.row(Eigen::Index(d)).transpose();
+                // … and those are E_q[h] of the documents' q (here by quadrature).
+                const GaussianQ& q = tr.q(std::int64_t(d));
+                const double h0 = gh.expect(q.mean()[0], q.variances()[0],
+                                            [](double e) { return 1.0 / (1.0 + std::exp(-e)); });
+                QVERIFY2(
+                    std::abs(theta(Eigen::Index(d), 0) - h0) < 0.005,
+                    qPrintable(QString("E[h] %1 vs %2").arg(theta(Eigen::Index(d), 0)).arg(h0)));
+            }
+            for (int k = 0; k < 2; ++k)
+                for (int v = 0; v < 4; ++v) {
+                    const double expected = sums(k, v) / sums.row(k).sum();
+                    QVERIFY2(std::abs(tr.topicsByWord()(v, k) - expected) < 1e-12,
+                             qPrintable(QString("β %1,%2: %3 vs %4")
+                                            .arg(k)
+                                            .arg(v)
+                                            .arg(tr.topicsByWord()(v, k))
+                                            .arg(expected)));
+                }
+        };
+        tr.step(3);
+        check();
+        // A second pass: each document's old E_q[h] leaves the sums as its new one enters.
+        for (std::int64_t t = 4; t <= 6; ++t) {
+            const Eigen::VectorXd before = tr.q((t - 1) % 3).mean();
+            tr.step(t);
+            QVERIFY(tr.q((t - 1) % 3).mean() != before);
+            check();
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCtm)

@@ -219,6 +219,7 @@ QStringList differences(const CtmOptions& a, const CtmOptions& b)
 {
     QStringList diff;
     SVI_SAME(K);
+    SVI_SAME(bound);
     SVI_SAME(covariance);
     SVI_SAME(samples);
     SVI_SAME(kappa);

@@ -9,6 +9,7 @@
 #include "core/inference/gaussian_q.h"
 #include "core/inference/lgm_update.h"
 
+#include <string>
 #include <vector>
 
 namespace svi {
@@ -17,6 +18,12 @@ class Registry;
 // Registers model "ctm" with algorithms "h-mc-ssvi" and "s-dsvi"; corpora only.
 void registerCtm(Registry& registry);
 
+// The bound q is fitted to: the optimal (8), eq. 56, the words' topics summed out inside the
+// logarithm; or the simple structured approximation (3), eq. 73, Σ_k log β_kw E_q[h_k(η)].
+enum class CtmBound { Optimal, Simple };
+std::string ctmBoundName(CtmBound b);
+CtmBound ctmBoundFromName(const std::string& name);
+
 // The settings; defaults and ranges are those declared by params(), the paper's where it
 // states them (10 samples, μ = 0 and Σ = I to start, 1/n for the natural steps, AdaGrad at
 // rate 1.0 for the others).
@@ -24,7 +31,8 @@ struct CtmOptions : DeclaredOptions<CtmOptions>
 {
     CtmOptions() { readDefaults(); }
 
-    int K{};                     // topics
+    int K{}; // topics
+    CtmBound bound{};
     CovarianceForm covariance{}; // of each q(η_d)
     int samples{};               // draws of η per document update (N_MC)
     double kappa{}, tau0{};      // natural steps: ρ = (n + τ0)^−κ at a document's n-th visit

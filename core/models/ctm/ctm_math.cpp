@@ -55,6 +55,27 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
     return value;
 }
 
+double simpleTerms(const Eigen::Ref<const Eigen::VectorXd>& eta, const Eigen::VectorXd& wordLogs,
+                   Eigen::Ref<Eigen::VectorXd> grad, Eigen::MatrixXd* hess,
+                   Eigen::VectorXd* hessDiag, Eigen::VectorXd& theta)
+{
+    const Eigen::Index K = eta.size() + 1, k1 = eta.size();
+    theta.resize(K);
+    logisticNormal(eta, theta);
+    const double A = theta.dot(wordLogs);
+    const Eigen::VectorXd a = theta.cwiseProduct(wordLogs).head(k1);
+    const auto h = theta.head(k1);
+    grad += a - A * h;
+    if (hess) {
+        hess->diagonal() += a - A * h;
+        hess->noalias() += -a * h.transpose() - h * a.transpose() + 2.0 * A * h * h.transpose();
+    }
+    if (hessDiag)
+        *hessDiag += (a - A * h + (2.0 * A * h.array() * h.array()).matrix() -
+                      (2.0 * a.array() * h.array()).matrix());
+    return A;
+}
+
 double importanceLogLikelihood(std::span<const std::int32_t> words, std::span<const float> counts,
                                const MatrixRD& topicsByWord, const Eigen::VectorXd& mu,
                                const Eigen::MatrixXd& priorPrecision, double logDetPrior,

@@ -34,6 +34,14 @@ double documentTerms(const Eigen::Ref<const Eigen::VectorXd>& eta,
                      Eigen::MatrixXd* hess, Eigen::VectorXd& theta, Eigen::VectorXd& r,
                      Eigen::VectorXd* hessDiag = nullptr);
 
+// The simple structured bound's word terms (App. A.2, eq. 73): Σ_w c_w Σ_k log β_kw h_k(η) =
+// hᵀL with L = Σ_w c_w log β_{·,w} (K entries, `wordLogs`), whose gradient is ã − A h̃ and
+// Hessian diag ã − ã h̃ᵀ − h̃ ãᵀ + 2A h̃ h̃ᵀ − A diag h̃, with a = h ∘ L and A = hᵀL. Added to
+// grad and hess (or hessDiag) as documentTerms does; the value is returned.
+double simpleTerms(const Eigen::Ref<const Eigen::VectorXd>& eta, const Eigen::VectorXd& wordLogs,
+                   Eigen::Ref<Eigen::VectorXd> grad, Eigen::MatrixXd* hess,
+                   Eigen::VectorXd* hessDiag, Eigen::VectorXd& theta);
+
 // log p(w | μ, Σ, β) = log ∫ p(w | η, β) N(η | μ, Σ) dη of a document (App. A.5, eq. 105) by
 // importance sampling from N(m, S + inflation · I) — a posterior fitted to the document, its
 // covariance inflated against narrow posteriors (the paper: 0.1 and 1) — with `samples` draws

@@ -5,14 +5,34 @@
 #include "core/run/registry.h"
 
 #include <limits>
+#include <stdexcept>
 
 namespace svi {
+
+std::string ctmBoundName(CtmBound b)
+{
+    return b == CtmBound::Optimal ? "optimal" : "simple";
+}
+
+CtmBound ctmBoundFromName(const std::string& name)
+{
+    if (name == "optimal")
+        return CtmBound::Optimal;
+    if (name == "simple")
+        return CtmBound::Simple;
+    throw std::invalid_argument(fieldError("bound", name, "must be optimal or simple"));
+}
 
 std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
 {
     constexpr double kHuge = std::numeric_limits<double>::max();
     std::vector<ParamSpec> p;
     p.push_back(intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000));
+    p.push_back(choiceParam("bound", "Bound",
+                            "optimal: the topics summed out inside the logarithm (eq. 56); simple: "
+                            "Σ_k log β_kw E_q[h_k] (App. A.2, eq. 73), the topics by their closed "
+                            "form",
+                            {"optimal", "simple"}, "optimal"));
     p.push_back(choiceParam("covariance", "Covariance of q(η_d)",
                             "diagonal (the paper's runs) or full, (K − 1)² per document",
                             {"diagonal", "full"}, "diagonal"));
@@ -45,6 +65,7 @@ const ParamFields<CtmOptions>& CtmOptions::fields()
     static const ParamFields<CtmOptions> f =
         ParamFields<CtmOptions>()
             .add("K", &CtmOptions::K)
+            .add("bound", &CtmOptions::bound, ctmBoundName, ctmBoundFromName)
             .add("covariance", &CtmOptions::covariance, covarianceName, covarianceFromName)
             .add("samples", &CtmOptions::samples)
             .add("kappa", &CtmOptions::kappa)

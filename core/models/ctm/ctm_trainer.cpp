@@ -66,6 +66,10 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     }
     m_beta = m_alpha.transpose().array().exp(); // rows of α are normalised logs
     m_evalDocs = lda::EvaluationDocs(d, d.testRows, options.evalDocs, seed, 0x7c7a04);
+    if (options.bound == CtmBound::Simple) {
+        m_docTheta = MatrixRD::Zero(Eigen::Index(m_docs.size()), K);
+        m_topicSums = Eigen::MatrixXd::Zero(K, V);
+    }
 }
 
 CtmTrainer::~CtmTrainer() = default;
@@ -80,17 +84,23 @@ void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> 
     Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(full ? k1 : 0, full ? k1 : 0);
     Eigen::VectorXd hessDiag = Eigen::VectorXd::Zero(k1);
     Eigen::VectorXd grad = Eigen::VectorXd::Zero(k1), z(k1), eta(k1), theta, r;
+    const bool simple = m_options.bound == CtmBound::Simple;
     if (topicMass) {
         *topicMass = Eigen::VectorXd::Zero(m_options.K);
         *wordTopic = MatrixRD::Zero(Eigen::Index(words.size()), m_options.K);
     }
+    const Eigen::VectorXd logs = simple ? wordLogs(words, counts) : Eigen::VectorXd();
     for (int s = 0; s < S; ++s) {
         for (int k = 0; k < k1; ++k)
             z[k] = rng.normal();
         drawEta(q, z, eta);
-        ctm::documentTerms(eta, words, counts, m_beta, grad, full ? &hess : nullptr, theta, r,
-                           full ? nullptr : &hessDiag);
-        if (!topicMass)
+        if (simple)
+            ctm::simpleTerms(eta, logs, grad, full ? &hess : nullptr, full ? nullptr : &hessDiag,
+                             theta);
+        else
+            ctm::documentTerms(eta, words, counts, m_beta, grad, full ? &hess : nullptr, theta, r,
+                               full ? nullptr : &hessDiag);
+        if (!topicMass || simple)
             continue;
         for (std::size_t n = 0; n < words.size(); ++n) { // c_w r_wk at this draw
             r = theta.cwiseProduct(m_beta.row(words[n]).transpose());
@@ -104,6 +114,15 @@ void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> 
         out.gammaFull = 0.5 * hess / S;
     else
         out.gammaDiag = 0.5 * hessDiag / S;
+}
+
+Eigen::VectorXd CtmTrainer::wordLogs(std::span<const std::int32_t> words,
+                                     std::span<const float> counts) const
+{
+    Eigen::VectorXd logs = Eigen::VectorXd::Zero(m_options.K);
+    for (std::size_t n = 0; n < words.size(); ++n)
+        logs += double(counts[n]) * m_beta.row(words[n]).transpose().array().log().matrix();
+    return logs;
 }
 
 void CtmTrainer::drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta)
@@ -131,7 +150,10 @@ double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, 
     if (globalsToo) {
         if (m_options.learnPrior)
             updatePrior(before, q);
-        stepTopics(row);
+        if (m_options.bound == CtmBound::Simple)
+            updateSimpleTopics(doc, t, rng);
+        else
+            stepTopics(row);
     }
     return used;
 }
@@ -181,6 +203,38 @@ void CtmTrainer::stepTopics(std::int64_t row)
         alpha.row(k).array() -= top + std::log((alpha.row(k).array() - top).exp().sum());
     }
     m_alpha = alpha;
+    m_beta = m_alpha.transpose().array().exp();
+}
+
+void CtmTrainer::updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng)
+{
+    // β_k ∝ Σ_d c_dw E_q[h_k(η_d)] (App. A.2), kept as running sums over the documents' latest
+    // E_q[h] (N_MC draws from the updated q). The topics keep their random start through the
+    // first pass, so that every document's E_q[h] reflects them before the closed form takes
+    // over (from a flat start it would make every topic the corpus's word frequencies).
+    const std::int64_t row = m_docs[std::size_t(doc)];
+    const GaussianQ& q = m_q[std::size_t(doc)];
+    const int k1 = m_options.K - 1;
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(m_options.K), z(k1), eta(k1), theta(m_options.K);
+    for (int s = 0; s < m_options.samples; ++s) {
+        for (int k = 0; k < k1; ++k)
+            z[k] = rng.normal();
+        drawEta(q, z, eta);
+        ctm::logisticNormal(eta, theta);
+        mean += theta / m_options.samples;
+    }
+    const auto words = m_data->train.rowCols(row);
+    const auto counts = m_data->train.rowCounts(row);
+    const Eigen::VectorXd change = mean - m_docTheta.row(doc).transpose();
+    for (std::size_t n = 0; n < words.size(); ++n)
+        m_topicSums.col(words[n]) += double(counts[n]) * change;
+    m_docTheta.row(doc) = mean.transpose();
+    if (t < std::int64_t(m_docs.size()))
+        return;
+    // A pseudo-count of 0.01 per word keeps words no training document holds possible.
+    const Eigen::MatrixXd smoothed = m_topicSums.array() + 0.01;
+    for (Eigen::Index k = 0; k < smoothed.rows(); ++k)
+        m_alpha.row(k) = (smoothed.row(k) / smoothed.row(k).sum()).array().log();
     m_beta = m_alpha.transpose().array().exp();
 }
 

@@ -54,6 +54,8 @@ public:
     const GaussianPrior& prior() const { return m_prior; }
     const MatrixRD& topicsByWord() const { return m_beta; } // V × K
     int topics() const { return m_options.K; }
+    // Simple bound: each training document's latest E_q[h] (D × K) behind the topics.
+    const MatrixRD& documentTopicMeans() const { return m_docTheta; }
     // q(η) of a document's words after local_iters H-MC-SSVI steps, the globals fixed, q
     // diagonal from N(μ, I).
     GaussianQ fitDocument(std::span<const std::int32_t> words, std::span<const float> counts,
@@ -73,6 +75,12 @@ private:
     static void drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta);
     void updatePrior(const GaussianQ& before, const GaussianQ& after);
     void stepTopics(std::int64_t row);
+    // The simple bound's topics (App. A.2): the document's E_q[h] into the running sums, then
+    // β_k ∝ those sums once every document has been seen.
+    void updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng);
+    // Σ_w c_w log β_{·,w} of a document (the simple bound's L).
+    Eigen::VectorXd wordLogs(std::span<const std::int32_t> words,
+                             std::span<const float> counts) const;
 
     CountDataPtr m_data;
     LgmAlgorithm m_algorithm;
@@ -93,7 +101,9 @@ private:
     // The last estimate's draws' topic posteriors summed over words, for eq. 62: per topic k,
     // Σ_w c_w r_wk (averaged over the draws), and per (word, topic) c_w r_wk.
     Eigen::VectorXd m_topicMass;
-    MatrixRD m_wordTopic; // distinct words of the document × K
+    MatrixRD m_wordTopic;        // distinct words of the document × K
+    MatrixRD m_docTheta;         // simple bound: each document's latest E_q[h] (D × K)
+    Eigen::MatrixXd m_topicSums; // simple bound: Σ_d c_dw E_q[h_k(η_d)] (K × V)
 };
 
 } // namespace svi
