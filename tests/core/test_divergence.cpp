@@ -64,14 +64,14 @@ const std::map<std::string, Case>& cases()
            {"minibatch", integer(20)},
            {"eval_docs", integer(20)}},
           {{"eta", real(1e308)}}}},
-        // A topics' rate of 1e308: the first AdaGrad step sends their logits to ±1e308, whose
-        // renormalisation is NaN.
+        // A mean's rate of 1e308: the first AdaGrad step sends a document's mean to ±1e308, whose
+        // KL to the prior is infinite.
         {"ctm",
          {{{"K", integer(3)},
            {"samples", integer(2)},
            {"local_iters", integer(2)},
            {"eval_docs", integer(10)}},
-          {{"topics_rate", real(1e308)}}}},
+          {{"adagrad_rate", real(1e308)}}}},
         {"hpf",
          {{{"K", integer(4)}, {"minibatch", integer(10)}, {"eval_users", integer(20)}},
           {{"a", real(1e308)}}}}, // θ shapes overflow the item rates

@@ -226,6 +226,7 @@ QStringList differences(const CtmOptions& a, const CtmOptions& b)
     SVI_SAME(tau0);
     SVI_SAME(adagradRate);
     SVI_SAME(topicsRate);
+    SVI_SAME(topicsBatch);
     SVI_SAME(learnPrior);
     SVI_SAME(localIters);
     SVI_SAME(evalDocs);

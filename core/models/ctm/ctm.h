@@ -38,6 +38,7 @@ struct CtmOptions : DeclaredOptions<CtmOptions>
     double kappa{}, tau0{};      // natural steps: ρ = (n + τ0)^−κ at a document's n-th visit
     double adagradRate{};        // the gradient steps of m_d (and of S_d's factor for S-DSVI)
     double topicsRate{};         // AdaGrad's rate for the topics' logits (eq. 62)
+    int topicsBatch{};           // documents whose eq. 62 gradients make one step
     bool learnPrior{};           // μ, Σ by eq. 60–61 after each document
     int localIters{};            // natural steps fitting a test document's observed half
     int evalDocs{};              // documents a cheap evaluation uses

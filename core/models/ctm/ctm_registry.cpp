@@ -46,6 +46,10 @@ std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
                               "gradient steps of each document's q (eq. 69, 71; paper: 1.0)", 1.0));
     p.push_back(positiveParam("topics_rate", "Topics' rate",
                               "AdaGrad's rate for the topics' logits (eq. 62)", 1.0));
+    p.push_back(intParam("topics_batch", "Documents per topics step",
+                         "optimal bound: eq. 62's gradient is gathered over this many documents "
+                         "before one AdaGrad step of the topics (the paper: 1; a step costs K × V)",
+                         64, 1, 1e6));
     p.push_back(boolParam("learn_prior", "Learn μ, Σ", "by eq. 60–61 after each document", true));
     p.push_back(intParam("local_iters", "Test document steps",
                          "natural steps fitting a test document's observed half", 100, 1, 100000));
@@ -72,6 +76,7 @@ const ParamFields<CtmOptions>& CtmOptions::fields()
             .add("tau0", &CtmOptions::tau0)
             .add("adagrad_rate", &CtmOptions::adagradRate)
             .add("topics_rate", &CtmOptions::topicsRate)
+            .add("topics_batch", &CtmOptions::topicsBatch)
             .add("learn_prior", &CtmOptions::learnPrior)
             .add("local_iters", &CtmOptions::localIters)
             .add("eval_docs", &CtmOptions::evalDocs)

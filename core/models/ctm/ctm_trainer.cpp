@@ -66,6 +66,8 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     }
     m_beta = m_alpha.transpose().array().exp(); // rows of α are normalised logs
     m_evalDocs = lda::EvaluationDocs(d, d.testRows, options.evalDocs, seed, 0x7c7a04);
+    m_batchWords = Eigen::MatrixXd::Zero(K, V);
+    m_batchMass = Eigen::VectorXd::Zero(K);
     if (options.bound == CtmBound::Simple) {
         m_docTheta = MatrixRD::Zero(Eigen::Index(m_docs.size()), K);
         m_topicSums = Eigen::MatrixXd::Zero(K, V);
@@ -195,8 +197,24 @@ Eigen::MatrixXd CtmTrainer::topicsGradient(std::int64_t row) const
 
 void CtmTrainer::stepTopics(std::int64_t row)
 {
+    // Eq. 62's gradient gathered over topics_batch documents (the paper: 1): its sparse part at
+    // each document's words, its dense part −β_ku Σ_w c_w r_wk as the topics' masses, so that a
+    // document costs K per word and the K × V step is taken once per batch, with the mean.
+    const auto words = m_data->train.rowCols(row);
+    for (std::size_t n = 0; n < words.size(); ++n)
+        m_batchWords.col(words[n]) += m_wordTopic.row(Eigen::Index(n)).transpose();
+    m_batchMass += m_topicMass;
+    if (++m_batchCount < m_options.topicsBatch)
+        return;
+    const double scale = double(m_docs.size()) / m_batchCount;
+    const Eigen::MatrixXd grad =
+        scale *
+        (m_batchWords - (m_beta.transpose().array().colwise() * m_batchMass.array()).matrix());
+    m_batchWords.setZero();
+    m_batchMass.setZero();
+    m_batchCount = 0;
     Eigen::MatrixXd alpha = m_alpha;
-    m_topicsOpt.ascend(alpha, topicsGradient(row));
+    m_topicsOpt.ascend(alpha, grad);
     // Renormalise each topic's logits (log-sum-exp), so that β_k = exp α_k sums to 1.
     for (Eigen::Index k = 0; k < alpha.rows(); ++k) {
         const double top = alpha.row(k).maxCoeff();

@@ -101,7 +101,10 @@ private:
     // The last estimate's draws' topic posteriors summed over words, for eq. 62: per topic k,
     // Σ_w c_w r_wk (averaged over the draws), and per (word, topic) c_w r_wk.
     Eigen::VectorXd m_topicMass;
-    MatrixRD m_wordTopic;        // distinct words of the document × K
+    MatrixRD m_wordTopic;         // distinct words of the document × K
+    Eigen::MatrixXd m_batchWords; // eq. 62's sparse parts of the batch so far (K × V)
+    Eigen::VectorXd m_batchMass;  // and its topics' masses
+    int m_batchCount = 0;
     MatrixRD m_docTheta;         // simple bound: each document's latest E_q[h] (D × K)
     Eigen::MatrixXd m_topicSums; // simple bound: Σ_d c_dw E_q[h_k(η_d)] (K × V)
 };
