@@ -122,6 +122,16 @@ void GaussianQ::marginalVariances(const Eigen::Ref<const MatrixRD>& rows,
     }
 }
 
+void GaussianQ::draw(const Eigen::Ref<const Eigen::VectorXd>& z,
+                     Eigen::Ref<Eigen::VectorXd> out) const
+{
+    if (m_form == CovarianceForm::Full)
+        out.noalias() = m_root.triangularView<Eigen::Upper>().transpose() * z;
+    else
+        out = m_root.col(0).cwiseProduct(z);
+    out += m_mean;
+}
+
 double GaussianQ::kl(const GaussianPrior& prior) const
 {
     const Eigen::VectorXd d = prior.mean - m_mean;

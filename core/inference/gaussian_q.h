@@ -80,6 +80,9 @@ public:
     void marginalVariances(const Eigen::Ref<const MatrixRD>& rows, Eigen::Ref<Eigen::VectorXd> v,
                            MatrixRD& work) const;
 
+    // A draw w = m + Rᵀz from standard normals z (diagonal q: m + σ ∘ z) into `out` (size D).
+    void draw(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> out) const;
+
     // KL(q ‖ p).
     double kl(const GaussianPrior& prior) const;
 

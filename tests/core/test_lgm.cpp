@@ -539,6 +539,34 @@ private slots:
         QCOMPARE(checked, f == CovarianceForm::Full ? d * (d + 1) / 2 : d);
     }
 
+    // draw(): m + Rᵀz has q's mean and covariance (a correlated full q; a diagonal one).
+    void drawsHaveQsMoments()
+    {
+        Eigen::Matrix3d S;
+        S << 2.0, 0.9, -0.3, 0.9, 1.0, 0.2, -0.3, 0.2, 0.5;
+        const Eigen::Vector3d m(0.5, -1.0, 2.0);
+        for (CovarianceForm form : {CovarianceForm::Full, CovarianceForm::Diagonal}) {
+            GaussianQ q(3, form, 1.0);
+            q.setMean(m);
+            q.setCovariance(S);
+            const Eigen::MatrixXd target = q.covariance(); // the diagonal form keeps diag S
+            Rng rng(21);
+            const int n = 200000;
+            Eigen::Vector3d z, w, mean = Eigen::Vector3d::Zero();
+            Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+            for (int k = 0; k < n; ++k) {
+                z << rng.normal(), rng.normal(), rng.normal();
+                q.draw(z, w);
+                mean += w / n;
+                second += w * w.transpose() / n;
+            }
+            QVERIFY((mean - m).norm() < 0.02);
+            QVERIFY2(
+                (second - mean * mean.transpose() - target).norm() < 0.03,
+                qPrintable(QString::number((second - mean * mean.transpose() - target).norm())));
+        }
+    }
+
     void adaGradScalesEachCoordinateByItsHistory()
     {
         AdaGrad opt(0.5);

@@ -46,7 +46,7 @@ Eigen::VectorXd CtmTrainer::testWeights(std::int64_t row) const
     for (int s = 0; s < kWeightDraws; ++s) {
         for (int k = 0; k < k1; ++k)
             z[k] = rng.normal();
-        drawEta(q, z, eta);
+        q.draw(z, eta);
         ctm::logisticNormal(eta, theta);
         weights += theta / kWeightDraws;
     }
@@ -114,7 +114,7 @@ Evaluation CtmTrainer::evaluate(bool full)
                 for (int a = 0; a < kBoundDraws; ++a) {
                     for (int k = 0; k < k1; ++k)
                         z[k] = rng.normal();
-                    drawEta(q, z, eta);
+                    q.draw(z, eta);
                     grad.setZero();
                     term += ctm::documentTerms(eta, d.train.rowCols(row), d.train.rowCounts(row),
                                                m_beta, grad, nullptr, theta, r);

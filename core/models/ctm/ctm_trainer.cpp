@@ -95,7 +95,7 @@ void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> 
     for (int s = 0; s < S; ++s) {
         for (int k = 0; k < k1; ++k)
             z[k] = rng.normal();
-        drawEta(q, z, eta);
+        q.draw(z, eta);
         if (simple)
             ctm::simpleTerms(eta, logs, grad, full ? &hess : nullptr, full ? nullptr : &hessDiag,
                              theta);
@@ -125,15 +125,6 @@ Eigen::VectorXd CtmTrainer::wordLogs(std::span<const std::int32_t> words,
     for (std::size_t n = 0; n < words.size(); ++n)
         logs += double(counts[n]) * m_beta.row(words[n]).transpose().array().log().matrix();
     return logs;
-}
-
-void CtmTrainer::drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta)
-{
-    if (q.form() == CovarianceForm::Full)
-        eta.noalias() = q.root().triangularView<Eigen::Upper>().transpose() * z;
-    else
-        eta = q.root().col(0).cwiseProduct(z);
-    eta += q.mean();
 }
 
 double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
@@ -237,7 +228,7 @@ void CtmTrainer::updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng)
     for (int s = 0; s < m_options.samples; ++s) {
         for (int k = 0; k < k1; ++k)
             z[k] = rng.normal();
-        drawEta(q, z, eta);
+        q.draw(z, eta);
         ctm::logisticNormal(eta, theta);
         mean += theta / m_options.samples;
     }

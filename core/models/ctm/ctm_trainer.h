@@ -71,8 +71,6 @@ private:
     void estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
                       std::span<const float> counts, Rng& rng, LgmGradients& out,
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
-    // η = m + Rᵀz (diagonal: m + σ ∘ z).
-    static void drawEta(const GaussianQ& q, const Eigen::VectorXd& z, Eigen::VectorXd& eta);
     void updatePrior(const GaussianQ& before, const GaussianQ& after);
     void stepTopics(std::int64_t row);
     // The simple bound's topics (App. A.2): the document's E_q[h] into the running sums, then

@@ -20,6 +20,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct ColumnEntries
     std::int64_t size(std::int64_t c) const
     {
         return start[std::size_t(c) + 1] - start[std::size_t(c)];
+    }
+    // Column c's other-side indices, ascending.
+    std::span<const std::int32_t> others(std::int64_t c) const
+    {
+        return std::span(other).subspan(std::size_t(start[std::size_t(c)]), std::size_t(size(c)));
     }
 };
 

@@ -97,9 +97,7 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
         m_zeroCount = m_obs.users() * m_obs.items() - m_obs.trainCount();
         Rng rng = Rng::stream(seed, kStreamZeros, 0);
         const auto observed = [&](std::int32_t u, std::int32_t i) {
-            const auto row = std::span(m_obs.byUser.other)
-                                 .subspan(std::size_t(m_obs.byUser.start[std::size_t(u)]),
-                                          std::size_t(m_obs.byUser.size(u)));
+            const auto row = m_obs.byUser.others(u);
             return std::binary_search(row.begin(), row.end(), i);
         };
         if (m_zeroCount <= options.evalEntries) { // all of them
@@ -192,7 +190,7 @@ void GpmfTrainer::pickEntries(Side side, std::int64_t column, std::int64_t t)
                                          : std::max<std::int64_t>(std::int64_t(picked.size()), 10));
     if (take <= 0)
         return;
-    const auto observed = std::span(entries.other).subspan(std::size_t(first), std::size_t(all));
+    const auto observed = entries.others(column);
     std::vector<std::int64_t> unobserved;
     Rng rng = Rng::stream(m_seed, kStreamZeros, std::uint64_t(t));
     if (2 * take > zeros) { // dense column: draw from the complement itself
@@ -352,11 +350,7 @@ double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) c
             for (int a = 0; a < kBoundDraws; ++a) {
                 for (int k = 0; k < m_options.D; ++k)
                     z[k] = rng.normal();
-                if (qu.form() == CovarianceForm::Full)
-                    u.noalias() = qu.root().triangularView<Eigen::Upper>().transpose() * z;
-                else
-                    u = qu.root().col(0).cwiseProduct(z);
-                u += qu.mean();
+                qu.draw(z, u);
                 double v = 0.0;
                 if (qv.form() == CovarianceForm::Full) {
                     work.noalias() = qv.root().triangularView<Eigen::Upper>() * u;
@@ -430,9 +424,7 @@ Evaluation GpmfTrainer::evaluate(bool full)
                           full ? m_ratingsEval.popularityFull : m_ratingsEval.popularityCheap,
                           m_options.topN);
     }
-    auto preview = std::make_shared<Preview>();
-    preview->factors = factorsPreview(users, items, 0.0)->factors;
-    ev.preview = preview;
+    ev.preview = factorsPreview(users, items, 0.0);
     return ev;
 }
 
