@@ -88,6 +88,7 @@ double CtmTrainer::testLogLikelihood(std::int64_t row) const
 
 Evaluation CtmTrainer::evaluate(bool full)
 {
+    refreshTopics(); // before the parallel loops read β
     Evaluation ev;
     const CountData& d = *m_data;
     const int k1 = m_options.K - 1;

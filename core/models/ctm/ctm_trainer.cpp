@@ -12,6 +12,7 @@ namespace svi {
 namespace {
 
 constexpr std::uint64_t kStreamInit = 0x7c7a01;
+constexpr double kPseudoCount = 0.01; // the simple bound's topics: per word
 
 // Γ's negative semi-definite part: −2Γ projected onto the PSD cone, halved back (eq. 59).
 void projectCurvature(LgmGradients& g, CovarianceForm form)
@@ -71,6 +72,7 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     if (options.bound == CtmBound::Simple) {
         m_docTheta = MatrixRD::Zero(Eigen::Index(m_docs.size()), K);
         m_topicSums = Eigen::MatrixXd::Zero(K, V);
+        m_topicTotals = Eigen::VectorXd::Zero(K);
     }
 }
 
@@ -123,7 +125,9 @@ Eigen::VectorXd CtmTrainer::wordLogs(std::span<const std::int32_t> words,
 {
     Eigen::VectorXd logs = Eigen::VectorXd::Zero(m_options.K);
     for (std::size_t n = 0; n < words.size(); ++n)
-        logs += double(counts[n]) * m_beta.row(words[n]).transpose().array().log().matrix();
+        for (int k = 0; k < m_options.K; ++k)
+            logs[k] += double(counts[n]) *
+                       (m_closedForm ? closedFormLog(k, words[n]) : std::log(m_beta(words[n], k)));
     return logs;
 }
 
@@ -174,16 +178,20 @@ void CtmTrainer::updatePrior(const GaussianQ& before, const GaussianQ& after)
     m_prior.logDetCovariance = 2.0 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
 }
 
+Eigen::MatrixXd CtmTrainer::topicsGradient(const Eigen::MatrixXd& wordParts,
+                                           const Eigen::VectorXd& mass, double scale) const
+{
+    // ∂/∂α_ku = scale · (Σ_w c_w r_wk δ_wu − β_ku Σ_w c_w r_wk) (eq. 62).
+    return scale * (wordParts - (m_beta.transpose().array().colwise() * mass.array()).matrix());
+}
+
 Eigen::MatrixXd CtmTrainer::topicsGradient(std::int64_t row) const
 {
-    // ∂/∂α_ku = D (Σ_w c_w r_wk δ_wu − β_ku Σ_w c_w r_wk) (eq. 62), this document alone.
     const auto words = m_data->train.rowCols(row);
-    const double D = double(m_docs.size());
-    Eigen::MatrixXd grad =
-        -D * (m_beta.transpose().array().colwise() * m_topicMass.array()).matrix();
+    Eigen::MatrixXd parts = Eigen::MatrixXd::Zero(m_options.K, m_data->cols());
     for (std::size_t n = 0; n < words.size(); ++n)
-        grad.col(words[n]) += D * m_wordTopic.row(Eigen::Index(n)).transpose();
-    return grad;
+        parts.col(words[n]) = m_wordTopic.row(Eigen::Index(n)).transpose();
+    return topicsGradient(parts, m_topicMass, double(m_docs.size()));
 }
 
 void CtmTrainer::stepTopics(std::int64_t row)
@@ -197,30 +205,28 @@ void CtmTrainer::stepTopics(std::int64_t row)
     m_batchMass += m_topicMass;
     if (++m_batchCount < m_options.topicsBatch)
         return;
-    const double scale = double(m_docs.size()) / m_batchCount;
-    const Eigen::MatrixXd grad =
-        scale *
-        (m_batchWords - (m_beta.transpose().array().colwise() * m_batchMass.array()).matrix());
+    m_topicsOpt.ascend(
+        m_alpha, topicsGradient(m_batchWords, m_batchMass, double(m_docs.size()) / m_batchCount));
     m_batchWords.setZero();
     m_batchMass.setZero();
     m_batchCount = 0;
-    Eigen::MatrixXd alpha = m_alpha;
-    m_topicsOpt.ascend(alpha, grad);
     // Renormalise each topic's logits (log-sum-exp), so that β_k = exp α_k sums to 1.
-    for (Eigen::Index k = 0; k < alpha.rows(); ++k) {
-        const double top = alpha.row(k).maxCoeff();
-        alpha.row(k).array() -= top + std::log((alpha.row(k).array() - top).exp().sum());
+    for (Eigen::Index k = 0; k < m_alpha.rows(); ++k) {
+        const double top = m_alpha.row(k).maxCoeff();
+        m_alpha.row(k).array() -= top + std::log((m_alpha.row(k).array() - top).exp().sum());
     }
-    m_alpha = alpha;
+    m_nonFinite = m_nonFinite || !m_alpha.allFinite();
     m_beta = m_alpha.transpose().array().exp();
 }
 
 void CtmTrainer::updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng)
 {
-    // β_k ∝ Σ_d c_dw E_q[h_k(η_d)] (App. A.2), kept as running sums over the documents' latest
-    // E_q[h] (N_MC draws from the updated q). The topics keep their random start through the
-    // first pass, so that every document's E_q[h] reflects them before the closed form takes
-    // over (from a flat start it would make every topic the corpus's word frequencies).
+    // β_k ∝ Σ_d c_dw E_q[h_k(η_d)] + 0.01 (App. A.2; the pseudo-count keeps words no training
+    // document holds possible), kept as running sums over the documents' latest E_q[h] (N_MC
+    // draws from the updated q): a document costs K per word, and β itself is formed only when
+    // read (refreshTopics). The topics keep their random start through the first pass, so that
+    // every document's E_q[h] reflects them before the closed form takes over (from a flat start
+    // it would make every topic the corpus's word frequencies).
     const std::int64_t row = m_docs[std::size_t(doc)];
     const GaussianQ& q = m_q[std::size_t(doc)];
     const int k1 = m_options.K - 1;
@@ -235,21 +241,44 @@ void CtmTrainer::updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng)
     const auto words = m_data->train.rowCols(row);
     const auto counts = m_data->train.rowCounts(row);
     const Eigen::VectorXd change = mean - m_docTheta.row(doc).transpose();
-    for (std::size_t n = 0; n < words.size(); ++n)
+    m_nonFinite = m_nonFinite || !change.allFinite();
+    for (std::size_t n = 0; n < words.size(); ++n) {
         m_topicSums.col(words[n]) += double(counts[n]) * change;
+        m_topicTotals += double(counts[n]) * change;
+    }
     m_docTheta.row(doc) = mean.transpose();
-    if (t < std::int64_t(m_docs.size()))
+    m_closedForm = m_closedForm || t >= std::int64_t(m_docs.size());
+    m_topicsStale = m_closedForm;
+}
+
+double CtmTrainer::closedFormLog(std::int64_t k, std::int32_t w) const
+{
+    return std::log(m_topicSums(k, w) + kPseudoCount) -
+           std::log(m_topicTotals[k] + kPseudoCount * double(m_data->cols()));
+}
+
+void CtmTrainer::refreshTopics() const
+{
+    if (!m_topicsStale)
         return;
-    // A pseudo-count of 0.01 per word keeps words no training document holds possible.
-    const Eigen::MatrixXd smoothed = m_topicSums.array() + 0.01;
-    for (Eigen::Index k = 0; k < smoothed.rows(); ++k)
-        m_alpha.row(k) = (smoothed.row(k) / smoothed.row(k).sum()).array().log();
-    m_beta = m_alpha.transpose().array().exp();
+    for (Eigen::Index k = 0; k < m_topicSums.rows(); ++k)
+        m_beta.col(k) = ((m_topicSums.row(k).array() + kPseudoCount) /
+                         (m_topicTotals[k] + kPseudoCount * double(m_data->cols())))
+                            .transpose();
+    m_topicsStale = false;
+}
+
+const MatrixRD& CtmTrainer::topicsByWord() const
+{
+    refreshTopics();
+    return m_beta;
 }
 
 bool CtmTrainer::diverged() const
 {
-    return !m_prior.mean.allFinite() || !m_prior.precision.allFinite() || !m_alpha.allFinite();
+    // The topics are checked where they change (once per step of eq. 62, K per document for
+    // the closed form): scanning K × V after every document would cost more than the step.
+    return m_nonFinite || !m_prior.mean.allFinite() || !m_prior.precision.allFinite();
 }
 
 } // namespace svi

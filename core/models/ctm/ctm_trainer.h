@@ -47,12 +47,12 @@ public:
     double updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo = true);
     const LgmGradients& lastGradients() const { return m_grads; }
     // Eq. 62's gradient in the topics' logits α (K × V) from training row `row`, at the draws
-    // of its last update.
+    // of its last update, scaled by D.
     Eigen::MatrixXd topicsGradient(std::int64_t row) const;
     std::int64_t trainingRow(std::int64_t doc) const { return m_docs[std::size_t(doc)]; }
     GaussianQ& q(std::int64_t doc) { return m_q[std::size_t(doc)]; }
     const GaussianPrior& prior() const { return m_prior; }
-    const MatrixRD& topicsByWord() const { return m_beta; } // V × K
+    const MatrixRD& topicsByWord() const; // V × K (formed from the running sums when stale)
     int topics() const { return m_options.K; }
     // Simple bound: each training document's latest E_q[h] (D × K) behind the topics.
     const MatrixRD& documentTopicMeans() const { return m_docTheta; }
@@ -73,6 +73,13 @@ private:
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
     void updatePrior(const GaussianQ& before, const GaussianQ& after);
     void stepTopics(std::int64_t row);
+    // scale · (wordParts − β ∘ mass): eq. 62 from the sparse parts Σ c_w r_wk at each word and
+    // the topics' masses Σ_w c_w r_wk.
+    Eigen::MatrixXd topicsGradient(const Eigen::MatrixXd& wordParts, const Eigen::VectorXd& mass,
+                                   double scale) const;
+    // Simple bound: log β_kw from the running sums; β formed from them (when stale).
+    double closedFormLog(std::int64_t k, std::int32_t w) const;
+    void refreshTopics() const;
     // The simple bound's topics (App. A.2): the document's E_q[h] into the running sums, then
     // β_k ∝ those sums once every document has been seen.
     void updateSimpleTopics(std::int64_t doc, std::int64_t t, Rng& rng);
@@ -88,10 +95,13 @@ private:
     std::vector<GaussianQ> m_q;
     std::vector<AdaGrad> m_meanOpt, m_rootOpt;
     GaussianPrior m_prior;
-    Eigen::VectorXd m_sumMean;  // Σ_d m_d
-    Eigen::MatrixXd m_sumOuter; // Σ_d (S_d + m_d m_dᵀ)
-    MatrixRD m_alpha;           // topics' logits, K × V
-    MatrixRD m_beta;            // topics, word-major: V × K
+    Eigen::VectorXd m_sumMean;          // Σ_d m_d
+    Eigen::MatrixXd m_sumOuter;         // Σ_d (S_d + m_d m_dᵀ)
+    Eigen::MatrixXd m_alpha;            // topics' logits, K × V (eq. 62's parameters)
+    mutable MatrixRD m_beta;            // topics, word-major: V × K
+    mutable bool m_topicsStale = false; // simple bound: β behind the running sums
+    bool m_closedForm = false;          // simple bound: a pass is done, β is the closed form
+    bool m_nonFinite = false;           // a topics' update left NaN or infinity
     AdaGrad m_topicsOpt;
     RobbinsMonro m_schedule;
     LgmGradients m_grads;
@@ -103,8 +113,9 @@ private:
     Eigen::MatrixXd m_batchWords; // eq. 62's sparse parts of the batch so far (K × V)
     Eigen::VectorXd m_batchMass;  // and its topics' masses
     int m_batchCount = 0;
-    MatrixRD m_docTheta;         // simple bound: each document's latest E_q[h] (D × K)
-    Eigen::MatrixXd m_topicSums; // simple bound: Σ_d c_dw E_q[h_k(η_d)] (K × V)
+    MatrixRD m_docTheta;           // simple bound: each document's latest E_q[h] (D × K)
+    Eigen::MatrixXd m_topicSums;   // simple bound: Σ_d c_dw E_q[h_k(η_d)] (K × V)
+    Eigen::VectorXd m_topicTotals; // and its rows' sums
 };
 
 } // namespace svi
