@@ -1,6 +1,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/ctm/ctm.h"
 #include "core/models/ctm/ctm_trainer.h"
+#include "core/models/glm/glm.h" // addLgmAlgorithms
 #include "core/models/lda/lda.h" // topicMetrics
 #include "core/run/registry.h"
 
@@ -86,42 +87,31 @@ const ParamFields<CtmOptions>& CtmOptions::fields()
 
 void registerCtm(Registry& r)
 {
-    struct Algo
-    {
-        LgmAlgorithm algorithm;
-        const char *key, *label, *help;
-    };
-    const Algo algorithms[] = {
+    const std::vector<LgmAlgorithmEntry> algorithms = {
         {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
          "each document's covariance by the natural-gradient step with the PSD projection (eq. "
-         "59), its mean by AdaGrad (eq. 69), on the optimal bound (56)"},
+         "59), its mean by AdaGrad (eq. 69)"},
         {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
          "AdaGrad on each document's mean (eq. 69) and Cholesky factor (eq. 71)"},
     };
-    int rank = 1;
-    for (const Algo& a : algorithms) {
-        AlgorithmEntry e;
-        e.model = "ctm";
-        e.modelLabel = "Correlated topic model";
-        e.algorithm = a.key;
-        e.label = a.label;
-        e.help = a.help;
-        e.dataKinds = {"corpus"};
-        e.metrics = topicMetrics();
-        e.metrics.push_back(
-            {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
-        e.compareRank = rank++;
-        e.params = CtmOptions::params(a.algorithm);
-        e.bound = "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k "
-                  "h_k(η_d) β_kw], 10 draws per document, over eval_docs training documents "
-                  "scaled unless a full pass";
-        const LgmAlgorithm algorithm = a.algorithm;
-        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-            return std::make_unique<CtmTrainer>(data.requireCounts("CTM"), algorithm,
-                                                CtmOptions::fromParams(values), seed);
-        };
-        r.add(std::move(e));
-    }
+    std::vector<MetricSpec> metrics = topicMetrics();
+    metrics.push_back(
+        {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
+    addLgmAlgorithms<CtmOptions>(
+        r,
+        {"ctm",
+         "Correlated topic model",
+         "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k h_k(η_d) "
+         "β_kw] (or the simple bound (73)), 10 draws per document, over eval_docs training "
+         "documents scaled unless a full pass",
+         {"corpus"},
+         metrics},
+        algorithms,
+        [](const DataSet& data, LgmAlgorithm algorithm, const CtmOptions& options,
+           std::uint64_t seed) {
+            return std::make_unique<CtmTrainer>(data.requireCounts("CTM"), algorithm, options,
+                                                seed);
+        });
 }
 
 } // namespace svi

@@ -26,36 +26,57 @@ struct LgmAlgorithmEntry
     const char* help;
 };
 
-// Adds an entry per algorithm, in Compare's order, for labelled data: its parameters are
-// Options::params(algorithm), its trainer TrainerT(data, algorithm, Options::fromParams(v), seed).
-// `diagnostics` are metrics reported beside supervisedMetrics().
+// What the entries of one latent Gaussian model share.
+struct LgmModelEntry
+{
+    std::string model, modelLabel, bound;
+    std::vector<std::string> dataKinds;
+    std::vector<MetricSpec> metrics;
+};
+
+// Adds an entry per algorithm, in Compare's order: its parameters are
+// Options::params(algorithm), its trainer make(data, algorithm, Options::fromParams(v), seed).
+template <typename Options, typename Make>
+void addLgmAlgorithms(Registry& r, const LgmModelEntry& model,
+                      const std::vector<LgmAlgorithmEntry>& algorithms, Make make)
+{
+    int rank = 1;
+    for (const LgmAlgorithmEntry& a : algorithms) {
+        AlgorithmEntry e;
+        e.model = model.model;
+        e.modelLabel = model.modelLabel;
+        e.algorithm = a.key;
+        e.label = a.label;
+        e.help = a.help;
+        e.dataKinds = model.dataKinds;
+        e.compareRank = rank++;
+        e.params = Options::params(a.algorithm);
+        e.metrics = model.metrics;
+        e.bound = model.bound;
+        const LgmAlgorithm algorithm = a.algorithm;
+        e.make = [algorithm, make](const DataSet& data, const ParamValues& values,
+                                   std::uint64_t seed) {
+            return make(data, algorithm, Options::fromParams(values), seed);
+        };
+        r.add(std::move(e));
+    }
+}
+
+// The same for labelled data, the trainer TrainerT(data, algorithm, options, seed); `diagnostics`
+// are metrics reported beside supervisedMetrics().
 template <typename Options, typename TrainerT>
 void addLgmEntries(Registry& r, const std::string& model, const std::string& modelLabel,
                    const std::string& bound, const std::vector<LgmAlgorithmEntry>& algorithms,
                    const std::vector<MetricSpec>& diagnostics = {})
 {
-    int rank = 1;
-    for (const LgmAlgorithmEntry& a : algorithms) {
-        AlgorithmEntry e;
-        e.model = model;
-        e.modelLabel = modelLabel;
-        e.algorithm = a.key;
-        e.label = a.label;
-        e.help = a.help;
-        e.dataKinds = {"labelled"};
-        e.compareRank = rank++;
-        e.params = Options::params(a.algorithm);
-        e.metrics = supervisedMetrics();
-        e.metrics.insert(e.metrics.end(), diagnostics.begin(), diagnostics.end());
-        e.bound = bound;
-        const LgmAlgorithm algorithm = a.algorithm;
-        e.make = [algorithm, modelLabel](const DataSet& data, const ParamValues& values,
-                                         std::uint64_t seed) {
-            return std::make_unique<TrainerT>(data.requireLabelled(modelLabel), algorithm,
-                                              Options::fromParams(values), seed);
-        };
-        r.add(std::move(e));
-    }
+    LgmModelEntry m{model, modelLabel, bound, {"labelled"}, supervisedMetrics()};
+    m.metrics.insert(m.metrics.end(), diagnostics.begin(), diagnostics.end());
+    addLgmAlgorithms<Options>(r, m, algorithms,
+                              [modelLabel](const DataSet& data, LgmAlgorithm algorithm,
+                                           const Options& options, std::uint64_t seed) {
+                                  return std::make_unique<TrainerT>(
+                                      data.requireLabelled(modelLabel), algorithm, options, seed);
+                              });
 }
 
 } // namespace svi

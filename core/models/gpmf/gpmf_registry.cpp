@@ -1,3 +1,4 @@
+#include "core/models/glm/glm.h" // addLgmAlgorithms
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/gpmf/gpmf_trainer.h"
 #include "core/models/pf/pf.h" // recommenderMetrics, recommenderEvaluationParams
@@ -143,12 +144,7 @@ gpmf::Observation observationFor(const std::string& name, const CountData& data)
 
 void registerGeneralizedPmf(Registry& r)
 {
-    struct Algo
-    {
-        LgmAlgorithm algorithm;
-        const char *key, *label, *help;
-    };
-    const Algo algorithms[] = {
+    const std::vector<LgmAlgorithmEntry> algorithms = {
         {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
          "each column's covariance by the natural-gradient step (eq. 53), its mean by AdaGrad "
          "(eq. 66): the paper's best"},
@@ -171,29 +167,21 @@ void registerGeneralizedPmf(Registry& r)
     metrics.push_back({"prior_variance_u", "Prior variance σ_U²", "", true, false, false});
     metrics.push_back({"prior_variance_v", "Prior variance σ_V²", "", true, false, false});
 
-    int rank = 1;
-    for (const Algo& a : algorithms) {
-        AlgorithmEntry e;
-        e.model = "gpmf";
-        e.modelLabel = "Generalized PMF";
-        e.algorithm = a.key;
-        e.label = a.label;
-        e.help = a.help;
-        e.dataKinds = {"ratings", "synthetic-ratings"};
-        e.metrics = metrics;
-        e.compareRank = rank++;
-        e.params = GpmfOptions::params(a.algorithm);
-        e.bound = "the bound (3.6), Σ_(i,j) E_q[log p(y_ij | u_iᵀv_j)] − Σ KL(q(u_i) ‖ p) − Σ "
-                  "KL(q(v_j) ‖ p), each entry's term by 10 draws of u_i and 20-node "
-                  "Gauss–Hermite over f, over eval_entries training entries scaled unless a "
-                  "full pass";
-        const LgmAlgorithm algorithm = a.algorithm;
-        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+    addLgmAlgorithms<GpmfOptions>(
+        r,
+        {"gpmf",
+         "Generalized PMF",
+         "the bound (3.6), Σ_(i,j) E_q[log p(y_ij | u_iᵀv_j)] − Σ KL(q(u_i) ‖ p) − Σ KL(q(v_j) "
+         "‖ p), each entry's term by 10 draws of u_i and 20-node Gauss–Hermite over f, over "
+         "eval_entries training entries scaled unless a full pass",
+         {"ratings", "synthetic-ratings"},
+         metrics},
+        algorithms,
+        [](const DataSet& data, LgmAlgorithm algorithm, const GpmfOptions& options,
+           std::uint64_t seed) {
             return std::make_unique<GpmfTrainer>(data.requireCounts("Generalized PMF"), algorithm,
-                                                 GpmfOptions::fromParams(values), seed);
-        };
-        r.add(std::move(e));
-    }
+                                                 options, seed);
+        });
 }
 
 } // namespace svi
