@@ -59,6 +59,18 @@ struct PredictionSlice
     Eigen::VectorXd pointX, pointY; // test rows (a seeded sample): feature value and label
 };
 
+// A topic model's correlations between its topics (the correlated topic model's prior
+// N(μ, Σ) over η): `matrix`(i, j) = Σ_ij / sqrt(Σ_ii Σ_jj) between the model's topics
+// topics[i] and topics[j] (0-based topic numbers, as TopicSummary::index), symmetric with 1 on
+// the diagonal; NaN in the row and column of a topic whose variance is not positive and
+// finite. A topic without a variance of its own (the CTM's reference topic, η ≡ 0) is not
+// listed. topicCorrelations() (core/run/topic_correlations.h) builds one from Σ.
+struct TopicCorrelations
+{
+    std::vector<int> topics;
+    Eigen::MatrixXd matrix; // topics.size() square
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -74,6 +86,9 @@ struct Preview
     int atomWidth = 0;           // p for image patches (atoms are p×p tiles), 0 otherwise
     // Topic models: the topics in use, by decreasing weight, with their top words.
     std::vector<TopicSummary> topics;
+    // Topic models with correlated topics: the correlations between topics (every topic that
+    // has a variance, whether in use or not); null for a model whose topics are independent.
+    std::shared_ptr<const TopicCorrelations> correlations;
     // Recommenders: the factors, from which the window lists any user's top items.
     std::shared_ptr<const RatingFactors> factors;
     // Supervised models: the posterior over the weights.
