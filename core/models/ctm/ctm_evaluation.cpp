@@ -1,9 +1,11 @@
 // CtmTrainer's evaluation (ctm_trainer.h): the bound, document completion on the test
-// documents, the topics in use.
+// documents, the topics in use and their correlations.
 
 #include "core/models/ctm/ctm_math.h"
 #include "core/models/ctm/ctm_trainer.h"
+#include "core/run/topic_correlations.h"
 
+#include <Eigen/LU> // inverse()
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -159,6 +161,13 @@ Evaluation CtmTrainer::evaluate(bool full)
     weight /= weight.sum();
     lda::addTopicsInUse(ev, weight, m_beta, Eigen::VectorXd::Ones(m_options.K), d.columnNames,
                         m_options.topWords);
+    // The correlations between the free topics 0 … K − 2 under the prior, Σ = precision⁻¹ (the
+    // reference topic K − 1 has η ≡ 0, no variance).
+    auto preview = std::make_shared<Preview>(*ev.preview);
+    std::vector<int> freeTopics(static_cast<std::size_t>(k1));
+    std::iota(freeTopics.begin(), freeTopics.end(), 0);
+    preview->correlations = topicCorrelations(m_prior.precision.inverse(), std::move(freeTopics));
+    ev.preview = std::move(preview);
     return ev;
 }
 
