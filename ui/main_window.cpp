@@ -318,8 +318,18 @@ void MainWindow::buildUi()
     m_topicsRun->setObjectName("topicsTitle");
     m_topics = new TopicsView;
     m_topics->setObjectName("topicsView");
+    // Beside the table, the correlations between the topics when the fit has them (it hides
+    // itself otherwise, and the table takes the width).
+    m_correlations = new TopicCorrelationsView;
+    m_correlations->setObjectName("topicCorrelations");
+    auto* topicsSplit = new QSplitter(Qt::Horizontal);
+    topicsSplit->setObjectName("topicsSplitter");
+    topicsSplit->addWidget(m_topics);
+    topicsSplit->addWidget(m_correlations);
+    topicsSplit->setStretchFactor(0, 1);
+    topicsSplit->setStretchFactor(1, 0); // the heatmap is as tall as the page allows: no wider
     topicsLayout->addWidget(m_topicsRun);
-    topicsLayout->addWidget(m_topics, 1);
+    topicsLayout->addWidget(topicsSplit, 1);
     m_centreTop = new QStackedWidget;
     m_centreTop->addWidget(imagesArea);
     m_centreTop->addWidget(loadingsArea);

@@ -46,6 +46,7 @@ class RecommendationsView;
 class ParamForm;
 class PlotView;
 class RunsTableModel;
+class TopicCorrelationsView;
 class TopicsView;
 
 class MainWindow : public QMainWindow
@@ -121,6 +122,8 @@ public:
     QListWidget* compareList() const { return m_compareList; }
     QSpinBox* repeatsBox() const { return m_repeats; }
     TopicsView* topicsView() const { return m_topics; }
+    // Beside the topics table: their correlations, shown when the run's preview has them.
+    TopicCorrelationsView* topicCorrelationsView() const { return m_correlations; }
     QLabel* topicsTitle() const { return m_topicsRun; }
     QLabel* dataLabel() const { return m_dataLabel; }
     QPushButton* compareButton() const { return m_compareButton; }
@@ -238,6 +241,7 @@ private:
     RecommendationsView* m_recommendations = nullptr;
     QStackedWidget* m_centreTop = nullptr;
     TopicsView* m_topics = nullptr;
+    TopicCorrelationsView* m_correlations = nullptr;
     QLabel* m_topicsRun = nullptr;
     LoadingsView* m_loadings = nullptr;
     QLabel* m_loadingsRun = nullptr;

@@ -20,6 +20,7 @@
 #include "ui/recommendations_view.h"
 #include "ui/runs_table.h"
 #include "ui/slice_view.h"
+#include "ui/topic_correlations_view.h"
 #include "ui/topics_view.h"
 #include "ui/trace_plot.h"
 #include "ui/weights_page.h"

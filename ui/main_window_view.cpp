@@ -128,6 +128,7 @@ void MainWindow::updateAtoms()
         if (!r->preview || r->preview->topics.empty())
             return;
         m_topics->setTopics(r->preview->topics);
+        m_correlations->setCorrelations(r->preview->topics, r->preview->correlations);
         const std::int64_t step = r->trace.empty() ? 0 : r->trace.back().step;
         m_topicsRun->setText(
             tr("Topics of %1 %2 · step %3 · %n topic(s) in use, most used first "
