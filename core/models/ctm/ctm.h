@@ -15,12 +15,17 @@
 namespace svi {
 
 class Registry;
-// Registers model "ctm" with algorithms "h-mc-ssvi" and "s-dsvi"; corpora only.
+// Registers model "ctm" with algorithms "h-mc-ssvi", "s-dsvi" and the baseline "mean-field";
+// corpora only.
 void registerCtm(Registry& registry);
 
 // The bound q is fitted to: the optimal (8), eq. 56, the words' topics summed out inside the
 // logarithm; or the simple structured approximation (3), eq. 73, Σ_k log β_kw E_q[h_k(η)].
 enum class CtmBound { Optimal, Simple };
+// How the documents' q(η_d) and the globals are fitted: by paper 002's structured algorithms
+// (the LgmAlgorithm given), or by Blei & Lafferty's mean-field variational EM, the baseline
+// (ctm_mean_field.h): each document's E-step in turn, the M-step (β, μ, Σ) after each pass.
+enum class CtmMethod { Structured, MeanField };
 std::string ctmBoundName(CtmBound b);
 CtmBound ctmBoundFromName(const std::string& name);
 
@@ -43,8 +48,10 @@ struct CtmOptions : DeclaredOptions<CtmOptions>
     int localIters{};            // natural steps fitting a test document's observed half
     int evalDocs{};              // documents a cheap evaluation uses
     int topWords{};              // words listed per topic in the preview
+    int varIters{};              // mean-field: rounds of a document's E-step at most
 
     static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
+    static std::vector<ParamSpec> meanFieldParams();
     static std::vector<ParamSpec> allParams();
     static const ParamFields<CtmOptions>& fields();
 };

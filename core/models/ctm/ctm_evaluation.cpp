@@ -140,17 +140,23 @@ Evaluation CtmTrainer::evaluate(bool full)
         [&](std::int64_t row) -> const Eigen::VectorXd& { return weights[std::size_t(row)]; },
         [] { return false; });
     lda::addHeldOutMetrics(ev.metrics, heldOut);
-    if (full && !scored.empty()) { // the whole test documents by importance sampling, per word
-        std::vector<double> ll(scored.size()), words(scored.size());
+    if (full && !scored.empty()) {
+        // The whole test documents by importance sampling; as the paper reports it (Sec. 4.5),
+        // each document's NLL over its word count, averaged over the documents.
+        std::vector<double> perWord(scored.size());
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::int64_t j = 0; j < std::int64_t(scored.size()); ++j) {
             const std::int64_t row = scored[std::size_t(j)];
-            ll[std::size_t(j)] = testLogLikelihood(row);
-            words[std::size_t(j)] = d.train.rowTotal(row) + d.heldOut.rowTotal(row);
+            perWord[std::size_t(j)] =
+                -testLogLikelihood(row) / double(d.train.rowTotal(row) + d.heldOut.rowTotal(row));
         }
-        ev.metrics["test_nll_per_word"] = -std::accumulate(ll.begin(), ll.end(), 0.0) /
-                                          std::accumulate(words.begin(), words.end(), 0.0);
+        ev.metrics["test_nll_per_word"] =
+            std::accumulate(perWord.begin(), perWord.end(), 0.0) / double(perWord.size());
     }
+    // Globals under which the test documents' fits give NaN or infinity (an absurd step size
+    // for them) cannot be scored: the run has diverged rather than reached its budget with NaN.
+    for (const auto& [key, value] : ev.metrics)
+        m_nonFinite = m_nonFinite || !std::isfinite(value);
 
     // The topics in use, weighted by the training documents' h(m_d).
     Eigen::VectorXd weight = Eigen::VectorXd::Zero(m_options.K), theta(m_options.K);

@@ -24,11 +24,41 @@ CtmBound ctmBoundFromName(const std::string& name)
     throw std::invalid_argument(fieldError("bound", name, "must be optimal or simple"));
 }
 
-std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
+namespace {
+
+ParamSpec topicsParam()
+{
+    return intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000);
+}
+
+// What every method shares: the prior learnt or not, and the evaluation's settings.
+void addSharedParams(std::vector<ParamSpec>& p, const std::string& adagradHelp)
 {
     constexpr double kHuge = std::numeric_limits<double>::max();
+    p.push_back(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0));
+    p.push_back(boolParam("learn_prior", "Learn μ, Σ",
+                          "by eq. 60–61, after each document (mean-field: each pass)", true));
+    p.push_back(intParam("local_iters", "Test document steps",
+                         "natural steps fitting a test document's observed half", 100, 1, 100000));
+    p.push_back(intParam("eval_docs", "Evaluation documents",
+                         "documents a live evaluation uses; a full pass uses all", 500, 1, kHuge));
+    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
+}
+
+ParamSpec varItersParam()
+{
+    return intParam("var_iters", "E-step rounds",
+                    "mean-field: rounds of a document's coordinate ascent at most (Blei & "
+                    "Lafferty's code: 20), fewer when the bound settles to 10⁻⁶",
+                    20, 1, 100000);
+}
+
+} // namespace
+
+std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
+{
     std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000));
+    p.push_back(topicsParam());
     p.push_back(choiceParam("bound", "Bound",
                             "optimal: the topics summed out inside the logarithm (eq. 56); simple: "
                             "Σ_k log β_kw E_q[h_k] (App. A.2, eq. 73), the topics by their closed "
@@ -43,26 +73,30 @@ std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
         const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
         p.insert(p.end(), rate.begin(), rate.end()); // 1/n at a document's n-th visit
     }
-    p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
-                              "gradient steps of each document's q (eq. 69, 71; paper: 1.0)", 1.0));
     p.push_back(positiveParam("topics_rate", "Topics' rate",
                               "AdaGrad's rate for the topics' logits (eq. 62)", 1.0));
     p.push_back(intParam("topics_batch", "Documents per topics step",
                          "optimal bound: eq. 62's gradient is gathered over this many documents "
                          "before one AdaGrad step of the topics (the paper: 1; a step costs K × V)",
                          64, 1, 1e6));
-    p.push_back(boolParam("learn_prior", "Learn μ, Σ", "by eq. 60–61 after each document", true));
-    p.push_back(intParam("local_iters", "Test document steps",
-                         "natural steps fitting a test document's observed half", 100, 1, 100000));
-    p.push_back(intParam("eval_docs", "Evaluation documents",
-                         "documents a live evaluation uses; a full pass uses all", 500, 1, kHuge));
-    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
+    addSharedParams(p, "gradient steps of each document's q (eq. 69, 71; paper: 1.0) and of a "
+                       "test document's");
+    return p;
+}
+
+std::vector<ParamSpec> CtmOptions::meanFieldParams()
+{
+    std::vector<ParamSpec> p{topicsParam(), varItersParam()};
+    addSharedParams(p, "the mean steps fitting a test document's q (H-MC-SSVI's, so that every "
+                       "method's globals are scored alike)");
     return p;
 }
 
 std::vector<ParamSpec> CtmOptions::allParams()
 {
-    return params(LgmAlgorithm::HybridMcSsvi);
+    std::vector<ParamSpec> p = params(LgmAlgorithm::HybridMcSsvi);
+    p.push_back(varItersParam());
+    return p;
 }
 
 const ParamFields<CtmOptions>& CtmOptions::fields()
@@ -81,7 +115,8 @@ const ParamFields<CtmOptions>& CtmOptions::fields()
             .add("learn_prior", &CtmOptions::learnPrior)
             .add("local_iters", &CtmOptions::localIters)
             .add("eval_docs", &CtmOptions::evalDocs)
-            .add("top_words", &CtmOptions::topWords);
+            .add("top_words", &CtmOptions::topWords)
+            .add("var_iters", &CtmOptions::varIters);
     return f;
 }
 
@@ -97,21 +132,43 @@ void registerCtm(Registry& r)
     std::vector<MetricSpec> metrics = topicMetrics();
     metrics.push_back(
         {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
-    addLgmAlgorithms<CtmOptions>(
-        r,
-        {"ctm",
-         "Correlated topic model",
-         "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k h_k(η_d) "
-         "β_kw] (or the simple bound (73)), 10 draws per document, over eval_docs training "
-         "documents scaled unless a full pass",
-         {"corpus"},
-         metrics},
-        algorithms,
-        [](const DataSet& data, LgmAlgorithm algorithm, const CtmOptions& options,
-           std::uint64_t seed) {
-            return std::make_unique<CtmTrainer>(data.requireCounts("CTM"), algorithm, options,
-                                                seed);
-        });
+    const LgmModelEntry model{
+        "ctm",
+        "Correlated topic model",
+        "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k h_k(η_d) "
+        "β_kw] (or the simple bound (73)), 10 draws per document, over eval_docs training "
+        "documents scaled unless a full pass",
+        {"corpus"},
+        metrics};
+    addLgmAlgorithms<CtmOptions>(r, model, algorithms,
+                                 [](const DataSet& data, LgmAlgorithm algorithm,
+                                    const CtmOptions& options, std::uint64_t seed) {
+                                     return std::make_unique<CtmTrainer>(data.requireCounts("CTM"),
+                                                                         algorithm, options, seed);
+                                 });
+
+    // Blei & Lafferty's variational EM, the baseline: its E-step fits each document's q(η) (and
+    // the words' topics), which the trace scores by the same bound as the others'.
+    AlgorithmEntry e;
+    e.model = model.model;
+    e.modelLabel = model.modelLabel;
+    e.algorithm = "mean-field";
+    e.label = "Mean-field";
+    e.help = "Blei & Lafferty's variational EM: each document's λ, ν², φ, ζ by coordinate ascent, "
+             "β, μ, Σ after each pass";
+    e.dataKinds = model.dataKinds;
+    e.compareRank = int(algorithms.size()) + 1;
+    e.params = CtmOptions::meanFieldParams();
+    e.metrics = model.metrics;
+    e.bound = "the optimal bound (56) at each document's q(η_d) = N(λ_d, diag ν²_d) from the "
+              "E-step, 10 draws per document, over eval_docs training documents scaled unless a "
+              "full pass (above the mean-field bound the E-step maximises)";
+    e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+        return std::make_unique<CtmTrainer>(data.requireCounts("CTM"), LgmAlgorithm::HybridMcSsvi,
+                                            CtmOptions::fromParams(values), seed,
+                                            CtmMethod::MeanField);
+    };
+    r.add(std::move(e));
 }
 
 } // namespace svi

@@ -6,13 +6,14 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace svi {
 namespace {
 
 constexpr std::uint64_t kStreamInit = 0x7c7a01;
-constexpr double kPseudoCount = 0.01; // the simple bound's topics: per word
+constexpr double kPseudoCount = 0.01; // the simple bound's and mean-field's topics: per word
 
 // Γ's negative semi-definite part: −2Γ projected onto the PSD cone, halved back (eq. 59).
 void projectCurvature(LgmGradients& g, CovarianceForm form)
@@ -29,9 +30,9 @@ void projectCurvature(LgmGradients& g, CovarianceForm form)
 } // namespace
 
 CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOptions& options,
-                       std::uint64_t seed)
-    : m_data(std::move(corpus)), m_algorithm(algorithm), m_options(options), m_seed(seed),
-      m_topicsOpt(options.topicsRate), m_schedule{options.kappa, options.tau0}
+                       std::uint64_t seed, CtmMethod method)
+    : m_data(std::move(corpus)), m_algorithm(algorithm), m_method(method), m_options(options),
+      m_seed(seed), m_topicsOpt(options.topicsRate), m_schedule{options.kappa, options.tau0}
 {
     m_options.check();
     lda::checkCorpus(m_data);
@@ -41,7 +42,14 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     m_docs = d.trainingRows();
     const int K = options.K, k1 = K - 1;
     const std::int64_t V = d.cols();
-    m_q.assign(m_docs.size(), GaussianQ(k1, options.covariance, 1.0));
+    const bool meanField = method == CtmMethod::MeanField;
+    if (meanField) { // Blei & Lafferty's q(η) is diagonal; its topics are the M-step's
+        m_options.covariance = CovarianceForm::Diagonal;
+        m_options.bound = CtmBound::Optimal;
+        m_mfCounts = Eigen::MatrixXd::Zero(K, V);
+    }
+    m_mfObjective = std::numeric_limits<double>::quiet_NaN();
+    m_q.assign(m_docs.size(), GaussianQ(k1, m_options.covariance, 1.0));
     m_meanOpt.assign(m_docs.size(), AdaGrad(options.adagradRate));
     m_rootOpt = m_meanOpt;
     m_prior = GaussianPrior::isotropic(k1, 1.0); // μ = 0, Σ = I (App. A.5)
@@ -67,9 +75,11 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     }
     m_beta = m_alpha.transpose().array().exp(); // rows of α are normalised logs
     m_evalDocs = lda::EvaluationDocs(d, d.testRows, options.evalDocs, seed, 0x7c7a04);
-    m_batchWords = Eigen::MatrixXd::Zero(K, V);
-    m_batchMass = Eigen::VectorXd::Zero(K);
-    if (options.bound == CtmBound::Simple) {
+    if (!meanField) {
+        m_batchWords = Eigen::MatrixXd::Zero(K, V);
+        m_batchMass = Eigen::VectorXd::Zero(K);
+    }
+    if (m_options.bound == CtmBound::Simple) {
         m_docTheta = MatrixRD::Zero(Eigen::Index(m_docs.size()), K);
         m_topicSums = Eigen::MatrixXd::Zero(K, V);
         m_topicTotals = Eigen::VectorXd::Zero(K);
@@ -145,8 +155,10 @@ double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, 
                                   m_meanOpt[std::size_t(doc)], m_rootOpt[std::size_t(doc)]);
     q.releasePrecision();
     if (globalsToo) {
-        if (m_options.learnPrior)
-            updatePrior(before, q);
+        if (m_options.learnPrior) {
+            trackPrior(before, q);
+            setPriorFromSums();
+        }
         if (m_options.bound == CtmBound::Simple)
             updateSimpleTopics(doc, t, rng);
         else
@@ -157,15 +169,67 @@ double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, 
 
 double CtmTrainer::step(std::int64_t t)
 {
+    if (m_method == CtmMethod::MeanField)
+        return stepMeanField(t);
     const std::int64_t D = std::int64_t(m_docs.size());
     return updateDocument((t - 1) % D, m_schedule.rho((t - 1) / D + 1), t);
 }
 
-void CtmTrainer::updatePrior(const GaussianQ& before, const GaussianQ& after)
+double CtmTrainer::stepMeanField(std::int64_t t)
+{
+    const std::int64_t D = std::int64_t(m_docs.size()), doc = (t - 1) % D;
+    const std::int64_t row = m_docs[std::size_t(doc)];
+    if (doc == 0) { // a pass begins: its sufficient statistics from nothing
+        m_mfCounts.setZero();
+        m_mfBoundSum = 0.0;
+    }
+    GaussianQ& q = m_q[std::size_t(doc)];
+    const GaussianQ before = q;
+    m_mfDoc.lambda = q.mean();
+    m_mfDoc.nu2 = q.variances();
+    const auto words = m_data->train.rowCols(row);
+    const auto counts = m_data->train.rowCounts(row);
+    m_mfBoundSum +=
+        ctm::fitMeanField({words, counts, m_beta, m_prior}, m_mfDoc, m_options.varIters);
+    if (!m_mfDoc.lambda.allFinite() || !m_mfDoc.nu2.allFinite()) {
+        m_nonFinite = true;
+        return 1.0;
+    }
+    q.setMean(m_mfDoc.lambda);
+    q.setRoot(m_mfDoc.nu2.cwiseSqrt());
+    trackPrior(before, q);
+    for (std::size_t n = 0; n < words.size(); ++n)
+        m_mfCounts.col(words[n]) +=
+            double(counts[n]) * m_mfDoc.phi.row(Eigen::Index(n)).transpose();
+    if (doc == D - 1)
+        meanFieldMStep();
+    return 1.0;
+}
+
+void CtmTrainer::meanFieldMStep()
+{
+    // The objective of the pass just ended, under its globals (meanFieldObjective()).
+    m_mfObjective = m_mfBoundSum + kPseudoCount * m_beta.array().log().sum();
+    const Eigen::VectorXd totals = m_mfCounts.rowwise().sum();
+    const double V = double(m_data->cols());
+    for (Eigen::Index k = 0; k < m_mfCounts.rows(); ++k)
+        m_beta.col(k) =
+            ((m_mfCounts.row(k).array() + kPseudoCount) / (totals[k] + kPseudoCount * V))
+                .transpose();
+    m_nonFinite = m_nonFinite || !totals.allFinite();
+    if (m_options.learnPrior)
+        setPriorFromSums();
+}
+
+void CtmTrainer::trackPrior(const GaussianQ& before, const GaussianQ& after)
 {
     m_sumMean += after.mean() - before.mean();
     m_sumOuter += after.covariance() + after.mean() * after.mean().transpose() -
                   before.covariance() - before.mean() * before.mean().transpose();
+}
+
+void CtmTrainer::setPriorFromSums()
+{
     const double D = double(m_docs.size());
     const int k1 = m_options.K - 1;
     m_prior.mean = m_sumMean / D;

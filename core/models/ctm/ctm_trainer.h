@@ -11,6 +11,12 @@
 // this document scaled by D: D · mean_draws Σ_w c_w r_wk (δ_wu − β_ku), r_wk the topic
 // posterior of word w.
 //
+// The mean-field baseline (CtmMethod::MeanField) visits the documents in the same order: step t
+// runs document d's E-step (ctm_mean_field.h) from its last λ, ν² under the current globals,
+// keeping q(η_d) = N(λ, diag ν²) and adding c_w φ_wk to the pass's topic counts; after the
+// pass's last document, the M-step: β_k ∝ those counts + 0.01, and μ, Σ from the q's (eq.
+// 60–61 are that M-step).
+//
 // Thread-safety: driven by one thread; evaluate() uses OpenMP across documents.
 
 #include "core/base/parallel.h"
@@ -19,6 +25,7 @@
 #include "core/inference/schedule.h"
 #include "core/math/random.h"
 #include "core/models/ctm/ctm.h"
+#include "core/models/ctm/ctm_mean_field.h"
 #include "core/models/lda/topic_parts.h"
 #include "core/run/trainer.h"
 
@@ -31,9 +38,10 @@ class CtmTrainer final : public Trainer
 {
 public:
     // Throws std::invalid_argument naming the field on bad options or a corpus a topic model
-    // cannot fit.
+    // cannot fit. The mean-field method reads neither `algorithm` nor the structured methods'
+    // options (bound, covariance: diagonal, samples, step sizes).
     CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOptions& options,
-               std::uint64_t seed);
+               std::uint64_t seed, CtmMethod method = CtmMethod::Structured);
     ~CtmTrainer() override;
 
     double step(std::int64_t t) override;
@@ -52,6 +60,11 @@ public:
     std::int64_t trainingRow(std::int64_t doc) const { return m_docs[std::size_t(doc)]; }
     GaussianQ& q(std::int64_t doc) { return m_q[std::size_t(doc)]; }
     const GaussianPrior& prior() const { return m_prior; }
+    // Mean-field: the objective variational EM increases, at the last completed pass: Σ_d L_d
+    // (each document's bound at the end of its E-step, under that pass's globals) plus the
+    // topics' smoothing 0.01 Σ_kw log β_kw (a Dirichlet prior's log density up to a constant,
+    // which the M-step of β maximises with the bound); NaN before the first pass ends.
+    double meanFieldObjective() const { return m_mfObjective; }
     const MatrixRD& topicsByWord() const; // V × K (formed from the running sums when stale)
     int topics() const { return m_options.K; }
     // Simple bound: each training document's latest E_q[h] (D × K) behind the topics.
@@ -71,7 +84,12 @@ private:
     void estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
                       std::span<const float> counts, Rng& rng, LgmGradients& out,
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
-    void updatePrior(const GaussianQ& before, const GaussianQ& after);
+    // The running sums of the q's (eq. 60–61) as q(η_d) moves from `before` to `after`; the
+    // prior from them.
+    void trackPrior(const GaussianQ& before, const GaussianQ& after);
+    void setPriorFromSums();
+    double stepMeanField(std::int64_t t);
+    void meanFieldMStep();
     void stepTopics(std::int64_t row);
     // scale · (wordParts − β ∘ mass): eq. 62 from the sparse parts Σ c_w r_wk at each word and
     // the topics' masses Σ_w c_w r_wk.
@@ -89,6 +107,7 @@ private:
 
     CountDataPtr m_data;
     LgmAlgorithm m_algorithm;
+    CtmMethod m_method;
     CtmOptions m_options;
     std::uint64_t m_seed;
     std::vector<std::int64_t> m_docs; // the training rows
@@ -101,7 +120,7 @@ private:
     mutable MatrixRD m_beta;            // topics, word-major: V × K
     mutable bool m_topicsStale = false; // simple bound: β behind the running sums
     bool m_closedForm = false;          // simple bound: a pass is done, β is the closed form
-    bool m_nonFinite = false;           // a topics' update left NaN or infinity
+    bool m_nonFinite = false; // a topics' update, or an evaluation's score, gave NaN or infinity
     AdaGrad m_topicsOpt;
     RobbinsMonro m_schedule;
     LgmGradients m_grads;
@@ -116,6 +135,11 @@ private:
     MatrixRD m_docTheta;           // simple bound: each document's latest E_q[h] (D × K)
     Eigen::MatrixXd m_topicSums;   // simple bound: Σ_d c_dw E_q[h_k(η_d)] (K × V)
     Eigen::VectorXd m_topicTotals; // and its rows' sums
+    // Mean-field: the pass's Σ_d c_dw φ_dwk (K × V) and Σ_d L_d, one document's state.
+    Eigen::MatrixXd m_mfCounts;
+    double m_mfBoundSum = 0.0;
+    double m_mfObjective;
+    ctm::MeanFieldDocument m_mfDoc;
 };
 
 } // namespace svi
