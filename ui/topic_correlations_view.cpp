@@ -259,8 +259,7 @@ void TopicCorrelationsView::setCorrelations(const std::vector<TopicSummary>& top
     m_correlations = std::move(correlations);
     m_shown.clear();
     if (!m_correlations) {
-        m_values.resize(0, 0);
-        m_heatmap->setValues({}, {}, m_values, 1.0);
+        m_heatmap->setValues({}, {}, Eigen::MatrixXd(), 1.0);
         m_note->clear();
         m_pairs->clear();
         m_pairsText.clear();
@@ -282,21 +281,20 @@ void TopicCorrelationsView::setCorrelations(const std::vector<TopicSummary>& top
     }
     m_shown.assign(inUse.begin(), inUse.begin() + std::min<std::ptrdiff_t>(
                                                       std::ptrdiff_t(inUse.size()), kMaxTopics));
+    std::map<int, QString> firstWordsOf;
+    for (const TopicSummary& t : topics)
+        firstWordsOf.emplace(t.index, firstWords(t));
     const int n = int(m_shown.size());
-    m_values.resize(n, n);
+    Eigen::MatrixXd values(n, n);
     QStringList labels, words;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j)
-            m_values(i, j) =
+            values(i, j) =
                 c.matrix(position[m_shown[std::size_t(i)]], position[m_shown[std::size_t(j)]]);
         labels << QString::number(m_shown[std::size_t(i)] + 1);
-        const auto t = std::find_if(topics.begin(), topics.end(), [&](const TopicSummary& s) {
-            return s.index == m_shown[std::size_t(i)];
-        });
-        words << firstWords(*t);
+        words << firstWordsOf[m_shown[std::size_t(i)]];
     }
-    const double scale = scaleOf(m_values);
-    m_heatmap->setValues(labels, words, m_values, scale);
+    m_heatmap->setValues(labels, words, values, scaleOf(values));
 
     QString note =
         inUse.empty() ? tr("No topic in use has a correlation of its own.")
@@ -314,17 +312,16 @@ void TopicCorrelationsView::setCorrelations(const std::vector<TopicSummary>& top
                            : tr("Topics %1 have no correlation of their own."))
                           .arg(without.join(", "));
     m_note->setText(note);
-    fillPairs(topics, inUse);
+    fillPairs(firstWordsOf, inUse);
     setVisible(true);
 }
 
-void TopicCorrelationsView::fillPairs(const std::vector<TopicSummary>& topics,
+void TopicCorrelationsView::fillPairs(const std::map<int, QString>& words,
                                       const std::vector<int>& among)
 {
-    const StrongestPairs pairs = strongestPairs(*m_correlations, kPairs, among);
-    std::map<int, QString> words;
-    for (const TopicSummary& t : topics)
-        words.emplace(t.index, firstWords(t));
+    // (strongestPairs reads an empty `among` as every topic: none in use means no pairs.)
+    const StrongestPairs pairs =
+        among.empty() ? StrongestPairs{} : strongestPairs(*m_correlations, kPairs, among);
     QString html, text;
     if (among.size() > m_shown.size())
         html += tr("<p style='color:gray'>Pairs among all %1 topics in use</p>").arg(among.size());
@@ -342,10 +339,10 @@ void TopicCorrelationsView::fillPairs(const std::vector<TopicSummary>& topics,
             const QString a = QString::number(p.a + 1), b = QString::number(p.b + 1);
             html += QString("<tr><td align='right' style='color:%1'><b>%2</b>&nbsp;</td>"
                             "<td><b>%3</b> %4<br>\u2194 <b>%5</b> %6</td></tr>")
-                        .arg(color.name(), formatR(p.r, true), a, words[p.a].toHtmlEscaped(), b,
-                             words[p.b].toHtmlEscaped());
+                        .arg(color.name(), formatR(p.r, true), a, words.at(p.a).toHtmlEscaped(), b,
+                             words.at(p.b).toHtmlEscaped());
             text += tr("%1  topic %2 (%3) \u2194 topic %4 (%5)")
-                        .arg(formatR(p.r, true), a, words[p.a], b, words[p.b]) +
+                        .arg(formatR(p.r, true), a, words.at(p.a), b, words.at(p.b)) +
                     '\n';
         }
         html += "</table>";

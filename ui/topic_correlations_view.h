@@ -17,6 +17,7 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -38,6 +39,7 @@ public:
                    const Eigen::MatrixXd& values, double scale);
 
     int topicCount() const { return int(m_values.rows()); }
+    double value(int row, int column) const { return m_values(row, column); }
     double scale() const { return m_scale; }
     // The cell (row, column) under widget position `pos`, if any.
     bool cellAt(const QPointF& pos, int* row, int* column) const;
@@ -85,7 +87,7 @@ public:
     int shownTopics() const { return int(m_shown.size()); }
     int topicAt(int i) const { return m_shown[std::size_t(i)]; }
     // The correlation in heatmap cell (i, j); NaN where undefined.
-    double cellValue(int i, int j) const { return m_values(i, j); }
+    double cellValue(int i, int j) const { return m_heatmap->value(i, j); }
     QString cellToolTip(int i, int j) const { return m_heatmap->toolTip(i, j); }
     // The line above the heatmap (what is shown, and what is left out).
     QString note() const;
@@ -98,11 +100,11 @@ public:
     static constexpr int kWords = 3;      // top words naming a topic
 
 private:
-    void fillPairs(const std::vector<TopicSummary>& topics, const std::vector<int>& among);
+    // `words`: each topic's first words, by topic number.
+    void fillPairs(const std::map<int, QString>& words, const std::vector<int>& among);
 
     std::shared_ptr<const TopicCorrelations> m_correlations;
     std::vector<int> m_shown;
-    Eigen::MatrixXd m_values;
     QString m_pairsText;
     QLabel* m_note = nullptr;
     CorrelationHeatmap* m_heatmap = nullptr;

@@ -139,6 +139,9 @@ private slots:
         QVERIFY(!v.isHidden());
         QCOMPARE(v.shownTopics(), 0);
         QVERIFY(!v.heatmap()->render().isNull());
+        // No pairs either: none of the topics the correlations cover is in use.
+        QCOMPARE(v.pairsText(), QString("Most positively correlated\nnone\n"
+                                        "Most negatively correlated\nnone\n"));
     }
 
     // An undefined correlation: NaN in the cell, "undefined" in its tooltip, grey on screen;

@@ -46,7 +46,9 @@ double meanFieldBound(const MeanFieldInputs& in, const MeanFieldDocument& doc)
             const double p = doc.phi(Eigen::Index(n), k);
             if (p > 0.0)
                 s += p * ((k < k1 ? doc.lambda[k] : 0.0) +
-                          std::log(in.topicsByWord(in.words[n], k)) - std::log(p));
+                          (in.logTopics ? (*in.logTopics)(Eigen::Index(n), k)
+                                        : std::log(in.topicsByWord(in.words[n], k))) -
+                          std::log(p));
         }
         L += double(in.counts[n]) * s;
     }
@@ -128,9 +130,17 @@ void updateNu(const MeanFieldInputs& in, MeanFieldDocument& doc)
     }
 }
 
-double fitMeanField(const MeanFieldInputs& in, MeanFieldDocument& doc, int maxIters,
+double fitMeanField(const MeanFieldInputs& given, MeanFieldDocument& doc, int maxIters,
                     double tolerance)
 {
+    MeanFieldInputs in = given;
+    if (!in.logTopics) { // the bound of every round reads them
+        doc.logTopics.resize(Eigen::Index(in.words.size()), in.topicsByWord.cols());
+        for (std::size_t n = 0; n < in.words.size(); ++n)
+            doc.logTopics.row(Eigen::Index(n)) =
+                in.topicsByWord.row(in.words[n]).array().log().matrix();
+        in.logTopics = &doc.logTopics;
+    }
     double last = 0.0;
     for (int it = 0; it < maxIters; ++it) {
         updatePhi(in, doc);

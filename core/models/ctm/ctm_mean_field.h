@@ -33,6 +33,7 @@ struct MeanFieldDocument
     Eigen::VectorXd lambda, nu2; // K − 1 each
     double zeta = 1.0;
     MatrixRD phi;
+    MatrixRD logTopics; // fitMeanField's scratch: log β_kw at the words (words × K)
 };
 
 // A document's words, the topics word-major (V × K) and the prior: what its updates read.
@@ -42,6 +43,8 @@ struct MeanFieldInputs
     std::span<const float> counts;
     const MatrixRD& topicsByWord;
     const GaussianPrior& prior;
+    // log β_kw at the words (words × K) when known, so that the bound need not take them again.
+    const MatrixRD* logTopics = nullptr;
 };
 
 double meanFieldBound(const MeanFieldInputs& in, const MeanFieldDocument& doc);
@@ -52,7 +55,7 @@ void updateNu(const MeanFieldInputs& in, MeanFieldDocument& doc);
 
 // The updates in Blei & Lafferty's order (φ, ζ, λ, ζ, ν², ζ) from `doc`'s λ and ν² (φ and ζ
 // are recomputed first) until L changes by less than `tolerance` relatively or `maxIters`
-// rounds are done; returns the final L.
+// rounds are done; returns the final L. The words' log β are taken once, into doc.logTopics.
 double fitMeanField(const MeanFieldInputs& in, MeanFieldDocument& doc, int maxIters,
                     double tolerance = 1e-6);
 
