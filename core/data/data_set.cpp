@@ -11,6 +11,8 @@ std::string dataShapeLabel(DataShape shape)
         return "counts (documents × words, users × items)";
     case DataShape::Labelled:
         return "labelled examples (features and a label)";
+    case DataShape::Graph:
+        return "a graph (edges among nodes)";
     case DataShape::Dense:
         break;
     }
@@ -19,12 +21,20 @@ std::string dataShapeLabel(DataShape shape)
 
 std::int64_t DataSet::rows() const
 {
-    return counts ? counts->rows() : dense ? dense->rows() : labelled ? labelled->rows() : 0;
+    return counts     ? counts->rows()
+           : dense    ? dense->rows()
+           : labelled ? labelled->rows()
+           : graph    ? graph->rows()
+                      : 0;
 }
 
 std::int64_t DataSet::cols() const
 {
-    return counts ? counts->cols() : dense ? dense->cols() : labelled ? labelled->cols() : 0;
+    return counts     ? counts->cols()
+           : dense    ? dense->cols()
+           : labelled ? labelled->cols()
+           : graph    ? graph->cols()
+                      : 0;
 }
 
 std::int64_t DataSet::trainingRowCount() const
@@ -32,12 +42,17 @@ std::int64_t DataSet::trainingRowCount() const
     return counts     ? counts->trainingRowCount()
            : dense    ? dense->trainingRowCount()
            : labelled ? labelled->trainingRowCount()
+           : graph    ? graph->trainingRowCount()
                       : 0;
 }
 
 std::string DataSet::source() const
 {
-    return counts ? counts->source : dense ? dense->source : labelled ? labelled->source : "";
+    return counts     ? counts->source
+           : dense    ? dense->source
+           : labelled ? labelled->source
+           : graph    ? graph->source
+                      : "";
 }
 
 const DenseDataPtr& DataSet::requireDense(const std::string& model) const
@@ -69,6 +84,19 @@ const LabelledDataPtr& DataSet::requireLabelled(const std::string& model) const
                                     dataShapeLabel(DataShape::Labelled) + ", not " +
                                     dataShapeLabel(shape()));
     return labelled;
+}
+
+} // namespace svi
+
+namespace svi {
+
+const GraphDataPtr& DataSet::requireGraph(const std::string& model) const
+{
+    if (!graph)
+        throw std::invalid_argument("data: " + model + " models " +
+                                    dataShapeLabel(DataShape::Graph) + ", not " +
+                                    dataShapeLabel(shape()));
+    return graph;
 }
 
 } // namespace svi
