@@ -1,22 +1,41 @@
 #include "core/inference/optimizers.h"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace svi {
+namespace {
+
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+void checkSizes(const char* who, Eigen::Index x, Eigen::Index g, Eigen::Index earlier)
+{
+    if (g != x || (earlier != 0 && earlier != g))
+        throw std::invalid_argument(
+            std::string(who) + ": a gradient of " + std::to_string(g) +
+            " entries for a parameter of " + std::to_string(x) +
+            (earlier ? " (earlier: " + std::to_string(earlier) + ")" : std::string()));
+}
+
+// AdaGrad's rule (Duchi, Hazan & Singer 2011), x ← x + γ g / (√S + ε) after S ← S + g²: one
+// body for class AdaGrad (paper 002's constants) and Optimizer's adagrad (paper 003's).
+void adagradStep(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::ArrayXd>& g,
+                 Eigen::ArrayXd& sumSq, double rate, double epsilon)
+{
+    sumSq += g.square();
+    x += rate * g / (sumSq.sqrt() + epsilon);
+}
+
+} // namespace
 
 void AdaGrad::ascend(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::ArrayXd>& g)
 {
-    if (g.size() != x.size() || (m_sumSq.size() != 0 && m_sumSq.size() != g.size()))
-        throw std::invalid_argument("AdaGrad: a gradient of " + std::to_string(g.size()) +
-                                    " entries for a parameter of " + std::to_string(x.size()) +
-                                    (m_sumSq.size()
-                                         ? " (earlier: " + std::to_string(m_sumSq.size()) + ")"
-                                         : std::string()));
+    checkSizes("AdaGrad", x.size(), g.size(), m_sumSq.size());
     if (m_sumSq.size() == 0)
         m_sumSq = Eigen::ArrayXd::Zero(g.size());
-    m_sumSq += g.square();
-    x += m_rate * g / (m_sumSq.sqrt() + m_eps);
+    adagradStep(x, g, m_sumSq, m_rate, m_eps);
     ++m_steps;
 }
 
@@ -30,6 +49,159 @@ void AdaGrad::ascend(Eigen::MatrixXd& x, const Eigen::MatrixXd& g)
     Eigen::Map<Eigen::ArrayXd> xv(x.data(), x.size());
     const Eigen::Map<const Eigen::ArrayXd> gv(g.data(), g.size());
     ascend(xv, gv);
+}
+
+std::string optimizerName(OptimizerKind kind)
+{
+    switch (kind) {
+    case OptimizerKind::Sgd:
+        return "sgd";
+    case OptimizerKind::AdaGrad:
+        return "adagrad";
+    case OptimizerKind::RmsProp:
+        return "rmsprop";
+    case OptimizerKind::Adam:
+        return "adam";
+    case OptimizerKind::AdaDelta:
+        break;
+    }
+    return "adadelta";
+}
+
+OptimizerKind optimizerFromName(const std::string& name)
+{
+    for (OptimizerKind k : {OptimizerKind::Sgd, OptimizerKind::AdaGrad, OptimizerKind::RmsProp,
+                            OptimizerKind::AdaDelta, OptimizerKind::Adam})
+        if (optimizerName(k) == name)
+            return k;
+    throw std::invalid_argument(
+        fieldError("optimizer", name, "must be sgd, adagrad, rmsprop, adadelta or adam"));
+}
+
+double OptimizerOptions::ownRate(OptimizerKind kind)
+{
+    switch (kind) {
+    case OptimizerKind::Sgd:
+        return 0.001;
+    case OptimizerKind::AdaGrad:
+        return 0.1;
+    case OptimizerKind::RmsProp:
+    case OptimizerKind::Adam:
+        return 0.01;
+    case OptimizerKind::AdaDelta:
+        break;
+    }
+    return 1.0;
+}
+
+std::vector<ParamSpec> OptimizerOptions::params(OptimizerKind kind, double momentum)
+{
+    return {
+        choiceParam("optimizer", "Optimizer",
+                    "the gradient steps' rule: sgd, adagrad, rmsprop, adadelta (paper 003, Sec. "
+                    "2.4) or adam",
+                    {"sgd", "adagrad", "rmsprop", "adadelta", "adam"}, optimizerName(kind)),
+        realParam("rate", "Rate γ",
+                  "the step's scale; 0 = the optimizer's own: sgd 0.001, adagrad 0.1, rmsprop "
+                  "0.01, adadelta 1, adam 0.01",
+                  0.0, 0.0, kHuge),
+        realParam("rate_kappa", "Rate decay κ",
+                  "γ_t = rate · (1 + t/τ)^(−κ): 0 keeps the rate constant; κ in (0.5, 1] "
+                  "satisfies Robbins–Monro",
+                  0.0, 0.0, 1.0),
+        positiveParam("rate_tau", "Rate delay τ",
+                      "γ_t = rate · (1 + t/τ)^(−κ): steps before the rate starts to fall", 100.0),
+        realParam("momentum", "Momentum λ",
+                  "v ← λ v + (1 − λ) g, stepped along v (not by adam): 0 = none; paper 003 ran "
+                  "0.9",
+                  momentum, 0.0, 0.999),
+        realParam("rmsprop_decay", "RMSprop decay",
+                  "rmsprop: m ← d m + (1 − d) g² (paper 003: 0.9)", 0.9, 0.0, 0.9999),
+        realParam("adadelta_rho", "AdaDelta ρ",
+                  "adadelta: m ← ρ g² + (1 − ρ) m, ρ the newest square's weight as paper 003 "
+                  "writes it (Zeiler's decay is 1 − ρ)",
+                  0.9, 0.0001, 1.0),
+        positiveParam("adadelta_epsilon", "AdaDelta ε",
+                      "adadelta: step √(m_x + ε) / √(m_g + ε) (paper 003: 1e-4)", 1e-4),
+        realParam("adam_beta1", "Adam β1", "adam: the gradient's average, m ← β1 m + (1 − β1) g",
+                  0.9, 0.0, 0.9999),
+        realParam("adam_beta2", "Adam β2", "adam: the squares' average, s ← β2 s + (1 − β2) g²",
+                  0.999, 0.0, 0.999999),
+    };
+}
+
+const ParamFields<OptimizerOptions>& OptimizerOptions::fields()
+{
+    static const ParamFields<OptimizerOptions> f =
+        ParamFields<OptimizerOptions>()
+            .add("optimizer", &OptimizerOptions::kind, optimizerName, optimizerFromName)
+            .add("rate", &OptimizerOptions::rate)
+            .add("rate_kappa", &OptimizerOptions::rateKappa)
+            .add("rate_tau", &OptimizerOptions::rateTau)
+            .add("momentum", &OptimizerOptions::momentum)
+            .add("rmsprop_decay", &OptimizerOptions::rmspropDecay)
+            .add("adadelta_rho", &OptimizerOptions::adadeltaRho)
+            .add("adadelta_epsilon", &OptimizerOptions::adadeltaEpsilon)
+            .add("adam_beta1", &OptimizerOptions::adamBeta1)
+            .add("adam_beta2", &OptimizerOptions::adamBeta2);
+    return f;
+}
+
+Optimizer::Optimizer(const OptimizerOptions& options) : m_options(options.checked()) {}
+
+double Optimizer::rate() const
+{
+    const double t = double(m_steps);
+    return m_options.baseRate() * std::pow(1.0 + t / m_options.rateTau, -m_options.rateKappa);
+}
+
+void Optimizer::ascend(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::ArrayXd>& g)
+{
+    checkSizes("Optimizer", x.size(), g.size(), m_velocity.size());
+    const OptimizerOptions& o = m_options;
+    if (m_velocity.size() == 0) {
+        m_velocity = Eigen::ArrayXd::Zero(g.size());
+        m_first = Eigen::ArrayXd::Zero(g.size());
+        m_second = Eigen::ArrayXd::Zero(g.size());
+        m_step.resize(g.size());
+    }
+    const double gamma = rate();
+    ++m_steps;
+    if (o.kind == OptimizerKind::Adam) {
+        m_second = o.adamBeta1 * m_second + (1.0 - o.adamBeta1) * g;
+        m_first = o.adamBeta2 * m_first + (1.0 - o.adamBeta2) * g.square();
+        const double c1 = 1.0 - std::pow(o.adamBeta1, double(m_steps));
+        const double c2 = 1.0 - std::pow(o.adamBeta2, double(m_steps));
+        x += gamma * (m_second / c1) / ((m_first / c2).sqrt() + 1e-8);
+        return;
+    }
+    // The first step starts the velocity at g itself: an average over no gradient is none.
+    if (o.momentum > 0.0 && m_steps > 1)
+        m_velocity = o.momentum * m_velocity + (1.0 - o.momentum) * g;
+    else
+        m_velocity = g;
+    const Eigen::ArrayXd& v = m_velocity;
+    switch (o.kind) {
+    case OptimizerKind::Sgd:
+        x += gamma * v;
+        break;
+    case OptimizerKind::AdaGrad:
+        adagradStep(x, v, m_first, gamma, 1e-6);
+        break;
+    case OptimizerKind::RmsProp:
+        m_first = o.rmspropDecay * m_first + (1.0 - o.rmspropDecay) * v.square();
+        x += gamma * v / (1e-6 + m_first.sqrt());
+        break;
+    case OptimizerKind::AdaDelta:
+        m_first = o.adadeltaRho * v.square() + (1.0 - o.adadeltaRho) * m_first;
+        m_step = gamma * v * (m_second + o.adadeltaEpsilon).sqrt() /
+                 (m_first + o.adadeltaEpsilon).sqrt();
+        x += m_step;
+        m_second = o.adadeltaRho * m_step.square() + (1.0 - o.adadeltaRho) * m_second;
+        break;
+    case OptimizerKind::Adam:
+        break;
+    }
 }
 
 } // namespace svi

@@ -1,0 +1,284 @@
+#include "core/inference/positive_sgvb.h"
+
+#include "core/base/parallel.h"
+#include "core/base/params.h"
+#include "core/inference/gamma_reparam.h"
+#include "core/math/gauss_hermite.h"
+#include "core/math/logistic.h"
+#include "core/math/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+// Shapes and rates are floored here: r(α) of a very negative α would otherwise reach 0, where
+// the gamma is no distribution (the paper's code floors them at 10⁻⁶).
+constexpr double kFloor = 1e-8;
+constexpr double kTiny = std::numeric_limits<double>::min();
+
+double positive(double theta)
+{
+    return std::max(softplus(theta), kFloor);
+}
+
+struct Draw
+{
+    Eigen::ArrayXd& x;
+    Eigen::ArrayXd& aux;  // normal: ε
+    Eigen::ArrayXd& dLog; // gamma: ∂ log x/∂a; normal: θ = m + s ε
+};
+
+// One draw of q (parameters theta) from the streams (seed, a, b, chunk).
+void drawQ(SgvbMethod method, const Eigen::ArrayXd& theta, Eigen::Index n, std::uint64_t seed,
+           std::uint64_t a, std::uint64_t b, Draw d)
+{
+    if (method == SgvbMethod::Map) {
+        for (Eigen::Index i = 0; i < n; ++i)
+            d.x[i] = std::max(softplus(theta[i]), kTiny);
+        return;
+    }
+    forChunks(n, [&](int chunk, std::int64_t begin, std::int64_t end) {
+        Rng rng = Rng::stream(seed, a, b, std::uint64_t(chunk));
+        for (std::int64_t i = begin; i < end; ++i) {
+            if (!std::isfinite(theta[i]) || !std::isfinite(theta[n + i])) {
+                // A diverged q: no draw (gammaQuantileDraw would throw inside the parallel
+                // region); the NaN reaches the bound, and the trainer ends the run as diverged.
+                d.x[i] = d.dLog[i] = d.aux[i] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
+            if (method == SgvbMethod::Gamma) {
+                const GammaDraw g = gammaQuantileDraw(positive(theta[i]), positive(theta[n + i]),
+                                                      rng.uniformOpen());
+                d.x[i] = g.x;
+                d.dLog[i] = g.dLogXdA;
+            } else {
+                const double eps = rng.normal();
+                const double th = theta[i] + positive(theta[n + i]) * eps;
+                d.aux[i] = eps;
+                d.dLog[i] = th;
+                d.x[i] = std::max(softplus(th), kTiny);
+            }
+        }
+    });
+}
+
+// log σ(θ) summed: the normal's log Jacobian of x = r(θ).
+double logJacobian(const Eigen::ArrayXd& thetaDraw)
+{
+    double s = 0.0;
+    for (Eigen::Index i = 0; i < thetaDraw.size(); ++i)
+        s -= softplus(-thetaDraw[i]);
+    return s;
+}
+
+double entropyOf(SgvbMethod method, const Eigen::ArrayXd& theta, Eigen::Index n)
+{
+    double h = 0.0;
+    if (method == SgvbMethod::Gamma)
+        for (Eigen::Index i = 0; i < n; ++i)
+            h += gammaEntropy(positive(theta[i]), positive(theta[n + i]));
+    else if (method == SgvbMethod::Normal)
+        for (Eigen::Index i = 0; i < n; ++i)
+            h += 0.5 * std::log(2.0 * std::numbers::pi * std::numbers::e) +
+                 std::log(positive(theta[n + i]));
+    return h;
+}
+
+void checkInit(const Eigen::ArrayXd& mean, const Eigen::ArrayXd& variance)
+{
+    if (mean.size() != variance.size() || mean.size() == 0)
+        throw std::invalid_argument("PositiveSgvb: " + std::to_string(mean.size()) + " means and " +
+                                    std::to_string(variance.size()) +
+                                    " variances (must be as many, at least one)");
+    for (Eigen::Index i = 0; i < mean.size(); ++i)
+        if (!(mean[i] > 0.0 && variance[i] > 0.0 && std::isfinite(mean[i]) &&
+              std::isfinite(variance[i])))
+            throw std::invalid_argument(fieldError(
+                "PositiveSgvb: initial mean, variance [" + std::to_string(i) + "]",
+                formatNumber(mean[i]) + ", " + formatNumber(variance[i]), "must be > 0"));
+}
+
+} // namespace
+
+std::string entropyGradientName(EntropyGradient e)
+{
+    return e == EntropyGradient::Sampled ? "sampled" : "analytic";
+}
+
+EntropyGradient entropyGradientFromName(const std::string& name)
+{
+    if (name == "analytic")
+        return EntropyGradient::Analytic;
+    if (name == "sampled")
+        return EntropyGradient::Sampled;
+    throw std::invalid_argument(fieldError("entropy", name, "must be analytic or sampled"));
+}
+
+std::vector<ParamSpec> SgvbOptions::params(SgvbMethod method)
+{
+    std::vector<ParamSpec> p = OptimizerOptions::params(OptimizerKind::AdaDelta, 0.9);
+    if (method == SgvbMethod::Gamma)
+        p.push_back(choiceParam("entropy", "Entropy gradient",
+                                "sampled: the path derivative of −log q at the draw, as "
+                                "Algorithm 1 prints it (its noise vanishes near the optimum); "
+                                "analytic: ∂H/∂a = 1 + (1 − a)ψ′(a), ∂H/∂b = −1/b",
+                                {"sampled", "analytic"}, "sampled"));
+    if (method != SgvbMethod::Map)
+        p.push_back(intParam("elbo_samples", "Bound draws",
+                             "draws of q averaged for the bound reported at an evaluation", 10, 1,
+                             10000));
+    return p;
+}
+
+const ParamFields<SgvbOptions>& SgvbOptions::fields()
+{
+    static const ParamFields<SgvbOptions> f =
+        ParamFields<SgvbOptions>()
+            .add(&SgvbOptions::optimizer, OptimizerOptions::fields())
+            .add("entropy", &SgvbOptions::entropy, entropyGradientName, entropyGradientFromName)
+            .add("elbo_samples", &SgvbOptions::elboSamples);
+    return f;
+}
+
+PositiveSgvb::PositiveSgvb(SgvbMethod method, const Eigen::ArrayXd& mean,
+                           const Eigen::ArrayXd& variance, const OptimizerOptions& optimizer,
+                           std::uint64_t seed, EntropyGradient entropy)
+    : m_method(method), m_entropy(entropy), m_size(mean.size()), m_seed(seed),
+      m_optimizer(optimizer)
+{
+    checkInit(mean, variance);
+    const Eigen::Index n = m_size;
+    m_theta.resize(method == SgvbMethod::Map ? n : 2 * n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double m = mean[i], v = variance[i];
+        if (method == SgvbMethod::Gamma) {
+            m_theta[i] = softplusInverse(m * m / v);
+            m_theta[n + i] = softplusInverse(m / v);
+        } else if (method == SgvbMethod::Normal) {
+            m_theta[i] = softplusInverse(m);
+            m_theta[n + i] = softplusInverse(std::sqrt(v) / sigmoid(m_theta[i]));
+        } else {
+            m_theta[i] = softplusInverse(m);
+        }
+    }
+    for (Eigen::ArrayXd* a : {&m_x, &m_aux, &m_dLog, &m_grad})
+        a->setZero(n);
+    m_g.setZero(m_theta.size());
+}
+
+double PositiveSgvb::step(const PositiveModel& model, std::int64_t t)
+{
+    const Eigen::Index n = m_size;
+    drawQ(m_method, m_theta, n, m_seed, 1, std::uint64_t(t), {m_x, m_aux, m_dLog});
+    const double logF = model.logJoint(m_x, m_grad);
+    const double bound = boundAtDraw(logF);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double gx = m_grad[i];
+        if (m_method == SgvbMethod::Map) {
+            m_g[i] = gx * sigmoid(m_theta[i]);
+            continue;
+        }
+        const double s1 = sigmoid(m_theta[i]), s2 = sigmoid(m_theta[n + i]);
+        if (m_method == SgvbMethod::Gamma) {
+            const double a = positive(m_theta[i]), b = positive(m_theta[n + i]);
+            // x ∂L/∂x, L = log f (analytic entropy) or log f − log q (sampled).
+            double xg = m_x[i] * gx;
+            if (m_entropy == EntropyGradient::Sampled)
+                xg += (1.0 - a) + b * m_x[i];
+            double ga = xg * m_dLog[i], gb = -xg / b;
+            if (m_entropy == EntropyGradient::Analytic) {
+                ga += gammaEntropyDA(a);
+                gb -= 1.0 / b;
+            }
+            m_g[i] = ga * s1;
+            m_g[n + i] = gb * s2;
+        } else {
+            // d/dθ [log f(r(θ)) + log σ(θ)] at θ = m + s ε; ∂/∂m = that, ∂/∂s = that ε + 1/s.
+            const double th = m_dLog[i];
+            const double h = gx * sigmoid(th) + (1.0 - sigmoid(th));
+            m_g[i] = h;
+            m_g[n + i] = (h * m_aux[i] + 1.0 / positive(m_theta[n + i])) * s2;
+        }
+    }
+    m_optimizer.ascend(m_theta, m_g);
+    return bound;
+}
+
+double PositiveSgvb::boundAtDraw(double logF) const
+{
+    if (m_method == SgvbMethod::Map)
+        return logF;
+    double b = logF + entropyOf(m_method, m_theta, m_size);
+    if (m_method == SgvbMethod::Normal)
+        b += logJacobian(m_dLog);
+    return b;
+}
+
+double PositiveSgvb::elbo(const PositiveModel& model, int samples, std::uint64_t evaluation) const
+{
+    const Eigen::Index n = m_size;
+    Eigen::ArrayXd x(n), aux(n), dLog(n), grad(n);
+    const int s = m_method == SgvbMethod::Map ? 1 : std::max(samples, 1);
+    double sum = 0.0;
+    for (int k = 0; k < s; ++k) {
+        drawQ(m_method, m_theta, n, m_seed, 2 + evaluation, std::uint64_t(k), {x, aux, dLog});
+        sum += model.logJoint(x, grad);
+        if (m_method == SgvbMethod::Normal)
+            sum += logJacobian(dLog);
+    }
+    return sum / s + entropyOf(m_method, m_theta, n);
+}
+
+void PositiveSgvb::draw(std::uint64_t id, std::uint64_t drawIndex, Eigen::ArrayXd& x) const
+{
+    Eigen::ArrayXd aux(m_size), dLog(m_size);
+    x.resize(m_size);
+    // Streams apart from those of step() (1, t) and elbo() (2 + id, k).
+    drawQ(m_method, m_theta, m_size, m_seed ^ 0x9e3779b97f4a7c15ULL, id, drawIndex, {x, aux, dLog});
+}
+
+Eigen::ArrayXd PositiveSgvb::mean() const
+{
+    const Eigen::Index n = m_size;
+    Eigen::ArrayXd m(n);
+    if (m_method == SgvbMethod::Gamma) {
+        for (Eigen::Index i = 0; i < n; ++i)
+            m[i] = positive(m_theta[i]) / positive(m_theta[n + i]);
+    } else if (m_method == SgvbMethod::Normal) {
+        static const GaussHermite quadrature(20);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double sd = positive(m_theta[n + i]);
+            m[i] = quadrature.expect(m_theta[i], sd * sd, [](double t) { return softplus(t); });
+        }
+    } else {
+        for (Eigen::Index i = 0; i < n; ++i)
+            m[i] = softplus(m_theta[i]);
+    }
+    return m;
+}
+
+Eigen::ArrayXd PositiveSgvb::shapes() const
+{
+    if (m_method != SgvbMethod::Gamma)
+        return {};
+    return m_theta.head(m_size).unaryExpr([](double t) { return positive(t); });
+}
+
+Eigen::ArrayXd PositiveSgvb::rates() const
+{
+    if (m_method != SgvbMethod::Gamma)
+        return {};
+    return m_theta.tail(m_size).unaryExpr([](double t) { return positive(t); });
+}
+
+double PositiveSgvb::entropy() const
+{
+    return entropyOf(m_method, m_theta, m_size);
+}
+
+} // namespace svi
