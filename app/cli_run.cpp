@@ -47,7 +47,7 @@ void writeFactors(const QString& dir, const CountData& data, const RatingFactors
 }
 
 // The previews a run ends with, as files: images, loadings, topics, weights, the predictive
-// slice, factors.
+// slice, covariances, communities and link predictions, factors.
 void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview)
 {
     const DataSet& data = p.data.built.data;
@@ -64,6 +64,17 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
         writeFileAtomically(dir + "/weights.csv", weightsCsv(*preview.weights));
     if (preview.slice)
         writeFileAtomically(dir + "/slice.csv", sliceCsv(*preview.slice));
+    if (preview.covariance && data.dense) {
+        writeFileAtomically(dir + "/covariance_model.csv",
+                            covarianceCsv(preview.covariance->model, data.dense->columnNames));
+        writeFileAtomically(dir + "/covariance_empirical.csv",
+                            covarianceCsv(preview.covariance->empirical, data.dense->columnNames));
+    }
+    if (preview.graph && data.graph) {
+        writeFileAtomically(dir + "/communities.csv", communitiesCsv(*preview.graph, *data.graph));
+        writeFileAtomically(dir + "/link_predictions.csv",
+                            linkPredictionsCsv(*preview.graph, *data.graph));
+    }
     if (preview.factors && data.counts)
         writeFactors(dir, *data.counts, *preview.factors,
                      p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20);

@@ -49,8 +49,9 @@ void LoadingsView::clear()
 }
 
 void LoadingsView::setLoadings(const Eigen::MatrixXd& loadings, const Eigen::VectorXd& weights,
-                               const QStringList& channels)
+                               const QStringList& channels, const QString& weightName)
 {
+    m_weightName = weightName;
     m_loadings = loadings;
     m_weights = weights;
     m_channels = channels;
@@ -100,8 +101,9 @@ void LoadingsView::mouseMoveEvent(QMouseEvent* event)
     if (cellAt(event->position().toPoint(), &r, &c)) {
         const int k = m_rows[std::size_t(r)];
         QToolTip::showText(event->globalPosition().toPoint(),
-                           tr("feature %1 (E[π] = %2)\n%3: %4")
+                           tr("feature %1 (%2 = %3)\n%4: %5")
                                .arg(k + 1)
+                               .arg(m_weightName)
                                .arg(m_weights[k], 0, 'g', 3)
                                .arg(m_channels.value(c))
                                .arg(m_loadings(k, c), 0, 'g', 4),
@@ -163,7 +165,7 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
         const double mid = g.grid.top() + (double(r) + 0.5) * g.cellH;
         const QRectF box(0, mid - 0.5 * fm.height(), kLeft - 6, fm.height());
         p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
-                   QString("%1  E[π] %2").arg(k + 1).arg(m_weights[k], 0, 'f', 3));
+                   QString("%1  %2 %3").arg(k + 1).arg(m_weightName).arg(m_weights[k], 0, 'f', 3));
     }
     // Column labels rotated, every channel when they fit.
     const int colStep = std::max(1, int(std::ceil(fm.height() / g.cellW)));

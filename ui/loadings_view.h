@@ -20,8 +20,9 @@ public:
 
     // `loadings` K×D (rows in display order), `weights` K (E[π_k]), `channels` D labels.
     // Shows the features whose weight is at least `minWeight`, at most `maxRows` of them.
+    // `weightName` names the weights in labels and tooltips.
     void setLoadings(const Eigen::MatrixXd& loadings, const Eigen::VectorXd& weights,
-                     const QStringList& channels);
+                     const QStringList& channels, const QString& weightName = "E[π]");
     void clear();
     void setTitle(const QString& title);
     QString title() const { return m_title; }
@@ -62,6 +63,7 @@ private:
     Eigen::MatrixXd m_loadings;
     Eigen::VectorXd m_weights;
     double m_scale = 1.0;
+    QString m_weightName = "E[π]";
 };
 
 // Blue (−1) – white (0) – red (+1), for t in [−1, 1].

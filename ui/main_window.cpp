@@ -308,8 +308,16 @@ void MainWindow::buildUi()
         new QLabel(tr("Loadings of the selected run (features × channels, ordered by E[π_k])."));
     m_loadings = new LoadingsView;
     m_loadings->setObjectName("loadingsView");
+    // Beside the loadings, the covariance a model estimates when it has one (hidden otherwise).
+    m_covariance = new CovarianceView;
+    m_covariance->setObjectName("covarianceView");
+    auto* loadingsSplit = new QSplitter(Qt::Horizontal);
+    loadingsSplit->addWidget(m_loadings);
+    loadingsSplit->addWidget(m_covariance);
+    loadingsSplit->setStretchFactor(0, 1);
+    loadingsSplit->setStretchFactor(1, 1);
     loadingsLayout->addWidget(m_loadingsRun);
-    loadingsLayout->addWidget(m_loadings, 1);
+    loadingsLayout->addWidget(loadingsSplit, 1);
     // Corpora: the topics of the selected (or latest) run.
     auto* topicsArea = new QWidget;
     auto* topicsLayout = new QVBoxLayout(topicsArea);
@@ -341,7 +349,12 @@ void MainWindow::buildUi()
     // Labelled data: the posterior over the weights of the selected (or latest) run, or its
     // predictive slice.
     m_weightsPage = new WeightsPage;
-    m_centreTop->addWidget(m_weightsPage); // the pages in DataView's order
+    m_centreTop->addWidget(m_weightsPage);
+    // Graphs: the adjacency ordered by the selected (or latest) run's communities, and the
+    // links it predicts.
+    m_graphPage = new GraphPage;
+    m_graphPage->setObjectName("graphPage");
+    m_centreTop->addWidget(m_graphPage); // the pages in DataView's order
 
     auto* centre = new QSplitter(Qt::Vertical);
     centre->setObjectName("centreSplitter");

@@ -41,6 +41,8 @@ class ImageStrip;
 class LoadingsView;
 class WeightsView;
 class WeightsPage;
+class GraphPage;
+class CovarianceView;
 class SliceView;
 class RecommendationsView;
 class ParamForm;
@@ -112,6 +114,8 @@ public:
     // The weights page shows the selected run's weights (WeightsView) or, for a regression
     // model that publishes one instead, its predictive along a feature (SliceView).
     WeightsPage* weightsPage() const { return m_weightsPage; }
+    GraphPage* graphPage() const { return m_graphPage; }
+    CovarianceView* covarianceView() const { return m_covariance; }
     WeightsView* weightsView() const;
     SliceView* sliceView() const;
     QLabel* weightsTitle() const;
@@ -246,6 +250,8 @@ private:
     LoadingsView* m_loadings = nullptr;
     QLabel* m_loadingsRun = nullptr;
     WeightsPage* m_weightsPage = nullptr;
+    GraphPage* m_graphPage = nullptr;
+    CovarianceView* m_covariance = nullptr;
     QComboBox* m_model = nullptr;
     QComboBox* m_algorithm = nullptr;
     QLabel* m_algorithmHelp = nullptr;

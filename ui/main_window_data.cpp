@@ -319,6 +319,8 @@ void MainWindow::showBuilt()
     };
     if (offers(DataView::Recommendations) && m_data.counts)
         m_recommendations->setData(m_data.counts);
+    if (offers(DataView::Graph) && m_data.graph)
+        m_graphPage->setGraph(m_data.graph);
     if (offers(DataView::Image) && m_data.dense && m_data.dense->image) {
         const ImageLayout& img = *m_data.dense->image;
         ImagePanel* original = m_images->panel("original", tr("Original"));

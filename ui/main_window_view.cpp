@@ -139,6 +139,13 @@ void MainWindow::updateAtoms()
                 .arg(QLocale().toString(qlonglong(step))));
         return;
     }
+    if (r && offers(DataView::Graph) && r->data.graph) {
+        m_graphPage->setGraph(r->data.graph); // another run's split: its own held-out pairs
+        if (r->preview)
+            m_graphPage->showPreview(r->label, r->trace.empty() ? 0 : r->trace.back().step,
+                                     *r->preview);
+        return;
+    }
     if (r && offers(DataView::Weights)) {
         if (r->preview)
             m_weightsPage->showPreview(r->label, r->trace.empty() ? 0 : r->trace.back().step,
@@ -151,11 +158,13 @@ void MainWindow::updateAtoms()
         QStringList channels;
         for (const std::string& c : r->data.dense->columnNames)
             channels << QString::fromStdString(c);
-        m_loadings->setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
-        m_loadings->setTitle(
-            tr("Loadings of %1 (E[φ_k]; features with E[π_k] ≥ %2, most used first)")
-                .arg(r->label)
-                .arg(LoadingsView::kMinWeight));
+        const Preview& pv = *r->preview;
+        const QString weightName = QString::fromStdString(pv.atomWeightName);
+        m_loadings->setLoadings(pv.atoms, pv.atomWeights, channels, weightName);
+        m_loadings->setTitle(tr("Loadings of %1 (%2; features with %3 ≥ %4, most used first)")
+                                 .arg(r->label, QString::fromStdString(pv.atomName), weightName)
+                                 .arg(LoadingsView::kMinWeight));
+        m_covariance->setCovariance(pv.covariance, channels);
         m_loadingsRun->setText(tr("Run %1: %2 of %3 features shown. Hover a cell for its value.")
                                    .arg(r->label)
                                    .arg(m_loadings->shownFeatures())
@@ -351,10 +360,44 @@ bool MainWindow::exportReconstructions(const QString& folder)
                 for (const std::string& c : r->data.dense->columnNames)
                     channels << QString::fromStdString(c);
                 view.resize(m_loadings->size().expandedTo(view.sizeHint()));
-                view.setLoadings(r->preview->atoms, r->preview->atomWeights, channels);
+                view.setLoadings(r->preview->atoms, r->preview->atomWeights, channels,
+                                 QString::fromStdString(r->preview->atomWeightName));
                 view.setTitle(tr("Loadings of %1").arg(r->label));
                 writeFileAtomically(dir.filePath(stem + "-loadings.png"),
                                     pngBytes(view.render(2.0)));
+            }
+            if (r->data.dense && r->preview->covariance) {
+                const CovarianceSummary& c = *r->preview->covariance;
+                const std::vector<std::string>& names = r->data.dense->columnNames;
+                writeFileAtomically(dir.filePath(stem + "-covariance-model.csv"),
+                                    covarianceCsv(c.model, names));
+                writeFileAtomically(dir.filePath(stem + "-covariance-empirical.csv"),
+                                    covarianceCsv(c.empirical, names));
+                CovarianceView view;
+                QStringList channels;
+                for (const std::string& n : names)
+                    channels << QString::fromStdString(n);
+                view.setCovariance(r->preview->covariance, channels);
+                for (MatrixView* m : {view.empiricalView(), view.modelView()}) {
+                    m->resize(m->sizeHint() * 1.5);
+                    writeFileAtomically(dir.filePath(stem + "-" + m->objectName() + ".png"),
+                                        pngBytes(m->render(2.0)));
+                }
+            }
+            if (r->data.graph && r->preview->graph) {
+                writeFileAtomically(dir.filePath(stem + "-communities.csv"),
+                                    communitiesCsv(*r->preview->graph, *r->data.graph));
+                writeFileAtomically(dir.filePath(stem + "-link-predictions.csv"),
+                                    linkPredictionsCsv(*r->preview->graph, *r->data.graph));
+                GraphPage page;
+                page.setGraph(r->data.graph);
+                if (page.showPreview(r->label, r->trace.empty() ? 0 : r->trace.back().step,
+                                     *r->preview))
+                    for (MatrixView* m : {page.adjacencyView(), page.predictionView()}) {
+                        m->resize(m->sizeHint() * 1.5);
+                        writeFileAtomically(dir.filePath(stem + "-" + m->objectName() + ".png"),
+                                            pngBytes(m->render(2.0)));
+                    }
             }
             if (r->preview->weights) {
                 writeFileAtomically(dir.filePath(stem + "-weights.csv"),

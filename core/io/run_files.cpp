@@ -277,6 +277,67 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
     return out;
 }
 
+namespace {
+
+QByteArray nameField(const std::vector<std::string>& names, std::size_t i, const char* prefix)
+{
+    return csvField(i < names.size() ? QString::fromStdString(names[i])
+                                     : QString("%1%2").arg(prefix).arg(i + 1))
+        .toUtf8();
+}
+
+} // namespace
+
+QByteArray covarianceCsv(const Eigen::MatrixXd& covariance, const std::vector<std::string>& names)
+{
+    QByteArray out;
+    for (Eigen::Index j = 0; j < covariance.cols(); ++j)
+        out += "," + nameField(names, std::size_t(j), "V");
+    out += "\n";
+    for (Eigen::Index i = 0; i < covariance.rows(); ++i) {
+        out += nameField(names, std::size_t(i), "V");
+        for (Eigen::Index j = 0; j < covariance.cols(); ++j)
+            out += "," + metricText(covariance(i, j)).toUtf8();
+        out += "\n";
+    }
+    return out;
+}
+
+QByteArray communitiesCsv(const GraphSummary& summary, const GraphData& graph)
+{
+    std::vector<int> degree(std::size_t(graph.nodes), 0);
+    for (const NodePair& e : graph.trainEdges)
+        ++degree[std::size_t(e.i)], ++degree[std::size_t(e.j)];
+    QByteArray out = "rank,node,name,community,degree\n";
+    for (std::size_t r = 0; r < summary.order.size(); ++r) {
+        const int i = summary.order[r];
+        if (i < 0 || i >= graph.nodes)
+            continue;
+        const int c =
+            std::size_t(i) < summary.community.size() ? summary.community[std::size_t(i)] : -1;
+        out += QByteArray::number(qulonglong(r + 1)) + ',' + QByteArray::number(i + 1) + ',' +
+               nameField(graph.nodeNames, std::size_t(i), "node ") + ',' +
+               (c >= 0 ? QByteArray::number(c + 1) : QByteArray()) + ',' +
+               QByteArray::number(degree[std::size_t(i)]) + '\n';
+    }
+    return out;
+}
+
+QByteArray linkPredictionsCsv(const GraphSummary& summary, const GraphData& graph)
+{
+    QByteArray out = "i,j,name_i,name_j,linked,probability\n";
+    const Eigen::MatrixXf& p = summary.linkProbability;
+    for (const LabelledPair& pair : graph.heldOut) {
+        const bool known = pair.i < p.rows() && pair.j < p.cols();
+        out += QByteArray::number(pair.i + 1) + ',' + QByteArray::number(pair.j + 1) + ',' +
+               nameField(graph.nodeNames, std::size_t(pair.i), "node ") + ',' +
+               nameField(graph.nodeNames, std::size_t(pair.j), "node ") + ',' +
+               (pair.linked ? "1," : "0,") +
+               (known ? metricText(double(p(pair.i, pair.j))).toUtf8() : QByteArray()) + '\n';
+    }
+    return out;
+}
+
 QByteArray recommendationsCsv(const RatingFactors& f, const CountData& data,
                               const std::vector<std::int64_t>& users, int n)
 {

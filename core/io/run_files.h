@@ -4,6 +4,7 @@
 
 #include "core/base/params.h"
 #include "core/data/count_data.h"
+#include "core/data/graph_data.h"
 #include "core/run/runner.h"
 #include "core/run/trainer.h"
 
@@ -81,6 +82,19 @@ QByteArray topicsCsv(const std::vector<TopicSummary>& topics);
 // quoted; held_out 1 when the item is one of u's test ratings).
 QByteArray recommendationsCsv(const RatingFactors& factors, const CountData& data,
                               const std::vector<std::int64_t>& users, int n);
+
+// A covariance matrix with named rows and columns: a header ",<name…>", then one row per
+// name "<name>,<values…>" (V1… when `names` is short).
+QByteArray covarianceCsv(const Eigen::MatrixXd& covariance, const std::vector<std::string>& names);
+
+// A network fit's communities, one row per node in the summary's order:
+// "rank,node,name,community,degree" (node and community 1-based, community empty for none;
+// degree counts the node's training edges).
+QByteArray communitiesCsv(const GraphSummary& summary, const GraphData& graph);
+
+// The held-out node pairs with what the fit predicts for them, in the graph's order:
+// "i,j,name_i,name_j,linked,probability" (nodes 1-based, linked 0 or 1).
+QByteArray linkPredictionsCsv(const GraphSummary& summary, const GraphData& graph);
 
 // Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
 QString csvField(const QString& text);

@@ -38,8 +38,9 @@ enum class DataView {
     Loadings,        // features × columns heat map
     Topics,          // top words per topic
     Recommendations, // a user's top items
-    Weights          // the posterior over a supervised model's weights: mean ± 2 sd with feature
+    Weights,         // the posterior over a supervised model's weights: mean ± 2 sd with feature
                      // names
+    Graph            // the adjacency matrix ordered by community, the predicted links beside it
 };
 
 // The data as read from the files, before the task settings that select, transform and split:

@@ -71,6 +71,31 @@ struct TopicCorrelations
     Eigen::MatrixXd matrix; // topics.size() square
 };
 
+// A network model's fit (the edge partition model): each node's dominant latent community, the
+// nodes in an order that groups them by community, and the predicted link probabilities, so
+// that the window can draw the adjacency matrix in that order beside what the model predicts.
+struct GraphSummary
+{
+    // Per node (GraphData's order): the community k with the largest share of the node's
+    // expected links (argmax_k r_k w_ik Σ_j w_jk, or the model's own measure); −1 for none.
+    std::vector<int> community;
+    // A permutation of the nodes: the communities by decreasing weight, and within one the
+    // nodes by decreasing membership.
+    std::vector<int> order;
+    // N×N, symmetric, zero diagonal: P(y_ij = 1) under the fit (GraphData's node order).
+    Eigen::MatrixXf linkProbability;
+    // Per community: its weight (the EPM's E[r_k]), indexed as `community`.
+    Eigen::VectorXd communityWeights;
+};
+
+// A model of the data's covariance (gamma process factor analysis): its estimate of Cov(y)
+// beside the training rows' empirical covariance, D×D each in the data's column order.
+struct CovarianceSummary
+{
+    Eigen::MatrixXd model;
+    Eigen::MatrixXd empirical;
+};
+
 // What the UI or the CLI can show of the current fit. Immutable once published.
 struct Preview
 {
@@ -83,7 +108,11 @@ struct Preview
     // Learned dictionary: one row per feature, ordered by decreasing weight.
     Eigen::MatrixXd atoms;
     Eigen::VectorXd atomWeights; // E[π_k] in the same order
-    int atomWidth = 0;           // p for image patches (atoms are p×p tiles), 0 otherwise
+    // What the atoms and their weights are, for titles and tooltips: BPFA's dictionary
+    // E[φ_k] weighted by E[π_k]; another factor model says what its own are.
+    std::string atomName = "E[φ_k]";
+    std::string atomWeightName = "E[π_k]";
+    int atomWidth = 0; // p for image patches (atoms are p×p tiles), 0 otherwise
     // Topic models: the topics in use, by decreasing weight, with their top words.
     std::vector<TopicSummary> topics;
     // Topic models with correlated topics: the correlations between topics (every topic that
@@ -95,6 +124,10 @@ struct Preview
     std::shared_ptr<const WeightSummary> weights;
     // Regression models over a kernel (the sparse GP): the predictive along one feature.
     std::shared_ptr<const PredictionSlice> slice;
+    // Network models: communities and predicted links.
+    std::shared_ptr<const GraphSummary> graph;
+    // Models of a covariance: the estimate beside the empirical one.
+    std::shared_ptr<const CovarianceSummary> covariance;
 };
 
 struct Evaluation
