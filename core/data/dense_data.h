@@ -55,6 +55,10 @@ struct DenseData
     std::vector<std::int64_t> trainingRows;
     std::string source;               // file name or description, for messages
     std::optional<ImageLayout> image; // set when the rows are image patches
+    // The loadings that generated the data, D × K (a column per factor) in the units of
+    // `values`: set by synthetic kinds only, so that a factor model can score its recovery
+    // (the Amari error); empty otherwise.
+    Eigen::MatrixXd trueLoadings;
 
     std::int64_t rows() const { return values.rows(); }
     std::int64_t trainingRowCount() const

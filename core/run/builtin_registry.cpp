@@ -3,6 +3,7 @@
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf.h"
+#include "core/models/gpfa/gpfa.h"
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/lda/lda.h"
@@ -26,6 +27,7 @@ const Registry& Registry::builtin()
         registerGlm(r);
         registerGme(r);
         registerSgp(r);
+        registerGpfa(r);
         return r;
     }();
     return registry;

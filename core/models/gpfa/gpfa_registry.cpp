@@ -1,0 +1,139 @@
+#include "core/models/gpfa/gpfa.h"
+#include "core/models/gpfa/gpfa_trainer.h"
+
+#include <limits>
+
+namespace svi {
+namespace {
+
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+// Perplexity leads on row splits (paper 003's Figure 5), the held-out log-likelihood on entry
+// splits (the tables' protocol, as BPFA's), where there are no test rows.
+std::vector<MetricSpec> metrics()
+{
+    return {
+        {"perplexity", "Held-out perplexity (NLL per test row)", "nats", false, true},
+        {"heldout_loglik", "Held-out log-likelihood per entry", "nats", true, true},
+        {"mse", "Held-out MSE", "normalised units", false},
+        {"amari_error", "Amari error of the loadings", "", false, false, true, {"synthetic"}},
+        {"factors_used", "Factors in use", "", true, false, false},
+        {"noise_sd", "Learned noise σ", "data units", true, false, false},
+        {"shrinkage", "Ledoit–Wolf shrinkage intensity", "", true, false, false},
+    };
+}
+
+std::string bound(GpfaAlgorithm a)
+{
+    switch (a) {
+    case GpfaAlgorithm::GammaSgvb:
+    case GpfaAlgorithm::NormSgvb:
+        return "the evidence lower bound of the collapsed model (eq. 16, 19) under q, from "
+               "elbo_samples draws (Monte Carlo); incomplete rows enter through a minibatch";
+    case GpfaAlgorithm::Map:
+        return "not a bound: the log joint (eq. 16, 19) at the MAP point";
+    case GpfaAlgorithm::Empirical:
+    case GpfaAlgorithm::LedoitWolf:
+        return "none: a closed-form covariance estimate has no bound";
+    }
+    return {};
+}
+
+ParamSpec trainRowsParam()
+{
+    return intParam("train_rows", "Training rows",
+                    "use at most this many training rows, the same ones for every algorithm and "
+                    "seed (nested as it grows); 0 = every one",
+                    0, 0, kHuge);
+}
+
+void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::string label,
+         std::string help)
+{
+    AlgorithmEntry e;
+    e.model = "gpfa";
+    e.modelLabel = "Gamma process factor analysis";
+    e.algorithm = std::move(key);
+    e.label = std::move(label);
+    e.help = std::move(help);
+    e.dataKinds = {"table", "synthetic"};
+    e.metrics = metrics();
+    e.bound = bound(algorithm);
+    e.compareRank = rank;
+    e.params = GpfaOptions::params(algorithm);
+    e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+        return std::make_unique<GpfaTrainer>(data.requireDense("GPFA"), algorithm,
+                                             GpfaOptions::fromParams(values), seed);
+    };
+    r.add(std::move(e));
+}
+
+} // namespace
+
+std::vector<ParamSpec> GpfaOptions::params(GpfaAlgorithm algorithm)
+{
+    std::vector<ParamSpec> p;
+    if (algorithm == GpfaAlgorithm::Empirical || algorithm == GpfaAlgorithm::LedoitWolf) {
+        p.push_back(trainRowsParam());
+        return p;
+    }
+    const SgvbMethod method = algorithm == GpfaAlgorithm::GammaSgvb  ? SgvbMethod::Gamma
+                              : algorithm == GpfaAlgorithm::NormSgvb ? SgvbMethod::Normal
+                                                                     : SgvbMethod::Map;
+    p.push_back(intParam("K", "Factors K",
+                         "truncation level of the gamma process: factors fitted (paper 003: 40 on "
+                         "CyTOF, 10 on its synthetic data)",
+                         40, 1, 4096));
+    const auto sgvb = SgvbOptions::params(method);
+    p.insert(p.end(), sgvb.begin(), sgvb.end());
+    const auto prior = gpfa::Prior::params();
+    p.insert(p.end(), prior.begin(), prior.end());
+    if (method != SgvbMethod::Map)
+        p.push_back(intParam("cov_draws", "Covariance draws S",
+                             "draws of q averaged into the covariance that scores rows (eq. 20)",
+                             100, 1, 100000));
+    p.push_back(intParam("minibatch", "Incomplete rows per step",
+                         "training rows with a held-out or missing entry, drawn per step (their "
+                         "marginal likelihood); complete rows are always used; 0 = every one",
+                         256, 0, kHuge));
+    p.push_back(trainRowsParam());
+    return p;
+}
+
+std::vector<ParamSpec> GpfaOptions::allParams()
+{
+    std::vector<std::vector<ParamSpec>> lists;
+    for (GpfaAlgorithm a : {GpfaAlgorithm::GammaSgvb, GpfaAlgorithm::NormSgvb, GpfaAlgorithm::Map,
+                            GpfaAlgorithm::Empirical, GpfaAlgorithm::LedoitWolf})
+        lists.push_back(params(a));
+    return mergeParams(lists);
+}
+
+const ParamFields<GpfaOptions>& GpfaOptions::fields()
+{
+    static const ParamFields<GpfaOptions> f = ParamFields<GpfaOptions>()
+                                                  .add("K", &GpfaOptions::K)
+                                                  .add(&GpfaOptions::sgvb, SgvbOptions::fields())
+                                                  .add(&GpfaOptions::prior, gpfa::Prior::fields())
+                                                  .add("cov_draws", &GpfaOptions::covDraws)
+                                                  .add("minibatch", &GpfaOptions::minibatch)
+                                                  .add("train_rows", &GpfaOptions::trainRows);
+    return f;
+}
+
+void registerGpfa(Registry& r)
+{
+    add(r, GpfaAlgorithm::GammaSgvb, 1, "gamma-sgvb", "Gamma SGVB",
+        "q a product of gammas over W, r, γ, γ0, c0 and 1/σ², fitted by SGVB through the inverse "
+        "CDF (paper 003), factors integrated out");
+    add(r, GpfaAlgorithm::NormSgvb, 2, "norm-sgvb", "NormSGVB",
+        "q a factorised normal on the softplus-inverse of each variable (the ADVI-style baseline)");
+    add(r, GpfaAlgorithm::Map, 3, "map", "MAP",
+        "gradient ascent on the log joint, each variable through the softplus");
+    add(r, GpfaAlgorithm::Empirical, 4, "empirical", "Empirical covariance",
+        "the complete training rows' maximum-likelihood covariance S/n (zero mean)");
+    add(r, GpfaAlgorithm::LedoitWolf, 5, "ledoit-wolf", "Ledoit–Wolf shrinkage",
+        "the empirical covariance shrunk towards μI with Ledoit & Wolf's optimal intensity");
+}
+
+} // namespace svi
