@@ -5,10 +5,13 @@
 #include "app/cli_parts.h"
 #include "core/io/run_folder.h"
 #include "core/io/table_file.h"
+#include "ui/loadings_view.h" // divergingColor
+#include "ui/matrix_view.h"
 #include "ui/plot_view.h"
 #include "ui/trace_plot.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QLayout>
@@ -25,6 +28,7 @@ namespace {
 
 const char* kPlotHelp = R"help(svi plot FOLDER... --out FILE.png|FILE.svg [options]
 svi plot --table FILE.csv --out FILE.png|FILE.svg [options]
+svi plot --matrix FILE.csv --out FILE.png [options]
 
 Draws finished runs as the window's charts draw them: the ELBO (default) or a metric against
 training seconds, steps or epochs, one line per run. FOLDER is what 'svi run --out' wrote (it
@@ -51,6 +55,12 @@ Options
                             the 002-fig3 script's), comma-separated with a header; an empty
                             cell is a missing point
   --y-title TEXT            the y axis's title (tables; default: none)
+  --matrix FILE.csv         draw a matrix as a heatmap instead (PNG): a header of column
+                            names, then a row name and the row's values on each line, as
+                            'svi run' writes covariance_model.csv; blue < 0 < red on a scale
+                            symmetric about zero, grey for an empty cell; --title as above
+  --range R                 --matrix: the |value| at which the colours saturate (default: the
+                            largest off-diagonal |value| of a square matrix, else the largest)
   --quiet                   no line saying what was written
 
 The legend names each run by its algorithm's label (as in 'svi list'), with #K for the K-th
@@ -84,7 +94,8 @@ struct PlotArgs
     QSize size{900, 560};
     double scale = 2.0;
     std::optional<std::string> title;
-    std::string table, yTitle;
+    std::string table, yTitle, matrix;
+    double range = 0.0; // --matrix: 0 = from the values
     bool quiet = false;
 };
 
@@ -151,6 +162,12 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
                 throw UsageError("--scale = " + args[i] + ", but must be in [0.25, 8]");
         } else if (arg == "--title") {
             a.title = value();
+        } else if (arg == "--matrix") {
+            a.matrix = value();
+        } else if (arg == "--range") {
+            a.range = parseNumber("--range", value());
+            if (!(a.range > 0))
+                throw UsageError("plot: --range must be > 0");
         } else if (arg == "--table") {
             a.table = value();
         } else if (arg == "--y-title") {
@@ -163,6 +180,10 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
             a.folders.push_back(arg);
         }
     }
+    if (!a.matrix.empty() && (!a.folders.empty() || !a.table.empty()))
+        throw UsageError("plot: --matrix draws one matrix; give no FOLDER or --table with it");
+    if (!a.matrix.empty())
+        return a;
     if (!a.table.empty() && !a.folders.empty())
         throw UsageError("plot: --table draws one table; give no FOLDER with it");
     if (a.folders.empty() && a.table.empty())
@@ -407,9 +428,64 @@ int plotTable(const PlotArgs& a)
     return 0;
 }
 
+// A matrix CSV as a heatmap: the window's MatrixView with the loadings' diverging colours.
+int plotMatrix(const PlotArgs& a)
+{
+    if (QFileInfo(QString::fromStdString(a.out)).suffix().toLower() != "png")
+        throw UsageError("--matrix draws a PNG: --out must end in .png");
+    TableReadOptions o;
+    o.delimiter = ',';
+    o.rowNames = 1;
+    const Table t = readTableFile(a.matrix, o);
+    if (t.rows() == 0 || t.cols() == 0)
+        throw UsageError("--matrix '" + a.matrix + "': no values");
+    double range = a.range;
+    for (std::int64_t r = 0; r < t.rows() && !(a.range > 0); ++r)
+        for (int c = 0; c < t.cols(); ++c)
+            if (std::isfinite(t.values(r, c)) && (t.rows() != t.cols() || r != c))
+                range = std::max(range, double(std::abs(t.values(r, c))));
+    if (!(range > 0))
+        range = 1.0;
+    QImage cells(t.cols(), int(t.rows()), QImage::Format_RGB32);
+    for (std::int64_t r = 0; r < t.rows(); ++r)
+        for (int c = 0; c < t.cols(); ++c)
+            cells.setPixelColor(c, int(r),
+                                std::isfinite(t.values(r, c))
+                                    ? ui::divergingColor(t.values(r, c) / range)
+                                    : QColor(200, 200, 200));
+    QStringList rows, cols;
+    for (const std::string& n : t.rowNames)
+        rows << QString::fromStdString(n);
+    for (const std::string& n : t.columns)
+        cols << QString::fromStdString(n);
+    ui::MatrixView view;
+    view.setCells(cells);
+    view.setLabels(rows, cols);
+    view.setTitle(QString::fromStdString(
+        a.title ? *a.title
+                : QFileInfo(QString::fromStdString(a.matrix)).completeBaseName().toStdString()));
+    view.setColourBar([](double t) { return ui::divergingColor(2.0 * t - 1.0); },
+                      QString::number(-range, 'g', 3), QString::number(range, 'g', 3));
+    view.resize(a.size);
+    const QString out = QString::fromStdString(a.out);
+    if (!QFileInfo(QFileInfo(out).path()).isDir())
+        makeFolder(QFileInfo(out).path());
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    view.render(a.scale).save(&buffer, "PNG");
+    writeFileAtomically(out, png);
+    if (!a.quiet)
+        std::fprintf(stderr, "%s: %lld × %d matrix of '%s'\n", a.out.c_str(),
+                     static_cast<long long>(t.rows()), t.cols(), a.matrix.c_str());
+    return 0;
+}
+
 int cmdPlot(const std::vector<std::string>& args)
 {
     const PlotArgs a = parsePlotArgs(args);
+    if (!a.matrix.empty())
+        return plotMatrix(a);
     if (!a.table.empty())
         return plotTable(a);
     std::vector<PlotRun> runs = collectRuns(a.folders);

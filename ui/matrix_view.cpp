@@ -40,9 +40,10 @@ void MatrixView::setCells(const QImage& cells, std::function<QString(int, int)> 
     update();
 }
 
-void MatrixView::setLabels(const QStringList& labels)
+void MatrixView::setLabels(const QStringList& rows, const QStringList& columns)
 {
-    m_labels = labels;
+    m_rowLabels = rows;
+    m_columnLabels = columns;
     update();
 }
 
@@ -83,7 +84,8 @@ void MatrixView::clear()
 {
     m_cells = QImage();
     m_tip = {};
-    m_labels.clear();
+    m_rowLabels.clear();
+    m_columnLabels.clear();
     m_boundaries.clear();
     m_legend.clear();
     update();
@@ -91,9 +93,9 @@ void MatrixView::clear()
 
 bool MatrixView::labelsFit(const QRectF& g) const
 {
-    if (m_labels.isEmpty() || m_cells.isNull())
+    if ((m_rowLabels.isEmpty() && m_columnLabels.isEmpty()) || m_cells.isNull())
         return false;
-    return g.height() / m_cells.height() >= kMinNamePx;
+    return std::min(g.height() / m_cells.height(), g.width() / m_cells.width()) >= kMinNamePx;
 }
 
 QRectF MatrixView::grid(const QSizeF& size) const
@@ -104,13 +106,18 @@ QRectF MatrixView::grid(const QSizeF& size) const
     double left = kMargin, bottom = kMargin + (m_legend.isEmpty() ? 0 : kLegend);
     const double roughCell =
         std::min((size.width() - left - right) / cols, (size.height() - kTop - bottom) / rows);
-    if (!m_labels.isEmpty() && roughCell >= kMinNamePx) {
+    if (roughCell >= kMinNamePx) {
         const QFontMetricsF fm(font());
-        double widest = 0;
-        for (const QString& l : m_labels)
-            widest = std::max(widest, fm.horizontalAdvance(l));
-        left += std::min(widest, kMaxName) + 4;
-        bottom += std::min(widest, kMaxName) * 0.87 + 4; // names rotated by 60°
+        const auto widest = [&fm](const QStringList& names) {
+            double w = 0;
+            for (const QString& l : names)
+                w = std::max(w, fm.horizontalAdvance(l));
+            return std::min(w, kMaxName);
+        };
+        if (!m_rowLabels.isEmpty())
+            left += widest(m_rowLabels) + 4;
+        if (!m_columnLabels.isEmpty())
+            bottom += widest(m_columnLabels) * 0.87 + 4; // names rotated by 60°
     }
     const double w = std::max(10.0, size.width() - left - right);
     const double h = std::max(10.0, size.height() - kTop - bottom);
@@ -203,17 +210,17 @@ void MatrixView::paint(QPainter& p, const QSizeF& size) const
     const QFontMetricsF fm(font());
     p.setPen(palette().color(QPalette::Text));
     if (labelsFit(g)) {
-        for (int r = 0; r < m_cells.height() && r < m_labels.size(); ++r) {
+        for (int r = 0; r < m_cells.height() && r < m_rowLabels.size(); ++r) {
             const double mid = g.top() + (r + 0.5) * cellH;
             p.drawText(QRectF(0, mid - 0.5 * fm.height(), g.left() - 4, fm.height()),
                        Qt::AlignRight | Qt::AlignVCenter,
-                       fm.elidedText(m_labels[r], Qt::ElideRight, kMaxName));
+                       fm.elidedText(m_rowLabels[r], Qt::ElideRight, kMaxName));
         }
-        for (int c = 0; c < m_cells.width() && c < m_labels.size(); ++c) {
+        for (int c = 0; c < m_cells.width() && c < m_columnLabels.size(); ++c) {
             p.save();
             p.translate(g.left() + (c + 0.5) * cellW + fm.height() / 3, g.bottom() + 4);
             p.rotate(-60);
-            const QString name = fm.elidedText(m_labels[c], Qt::ElideRight, kMaxName);
+            const QString name = fm.elidedText(m_columnLabels[c], Qt::ElideRight, kMaxName);
             p.drawText(QPointF(-fm.horizontalAdvance(name), 0), name);
             p.restore();
         }

@@ -26,8 +26,10 @@ public:
     // `cells`: one pixel per cell (rows × columns = height × width). `tip(row, column)`: the
     // tooltip of a cell; may be empty.
     void setCells(const QImage& cells, std::function<QString(int, int)> tip = {});
-    // Row and column names (square matrices: the same list for both); empty: none drawn.
-    void setLabels(const QStringList& labels);
+    // Row and column names; empty: none drawn.
+    void setLabels(const QStringList& rows, const QStringList& columns);
+    // The same names for rows and columns (a square matrix over one set of things).
+    void setLabels(const QStringList& labels) { setLabels(labels, labels); }
     // Indices at which a new block starts along both axes (0 < index < size), drawn as lines.
     void setBoundaries(const std::vector<int>& boundaries);
     // A colour bar beside the grid: colour(t) for t from 0 (bottom) to 1 (top), the values
@@ -43,7 +45,8 @@ public:
     QString title() const { return m_title; }
     QString legend() const { return m_legend; }
     const std::vector<int>& boundaries() const { return m_boundaries; }
-    const QStringList& labels() const { return m_labels; }
+    const QStringList& rowLabels() const { return m_rowLabels; }
+    const QStringList& columnLabels() const { return m_columnLabels; }
     int rowCount() const { return m_cells.height(); }
     int columnCount() const { return m_cells.width(); }
     QColor cellColour(int row, int column) const { return m_cells.pixelColor(column, row); }
@@ -68,7 +71,7 @@ private:
 
     QImage m_cells;
     std::function<QString(int, int)> m_tip;
-    QStringList m_labels;
+    QStringList m_rowLabels, m_columnLabels;
     std::vector<int> m_boundaries;
     std::function<QColor(double)> m_barColour;
     QString m_barLow, m_barHigh, m_legend, m_title, m_placeholder;

@@ -73,6 +73,7 @@ private slots:
     void badInput();
     void needsNoDisplay();
     void tableDrawsItsColumns();
+    void matrixDrawsAHeatmap();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -307,6 +308,14 @@ void TestCliPlot::badInput_data()
         << QStringList{"run1", "--table", "bad.csv"} << "e.png" << QStringList{"no FOLDER"};
     QTest::newRow("no table") << QStringList{"--table", "none.csv"} << "e.png"
                               << QStringList{"'none.csv'", "cannot read"};
+    QTest::newRow("matrix with a bad cell") << QStringList{"--matrix", "badm.csv"} << "e.png"
+                                            << QStringList{"'badm.csv' line 3", "'b'"};
+    QTest::newRow("matrix to svg")
+        << QStringList{"--matrix", "badm.csv"} << "e.svg" << QStringList{".png"};
+    QTest::newRow("matrix and a table") << QStringList{"--matrix", "badm.csv", "--table", "bad.csv"}
+                                        << "e.png" << QStringList{"--matrix draws one matrix"};
+    QTest::newRow("matrix range zero")
+        << QStringList{"--matrix", "badm.csv", "--range", "0"} << "e.png" << QStringList{"--range"};
 }
 
 void TestCliPlot::badInput()
@@ -321,7 +330,8 @@ void TestCliPlot::badInput()
     broken.write("time,value\n1,2\n");
     broken.close();
     for (const auto& [name, text] : {std::pair{"bad.csv", "n,alpha,beta\n1,2,3\n2,3,x1\n"},
-                                     std::pair{"short.csv", "n,alpha,beta\n1,2\n"}}) {
+                                     std::pair{"short.csv", "n,alpha,beta\n1,2\n"},
+                                     std::pair{"badm.csv", ",a,b\na,1,0.5\nb,0.5,x\n"}}) {
         QFile f(path(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
@@ -376,6 +386,36 @@ void TestCliPlot::tableDrawsItsColumns()
     QVERIFY2(std::any_of(texts.begin(), texts.end(),
                          [](const QString& t) { return t.startsWith("training rows"); }),
              qPrintable(texts.join('|')));
+}
+
+// A covariance as 'svi run' writes it: a PNG whose cells take the diverging colours on a scale
+// set by the largest off-diagonal |value| (0.5 here: the diagonal saturates, -0.25 is half blue).
+void TestCliPlot::matrixDrawsAHeatmap()
+{
+    QFile f(path("cov.csv"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(",CD3,CD4,CD8\nCD3,1,0.5,-0.25\nCD4,0.5,1,0\nCD8,-0.25,0,1\n");
+    f.close();
+    const Result r = runSvi(
+        {"plot", "--matrix", "cov.csv", "--out", "cov.png", "--size", "400x400", "--scale", "1"},
+        m_dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("3 × 3"), qPrintable(r.err));
+    const QImage img(path("cov.png"));
+    QCOMPARE(img.size(), QSize(400, 400));
+    // The strongest red and a half-saturated blue are both drawn somewhere in the grid.
+    bool red = false, halfBlue = false;
+    const QColor fullRed(178, 24, 43), half = QColor(144, 178, 213);
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            red |= c == fullRed;
+            halfBlue |= std::abs(c.red() - half.red()) <= 1 &&
+                        std::abs(c.green() - half.green()) <= 1 &&
+                        std::abs(c.blue() - half.blue()) <= 1;
+        }
+    QVERIFY(red);
+    QVERIFY(halfBlue);
 }
 
 QTEST_GUILESS_MAIN(TestCliPlot)

@@ -104,7 +104,7 @@ private slots:
         // The boundary between the blocks, in both views; the names in the fit's order.
         QCOMPARE(a->boundaries(), std::vector<int>{3});
         QCOMPARE(p->boundaries(), std::vector<int>{3});
-        QCOMPARE(a->labels(), (QStringList{"e", "d", "f", "a", "c", "b"}));
+        QCOMPARE(a->rowLabels(), (QStringList{"e", "d", "f", "a", "c", "b"}));
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         const QImage img = p->render(1.0);
