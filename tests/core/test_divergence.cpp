@@ -106,6 +106,11 @@ const std::map<std::string, Case>& cases()
            {"inducing", integer(5)},
            {"hyperparameters", ParamValue(std::string("given"))}},
           {{"noise_variance", real(1e-310)}}}},
+        // A noise prior shape of 1e308: log Γ(a_τ) overflows the log joint (the SGVB algorithms);
+        // one training row: the baselines' estimate is singular (rank 1), its precision infinite.
+        {"gpfa",
+         {{{"K", integer(3)}, {"cov_draws", integer(5)}, {"elbo_samples", integer(2)}},
+          {{"noise_a", real(1e308)}, {"train_rows", integer(1)}}}},
     };
     return c;
 }

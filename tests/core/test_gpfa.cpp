@@ -306,7 +306,7 @@ void TestGpfa::logJointGradientMatchesFiniteDifferences()
 // ‖S_n‖²_F = 3.9375, d² = 3.9375/2 − μ² = 0.703125, Σ‖y‖⁴ = 1 + 1 + 25 + 4 = 31,
 // b̄² = (31 − 4 · 3.9375)/(16 · 2) = 0.4765625 = b², δ = b²/d² = 61/90, and
 // Σ* = δ μ I + (1 − δ) S_n = [[112.125, 21.75], [21.75, 90.375]]/90.
-// scikit-learn 1.2 (LedoitWolf(assume_centered=True)) gives the same to 1e-15.
+// scikit-learn 1.2.1 (LedoitWolf(assume_centered=True)) gives the same to 3e-17.
 void TestGpfa::ledoitWolfHandCase()
 {
     auto d = std::make_shared<DenseData>();

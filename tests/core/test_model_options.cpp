@@ -9,6 +9,7 @@
 #include "core/models/glm/glm_trainer.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf_trainer.h"
+#include "core/models/gpfa/gpfa_trainer.h"
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_trainer.h"
@@ -260,6 +261,30 @@ QStringList differences(const SgpOptions& a, const SgpOptions& b)
     return diff;
 }
 
+QStringList differences(const GpfaOptions& a, const GpfaOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(K);
+    SVI_SAME(sgvb.optimizer.kind);
+    SVI_SAME(sgvb.optimizer.rate);
+    SVI_SAME(sgvb.optimizer.rateKappa);
+    SVI_SAME(sgvb.optimizer.rateTau);
+    SVI_SAME(sgvb.optimizer.momentum);
+    SVI_SAME(sgvb.optimizer.rmspropDecay);
+    SVI_SAME(sgvb.optimizer.adadeltaRho);
+    SVI_SAME(sgvb.optimizer.adadeltaEpsilon);
+    SVI_SAME(sgvb.optimizer.adamBeta1);
+    SVI_SAME(sgvb.optimizer.adamBeta2);
+    SVI_SAME(sgvb.entropy);
+    SVI_SAME(sgvb.elboSamples);
+    SVI_SAME(prior.noiseShape);
+    SVI_SAME(prior.noiseRate);
+    SVI_SAME(covDraws);
+    SVI_SAME(minibatch);
+    SVI_SAME(trainRows);
+    return diff;
+}
+
 #undef SVI_SAME
 
 // What the tests need of one model's options struct, as its entries' make() uses it.
@@ -304,7 +329,7 @@ const std::map<std::string, Model>& models()
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
         {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
         {"sgp", modelOf<SgpOptions>()},   {"gpmf", modelOf<GpmfOptions>()},
-        {"ctm", modelOf<CtmOptions>()},
+        {"ctm", modelOf<CtmOptions>()},   {"gpfa", modelOf<GpfaOptions>()},
     };
     return m;
 }
