@@ -48,6 +48,8 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
     case DataFileKind::Libsvm:
         throw DataError(cannot + "it is labelled examples (features and a label), recognised as " +
                         format.name);
+    case DataFileKind::Gml:
+        throw DataError(cannot + "it is a graph, recognised as " + format.name);
     case DataFileKind::Fcs:
     case DataFileKind::Unknown:
         break;

@@ -21,6 +21,7 @@ const DataKinds& builtinDataKinds()
         k.add(kinds::syntheticRatings());
         k.add(kinds::corpus());
         k.add(kinds::labelled());
+        k.add(kinds::graph()); // before table: a square 0/1 matrix is a graph
         k.add(kinds::table());
         k.add(kinds::image());
         return k;
@@ -30,13 +31,15 @@ const DataKinds& builtinDataKinds()
 
 namespace {
 
-std::string contentName(DataFileKind kind)
+std::string contentName(const FileFormat& f)
 {
-    switch (kind) {
+    switch (f.kind) {
     case DataFileKind::Fcs:
         return "fcs";
     case DataFileKind::Delimited:
-        return "delimited";
+        return f.graph != GraphLayout::None ? "graph" : "delimited";
+    case DataFileKind::Gml:
+        return "graph";
     case DataFileKind::Corpus:
         return "corpus";
     case DataFileKind::Ratings:
@@ -57,7 +60,7 @@ FileProbe probe(const std::string& path, std::string* error)
     FileProbe p{path, {}, {}};
     try {
         const FileFormat f = recogniseFile(path);
-        p.content = contentName(f.kind);
+        p.content = contentName(f);
         p.format = f.name;
     } catch (const DataError& e) {
         if (error)

@@ -2,6 +2,7 @@
 
 #include "core/io/byte_source.h"
 #include "core/io/data_error.h"
+#include "core/io/graph_files.h"
 #include "core/io/ratings_files.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
@@ -440,6 +441,8 @@ RecognisedFile byName(const std::string& path, const std::string& content)
         return corpus(CorpusFormat::Uci, "UCI bag-of-words");
     if (name.endsWith(".ldac") || (name.endsWith(".dat") && !findVocabulary(path).empty()))
         return corpus(CorpusFormat::Ldac, "LDA-C");
+    if (name.endsWith(".gml"))
+        return said(DataFileKind::Gml, "GML");
     if (hasTableName(path))
         return said(DataFileKind::Delimited, "table");
     const QByteArray suffix = QFileInfo(qstr(path)).suffix().toLower().toLatin1();
@@ -492,6 +495,13 @@ RecognisedFile recogniseInDetail(const std::string& path)
     }
     if (std::memchr(head.text.data(), 0, head.text.size()))
         return byName(path, zip + "binary data");
+    if (looksLikeGml(head.text))
+        return recognised(DataFileKind::Gml, zip + "GML graph");
+    if (const auto graph = delimitedGraphOf(head.text, head.whole, head.gzip ? -1 : info.size())) {
+        RecognisedFile r = recognised(DataFileKind::Delimited, zip + graph->name);
+        r.format.graph = graph->layout;
+        return r;
+    }
     if (const auto ratings = ratingsFormatOfText(head.text))
         if (*ratings != RatingsFormat::Tab || !hasTableName(path))
             return recognised(DataFileKind::Ratings, zip + ratingsName(*ratings));

@@ -1,14 +1,23 @@
 #pragma once
 // What a data file holds, recognised from its content rather than its name: users name files
 // anything (an FCS file as .B08 or .001, a gzipped CSV without .gz, LDA-C counts as .txt), so
-// the readers (data_files.h, corpus_files.h, ratings_files.h, image_file.h) dispatch on this.
+// the readers (data_files.h, corpus_files.h, ratings_files.h, image_file.h, graph_files.h)
+// dispatch on this.
 // Uses QtCore, QtGui's image readers and zlib; reentrant, safe on any thread.
 
 #include <string>
 
 namespace svi {
 
-enum class DataFileKind { Image, Fcs, Delimited, Corpus, Ratings, Libsvm, Unknown };
+enum class DataFileKind { Image, Fcs, Delimited, Corpus, Ratings, Libsvm, Gml, Unknown };
+
+// Delimited text laid out as a graph (graph_files.h says the exact rules): recognised so that it
+// is read as a graph rather than as a table, though the table reader could read it too.
+enum class GraphLayout {
+    None,
+    Adjacency, // a square 0/1 matrix: node i's row holds a 1 in column j when i links to j
+    EdgeList   // a line per edge under a header naming its columns ("source,target")
+};
 
 struct FileFormat
 {
@@ -18,6 +27,8 @@ struct FileFormat
     // text files"; for Unknown what the content looked like ("empty file", "binary data",
     // "text").
     std::string name;
+    // Delimited only: a graph's adjacency matrix or edge list, recognised by its content.
+    GraphLayout graph = GraphLayout::None;
 };
 
 // Looks at the first 256 KiB of the content (gunzipped when the file starts with the gzip magic
@@ -30,6 +41,10 @@ struct FileFormat
 //     real signature and count only with their suffix;
 //   - a tar header (checksum, ustar magic at byte 257), plain or gzipped → Corpus, unless the
 //     first member holds binary data;
+//   - GML text ("graph [" after top-level key–value lines such as Creator "…" and # comments)
+//     → Gml; delimited text laid out as an adjacency matrix or an edge list
+//     (delimitedGraphOf, graph_files.h) → Delimited with `graph` set: both before ratings, as
+//     a 0/1 matrix with TABs would pass for u.data;
 //   - text whose first line is a MovieLens rating or header → Ratings: the MovieLens header
 //     "userId,movieId,rating…" or "UserID::MovieID::Rating…" lines for any name, TAB-separated
 //     numbers (u.data) only when the name is not a table's (.csv, .tsv, .txt): a headerless
@@ -46,7 +61,8 @@ struct FileFormat
 // When the content matches none of these (binary data, prose, a truncated header), a name that
 // says a kind decides so that that kind's reader names what is wrong: .fcs and .lmd → Fcs;
 // MovieLens names → Ratings; .tar, .tgz, docword.*.txt, .ldac, .dat with a vocabulary beside it
-// → Corpus; .csv, .tsv, .txt → Delimited; an image suffix → Image (each optionally .gz).
+// → Corpus; .gml → Gml; .csv, .tsv, .txt → Delimited; an image suffix → Image (each optionally
+// .gz).
 // Otherwise Unknown. Throws DataError "cannot read '<path>': file does not exist" for a missing
 // path, and naming the reason for a file that cannot be opened.
 FileFormat recogniseFile(const std::string& path);

@@ -158,6 +158,7 @@ void TestRunDescription::everyKindInspects()
         std8(dataFile("text/news_sample.tar.gz")),
         std8(dataFile("ratings/ml1m_style/ratings.dat")),
         std8(dataFile("labelled/a9a_head200")),
+        std8(dataFile("graphs/karate_newman.gml")),
         "synthetic",
         "synthetic-ratings"};
     for (const std::string& file : files) {

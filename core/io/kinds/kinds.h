@@ -11,6 +11,7 @@ DataKindSpec ratings();          // MovieLens ratings: users × items
 DataKindSpec syntheticRatings(); // a matrix drawn from generalized PMF (paper 002, Sec. 4.4)
 DataKindSpec corpus();           // text corpora: documents × words
 DataKindSpec labelled();         // labelled features: LIBSVM text, or a table with a label column
+DataKindSpec graph();            // graphs: GML, edge lists, adjacency matrices (nodes × nodes)
 DataKindSpec table();            // FCS files, delimited text: rows × channels
 DataKindSpec image();            // grey images, cut into overlapping patches for inpainting
 
