@@ -5,6 +5,7 @@
 #include "core/data/ratings.h"
 #include "core/io/corpus_files.h"
 #include "core/io/data_files.h"
+#include "core/io/graph_files.h"
 #include "core/io/image_file.h"
 #include "core/io/labelled_files.h"
 #include "core/io/ratings_files.h"
@@ -68,6 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case DataFileKind::Image:
         load([&] { loadGrayImage(path); }, "not an image", "loadGrayImage reads an image");
         break;
+    case DataFileKind::Gml:
+        load([&] { readGraphFile(path); }, "it is not a graph", "readGraphFile reads GML");
+        break;
     case DataFileKind::Libsvm:
         load([&] { readLabelledFiles({path}, {}); },
              "' as a table: ", "readLabelledFiles reads LIBSVM text");
@@ -76,5 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         load([&] { loadTable({path}); }, "' as a table: it is", "loadTable says it is no kind");
         break;
     }
+    // Delimited text laid out as a graph is read as one too.
+    if (format.graph != GraphLayout::None)
+        load([&] { readGraphFile(path); }, "it is not a graph", "readGraphFile reads a graph");
     return 0;
 }

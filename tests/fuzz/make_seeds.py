@@ -27,11 +27,12 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from seeds import common, corpora, fcs, images, json_files, ratings, sniff, tables  # noqa: E402
+from seeds import common, corpora, fcs, graphs, images, json_files, ratings, sniff, tables  # noqa: E402
 
 GENERATORS = (fcs.make_fcs, tables.make_table, corpora.make_ldac, corpora.make_uci, corpora.make_tar,
               corpora.make_text, ratings.make_ratings, images.make_image, json_files.make_session,
-              json_files.make_run_config, sniff.make_sniff)  # sniff last: it takes the others' seeds
+              json_files.make_run_config, graphs.make_graph,
+              sniff.make_sniff)  # sniff last: it takes the others' seeds
 
 
 def main():

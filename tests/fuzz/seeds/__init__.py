@@ -7,5 +7,6 @@ corpora     ldac, uci, tar, text
 ratings     ratings_tab, ratings_dat, ratings_csv
 images      image (and the PNG/PGM/PPM/BMP/TIFF/GIF/JPEG writers)
 json_files  session, run_config
+graphs      graph
 sniff       sniff (seeds of the others, any kind of file)
 """

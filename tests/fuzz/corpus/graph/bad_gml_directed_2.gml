@@ -1,0 +1,3 @@
+graph [
+ directed 2
+ node [ id 1 ] ]

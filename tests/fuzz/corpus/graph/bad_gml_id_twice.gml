@@ -1,0 +1,5 @@
+graph [
+ node [ id 3 ]
+ node [
+ id 3 ]
+]

@@ -1,0 +1,2 @@
+graph [ node [ id 1 ] ]
+graph [ ]
