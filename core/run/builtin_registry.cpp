@@ -1,5 +1,6 @@
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/ctm/ctm.h"
+#include "core/models/epm/epm.h"
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf.h"
@@ -27,6 +28,7 @@ const Registry& Registry::builtin()
         registerGlm(r);
         registerGme(r);
         registerSgp(r);
+        registerEpm(r);
         registerGpfa(r);
         return r;
     }();

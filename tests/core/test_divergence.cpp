@@ -14,6 +14,7 @@
 #include "core/models/lda/lda_synthetic.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
+#include "tests/core/epm_testing.h"
 
 #include <QtTest>
 #include <cmath>
@@ -111,6 +112,15 @@ const std::map<std::string, Case>& cases()
         {"gpfa",
          {{{"K", integer(3)}, {"cov_draws", integer(5)}, {"elbo_samples", integer(2)}},
           {{"noise_a", real(1e308)}, {"train_rows", integer(1)}}}},
+        // A prior shape of a_i of 1e308: its normaliser overflows the log joint (SGVB), and a
+        // Gibbs draw of a_i is infinite.
+        {"epm",
+         {{{"K", integer(3)},
+           {"eval_draws", integer(2)},
+           {"elbo_samples", integer(2)},
+           {"burnin", integer(2)},
+           {"samples", integer(100)}},
+          {{"a_shape", real(1e308)}}}},
     };
     return c;
 }
@@ -172,6 +182,12 @@ DataSet labelledData()
     return DataSet(LabelledDataPtr(d));
 }
 
+// 40 nodes in 2 planted communities, a fifth of the pairs held out.
+DataSet graphData()
+{
+    return DataSet(test_support::plantedGraph(40, 2, 0.4, 0.05, 0.2, 7).data);
+}
+
 // Data of the kind the entry accepts: its own kind for counts models (ratings for the
 // recommenders, a corpus for topic models), told apart by what their parameters ask for.
 DataSet dataFor(const AlgorithmEntry& e)
@@ -180,6 +196,8 @@ DataSet dataFor(const AlgorithmEntry& e)
         return denseData();
     if (e.fits("labelled"))
         return labelledData();
+    if (e.fits("graph"))
+        return graphData();
     for (const ParamSpec& p : e.params)
         if (p.key == "eval_users")
             return ratingsData();

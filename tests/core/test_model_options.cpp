@@ -6,6 +6,7 @@
 
 #include "core/models/bpfa/bpfa_trainer.h"
 #include "core/models/ctm/ctm.h"
+#include "core/models/epm/epm_trainer.h"
 #include "core/models/glm/glm_trainer.h"
 #include "core/models/glm/gme.h"
 #include "core/models/gmf/gmf_trainer.h"
@@ -261,6 +262,34 @@ QStringList differences(const SgpOptions& a, const SgpOptions& b)
     return diff;
 }
 
+QStringList differences(const EpmOptions& a, const EpmOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(K);
+    SVI_SAME(priors.aShape);
+    SVI_SAME(priors.aRate);
+    SVI_SAME(priors.e0);
+    SVI_SAME(priors.f0);
+    SVI_SAME(sgvb.optimizer.kind);
+    SVI_SAME(sgvb.optimizer.rate);
+    SVI_SAME(sgvb.optimizer.rateKappa);
+    SVI_SAME(sgvb.optimizer.rateTau);
+    SVI_SAME(sgvb.optimizer.momentum);
+    SVI_SAME(sgvb.optimizer.rmspropDecay);
+    SVI_SAME(sgvb.optimizer.adadeltaRho);
+    SVI_SAME(sgvb.optimizer.adadeltaEpsilon);
+    SVI_SAME(sgvb.optimizer.adamBeta1);
+    SVI_SAME(sgvb.optimizer.adamBeta2);
+    SVI_SAME(sgvb.entropy);
+    SVI_SAME(sgvb.elboSamples);
+    SVI_SAME(init);
+    SVI_SAME(evalDraws);
+    SVI_SAME(burnin);
+    SVI_SAME(thin);
+    SVI_SAME(samples);
+    return diff;
+}
+
 QStringList differences(const GpfaOptions& a, const GpfaOptions& b)
 {
     QStringList diff;
@@ -329,7 +358,8 @@ const std::map<std::string, Model>& models()
         {"pmf", pfModel(false)},          {"gmf", modelOf<GmfOptions>()},
         {"glm", modelOf<GlmOptions>()},   {"gme", modelOf<GmeOptions>()},
         {"sgp", modelOf<SgpOptions>()},   {"gpmf", modelOf<GpmfOptions>()},
-        {"ctm", modelOf<CtmOptions>()},   {"gpfa", modelOf<GpfaOptions>()},
+        {"ctm", modelOf<CtmOptions>()},   {"epm", modelOf<EpmOptions>()},
+        {"gpfa", modelOf<GpfaOptions>()},
     };
     return m;
 }

@@ -1,0 +1,171 @@
+#include "core/models/epm/epm.h"
+#include "core/models/epm/epm_gibbs.h"
+#include "core/models/epm/epm_trainer.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace svi {
+namespace {
+
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+std::vector<MetricSpec> linkMetrics()
+{
+    return {{"auc_roc", "Test AUC-ROC", "", true, true},
+            {"auc_pr", "Test AUC-PR (average precision)", "", true},
+            {"heldout_loglik", "Held-out log-likelihood per pair", "nats", true}};
+}
+
+SgvbMethod methodOf(const std::string& algorithm)
+{
+    return algorithm == "norm-sgvb" ? SgvbMethod::Normal
+           : algorithm == "map"     ? SgvbMethod::Map
+                                    : SgvbMethod::Gamma;
+}
+
+ParamSpec evalDrawsParam()
+{
+    return intParam("eval_draws", "Predictive draws",
+                    "draws of q averaged for the held-out link probabilities (the paper's code: "
+                    "100)",
+                    100, 1, 1e6);
+}
+
+std::vector<ParamSpec> gibbsParams()
+{
+    return {
+        intParam("burnin", "Burn-in sweeps",
+                 "sweeps before samples are kept (the paper's MCMC runs: 1500)", 1500, 0, kHuge),
+        intParam("thin", "Thinning", "a sample kept every thin sweeps after burn-in", 1, 1, kHuge),
+        intParam("samples", "Samples kept",
+                 "kept samples averaged for the link probabilities; the run ends (converged) "
+                 "with the last (the paper's: 1500)",
+                 1500, 1, kHuge)};
+}
+
+ParamSpec initParam()
+{
+    return choiceParam("init", "Start of q",
+                       "moments: the paper's means (w, a: 1/K; the rest 1) with variance mean², "
+                       "gammas of shape 1; paper: its code's start, shape = mean, rate 1 (w, a: "
+                       "shape 1/K)",
+                       {"moments", "paper"}, "moments");
+}
+
+} // namespace
+
+std::string epmInitName(EpmInit init)
+{
+    return init == EpmInit::Paper ? "paper" : "moments";
+}
+
+EpmInit epmInitFromName(const std::string& name)
+{
+    if (name == "moments")
+        return EpmInit::Moments;
+    if (name == "paper")
+        return EpmInit::Paper;
+    throw std::invalid_argument(fieldError("init", name, "must be moments or paper"));
+}
+
+std::vector<ParamSpec> EpmOptions::params(const std::string& algorithm)
+{
+    std::vector<ParamSpec> p;
+    p.push_back(intParam("K", "Communities K",
+                         "truncation of the gamma process: communities at most (paper: 10–100)", 20,
+                         1, 10000));
+    const auto priors = epm::Priors::params();
+    p.insert(p.end(), priors.begin(), priors.end());
+    if (algorithm == "gibbs") {
+        const auto g = gibbsParams();
+        p.insert(p.end(), g.begin(), g.end());
+        return p;
+    }
+    const SgvbMethod method = methodOf(algorithm);
+    const auto sgvb = SgvbOptions::params(method);
+    p.insert(p.end(), sgvb.begin(), sgvb.end());
+    if (method == SgvbMethod::Gamma)
+        p.push_back(initParam());
+    if (method != SgvbMethod::Map)
+        p.push_back(evalDrawsParam());
+    return p;
+}
+
+std::vector<ParamSpec> EpmOptions::allParams()
+{
+    std::vector<ParamSpec> p = params("gamma-sgvb");
+    const auto g = gibbsParams();
+    p.insert(p.end(), g.begin(), g.end());
+    return p;
+}
+
+const ParamFields<EpmOptions>& EpmOptions::fields()
+{
+    static const ParamFields<EpmOptions> f =
+        ParamFields<EpmOptions>()
+            .add("K", &EpmOptions::K)
+            .add(&EpmOptions::priors, epm::Priors::fields())
+            .add(&EpmOptions::sgvb, SgvbOptions::fields())
+            .add("init", &EpmOptions::init, epmInitName, epmInitFromName)
+            .add("eval_draws", &EpmOptions::evalDraws)
+            .add("burnin", &EpmOptions::burnin)
+            .add("thin", &EpmOptions::thin)
+            .add("samples", &EpmOptions::samples);
+    return f;
+}
+
+void registerEpm(Registry& r)
+{
+    struct Algorithm
+    {
+        const char* key;
+        const char* label;
+        const char* help;
+        int rank; // Figure 3's legend: GammaSGVB, MCMC, (IRM), MAP, NormSGVB
+    };
+    const Algorithm algorithms[] = {
+        {"gamma-sgvb", "Gamma SGVB",
+         "a gamma q over every variable, one reparameterised draw per step (paper 003, Alg. 1)", 1},
+        {"norm-sgvb", "NormSGVB",
+         "a factorised normal q on the softplus pre-images (the ADVI-style baseline)", 4},
+        {"map", "MAP", "gradient ascent on the log joint over the softplus pre-images", 3},
+        {"gibbs", "Gibbs sampler (Zhou 2015)",
+         "the EPM's own sampler: latent counts, conjugate gamma updates, CRT for the shapes", 2},
+    };
+    for (const Algorithm& a : algorithms) {
+        AlgorithmEntry e;
+        e.model = "epm";
+        e.modelLabel = "Infinite edge partition model";
+        e.algorithm = a.key;
+        e.label = a.label;
+        e.help = a.help;
+        e.dataKinds = {"graph"};
+        e.compareRank = a.rank;
+        e.params = EpmOptions::params(a.key);
+        e.metrics = linkMetrics();
+        const std::string key = a.key;
+        if (key == "gibbs") {
+            e.metrics.push_back(
+                {"communities_used", "Communities with a count", "", true, false, false});
+            e.bound = "none: a sampler has no bound";
+            e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+                return std::make_unique<EpmGibbsTrainer>(data.requireGraph("EPM"),
+                                                         EpmOptions::fromParams(values), seed);
+            };
+        } else {
+            const SgvbMethod method = methodOf(key);
+            e.bound = method == SgvbMethod::Map
+                          ? "the log joint log p(Y_train, x) at the MAP point (not a bound)"
+                          : "a Monte Carlo estimate of the evidence lower bound of the training "
+                            "pairs, from elbo_samples draws of q";
+            e.make = [method](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+                return std::make_unique<EpmSgvbTrainer>(data.requireGraph("EPM"), method,
+                                                        EpmOptions::fromParams(values), seed);
+            };
+        }
+        r.add(std::move(e));
+    }
+}
+
+} // namespace svi

@@ -1,0 +1,167 @@
+#include "core/models/epm/epm_trainer.h"
+
+#include "core/math/logistic.h"
+#include "core/math/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace svi {
+namespace {
+
+// Stream ids (the first id of Rng::stream) apart from the engine's (1 and 2 + evaluation).
+enum StreamId : std::uint64_t {
+    kStreamInit = 0x45504d0001ULL,
+    kStreamLinkDraws = 0x45504d0002ULL,
+};
+
+// The preview's matrix averages at most this many of an evaluation's draws (N² K each).
+constexpr int kPreviewDraws = 20;
+
+// The engine floors the normal's sd (and every gamma parameter) at this.
+constexpr double kFloor = 1e-8;
+
+} // namespace
+
+EpmSgvbTrainer::EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOptions& options,
+                               std::uint64_t seed)
+    : m_data(std::move(data)), m_options(options.checked()), m_method(method), m_seed(seed)
+{
+    if (!m_data)
+        throw std::invalid_argument("EPM: no graph");
+    m_graph = epm::Graph::from(*m_data);
+    m_model = std::make_unique<epm::LogJoint>(m_graph, options.K, options.priors);
+    const epm::Layout& L = m_model->layout();
+    const double K = double(L.K);
+
+    // The starting points (see the header): the paper's means, with the variance of a gamma of
+    // shape 1 (init = moments) or of rate 1 (init = paper, its code's gamma start).
+    Eigen::ArrayXd mean(L.size()), variance(L.size());
+    mean.segment(L.w(), L.N * L.K).setConstant(1.0 / K);
+    mean.segment(L.r(), L.K).setConstant(1.0);
+    mean.segment(L.a(), L.N).setConstant(1.0 / K);
+    mean.segment(L.c(), L.N).setConstant(1.0);
+    mean[L.gamma0()] = 1.0;
+    mean[L.c0()] = 1.0;
+    variance = options.init == EpmInit::Paper ? mean : mean.square();
+    Rng rng = Rng::stream(seed, kStreamInit);
+    if (method == SgvbMethod::Normal) {
+        // Pre-images θ ~ N(0, 1) with sd 1: the engine puts θ at r⁻¹(m) with sd √v/σ(θ), which
+        // is 1 for m = r(θ), v = σ(θ)².
+        for (Eigen::Index i = 0; i < L.size(); ++i) {
+            const double theta = rng.normal();
+            mean[i] = softplus(theta);
+            variance[i] = std::max(sigmoid(theta) * sigmoid(theta), 1e-300);
+        }
+    } else if (method == SgvbMethod::Map) {
+        // A point has no spread to break the communities' symmetry: W starts at random.
+        for (Eigen::Index i = 0; i < L.N * L.K; ++i)
+            mean[L.w() + i] = rng.uniformOpen() / K;
+    }
+    m_sgvb.emplace(method, mean, variance, options.sgvb.optimizer, seed, options.sgvb.entropy);
+}
+
+double EpmSgvbTrainer::step(std::int64_t t)
+{
+    const double rate = m_sgvb->optimizer().rate();
+    m_sgvb->step(*m_model, t);
+    return rate;
+}
+
+void EpmSgvbTrainer::drawLinkParameters(std::uint64_t id, std::uint64_t draw, epm::MatrixRD& W,
+                                        Eigen::VectorXd& r) const
+{
+    const epm::Layout& L = m_model->layout();
+    W.resize(L.N, L.K);
+    r.resize(L.K);
+    const Eigen::Index n = L.N * L.K + L.K; // W then r, contiguous in x
+    const Eigen::Index P = L.size();
+    const Eigen::ArrayXd& theta = m_sgvb->parameters();
+    const auto put = [&](Eigen::Index v, double x) {
+        if (v < L.N * L.K)
+            W(v / L.K, v % L.K) = x;
+        else
+            r[v - L.N * L.K] = x;
+    };
+    // A gamma or normal draw costs some tens of multiply-adds.
+    epm::forChunksOf(n, 30 * n, [&](int chunk, std::int64_t begin, std::int64_t end) {
+        Rng rng = Rng::stream(m_seed, kStreamLinkDraws, (id << 24) + draw, std::uint64_t(chunk));
+        for (std::int64_t v = begin; v < end; ++v) {
+            double x;
+            switch (m_method) {
+            case SgvbMethod::Gamma:
+                // a = r(α), b = r(β), floored as the engine floors them.
+                x = rng.gamma(std::max(softplus(theta[v]), kFloor),
+                              std::max(softplus(theta[P + v]), kFloor));
+                break;
+            case SgvbMethod::Normal:
+                x = softplus(theta[v] + std::max(softplus(theta[P + v]), kFloor) * rng.normal());
+                break;
+            case SgvbMethod::Map:
+            default:
+                x = softplus(theta[v]);
+                break;
+            }
+            put(v, std::max(x, std::numeric_limits<double>::min()));
+        }
+    });
+}
+
+std::vector<double> EpmSgvbTrainer::heldOutProbability(int draws) const
+{
+    const auto& pairs = m_graph.heldOut;
+    std::vector<double> prob(pairs.size(), 0.0);
+    const int S = m_method == SgvbMethod::Map ? 1 : std::max(draws, 1);
+    const epm::Layout& L = m_model->layout();
+    epm::MatrixRD W;
+    Eigen::VectorXd r;
+    for (int s = 0; s < S; ++s) {
+        drawLinkParameters(m_evaluations, std::uint64_t(s), W, r);
+        const std::int64_t H = std::int64_t(pairs.size());
+        epm::forChunksOf(H, H * L.K, [&](int, std::int64_t begin, std::int64_t end) {
+            for (std::int64_t k = begin; k < end; ++k)
+                prob[std::size_t(k)] -= std::expm1(
+                    -epm::linkRate(W, r, pairs[std::size_t(k)].i, pairs[std::size_t(k)].j));
+        });
+    }
+    for (double& p : prob)
+        p /= double(S);
+    return prob;
+}
+
+Evaluation EpmSgvbTrainer::evaluate(bool)
+{
+    Evaluation ev;
+    const std::uint64_t id = ++m_evaluations;
+    ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, id);
+    epm::addLinkMetrics(ev.metrics, m_graph.heldOut, heldOutProbability(m_options.evalDraws));
+
+    // The preview: the posterior means' communities, and the link probabilities averaged over
+    // the first draws of q (the point for MAP).
+    const epm::Layout& L = m_model->layout();
+    const Eigen::ArrayXd mean = m_sgvb->mean();
+    const epm::MatrixRD meanW = Eigen::Map<const epm::MatrixRD>(mean.data() + L.w(), L.N, L.K);
+    const Eigen::VectorXd meanR = mean.segment(L.r(), L.K).matrix();
+    Eigen::MatrixXf links;
+    if (L.N <= epm::kPreviewMaxNodes) {
+        const int S =
+            m_method == SgvbMethod::Map ? 1 : std::min(m_options.evalDraws, kPreviewDraws);
+        Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(L.N, L.N);
+        epm::MatrixRD W;
+        Eigen::VectorXd r;
+        for (int s = 0; s < S; ++s) {
+            drawLinkParameters(id, std::uint64_t(s), W, r);
+            const epm::MatrixRD WR = W * r.asDiagonal();
+            sum.noalias() -= (-(WR * W.transpose())).array().expm1().matrix();
+        }
+        links = (sum / double(S)).cast<float>();
+        links.diagonal().setZero();
+    }
+    auto preview = std::make_shared<Preview>();
+    preview->graph = epm::graphSummary(meanW, meanR, std::move(links));
+    ev.preview = std::move(preview);
+    return ev;
+}
+
+} // namespace svi
