@@ -261,7 +261,7 @@ std::string runFlagsHelp()
                     : p.type == ParamType::Names
                         ? " A,B,…"
                         : " " + std::string(p.type == ParamType::Text ? "TEXT" : "CHOICE");
-        std::string text = p.help;
+        std::string text = helpText(p);
         if (p.type == ParamType::Bool)
             text += p.defaultValue != 0 ? " (on by default)" : "";
         else if (!defaultText(p).empty())

@@ -52,7 +52,7 @@ int cmdList(const std::vector<std::string>& args)
             for (const ParamSpec& p : e.params) {
                 QJsonObject o{{"key", QString::fromStdString(p.key)},
                               {"label", QString::fromStdString(p.label)},
-                              {"help", QString::fromStdString(p.help)},
+                              {"help", QString::fromStdString(helpText(p))},
                               {"type", QString::fromStdString(typeName(p.type))},
                               {"default", QString::fromStdString(defaultText(p))}};
                 if (p.type == ParamType::Choice) {
@@ -89,7 +89,7 @@ int cmdList(const std::vector<std::string>& args)
         for (const ParamSpec& p : e.params)
             std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
                         typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),
-                        p.help.c_str());
+                        helpText(p).c_str());
         std::printf("\n");
     }
     return 0;

@@ -69,7 +69,7 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs, const std::set<std::strin
     for (const ParamSpec& spec : m_specs) {
         if (hidden.count(spec.key))
             continue;
-        m_fields.push_back(Field{spec, nullptr, nullptr, std::nullopt, {}});
+        m_fields.push_back(Field{spec, nullptr, nullptr, nullptr, std::nullopt, {}});
         Field& f = m_fields.back();
         const QString key = QString::fromStdString(spec.key);
         QWidget* editor = nullptr;
@@ -127,9 +127,11 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs, const std::set<std::strin
         label->setToolTip(tooltipFor(spec));
         label->setBuddy(editor);
         m_layout->addRow(label, cell);
+        f.cell = cell;
         const auto it = kept.find(spec.key);
         setFieldText(f, it != kept.end() ? it->second : QString::fromStdString(defaultText(spec)));
     }
+    updateApplicable();
     const bool valid = isValid();
     if (valid != m_valid) {
         m_valid = valid;
@@ -168,6 +170,8 @@ void ParamForm::onEdited(Field& f, const QString& text)
     f.editor->setProperty("invalid", !f.errorText.isEmpty());
     f.editor->style()->unpolish(f.editor);
     f.editor->style()->polish(f.editor);
+    if (f.spec.type == ParamType::Choice)
+        updateApplicable();
     emit edited();
     const bool valid = isValid();
     if (valid != m_valid) {
@@ -237,6 +241,28 @@ QString ParamForm::errorText(const std::string& key) const
 {
     const Field* f = find(key);
     return f ? f->errorText : QString();
+}
+
+bool ParamForm::applies(const std::string& key) const
+{
+    const Field* f = find(key);
+    if (!f || f->spec.whenKey.empty())
+        return f != nullptr;
+    const Field* control = find(f->spec.whenKey);
+    return !control || f->spec.appliesWhen(control->value ? formatParam(*control->value)
+                                                          : defaultText(control->spec));
+}
+
+void ParamForm::updateApplicable()
+{
+    for (Field& f : m_fields) {
+        if (f.spec.whenKey.empty() || !f.cell)
+            continue;
+        const bool on = applies(f.spec.key);
+        m_layout->setRowVisible(f.cell, on);
+        if (!on && !f.errorText.isEmpty())
+            setFieldText(f, QString::fromStdString(defaultText(f.spec)));
+    }
 }
 
 QWidget* ParamForm::editor(const std::string& key) const

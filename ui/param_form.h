@@ -44,6 +44,9 @@ public:
     QString text(const std::string& key) const;
     QString errorText(const std::string& key) const; // empty when the field is valid
     QWidget* editor(const std::string& key) const;
+    // Whether the field of `key` applies under the current choices (ParamSpec::whenKey): a
+    // field that does not is hidden, its value kept.
+    bool applies(const std::string& key) const;
     void restoreDefaults();
 
 signals:
@@ -56,12 +59,16 @@ private:
         ParamSpec spec;
         QWidget* editor = nullptr;
         QLabel* error = nullptr;
+        QWidget* cell = nullptr; // the form row's field: editor and error
         std::optional<ParamValue> value;
         QString errorText;
     };
     void onEdited(Field& f, const QString& text);
     void setFieldText(Field& f, const QString& text);
     Field* find(const std::string& key);
+    // Shows the rows that apply under the current choices and hides the others; a hidden field
+    // holding an invalid value goes back to its default (it cannot be corrected while hidden).
+    void updateApplicable();
     const Field* find(const std::string& key) const;
 
     QFormLayout* m_layout = nullptr;

@@ -1,5 +1,6 @@
 #include "core/base/params.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -447,6 +448,32 @@ ParamSpec choiceParam(std::string key, std::string label, std::string help,
     return ParamSpec{
         std::move(key),     std::move(label), std::move(help), ParamType::Choice, 0, 0, 0,
         std::move(choices), std::move(def)};
+}
+
+bool ParamSpec::appliesWhen(const std::string& choice) const
+{
+    return whenKey.empty() ||
+           std::find(whenValues.begin(), whenValues.end(), choice) != whenValues.end();
+}
+
+ParamSpec onlyWhen(ParamSpec spec, std::string key, std::vector<std::string> values)
+{
+    spec.whenKey = std::move(key);
+    spec.whenValues = std::move(values);
+    return spec;
+}
+
+std::string helpText(const ParamSpec& spec)
+{
+    if (spec.whenKey.empty())
+        return spec.help;
+    std::string values;
+    for (std::size_t i = 0; i < spec.whenValues.size(); ++i)
+        values += (i == 0                            ? ""
+                   : i + 1 == spec.whenValues.size() ? " or "
+                                                     : ", ") +
+                  spec.whenValues[i];
+    return spec.help + "; only when " + spec.whenKey + " is " + values;
 }
 
 std::vector<std::string> splitNames(const std::string& text)

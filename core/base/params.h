@@ -36,7 +36,21 @@ struct ParamSpec
     // Int and Real: minValue itself is excluded ("must be > 0"), for a parameter that must be
     // positive (a Gamma shape, a Dirichlet parameter) but may be as small as it likes.
     bool minExclusive = false;
+    // Applies only while the Choice `whenKey` of the same list holds one of `whenValues` (an
+    // optimizer's own settings under `optimizer`); empty: always. The form hides it otherwise;
+    // its value is kept, read and checked all the same, so a run description never depends on
+    // what the form showed.
+    std::string whenKey = {};
+    std::vector<std::string> whenValues = {};
+    bool appliesWhen(const std::string& choice) const;
 };
+
+// `spec` made to apply only while the Choice `key` holds one of `values`.
+ParamSpec onlyWhen(ParamSpec spec, std::string key, std::vector<std::string> values);
+
+// The help as the front ends print it: the declared line, then when it applies ("; only when
+// optimizer is adadelta" or "… is sgd, adagrad or rmsprop").
+std::string helpText(const ParamSpec& spec);
 
 using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 using ParamValues = std::map<std::string, ParamValue>;

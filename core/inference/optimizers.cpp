@@ -111,22 +111,31 @@ std::vector<ParamSpec> OptimizerOptions::params(OptimizerKind kind, double momen
                   0.0, 0.0, 1.0),
         positiveParam("rate_tau", "Rate delay τ",
                       "γ_t = rate · (1 + t/τ)^(−κ): steps before the rate starts to fall", 100.0),
-        realParam("momentum", "Momentum λ",
-                  "v ← λ v + (1 − λ) g, stepped along v (not by adam): 0 = none; paper 003 ran "
-                  "0.9",
-                  momentum, 0.0, 0.999),
-        realParam("rmsprop_decay", "RMSprop decay",
-                  "rmsprop: m ← d m + (1 − d) g² (paper 003: 0.9)", 0.9, 0.0, 0.9999),
-        realParam("adadelta_rho", "AdaDelta ρ",
-                  "adadelta: m ← ρ g² + (1 − ρ) m, ρ the newest square's weight as paper 003 "
-                  "writes it (Zeiler's decay is 1 − ρ)",
-                  0.9, 0.0001, 1.0),
-        positiveParam("adadelta_epsilon", "AdaDelta ε",
-                      "adadelta: step √(m_x + ε) / √(m_g + ε) (paper 003: 1e-4)", 1e-4),
-        realParam("adam_beta1", "Adam β1", "adam: the gradient's average, m ← β1 m + (1 − β1) g",
-                  0.9, 0.0, 0.9999),
-        realParam("adam_beta2", "Adam β2", "adam: the squares' average, s ← β2 s + (1 − β2) g²",
-                  0.999, 0.0, 0.999999),
+        onlyWhen(
+            realParam("momentum", "Momentum λ",
+                      "v ← λ v + (1 − λ) g, stepped along v (not by adam): 0 = none; paper 003 ran "
+                      "0.9",
+                      momentum, 0.0, 0.999),
+            "optimizer", {"sgd", "adagrad", "rmsprop", "adadelta"}),
+        onlyWhen(realParam("rmsprop_decay", "RMSprop decay",
+                           "rmsprop: m ← d m + (1 − d) g² (paper 003: 0.9)", 0.9, 0.0, 0.9999),
+                 "optimizer", {"rmsprop"}),
+        onlyWhen(
+            realParam("adadelta_rho", "AdaDelta ρ",
+                      "adadelta: m ← ρ g² + (1 − ρ) m, ρ the newest square's weight as paper 003 "
+                      "writes it (Zeiler's decay is 1 − ρ)",
+                      0.9, 0.0001, 1.0),
+            "optimizer", {"adadelta"}),
+        onlyWhen(positiveParam("adadelta_epsilon", "AdaDelta ε",
+                               "adadelta: step √(m_x + ε) / √(m_g + ε) (paper 003: 1e-4)", 1e-4),
+                 "optimizer", {"adadelta"}),
+        onlyWhen(realParam("adam_beta1", "Adam β1",
+                           "adam: the gradient's average, m ← β1 m + (1 − β1) g", 0.9, 0.0, 0.9999),
+                 "optimizer", {"adam"}),
+        onlyWhen(realParam("adam_beta2", "Adam β2",
+                           "adam: the squares' average, s ← β2 s + (1 − β2) g²", 0.999, 0.0,
+                           0.999999),
+                 "optimizer", {"adam"}),
     };
 }
 

@@ -102,7 +102,8 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
         const ParamSpec& p = *row.spec;
         out << "| " << code(p.key) << " | " << markdownCell(p.label) << " | "
             << markdownCell(code(defaultText(p))) << " | " << markdownCell(rangeText(p)) << " | "
-            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(p.help) << " |\n";
+            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(helpText(p))
+            << " |\n";
     }
     out << "\n";
 

@@ -72,11 +72,15 @@ private slots:
     void approximationsAgreeWithTheInverse();
     void derivativesMatchFiniteDifferences_data();
     void derivativesMatchFiniteDifferences();
+    void smallShapeDerivativeIsExact_data();
+    void smallShapeDerivativeIsExact();
     void drawRejectsBadArguments();
     void smallUNeverUnderflowsToZero();
     void gammaGradientIsUnbiased_data();
     void gammaGradientIsUnbiased();
     void normalGradientIsUnbiased();
+    void normalElboMatchesQuadrature();
+    void mapStepIsTheChainRule();
     void recoversConjugatePosterior_data();
     void recoversConjugatePosterior();
     void mapFindsTheMode();
@@ -197,6 +201,36 @@ void TestGammaSgvb::derivativesMatchFiniteDifferences()
     QVERIFY2(std::abs(-d.x / b - fdb) <= 1e-6 * std::abs(fdb),
              qPrintable(QString("dx/db %1, finite difference %2").arg(-d.x / b).arg(fdb)));
     QVERIFY(std::abs(std::log(d.x) - d.logX) < 1e-12 * std::max(1.0, std::abs(d.logX)));
+}
+
+// The small-shape formula's ∂ log x/∂a is the exact derivative of its log x, to 10⁻⁸ of its
+// value, where x0 is near the regime's edge (x0 ≈ 0.009) so that the series' second-order
+// terms weigh: a central difference of log x (smooth there) with h = 2·10⁻⁵ a is accurate to
+// about 10⁻⁹ of it.
+void TestGammaSgvb::smallShapeDerivativeIsExact_data()
+{
+    QTest::addColumn<double>("a");
+    QTest::addColumn<double>("u");
+    QTest::newRow("a=0.6") << 0.6 << 0.0664;
+    QTest::newRow("a=0.3") << 0.3 << 0.271;
+    QTest::newRow("a=0.05") << 0.05 << 0.8;
+}
+
+void TestGammaSgvb::smallShapeDerivativeIsExact()
+{
+    QFETCH(double, a);
+    QFETCH(double, u);
+    const double h = 2e-5 * a;
+    QVERIFY(gammaSmallShapeRegime(a, u));
+    QVERIFY(gammaSmallShapeRegime(a - h, u) && gammaSmallShapeRegime(a + h, u));
+    const GammaDraw d = gammaQuantileDraw(a, 1.0, u);
+    QVERIFY2(d.x > 0.005, qPrintable(QString("x = %1: not near the edge").arg(d.x)));
+    const double fd =
+        (gammaQuantileDraw(a + h, 1.0, u).logX - gammaQuantileDraw(a - h, 1.0, u).logX) / (2 * h);
+    QVERIFY2(std::abs(d.dLogXdA - fd) <= 1e-8 * std::abs(fd),
+             qPrintable(QString("d log x/da %1, finite difference %2")
+                            .arg(d.dLogXdA, 0, 'g', 15)
+                            .arg(fd, 0, 'g', 15)));
 }
 
 void TestGammaSgvb::drawRejectsBadArguments()
@@ -331,6 +365,62 @@ void TestGammaSgvb::normalGradientIsUnbiased()
                                 .arg(expected)
                                 .arg(se)));
     }
+}
+
+// The normal's bound per variable, E[log f(r(θ)) + log σ(θ)] + ½ log(2πe) + log s, by a
+// midpoint rule over ±8 sd, against elbo() over 2,000 copies × 50 draws (5 standard errors).
+void TestGammaSgvb::normalElboMatchesQuadrature()
+{
+    const Eigen::Index n = 2000;
+    const double a0 = 2.0, b0 = 1.5;
+    const GammaPrior prior(n, a0, b0);
+    PositiveSgvb q(SgvbMethod::Normal, Eigen::ArrayXd::Constant(n, 0.8),
+                   Eigen::ArrayXd::Constant(n, 0.3), OptimizerOptions(), 5);
+    const double m = q.parameters()[0];
+    const double s = std::log1p(std::exp(q.parameters()[n]));
+    auto sp = [](double t) {
+        return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
+    };
+    double e = 0.0, e2 = 0.0;
+    const int k = 4000;
+    for (int j = 0; j < k; ++j) {
+        const double z = -8.0 + 16.0 * (j + 0.5) / k;
+        const double w = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI) * 16.0 / k;
+        const double th = m + s * z;
+        const double x = sp(th);
+        const double v = (a0 - 1.0) * std::log(x) - b0 * x - sp(-th);
+        e += w * v;
+        e2 += w * v * v;
+    }
+    const double constant = a0 * std::log(b0) - std::lgamma(a0);
+    const double exact =
+        double(n) * (e + constant + 0.5 * std::log(2.0 * M_PI * std::exp(1.0)) + std::log(s));
+    const int draws = 50;
+    const double se = std::sqrt((e2 - e * e) * double(n) / draws);
+    const double estimate = q.elbo(prior, draws, 1);
+    QVERIFY2(std::abs(estimate - exact) < 5.0 * se,
+             qPrintable(QString("ELBO %1, quadrature %2, se %3").arg(estimate).arg(exact).arg(se)));
+    QVERIFY(std::abs(q.entropy() / double(n) -
+                     (0.5 * std::log(2.0 * M_PI * std::exp(1.0)) + std::log(s))) < 1e-12);
+}
+
+// MAP steps θ (x = r(θ)) along ∂ log f/∂x · σ(θ): one SGD step of rate γ moves θ by exactly
+// γ times that.
+void TestGammaSgvb::mapStepIsTheChainRule()
+{
+    const PoissonGamma model(2.0, 1.0, 87.0, 30.0);
+    OptimizerOptions o;
+    o.kind = OptimizerKind::Sgd;
+    o.rate = 0.01;
+    PositiveSgvb q(SgvbMethod::Map, Eigen::ArrayXd::Constant(1, 1.7),
+                   Eigen::ArrayXd::Constant(1, 1.0), o, 3);
+    const double theta = q.parameters()[0];
+    QVERIFY(std::abs(std::log1p(std::exp(theta)) - 1.7) < 1e-12);
+    const double dx = (2.0 + 87.0 - 1.0) / 1.7 - (1.0 + 30.0);
+    q.step(model, 1);
+    const double expected = theta + 0.01 * dx * sigmoid(theta);
+    QVERIFY2(std::abs(q.parameters()[0] - expected) < 1e-12,
+             qPrintable(QString("%1 vs %2").arg(q.parameters()[0]).arg(expected)));
 }
 
 // A Poisson–gamma model has a gamma posterior: gamma SGVB must find it, shape and rate within

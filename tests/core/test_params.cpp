@@ -77,6 +77,7 @@ class TestParams : public QObject
     Q_OBJECT
 
 private slots:
+    void helpSaysWhenAFieldApplies();
     void parsesValid_data();
     void parsesValid();
     void rejectsWithFieldMessage_data();
@@ -525,6 +526,21 @@ void TestParams::mergeKeepsTheFirstDeclaration()
     QCOMPARE(m[0].defaultValue, 4.0);
     QCOMPARE(m[1].key, std::string("x"));
     QCOMPARE(m[2].key, std::string("y"));
+}
+
+// A field declared for some choices only says so wherever its help is printed.
+void TestParams::helpSaysWhenAFieldApplies()
+{
+    const ParamSpec always = realParam("rate", "Rate", "the step's scale", 0.0, 0.0, 1.0);
+    QCOMPARE(helpText(always), std::string("the step's scale"));
+    const ParamSpec one = onlyWhen(always, "optimizer", {"adadelta"});
+    QCOMPARE(helpText(one), std::string("the step's scale; only when optimizer is adadelta"));
+    const ParamSpec three = onlyWhen(always, "optimizer", {"sgd", "adagrad", "rmsprop"});
+    QCOMPARE(helpText(three),
+             std::string("the step's scale; only when optimizer is sgd, adagrad or rmsprop"));
+    QVERIFY(three.appliesWhen("adagrad"));
+    QVERIFY(!three.appliesWhen("adam"));
+    QVERIFY(always.appliesWhen("anything"));
 }
 
 QTEST_GUILESS_MAIN(TestParams)

@@ -34,6 +34,7 @@ private slots:
     void outOfRangeIsMarkedAndExplained();
     void restoreDefaultsAndHiddenKeys();
     void switchingSpecsKeepsSharedValues();
+    void fieldsOfAnotherChoiceAreHidden();
 };
 
 void TestParamForm::editorsFollowTheTypes()
@@ -103,6 +104,45 @@ void TestParamForm::switchingSpecsKeepsSharedValues()
     QVERIFY(!form.isValid());
     QVERIFY(!form.editor("init"));
     QVERIFY(!form.values().count("init"));
+}
+
+// The optimizer's declarations: AdaDelta's ρ shows only under adadelta, Adam's β1 only under
+// adam; a hidden field keeps its value, and one left invalid goes back to its default.
+void TestParamForm::fieldsOfAnotherChoiceAreHidden()
+{
+    const ParamSpec optimizer =
+        choiceParam("optimizer", "Optimizer", "the rule", {"adadelta", "adam"}, "adadelta");
+    const ParamSpec rho =
+        onlyWhen(realParam("rho", "ρ", "adadelta's", 0.9, 0.0, 1.0), "optimizer", {"adadelta"});
+    const ParamSpec beta =
+        onlyWhen(realParam("beta1", "β1", "adam's", 0.9, 0.0, 0.9999), "optimizer", {"adam"});
+    ParamForm form;
+    form.setSpecs({optimizer, rho, beta});
+    form.show();
+    QVERIFY(form.applies("rho"));
+    QVERIFY(!form.applies("beta1"));
+    QVERIFY(form.editor("rho")->isVisible());
+    QVERIFY(!form.editor("beta1")->isVisible());
+    QVERIFY(form.setText("rho", "0.5"));
+    QVERIFY(form.setText("rho", "2")); // out of range, then hidden by the switch below
+    QVERIFY(!form.isValid());
+    auto* combo = qobject_cast<QComboBox*>(form.editor("optimizer"));
+    QVERIFY(combo);
+    combo->setCurrentText("adam");
+    QVERIFY(form.applies("beta1"));
+    QVERIFY(!form.applies("rho"));
+    QVERIFY(form.editor("beta1")->isVisible());
+    QVERIFY(!form.editor("rho")->isVisible());
+    QVERIFY(form.isValid()); // the hidden invalid ρ went back to its default
+    const ParamValues v = form.values();
+    QCOMPARE(std::get<double>(v.at("rho")), 0.9);
+    QCOMPARE(std::get<double>(v.at("beta1")), 0.9);
+    QCOMPARE(std::get<std::string>(v.at("optimizer")), std::string("adam"));
+    // A valid value survives being hidden and shown again.
+    QVERIFY(form.setText("beta1", "0.8"));
+    combo->setCurrentText("adadelta");
+    combo->setCurrentText("adam");
+    QCOMPARE(std::get<double>(form.values().at("beta1")), 0.8);
 }
 
 QTEST_MAIN(TestParamForm)
