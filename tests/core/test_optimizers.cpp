@@ -27,6 +27,7 @@ class TestOptimizers : public QObject
 
 private slots:
     void firstStepsFollowTheirFormulas();
+    void adadeltaRecursionsOverSeveralSteps();
     void momentumAveragesTheGradients();
     void rateSchedule();
     void quadratic_data();
@@ -94,6 +95,28 @@ void TestOptimizers::firstStepsFollowTheirFormulas()
 }
 
 // v starts at g and then follows v ← λ v + (1 − λ) g.
+// AdaDelta over five steps against its recursions written out: both running averages keep
+// their memory (1 − ρ) of the past, which the first two steps cannot show (m_x starts at 0).
+void TestOptimizers::adadeltaRecursionsOverSeveralSteps()
+{
+    OptimizerOptions o = options("adadelta");
+    o.adadeltaRho = 0.7;
+    Optimizer opt(o);
+    Eigen::ArrayXd x = Eigen::ArrayXd::Zero(1), g(1);
+    const double rho = 0.7, eps = 1e-4, gs[] = {2.0, -1.0, 0.5, 3.0, -0.25};
+    double mg = 0.0, mx = 0.0, expected = 0.0;
+    for (double gt : gs) {
+        g[0] = gt;
+        opt.ascend(x, g);
+        mg = rho * gt * gt + (1 - rho) * mg;
+        const double d = gt * std::sqrt(mx + eps) / std::sqrt(mg + eps);
+        mx = rho * d * d + (1 - rho) * mx;
+        expected += d;
+        QVERIFY2(std::abs(x[0] - expected) <= 1e-12 * std::abs(expected),
+                 qPrintable(QString("%1 vs %2").arg(x[0], 0, 'g', 15).arg(expected, 0, 'g', 15)));
+    }
+}
+
 void TestOptimizers::momentumAveragesTheGradients()
 {
     OptimizerOptions o = options("sgd", 0.9);
