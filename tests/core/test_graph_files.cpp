@@ -258,6 +258,12 @@ void TestGraphFiles::errors_data()
         << QByteArray("graph [\n  node [ id 1 ]\n  node [ id 2 ]\n  edge [ source 1\n target 99 "
                       "]\n]\n")
         << "' line 5, target: no node has id 99";
+    // Lines inside a string count.
+    QTest::newRow("gml: unknown target after a string over two lines")
+        << "a.gml"
+        << QByteArray("graph [\n node [ id 1 label \"two\nlines\" ]\n edge [ source 1 target 5 "
+                      "]\n]\n")
+        << "' line 4, target: no node has id 5";
     QTest::newRow("gml: unknown source")
         << "a.gml" << QByteArray("graph [\n edge [ source 4 target 1 ]\n node [ id 1 ]\n]\n")
         << "' line 2, source: no node has id 4";
@@ -552,6 +558,9 @@ void TestGraphFiles::recognisedByContent_data()
     // A broken .gml is GML by its name, so that its reader says what is wrong.
     QTest::newRow("prose as .gml") << "notes.gml" << QByteArray("Dear all,\nthe graph is late.\n")
                                    << DataFileKind::Gml << GraphLayout::None << "GML (by its name)";
+    QTest::newRow("a list before graph")
+        << "l" << QByteArray("Creator \"x\"\nnode [ id 1 ]\ngraph [ node [ id 1 ] ]\n")
+        << DataFileKind::Unknown << GraphLayout::None << "text";
     QTest::newRow("words before graph")
         << "w" << QByteArray("Creator \"x\"\nhello world\ngraph [ node [ id 1 ] ]\n")
         << DataFileKind::Unknown << GraphLayout::None << "text";
@@ -703,6 +712,12 @@ void TestGraphFiles::kindInspects()
     QCOMPARE(std::get<std::int64_t>(value(nips, "components")), std::int64_t(16));
     QCOMPARE(std::get<std::int64_t>(value(nips, "one_way_pairs")), std::int64_t(0));
     QCOMPARE(std::get<std::vector<double>>(value(nips, "degree")), (std::vector<double>{0, 4, 20}));
+
+    // A path of 4 nodes: degrees 1, 2, 2, 1, median (1 + 2) / 2.
+    const DataReport path =
+        inspectData({{std8(m_files.write("inspect/path.csv", "u,v\na,b\nb,c\nc,d\n"))}, "", {}});
+    QCOMPARE(std::get<std::vector<double>>(value(path, "degree")),
+             (std::vector<double>{1, 1.5, 2}));
 
     const DataReport football = inspectData({{std8(graphFile("football_newman.gml"))}, "", {}});
     QCOMPARE(std::get<std::int64_t>(value(football, "listed")), std::int64_t(615));
