@@ -139,8 +139,9 @@ void GraphPage::showGraphOnly()
                           [this](int r, int c) { return pairText(r, c); });
     m_adjacency->setBoundaries({});
     m_adjacency->setTitle(tr("Adjacency, file order"));
-    m_adjacency->setLegend(tr("■ training edge   ■ held-out edge (orange)   ■ held-out non-edge "
-                              "(grey)"));
+    m_adjacency->setLegend({}, {{trainEdgeColor(), tr("training edge")},
+                                {heldOutEdgeColor(), tr("held-out edge")},
+                                {heldOutPairColor(), tr("held-out non-edge")}});
     QStringList names;
     for (int i = 0; i < g.nodes; ++i)
         names << nodeName(g, i);
@@ -187,7 +188,7 @@ bool GraphPage::showPreview(const QString& runLabel, std::int64_t step, const Pr
     m_prediction->setLabels(names);
     m_prediction->setTitle(tr("Predicted link probability"));
     m_prediction->setColourBar(sequentialColor, "0", QString::number(scale, 'g', 2));
-    m_prediction->setLegend(tr("P(link) under the fit; the colours saturate at the largest"));
+    m_prediction->setLegend(tr("P(link) under the fit; lines: communities"));
     QStringList parts;
     const int listed = std::min<int>(int(sizes.size()), 8);
     for (int k = 0; k < listed; ++k) {

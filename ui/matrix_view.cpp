@@ -62,9 +62,10 @@ void MatrixView::setColourBar(std::function<QColor(double)> colour, const QStrin
     update();
 }
 
-void MatrixView::setLegend(const QString& legend)
+void MatrixView::setLegend(const QString& legend, std::vector<std::pair<QColor, QString>> swatches)
 {
     m_legend = legend;
+    m_swatches = std::move(swatches);
     update();
 }
 
@@ -88,6 +89,7 @@ void MatrixView::clear()
     m_columnLabels.clear();
     m_boundaries.clear();
     m_legend.clear();
+    m_swatches.clear();
     update();
 }
 
@@ -103,7 +105,8 @@ QRectF MatrixView::grid(const QSizeF& size) const
     const int rows = std::max(1, m_cells.height()), cols = std::max(1, m_cells.width());
     const double right = m_barColour ? kBar : kMargin;
     // Room for names only when there are names: a first guess at the cell size decides.
-    double left = kMargin, bottom = kMargin + (m_legend.isEmpty() ? 0 : kLegend);
+    double left = kMargin,
+           bottom = kMargin + (m_legend.isEmpty() && m_swatches.empty() ? 0 : kLegend);
     const double roughCell =
         std::min((size.width() - left - right) / cols, (size.height() - kTop - bottom) / rows);
     if (roughCell >= kMinNamePx) {
@@ -198,7 +201,7 @@ void MatrixView::paint(QPainter& p, const QSizeF& size) const
     p.setPen(QPen(palette().color(QPalette::Mid), 0));
     p.drawRect(g);
     if (!m_boundaries.empty()) {
-        p.setPen(QPen(QColor(230, 120, 20), 1.0));
+        p.setPen(QPen(boundaryColor(), 1.0));
         for (int b : m_boundaries) {
             if (b <= 0 || b >= m_cells.width())
                 continue;
@@ -225,9 +228,29 @@ void MatrixView::paint(QPainter& p, const QSizeF& size) const
             p.restore();
         }
     }
-    if (!m_legend.isEmpty())
-        p.drawText(QRectF(0, size.height() - kLegend, size.width(), kLegend), Qt::AlignCenter,
-                   fm.elidedText(m_legend, Qt::ElideRight, size.width() - 8));
+    if (!m_legend.isEmpty() || !m_swatches.empty()) {
+        // Swatches and text as one centred line.
+        const double box = fm.ascent() * 0.8, gap = 6, y = size.height() - kLegend;
+        double width = m_legend.isEmpty() ? 0 : fm.horizontalAdvance(m_legend);
+        for (const auto& [colour, name] : m_swatches)
+            width += box + 4 + fm.horizontalAdvance(name) + 2 * gap;
+        double x = std::max(4.0, 0.5 * (size.width() - width));
+        for (const auto& [colour, name] : m_swatches) {
+            const QRectF square(x, y + 0.5 * (kLegend - box), box, box);
+            p.fillRect(square, colour);
+            p.setPen(QPen(palette().color(QPalette::Mid), 0));
+            p.drawRect(square);
+            p.setPen(palette().color(QPalette::Text));
+            x += box + 4;
+            p.drawText(QRectF(x, y, fm.horizontalAdvance(name) + 1, kLegend), Qt::AlignVCenter,
+                       name);
+            x += fm.horizontalAdvance(name) + 2 * gap;
+        }
+        const double room = std::max(10.0, size.width() - x - 4);
+        if (!m_legend.isEmpty())
+            p.drawText(QRectF(x, y, room, kLegend), Qt::AlignVCenter,
+                       fm.elidedText(m_legend, Qt::ElideRight, room));
+    }
     if (m_barColour) {
         const QRectF bar(g.right() + 12, g.top(), 12, std::min(g.height(), 200.0));
         const int steps = 64;

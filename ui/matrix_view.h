@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace svi::ui {
@@ -36,7 +37,11 @@ public:
     // written at its ends and a line of text under the grid (a legend); colour unset: no bar.
     void setColourBar(std::function<QColor(double)> colour, const QString& low,
                       const QString& high);
-    void setLegend(const QString& legend);
+    // A line of text under the grid; with `swatches`, each entry a coloured square and its name
+    // (what the cells' colours mean), the text after them.
+    void setLegend(const QString& legend, std::vector<std::pair<QColor, QString>> swatches = {});
+    // The colour of the block boundaries.
+    static QColor boundaryColor() { return {0, 137, 123}; }
     void setTitle(const QString& title);
     // What the view says while it holds no cells.
     void setPlaceholder(const QString& text);
@@ -75,6 +80,7 @@ private:
     std::vector<int> m_boundaries;
     std::function<QColor(double)> m_barColour;
     QString m_barLow, m_barHigh, m_legend, m_title, m_placeholder;
+    std::vector<std::pair<QColor, QString>> m_swatches;
 };
 
 // White (0) to a dark blue (1), for t in [0, 1]: probabilities, weights.
