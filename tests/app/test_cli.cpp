@@ -400,7 +400,7 @@ void TestCli::badConfig_data()
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files": ["x.png"],)"
                       R"( "kind": "movie"}, "budget": {"steps": 2}})")
         << "data.kind: kind = movie, but must be one of: synthetic, ratings, synthetic-ratings, "
-           "corpus, labelled, table, image";
+           "corpus, labelled, graph, table, image";
     QTest::newRow("v2 unknown parameter")
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files":)"
                       R"( [":/images/default.png"]}, "params": {"Q": 1}, "budget": {"steps": 2}})")
