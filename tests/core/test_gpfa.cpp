@@ -329,6 +329,16 @@ void TestGpfa::ledoitWolfHandCase()
     Eigen::Matrix2d sn;
     sn << 1.5, 0.75, 0.75, 0.75;
     QVERIFY((gpfa::empiricalCovariance(m) - sn).norm() < 1e-15);
+    // Rows (1, 0), (0, 1), (0, 1): S_n = diag(1/3, 2/3), μ = 1/2, d² = 1/36, ‖S_n‖²_F = 5/9,
+    // b̄² = (3 − 3 · 5/9)/(9 · 2) = 2/27 > d²: b² is capped at d², δ = 1, Σ* = μI (scikit-learn
+    // 1.2.1 agrees).
+    auto capped = std::make_shared<DenseData>();
+    capped->values.resize(3, 2);
+    capped->values << 1, 0, 0, 1, 0, 1;
+    capped->roles.setConstant(3, 2, std::uint8_t(EntryRole::Observed));
+    const gpfa::Shrinkage full = gpfa::ledoitWolf(gpfa::secondMoments(*capped, allRows(*capped)));
+    QCOMPARE(full.intensity, 1.0);
+    QVERIFY((full.covariance - 0.5 * Eigen::Matrix2d::Identity()).norm() < 1e-15);
     // No rows: a clear error, not a division by zero.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gpfa::ledoitWolf(gpfa::SecondMoments{}));
 }
