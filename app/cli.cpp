@@ -14,7 +14,8 @@ Usage:
   svi list [--json|--markdown]      models, algorithms and their parameters
   svi info FILE [--json] [settings]
                                     what a data file holds (image, FCS, CSV/TSV, corpus,
-                                    ratings, LIBSVM) as its kind reads it with the settings given
+                                    ratings, LIBSVM, graph) as its kind reads it with the
+                                    settings given
                                     (e.g. --patch 6), or why it cannot be read
   svi run [FILE...] [options]       fit a model and write the results into --out
   svi compare [FILE...] [options]   several algorithms on the same data, split, budget and
@@ -26,7 +27,9 @@ Usage:
   svi split CORPUS... --out DIR     a corpus's document-completion split as LDA-C files
                                     (train.ldac, test_observed.ldac, test_heldout.ldac,
                                     vocab.txt), for scoring other tools on the same words;
-                                    for ratings, train.tsv, test.tsv and validation.tsv
+                                    for ratings, train.tsv, test.tsv and validation.tsv; for
+                                    labelled data, train.svm and test.svm; for a graph,
+                                    nodes.tsv, train_edges.tsv and test_pairs.tsv
   svi plot FOLDER... --out FILE     the ELBO or a metric of finished runs (run or compare
                                     folders) against seconds, steps or epochs, as PNG or SVG,
                                     drawn as the window draws it: --metric KEY, --x, --log-x,
@@ -48,6 +51,13 @@ Example — LDA with 100 topics on the 20 Newsgroups training set, headers strip
 Example — Bayesian logistic regression on a9a (LIBSVM train and test files) by the four
 algorithms of paper 002, test NLL and error against the same split:
   svi compare a9a a9a.t --model glm --seconds 30 --out glm
+Example — the edge partition model on a co-authorship network (paper 003): gamma SGVB by
+AdaDelta with momentum, K = 50, 1,000 steps, test AUC on 20 % of the node pairs:
+  svi run nips234_coauthor_adjacency.csv --model epm --set K=50 --steps 1000 --out epm
+Example — gamma process factor analysis of CyTOF cells by Adam instead of AdaDelta, against
+the empirical covariance and Ledoit–Wolf on the same test cells:
+  svi compare *.fcs --model gpfa --split rows --set optimizer=adam --steps 3000 \
+      --out gpfa
 )";
 
 const char* kRunHead = R"(svi run [FILE...] [options]
