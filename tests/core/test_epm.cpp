@@ -13,6 +13,7 @@
 #include <QtTest>
 #include <boost/math/distributions/gamma.hpp>
 #include <cmath>
+#include <limits>
 #include <omp.h>
 
 using namespace svi;
@@ -108,10 +109,12 @@ class TestEpm : public QObject
 private slots:
     void gradientMatchesFiniteDifferences();
     void fastLikelihoodIsThePairSum();
+    void gradientStaysFiniteWhereDrawsUnderflow();
     void logJointIsTheFullDensity();
     void resultsDoNotDependOnThreads();
     void linkDrawsFollowQ();
     void previewGroupsCommunities();
+    void linkMetricsOfProbabilities();
     void badGraphsAreRejected();
     void recoversPlantedCommunities();
 };
@@ -139,6 +142,28 @@ void TestEpm::gradientMatchesFiniteDifferences()
                                 .arg(grad[v])
                                 .arg(fd)));
     }
+}
+
+void TestEpm::gradientStaysFiniteWhereDrawsUnderflow()
+{
+    // A gamma of shape ≪ 1 draws memberships below the smallest double, which the engine
+    // clamps there. A linked node whose row is all at that floor has 1/(1 − e^{−p}) ≈ 1/p far
+    // beyond double range; with large weights r the gradient must still be finite (the engine
+    // multiplies it by x, and an infinity would make the step NaN; K = 50 from the paper's start
+    // did so after 40 steps on NIPS-234).
+    const auto g = plantedGraph(20, 2, 0.6, 0.1, 0.2, 3);
+    const epm::Graph graph = epm::Graph::from(*g.data);
+    const epm::LogJoint model(graph, 4, epm::Priors());
+    const epm::Layout& L = model.layout();
+    Eigen::ArrayXd x = randomPoint(L, 4);
+    x.segment(L.r(), L.K).setConstant(1e8);
+    x.segment(L.w(), L.N * L.K).setConstant(5.0);
+    const int i = graph.trainEdges.front().i;
+    x.segment(L.w() + i * L.K, L.K).setConstant(std::numeric_limits<double>::min());
+    x[L.a() + i] = 8.0; // (a − 1)/w overflows at the floor too
+    Eigen::ArrayXd grad(L.size());
+    model.logJoint(x, grad);
+    QVERIFY2(grad.allFinite(), "a gradient entry is not finite");
 }
 
 void TestEpm::fastLikelihoodIsThePairSum()
@@ -251,6 +276,35 @@ void TestEpm::previewGroupsCommunities()
     QCOMPARE(s->order, (std::vector<int>{0, 2, 1, 3, 4}));
     QCOMPARE(s->communityWeights, r);
     QCOMPARE(s->linkProbability.rows(), Eigen::Index(5));
+
+    // A node's own membership is not its link to itself: node 0 is heavy in community 0, where
+    // no other node is, so its links go through community 1 (shares 2·0.2 = 0.4 against
+    // 0.5·2 = 1; counting itself, 2·2.2 = 4.4 would win).
+    epm::MatrixRD V(3, 2);
+    V << 2.0, 0.5, //
+        0.1, 1.0,  //
+        0.1, 1.0;
+    const auto t = epm::graphSummary(V, Eigen::VectorXd::Ones(2), {});
+    QCOMPARE(t->community[0], 1);
+}
+
+void TestEpm::linkMetricsOfProbabilities()
+{
+    // Two held-out pairs, linked at p̂ = 0.8 and unlinked at p̂ = 0.3: AUC 1, AP 1, and the
+    // log-likelihood per pair (log 0.8 + log 0.7)/2.
+    const std::vector<LabelledPair> pairs = {{0, 1, true}, {0, 2, false}};
+    std::map<std::string, double> m;
+    epm::addLinkMetrics(m, pairs, {0.8, 0.3});
+    QCOMPARE(m.at("auc_roc"), 1.0);
+    QCOMPARE(m.at("auc_pr"), 1.0);
+    QVERIFY(std::abs(m.at("heldout_loglik") - 0.5 * (std::log(0.8) + std::log(0.7))) < 1e-15);
+    // A NaN prediction (a diverged state) gives NaN scores rather than an error.
+    epm::addLinkMetrics(m, pairs, {NAN, 0.3});
+    QVERIFY(std::isnan(m.at("auc_roc")) && std::isnan(m.at("heldout_loglik")));
+    // Nothing held out: nothing reported.
+    std::map<std::string, double> none;
+    epm::addLinkMetrics(none, {}, {});
+    QVERIFY(none.empty());
 }
 
 void TestEpm::badGraphsAreRejected()

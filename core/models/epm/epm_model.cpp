@@ -18,6 +18,15 @@ constexpr double kHuge = std::numeric_limits<double>::max();
 // A rate below this is taken as this: log(1 − e^{−p}) and 1/(1 − e^{−p}) stay finite when the
 // memberships of a linked pair underflow.
 constexpr double kMinRate = 1e-300;
+// Where a membership's draw underflows (a gamma of shape ≪ 1 puts much of its mass below the
+// smallest double), a linked pair's 1/(1 − e^{−p}) ≈ 1/p is beyond double range, and so is its
+// pull on w_ik; the engine multiplies ∂/∂x by x (≥ the smallest double) before using it, so any
+// finite value will do there. The likelihood's parts are saturated at these bounds (a node's
+// sum g_i, and its part of ∂/∂w_ik, so that adding the prior's part cannot make ∞ − ∞), and
+// every entry of the gradient at ±1e308.
+constexpr double kMaxPull = 1e300;
+constexpr double kMaxLikelihoodGrad = 1e307;
+constexpr double kMaxGrad = 1e308;
 
 double lgammaOf(double x)
 {
@@ -181,6 +190,7 @@ double LogJoint::likelihoodParts(const Eigen::ArrayXd& x) const
                 terms += m_wr.row(i).dot(W.row(j));
                 gi.noalias() += W.row(j);
             }
+            gi = gi.cwiseMin(kMaxPull); // a sum of positive terms: only overflow to clip
             m_nodeTerms[std::size_t(i)] = terms;
         }
     });
@@ -222,8 +232,10 @@ double LogJoint::logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
             const double ai = a[i], ci = c[i];
             auto Wi = W.row(i).array();
             const double sumLog = Wi.log().sum(), sumW = Wi.sum();
-            gW.row(i).array() =
-                r.transpose() * (m_nbr.row(i).array() - (S.array() - Wi)) + (ai - 1.0) / Wi - ci;
+            gW.row(i).array() = (r.transpose() * (m_nbr.row(i).array() - (S.array() - Wi)))
+                                    .min(kMaxLikelihoodGrad)
+                                    .max(-kMaxLikelihoodGrad) +
+                                (ai - 1.0) / Wi - ci;
             s += dK * (ai * std::log(ci) - lgammaOf(ai)) + (ai - 1.0) * sumLog - ci * sumW;
             grad[L.a() + i] =
                 dK * std::log(ci) - dK * digamma(ai) + sumLog + (P.aShape - 1.0) / ai - P.aRate;
@@ -238,7 +250,9 @@ double LogJoint::logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
     const double shape = gamma0 / dK;
     double sumLogR = 0.0;
     for (Eigen::Index k = 0; k < K; ++k) {
-        grad[L.r() + k] = 0.5 * wg[k] - 0.5 * (S[k] * S[k] - Q[k]) + (shape - 1.0) / r[k] - c0;
+        grad[L.r() + k] = std::clamp(0.5 * wg[k] - 0.5 * (S[k] * S[k] - Q[k]), -kMaxLikelihoodGrad,
+                                     kMaxLikelihoodGrad) +
+                          (shape - 1.0) / r[k] - c0;
         lp += logGamma(r[k], shape, c0);
         sumLogR += std::log(r[k]);
     }
@@ -246,6 +260,9 @@ double LogJoint::logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
         (dK * std::log(c0) - dK * digamma(shape) + sumLogR) / dK + (P.e0 - 1.0) / gamma0 - P.f0;
     grad[L.c0()] = gamma0 / c0 - r.sum() + (P.e0 - 1.0) / c0 - P.f0;
     lp += logGamma(gamma0, P.e0, P.f0) + logGamma(c0, P.e0, P.f0);
+    // A prior's (a − 1)/x at a floored draw overflows too once a > 5: saturate every entry
+    // (x ∂/∂x stays within a few units of its true size, where the true one is not finite).
+    grad = grad.min(kMaxGrad).max(-kMaxGrad);
     return lp;
 }
 
