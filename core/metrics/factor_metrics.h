@@ -17,10 +17,10 @@ namespace svi {
 //
 // in [0, 1]: 0 when A = BΠΛ for a permutation Π and an invertible diagonal Λ (P is then a
 // signed permutation), 1 when every entry of P has the same magnitude; unchanged by any
-// permutation or non-zero scaling of either matrix's columns (the normalisation makes it so). A row or column of P
-// that is all zero (an estimated factor orthogonal to every true one, a zero column of A) counts
-// as the worst, K − 1. K = 1 gives 0 (one factor is always recovered up to scale). Throws
-// std::invalid_argument when the shapes differ, either is empty, K > D or an entry is not
+// permutation or non-zero scaling of either matrix's columns (the normalisation makes it so). A row
+// or column of P that is all zero (an estimated factor orthogonal to every true one, a zero column
+// of A) counts as the worst, K − 1. K = 1 gives 0 (one factor is always recovered up to scale).
+// Throws std::invalid_argument when the shapes differ, either is empty, K > D or an entry is not
 // finite.
 double amariError(const Eigen::MatrixXd& estimated, const Eigen::MatrixXd& truth);
 

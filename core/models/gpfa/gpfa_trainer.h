@@ -24,6 +24,9 @@
 //                    (standardised) units;
 //   amari_error      (data with true loadings: the synthetic kind) the Amari error of E_q[W]'s
 //                    heaviest K' columns against the K' true ones (core/metrics/factor_metrics.h);
+//                    with K > K' a fit may split a true factor into two columns (w/√2 each: the
+//                    same W Wᵀ, a higher bound), which this charges as a miss — fit K = K' (the
+//                    paper's K = 10) to score recovery;
 //   factors_used, noise_sd, shrinkage: diagnostics.
 // A singular estimate (the empirical covariance of fewer rows than columns, or of one row) has
 // no density: the run ends as diverged (its precision is infinite), and its scores are NaN.
