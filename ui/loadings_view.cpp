@@ -1,5 +1,7 @@
 #include "ui/loadings_view.h"
 
+#include "ui/matrix_view.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -121,14 +123,8 @@ void LoadingsView::paintEvent(QPaintEvent*)
 
 QImage LoadingsView::render(double factor) const
 {
-    const QSize s = size().isEmpty() ? sizeHint() : size();
-    QImage img(QSize(int(s.width() * factor), int(s.height() * factor)), QImage::Format_ARGB32);
-    img.fill(Qt::white);
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.scale(factor, factor);
-    paint(p, s);
-    return img;
+    return renderPainting(size().isEmpty() ? sizeHint() : size(), factor,
+                          [this](QPainter& p, const QSizeF& s) { paint(p, s); });
 }
 
 void LoadingsView::paint(QPainter& p, const QSizeF& size) const
@@ -178,21 +174,13 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
         p.drawText(QPointF(-fm.horizontalAdvance(name), 0), name);
         p.restore();
     }
-    // Colour bar.
-    const QRectF bar(g.grid.right() + 14, g.grid.top(), 14, g.grid.height());
-    const int steps = 64;
-    for (int i = 0; i < steps; ++i) {
-        const double t = 1.0 - 2.0 * (i + 0.5) / steps;
-        p.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
-                          bar.height() / steps + 0.5),
-                   divergingColor(t));
-    }
-    p.setPen(QPen(palette().color(QPalette::Mid), 0));
-    p.drawRect(bar);
-    p.setPen(palette().color(QPalette::Text));
-    p.drawText(QPointF(bar.right() + 3, bar.top() + fm.ascent()), QString::number(m_scale, 'g', 2));
-    p.drawText(QPointF(bar.right() + 3, bar.center().y() + fm.ascent() / 2), "0");
-    p.drawText(QPointF(bar.right() + 3, bar.bottom()), QString::number(-m_scale, 'g', 2));
+    drawColourBar(
+        p, QRectF(g.grid.right() + 14, g.grid.top(), 14, g.grid.height()),
+        [](double t) { return divergingColor(2.0 * t - 1.0); },
+        {{QString::number(m_scale, 'g', 2), 1.0},
+         {"0", 0.5},
+         {QString::number(-m_scale, 'g', 2), 0.0}},
+        palette());
 }
 
 } // namespace svi::ui

@@ -26,6 +26,40 @@ QColor sequentialColor(double t)
                   int(std::lround(255 + (end.blue() - 255) * t)));
 }
 
+void drawColourBar(QPainter& p, const QRectF& bar, const std::function<QColor(double)>& colour,
+                   const std::vector<std::pair<QString, double>>& labels, const QPalette& palette)
+{
+    const int steps = 64;
+    for (int i = 0; i < steps; ++i)
+        p.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
+                          bar.height() / steps + 0.5),
+                   colour(1.0 - (i + 0.5) / steps));
+    p.setPen(QPen(palette.color(QPalette::Mid), 0));
+    p.drawRect(bar);
+    p.setPen(palette.color(QPalette::Text));
+    const QFontMetricsF fm(p.font());
+    for (const auto& [text, t] : labels) {
+        // The top label hangs below the bar's top, the bottom one sits on its bottom.
+        const double y = bar.bottom() - t * bar.height();
+        const double baseline =
+            std::clamp(y + fm.ascent() / 2, bar.top() + fm.ascent(), bar.bottom());
+        p.drawText(QPointF(bar.right() + 3, baseline), text);
+    }
+}
+
+QImage renderPainting(const QSize& size, double factor,
+                      const std::function<void(QPainter&, const QSizeF&)>& paint)
+{
+    QImage img(QSize(int(size.width() * factor), int(size.height() * factor)),
+               QImage::Format_ARGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.scale(factor, factor);
+    paint(p, QSizeF(size));
+    return img;
+}
+
 MatrixView::MatrixView(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
@@ -165,14 +199,8 @@ void MatrixView::paintEvent(QPaintEvent*)
 
 QImage MatrixView::render(double factor) const
 {
-    const QSize s = size().isEmpty() ? sizeHint() : size();
-    QImage img(QSize(int(s.width() * factor), int(s.height() * factor)), QImage::Format_ARGB32);
-    img.fill(Qt::white);
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.scale(factor, factor);
-    paint(p, s);
-    return img;
+    return renderPainting(size().isEmpty() ? sizeHint() : size(), factor,
+                          [this](QPainter& p, const QSizeF& s) { paint(p, s); });
 }
 
 void MatrixView::paint(QPainter& p, const QSizeF& size) const
@@ -251,19 +279,9 @@ void MatrixView::paint(QPainter& p, const QSizeF& size) const
             p.drawText(QRectF(x, y, room, kLegend), Qt::AlignVCenter,
                        fm.elidedText(m_legend, Qt::ElideRight, room));
     }
-    if (m_barColour) {
-        const QRectF bar(g.right() + 12, g.top(), 12, std::min(g.height(), 200.0));
-        const int steps = 64;
-        for (int i = 0; i < steps; ++i)
-            p.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
-                              bar.height() / steps + 0.5),
-                       m_barColour(1.0 - (i + 0.5) / steps));
-        p.setPen(QPen(palette().color(QPalette::Mid), 0));
-        p.drawRect(bar);
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QPointF(bar.right() + 3, bar.top() + fm.ascent()), m_barHigh);
-        p.drawText(QPointF(bar.right() + 3, bar.bottom()), m_barLow);
-    }
+    if (m_barColour)
+        drawColourBar(p, QRectF(g.right() + 12, g.top(), 12, std::min(g.height(), 200.0)),
+                      m_barColour, {{m_barHigh, 1.0}, {m_barLow, 0.0}}, palette());
 }
 
 } // namespace svi::ui

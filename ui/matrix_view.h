@@ -9,12 +9,15 @@
 // (a graph's communities), and a colour bar with its scale. GUI thread only.
 
 #include <QImage>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 #include <functional>
 #include <utility>
 #include <vector>
+
+class QPainter;
 
 namespace svi::ui {
 
@@ -85,5 +88,15 @@ private:
 
 // White (0) to a dark blue (1), for t in [0, 1]: probabilities, weights.
 QColor sequentialColor(double t);
+
+// A vertical colour bar filling `bar` with colour(t), t from 0 (bottom) to 1 (top), framed, and
+// each label written beside it at its t. For the heatmaps' painting.
+void drawColourBar(QPainter& p, const QRectF& bar, const std::function<QColor(double)>& colour,
+                   const std::vector<std::pair<QString, double>>& labels, const QPalette& palette);
+
+// What `paint` draws on a canvas of `size`, as an image `factor` times larger, on white: a view's
+// render() for export.
+QImage renderPainting(const QSize& size, double factor,
+                      const std::function<void(QPainter&, const QSizeF&)>& paint);
 
 } // namespace svi::ui
