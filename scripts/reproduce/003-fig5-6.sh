@@ -10,8 +10,8 @@
 # prior G(0.1, 0.1), Ĉ from 100 draws of q as eq. 20), the empirical covariance and Ledoit–Wolf
 # shrinkage in one `svi compare`, scored by the perplexity of the test rows (their mean negative
 # log-likelihood under N(0, Ĉ), nats per row). Figure 6: the empirical and the GPFA covariance
-# and GPFA's ten heaviest factors' expected loadings at one N, as CSV (and PNG heatmaps when
-# matplotlib is there: `svi plot` draws no heatmap).
+# and GPFA's ten heaviest factors' expected loadings at one N, as CSV and heatmaps (`svi plot
+# --matrix`, the two covariances on one colour scale).
 #
 # Usage (from the repository root):
 #   scripts/reproduce/003-fig5-6.sh [options] FILE... [-- TABLE OPTIONS]
@@ -31,9 +31,9 @@
 # Output: DIR/N<N>/ (an `svi compare` folder per N: a run folder per method, results.csv/json),
 # DIR/fig5.csv (per N each method's mean test perplexity), DIR/fig5.png (drawn by `svi plot
 # --table`, log N axis), DIR/fig6-empirical.csv, DIR/fig6-gpfa.csv (D × D, named rows and
-# columns), DIR/fig6-loadings.csv (the ten heaviest factors × D: weight, then E[W_dk]),
-# DIR/fig6-*.png when python3-matplotlib is installed, and a table on stdout, also DIR/fig5.md,
-# with GPFA's training seconds. Lower perplexity is better.
+# columns), DIR/fig6-loadings.csv (the ten heaviest factors × D, E[W_dk], each named with its
+# share of Σ_k ‖E W_k‖²), DIR/fig6-empirical.png, fig6-gpfa.png and fig6-loadings.png, and a
+# table on stdout, also DIR/fig5.md, with GPFA's training seconds. Lower perplexity is better.
 #
 # Exit status: 0 when every run ended normally; 2 for bad options or unreadable data; 3 when a
 # run failed or diverged; 130 when interrupted.
@@ -132,45 +132,34 @@ if not os.path.isdir(run):
     run = os.path.join(out, f"N{fig6}", "gpfa-gamma-sgvb-r1")
 shutil.copy(os.path.join(run, "covariance_empirical.csv"), os.path.join(out, "fig6-empirical.csv"))
 shutil.copy(os.path.join(run, "covariance_model.csv"), os.path.join(out, "fig6-gpfa.csv"))
+# The ten heaviest factors (loadings.csv lists them by weight), named with their weight, in the
+# matrix layout `svi plot --matrix` reads: a header of names, a row name and values per line.
 with open(os.path.join(run, "loadings.csv")) as f:
     rows = list(csv.reader(f))
 with open(os.path.join(out, "fig6-loadings.csv"), "w", newline="") as f:
-    csv.writer(f).writerows(rows[:11])
+    w = csv.writer(f)
+    w.writerow([""] + rows[0][2:])
+    for row in rows[1:11]:
+        w.writerow([f"factor {row[0]} ({100 * float(row[1]):.1f} %)"] + row[2:])
 PY
 "$svi" plot --table "$out/fig5.csv" --log-x --y-title "test perplexity (nats per cell)" \
   --title "Perplexity against training size" --out "$out/fig5.png" --quiet
-if /usr/bin/python3 -c 'import matplotlib' 2> /dev/null; then
-  /usr/bin/python3 - "$out" "$fig6_n" << 'PY'
+range=$(python3 - "$out" << 'PY'
 import csv, os, sys
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import numpy as np
-
-out, fig6 = sys.argv[1], int(sys.argv[2])
-def matrix(path, skip):
-    with open(path) as f:
-        r = list(csv.reader(f))
-    return r[0][skip:], [row[0] for row in r[1:]], np.array([[float(v) for v in row[skip:]] for row in r[1:]])
-names, _, emp = matrix(os.path.join(out, "fig6-empirical.csv"), 1)
-_, _, gp = matrix(os.path.join(out, "fig6-gpfa.csv"), 1)
-cols, factors, load = matrix(os.path.join(out, "fig6-loadings.csv"), 2)
-lim = max(abs(emp).max(), abs(gp).max())
-fig, axes = plt.subplots(1, 3, figsize=(18, 6), gridspec_kw={"width_ratios": [1, 1, 1.1]})
-for ax, m, title in ((axes[0], emp, "empirical covariance"), (axes[1], gp, "GPFA covariance (eq. 20)")):
-    im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim)
-    ax.set_title(f"{title}, N = {fig6:,}")
-    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
-    ax.set_yticks(range(len(names)), names, fontsize=6)
-fig.colorbar(im, ax=axes[:2], shrink=0.7)
-im = axes[2].imshow(load.T, cmap="viridis", aspect="auto")
-axes[2].set_title("top 10 factors: E[W]")
-axes[2].set_xticks(range(len(factors)), factors)
-axes[2].set_yticks(range(len(cols)), cols, fontsize=6)
-fig.colorbar(im, ax=axes[2], shrink=0.7)
-fig.savefig(os.path.join(out, "fig6.png"), dpi=120, bbox_inches="tight")
+top = 0.0
+for name in ("fig6-empirical.csv", "fig6-gpfa.csv"):
+    rows = list(csv.reader(open(os.path.join(sys.argv[1], name))))[1:]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row[1:]):
+            if i != j and v:
+                top = max(top, abs(float(v)))
+print(top)
 PY
-else
-  echo "$script: no python3-matplotlib: Figure 6 as CSV only" >&2
-fi
+)
+"$svi" plot --matrix "$out/fig6-empirical.csv" --range "$range" \
+  --title "Empirical covariance, N = $fig6_n" --out "$out/fig6-empirical.png" --quiet
+"$svi" plot --matrix "$out/fig6-gpfa.csv" --range "$range" \
+  --title "GPFA covariance (eq. 20), N = $fig6_n" --out "$out/fig6-gpfa.png" --quiet
+"$svi" plot --matrix "$out/fig6-loadings.csv" \
+  --title "GPFA: the ten heaviest factors' E[W] (share of Σ‖E W_k‖²)" --out "$out/fig6-loadings.png" --quiet
 exit "$status"
