@@ -20,12 +20,13 @@ namespace svi {
 // buffers (one workspace, one partial sum each) stay small.
 constexpr int kChunks = 16;
 
-// Calls fn(chunk, begin, end) for min(kChunks, n) contiguous ranges of [0, n), in parallel;
-// chunk c always covers the same range, whatever the thread count.
-template <typename Fn> void forChunks(std::int64_t n, Fn&& fn)
+// Calls fn(chunk, begin, end) for min(kChunks, n) contiguous ranges of [0, n), in parallel
+// unless `parallel` is false (work too small to pay for waking the threads); chunk c always
+// covers the same range, whatever the thread count, so the result is the same either way.
+template <typename Fn> void forChunks(std::int64_t n, Fn&& fn, bool parallel = true)
 {
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
     for (int c = 0; c < chunks; ++c)
         fn(c, n * c / chunks, n * (c + 1) / chunks);
 }

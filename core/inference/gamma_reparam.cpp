@@ -17,6 +17,11 @@ namespace {
 constexpr double kLogTiny = -645.0; // ≈ log(10⁻²⁸⁰)
 constexpr double kRelativeStep = 1e-7;
 
+// Boost.Math promotes double arguments to long double by default: five times slower for the
+// inverse (3.3 µs against 0.64 µs), which was most of an SGVB step, for a relative difference
+// of 10⁻¹⁴ in x. The draws are computed in double.
+using InDouble = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+
 void check(double value, const char* field, bool ok, const char* rule)
 {
     if (!ok)
@@ -36,7 +41,7 @@ void smallShape(double a, double logU, GammaDraw& d)
 {
     const double lg = std::lgamma(a + 1.0);
     const double logX0 = (logU + lg) / a;
-    const double dLogX0 = boost::math::digamma(a + 1.0) / a - (logU + lg) / (a * a);
+    const double dLogX0 = boost::math::digamma(a + 1.0, InDouble()) / a - (logU + lg) / (a * a);
     const double x0 = std::exp(logX0);
     const double a1 = a + 1.0, a2 = a + 2.0;
     const double c = a2 / (2.0 * a1 * a1) - 1.0 / (2.0 * a2);
@@ -69,7 +74,7 @@ GammaDraw gammaQuantileDraw(double a, double b, double u)
     GammaDraw d;
     const double logU = std::log(u);
     if (a > kGammaLargeShape) {
-        const double z = -std::sqrt(2.0) * boost::math::erfc_inv(2.0 * u);
+        const double z = -std::sqrt(2.0) * boost::math::erfc_inv(2.0 * u, InDouble());
         const double sa = std::sqrt(a);
         const double c = 1.0 - 1.0 / (9.0 * a) + z / (3.0 * sa);
         const double dc = 1.0 / (9.0 * a * a) - z / (6.0 * a * sa);
@@ -86,9 +91,9 @@ GammaDraw gammaQuantileDraw(double a, double b, double u)
         if (tail.logX < kLogTiny) {
             d = tail;
         } else {
-            const double x1 = boost::math::gamma_p_inv(a, u);
+            const double x1 = boost::math::gamma_p_inv(a, u, InDouble());
             const double h = kRelativeStep * a;
-            const double x2 = boost::math::gamma_p_inv(a + h, u);
+            const double x2 = boost::math::gamma_p_inv(a + h, u, InDouble());
             d.logX = std::log(x1);
             d.dLogXdA = (x2 - x1) / (h * x1);
         }
@@ -106,12 +111,12 @@ double softplusInverse(double r)
 
 double gammaEntropy(double a, double b)
 {
-    return a - std::log(b) + std::lgamma(a) + (1.0 - a) * boost::math::digamma(a);
+    return a - std::log(b) + std::lgamma(a) + (1.0 - a) * boost::math::digamma(a, InDouble());
 }
 
 double gammaEntropyDA(double a)
 {
-    return 1.0 + (1.0 - a) * boost::math::trigamma(a);
+    return 1.0 + (1.0 - a) * boost::math::trigamma(a, InDouble());
 }
 
 } // namespace svi

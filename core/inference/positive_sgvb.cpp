@@ -20,6 +20,9 @@ namespace {
 // the gamma is no distribution (the paper's code floors them at 10⁻⁶).
 constexpr double kFloor = 1e-8;
 constexpr double kTiny = std::numeric_limits<double>::min();
+// Below this many variables a step's draws (about a microsecond each) are taken on the calling
+// thread: waking the team costs more than it saves, and far more on a loaded machine.
+constexpr Eigen::Index kParallelDraws = 2048;
 
 double positive(double theta)
 {
@@ -42,29 +45,32 @@ void drawQ(SgvbMethod method, const Eigen::ArrayXd& theta, Eigen::Index n, std::
             d.x[i] = std::max(softplus(theta[i]), kTiny);
         return;
     }
-    forChunks(n, [&](int chunk, std::int64_t begin, std::int64_t end) {
-        Rng rng = Rng::stream(seed, a, b, std::uint64_t(chunk));
-        for (std::int64_t i = begin; i < end; ++i) {
-            if (!std::isfinite(theta[i]) || !std::isfinite(theta[n + i])) {
-                // A diverged q: no draw (gammaQuantileDraw would throw inside the parallel
-                // region); the NaN reaches the bound, and the trainer ends the run as diverged.
-                d.x[i] = d.dLog[i] = d.aux[i] = std::numeric_limits<double>::quiet_NaN();
-                continue;
+    forChunks(
+        n,
+        [&](int chunk, std::int64_t begin, std::int64_t end) {
+            Rng rng = Rng::stream(seed, a, b, std::uint64_t(chunk));
+            for (std::int64_t i = begin; i < end; ++i) {
+                if (!std::isfinite(theta[i]) || !std::isfinite(theta[n + i])) {
+                    // A diverged q: no draw (gammaQuantileDraw would throw inside the parallel
+                    // region); the NaN reaches the bound, and the trainer ends the run as diverged.
+                    d.x[i] = d.dLog[i] = d.aux[i] = std::numeric_limits<double>::quiet_NaN();
+                    continue;
+                }
+                if (method == SgvbMethod::Gamma) {
+                    const GammaDraw g = gammaQuantileDraw(
+                        positive(theta[i]), positive(theta[n + i]), rng.uniformOpen());
+                    d.x[i] = g.x;
+                    d.dLog[i] = g.dLogXdA;
+                } else {
+                    const double eps = rng.normal();
+                    const double th = theta[i] + positive(theta[n + i]) * eps;
+                    d.aux[i] = eps;
+                    d.dLog[i] = th;
+                    d.x[i] = std::max(softplus(th), kTiny);
+                }
             }
-            if (method == SgvbMethod::Gamma) {
-                const GammaDraw g = gammaQuantileDraw(positive(theta[i]), positive(theta[n + i]),
-                                                      rng.uniformOpen());
-                d.x[i] = g.x;
-                d.dLog[i] = g.dLogXdA;
-            } else {
-                const double eps = rng.normal();
-                const double th = theta[i] + positive(theta[n + i]) * eps;
-                d.aux[i] = eps;
-                d.dLog[i] = th;
-                d.x[i] = std::max(softplus(th), kTiny);
-            }
-        }
-    });
+        },
+        n >= kParallelDraws);
 }
 
 // log σ(θ) summed: the normal's log Jacobian of x = r(θ).
