@@ -271,6 +271,9 @@ void GpfaTrainer::score(const gpfa::GaussianScorer& scorer, Evaluation& ev) cons
 std::shared_ptr<Preview> GpfaTrainer::makePreview(const Eigen::MatrixXd& estimate) const
 {
     auto preview = std::make_shared<Preview>();
+    // Atoms are the factors' mean loadings E[W_·k]ᵀ, weighted by their share of Σ_k ‖E[W_·k]‖².
+    preview->atomName = "E[W_k]";
+    preview->atomWeightName = "share";
     if (estimate.size() > 0) {
         auto summary = std::make_shared<CovarianceSummary>();
         summary->model = estimate;
