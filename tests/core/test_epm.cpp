@@ -89,15 +89,16 @@ std::unique_ptr<Trainer> trainerFor(const std::string& algorithm, const GraphDat
     return e->make(DataSet(data), std::get<ParamValues>(resolved), 11);
 }
 
-double finalAuc(Trainer& t, std::int64_t steps)
+// The final evaluation's metrics after `steps` steps.
+std::map<std::string, double> finalMetrics(Trainer& t, std::int64_t steps)
 {
     RunOptions o;
     o.maxSteps = steps;
     o.evalEverySteps = steps;
     const Summary s = Runner::runBlocking(t, o, {});
-    if (!s.last || !s.last->metrics.count("auc_roc"))
-        qFatal("no AUC: %s", s.message.c_str());
-    return s.last->metrics.at("auc_roc");
+    if (!s.last || !s.last->metrics.count("auc_roc") || !s.last->metrics.count("communities_used"))
+        qFatal("no AUC or communities_used: %s", s.message.c_str());
+    return s.last->metrics;
 }
 
 } // namespace
@@ -116,6 +117,7 @@ private slots:
     void previewGroupsCommunities();
     void linkMetricsOfProbabilities();
     void badGraphsAreRejected();
+    void expectedCountsSplitTheTruncatedPoisson();
     void recoversPlantedCommunities();
 };
 
@@ -343,6 +345,43 @@ void TestEpm::badGraphsAreRejected()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, EpmGibbsTrainer(g.data, o, 1));
 }
 
+void TestEpm::expectedCountsSplitTheTruncatedPoisson()
+{
+    // m_k = Σ_edges E[n_ij | y_ij = 1] λ_ijk / p_ij, the conditional mean summed term by term
+    // over the zero-truncated Poisson's support (to n = 60, past any mass at p < 3).
+    const auto g = plantedGraph(12, 2, 0.6, 0.1, 0.0, 3);
+    const epm::Graph graph = epm::Graph::from(*g.data);
+    const int K = 3;
+    Rng rng = Rng::stream(9, 1);
+    epm::MatrixRD W(graph.nodes, K);
+    Eigen::VectorXd r(K);
+    for (Eigen::Index v = 0; v < W.size(); ++v)
+        W.data()[v] = 0.1 + rng.uniform();
+    for (int k = 0; k < K; ++k)
+        r[k] = 0.2 + rng.uniform();
+    Eigen::VectorXd expected = Eigen::VectorXd::Zero(K);
+    for (const NodePair& e : graph.trainEdges) {
+        const double p = epm::linkRate(W, r, e.i, e.j);
+        double mean = 0.0, pmf = std::exp(-p);
+        for (int n = 1; n <= 60; ++n) {
+            pmf *= p / n;
+            mean += n * pmf;
+        }
+        mean /= 1.0 - std::exp(-p);
+        for (int k = 0; k < K; ++k)
+            expected[k] += mean * r[k] * W(e.i, k) * W(e.j, k) / p;
+    }
+    QVERIFY(!graph.trainEdges.empty());
+    const Eigen::VectorXd m = epm::expectedCommunityCounts(graph, W, r);
+    for (int k = 0; k < K; ++k)
+        QVERIFY2(std::abs(m[k] - expected[k]) < 1e-9 * expected[k],
+                 qPrintable(QString("k %1: %2 against %3").arg(k).arg(m[k]).arg(expected[k])));
+    // In use from half a count: 0.49 is not, 0.5 is.
+    Eigen::VectorXd counts(4);
+    counts << 0.0, 0.49, 0.5, 7.0;
+    QCOMPARE(epm::communitiesUsed(counts), 2);
+}
+
 void TestEpm::recoversPlantedCommunities()
 {
     // 60 nodes in 3 communities (links 0.5 inside, 0.02 across), a fifth of the pairs held
@@ -361,16 +400,24 @@ void TestEpm::recoversPlantedCommunities()
         }
         const double best = aucRoc(oracle, linked);
         const ParamValues sgvb = {{"K", std::int64_t(4)}, {"eval_draws", std::int64_t(50)}};
-        const double gammaAuc = finalAuc(*trainerFor("gamma-sgvb", g.data, sgvb), 600);
-        const double normAuc = finalAuc(*trainerFor("norm-sgvb", g.data, sgvb), 600);
-        const double mapAuc = finalAuc(*trainerFor("map", g.data, {{"K", std::int64_t(4)}}), 600);
-        const double gibbsAuc = finalAuc(*trainerFor("gibbs", g.data,
-                                                     {{"K", std::int64_t(4)},
-                                                      {"burnin", std::int64_t(300)},
-                                                      {"samples", std::int64_t(300)}}),
-                                         600);
-        qInfo("seed %d: AUC oracle %.4f, gamma SGVB %.4f, NormSGVB %.4f, MAP %.4f, Gibbs %.4f",
-              seed, best, gammaAuc, normAuc, mapAuc, gibbsAuc);
+        const auto gamma = finalMetrics(*trainerFor("gamma-sgvb", g.data, sgvb), 600);
+        const auto gibbs = finalMetrics(*trainerFor("gibbs", g.data,
+                                                    {{"K", std::int64_t(4)},
+                                                     {"burnin", std::int64_t(300)},
+                                                     {"samples", std::int64_t(300)}}),
+                                        600);
+        const double gammaAuc = gamma.at("auc_roc"), gibbsAuc = gibbs.at("auc_roc");
+        const double normAuc =
+            finalMetrics(*trainerFor("norm-sgvb", g.data, sgvb), 600).at("auc_roc");
+        const double mapAuc =
+            finalMetrics(*trainerFor("map", g.data, {{"K", std::int64_t(4)}}), 600).at("auc_roc");
+        qInfo("seed %d: AUC oracle %.4f, gamma SGVB %.4f, NormSGVB %.4f, MAP %.4f, Gibbs %.4f; "
+              "communities used: gamma SGVB %g, Gibbs %g",
+              seed, best, gammaAuc, normAuc, mapAuc, gibbsAuc, gamma.at("communities_used"),
+              gibbs.at("communities_used"));
+        // Three planted blocks need three communities at least.
+        QVERIFY(gamma.at("communities_used") >= 3);
+        QVERIFY(gibbs.at("communities_used") >= 3);
         QVERIFY(gammaAuc > best - 0.05);
         QVERIFY(gibbsAuc > best - 0.05);
         QVERIFY(normAuc > 0.6);

@@ -361,7 +361,7 @@ Evaluation EpmGibbsTrainer::evaluate(bool)
     ev.elbo = std::numeric_limits<double>::quiet_NaN();
     epm::addLinkMetrics(ev.metrics, m_graph.heldOut, heldOutProbability());
     const epm::GibbsSampler& g = *m_sampler;
-    ev.metrics["communities_used"] = double((g.communityCounts().array() > 0.0).count());
+    ev.metrics["communities_used"] = epm::communitiesUsed(g.communityCounts());
 
     const epm::GibbsState& s = g.state();
     const epm::MatrixRD W = m_kept ? epm::MatrixRD(m_phiSum / double(m_kept)) : s.phi;

@@ -311,6 +311,27 @@ void addLinkMetrics(std::map<std::string, double>& metrics, const std::vector<La
     metrics["heldout_loglik"] = ll / double(pairs.size());
 }
 
+Eigen::VectorXd expectedCommunityCounts(const Graph& graph, const MatrixRD& W,
+                                        const Eigen::VectorXd& r)
+{
+    Eigen::VectorXd m = Eigen::VectorXd::Zero(r.size());
+    for (const NodePair& e : graph.trainEdges) {
+        const Eigen::ArrayXd lambda =
+            W.row(e.i).transpose().array() * r.array() * W.row(e.j).transpose().array();
+        const double p = lambda.sum();
+        if (!(p > 0.0))
+            continue;
+        // E[n] / p = 1 / (1 − e^{−p}), written to stay exact as p → 0.
+        m.array() += lambda / -std::expm1(-p);
+    }
+    return m;
+}
+
+int communitiesUsed(const Eigen::VectorXd& counts)
+{
+    return int((counts.array() >= 0.5).count());
+}
+
 std::shared_ptr<const GraphSummary> graphSummary(const MatrixRD& W, const Eigen::VectorXd& r,
                                                  Eigen::MatrixXf linkProbability)
 {

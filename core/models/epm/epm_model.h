@@ -138,6 +138,17 @@ inline double linkRate(const MatrixRD& W, const Eigen::VectorXd& r, int i, int j
 void addLinkMetrics(std::map<std::string, double>& metrics, const std::vector<LabelledPair>& pairs,
                     const std::vector<double>& probability);
 
+// The latent edge counts each community holds, m_k = Σ_{train edges} n_ijk, in expectation at
+// the point (W, r): an edge's count is a zero-truncated Poisson(p_ij), E[n_ij] = p/(1 − e^{−p}),
+// split across the communities in proportion to r_k w_ik w_jk (Zhou 2015's augmentation). The
+// Gibbs sampler's m_k are one draw of the same. O(E K).
+Eigen::VectorXd expectedCommunityCounts(const Graph& graph, const MatrixRD& W,
+                                        const Eigen::VectorXd& r);
+
+// A community is in use when it holds at least one latent edge count (rounded: m_k ≥ ½); the
+// metric communities_used of every EPM algorithm.
+int communitiesUsed(const Eigen::VectorXd& counts);
+
 // The preview of a fit with memberships W and weights r (point estimates: posterior means):
 // node i's community is argmax_k r_k w_ik (S_k − w_ik), its expected links through k; the
 // order lists the communities by decreasing r_k (those with a node), and within one the nodes

@@ -14,7 +14,8 @@ std::vector<MetricSpec> linkMetrics()
 {
     return {{"auc_roc", "Test AUC-ROC", "", true, true},
             {"auc_pr", "Test AUC-PR (average precision)", "", true},
-            {"heldout_loglik", "Held-out log-likelihood per pair", "nats", true}};
+            {"heldout_loglik", "Held-out log-likelihood per pair", "nats", true},
+            {"communities_used", "Communities holding an edge count", "", true, false, false}};
 }
 
 SgvbMethod methodOf(const std::string& algorithm)
@@ -146,8 +147,6 @@ void registerEpm(Registry& r)
         e.metrics = linkMetrics();
         const std::string key = a.key;
         if (key == "gibbs") {
-            e.metrics.push_back(
-                {"communities_used", "Communities with a count", "", true, false, false});
             e.bound = "none: a sampler has no bound";
             e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
                 return std::make_unique<EpmGibbsTrainer>(data.requireGraph("EPM"),

@@ -143,6 +143,8 @@ Evaluation EpmSgvbTrainer::evaluate(bool)
     const Eigen::ArrayXd mean = m_sgvb->mean();
     const epm::MatrixRD meanW = Eigen::Map<const epm::MatrixRD>(mean.data() + L.w(), L.N, L.K);
     const Eigen::VectorXd meanR = mean.segment(L.r(), L.K).matrix();
+    ev.metrics["communities_used"] =
+        epm::communitiesUsed(epm::expectedCommunityCounts(m_graph, meanW, meanR));
     Eigen::MatrixXf links;
     if (L.N <= epm::kPreviewMaxNodes) {
         const int S =
