@@ -114,6 +114,8 @@ private slots:
     void logJointIsTheFullDensity();
     void resultsDoNotDependOnThreads();
     void linkDrawsFollowQ();
+    void startsWhereDeclared();
+    void heldOutProbabilityAveragesTheDraws();
     void previewGroupsCommunities();
     void linkMetricsOfProbabilities();
     void badGraphsAreRejected();
@@ -255,6 +257,79 @@ void TestEpm::linkDrawsFollowQ()
                                     .arg(got[v])
                                     .arg(want[v])));
     }
+}
+
+void TestEpm::startsWhereDeclared()
+{
+    // Before any step, q has the paper's means (w, a: 1/K; r, c, γ0, c0: 1) and gamma shape 1
+    // (init = moments, variance mean²) or, with init = paper, shape = mean and rate 1.
+    const auto g = plantedGraph(8, 2, 0.5, 0.1, 0.2, 2);
+    for (EpmInit init : {EpmInit::Moments, EpmInit::Paper}) {
+        EpmOptions o;
+        o.K = 4;
+        o.init = init;
+        EpmSgvbTrainer t(g.data, SgvbMethod::Gamma, o, 1);
+        const epm::Layout& L = t.model().layout();
+        const Eigen::ArrayXd mean = t.sgvb().mean(), shape = t.sgvb().shapes(),
+                             rate = t.sgvb().rates();
+        for (Eigen::Index v = 0; v < L.size(); ++v) {
+            const bool small = v < L.r() || (v >= L.a() && v < L.c());
+            const double m = small ? 0.25 : 1.0;
+            QVERIFY2(std::abs(mean[v] - m) < 1e-9 * m, blockOf(L, v));
+            const double wantShape = init == EpmInit::Moments ? 1.0 : m;
+            QVERIFY2(std::abs(shape[v] - wantShape) < 1e-9, blockOf(L, v));
+            QVERIFY2(std::abs(rate[v] - wantShape / m) < 1e-9, blockOf(L, v));
+        }
+    }
+}
+
+void TestEpm::heldOutProbabilityAveragesTheDraws()
+{
+    // SGVB: P̂(y_ij = 1) = (1/S) Σ_s (1 − exp(−p_ij(W_s, r_s))) over the evaluation's draws.
+    const auto g = plantedGraph(12, 2, 0.5, 0.1, 0.3, 6);
+    EpmOptions o;
+    o.K = 3;
+    EpmSgvbTrainer t(g.data, SgvbMethod::Gamma, o, 4);
+    for (int s = 1; s <= 10; ++s)
+        t.step(s);
+    const int S = 7;
+    const std::vector<double> got = t.heldOutProbability(S);
+    const auto& pairs = g.data->heldOut;
+    QCOMPARE(got.size(), pairs.size());
+    std::vector<double> want(pairs.size(), 0.0);
+    epm::MatrixRD W;
+    Eigen::VectorXd r;
+    for (int s = 0; s < S; ++s) {
+        t.drawLinkParameters(0, std::uint64_t(s), W, r);
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+            want[k] += (1.0 - std::exp(-epm::linkRate(W, r, pairs[k].i, pairs[k].j))) / S;
+    }
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+        QVERIFY2(std::abs(got[k] - want[k]) < 1e-12, qPrintable(QString::number(k)));
+    // Its communities in use are those of the expected latent counts at q's mean.
+    const epm::Layout& L = t.model().layout();
+    const Eigen::ArrayXd mean = t.sgvb().mean();
+    const epm::Graph graph = epm::Graph::from(*g.data);
+    const int used = epm::communitiesUsed(
+        epm::expectedCommunityCounts(graph, Eigen::Map<const epm::MatrixRD>(mean.data(), L.N, L.K),
+                                     mean.segment(L.r(), L.K).matrix()));
+    QCOMPARE(t.evaluate(false).metrics.at("communities_used"), double(used));
+
+    // Gibbs: the kept samples' average; with no burn-in, the one kept sample's probability.
+    o.burnin = 0;
+    o.thin = 1;
+    o.samples = 1;
+    EpmGibbsTrainer gibbs(g.data, o, 4);
+    gibbs.step(1);
+    QCOMPARE(gibbs.kept(), std::int64_t(1));
+    const std::vector<double> sampled = gibbs.heldOutProbability();
+    const epm::GibbsState& state = gibbs.sampler().state();
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const double p = 1.0 - std::exp(-epm::linkRate(state.phi, state.r, pairs[k].i, pairs[k].j));
+        QVERIFY2(std::abs(sampled[k] - p) < 1e-12, qPrintable(QString::number(k)));
+    }
+    QCOMPARE(gibbs.evaluate(false).metrics.at("communities_used"),
+             double(epm::communitiesUsed(gibbs.sampler().communityCounts())));
 }
 
 void TestEpm::previewGroupsCommunities()
