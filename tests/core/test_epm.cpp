@@ -314,6 +314,13 @@ void TestEpm::heldOutProbabilityAveragesTheDraws()
         epm::expectedCommunityCounts(graph, Eigen::Map<const epm::MatrixRD>(mean.data(), L.N, L.K),
                                      mean.segment(L.r(), L.K).matrix()));
     QCOMPARE(t.evaluate(false).metrics.at("communities_used"), double(used));
+    // At the start every community holds E_train/K counts (equal memberships, p ≈ 1/K): with
+    // K = 40 and fewer than 20 training edges, none holds half a count.
+    QVERIFY(graph.trainEdges.size() < 20);
+    EpmOptions wide;
+    wide.K = 40;
+    EpmSgvbTrainer fresh(g.data, SgvbMethod::Gamma, wide, 4);
+    QCOMPARE(fresh.evaluate(false).metrics.at("communities_used"), 0.0);
 
     // Gibbs: the kept samples' average; with no burn-in, the one kept sample's probability.
     o.burnin = 0;
