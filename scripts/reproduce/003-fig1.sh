@@ -15,7 +15,7 @@
 #   --k K             truncation [10]
 #   --steps N         steps of each run [1000]
 #   --eval-every S    a snapshot (the bound from elbo_samples = 20 draws) every S training
-#                     seconds [0.5]
+#                     seconds [0.02: about 15 steps]
 #   --seed N          the runs' seed (the draws of q) [1]
 #   --threads N       OpenMP threads of each run; 0 = the machine's [0]
 #   --svi PATH        the svi binary [build/release/bin/svi]
@@ -38,7 +38,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 k=10
 steps=1000
-eval_every=0.5
+eval_every=0.02
 seed=1
 threads=0
 svi=build/release/bin/svi
