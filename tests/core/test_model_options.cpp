@@ -262,6 +262,27 @@ QStringList differences(const SgpOptions& a, const SgpOptions& b)
     return diff;
 }
 
+// The SGVB engine's settings, shared by the models of paper 003 (named as their fields are).
+QStringList differences(const SgvbOptions& a, const SgvbOptions& b)
+{
+    QStringList diff;
+    SVI_SAME(optimizer.kind);
+    SVI_SAME(optimizer.rate);
+    SVI_SAME(optimizer.rateKappa);
+    SVI_SAME(optimizer.rateTau);
+    SVI_SAME(optimizer.momentum);
+    SVI_SAME(optimizer.rmspropDecay);
+    SVI_SAME(optimizer.adadeltaRho);
+    SVI_SAME(optimizer.adadeltaEpsilon);
+    SVI_SAME(optimizer.adamBeta1);
+    SVI_SAME(optimizer.adamBeta2);
+    SVI_SAME(entropy);
+    SVI_SAME(elboSamples);
+    for (QString& field : diff)
+        field.prepend("sgvb.");
+    return diff;
+}
+
 QStringList differences(const EpmOptions& a, const EpmOptions& b)
 {
     QStringList diff;
@@ -270,18 +291,7 @@ QStringList differences(const EpmOptions& a, const EpmOptions& b)
     SVI_SAME(priors.aRate);
     SVI_SAME(priors.e0);
     SVI_SAME(priors.f0);
-    SVI_SAME(sgvb.optimizer.kind);
-    SVI_SAME(sgvb.optimizer.rate);
-    SVI_SAME(sgvb.optimizer.rateKappa);
-    SVI_SAME(sgvb.optimizer.rateTau);
-    SVI_SAME(sgvb.optimizer.momentum);
-    SVI_SAME(sgvb.optimizer.rmspropDecay);
-    SVI_SAME(sgvb.optimizer.adadeltaRho);
-    SVI_SAME(sgvb.optimizer.adadeltaEpsilon);
-    SVI_SAME(sgvb.optimizer.adamBeta1);
-    SVI_SAME(sgvb.optimizer.adamBeta2);
-    SVI_SAME(sgvb.entropy);
-    SVI_SAME(sgvb.elboSamples);
+    diff << differences(a.sgvb, b.sgvb);
     SVI_SAME(init);
     SVI_SAME(evalDraws);
     SVI_SAME(burnin);
@@ -294,18 +304,7 @@ QStringList differences(const GpfaOptions& a, const GpfaOptions& b)
 {
     QStringList diff;
     SVI_SAME(K);
-    SVI_SAME(sgvb.optimizer.kind);
-    SVI_SAME(sgvb.optimizer.rate);
-    SVI_SAME(sgvb.optimizer.rateKappa);
-    SVI_SAME(sgvb.optimizer.rateTau);
-    SVI_SAME(sgvb.optimizer.momentum);
-    SVI_SAME(sgvb.optimizer.rmspropDecay);
-    SVI_SAME(sgvb.optimizer.adadeltaRho);
-    SVI_SAME(sgvb.optimizer.adadeltaEpsilon);
-    SVI_SAME(sgvb.optimizer.adamBeta1);
-    SVI_SAME(sgvb.optimizer.adamBeta2);
-    SVI_SAME(sgvb.entropy);
-    SVI_SAME(sgvb.elboSamples);
+    diff << differences(a.sgvb, b.sgvb);
     SVI_SAME(prior.noiseShape);
     SVI_SAME(prior.noiseRate);
     SVI_SAME(covDraws);
