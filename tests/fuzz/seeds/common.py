@@ -6,6 +6,7 @@ paragraph the README gives the target; `write_all()` then writes what was regist
 """
 
 import pathlib
+import re
 import struct
 import textwrap
 import zlib
@@ -92,14 +93,19 @@ part before it plus a newline is the main file, the part after it the file besid
 """
 
 
+# The name libFuzzer gives an input it keeps: the hex SHA-1 of its bytes.
+FUZZER_NAME = re.compile(r"[0-9a-f]{40}")
+
+
 def write_target(target, seeds):
     """Writes the seeds of one target into its folder (only the files whose bytes changed) and
-    removes the files of that folder it no longer makes; returns their total size."""
+    removes the files of that folder it no longer makes, but not the inputs libFuzzer added
+    (named by the SHA-1 of their bytes); returns the seeds' total size."""
     folder = OUT / target
     folder.mkdir(exist_ok=True)
     keep = {n for n, *_ in seeds}
     for old in folder.iterdir():
-        if old.is_file() and old.name not in keep:
+        if old.is_file() and old.name not in keep and not FUZZER_NAME.fullmatch(old.name):
             old.unlink()
     size = 0
     for name, data, _, _ in seeds:
