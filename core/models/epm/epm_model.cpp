@@ -315,9 +315,9 @@ Eigen::VectorXd expectedCommunityCounts(const Graph& graph, const MatrixRD& W,
                                         const Eigen::VectorXd& r)
 {
     Eigen::VectorXd m = Eigen::VectorXd::Zero(r.size());
+    Eigen::ArrayXd lambda(r.size()); // λ_ijk of one edge, reused
     for (const NodePair& e : graph.trainEdges) {
-        const Eigen::ArrayXd lambda =
-            W.row(e.i).transpose().array() * r.array() * W.row(e.j).transpose().array();
+        lambda = W.row(e.i).transpose().array() * r.array() * W.row(e.j).transpose().array();
         const double p = lambda.sum();
         if (!(p > 0.0))
             continue;
