@@ -239,6 +239,14 @@ void GaussianQ::setRoot(const Eigen::MatrixXd& root)
     m_precisionValid = false;
 }
 
+void GaussianQ::visitState(StateArchive& a)
+{
+    a.field("mean", m_mean);
+    a.field("root", m_root);
+    a.field("precision_valid", m_precisionValid);
+    a.field("precision", m_precision);
+}
+
 void GaussianQ::setCovariance(const Eigen::MatrixXd& S)
 {
     if (S.rows() != dim() || S.cols() != dim())

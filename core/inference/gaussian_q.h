@@ -17,6 +17,7 @@
 //
 // Thread-safety: a value; driven by the trainer's thread.
 
+#include "core/base/state_archive.h"
 #include "core/data/labelled_data.h" // MatrixRD
 
 #include <Eigen/Core>
@@ -114,6 +115,10 @@ public:
     // Full: R from the Cholesky factor of S (throws std::invalid_argument when S is not
     // positive definite); diagonal: the square roots of diag(S).
     void setCovariance(const Eigen::MatrixXd& S);
+
+    // Checkpoints: m, R and the precision kept between natural steps (a step from the kept
+    // precision and one from R's differ in rounding).
+    void visitState(StateArchive& a);
 
 private:
     CovarianceForm m_form;

@@ -30,6 +30,12 @@ void adagradStep(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::Arr
 
 } // namespace
 
+void AdaGrad::visitState(StateArchive& a)
+{
+    a.field("steps", m_steps);
+    a.field("sum_sq", m_sumSq);
+}
+
 void AdaGrad::ascend(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::ArrayXd>& g)
 {
     checkSizes("AdaGrad", x.size(), g.size(), m_sumSq.size());
@@ -157,6 +163,14 @@ const ParamFields<OptimizerOptions>& OptimizerOptions::fields()
 }
 
 Optimizer::Optimizer(const OptimizerOptions& options) : m_options(options.checked()) {}
+
+void Optimizer::visitState(StateArchive& a)
+{
+    a.field("steps", m_steps);
+    a.field("velocity", m_velocity);
+    a.field("first", m_first);
+    a.field("second", m_second);
+}
 
 double Optimizer::rate() const
 {

@@ -11,6 +11,7 @@
 // Thread-safety: values; driven by the trainer's thread. Nothing allocates after the first call.
 
 #include "core/base/params.h"
+#include "core/base/state_archive.h"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -32,6 +33,8 @@ public:
     void ascend(Eigen::MatrixXd& x, const Eigen::MatrixXd& g);
     double rate() const { return m_rate; }
     std::int64_t steps() const { return m_steps; }
+    // Checkpoints: the step count and the sums of squares.
+    void visitState(StateArchive& a);
 
 private:
     double m_rate;
@@ -101,6 +104,8 @@ public:
     double rate() const;
     std::int64_t steps() const { return m_steps; }
     const OptimizerOptions& options() const { return m_options; }
+    // Checkpoints: the step count and the running moments.
+    void visitState(StateArchive& a);
 
 private:
     OptimizerOptions m_options;

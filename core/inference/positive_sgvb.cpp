@@ -151,6 +151,12 @@ const ParamFields<SgvbOptions>& SgvbOptions::fields()
     return f;
 }
 
+void PositiveSgvb::visitState(StateArchive& a)
+{
+    a.field("theta", m_theta);
+    a.field("optimizer", m_optimizer);
+}
+
 PositiveSgvb::PositiveSgvb(SgvbMethod method, const Eigen::ArrayXd& mean,
                            const Eigen::ArrayXd& variance, const OptimizerOptions& optimizer,
                            std::uint64_t seed, EntropyGradient entropy)

@@ -99,6 +99,8 @@ public:
     Eigen::Index size() const { return m_size; }
     bool diverged() const { return !m_theta.allFinite(); }
     const Optimizer& optimizer() const { return m_optimizer; }
+    // Checkpoints: q's parameters and the optimizer's state.
+    void visitState(StateArchive& a);
 
 private:
     // x (and what the gradient needs) of one draw from the streams (seed, a, b, chunk).

@@ -27,6 +27,14 @@ void AdaptiveRate::checkSize(Eigen::Index n)
                                     std::to_string(m_gBar.size()));
 }
 
+void AdaptiveRate::visitState(StateArchive& a)
+{
+    a.field("g_bar", m_gBar);
+    a.field("h_bar", m_hBar);
+    a.field("tau", m_tau);
+    a.field("warm", m_warm);
+}
+
 void AdaptiveRate::warmUp(const Eigen::Ref<const Eigen::VectorXd>& g)
 {
     checkSize(g.size());
@@ -186,6 +194,25 @@ const std::vector<std::int64_t>& MinibatchSampler::next()
     return m_out;
 }
 
+void MinibatchSampler::visitState(StateArchive& a)
+{
+    std::int64_t pos = std::int64_t(m_pos);
+    a.field("epoch", m_epoch);
+    a.field("position", pos);
+    a.field("permutation", m_perm);
+    a.field("batch", m_out);
+    if (!a.loading())
+        return;
+    // An index out of range would be read out of bounds by the next draw.
+    const auto inRange = [&](std::int64_t i) { return i >= 0 && i < m_n; };
+    if (std::int64_t(m_perm.size()) != m_n || pos < 0 || pos >= m_n || m_epoch < 0 ||
+        !std::all_of(m_perm.begin(), m_perm.end(), inRange) ||
+        !std::all_of(m_out.begin(), m_out.end(), inRange))
+        throw StateError("checkpoint: the minibatch sampler's state does not fit " +
+                         std::to_string(m_n) + " items");
+    m_pos = std::size_t(pos);
+}
+
 StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic,
                    std::int64_t minibatch, std::uint64_t samplerSeed)
     : m_training(&trainingRows)
@@ -196,6 +223,20 @@ StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, bool stochasti
         m_sampler = std::make_unique<MinibatchSampler>(n, m_perStep, samplerSeed);
     else
         m_rows = trainingRows;
+}
+
+void StepRows::visitState(StateArchive& a)
+{
+    if (!m_sampler)
+        return; // a batch trainer's rows are all of them, always
+    a.field("sampler", *m_sampler);
+    a.field("rows", m_rows);
+    const std::int64_t n = std::int64_t(m_training->size());
+    if (a.loading())
+        for (std::int64_t& row : m_rows)
+            if (!std::binary_search(m_training->begin(), m_training->end(), row))
+                throw StateError("checkpoint: a minibatch row (" + std::to_string(row) +
+                                 ") is not one of the " + std::to_string(n) + " training rows");
 }
 
 void StepRows::next()

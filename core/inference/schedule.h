@@ -2,6 +2,7 @@
 // Step-size schedules and minibatch sampling.
 
 #include "core/base/params.h"
+#include "core/base/state_archive.h"
 #include "core/math/random.h"
 
 #include <Eigen/Core>
@@ -46,6 +47,8 @@ public:
     // std::invalid_argument when g's size changes.
     double rho(const Eigen::Ref<const Eigen::VectorXd>& g);
     double window() const { return m_tau; }
+    // Checkpoints: the moments, the window and the warm-up count.
+    void visitState(StateArchive& a);
 
 private:
     void checkSize(Eigen::Index n);
@@ -122,6 +125,8 @@ public:
     void warmUp(const Eigen::Ref<const Eigen::VectorXd>& g) { m_rate.warmUp(g); }
     // Throws std::invalid_argument when adaptive and g is null.
     double rho(std::int64_t t, const Eigen::VectorXd* g);
+    // Checkpoints: the adaptive rate's state (the settings come from the run description).
+    void visitState(StateArchive& a) { a.field("adaptive", m_rate); }
 
 private:
     StepSizeOptions m_options;
@@ -148,6 +153,8 @@ public:
     const std::vector<std::int64_t>& next();
     // Number of completed epochs (N items drawn per epoch).
     std::int64_t epoch() const { return m_epoch; }
+    // Checkpoints: the epoch, the permutation and the position in it, the last minibatch.
+    void visitState(StateArchive& a);
 
 private:
     void reshuffle();
@@ -182,6 +189,8 @@ public:
     void next();
     // The rows of the current step, in minibatch order.
     const std::vector<std::int64_t>& rows() const { return m_rows; }
+    // Checkpoints: the sampler's position and the current rows.
+    void visitState(StateArchive& a);
 
 private:
     const std::vector<std::int64_t>* m_training = nullptr;

@@ -4,6 +4,8 @@
 // A Trainer is driven by exactly one thread at a time (the Runner's worker). It may use
 // OpenMP inside step() and evaluate(); results must not depend on the thread count.
 
+#include "core/base/state_archive.h"
+
 #include <Eigen/Core>
 #include <atomic>
 #include <cstdint>
@@ -175,6 +177,20 @@ public:
     // True when the last step left the global parameters where they were (a closed-form or
     // fixed-point method at its solution): the run then ends as converged, whatever its budget.
     virtual bool converged() const { return false; }
+
+    // Checkpoints: lists the trainer's whole state with archive.field(…) — everything a step
+    // or an evaluation changes that a later one reads: the global parameters, the schedule's
+    // and the optimizers' state, step and evaluation counters, the samplers' positions, any
+    // per-item state kept across steps — and, when archive.loading(), recomputes what is
+    // derived from it. A trainer built from the same run description and data and then read
+    // from a written archive continues exactly as the written one would have: the same steps
+    // and the same evaluations, to the bit. Called between steps, never during one. Throws
+    // StateError when an archive being read does not fit this trainer (another run's).
+    virtual void visitState(StateArchive& archive)
+    {
+        (void)archive;
+        throw StateError("checkpoint: this trainer does not list its state yet");
+    }
 
     // Asks the trainer to keep a running estimate of every item, refreshed from each
     // minibatch's local step, so that a cheap evaluate(false) can return a reconstruction (the

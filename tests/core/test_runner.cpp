@@ -76,6 +76,12 @@ public:
         return ev;
     }
     bool diverged() const override { return divergeAt > 0 && steps.load() >= divergeAt; }
+    void visitState(StateArchive& a) override
+    {
+        std::int64_t n = steps.load();
+        a.field("steps", n);
+        steps.store(n);
+    }
 };
 
 RunOptions steps(std::int64_t n)

@@ -137,6 +137,15 @@ void LdaTrainer::localPhase()
     m_times.update = secondsSince(t0);
 }
 
+void LdaTrainer::visitState(StateArchive& a)
+{
+    a.field("lambda", m_lambdaT);
+    a.field("step_sizer", m_stepSizer);
+    a.field("rows", m_rows);
+    if (a.loading())
+        refreshExpectations();
+}
+
 bool LdaTrainer::diverged() const
 {
     return !m_lambdaT.allFinite() || !(m_lambdaT.array() > 0.0).all();

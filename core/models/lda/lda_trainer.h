@@ -73,6 +73,8 @@ public:
     // An interrupted full evaluation returns the cheap one.
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // λ, the step sizer and the minibatch sampler; exp(E[log β]) is recomputed.
+    void visitState(StateArchive& archive) override;
 
     // λ word-major: lambdaT()(w, k) = λ_kw (V×K).
     const lda::MatrixRD& lambdaT() const { return m_lambdaT; }
