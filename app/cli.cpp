@@ -74,6 +74,10 @@ Run description
   --model M                 model key (default: the data kind's; see svi list)
   --algorithm A             algorithm key (default: the model's first)
   --set KEY=VALUE           a parameter of the algorithm, repeatable (e.g. --set K=256)
+  --resume DIR              go on with the run in DIR from its checkpoint (written every
+                            --checkpoint-every steps, and when SIGTERM or SIGINT stopped it) to
+                            the budget of its run.json, or of --steps/--seconds given with it;
+                            the trace goes on as if the run had never stopped
 )";
 
 const char* kRunTail = R"(
@@ -81,8 +85,8 @@ Output
   --out DIR                 where to write run.json, summary.json, trace.csv and the previews
                             (reconstruction.png, atoms.png, loadings.csv, topics.csv,
                             weights.csv, slice.csv, user_factors.tsv, item_factors.tsv,
-                            recommendations.csv)
-                            (default: results)
+                            recommendations.csv); trace.csv is written as the run goes, and
+                            checkpoint.bin at each checkpoint (default: results)
   --quiet                   no progress line
 
 Exit status: 0 when the run ended normally (budget reached or interrupted), 2 for bad input

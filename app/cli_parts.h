@@ -8,6 +8,7 @@
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
 #include "core/run/registry.h"
+#include "core/run/run_checkpoint.h"
 #include "core/run/runner.h"
 
 #include <QCoreApplication>
@@ -45,11 +46,21 @@ PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
                           const std::string& algorithm, const ParamValues& params);
 std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p);
 
-// Runs `p` to its budget (SIGINT/SIGTERM end it as cancelled), with a progress line on stderr
-// unless quiet; writes run.json first and, whatever the ending, trace.csv, summary.json and the
-// previews into `dir`. Returns the summary and fills `trace`.
+// Runs `p` to its budget (SIGINT/SIGTERM end it as cancelled, with a last checkpoint), with a
+// progress line on stderr unless quiet; writes run.json first, trace.csv as the run goes,
+// checkpoint.bin every p.run.checkpointEvery steps and at the end (when set), and whatever the
+// ending, trace.csv, summary.json and the previews into `dir`. Returns the summary and fills
+// `trace`.
 Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
                     std::vector<Snapshot>* trace = nullptr);
+// Reads the run folder `dir`'s checkpoint (checkpoint.bin) and trace into a run of `p` and goes
+// on from there, as runAndWrite does, to p's budget: the trace's rows after the checkpoint are
+// replaced by the resumed run's. Throws UsageError when the checkpoint is missing, damaged, of
+// another format version or of another run.
+Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet,
+                       const std::string& tag);
+// Which run a checkpoint of `p` belongs to.
+CheckpointIdentity identityOf(const PreparedRun& p);
 // True once SIGINT or SIGTERM arrived during a run of runAndWrite (the run then ends as
 // cancelled): a caller with more runs to go stops too.
 bool interruptedBySignal();

@@ -4,9 +4,13 @@
 
 #include "app/cli_parts.h"
 #include "core/data/image_task.h"
+#include "core/io/checkpoint_file.h"
 #include "core/io/image_file.h"
+#include "core/run/run_checkpoint.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -187,11 +191,58 @@ int exitStatus(const Summary& summary)
     return 3;
 }
 
-Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
-                    std::vector<Snapshot>* traceOut)
+CheckpointIdentity identityOf(const PreparedRun& p)
+{
+    return {p.run.model, p.run.algorithm, p.run.seed};
+}
+
+namespace {
+
+// What a resumed run starts from: its checkpoint's progress, the trainer's state already
+// read, and the trace up to the checkpoint.
+struct Resumed
+{
+    RunProgress progress;
+    std::vector<Snapshot> trace;
+};
+
+// Reads the checkpoint of the run in `dir` into `trainer` (built from the same description)
+// and its trace up to the checkpoint. Throws UsageError naming the file.
+Resumed readResume(const PreparedRun& p, const QString& dir, Trainer& trainer)
+{
+    Resumed r;
+    const QString file = dir + "/" + kCheckpointFile;
+    try {
+        r.progress = restoreCheckpoint(readCheckpointFile(file), identityOf(p), trainer);
+        QFile traceFile(dir + "/trace.csv");
+        if (r.progress.snapshots > 0) {
+            if (!traceFile.open(QIODevice::ReadOnly))
+                throw DataError("cannot read '" + traceFile.fileName().toStdString() +
+                                "': " + traceFile.errorString().toStdString());
+            r.trace = parseTraceCsv(traceFile.readAll(), traceFile.fileName().toStdString());
+        }
+    } catch (const DataError& e) {
+        throw UsageError(e.what());
+    } catch (const StateError& e) {
+        throw UsageError("cannot resume from '" + file.toStdString() + "': " + e.what());
+    }
+    if (std::int64_t(r.trace.size()) < r.progress.snapshots)
+        throw UsageError("cannot resume: '" + (dir + "/trace.csv").toStdString() + "' has " +
+                         std::to_string(r.trace.size()) + " rows, but the checkpoint follows " +
+                         std::to_string(r.progress.snapshots));
+    // The rows written after the checkpoint (before the run was killed) are written again.
+    r.trace.resize(std::size_t(r.progress.snapshots));
+    return r;
+}
+
+Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
+                        const std::string& tag, std::vector<Snapshot>* traceOut, bool resume)
 {
     makeFolder(dir);
     const std::unique_ptr<Trainer> trainer = buildTrainer(p);
+    std::optional<Resumed> resumed;
+    if (resume)
+        resumed = readResume(p, dir, *trainer);
     writeFileAtomically(dir + "/run.json",
                         QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
     const DataSet& data = p.data.built.data;
@@ -207,8 +258,36 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
     std::vector<Snapshot> trace;
+    // The trace is on disk as the run goes (rewritten whole, atomically, at most every second
+    // and at each checkpoint), so that the window can chart a run still being written and a
+    // killed run leaves what it had.
+    QElapsedTimer sinceTrace;
+    sinceTrace.start();
+    const auto writeTrace = [&] {
+        writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
+        sinceTrace.restart();
+    };
+    Checkpoints checkpoints;
+    checkpoints.atEnd = true;
+    checkpoints.save = [&](const RunProgress& progress, Trainer& t) {
+        // Without --checkpoint-every, only a run stopped by a signal leaves a checkpoint.
+        if (p.run.checkpointEvery <= 0 && !g_interrupted.load())
+            return;
+        writeTrace();
+        writeCheckpointFile(dir + "/" + kCheckpointFile,
+                            checkpointState(identityOf(p), progress, t));
+    };
+    if (resumed) {
+        trace = std::move(resumed->trace);
+        checkpoints.resumeFrom = resumed->progress;
+        if (!quiet)
+            std::fprintf(stderr, "resuming at step %lld (%.1f training seconds)\n",
+                         (long long)resumed->progress.step, resumed->progress.trainSeconds);
+    }
     auto onSnapshot = [&](const Snapshot& s) {
         trace.push_back(s);
+        if (sinceTrace.elapsed() >= 1000)
+            writeTrace();
         if (!quiet) {
             char buf[200];
             std::snprintf(buf, sizeof buf, "\r[%s] step %lld  epoch %.2f  %.1f s  elbo %.4g",
@@ -230,7 +309,8 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
     };
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
-    const Summary summary = Runner::runBlocking(*trainer, ro, onSnapshot, &g_interrupted);
+    const Summary summary =
+        Runner::runBlocking(*trainer, ro, onSnapshot, &g_interrupted, checkpoints);
     if (!quiet)
         std::fprintf(stderr, "\n");
 
@@ -276,9 +356,65 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
     return summary;
 }
 
+} // namespace
+
+Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
+                    std::vector<Snapshot>* traceOut)
+{
+    return runAndWriteImpl(p, dir, quiet, tag, traceOut, false);
+}
+
+Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag)
+{
+    return runAndWriteImpl(p, dir, quiet, tag, nullptr, true);
+}
+
+namespace {
+
+// `svi run --resume DIR [flags]`: the run of DIR/run.json, with the run settings the flags
+// give (a longer budget, other threads); the rest of the run cannot change. Returns the
+// arguments of the run with DIR as its output folder.
+RunArgs resumeArgs(const std::vector<std::string>& args, std::string& dir)
+{
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--resume") {
+            if (i + 1 >= args.size())
+                throw UsageError("--resume needs the folder of the run to resume");
+            dir = args[++i];
+        } else if (args[i] == "--out" || args[i] == "--config") {
+            throw UsageError(args[i] + " cannot be given with --resume: the run is that of " +
+                             "the folder's run.json, and it goes on writing there");
+        } else {
+            rest.push_back(args[i]);
+        }
+    }
+    const std::string config = dir + "/run.json";
+    if (!QFileInfo(QString::fromStdString(config)).isFile())
+        throw UsageError("cannot resume: '" + config + "' does not exist (was '" + dir +
+                         "' written by svi run?)");
+    std::vector<std::string> all = {"--config", config, "--out", dir};
+    all.insert(all.end(), rest.begin(), rest.end());
+    RunArgs a = parseRunArgs("run", all);
+    RunDescription saved = readRunFile(config);
+    // Only the run's own settings may change; the data, model, parameters and seed are those
+    // the checkpoint was written by.
+    RunDescription given = a.run;
+    setRunSettings(given, runSettingValues(saved));
+    if (!(given == saved))
+        throw UsageError("--resume goes on with the run of '" + config +
+                         "': only its run settings (" + "--steps, --seconds, --threads, …) " +
+                         "may be given, not its data, model, algorithm or parameters");
+    return a;
+}
+
+} // namespace
+
 int cmdRun(const std::vector<std::string>& args)
 {
-    const RunArgs a = parseRunArgs("run", args);
+    std::string resumeDir;
+    const bool resume = std::find(args.begin(), args.end(), "--resume") != args.end();
+    const RunArgs a = resume ? resumeArgs(args, resumeDir) : parseRunArgs("run", args);
     if (a.run.seconds == 0 && a.run.steps == 0)
         throw UsageError("no budget: give --seconds S or --steps N");
     if (a.run.threads > 0)
@@ -288,7 +424,8 @@ int cmdRun(const std::vector<std::string>& args)
     const PreparedRun p = prepareRun(a.run, a.quiet);
     if (!a.quiet)
         std::fprintf(stderr, "building %s…\n", p.entry->label.c_str());
-    const Summary summary = runAndWrite(p, dir, a.quiet, p.run.algorithm);
+    const Summary summary = resume ? resumeAndWrite(p, dir, a.quiet, p.run.algorithm)
+                                   : runAndWrite(p, dir, a.quiet, p.run.algorithm);
     if (!a.quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
         if (summary.last)

@@ -95,8 +95,10 @@ QJsonObject runToJson(const RunDescription& run)
             {"seed", qint64(run.seed)},
             {"budget", QJsonObject{{"seconds", run.seconds}, {"steps", qint64(run.steps)}}},
             {"eval_every", run.evalEvery},
+            {"eval_every_steps", qint64(run.evalEverySteps)},
             {"full_every", run.fullEvery},
-            {"threads", run.threads}};
+            {"threads", run.threads},
+            {"checkpoint_every", qint64(run.checkpointEvery)}};
 }
 
 DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
@@ -168,9 +170,10 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     r.params = paramsFromJson(params.toObject(), entry->params, file, where + "params.");
 
     QJsonObject settings;
-    for (const char* key : {"seed", "eval_every", "full_every", "threads"})
-        if (json.contains(key))
-            settings[key] = json.value(key);
+    // The run's settings other than the budget sit at the top level.
+    for (const ParamSpec& p : runSettings())
+        if (p.key != "seconds" && p.key != "steps" && json.contains(QString::fromStdString(p.key)))
+            settings[QString::fromStdString(p.key)] = json.value(QString::fromStdString(p.key));
     const QJsonValue budget = json.value("budget");
     if (!budget.isUndefined() && !budget.isObject())
         fail(file, where + "budget", "must be an object");

@@ -8,6 +8,8 @@ RunOptions RunDescription::runOptions() const
     o.maxSeconds = seconds;
     o.maxSteps = steps;
     o.evalEverySeconds = evalEvery;
+    o.evalEverySteps = evalEverySteps;
+    o.checkpointEverySteps = checkpointEvery;
     o.fullEvalEverySeconds = fullEvery;
     return o;
 }
@@ -24,11 +26,19 @@ const std::vector<ParamSpec>& runSettings()
         realParam("eval_every", "Snapshot every (s)",
                   "a snapshot (held-out scores, live image) every this many training seconds", 0.5,
                   0.0, 1e6),
+        intParam("eval_every_steps", "Snapshot every (steps)",
+                 "a snapshot every this many steps instead of by time (a cadence that does not "
+                 "depend on the machine's speed); 0 = by time",
+                 0, 0, 9007199254740992.0),
         realParam("full_every", "Full pass every (s)",
                   "a full pass (e.g. the whole image's reconstruction) every this many training "
                   "seconds; 0 = only at the end",
                   0, 0, 1e9),
         intParam("threads", "Threads", "OpenMP threads; 0 = the machine's", 0, 0, 4096),
+        intParam("checkpoint_every", "Checkpoint every (steps)",
+                 "save the run's whole state every this many steps, and when it ends, so that "
+                 "it can be resumed (svi run --resume); 0 = only when stopped by a signal",
+                 0, 0, 9007199254740992.0),
     };
     return specs;
 }
@@ -39,8 +49,10 @@ ParamValues runSettingValues(const RunDescription& run)
             {"seconds", run.seconds},
             {"steps", run.steps},
             {"eval_every", run.evalEvery},
+            {"eval_every_steps", run.evalEverySteps},
             {"full_every", run.fullEvery},
-            {"threads", std::int64_t(run.threads)}};
+            {"threads", std::int64_t(run.threads)},
+            {"checkpoint_every", run.checkpointEvery}};
 }
 
 void setRunSettings(RunDescription& run, const ParamValues& v)
@@ -57,6 +69,10 @@ void setRunSettings(RunDescription& run, const ParamValues& v)
         run.fullEvery = getReal(v, "full_every");
     if (v.count("threads"))
         run.threads = int(getInt(v, "threads"));
+    if (v.count("eval_every_steps"))
+        run.evalEverySteps = getInt(v, "eval_every_steps");
+    if (v.count("checkpoint_every"))
+        run.checkpointEvery = getInt(v, "checkpoint_every");
 }
 
 namespace {

@@ -23,18 +23,20 @@ struct RunDescription
     std::string algorithm; // "" = the model's first algorithm
     ParamValues params;    // the entry's parameters (absent keys take their defaults)
     std::uint64_t seed = 1;
-    double seconds = 0.0;   // training-seconds budget; 0 = none
-    std::int64_t steps = 0; // step budget; 0 = none
-    double evalEvery = 0.5; // snapshot cadence, training seconds
+    double seconds = 0.0;            // training-seconds budget; 0 = none
+    std::int64_t steps = 0;          // step budget; 0 = none
+    double evalEvery = 0.5;          // snapshot cadence, training seconds
+    std::int64_t evalEverySteps = 0; // or every this many steps; 0 = by time
     double fullEvery = 0.0; // a full pass every this many training seconds; 0 = only at the end
     int threads = 0;        // OpenMP threads; 0 = the machine's
+    std::int64_t checkpointEvery = 0; // a checkpoint every this many steps; 0 = none
 
     RunOptions runOptions() const;
     bool operator==(const RunDescription&) const = default;
 };
 
-// The run's own settings, declared once: seed, seconds, steps, eval_every, full_every,
-// threads (keys as in the JSON; flags --seed, --seconds, …).
+// The run's own settings, declared once: seed, seconds, steps, eval_every, eval_every_steps,
+// full_every, threads, checkpoint_every (keys as in the JSON; flags --seed, --seconds, …).
 const std::vector<ParamSpec>& runSettings();
 // The run settings of `run` as values of runSettings(), and back.
 ParamValues runSettingValues(const RunDescription& run);

@@ -58,6 +58,7 @@ std::optional<std::string> RunOptions::validate() const
     for (auto problem : {checkCount("maxSteps", maxSteps), checkSeconds("maxSeconds", maxSeconds),
                          checkSeconds("evalEverySeconds", evalEverySeconds),
                          checkCount("evalEverySteps", evalEverySteps),
+                         checkCount("checkpointEverySteps", checkpointEverySteps),
                          checkSeconds("fullEvalEverySeconds", fullEvalEverySeconds)})
         if (problem)
             return problem;
@@ -88,7 +89,8 @@ struct LoopControl
 };
 
 Summary trainLoop(Trainer& trainer, const RunOptions& options,
-                  const Runner::SnapshotCallback& onSnapshot, const LoopControl& control)
+                  const Runner::SnapshotCallback& onSnapshot, const LoopControl& control,
+                  const Checkpoints& checkpoints)
 {
     Summary summary;
     if (auto problem = options.validate()) {
@@ -113,7 +115,25 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     std::int64_t t = 0;
     double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
     double nextFull = options.fullEvalEverySeconds;
+    std::int64_t snapshots = 0;
+    if (const auto& from = checkpoints.resumeFrom) {
+        t = from->step;
+        trainSeconds = from->trainSeconds;
+        rho = from->rho;
+        snapshots = from->snapshots;
+        nextSnapshot = from->nextSnapshot;
+        nextFull = from->nextFull;
+    }
     bool userStop = false;
+    // The step of the last checkpoint (a resumed run's is the one it resumed from).
+    std::int64_t savedAt = checkpoints.resumeFrom ? t : -1;
+    const auto checkpoint = [&] {
+        if (!checkpoints.save || savedAt == t)
+            return;
+        checkpoints.save(RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull},
+                         trainer);
+        savedAt = t;
+    };
 
     auto setPhase = [&](RunPhase p) {
         if (control.phase)
@@ -148,6 +168,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         s.preview = ev.preview;
         s.final = final || broken;
         summary.last = s;
+        ++snapshots;
         if (onSnapshot && onSnapshot(s) == CallbackResult::Stop)
             userStop = true;
         return !broken;
@@ -156,6 +177,18 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         itemsPerStep = double(trainer.itemsPerStep());
         itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
         setPhase(RunPhase::Training);
+        const auto budgetReached = [&] {
+            return (options.maxSteps > 0 && t >= options.maxSteps) ||
+                   (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds);
+        };
+        // A run resumed at or past its budget takes no step.
+        if (checkpoints.resumeFrom && budgetReached()) {
+            finish(TerminationReason::BudgetReached,
+                   "budget reached before resuming: the checkpoint is at step " +
+                       std::to_string(t));
+            publish(options.finalFullEvaluation, true);
+            return summary;
+        }
         for (;;) {
             if (control.waitWhilePaused) {
                 setPhase(RunPhase::Paused);
@@ -167,6 +200,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                        "cancelled after " + std::to_string(t) + " steps");
                 break;
             }
+            if (options.checkpointEverySteps > 0 && t > 0 && t % options.checkpointEverySteps == 0)
+                checkpoint();
             const auto t0 = Clock::now();
             rho = trainer.step(t + 1);
             ++t;
@@ -190,9 +225,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                        "converged: step " + std::to_string(t) + " left the parameters unchanged");
                 break;
             }
-            const bool budget = (options.maxSteps > 0 && t >= options.maxSteps) ||
-                                (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds);
-            if (budget) {
+            if (budgetReached()) {
                 finish(TerminationReason::BudgetReached,
                        options.maxSteps > 0 && t >= options.maxSteps
                            ? "budget reached: " + std::to_string(t) + " steps"
@@ -216,6 +249,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                         nextSnapshot += cadenceSeconds;
             }
         }
+        if (checkpoints.atEnd)
+            checkpoint();
         const bool aborted = control.abort && control.abort->load();
         publish(options.finalFullEvaluation && !aborted, true); // a broken bound says Diverged
     } catch (const std::exception& e) {
@@ -247,8 +282,8 @@ const char* phaseName(RunPhase phase)
     return "unknown";
 }
 
-Runner::Runner(std::unique_ptr<Trainer> trainer, RunOptions options)
-    : m_trainer(std::move(trainer)), m_options(options)
+Runner::Runner(std::unique_ptr<Trainer> trainer, RunOptions options, Checkpoints checkpoints)
+    : m_trainer(std::move(trainer)), m_options(options), m_checkpoints(std::move(checkpoints))
 {
     if (!m_trainer)
         throw std::invalid_argument("Runner: trainer is null");
@@ -321,7 +356,7 @@ void Runner::work()
     };
     Summary s;
     try {
-        s = trainLoop(*m_trainer, m_options, m_onSnapshot, control);
+        s = trainLoop(*m_trainer, m_options, m_onSnapshot, control, m_checkpoints);
     } catch (...) {
         // trainLoop reports trainer and callback failures itself; this is the last line (e.g.
         // std::bad_alloc while building a message), since nothing may escape the worker.
@@ -341,11 +376,25 @@ void Runner::work()
 }
 
 Summary Runner::runBlocking(Trainer& trainer, const RunOptions& options,
-                            const SnapshotCallback& onSnapshot, const std::atomic<bool>* stopFlag)
+                            const SnapshotCallback& onSnapshot, const std::atomic<bool>* stopFlag,
+                            const Checkpoints& checkpoints)
 {
     LoopControl control;
     control.stop = stopFlag;
-    return trainLoop(trainer, options, onSnapshot, control);
+    return trainLoop(trainer, options, onSnapshot, control, checkpoints);
+}
+
+void RunProgress::visitState(StateArchive& a)
+{
+    a.field("step", step);
+    a.field("train_seconds", trainSeconds);
+    a.field("rho", rho);
+    a.field("snapshots", snapshots);
+    a.field("next_snapshot", nextSnapshot);
+    a.field("next_full", nextFull);
+    if (a.loading() && (step < 0 || snapshots < 0 || !(trainSeconds >= 0.0)))
+        throw StateError("checkpoint: the run's progress is impossible (step " +
+                         std::to_string(step) + ", " + std::to_string(snapshots) + " snapshots)");
 }
 
 } // namespace svi

@@ -38,12 +38,13 @@ const char* terminationName(TerminationReason reason);
 
 struct RunOptions
 {
-    std::int64_t maxSteps = 0;         // 0 = no step limit
-    double maxSeconds = 0.0;           // training seconds; 0 = no time limit
-    double evalEverySeconds = 0.0;     // snapshot cadence in training seconds; 0 = auto
-    std::int64_t evalEverySteps = 0;   // or every this many steps; 0 = by time only
-    bool finalFullEvaluation = true;   // a full evaluation (e.g. whole-image pass) at the end
-    double fullEvalEverySeconds = 0.0; // also a full evaluation every this many training s
+    std::int64_t maxSteps = 0;             // 0 = no step limit
+    double maxSeconds = 0.0;               // training seconds; 0 = no time limit
+    double evalEverySeconds = 0.0;         // snapshot cadence in training seconds; 0 = auto
+    std::int64_t evalEverySteps = 0;       // or every this many steps; 0 = by time only
+    bool finalFullEvaluation = true;       // a full evaluation (e.g. whole-image pass) at the end
+    double fullEvalEverySeconds = 0.0;     // also a full evaluation every this many training s
+    std::int64_t checkpointEverySteps = 0; // Checkpoints::save every this many steps; 0 = none
 
     // Empty when valid (at least one budget must be set; all values ≥ 0).
     std::optional<std::string> validate() const;
@@ -72,6 +73,36 @@ struct Summary
     std::optional<Snapshot> last;
 };
 
+// Where a run's loop stands between two steps: what a checkpoint keeps besides the trainer's
+// state, so that a resumed run goes on with the same step numbers, the same clock and the
+// same cadence.
+struct RunProgress
+{
+    std::int64_t step = 0;      // steps taken
+    double trainSeconds = 0.0;  // training clock
+    double rho = 0.0;           // step size of the last step
+    std::int64_t snapshots = 0; // snapshots published (the rows of the trace so far)
+    double nextSnapshot = 0.0;  // the time cadence's next snapshot (training seconds)
+    double nextFull = 0.0;      // and next full evaluation
+    void visitState(StateArchive& a);
+};
+
+// A run's checkpoints: `save` is called on the run's thread between two steps, every
+// RunOptions::checkpointEverySteps steps (after that step's snapshot, if any) and, when
+// `atEnd`, once more when the run ends as stopped, cancelled, converged or at its budget —
+// before the final evaluation, so that a run resumed from it goes on exactly as the
+// uninterrupted run (a diverged or failed run keeps its last good checkpoint). The trainer
+// may be read (visitState) inside `save`, nothing else. An exception from `save` ends the run
+// as Failed with its message.
+struct Checkpoints
+{
+    std::function<void(const RunProgress&, Trainer&)> save;
+    bool atEnd = false;
+    // When set, the run goes on from there: the trainer's state has been read from the same
+    // checkpoint, the step count, the clock and the cadence continue from it.
+    std::optional<RunProgress> resumeFrom;
+};
+
 enum class CallbackResult { Continue, Stop };
 
 // What a run's worker is doing now; readable from any thread (for status displays).
@@ -89,7 +120,7 @@ public:
     // Called once on the worker thread when the run has ended.
     using FinishedCallback = std::function<void(const Summary&)>;
 
-    Runner(std::unique_ptr<Trainer> trainer, RunOptions options);
+    Runner(std::unique_ptr<Trainer> trainer, RunOptions options, Checkpoints checkpoints = {});
     // Stops and joins.
     ~Runner();
     Runner(const Runner&) = delete;
@@ -115,13 +146,15 @@ public:
     // A set stopFlag ends the run like requestStop().
     static Summary runBlocking(Trainer& trainer, const RunOptions& options,
                                const SnapshotCallback& onSnapshot,
-                               const std::atomic<bool>* stopFlag = nullptr);
+                               const std::atomic<bool>* stopFlag = nullptr,
+                               const Checkpoints& checkpoints = {});
 
 private:
     void work();
 
     std::unique_ptr<Trainer> m_trainer;
     RunOptions m_options;
+    Checkpoints m_checkpoints;
     SnapshotCallback m_onSnapshot;
     FinishedCallback m_onFinished;
     std::thread m_thread;

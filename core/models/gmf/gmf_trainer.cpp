@@ -64,6 +64,16 @@ double GmfTrainer::step(std::int64_t)
     return 1.0;
 }
 
+void GmfTrainer::visitState(StateArchive& a)
+{
+    a.field("user_mean", m_users.mean);
+    a.field("user_cov", m_users.cov);
+    a.field("item_mean", m_items.mean);
+    a.field("item_cov", m_items.cov);
+    a.field("noise_shape", m_noise.shape);
+    a.field("noise_rate", m_noise.rate);
+}
+
 bool GmfTrainer::diverged() const
 {
     return !m_items.mean.allFinite() || !m_users.mean.allFinite() || !m_items.cov.allFinite() ||

@@ -67,6 +67,8 @@ public:
     // preview carries the factors (the means, and μ as the offset).
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // Both sides' means and covariances and q(β); nothing is derived.
+    void visitState(StateArchive& archive) override;
 
     // The exact ELBO over every training user (for tests).
     double elbo() const;

@@ -146,6 +146,15 @@ double HdpTrainer::step(std::int64_t t)
     return rho;
 }
 
+void HdpTrainer::visitState(StateArchive& a)
+{
+    a.field("lambda", m_lambdaT);
+    a.field("sticks", m_sticks);
+    a.field("rows", m_rows);
+    if (a.loading())
+        refreshExpectations();
+}
+
 bool HdpTrainer::diverged() const
 {
     return !m_lambdaT.allFinite() || !(m_lambdaT.array() > 0.0).all() || !m_sticks.allFinite() ||

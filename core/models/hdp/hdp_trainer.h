@@ -78,6 +78,9 @@ public:
     // topics_used, the topics whose expected stick weight E[σ_k] exceeds 1/(10T).
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // λ, the stick statistic and the minibatch sampler; the expectations (E[log β], the
+    // corpus sticks) are recomputed. (The topics' order is the last step's report, not state.)
+    void visitState(StateArchive& archive) override;
 
     // λ word-major: lambdaT()(w, k) = λ_kw (V×T).
     const lda::MatrixRD& lambdaT() const { return m_lambdaT; }

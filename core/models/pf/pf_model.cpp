@@ -124,6 +124,16 @@ void Side::refreshAll()
     forChunks(rows(), [&](int, std::int64_t begin, std::int64_t end) { refresh(begin, end); });
 }
 
+void Side::visitState(StateArchive& a)
+{
+    a.field("shape", shp);
+    a.field("rate", rte);
+    a.field("level_rate", levelRate);
+    a.field("level_shape", levelShape);
+    if (a.loading())
+        refreshAll();
+}
+
 double levelMean(const Side& s, std::int64_t r, double fixedRate)
 {
     return s.levelRate.size() ? s.levelShape / s.levelRate[r] : fixedRate;

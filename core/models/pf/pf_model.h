@@ -36,6 +36,7 @@
 // Pure functions and plain structs; the trainer drives them.
 
 #include "core/base/params.h"
+#include "core/base/state_archive.h"
 #include "core/data/count_data.h"
 #include "core/math/random.h"
 
@@ -88,6 +89,8 @@ struct Side
     // Recomputes mean and expLog from shp and rte for rows [begin, end).
     void refresh(std::int64_t begin, std::int64_t end);
     void refreshAll(); // all rows, in parallel
+    // Checkpoints: the shapes, rates and levels; mean and expLog are recomputed.
+    void visitState(StateArchive& a);
 };
 
 // The level expectations the updates need, for one side: E[ξ_u] (or b), E[log ξ_u] (or log b).

@@ -112,6 +112,16 @@ double PfTrainer::step(std::int64_t t)
     return rho;
 }
 
+void PfTrainer::visitState(StateArchive& a)
+{
+    a.field("users", m_users);
+    a.field("items", m_items);
+    a.field("step_sizer", m_stepSizer);
+    a.field("rows", m_rows);
+    if (a.loading())
+        m_itemSums = pf::columnSums(m_items.mean);
+}
+
 bool PfTrainer::diverged() const
 {
     // The globals, and the users the last step changed (every user for batch VB): O(M K + |B| K).

@@ -75,6 +75,9 @@ public:
     // the factors.
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // Both sides' factors (the users' are kept across steps), the step sizer and the minibatch
+    // sampler; the expectations and the items' column sums are recomputed.
+    void visitState(StateArchive& archive) override;
 
     // The exact ELBO over every user (for tests).
     double elbo() const;
