@@ -99,6 +99,18 @@ void Globals::blend(const Globals& t, double rho)
     h = k * h + rho * t.h;
 }
 
+void Globals::visitState(StateArchive& archive)
+{
+    archive.field("a", a);
+    archive.field("b", b);
+    archive.field("c", c);
+    archive.field("d", d);
+    archive.field("e", e);
+    archive.field("f", f);
+    archive.field("lambda", lambda);
+    archive.field("h", h);
+}
+
 Eigen::VectorXd Globals::difference(const Globals& t) const
 {
     const Eigen::Index K = a.size(), KD = lambda.size();

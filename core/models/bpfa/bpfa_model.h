@@ -13,6 +13,7 @@
 // allocates per item once the workspaces are sized.
 
 #include "core/base/params.h"
+#include "core/base/state_archive.h"
 #include "core/data/dense_data.h"
 #include "core/math/random.h"
 
@@ -65,6 +66,8 @@ struct Globals
     // target − this, every member flattened into one vector (a, b, c, d, e, f, λ, h): the
     // natural gradient the adaptive learning rate averages.
     Eigen::VectorXd difference(const Globals& target) const;
+    // Checkpoints: every member (nothing is derived).
+    void visitState(StateArchive& archive);
 };
 
 // The prior's natural parameters η (the λ that no data would give).

@@ -200,6 +200,16 @@ void GibbsChain::sweep(std::int64_t iteration)
     m_gammaW = rng.gamma(m_prior.e + 0.5 * double(n) * K, m_prior.f + 0.5 * (sumX2 + inactiveW2));
 }
 
+void GibbsChain::visitState(StateArchive& a)
+{
+    a.field("x", m_x);
+    a.field("phi", m_phi);
+    a.field("pi", m_pi);
+    a.field("gamma", m_gamma);
+    a.field("gamma_w", m_gammaW);
+    a.field("iteration", m_iteration); // keys toGlobals' streams
+}
+
 Globals GibbsChain::toGlobals(std::int64_t totalItems) const
 {
     const GlobalView v = view();
@@ -481,6 +491,31 @@ Eigen::VectorXd BpfaTrainer::minibatchGradient(std::int64_t t)
     const double scale = double(m_data->trainingRowCount()) / double(batch.size());
     m_target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
     return m_globals.difference(m_target);
+}
+
+void BpfaTrainer::visitState(StateArchive& a)
+{
+    if (m_chain) {
+        // Batch Gibbs: the chain is the state; the globals stay at the prior, the sampler unused.
+        a.field("chain", *m_chain);
+    } else {
+        a.field("globals", m_globals);
+        a.field("step_sizer", m_stepSizer);
+        a.field("sampler", *m_sampler);
+    }
+    a.field("last_step", m_lastStep);
+    // The live preview's estimate: each minibatch refreshes its own items only, and a cheap
+    // evaluation shows (and scores) the whole. Whether it is on is the front end's choice, not
+    // the run's: an estimate this trainer does not show is read and dropped, and without one a
+    // trainer that shows it keeps the start setLivePreview gave it.
+    bool live = m_live.size() > 0;
+    a.field("live_preview", live);
+    if (live && a.loading() && m_live.size() == 0) {
+        MatrixRF dropped;
+        a.field("live", dropped);
+    } else if (live) {
+        a.field("live", m_live);
+    }
 }
 
 bool BpfaTrainer::diverged() const

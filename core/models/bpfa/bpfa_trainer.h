@@ -75,6 +75,8 @@ public:
     // Global variational parameters λ = η + (N / n) Σ η̂_i from the current state, as if the
     // chain's items were one minibatch (the paper's "Gibbs initialisation").
     bpfa::Globals toGlobals(std::int64_t totalItems) const;
+    // Checkpoints: every item's x_i, the globals' point values and the last sweep's number.
+    void visitState(StateArchive& a);
 
 private:
     DenseDataPtr m_data;
@@ -102,6 +104,8 @@ public:
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // Globals, step sizer, sampler (batch Gibbs: the chain), last step, live preview; none derived.
+    void visitState(StateArchive& archive) override;
     void setLivePreview(bool on) override;
 
     const bpfa::Globals& globals() const { return m_globals; }

@@ -118,6 +118,25 @@ void GibbsSampler::refreshSums()
     m_colSum = m_state.phi.colwise().sum().transpose();
 }
 
+void GibbsState::visitState(StateArchive& archive)
+{
+    archive.field("phi", phi);
+    archive.field("r", r);
+    archive.field("a", a);
+    archive.field("c", c);
+    archive.field("gamma0", gamma0);
+    archive.field("c0", c0);
+}
+
+void GibbsSampler::visitState(StateArchive& a)
+{
+    a.field("state", m_state);
+    a.field("community_counts", m_communityCounts);
+    a.field("runaway", m_runaway);
+    if (a.loading())
+        refreshSums();
+}
+
 bool GibbsSampler::finite() const
 {
     return !m_runaway && m_state.phi.allFinite() && m_state.r.allFinite() &&
@@ -301,6 +320,30 @@ EpmGibbsTrainer::EpmGibbsTrainer(GraphDataPtr data, const EpmOptions& options, s
     m_heldOutSum.assign(m_graph.heldOut.size(), 0.0);
     m_phiSum = epm::MatrixRD::Zero(m_graph.nodes, options.K);
     m_rSum = Eigen::VectorXd::Zero(options.K);
+}
+
+void EpmGibbsTrainer::visitState(StateArchive& a)
+{
+    a.field("sampler", *m_sampler);
+    a.field("kept", m_kept);
+    a.field("held_out_sum", m_heldOutSum);
+    a.field("phi_sum", m_phiSum);
+    a.field("r_sum", m_rSum);
+    a.field("stored", m_stored);
+    a.field("store_every", m_storeEvery);
+    if (!a.loading())
+        return;
+    // The sums' lengths and the stored samples' shapes are not fixed by their members: a
+    // mismatch would be read out of bounds by the next sample or evaluation.
+    const epm::MatrixRD& phi = m_sampler->state().phi;
+    bool fits = m_kept >= 0 && m_storeEvery >= 1 && m_heldOutSum.size() == m_graph.heldOut.size();
+    for (const Stored& s : m_stored)
+        fits = fits && s.phi.rows() == phi.rows() && s.phi.cols() == phi.cols() &&
+               s.r.size() == phi.cols();
+    if (!fits)
+        throw StateError("checkpoint: the Gibbs sampler's kept samples do not fit this graph (" +
+                         std::to_string(m_graph.nodes) +
+                         " nodes, K = " + std::to_string(phi.cols()) + ")");
 }
 
 double EpmGibbsTrainer::step(std::int64_t t)

@@ -35,6 +35,7 @@
 //
 // Thread-safety: a value driven by one thread.
 
+#include "core/base/state_archive.h"
 #include "core/math/random.h"
 #include "core/models/epm/epm_model.h"
 #include "core/models/epm/epm_trainer.h"
@@ -57,6 +58,9 @@ struct GibbsState
     MatrixRD phi; // N×K memberships
     Eigen::VectorXd r, a, c;
     double gamma0 = 1.0, c0 = 1.0;
+
+    // Checkpoints: every member.
+    void visitState(StateArchive& archive);
 };
 
 struct GammaParams
@@ -105,6 +109,10 @@ public:
     // Recomputes the column sums S_k (after the state was set from outside).
     void refreshSums();
     int K() const { return m_K; }
+    // Checkpoints: the state, the last community counts m_k (an evaluation reports them) and
+    // whether a count ran away; the column sums are recomputed. The node counts M are not
+    // listed: a sweep redraws them before reading them, and nothing else reads them.
+    void visitState(StateArchive& archive);
 
 private:
     const Graph& m_graph;
@@ -143,6 +151,8 @@ public:
     Evaluation evaluate(bool full) override;
     bool diverged() const override { return !m_sampler->finite(); }
     bool converged() const override { return m_kept >= m_options.samples; }
+    // The sampler, the kept samples' count and sums, the preview's samples; nothing is derived.
+    void visitState(StateArchive& archive) override;
 
     // The held-out probabilities the evaluation scores (GraphData's order).
     std::vector<double> heldOutProbability() const;
@@ -167,6 +177,11 @@ private:
     {
         Eigen::MatrixXf phi;
         Eigen::VectorXf r;
+        void visitState(StateArchive& a)
+        {
+            a.field("phi", phi);
+            a.field("r", r);
+        }
     };
     std::vector<Stored> m_stored; // the preview's samples
     std::int64_t m_storeEvery = 1;

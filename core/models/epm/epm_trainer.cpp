@@ -69,6 +69,12 @@ double EpmSgvbTrainer::step(std::int64_t t)
     return rate;
 }
 
+void EpmSgvbTrainer::visitState(StateArchive& a)
+{
+    a.field("sgvb", *m_sgvb);
+    a.field("evaluations", m_evaluations);
+}
+
 void EpmSgvbTrainer::drawLinkParameters(std::uint64_t id, std::uint64_t draw, epm::MatrixRD& W,
                                         Eigen::VectorXd& r) const
 {

@@ -73,6 +73,8 @@ public:
     std::int64_t itemCount() const override { return m_graph.nodes; }
     Evaluation evaluate(bool full) override;
     bool diverged() const override { return m_sgvb->diverged(); }
+    // q, its optimizer and the evaluations' count (it keys their draws); nothing is derived.
+    void visitState(StateArchive& archive) override;
 
     // E_q[1 − exp(−p_ij)] for each held-out pair (GraphData's order), from `draws` draws.
     std::vector<double> heldOutProbability(int draws) const;

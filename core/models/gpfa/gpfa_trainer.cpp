@@ -155,19 +155,38 @@ double GpfaTrainer::step(std::int64_t t)
         m_lastStep = t;
         return rate;
     }
-    if (!m_estimated) {
-        if (m_algorithm == GpfaAlgorithm::LedoitWolf) {
-            gpfa::Shrinkage s = gpfa::ledoitWolf(*m_moments);
-            m_estimate = std::move(s.covariance);
-            m_shrinkage = s.intensity;
-        } else {
-            m_estimate = m_empirical;
-        }
-        m_singular = !gpfa::GaussianScorer(m_estimate).valid();
-        m_estimated = true;
-    }
+    if (!m_estimated)
+        estimateCovariance();
     m_lastStep = t;
     return 1.0;
+}
+
+void GpfaTrainer::estimateCovariance()
+{
+    if (m_algorithm == GpfaAlgorithm::LedoitWolf) {
+        gpfa::Shrinkage s = gpfa::ledoitWolf(*m_moments);
+        m_estimate = std::move(s.covariance);
+        m_shrinkage = s.intensity;
+    } else {
+        m_estimate = m_empirical;
+    }
+    m_singular = !gpfa::GaussianScorer(m_estimate).valid();
+    m_estimated = true;
+}
+
+void GpfaTrainer::visitState(StateArchive& a)
+{
+    if (sgvb()) {
+        a.field("sgvb", *m_sgvb);
+        a.field("last_step", m_lastStep);
+        return;
+    }
+    // The estimate is a function of the complete rows alone (built with the trainer): only
+    // whether the step made it is state. The baselines' evaluations draw nothing, so the
+    // last step is not read.
+    a.field("estimated", m_estimated);
+    if (a.loading() && m_estimated)
+        estimateCovariance();
 }
 
 std::int64_t GpfaTrainer::itemsPerStep() const

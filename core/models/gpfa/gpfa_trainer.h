@@ -83,6 +83,8 @@ public:
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
     bool converged() const override { return m_estimated && !sgvb(); }
+    // SGVB: q, its optimizer and the last step; baselines: whether estimated (estimate recomputed).
+    void visitState(StateArchive& archive) override;
 
     // The covariance estimate Ĉ (eq. 20 with draws from the streams of evaluation `key`; the
     // baselines' estimate, empty before their step).
@@ -100,6 +102,9 @@ public:
 private:
     bool sgvb() const { return m_sgvb != nullptr; }
     void initialiseSgvb(std::uint64_t seed);
+    // The baselines' closed-form estimate (and δ, and whether it is singular) from the
+    // complete rows' moments.
+    void estimateCovariance();
     // Ĉ and E[σ²] from the draws of evaluation `key`.
     Eigen::MatrixXd drawnCovariance(std::uint64_t key, double* noiseVariance) const;
     void score(const gpfa::GaussianScorer& scorer, Evaluation& ev) const;
