@@ -102,8 +102,9 @@ std::string runHelp()
 
 using namespace detail;
 
-int main(int argc, char** argv)
+int main(int argc, char** argv, Communicator& world)
 {
+    setRanks(world);
     std::vector<std::string> args(argv + 1, argv + argc);
     // Only 'svi plot' draws (a chart is a widget): it alone pays for a QApplication. The rest
     // are QGuiApplication-free: images are decoded by QImageReader, which needs only QtGui's

@@ -59,6 +59,10 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
 // another format version or of another run.
 Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet,
                        const std::string& tag);
+// The ranks the process's runs are spread over (the local communicator unless main set the
+// MPI world's).
+Communicator& ranks();
+void setRanks(Communicator& world);
 // Which run a checkpoint of `p` belongs to.
 CheckpointIdentity identityOf(const PreparedRun& p);
 // True once SIGINT or SIGTERM arrived during a run of runAndWrite (the run then ends as

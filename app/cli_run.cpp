@@ -191,6 +191,20 @@ int exitStatus(const Summary& summary)
     return 3;
 }
 
+namespace {
+Communicator* g_ranks = &localCommunicator();
+} // namespace
+
+Communicator& ranks()
+{
+    return *g_ranks;
+}
+
+void setRanks(Communicator& world)
+{
+    g_ranks = &world;
+}
+
 CheckpointIdentity identityOf(const PreparedRun& p)
 {
     return {p.run.model, p.run.algorithm, p.run.seed};
@@ -238,11 +252,29 @@ Resumed readResume(const PreparedRun& p, const QString& dir, Trainer& trainer)
 Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
                         const std::string& tag, std::vector<Snapshot>* traceOut, bool resume)
 {
-    makeFolder(dir);
+    // On several ranks every rank runs the same loop on its shard; rank 0 alone speaks and
+    // writes.
+    Communicator& world = ranks();
+    const bool lead = world.rank() == 0;
+    quiet = quiet || !lead;
+    if (lead)
+        makeFolder(dir);
     const std::unique_ptr<Trainer> trainer = buildTrainer(p);
+    if (world.distributed() && !trainer->distributes())
+        throw UsageError(p.entry->label + " (" + p.run.model + "/" + p.run.algorithm +
+                         ") does not run on several ranks: run it on one");
+    trainer->setCommunicator(world);
     std::optional<Resumed> resumed;
     if (resume)
         resumed = readResume(p, dir, *trainer);
+    if (!lead) {
+        RunOptions ro = p.run.runOptions();
+        Checkpoints checkpoints;
+        checkpoints.atEnd = true; // the lead's checkpoints are collective-free: nothing here
+        if (resumed)
+            checkpoints.resumeFrom = resumed->progress;
+        return Runner::runBlocking(*trainer, ro, {}, &g_interrupted, checkpoints);
+    }
     writeFileAtomically(dir + "/run.json",
                         QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
     const DataSet& data = p.data.built.data;
@@ -339,6 +371,10 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         {"training_rows", qint64(data.trainingRowCount())},
         {"seed", qint64(p.run.seed)},
         {"threads", omp_get_max_threads()},
+        {"ranks", world.size()},
+        {"bytes_sent_per_step",
+         jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
+                                      : std::nan(""))},
         {"steps", qint64(summary.steps)},
         {"epochs", jsonNumber(summary.epochs)},
         {"train_seconds", jsonNumber(summary.trainSeconds)},
@@ -420,13 +456,19 @@ int cmdRun(const std::vector<std::string>& args)
     if (a.run.threads > 0)
         omp_set_num_threads(a.run.threads);
     const QString dir = QString::fromStdString(a.out);
-    makeFolder(dir);
-    const PreparedRun p = prepareRun(a.run, a.quiet);
-    if (!a.quiet)
-        std::fprintf(stderr, "building %s…\n", p.entry->label.c_str());
-    const Summary summary = resume ? resumeAndWrite(p, dir, a.quiet, p.run.algorithm)
-                                   : runAndWrite(p, dir, a.quiet, p.run.algorithm);
-    if (!a.quiet) {
+    const bool lead = ranks().rank() == 0;
+    if (lead)
+        makeFolder(dir);
+    const bool quiet = a.quiet || !lead;
+    const PreparedRun p = prepareRun(a.run, quiet);
+    if (!quiet)
+        std::fprintf(stderr, "building %s…%s\n", p.entry->label.c_str(),
+                     ranks().distributed()
+                         ? (" on " + std::to_string(ranks().size()) + " ranks").c_str()
+                         : "");
+    const Summary summary = resume ? resumeAndWrite(p, dir, quiet, p.run.algorithm)
+                                   : runAndWrite(p, dir, quiet, p.run.algorithm);
+    if (!quiet) {
         std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
         if (summary.last)
             for (const MetricSpec& m : p.entry->metrics)
@@ -436,7 +478,7 @@ int cmdRun(const std::vector<std::string>& args)
                                  m.unit.c_str());
         std::fprintf(stderr, "results in %s\n", a.out.c_str());
     }
-    if (exitStatus(summary) != 0)
+    if (exitStatus(summary) != 0 && lead)
         std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
     return exitStatus(summary);
 }

@@ -239,6 +239,14 @@ void StepRows::visitState(StateArchive& a)
                                  ") is not one of the " + std::to_string(n) + " training rows");
 }
 
+void StepRows::setShard(Shard positions)
+{
+    m_shard = positions;
+    m_mine.clear();
+    if (!m_sampler) // a batch step: the shard's rows, every step
+        m_mine.assign(m_training->begin() + positions.begin, m_training->begin() + positions.end);
+}
+
 void StepRows::next()
 {
     if (!m_sampler)
@@ -248,6 +256,12 @@ void StepRows::next()
     m_rows.resize(drawn.size());
     for (std::size_t j = 0; j < drawn.size(); ++j)
         m_rows[j] = (*m_training)[std::size_t(drawn[j])];
+    if (m_shard) {
+        m_mine.clear();
+        for (std::size_t j = 0; j < drawn.size(); ++j)
+            if (m_shard->contains(drawn[j]))
+                m_mine.push_back(m_rows[j]);
+    }
 }
 
 } // namespace svi

@@ -1,6 +1,7 @@
 #pragma once
 // Step-size schedules and minibatch sampling.
 
+#include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/base/state_archive.h"
 #include "core/math/random.h"
@@ -8,6 +9,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -189,6 +191,11 @@ public:
     void next();
     // The rows of the current step, in minibatch order.
     const std::vector<std::int64_t>& rows() const { return m_rows; }
+    // This rank's training rows: those at positions `positions` among the training rows
+    // (Communicator::shardOf their count). All of them until set.
+    void setShard(Shard positions);
+    // The rows of the current step in this rank's shard, in minibatch order.
+    const std::vector<std::int64_t>& mine() const { return m_shard ? m_mine : m_rows; }
     // Checkpoints: the sampler's position and the current rows.
     void visitState(StateArchive& a);
 
@@ -197,6 +204,9 @@ private:
     std::unique_ptr<MinibatchSampler> m_sampler; // stochastic only
     std::int64_t m_perStep = 0;
     std::vector<std::int64_t> m_rows;
+    std::optional<Shard> m_shard;
+    std::vector<std::int64_t> m_mine;
+    std::vector<std::int64_t> m_positions; // the current step's positions among the training rows
 };
 
 } // namespace svi

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <stdexcept>
@@ -125,6 +126,20 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         nextFull = from->nextFull;
     }
     bool userStop = false;
+    // On several ranks, rank 0's clock and stop request rule every rank's decisions (the time
+    // budget, the time cadence, a signal), so that all take the same steps, evaluations and
+    // collectives; the others' own clocks and flags are not read.
+    Communicator& ranks = trainer.communicator();
+    bool agreedStop = false;
+    std::string decision;
+    const auto agree = [&](bool stopHere) {
+        decision.assign(sizeof(double) + 1, '\0');
+        std::memcpy(decision.data(), &trainSeconds, sizeof(double));
+        decision[sizeof(double)] = stopHere ? 1 : 0;
+        ranks.broadcast(decision);
+        std::memcpy(&trainSeconds, decision.data(), sizeof(double));
+        agreedStop = decision[sizeof(double)] != 0;
+    };
     // The step of the last checkpoint (a resumed run's is the one it resumed from).
     std::int64_t savedAt = checkpoints.resumeFrom ? t : -1;
     const auto checkpoint = [&] {
@@ -195,7 +210,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 control.waitWhilePaused();
                 setPhase(RunPhase::Training);
             }
-            if (userStop || (control.stop && control.stop->load())) {
+            if (ranks.distributed() ? agreedStop
+                                    : userStop || (control.stop && control.stop->load())) {
                 finish(TerminationReason::Cancelled,
                        "cancelled after " + std::to_string(t) + " steps");
                 break;
@@ -206,6 +222,8 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             rho = trainer.step(t + 1);
             ++t;
             trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+            if (ranks.distributed())
+                agree(userStop || (control.stop && control.stop->load()));
             if (trainer.diverged()) {
                 finish(TerminationReason::Diverged,
                        "diverged: NaN or infinity in the global parameters at step " +

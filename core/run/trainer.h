@@ -4,6 +4,7 @@
 // A Trainer is driven by exactly one thread at a time (the Runner's worker). It may use
 // OpenMP inside step() and evaluate(); results must not depend on the thread count.
 
+#include "core/base/communicator.h"
 #include "core/base/state_archive.h"
 
 #include <Eigen/Core>
@@ -198,6 +199,14 @@ public:
     // off by default. Trainers without such an estimate ignore it. Call before the first step.
     virtual void setLivePreview(bool on) { (void)on; }
 
+    // The ranks this trainer's run is spread over (the local communicator unless set): call
+    // before the first step, on every rank, with trainers built from the same run description.
+    // Only a trainer that distributes() may be given one of more than one rank.
+    void setCommunicator(Communicator& communicator) { m_communicator = &communicator; }
+    Communicator& communicator() const { return *m_communicator; }
+    // True when the trainer can run on several ranks (a StagedTrainer).
+    virtual bool distributes() const { return false; }
+
     // A flag that, once true, asks a long evaluation (a full pass) to return early without its
     // full-pass results. Owned by the caller (the Runner), which keeps it alive as long as
     // the trainer; read from any of the trainer's threads.
@@ -232,6 +241,43 @@ protected:
 
 private:
     const std::atomic<bool>* m_interrupt = nullptr;
+    Communicator* m_communicator = &localCommunicator();
+};
+
+// A trainer whose step is a local phase, a global statistic and a global update — the shape
+// of stochastic variational inference, where the global step is a sum of sufficient statistics
+// (or of gradients) over the minibatch. On several ranks, each rank runs the local phase on its
+// shard's items of the step's minibatch (every rank draws the same minibatch), the statistic is
+// summed over the ranks here and nowhere else, and every rank applies the same global update
+// to the same global parameters. On one rank the sum is the identity.
+class StagedTrainer : public Trainer
+{
+public:
+    double step(std::int64_t t) final
+    {
+        for (;;) {
+            const Round round = localStep(t);
+            communicator().reduce(statistic());
+            if (round == Round::Update)
+                return globalUpdate(t);
+            warmUp();
+        }
+    }
+    bool distributes() const override { return true; }
+
+protected:
+    // WarmUp: the statistic is a gradient at the initial parameters for the adaptive step size
+    // (Ranganath et al. 2013: minibatches drawn before the first update), after which warmUp()
+    // takes it and the step goes on with another local phase; Update: the step's own.
+    enum class Round { WarmUp, Update };
+    // This rank's part of the step t: the local step of its items of the minibatch; fills the
+    // buffers statistic() lists.
+    virtual Round localStep(std::int64_t t) = 0;
+    // The buffers the local step filled, to be summed over the ranks.
+    virtual GlobalStatistic& statistic() = 0;
+    // The global update from the summed statistic; returns the step size used.
+    virtual double globalUpdate(std::int64_t t) = 0;
+    virtual void warmUp() {}
 };
 
 } // namespace svi

@@ -199,12 +199,12 @@ void TestCheckpoint::anotherRunsStateIsRefused()
     }
 
     // Another model's state: the first record's name differs.
-    const AlgorithmEntry* hdp = Registry::builtin().find("hdp", "svi");
-    QVERIFY(hdp);
-    auto other = hdp->make(dataFor(*hdp), smallParams(*hdp), 3);
+    const AlgorithmEntry* hpf = Registry::builtin().find("hpf", "svi");
+    QVERIFY(hpf);
+    auto other = hpf->make(dataFor(*hpf), smallParams(*hpf), 3);
     try {
         readState(*four, stateOf(*other));
-        QFAIL("an HDP state was read into LDA");
+        QFAIL("an HPF state was read into LDA");
     } catch (const StateError& err) {
         QVERIFY2(QString(err.what()).contains("where 'lambda' was expected"), err.what());
     }

@@ -264,41 +264,51 @@ void MinibatchStats::wordStatistic(std::int64_t w, const double* expElogBetaRow,
     out.array() *= Eigen::Map<const Eigen::ArrayXd>(expElogBetaRow, out.size());
 }
 
-void updateTopics(MatrixRD& lambdaT, const MatrixRD& expElogBetaT, const MinibatchStats& stats,
-                  double eta, double scale, double rho)
+void wordStatistics(const MinibatchStats& stats, const MatrixRD& expElogBetaT, SparseRowSum& out)
 {
-    const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
-    const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;
-    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
-        Eigen::VectorXd s(K);
-        for (Eigen::Index w = begin; w < end; ++w) {
-            auto row = lambdaT.row(w);
-            row = keep * row;
-            row.array() += floor;
-            if (stats.hasWord(w)) {
-                stats.wordStatistic(w, expElogBetaT.row(w).data(), s);
-                row += add * s.transpose();
-            }
-        }
-    });
+    out.index.clear();
+    for (std::int64_t w = 0; w < stats.vocabulary(); ++w)
+        if (stats.hasWord(w))
+            out.index.push_back(std::int32_t(w));
+    const Eigen::Index n = Eigen::Index(out.index.size()), K = expElogBetaT.cols();
+    out.rows.resize(n, K);
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const std::int32_t w = out.index[std::size_t(i)];
+        stats.wordStatistic(w, expElogBetaT.row(w).data(), out.rows.row(i).transpose());
+    }
 }
 
-void topicGradient(const MatrixRD& lambdaT, const MatrixRD& expElogBetaT,
-                   const MinibatchStats& stats, double eta, double scale, Eigen::VectorXd& g)
+void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale, double rho)
+{
+    const Eigen::Index V = lambdaT.rows();
+    const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;
+    forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        auto rows = lambdaT.middleRows(begin, end - begin);
+        rows = keep * rows;
+        rows.array() += floor;
+    });
+    const Eigen::Index n = Eigen::Index(S.index.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
+}
+
+void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
+                   Eigen::VectorXd& g)
 {
     const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
     g.resize(V * K);
     forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
-        Eigen::VectorXd s(K);
-        for (Eigen::Index w = begin; w < end; ++w) {
-            auto gw = g.segment(w * K, K);
-            gw = (eta - lambdaT.row(w).array()).matrix().transpose();
-            if (stats.hasWord(w)) {
-                stats.wordStatistic(w, expElogBetaT.row(w).data(), s);
-                gw += scale * s;
-            }
-        }
+        g.segment(begin * K, (end - begin) * K) =
+            (eta - lambdaT.middleRows(begin, end - begin).reshaped<Eigen::RowMajor>().array())
+                .matrix();
     });
+    const Eigen::Index n = Eigen::Index(S.index.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        g.segment(Eigen::Index(S.index[std::size_t(i)]) * K, K) +=
+            scale * S.rows.row(i).transpose();
 }
 
 } // namespace svi::lda

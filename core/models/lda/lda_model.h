@@ -27,6 +27,7 @@
 // Pure functions and plain structs; the trainer drives them. Nothing allocates per document
 // once the workspaces are sized.
 
+#include "core/base/communicator.h"
 #include "core/data/count_data.h"
 #include "core/math/digamma.h"
 
@@ -160,6 +161,8 @@ public:
     void groupByWord(std::int64_t V);
 
     std::int64_t documents() const { return m_theta.rows(); }
+    // V, as given to groupByWord.
+    std::int64_t vocabulary() const { return std::int64_t(m_wordStart.size()) - 1; }
     std::int64_t entries() const { return std::int64_t(m_ratio.size()); }
     // Σ_{d∈B} n_dw φ_dwk for word w (K values) into `out`, given eβ(w, ·); zero when w is not
     // in the minibatch. Valid after groupByWord.
@@ -181,14 +184,19 @@ private:
     std::vector<std::int64_t> m_cursor; // scratch of groupByWord
 };
 
-// λ ← (1 − ρ)λ + ρ(η + scale · S) with S_kw = Σ_{d∈B} n_dw φ_dwk from `stats`, where φ used
-// the eβ given (that of the λ before the update). Parallel over words; deterministic.
-void updateTopics(MatrixRD& lambdaT, const MatrixRD& expElogBetaT, const MinibatchStats& stats,
-                  double eta, double scale, double rho);
+// The minibatch's sufficient statistics, one row per word it holds: out.index the words
+// (ascending), out.rows their S_w· = Σ_{d∈B} n_dw φ_dw· under the eβ given (that of the λ
+// before the update). The global statistic of a step: on several ranks, each rank's rows
+// over its own documents, summed over the ranks. Parallel over words; deterministic.
+void wordStatistics(const MinibatchStats& stats, const MatrixRD& expElogBetaT, SparseRowSum& out);
+
+// λ ← (1 − ρ)λ + ρ(η + scale · S), S's words from `S` (zero elsewhere); scale = D/|B|.
+// Parallel over words; deterministic.
+void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale, double rho);
 
 // The natural gradient of the same step, g = λ̂ − λ (word-major, V·K), for the adaptive
 // learning rate; updateTopics with ρ is λ ← λ + ρ g.
-void topicGradient(const MatrixRD& lambdaT, const MatrixRD& expElogBetaT,
-                   const MinibatchStats& stats, double eta, double scale, Eigen::VectorXd& g);
+void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
+                   Eigen::VectorXd& g);
 
 } // namespace svi::lda

@@ -87,31 +87,45 @@ LocalWorkspace& LdaTrainer::fitDocument(const SparseRows& rows, std::int64_t row
     return ws;
 }
 
-double LdaTrainer::step(std::int64_t t)
+StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
 {
-    const CountData& data = *m_data;
-    const bool svi = m_algorithm == LdaAlgorithm::Svi;
-    const double scale = double(data.trainingRowCount()) / double(itemsPerStep());
-    // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
-    // al. 2013, Algorithm 1): minibatches drawn before the first update.
-    while (svi && m_stepSizer.needsWarmUp()) {
-        m_rows.next();
-        localPhase();
-        lda::topicGradient(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, m_gradient);
-        m_stepSizer.warmUp(m_gradient);
+    if (!m_sharded) {
+        m_rows.setShard(communicator().shardOf(m_data->trainingRowCount()));
+        m_sharded = true;
     }
     m_rows.next(); // a batch step keeps every training document
     localPhase();
+    const auto t0 = Clock::now();
+    lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
+    m_statistic.clear();
+    m_statistic.sparse(m_wordStats);
+    m_times.update += secondsSince(t0);
+    // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
+    // al. 2013, Algorithm 1): minibatches drawn before the first update.
+    const bool svi = m_algorithm == LdaAlgorithm::Svi;
+    return svi && m_stepSizer.needsWarmUp() ? Round::WarmUp : Round::Update;
+}
 
+void LdaTrainer::warmUp()
+{
+    const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
+    lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
+    m_stepSizer.warmUp(m_gradient);
+}
+
+double LdaTrainer::globalUpdate(std::int64_t t)
+{
+    const bool svi = m_algorithm == LdaAlgorithm::Svi;
+    const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
     const auto t0 = Clock::now();
     double rho = 1.0;
     if (svi && m_stepSizer.adaptive()) {
-        lda::topicGradient(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, m_gradient);
+        lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
         rho = m_stepSizer.rho(t, &m_gradient);
         m_lambdaT.reshaped<Eigen::RowMajor>() += rho * m_gradient;
     } else {
         rho = svi ? m_stepSizer.rho(t, nullptr) : 1.0;
-        lda::updateTopics(m_lambdaT, m_expElogBetaT, m_stats, m_options.eta, scale, rho);
+        lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
     }
     m_times.update += secondsSince(t0);
 
@@ -126,9 +140,9 @@ void LdaTrainer::localPhase()
     const CountData& data = *m_data;
     ensureWorkspaces(); // before the parallel loop: nothing allocates inside it
     auto t0 = Clock::now();
-    m_stats.layout(data.train, m_rows.rows(), m_K);
+    m_stats.layout(data.train, m_rows.mine(), m_K);
     lda::recordLocalSteps(
-        data.train, m_rows.rows(), m_stats,
+        data.train, m_rows.mine(), m_stats,
         [&](std::int64_t row) -> const LocalWorkspace& { return fitDocument(data.train, row); });
     m_times.local = secondsSince(t0);
 

@@ -51,7 +51,7 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     static const ParamFields<LdaOptions>& fields();
 };
 
-class LdaTrainer final : public Trainer
+class LdaTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field ("K = 0, but must be in [1, 100000]") on
@@ -61,7 +61,6 @@ public:
                std::uint64_t seed);
     ~LdaTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S|
@@ -91,9 +90,18 @@ public:
     using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
+protected:
+    // The minibatch (every rank draws the same), the local steps of this rank's documents of
+    // it, and their word statistics S_w· (the statistic summed over the ranks).
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // λ from the summed statistic (ρ_t, or the adaptive rate), then exp(E[log β]).
+    double globalUpdate(std::int64_t t) override;
+    void warmUp() override;
+
 private:
     void refreshExpectations();
-    // Local steps of the minibatch's documents under the current eβ; fills m_stats.
+    // Local steps of this rank's documents of the minibatch under the current eβ; fills m_stats.
     void localPhase();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
@@ -115,6 +123,9 @@ private:
     Eigen::VectorXd m_gradient; // adaptive schedule: λ̂ − λ of the minibatch (V·K)
     StepRows m_rows;            // the documents of each step
     lda::MinibatchStats m_stats;
+    SparseRowSum m_wordStats; // S of the minibatch's words (this rank's, then summed)
+    GlobalStatistic m_statistic;
+    bool m_sharded = false; // the communicator's shard is set on m_rows
     PerThread<lda::LocalWorkspace> m_workspaces;
     Eigen::Index m_maxWords = 0; // distinct words of the longest document
     // Rows with held-out entries (the test documents of document completion; for ratings, also

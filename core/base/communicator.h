@@ -1,0 +1,99 @@
+#pragma once
+// Communicator: what a run on several processes (MPI ranks) needs from its transport, as an
+// interface that core can use without MPI. A run on one process uses the local communicator
+// (rank 0 of 1: every operation is the identity); the MPI one (core/mpi) implements the same
+// operations with MPI collectives, and the trainers and the Runner never see MPI itself.
+//
+// Every operation is collective: every rank calls it, in the same order, with buffers of the
+// same layout; each returns the same result on every rank.
+//
+// GlobalStatistic: what one step's local phase leaves for the reduction — dense buffers summed
+// elementwise, and sparse row sets (rows keyed by an index, e.g. LDA's topic–word statistics
+// of the words a minibatch holds) summed over the union of the ranks' indices. A trainer lists
+// its buffers once; Communicator::reduce combines them in one place (StagedTrainer::step).
+//
+// Thread-safety: driven by the run's thread only.
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace svi {
+
+// Rows keyed by ascending indices: in, this rank's rows; out, the sums over every rank's rows
+// of each index of the union (the same on every rank; an index a rank lacks counts as zero).
+struct SparseRowSum
+{
+    std::vector<std::int32_t> index; // ascending, distinct
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows; // one per index
+};
+
+class GlobalStatistic
+{
+public:
+    // Forgets the buffers listed (call before listing a step's).
+    void clear()
+    {
+        m_dense.clear();
+        m_sparse.clear();
+    }
+    // A dense buffer of n doubles, summed elementwise over the ranks.
+    void dense(double* data, std::size_t n) { m_dense.emplace_back(data, n); }
+    template <typename Derived> void dense(Eigen::PlainObjectBase<Derived>& m)
+    {
+        static_assert(std::is_same_v<typename Derived::Scalar, double>);
+        dense(m.data(), std::size_t(m.size()));
+    }
+    // A set of sparse rows, summed over the union of the ranks' indices.
+    void sparse(SparseRowSum& rows) { m_sparse.push_back(&rows); }
+
+    const std::vector<std::span<double>>& denseParts() const { return m_dense; }
+    const std::vector<SparseRowSum*>& sparseParts() const { return m_sparse; }
+
+private:
+    std::vector<std::span<double>> m_dense;
+    std::vector<SparseRowSum*> m_sparse;
+};
+
+// This rank's share [begin, end) of n items: contiguous blocks, in rank order, that differ in
+// size by at most one.
+struct Shard
+{
+    std::int64_t begin = 0, end = 0;
+    bool contains(std::int64_t i) const { return i >= begin && i < end; }
+    std::int64_t size() const { return end - begin; }
+};
+
+class Communicator
+{
+public:
+    virtual ~Communicator() = default;
+
+    virtual int rank() const { return 0; }
+    virtual int size() const { return 1; }
+    bool distributed() const { return size() > 1; }
+    Shard shardOf(std::int64_t n) const { return {n * rank() / size(), n * (rank() + 1) / size()}; }
+
+    // Sums every listed buffer over the ranks, in place (one round for the dense buffers
+    // together, one per sparse set). Local: the identity.
+    virtual void reduce(GlobalStatistic& statistic) { (void)statistic; }
+    // Σ over the ranks of `values`, in place.
+    virtual void sum(std::span<double> values) { (void)values; }
+    // Every rank receives rank 0's `bytes`.
+    virtual void broadcast(std::string& bytes) { (void)bytes; }
+
+    // Bytes this rank has sent through the collectives so far (an estimate of what the
+    // algorithm of each collective moves; 0 locally). For benchmarks.
+    std::uint64_t bytesSent() const { return m_bytesSent; }
+
+protected:
+    std::uint64_t m_bytesSent = 0;
+};
+
+// The communicator of a run on one process.
+Communicator& localCommunicator();
+
+} // namespace svi
