@@ -142,12 +142,16 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     };
     // The step of the last checkpoint (a resumed run's is the one it resumed from).
     std::int64_t savedAt = checkpoints.resumeFrom ? t : -1;
-    const auto checkpoint = [&] {
+    const auto checkpoint = [&](bool snapshotDue) {
         if (!checkpoints.save || savedAt == t)
             return;
-        checkpoints.save(RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull},
-                         trainer);
+        checkpoints.save(
+            RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull, snapshotDue},
+            trainer);
         savedAt = t;
+    };
+    const auto snapshotDue = [&] {
+        return t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
     };
 
     auto setPhase = [&](RunPhase p) {
@@ -204,6 +208,13 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             publish(options.finalFullEvaluation, true);
             return summary;
         }
+        if (checkpoints.resumeFrom && checkpoints.resumeFrom->snapshotDue) {
+            if (!publish(false))
+                return summary;
+            if (byTime)
+                while (nextSnapshot <= trainSeconds)
+                    nextSnapshot += cadenceSeconds;
+        }
         for (;;) {
             if (control.waitWhilePaused) {
                 setPhase(RunPhase::Paused);
@@ -217,7 +228,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 break;
             }
             if (options.checkpointEverySteps > 0 && t > 0 && t % options.checkpointEverySteps == 0)
-                checkpoint();
+                checkpoint(false);
             const auto t0 = Clock::now();
             rho = trainer.step(t + 1);
             ++t;
@@ -257,9 +268,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                     nextFull += options.fullEvalEverySeconds;
                 continue;
             }
-            const bool due =
-                t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
-            if (due) {
+            if (snapshotDue()) {
                 if (!publish(false))
                     return summary;
                 if (byTime)
@@ -267,8 +276,9 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                         nextSnapshot += cadenceSeconds;
             }
         }
+        // Ended by the budget or at convergence, the loop left before the step's snapshot.
         if (checkpoints.atEnd)
-            checkpoint();
+            checkpoint(t > 0 && summary.reason != TerminationReason::Cancelled && snapshotDue());
         const bool aborted = control.abort && control.abort->load();
         publish(options.finalFullEvaluation && !aborted, true); // a broken bound says Diverged
     } catch (const std::exception& e) {
@@ -410,6 +420,7 @@ void RunProgress::visitState(StateArchive& a)
     a.field("snapshots", snapshots);
     a.field("next_snapshot", nextSnapshot);
     a.field("next_full", nextFull);
+    a.field("snapshot_due", snapshotDue);
     if (a.loading() && (step < 0 || snapshots < 0 || !(trainSeconds >= 0.0)))
         throw StateError("checkpoint: the run's progress is impossible (step " +
                          std::to_string(step) + ", " + std::to_string(snapshots) + " snapshots)");

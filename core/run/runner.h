@@ -84,6 +84,9 @@ struct RunProgress
     std::int64_t snapshots = 0; // snapshots published (the rows of the trace so far)
     double nextSnapshot = 0.0;  // the time cadence's next snapshot (training seconds)
     double nextFull = 0.0;      // and next full evaluation
+    // The run ended at its budget on a step whose snapshot was due: the final evaluation took
+    // its place, and a resumed run publishes it first.
+    bool snapshotDue = false;
     void visitState(StateArchive& a);
 };
 

@@ -117,6 +117,7 @@ private slots:
     void trainerFailingOutsideStep();
     void destructorJoinsARunningWorker();
     void finishedCallbackRunsOnce();
+    void checkpointsAndResume();
 };
 
 void TestRunner::stepBudgetIsExactAndSnapshotsAreOrdered()
@@ -525,6 +526,64 @@ void TestRunner::finishedCallbackRunsOnce()
     QCOMPARE(reason, TerminationReason::BudgetReached);
     QVERIFY_THROWS_EXCEPTION(std::logic_error,
                              r.start([](const Snapshot&) { return CallbackResult::Continue; }));
+}
+
+// Checkpoints come every checkpointEverySteps steps and once at the end; a run resumed from
+// the end of a shorter one publishes the snapshots of the longer run it continues, the one the
+// shorter run's budget replaced by its final evaluation first.
+void TestRunner::checkpointsAndResume()
+{
+    RunOptions o = steps(80);
+    o.evalEverySteps = 10;
+    o.finalFullEvaluation = false;
+    std::vector<std::int64_t> whole;
+    FakeTrainer a;
+    a.stepTime = 0ms;
+    Runner::runBlocking(a, o, [&](const Snapshot& s) {
+        whole.push_back(s.step);
+        return CallbackResult::Continue;
+    });
+
+    std::vector<RunProgress> saved;
+    Checkpoints c;
+    c.atEnd = true;
+    c.save = [&](const RunProgress& p, Trainer&) { saved.push_back(p); };
+    RunOptions first = o;
+    first.maxSteps = 40;
+    first.checkpointEverySteps = 15;
+    FakeTrainer b;
+    b.stepTime = 0ms;
+    std::vector<std::int64_t> split;
+    Runner::runBlocking(
+        b, first,
+        [&](const Snapshot& s) {
+            split.push_back(s.step);
+            return CallbackResult::Continue;
+        },
+        nullptr, c);
+    QCOMPARE(saved.size(), std::size_t(3)); // steps 15, 30 and the end at 40
+    QCOMPARE(saved[0].step, std::int64_t(15));
+    QCOMPARE(saved[1].step, std::int64_t(30));
+    const RunProgress end = saved[2];
+    QCOMPARE(end.step, std::int64_t(40));
+    QVERIFY(end.snapshotDue);                 // step 40's snapshot was the final one
+    QCOMPARE(end.snapshots, std::int64_t(4)); // steps 1, 10, 20, 30
+
+    split.resize(std::size_t(end.snapshots));
+    Checkpoints resume;
+    resume.resumeFrom = end;
+    FakeTrainer b2;
+    b2.stepTime = 0ms;
+    b2.steps = 40;
+    const Summary s = Runner::runBlocking(
+        b2, o,
+        [&](const Snapshot& snap) {
+            split.push_back(snap.step);
+            return CallbackResult::Continue;
+        },
+        nullptr, resume);
+    QCOMPARE(s.steps, std::int64_t(80));
+    QCOMPARE(split, whole);
 }
 
 QTEST_GUILESS_MAIN(TestRunner)
