@@ -53,7 +53,8 @@ QString corpus()
     return QString(SVI_TEST_DATA_DIR) + "/text/news_sample.tar.gz";
 }
 
-QStringList ldaArgs(const QString& out, int steps)
+// LDA on the sample corpus, to `steps` (the output folder is added by the caller).
+QStringList ldaArgs(int steps)
 {
     return {"run",
             corpus(),
@@ -69,9 +70,12 @@ QStringList ldaArgs(const QString& out, int steps)
             "10",
             "--threads",
             "1",
-            "--quiet",
-            "--out",
-            out};
+            "--quiet"};
+}
+
+QStringList out(const QString& dir)
+{
+    return {"--out", dir};
 }
 
 // trace.csv as numbers by column name, one vector per column.
@@ -120,17 +124,65 @@ class TestCliMpi : public QObject
     Q_OBJECT
 
 private slots:
+    void twoRanksGiveTheOneRankTrace_data();
     void twoRanksGiveTheOneRankTrace();
     void resumesOnAnotherNumberOfRanks();
     void aModelThatDoesNotDistributeIsRefused();
 };
 
+void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("lda") << ldaArgs(60);
+    QTest::newRow("hpf") << QStringList{"run",
+                                        QString(SVI_TEST_DATA_DIR) + "/ratings/ml100k_style/u.data",
+                                        "--model",
+                                        "hpf",
+                                        "--set",
+                                        "K=6",
+                                        "--set",
+                                        "minibatch=8",
+                                        "--steps",
+                                        "60",
+                                        "--eval-every-steps",
+                                        "10",
+                                        "--threads",
+                                        "1",
+                                        "--quiet"};
+    for (const char* algorithm : {"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"})
+        QTest::newRow((std::string("bpfa/") + algorithm).c_str())
+            << QStringList{"run",
+                           "synthetic",
+                           "--rows",
+                           "600",
+                           "--cols",
+                           "12",
+                           "--true-k",
+                           "5",
+                           "--model",
+                           "bpfa",
+                           "--algorithm",
+                           algorithm,
+                           "--set",
+                           "K=8",
+                           "--set",
+                           "minibatch=40",
+                           "--steps",
+                           "30",
+                           "--eval-every-steps",
+                           "10",
+                           "--threads",
+                           "1",
+                           "--quiet"};
+}
+
 void TestCliMpi::twoRanksGiveTheOneRankTrace()
 {
+    QFETCH(QStringList, args);
     QTemporaryDir tmp;
-    const auto one = runCli(ldaArgs(tmp.filePath("one"), 60));
+    const auto one = runCli(args + QStringList{"--out", tmp.filePath("one")});
     QVERIFY2(one.exitCode == 0, qPrintable(one.err));
-    const auto two = runMpi(2, ldaArgs(tmp.filePath("two"), 60));
+    const auto two = runMpi(2, args + QStringList{"--out", tmp.filePath("two")});
     QVERIFY2(two.exitCode == 0, qPrintable(two.err));
     compareTraces(tmp.filePath("one"), tmp.filePath("two"));
     // Rank 0 says how many ranks ran and what they sent.
@@ -145,9 +197,10 @@ void TestCliMpi::resumesOnAnotherNumberOfRanks()
 {
     QTemporaryDir tmp;
     const QString whole = tmp.filePath("whole"), split = tmp.filePath("split");
-    QVERIFY(runCli(ldaArgs(whole, 80)).exitCode == 0);
+    QVERIFY(runCli(ldaArgs(80) + out(whole)).exitCode == 0);
     // Two ranks to step 40 (a checkpoint at its end), one rank from there to 80.
-    const auto first = runMpi(2, ldaArgs(split, 40) + QStringList{"--checkpoint-every", "20"});
+    const auto first =
+        runMpi(2, ldaArgs(40) + out(split) + QStringList{"--checkpoint-every", "20"});
     QVERIFY2(first.exitCode == 0, qPrintable(first.err));
     const auto rest = runCli({"run", "--resume", split, "--steps", "80", "--quiet"});
     QVERIFY2(rest.exitCode == 0, qPrintable(rest.err));
@@ -155,7 +208,7 @@ void TestCliMpi::resumesOnAnotherNumberOfRanks()
     // And back: two ranks from the one rank's last checkpoint (step 80) to 120.
     const auto more = runMpi(2, {"run", "--resume", split, "--steps", "120", "--quiet"});
     QVERIFY2(more.exitCode == 0, qPrintable(more.err));
-    QVERIFY(runCli(ldaArgs(whole, 120)).exitCode == 0);
+    QVERIFY(runCli(ldaArgs(120) + out(whole)).exitCode == 0);
     compareTraces(whole, split);
 }
 

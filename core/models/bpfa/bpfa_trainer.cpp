@@ -449,48 +449,67 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
     return total;
 }
 
-double BpfaTrainer::step(std::int64_t t)
+StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
 {
+    m_statistic.clear();
     m_lastStep = t;
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
         m_chain->sweep(t);
-        return 1.0;
+        return Round::Update;
     }
     // The adaptive schedule starts its averages from gradients at the initial globals
-    // (Ranganath et al. 2013, Algorithm 1): minibatches drawn before the first update.
-    for (std::int64_t w = 1; m_stepSizer.needsWarmUp(); ++w)
-        m_stepSizer.warmUp(minibatchGradient(-w));
-    const Eigen::VectorXd g = minibatchGradient(t);
+    // (Ranganath et al. 2013, Algorithm 1): minibatches drawn before the first update, whose
+    // streams are marked apart from the steps'.
+    const bool warm = m_stepSizer.needsWarmUp();
+    const std::uint64_t streamStep =
+        warm ? (std::uint64_t(1) << 62) + std::uint64_t(++m_warmUps) : std::uint64_t(t);
+    // The sampler draws positions among the training rows; this rank takes those in its shard.
+    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    const Shard shard = communicator().shardOf(m_data->trainingRowCount());
+    m_batchRows.clear();
+    for (std::int64_t position : drawn)
+        if (shard.contains(position))
+            m_batchRows.push_back(m_data->trainingRow(position));
+    if (structured()) {
+        Rng rng = Rng::stream(m_seed, kStreamGlobal, streamStep);
+        m_view = bpfa::sampleView(m_globals, rng);
+    } else {
+        m_view = bpfa::expectationView(m_globals);
+    }
+    m_stats = localStats(m_batchRows, m_view, std::int64_t(streamStep));
+    m_scalars.resize(4);
+    m_scalars << m_stats.r2, m_stats.w2, m_stats.obsCount, double(m_stats.items);
+    m_statistic.dense(m_stats.zSum);
+    m_statistic.dense(m_stats.P);
+    m_statistic.dense(m_stats.C);
+    m_statistic.dense(m_scalars);
+    return warm ? Round::WarmUp : Round::Update;
+}
+
+Eigen::VectorXd BpfaTrainer::summedGradient()
+{
+    m_stats.r2 = m_scalars[0];
+    m_stats.w2 = m_scalars[1];
+    m_stats.obsCount = m_scalars[2];
+    m_stats.items = std::int64_t(m_scalars[3]);
+    const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
+    m_target = bpfa::globalTarget(m_options.prior, m_stats, m_view, scale, m_K, m_D);
+    return m_globals.difference(m_target);
+}
+
+void BpfaTrainer::warmUp()
+{
+    m_stepSizer.warmUp(summedGradient());
+}
+
+double BpfaTrainer::globalUpdate(std::int64_t t)
+{
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs)
+        return 1.0;
+    const Eigen::VectorXd g = summedGradient();
     const double rho = m_stepSizer.rho(t, &g);
     m_globals.blend(m_target, rho);
     return rho;
-}
-
-Eigen::VectorXd BpfaTrainer::minibatchGradient(std::int64_t t)
-{
-    // t < 0 marks the adaptive schedule's warm-up draws: their own random streams.
-    const std::uint64_t streamStep =
-        t < 0 ? (std::uint64_t(1) << 62) + std::uint64_t(-t) : std::uint64_t(t);
-    const std::vector<std::int64_t>* drawn = &m_sampler->next();
-    if (!m_data->trainingRows.empty()) {
-        // The sampler draws positions among the training rows.
-        m_batchRows.resize(drawn->size());
-        for (std::size_t j = 0; j < drawn->size(); ++j)
-            m_batchRows[j] = m_data->trainingRow((*drawn)[j]);
-        drawn = &m_batchRows;
-    }
-    const std::vector<std::int64_t>& batch = *drawn;
-    GlobalView view;
-    if (structured()) {
-        Rng rng = Rng::stream(m_seed, kStreamGlobal, streamStep);
-        view = bpfa::sampleView(m_globals, rng);
-    } else {
-        view = bpfa::expectationView(m_globals);
-    }
-    const Stats stats = localStats(batch, view, std::int64_t(streamStep));
-    const double scale = double(m_data->trainingRowCount()) / double(batch.size());
-    m_target = bpfa::globalTarget(m_options.prior, stats, view, scale, m_K, m_D);
-    return m_globals.difference(m_target);
 }
 
 void BpfaTrainer::visitState(StateArchive& a)

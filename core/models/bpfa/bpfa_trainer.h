@@ -91,7 +91,7 @@ private:
     std::int64_t m_iteration = 0;
 };
 
-class BpfaTrainer final : public Trainer
+class BpfaTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field when the options do not fit the data.
@@ -99,8 +99,9 @@ public:
                 std::uint64_t seed);
     ~BpfaTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
+    // The SVI algorithms run on several ranks; the batch Gibbs sampler does not.
+    bool distributes() const override { return m_algorithm != BpfaAlgorithm::BatchGibbs; }
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
@@ -116,13 +117,22 @@ public:
     MatrixRF predictAll();
 
     // The local-statistics pass of one SVI step over `items` under `view` (exposed for tests).
-    // Draws the next minibatch, runs its local steps under the current globals and returns
-    // λ̂ − λ (λ̂ kept in m_target). t names the random streams (t < 0: warm-up draws).
-    Eigen::VectorXd minibatchGradient(std::int64_t t);
     bpfa::Stats localStats(const std::vector<std::int64_t>& items, const bpfa::GlobalView& view,
                            std::int64_t streamId);
 
+protected:
+    // The minibatch (every rank draws the same), the view of the globals it is seen under (a
+    // draw from the step's stream for the structured algorithms: the same on every rank), and
+    // the sufficient statistics of this rank's items of it. Batch Gibbs: one sweep.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // λ ← (1 − ρ)λ + ρλ̂ from the summed statistics (ρ_t, or the adaptive rate).
+    double globalUpdate(std::int64_t t) override;
+    void warmUp() override;
+
 private:
+    // λ̂ − λ of the summed statistics (λ̂ kept in m_target).
+    Eigen::VectorXd summedGradient();
     struct Chunked;
     void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng,
                   bool evaluation = false) const;
@@ -150,6 +160,13 @@ private:
     std::vector<std::int64_t> m_batchRows; // a minibatch mapped to training rows (row splits)
     double m_heldOutEntries = 0;           // held-out entries in the whole data set
     std::int64_t m_lastStep = 0;           // the last step taken; keys the evaluation streams
+    // The step's statistic: this rank's, then (after the reduction) the minibatch's; its
+    // scalars (r2, w2, obsCount, items) travel in m_scalars.
+    bpfa::Stats m_stats;
+    Eigen::VectorXd m_scalars;
+    bpfa::GlobalView m_view;
+    std::int64_t m_warmUps = 0; // warm-up draws so far (they key their own streams)
+    GlobalStatistic m_statistic;
     std::unique_ptr<Chunked> m_chunks;
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
     // replaced by each full pass; empty when off.

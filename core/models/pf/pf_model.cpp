@@ -279,25 +279,49 @@ Eigen::VectorXd columnSums(const MatrixRD& m)
     return s;
 }
 
-void itemGradient(const Side& items, const MinibatchStats& stats, const SidePrior& prior,
-                  double scale, Eigen::VectorXd& gradient)
+void itemStatistics(const MinibatchStats& stats, SparseRowSum& T, Eigen::VectorXd& thetaSum)
 {
-    const std::int64_t M = items.rows();
-    const Eigen::Index K = items.shp.cols();
-    gradient.resize(2 * M * K);
-    // Σ_{u∈B} E[θ_u] over the minibatch, in slot order.
-    const Eigen::VectorXd thetaSum = columnSums(stats.meanTheta);
-    forChunks(M, [&](int, std::int64_t begin, std::int64_t end) {
-        Eigen::VectorXd t(K);
-        for (std::int64_t i = begin; i < end; ++i) {
-            // T_i = Σ_{u∈B} r_ui eθ_u: the entries of item i, in slot order.
+    const Eigen::Index K = stats.eTheta.cols();
+    const std::int64_t M = std::int64_t(stats.itemStart.size()) - 1;
+    T.index.clear();
+    for (std::int64_t i = 0; i < M; ++i)
+        if (stats.itemStart[std::size_t(i) + 1] > stats.itemStart[std::size_t(i)])
+            T.index.push_back(std::int32_t(i));
+    T.rows.resize(Eigen::Index(T.index.size()), K);
+    forChunks(std::int64_t(T.index.size()), [&](int, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t j = begin; j < end; ++j) {
+            // The entries of item i, in slot order.
+            const std::int64_t i = T.index[std::size_t(j)];
+            auto t = T.rows.row(j);
             t.setZero();
             for (std::int64_t g = stats.itemStart[std::size_t(i)];
                  g < stats.itemStart[std::size_t(i) + 1]; ++g) {
                 const std::int64_t e = stats.byItem[std::size_t(g)];
-                t.noalias() += stats.entryRatio[e] *
-                               stats.eTheta.row(stats.entrySlot[std::size_t(e)]).transpose();
+                t.noalias() +=
+                    stats.entryRatio[e] * stats.eTheta.row(stats.entrySlot[std::size_t(e)]);
             }
+        }
+    });
+    thetaSum = columnSums(stats.meanTheta);
+}
+
+void itemGradient(const Side& items, const SparseRowSum& T, const Eigen::VectorXd& thetaSum,
+                  const SidePrior& prior, double scale, Eigen::VectorXd& gradient)
+{
+    const std::int64_t M = items.rows();
+    const Eigen::Index K = items.shp.cols();
+    gradient.resize(2 * M * K);
+    forChunks(M, [&](int, std::int64_t begin, std::int64_t end) {
+        // T's rows of the chunk's items: its index is ascending.
+        std::size_t j =
+            std::size_t(std::lower_bound(T.index.begin(), T.index.end(), std::int32_t(begin)) -
+                        T.index.begin());
+        const Eigen::VectorXd zero = Eigen::VectorXd::Zero(K);
+        for (std::int64_t i = begin; i < end; ++i) {
+            const bool rated = j < T.index.size() && T.index[j] == i;
+            const double* t = rated ? T.rows.row(Eigen::Index(j)).data() : zero.data();
+            if (rated)
+                ++j;
             const double eta = levelMean(items, i, prior.fixedRate);
             for (Eigen::Index k = 0; k < K; ++k) {
                 const double shpHat = prior.shape + scale * items.expLog(i, k) * t[k];

@@ -35,6 +35,7 @@
 //
 // Pure functions and plain structs; the trainer drives them.
 
+#include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/base/state_archive.h"
 #include "core/data/count_data.h"
@@ -172,8 +173,13 @@ struct MinibatchStats
 // g = λ̂ − λ (shape block then rate block, M·K each, item-major) without changing anything;
 // applyItemGradient sets λ ← λ + ρg = (1 − ρ)λ + ρλ̂, refreshes the expectations and sets τ to
 // its optimum given the new λ.
-void itemGradient(const Side& items, const MinibatchStats& stats, const SidePrior& prior,
-                  double scale, Eigen::VectorXd& gradient);
+//
+// The minibatch enters through its global statistic: T_i· = Σ_{u∈B} r_ui eθ_u for each item it
+// rated (T.index ascending; on several ranks, each rank's over its own users, then summed) and
+// Σ_{u∈B} E[θ_u] (thetaSum).
+void itemStatistics(const MinibatchStats& stats, SparseRowSum& T, Eigen::VectorXd& thetaSum);
+void itemGradient(const Side& items, const SparseRowSum& T, const Eigen::VectorXd& thetaSum,
+                  const SidePrior& prior, double scale, Eigen::VectorXd& gradient);
 
 void applyItemGradient(Side& items, const Eigen::VectorXd& gradient, const SidePrior& prior,
                        double rho);

@@ -75,7 +75,7 @@ void PfTrainer::localPhase(int maxIters)
         },
         [&](pf::UserWorkspace& ws) { ws.resize(m_K, m_maxRatings); });
 
-    const std::vector<std::int64_t>& batch = m_rows.rows();
+    const std::vector<std::int64_t>& batch = m_rows.mine();
     m_stats.layout(d.train, batch, m_K);
     const std::int64_t B = std::int64_t(batch.size());
     const pf::LocalOptions local{maxIters, m_options.localTol};
@@ -89,24 +89,76 @@ void PfTrainer::localPhase(int maxIters)
     m_stats.groupByItem(d.cols());
 }
 
-double PfTrainer::step(std::int64_t t)
+double PfTrainer::scale() const
 {
+    return double(m_data->trainingRowCount()) / double(m_rows.rows().size());
+}
+
+StagedTrainer::Round PfTrainer::localStep(std::int64_t)
+{
+    if (!m_sharded) {
+        m_rows.setShard(communicator().shardOf(m_data->trainingRowCount()));
+        m_sharded = true;
+    }
     const bool svi = m_algorithm == PfAlgorithm::Svi;
-    const int iters = svi ? m_options.localIters : 1;
-    const double N = double(m_data->trainingRowCount());
+    m_rows.next(); // a batch step keeps every training user
+    localPhase(svi ? m_options.localIters : 1);
+    pf::itemStatistics(m_stats, m_itemStats, m_thetaSum);
+    m_statistic.clear();
+    m_statistic.sparse(m_itemStats);
+    m_statistic.dense(m_thetaSum);
+    if (communicator().distributed()) {
+        packUsers();
+        m_statistic.sparse(m_userRows);
+    }
     // The adaptive schedule starts its averages from gradients sampled at the initial λ
     // (Ranganath et al. 2013, Algorithm 1); the users fitted meanwhile keep their fits.
-    while (svi && m_stepSizer.needsWarmUp()) {
-        m_rows.next();
-        localPhase(iters);
-        pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_rows.rows().size()),
-                         m_gradient);
-        m_stepSizer.warmUp(m_gradient);
+    return svi && m_stepSizer.needsWarmUp() ? Round::WarmUp : Round::Update;
+}
+
+void PfTrainer::packUsers()
+{
+    const std::vector<std::int64_t>& mine = m_rows.mine();
+    const Eigen::Index K = m_K, levels = m_users.levelRate.size() > 0 ? 1 : 0;
+    m_userRows.index.assign(mine.begin(), mine.end());
+    std::sort(m_userRows.index.begin(), m_userRows.index.end());
+    m_userRows.rows.resize(Eigen::Index(mine.size()), 2 * K + levels);
+    for (Eigen::Index j = 0; j < m_userRows.rows.rows(); ++j) {
+        const std::int64_t u = m_userRows.index[std::size_t(j)];
+        m_userRows.rows.row(j).head(K) = m_users.shp.row(u);
+        m_userRows.rows.row(j).segment(K, K) = m_users.rte.row(u);
+        if (levels)
+            m_userRows.rows(j, 2 * K) = m_users.levelRate[u];
     }
-    m_rows.next(); // a batch step keeps every training user
-    localPhase(iters);
-    pf::itemGradient(m_items, m_stats, m_itemPrior, N / double(m_rows.rows().size()), m_gradient);
-    const double rho = svi ? m_stepSizer.rho(t, &m_gradient) : 1.0;
+}
+
+void PfTrainer::unpackUsers()
+{
+    if (!communicator().distributed())
+        return;
+    const Eigen::Index K = m_K;
+    for (Eigen::Index j = 0; j < m_userRows.rows.rows(); ++j) {
+        const std::int64_t u = m_userRows.index[std::size_t(j)];
+        m_users.shp.row(u) = m_userRows.rows.row(j).head(K);
+        m_users.rte.row(u) = m_userRows.rows.row(j).segment(K, K);
+        if (m_users.levelRate.size() > 0)
+            m_users.levelRate[u] = m_userRows.rows(j, 2 * K);
+        m_users.refresh(u, u + 1);
+    }
+}
+
+void PfTrainer::warmUp()
+{
+    unpackUsers();
+    pf::itemGradient(m_items, m_itemStats, m_thetaSum, m_itemPrior, scale(), m_gradient);
+    m_stepSizer.warmUp(m_gradient);
+}
+
+double PfTrainer::globalUpdate(std::int64_t t)
+{
+    unpackUsers();
+    pf::itemGradient(m_items, m_itemStats, m_thetaSum, m_itemPrior, scale(), m_gradient);
+    const double rho = m_algorithm == PfAlgorithm::Svi ? m_stepSizer.rho(t, &m_gradient) : 1.0;
     pf::applyItemGradient(m_items, m_gradient, m_itemPrior, rho);
     m_itemSums = pf::columnSums(m_items.mean);
     return rho;

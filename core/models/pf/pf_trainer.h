@@ -54,7 +54,7 @@ struct PfOptions : DeclaredOptions<PfOptions>
     static PfOptions fromParams(const ParamValues& values, bool hierarchical);
 };
 
-class PfTrainer final : public Trainer
+class PfTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field ("K = 0, but must be ≥ 1") on bad options
@@ -63,7 +63,6 @@ public:
               std::uint64_t seed);
     ~PfTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     // ELBO (over a seeded subset of eval_users users scaled by N/|S| plus the items' terms;
@@ -87,9 +86,24 @@ public:
     void setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte);
     const std::vector<std::int64_t>& lastBatch() const { return m_rows.rows(); }
 
+protected:
+    // The minibatch (every rank draws the same), the local steps of this rank's users of it,
+    // the items' statistic (T over the rated items, Σ E[θ_u]) and, on several ranks, the
+    // users' new parameters (so that every rank holds every user, as one rank does).
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // The items from the summed statistic (ρ_t, or the adaptive rate).
+    double globalUpdate(std::int64_t t) override;
+    void warmUp() override;
+
 private:
-    // Fits the users of the current step and fills m_stats.
+    // Fits this rank's users of the current step and fills m_stats.
     void localPhase(int maxIters);
+    // The users this rank fitted, as rows [shape, rate, level rate] for the sum over ranks; and
+    // the summed rows (every rank's users) back into m_users.
+    void packUsers();
+    void unpackUsers();
+    double scale() const;
     // Σ of the users' ELBO terms.
     double usersElbo(const std::vector<std::int64_t>& users) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -107,6 +121,11 @@ private:
     StepRows m_rows; // the users of each step
     pf::MinibatchStats m_stats;
     Eigen::VectorXd m_gradient;
+    SparseRowSum m_itemStats;   // T_i· of the rated items (this rank's users', then summed)
+    Eigen::VectorXd m_thetaSum; // Σ_{u∈B} E[θ_u]
+    SparseRowSum m_userRows;    // several ranks: the users fitted this step
+    GlobalStatistic m_statistic;
+    bool m_sharded = false;
     PerThread<pf::UserWorkspace> m_workspaces;
     Eigen::Index m_maxRatings = 0;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
