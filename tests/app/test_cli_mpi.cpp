@@ -134,6 +134,11 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::newRow("lda") << ldaArgs(60);
+    QTest::newRow("hdp") << QStringList{"run",     corpus(),    "--model",
+                                        "hdp",     "--set",     "minibatch=12",
+                                        "--steps", "40",        "--eval-every-steps",
+                                        "10",      "--threads", "1",
+                                        "--quiet"};
     QTest::newRow("hpf") << QStringList{"run",
                                         QString(SVI_TEST_DATA_DIR) + "/ratings/ml100k_style/u.data",
                                         "--model",

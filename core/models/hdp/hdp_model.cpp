@@ -344,28 +344,35 @@ void MinibatchStats::wordStatistic(std::int64_t w, Eigen::Ref<Eigen::VectorXd> o
     }
 }
 
+void wordStatistics(const MinibatchStats& stats, SparseRowSum& S)
+{
+    S.index.clear();
+    for (std::int64_t w = 0; w < stats.vocabulary(); ++w)
+        if (stats.hasWord(w))
+            S.index.push_back(std::int32_t(w));
+    const Eigen::Index n = Eigen::Index(S.index.size());
+    S.rows.resize(n, stats.topics());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        stats.wordStatistic(S.index[std::size_t(i)], S.rows.row(i).transpose());
+}
+
 void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale,
                   double rho)
 {
-    const Eigen::Index V = lambdaT.rows(), T = lambdaT.cols();
-    const double keep = 1.0 - rho, add = rho * scale, floor = rho * eta;
-    lda::forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
-        Eigen::VectorXd s(T);
-        for (Eigen::Index w = begin; w < end; ++w) {
-            auto row = lambdaT.row(w);
-            row = keep * row;
-            row.array() += floor;
-            if (stats.hasWord(w)) {
-                stats.wordStatistic(w, s);
-                row += add * s.transpose();
-            }
-        }
-    });
+    SparseRowSum S;
+    wordStatistics(stats, S);
+    lda::updateTopics(lambdaT, S, eta, scale, rho);
+}
+
+void updateStickStatistic(Eigen::VectorXd& s, const Eigen::VectorXd& S, double scale, double rho)
+{
+    s = (1.0 - rho) * s + (rho * scale) * S;
 }
 
 void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, double scale, double rho)
 {
-    s = (1.0 - rho) * s + (rho * scale) * stats.stickStatistic();
+    updateStickStatistic(s, stats.stickStatistic(), scale, rho);
 }
 
 std::vector<int> sortTopics(MatrixRD& lambdaT, Eigen::VectorXd& s)

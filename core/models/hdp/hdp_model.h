@@ -167,6 +167,9 @@ public:
     void groupByWord(std::int64_t V);
 
     std::int64_t documents() const { return std::int64_t(m_stick.rows()); }
+    int topics() const { return m_T; }
+    // V, as given to groupByWord.
+    std::int64_t vocabulary() const { return std::int64_t(m_wordStart.size()) - 1; }
     // Σ_j Σ_t φ_jtk (T), summed in minibatch order.
     Eigen::VectorXd stickStatistic() const;
     // Σ_j Σ_t n_jw ζ_jwt φ_jt (T) for word w into `out`; zero when w is not in the minibatch.
@@ -190,12 +193,18 @@ private:
     std::vector<std::int64_t> m_cursor;    // scratch of groupByWord
 };
 
+// The minibatch's topic-word statistic, one row per word it holds (S.index ascending, rows
+// S_w· over the T topics): the global statistic the trainer sums over the ranks, and updates λ
+// from by lda::updateTopics (the same blend as LDA's).
+void wordStatistics(const MinibatchStats& stats, SparseRowSum& S);
+
 // λ ← (1 − ρ)λ + ρ(η + scale · S) with S_kw the minibatch's topic-word statistic; all
 // word-major, scale = D/|B|. Parallel over words; deterministic.
 void updateTopics(MatrixRD& lambdaT, const MinibatchStats& stats, double eta, double scale,
                   double rho);
 
-// s ← (1 − ρ)s + ρ · scale · S with S the minibatch's stick statistic.
+// s ← (1 − ρ)s + ρ · scale · S with S the minibatch's stick statistic (stats.stickStatistic()).
+void updateStickStatistic(Eigen::VectorXd& s, const Eigen::VectorXd& S, double scale, double rho);
 void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, double scale,
                           double rho);
 

@@ -115,13 +115,15 @@ hdp::LocalWorkspace& HdpTrainer::fitDocument(const SparseRows& rows, std::int64_
     return ws;
 }
 
-double HdpTrainer::step(std::int64_t t)
+StagedTrainer::Round HdpTrainer::localStep(std::int64_t)
 {
     const CountData& data = *m_data;
-    const double rho = m_algorithm == HdpAlgorithm::Svi ? m_schedule.rho(t) : 1.0;
+    if (!m_sharded) {
+        m_rows.setShard(communicator().shardOf(data.trainingRowCount()));
+        m_sharded = true;
+    }
     m_rows.next(); // a batch step keeps every training document
-    const std::vector<std::int64_t>& batch = m_rows.rows();
-    const double scale = double(data.trainingRowCount()) / double(batch.size());
+    const std::vector<std::int64_t>& batch = m_rows.mine();
 
     ensureWorkspaces(); // before the parallel loop: nothing allocates inside it
     auto t0 = Clock::now();
@@ -134,11 +136,25 @@ double HdpTrainer::step(std::int64_t t)
 
     t0 = Clock::now();
     m_stats.groupByWord(m_V);
-    hdp::updateTopics(m_lambdaT, m_stats, m_options.eta, scale, rho);
-    hdp::updateStickStatistic(m_sticks, m_stats, scale, rho);
+    hdp::wordStatistics(m_stats, m_wordStats);
+    m_stickStats = m_stats.stickStatistic();
+    m_statistic.clear();
+    m_statistic.sparse(m_wordStats);
+    m_statistic.dense(m_stickStats);
+    m_times.update = secondsSince(t0);
+    return Round::Update;
+}
+
+double HdpTrainer::globalUpdate(std::int64_t t)
+{
+    const double rho = m_algorithm == HdpAlgorithm::Svi ? m_schedule.rho(t) : 1.0;
+    const double scale = double(m_data->trainingRowCount()) / double(m_rows.rows().size());
+    auto t0 = Clock::now();
+    lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
+    hdp::updateStickStatistic(m_sticks, m_stickStats, scale, rho);
     if (m_options.sortTopics)
         m_order = hdp::sortTopics(m_lambdaT, m_sticks);
-    m_times.update = secondsSince(t0);
+    m_times.update += secondsSince(t0);
 
     t0 = Clock::now();
     refreshExpectations();

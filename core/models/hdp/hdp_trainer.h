@@ -57,7 +57,7 @@ struct HdpOptions : DeclaredOptions<HdpOptions>
     static const ParamFields<HdpOptions>& fields();
 };
 
-class HdpTrainer final : public Trainer
+class HdpTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field ("T = 0, but must be in [1, 100000]") on
@@ -69,7 +69,6 @@ public:
                std::uint64_t seed);
     ~HdpTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S| plus
@@ -106,6 +105,15 @@ public:
     using StepTimes = lda::StepTimes;
     const StepTimes& lastStepTimes() const { return m_times; }
 
+protected:
+    // The minibatch (every rank draws the same), the local steps of this rank's documents of
+    // it, their word statistics (sparse rows) and stick statistic, summed over the ranks.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // λ and the stick statistic from the summed statistics, the topics' order, the
+    // expectations.
+    double globalUpdate(std::int64_t t) override;
+
 private:
     void refreshExpectations();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
@@ -129,6 +137,10 @@ private:
     StepRows m_rows; // the documents of each step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;
+    SparseRowSum m_wordStats;     // S of the minibatch's words (this rank's, then summed)
+    Eigen::VectorXd m_stickStats; // Σ_j Σ_t φ_jt (T)
+    GlobalStatistic m_statistic;
+    bool m_sharded = false;
     PerThread<hdp::LocalWorkspace> m_workspaces;
     PerThread<lda::LocalWorkspace> m_ldaWorkspaces; // evaluation: the LDA reading of the fit
     Eigen::Index m_maxWords = 0;                    // distinct words of the longest document
