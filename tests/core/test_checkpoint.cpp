@@ -38,8 +38,11 @@ bool sameBits(double a, double b)
 }
 
 // The two evaluations give the same bound and the same metrics, to the bit.
+void comparePreviews(const Preview* a, const Preview* b, const char* when);
+
 void compareEvaluations(const Evaluation& a, const Evaluation& b, const char* when)
 {
+    comparePreviews(a.preview.get(), b.preview.get(), when);
     QVERIFY2(sameBits(a.elbo, b.elbo), qPrintable(QString("%1: ELBO %2 against %3")
                                                       .arg(when)
                                                       .arg(a.elbo, 0, 'g', 17)
@@ -53,6 +56,45 @@ void compareEvaluations(const Evaluation& a, const Evaluation& b, const char* wh
                                 .arg(value, 0, 'g', 17)
                                 .arg(b.metrics.at(key), 0, 'g', 17)));
     }
+}
+
+// The parts of two previews that the numbers of a state decide are equal, to the bit.
+void comparePreviews(const Preview* a, const Preview* b, const char* when)
+{
+    QCOMPARE(a == nullptr, b == nullptr);
+    if (!a)
+        return;
+    const auto same = [&](const auto& x, const auto& y, const char* what) {
+        QVERIFY2(x.rows() == y.rows() && x.cols() == y.cols() &&
+                     std::memcmp(x.data(), y.data(), sizeof(*x.data()) * std::size_t(x.size())) ==
+                         0,
+                 qPrintable(QString("%1: the preview's %2 differ").arg(when, what)));
+    };
+    same(a->atoms, b->atoms, "atoms");
+    same(a->atomWeights, b->atomWeights, "atom weights");
+    QCOMPARE(a->reconstruction.has_value(), b->reconstruction.has_value());
+    if (a->reconstruction)
+        same(*a->reconstruction, *b->reconstruction, "reconstruction");
+    QCOMPARE(a->topics.size(), b->topics.size());
+    for (std::size_t i = 0; i < a->topics.size(); ++i) {
+        QCOMPARE(a->topics[i].index, b->topics[i].index);
+        QCOMPARE(a->topics[i].words, b->topics[i].words);
+        QVERIFY(sameBits(a->topics[i].weight, b->topics[i].weight));
+    }
+    QCOMPARE(a->factors == nullptr, b->factors == nullptr);
+    if (a->factors) {
+        same(a->factors->users, b->factors->users, "user factors");
+        same(a->factors->items, b->factors->items, "item factors");
+    }
+    QCOMPARE(a->graph == nullptr, b->graph == nullptr);
+    if (a->graph)
+        same(a->graph->linkProbability, b->graph->linkProbability, "link probabilities");
+    QCOMPARE(a->covariance == nullptr, b->covariance == nullptr);
+    if (a->covariance)
+        same(a->covariance->model, b->covariance->model, "covariance");
+    QCOMPARE(a->weights == nullptr, b->weights == nullptr);
+    if (a->weights)
+        same(a->weights->mean, b->weights->mean, "weights");
 }
 
 // The first byte at which two states differ, for messages.
@@ -96,9 +138,17 @@ void TestCheckpoint::everyTrainerContinuesFromItsState_data()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("algorithm");
-    for (const AlgorithmEntry& e : Registry::builtin().entries())
+    QTest::addColumn<bool>("adaptive");
+    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
         QTest::newRow((e.model + "/" + e.algorithm).c_str())
-            << QString::fromStdString(e.model) << QString::fromStdString(e.algorithm);
+            << QString::fromStdString(e.model) << QString::fromStdString(e.algorithm) << false;
+        // The adaptive step size keeps state of its own (its running moments and window).
+        for (const ParamSpec& p : e.params)
+            if (p.key == "schedule")
+                QTest::newRow((e.model + "/" + e.algorithm + " adaptive").c_str())
+                    << QString::fromStdString(e.model) << QString::fromStdString(e.algorithm)
+                    << true;
+    }
 }
 
 void TestCheckpoint::everyTrainerContinuesFromItsState()
@@ -114,13 +164,16 @@ void TestCheckpoint::continuesFromItsState()
 {
     QFETCH(QString, model);
     QFETCH(QString, algorithm);
+    QFETCH(bool, adaptive);
     const AlgorithmEntry* e =
         Registry::builtin().find(model.toStdString(), algorithm.toStdString());
     QVERIFY(e);
     if (!smallSettings().count(e->model))
         QSKIP("no small settings (everyModelHasSettings fails)");
     const DataSet data = dataFor(*e);
-    const ParamValues params = smallParams(*e);
+    const ParamValues params =
+        smallParams(*e, adaptive ? ParamValues{{"schedule", ParamValue(std::string("adaptive"))}}
+                                 : ParamValues{});
 
     // The original: steps and evaluations (both may change the state), then its state.
     auto original = e->make(data, params, 11);
@@ -139,7 +192,10 @@ void TestCheckpoint::continuesFromItsState()
     const std::string reread = stateOf(*resumed);
     QVERIFY2(reread == saved, qPrintable(firstDifference(reread, saved)));
 
-    // And both go on the same way: steps, a cheap and a full evaluation, the state.
+    // An evaluation at once reads what the steps left (the keys of its random streams, the
+    // samples kept), then both go on the same way: steps, a cheap and a full evaluation, the
+    // state.
+    compareEvaluations(original->evaluate(false), resumed->evaluate(false), "right after reading");
     for (std::int64_t t = 4; t <= 6; ++t) {
         const double rhoA = original->step(t), rhoB = resumed->step(t);
         QVERIFY2(sameBits(rhoA, rhoB), qPrintable(QString("step %1: ρ differs").arg(t)));
