@@ -21,6 +21,28 @@ double lgam(double x)
     return boost::math::lgamma(x);
 }
 
+Eigen::RowVectorXd psiTotals(const Eigen::VectorXd& totals)
+{
+    Eigen::RowVectorXd psiTotal(totals.size());
+    for (Eigen::Index k = 0; k < totals.size(); ++k)
+        psiTotal[k] = digamma(totals[k]);
+    return psiTotal;
+}
+
+// Row w of E[log β] (of eβ when `exponentiate`) into `out`: ψ of the row on its own (the
+// vectorised ψ may round its tail apart from its packets: a row computed alone or within a
+// block would differ in the last bit).
+void expectLogBetaRow(const MatrixRD& lambdaT, const Eigen::RowVectorXd& psiTotal, Eigen::Index w,
+                      MatrixRD& out, bool exponentiate)
+{
+    const Eigen::Index K = lambdaT.cols();
+    digamma(lambdaT.row(w).data(), out.row(w).data(), K);
+    auto row = out.row(w).array();
+    row -= psiTotal.array();
+    if (exponentiate)
+        row = row.exp();
+}
+
 // E[log β] word-major into `out`, exponentiated when `exponentiate` (see elogBetaT);
 // `caller` names the public function in messages.
 void expectLogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out,
@@ -32,16 +54,10 @@ void expectLogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, Matr
                                     std::to_string(totals.size()) +
                                     " entries, but λ has K = " + std::to_string(K) + " columns");
     out.resize(V, K);
-    Eigen::RowVectorXd psiTotal(K);
-    for (Eigen::Index k = 0; k < K; ++k)
-        psiTotal[k] = digamma(totals[k]);
+    const Eigen::RowVectorXd psiTotal = psiTotals(totals);
     forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
-        const Eigen::Index rows = end - begin;
-        digamma(lambdaT.row(begin).data(), out.row(begin).data(), rows * K);
-        auto block = out.middleRows(begin, rows).array();
-        block.rowwise() -= psiTotal.array();
-        if (exponentiate)
-            block = block.exp();
+        for (Eigen::Index w = begin; w < end; ++w)
+            expectLogBetaRow(lambdaT, psiTotal, w, out, exponentiate);
     });
 }
 
@@ -75,6 +91,16 @@ Eigen::VectorXd topicTotals(const MatrixRD& lambdaT)
 void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
 {
     expectLogBetaT(lambdaT, totals, out, false, "elogBetaT");
+}
+
+void expElogBetaRows(const MatrixRD& lambdaT, const Eigen::VectorXd& totals,
+                     const std::vector<std::int32_t>& words, MatrixRD& out)
+{
+    const Eigen::RowVectorXd psiTotal = psiTotals(totals);
+    const Eigen::Index n = Eigen::Index(words.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        expectLogBetaRow(lambdaT, psiTotal, words[std::size_t(i)], out, true);
 }
 
 void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)

@@ -73,7 +73,13 @@ void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD&
 
 // eβ(w, k) = exp(E[log β_kw]) = exp(ψ(λ_kw) − ψ(Σ_v λ_kv)), word-major (V×K), given
 // `totals` = topicTotals(lambdaT). Parallel over words (OpenMP); `out` is resized if needed.
+// Each word's row is computed on its own, so a row has the same bits whichever of these
+// functions computed it.
 void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out);
+// The same for the rows `words` of `out` only (V×K already), the others left as they are: a
+// step needs eβ only at the words of its documents.
+void expElogBetaRows(const MatrixRD& lambdaT, const Eigen::VectorXd& totals,
+                     const std::vector<std::int32_t>& words, MatrixRD& out);
 
 // E_q[log p(β | η)] − E_q[log q(β | λ)] = −KL(q(β) ‖ p(β)), summed over the K topics:
 //   Σ_k { log Γ(Vη) − V log Γ(η) + Σ_w (η − λ_kw) E[log β_kw]

@@ -59,6 +59,30 @@ void LdaTrainer::refreshExpectations()
 {
     m_totals = lda::topicTotals(m_lambdaT);
     lda::expElogBetaT(m_lambdaT, m_totals, m_expElogBetaT);
+    m_expFresh = true;
+}
+
+void LdaTrainer::refreshStepWords()
+{
+    if (m_expFresh)
+        return;
+    const SparseRows& train = m_data->train;
+    m_wordSeen.assign(std::size_t(m_V), 0);
+    m_stepWords.clear();
+    for (std::int64_t row : m_rows.mine())
+        for (std::int32_t w : train.rowCols(row))
+            if (!m_wordSeen[std::size_t(w)]) {
+                m_wordSeen[std::size_t(w)] = 1;
+                m_stepWords.push_back(w);
+            }
+    lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
+}
+
+const lda::MatrixRD& LdaTrainer::expElogBetaT()
+{
+    if (!m_expFresh)
+        refreshExpectations();
+    return m_expElogBetaT;
 }
 
 void LdaTrainer::setLambdaT(const MatrixRD& lambdaT)
@@ -94,6 +118,9 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
         m_sharded = true;
     }
     m_rows.next(); // a batch step keeps every training document
+    const auto te = Clock::now();
+    refreshStepWords();
+    m_times.expectation = secondsSince(te);
     localPhase();
     const auto t0 = Clock::now();
     lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
@@ -127,11 +154,10 @@ double LdaTrainer::globalUpdate(std::int64_t t)
         rho = svi ? m_stepSizer.rho(t, nullptr) : 1.0;
         lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
     }
+    // The totals now; eβ at the words the next step's documents hold, then.
+    m_totals = lda::topicTotals(m_lambdaT);
+    m_expFresh = false;
     m_times.update += secondsSince(t0);
-
-    const auto t1 = Clock::now();
-    refreshExpectations();
-    m_times.expectation = secondsSince(t1);
     return rho;
 }
 
@@ -167,6 +193,8 @@ bool LdaTrainer::diverged() const
 
 Evaluation LdaTrainer::evaluate(bool full)
 {
+    if (!m_expFresh)
+        refreshExpectations();
     return fullOrCheap(
         full, [&] { return evaluateOn(m_data->trainingRows(), m_evalDocs.scored, true); },
         [&] { return evaluateOn(m_evalDocs.cheapElbo, m_evalDocs.cheapScored, false); });

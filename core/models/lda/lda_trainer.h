@@ -77,8 +77,9 @@ public:
 
     // λ word-major: lambdaT()(w, k) = λ_kw (V×K).
     const lda::MatrixRD& lambdaT() const { return m_lambdaT; }
-    // exp(E[log β]) word-major, as the next local step will use it.
-    const lda::MatrixRD& expElogBetaT() const { return m_expElogBetaT; }
+    // exp(E[log β]) word-major under the current λ (refreshed whole when a step left only the
+    // rows of its documents' words fresh).
+    const lda::MatrixRD& expElogBetaT();
     // Replaces λ (V×K) and refreshes the expectations; for tests and checkpoints.
     void setLambdaT(const lda::MatrixRD& lambdaT);
     double alpha() const { return m_alpha; }
@@ -100,7 +101,10 @@ protected:
     void warmUp() override;
 
 private:
+    // exp(E[log β]) of every word, from λ; or of the words of this rank's documents of the
+    // step (all a step reads), after the totals.
     void refreshExpectations();
+    void refreshStepWords();
     // Local steps of this rank's documents of the minibatch under the current eβ; fills m_stats.
     void localPhase();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
@@ -125,7 +129,10 @@ private:
     lda::MinibatchStats m_stats;
     SparseRowSum m_wordStats; // S of the minibatch's words (this rank's, then summed)
     GlobalStatistic m_statistic;
-    bool m_sharded = false; // the communicator's shard is set on m_rows
+    bool m_sharded = false;                // the communicator's shard is set on m_rows
+    bool m_expFresh = false;               // every row of m_expElogBetaT is that of the current λ
+    std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
+    std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
     Eigen::Index m_maxWords = 0; // distinct words of the longest document
     // Rows with held-out entries (the test documents of document completion; for ratings, also
