@@ -41,11 +41,8 @@ public:
         for (std::size_t at = 0; at < values.size(); at += kPiece) {
             const int n = int(std::min(kPiece, values.size() - at));
             double* data = values.data() + at;
-            // Reduce to rank 0, then broadcast: every rank holds the same bits.
-            check(MPI_Reduce(m_rank == 0 ? MPI_IN_PLACE : data, m_rank == 0 ? data : nullptr, n,
-                             MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD),
-                  "MPI_Reduce");
-            check(MPI_Bcast(data, n, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+            check(MPI_Allreduce(MPI_IN_PLACE, data, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+                  "MPI_Allreduce");
         }
         m_bytesSent += values.size() * sizeof(double);
     }

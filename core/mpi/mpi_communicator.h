@@ -2,9 +2,13 @@
 // The Communicator of a run on several MPI ranks (MPI_COMM_WORLD), and the process's MPI
 // lifetime. Only this folder includes <mpi.h>; it is built when MPI is found (SVI_HAVE_MPI).
 //
-// Every sum is a reduction to rank 0 followed by a broadcast, so that every rank holds the very
-// same bits (an all-reduce may round differently on different ranks, and ranks whose global
-// parameters drift apart by a bit would go on as different runs).
+// Every sum is one MPI_Allreduce (MPI_SUM on doubles). Ranks must hold the very same bits
+// afterwards (ranks whose global parameters drifted apart by a bit would go on as different
+// runs): Open MPI's all-reduce algorithms (recursive doubling, ring, Rabenseifner's) reduce each
+// element once along one ring or pairwise with a commutative addition, which gives that. A
+// reduction to rank 0 then a broadcast guarantees it by construction, but took 1.5× as long for
+// 16 MB here (16.3 ms against 10.6 ms on two ranks); MPI_Reduce_scatter_block then
+// MPI_Allgather, 13×.
 
 #include "core/base/communicator.h"
 

@@ -188,7 +188,9 @@ void LdaTrainer::visitState(StateArchive& a)
 
 bool LdaTrainer::diverged() const
 {
-    return !m_lambdaT.allFinite() || !(m_lambdaT.array() > 0.0).all();
+    // λ's entries are positive sums of positive terms, so NaN or infinity anywhere shows in its
+    // topics' totals (computed at every update): O(K), not O(V K) at every step.
+    return !m_totals.allFinite() || !(m_totals.array() > 0.0).all();
 }
 
 Evaluation LdaTrainer::evaluate(bool full)
