@@ -124,14 +124,20 @@ public:
 
     // A sequence of objects (or of vectors, arrays…): its length, then each as "<name>[i]".
     // Reading resizes the vector to the stored length (its elements default-constructed, then
-    // filled).
+    // filled); a vector of elements that cannot be default-constructed (a GaussianQ) has the
+    // length the run gives it, and a stored length that differs is another run's.
     template <typename T>
     requires(!std::is_arithmetic_v<T>) void field(std::string_view name, std::vector<T>& items)
     {
         std::int64_t n = std::int64_t(items.size());
         scalar(std::string(name) + "#", n);
-        if (m_reading)
-            items.resize(checkedCount(name, n));
+        if constexpr (std::is_default_constructible_v<T>) {
+            if (m_reading)
+                items.resize(checkedCount(name, n));
+        } else if (m_reading && n != std::int64_t(items.size())) {
+            throw StateError(mismatch(std::string(name) + "#", std::to_string(n) + " items",
+                                      std::to_string(items.size())));
+        }
         for (std::size_t i = 0; i < items.size(); ++i)
             field(std::string(name) + "[" + std::to_string(i) + "]", items[i]);
     }

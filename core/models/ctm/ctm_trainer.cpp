@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace svi {
 namespace {
@@ -87,6 +89,58 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
 }
 
 CtmTrainer::~CtmTrainer() = default;
+
+void CtmTrainer::visitState(StateArchive& a)
+{
+    const bool meanField = m_method == CtmMethod::MeanField;
+    const bool simple = m_options.bound == CtmBound::Simple; // never for mean-field
+    a.field("q", m_q);
+    if (!meanField) { // lgmUpdate's AdaGrad states: the mean's always, the root's for S-DSVI
+        a.field("mean_opt", m_meanOpt);
+        if (m_algorithm == LgmAlgorithm::SDsvi)
+            a.field("root_opt", m_rootOpt);
+    }
+    if (m_options.learnPrior) {
+        // The prior is listed, not formed again from the sums: mean-field sets it only at the
+        // end of a pass while the sums move with every document, and a Σ whose Cholesky
+        // factorisation failed keeps the last one.
+        a.field("sum_mean", m_sumMean);
+        a.field("sum_outer", m_sumOuter);
+        a.field("prior_mean", m_prior.mean);
+        a.field("prior_precision", m_prior.precision);
+        a.field("prior_log_det", m_prior.logDetCovariance);
+    }
+    a.field("non_finite", m_nonFinite);
+    if (meanField) {
+        // β is the last M-step's, while the pass's counts already hold this pass's documents.
+        a.field("topics", m_beta);
+        a.field("pass_counts", m_mfCounts);
+        a.field("pass_bound", m_mfBoundSum);
+        a.field("objective", m_mfObjective);
+    } else if (simple) {
+        a.field("closed_form", m_closedForm);
+        a.field("doc_theta", m_docTheta);
+        a.field("topic_sums", m_topicSums);
+        a.field("topic_totals", m_topicTotals);
+    } else {
+        a.field("alpha", m_alpha);
+        a.field("topics_opt", m_topicsOpt);
+        // A batch of eq. 62's gradients spans topics_batch steps.
+        a.field("batch_words", m_batchWords);
+        a.field("batch_mass", m_batchMass);
+        a.field("batch_count", m_batchCount);
+    }
+    if (!a.loading() || meanField)
+        return;
+    // β as the steps form it: exp α (the simple bound's random start until its closed form),
+    // then the closed form from the sums, when next read.
+    if (simple && m_closedForm) {
+        m_topicsStale = true;
+    } else {
+        m_beta = m_alpha.transpose().array().exp();
+        m_topicsStale = false;
+    }
+}
 
 void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
                               std::span<const float> counts, Rng& rng, LgmGradients& out,

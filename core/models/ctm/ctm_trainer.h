@@ -49,6 +49,9 @@ public:
     std::int64_t itemCount() const override { return std::int64_t(m_docs.size()); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // The documents' q and AdaGrads, μ, Σ and their sums, the topics' state (α, its AdaGrad and
+    // batch; the simple bound's sums; mean-field's β and pass sums), the flags; β is recomputed.
+    void visitState(StateArchive& archive) override;
 
     // Updates the q of training document `doc` (an index into the training documents) with
     // step size ρ, its draws seeded by t; the globals follow unless `globalsToo` is false.

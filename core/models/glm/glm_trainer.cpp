@@ -69,6 +69,15 @@ void GlmLocal::updateExtra(std::int64_t t, double, bool, double meanExtra, doubl
     m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
 }
 
+void GlmLocal::visitState(StateArchive& a)
+{
+    if (!learning())
+        return;
+    a.field("noise_sd", m_noiseSd);
+    if (a.loading()) // as updateExtra builds it (the constructor's too, from the given sd)
+        m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
+}
+
 GlmTrainer::GlmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GlmOptions& options,
                        std::uint64_t seed)
     : LinearLgmTrainer(data, algorithm, options.checked().lgm,

@@ -59,6 +59,8 @@ public:
     double predictiveMean(std::int64_t i, double m, double v) const override;
     void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
                      double scaledExtra) override;
+    // The learnt noise sd (nothing when it is fixed); the likelihood is rebuilt from it.
+    void visitState(StateArchive& archive) override;
 
     double noiseSd() const { return m_noiseSd; }
 

@@ -239,6 +239,12 @@ double GmeLocal::klSigmaGradient() const
     return 2.0 / m_sigma - 2.0 * m_sigma / (m_tau * m_tau);
 }
 
+void GmeLocal::visitState(StateArchive& a)
+{
+    a.field("sigma", m_sigma);
+    a.field("sigma_opt", m_sigmaOpt);
+}
+
 void GmeLocal::updateExtra(std::int64_t, double rho, bool natural, double, double scaledDelta)
 {
     if (natural) {

@@ -87,6 +87,8 @@ public:
     void updateExtra(std::int64_t t, double rho, bool natural, double meanExtra,
                      double scaledExtra) override;
     bool extraFinite() const override { return std::isfinite(m_sigma) && m_sigma > 0; }
+    // σ of q(w2) and its AdaGrad state (S-DSVI's steps); nothing is derived.
+    void visitState(StateArchive& archive) override;
 
     double sigma() const { return m_sigma; }         // q(w2) = Rayleigh(σ): E[w2] = σ √(π/2)
     void setSigma(double sigma) { m_sigma = sigma; } // tests

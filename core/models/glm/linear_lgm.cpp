@@ -108,6 +108,22 @@ LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm,
 
 LinearLgmTrainer::~LinearLgmTrainer() = default;
 
+void LinearLgmTrainer::visitState(StateArchive& a)
+{
+    a.field("q", m_q); // with the precision FixedPoint's natural steps keep between them
+    // lgmUpdate's AdaGrad states: the mean's for the hybrids and S-DSVI, the root's for S-DSVI.
+    if (m_algorithm == LgmAlgorithm::HybridMcSsvi || m_algorithm == LgmAlgorithm::BatchHybrid ||
+        m_algorithm == LgmAlgorithm::SDsvi)
+        a.field("mean_opt", m_meanOpt);
+    if (m_algorithm == LgmAlgorithm::SDsvi)
+        a.field("root_opt", m_rootOpt);
+    a.field("rows", m_rows);
+    if (m_algorithm == LgmAlgorithm::FixedPoint)
+        a.field("converged", m_converged);
+    a.field("local", *m_local);
+    visitModelState(a);
+}
+
 void LinearLgmTrainer::gather(Chunk& c, const std::vector<std::int64_t>& rows, std::int64_t begin,
                               std::int64_t end) const
 {

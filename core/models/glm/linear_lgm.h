@@ -72,6 +72,9 @@ public:
         (void)t, (void)rho, (void)natural, (void)meanExtra, (void)scaledExtra;
     }
     virtual bool extraFinite() const { return true; }
+    // Checkpoints: the extra globals and their optimizers' state (what updateExtra changes),
+    // recomputing what is derived from them; none by default.
+    virtual void visitState(StateArchive& archive) { (void)archive; }
 };
 
 // A LocalModel whose rows carry a likelihood p(y | f): the labels' support, whether they are
@@ -167,6 +170,9 @@ public:
     bool diverged() const override;
     // FixedPoint: the last step moved no mean or covariance entry by more than 1e-10 relative.
     bool converged() const override { return m_converged; }
+    // q(w), its AdaGrads, the sampler and the fixed point's flag, then the local model's and
+    // the subclass's extras (LocalModel::visitState, visitModelState); nothing is recomputed.
+    void visitState(StateArchive& archive) final;
 
     LgmAlgorithm algorithm() const { return m_algorithm; }
     const GaussianQ& posterior() const { return m_q; }
@@ -181,6 +187,11 @@ public:
     const LgmGradients& lastGradients() const { return m_grads; }
     // The bound over every training row (tests).
     double bound() const;
+
+protected:
+    // Checkpoints: a subclass's state beyond q(w) and the local model's (visitState calls it
+    // last); none by default.
+    virtual void visitModelState(StateArchive& archive) { (void)archive; }
 
 private:
     struct Chunk

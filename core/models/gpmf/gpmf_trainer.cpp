@@ -8,6 +8,7 @@
 #include <numeric>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 namespace svi {
 namespace {
@@ -122,6 +123,40 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
 }
 
 GpmfTrainer::~GpmfTrainer() = default;
+
+void GpmfTrainer::visitState(StateArchive& a)
+{
+    a.field("users", m_users);
+    a.field("items", m_items);
+    // lgmUpdate's AdaGrad states: the mean's unless MC-SSVI, the root's for S-DSVI.
+    if (m_algorithm != LgmAlgorithm::McSsvi)
+        a.field("mean_opt", m_meanOpt);
+    if (m_algorithm == LgmAlgorithm::SDsvi)
+        a.field("root_opt", m_rootOpt);
+    if (m_options.learnPrior)
+        a.field("prior_variance", m_priorVar);
+    a.field("non_finite", m_nonFinite);
+    if (m_learnCuts) {
+        a.field("cut_params", m_cutParams);
+        a.field("cut_opt", m_cutOpt);
+        a.field("cut_grad", m_cutGrad); // the users' half-sweep so far
+        a.field("last_cut_grad", m_lastCutGrad);
+    }
+    if (!a.loading())
+        return;
+    for (Side side : {Side::Users, Side::Items}) {
+        auto& moments = m_secondMoment[int(side)];
+        for (std::size_t c = 0; c < moments.size(); ++c)
+            moments[c] = secondMoment(qs(side)[c]);
+    }
+    if (m_learnCuts)
+        // The cut points as the last step of them left them: before it, the constructor's
+        // (b from its log gaps would differ from them in rounding).
+        m_lik = m_cutOpt.steps() > 0
+                    ? makeOrdinalLikelihood(gpmf::cutsFromParams(m_cutParams), m_options.slope)
+                    : gpmf::makeObservationLikelihood(m_obs.kind, m_obs.categories, m_options.slope,
+                                                      m_options.delta);
+}
 
 void GpmfTrainer::columnOf(std::int64_t t, Side& side, std::int64_t& column, std::int64_t& n) const
 {

@@ -60,6 +60,9 @@ public:
     std::int64_t itemCount() const override { return m_obs.trainCount(); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // The columns' q and AdaGrads, σ_U², σ_V², the flag, the cut points' parameters, AdaGrad and
+    // gradient sums; each column's tr S + |m|² and the cut points' likelihood are recomputed.
+    void visitState(StateArchive& archive) override;
 
     // The column step t updates (which side, which column) and its update count n (≥ 1).
     void columnOf(std::int64_t t, Side& side, std::int64_t& column, std::int64_t& n) const;

@@ -126,6 +126,11 @@ public:
 
     static constexpr std::int64_t kMaxCubicRows = 5000;
 
+protected:
+    // The optimal bound's statistics, v2's last step size and flag; v2's objective is
+    // recomputed (the kernel, hyperparameters and inducing points are fixed by the setup).
+    void visitModelState(StateArchive& archive) override;
+
 private:
     SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);

@@ -352,6 +352,27 @@ double SgpTrainer::step(std::int64_t t)
     return 1.0;
 }
 
+void SgpTrainer::visitModelState(StateArchive& a)
+{
+    if (m_bound == SgpBound::Optimal) {
+        // Listed rather than solved again: solving also sets q, and the statistics are read
+        // by every evaluation after the step that formed them.
+        a.field("solved", m_solved);
+        a.field("a", m_a);
+        a.field("b", m_b);
+        a.field("y_by", m_yby);
+        a.field("log_det_b", m_logDetB);
+    }
+    if (m_bound == SgpBound::V2 && algorithm() == LgmAlgorithm::FixedPoint) {
+        a.field("v2_converged", m_v2Converged);
+        a.field("v2_rho", m_v2Rho);
+        // The objective at the current q, a cache: the next round forms it again (the same
+        // bits) when it is NaN.
+        if (a.loading())
+            m_v2Objective = std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
 bool SgpTrainer::converged() const
 {
     if (m_bound == SgpBound::Optimal)
