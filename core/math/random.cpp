@@ -1,7 +1,5 @@
 #include "core/math/random.h"
 
-#include "core/base/state_archive.h"
-
 #include <cmath>
 #include <initializer_list>
 
@@ -28,16 +26,6 @@ Rng::Rng(std::uint64_t seed)
     std::uint64_t x = seed;
     for (auto& s : m_s)
         s = splitmix64(x);
-}
-
-void Rng::visitState(StateArchive& a)
-{
-    a.field("state0", m_s[0]);
-    a.field("state1", m_s[1]);
-    a.field("state2", m_s[2]);
-    a.field("state3", m_s[3]);
-    a.field("spare", m_spare);
-    a.field("has_spare", m_hasSpare);
 }
 
 Rng Rng::stream(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c)

@@ -13,8 +13,6 @@
 
 namespace svi {
 
-class StateArchive;
-
 class Rng
 {
 public:
@@ -38,9 +36,6 @@ public:
     bool bernoulli(double p) { return uniform() < p; }
     // Uniform integer in [0, n), n > 0, without modulo bias.
     std::uint64_t below(std::uint64_t n);
-
-    // Checkpoints: the generator's position (its four words and the spare normal).
-    void visitState(StateArchive& a);
 
 private:
     std::uint64_t m_s[4];
