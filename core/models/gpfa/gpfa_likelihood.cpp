@@ -58,7 +58,8 @@ CollapsedLikelihood::CollapsedLikelihood(DenseDataPtr data, const std::vector<st
 
     for (Eigen::MatrixXd* m : {&m_C, &m_lambda, &m_t, &m_g, &m_acc})
         m->setZero(m_D, m_D);
-    m_llt = Eigen::LLT<Eigen::MatrixXd>(m_D);
+    // m_llt takes its storage at its first factorisation (and keeps it): assigning it a
+    // pre-sized LLT would copy that LLT's status before anything set it (undefined; UBSan).
     m_p.resize(m_D, kBlock);
     std::int64_t widest = 0; // the most V columns a block can need
     {
