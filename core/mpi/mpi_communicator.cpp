@@ -114,7 +114,7 @@ private:
         }
         sum({m_block.data(), std::size_t(m_block.size())});
         s.index.assign(m_all.begin(), m_all.end());
-        s.rows = m_block;
+        s.rows.swap(m_block); // no copy: the two buffers trade places, each reused next step
     }
 
     int m_rank = 0, m_size = 1;

@@ -13,15 +13,15 @@ struct CliResult
     QString out, err;
 };
 
-// Runs svi with `args` in `dir` (the current folder when empty) and `env`.
-inline CliResult runCli(const QStringList& args, int timeoutMs = 120000, const QString& dir = {},
-                        const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+// Runs `program` with `args` in `dir` (the current folder when empty) and `env`.
+inline CliResult runProgram(const QString& program, const QStringList& args, int timeoutMs,
+                            const QString& dir, const QProcessEnvironment& env)
 {
     QProcess p;
     if (!dir.isEmpty())
         p.setWorkingDirectory(dir);
     p.setProcessEnvironment(env);
-    p.start(SVI_CLI, args);
+    p.start(program, args);
     CliResult r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -32,6 +32,13 @@ inline CliResult runCli(const QStringList& args, int timeoutMs = 120000, const Q
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// Runs svi with `args` in `dir` (the current folder when empty) and `env`.
+inline CliResult runCli(const QStringList& args, int timeoutMs = 120000, const QString& dir = {},
+                        const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    return runProgram(SVI_CLI, args, timeoutMs, dir, env);
 }
 
 } // namespace test_support

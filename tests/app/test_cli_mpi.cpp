@@ -39,19 +39,9 @@ QProcessEnvironment mpiEnvironment()
 
 CliResult runMpi(int ranks, const QStringList& args)
 {
-    QProcess p;
-    p.setProcessEnvironment(mpiEnvironment());
-    p.start(MPIEXEC, QStringList{"-np", QString::number(ranks), "--oversubscribe", SVI_CLI} + args);
-    CliResult r;
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test_support::runProgram(
+        MPIEXEC, QStringList{"-np", QString::number(ranks), "--oversubscribe", SVI_CLI} + args,
+        300000, {}, mpiEnvironment());
 }
 
 QString corpus()
