@@ -37,9 +37,13 @@ int cmdCompare(const std::vector<std::string>& args)
         throw UsageError("--repeats = " + std::to_string(repeats) + ", but must be in [1, 1000]");
     if (a.run.threads > 0)
         omp_set_num_threads(a.run.threads);
+    // Under MPI every rank runs every run on its shard; the lead alone speaks and writes.
+    const bool lead = ranks().rank() == 0;
+    const bool quiet = a.quiet || !lead;
     const QString dir = QString::fromStdString(a.out);
-    makeFolder(dir);
-    const PreparedRun base = prepareShared(a.run, a.quiet);
+    if (lead)
+        makeFolder(dir);
+    const PreparedRun base = prepareShared(a.run, quiet);
 
     std::vector<Pick> picks = picksOf(a.options["--algorithms"], base.run.model);
     if (picks.empty())
@@ -69,23 +73,25 @@ int cmdCompare(const std::vector<std::string>& args)
                                     (repeats > 1 ? " #" + std::to_string(r + 1) : "");
             const Summary s =
                 runAndWrite(p, dir + "/" + QString::fromStdString(folderName(picks[i], r, repeats)),
-                            a.quiet, tag);
+                            quiet, tag);
             results.push_back(compareRunOf(*p.entry, p.run.seed, r, s));
             anyFailed = anyFailed || exitStatus(s) != 0;
-            if (!a.quiet && exitStatus(s) != 0)
+            if (!quiet && exitStatus(s) != 0)
                 std::fprintf(stderr, "%s: %s\n", tag.c_str(), s.message.c_str());
         }
     // Interrupted: the runs done so far (the last one cancelled) are tabulated, the rest not run.
     const bool interrupted = interruptedBySignal();
-    if (interrupted)
+    if (interrupted && lead)
         std::fprintf(stderr, "svi compare: interrupted after %zu of %zu runs\n", results.size(),
                      planned);
+    if (!lead)
+        return interrupted ? 130 : anyFailed ? 3 : 0;
 
     const CompareTable table = aggregate(results, metrics);
     writeFileAtomically(dir + "/results.csv", compareCsv(table));
     writeFileAtomically(dir + "/results.json", compareJson(table));
     writeFileAtomically(dir + "/results.tex", compareTex(table));
-    if (!a.quiet) {
+    if (!quiet) {
         std::fprintf(stderr, "\n%-34s", "algorithm");
         for (const CompareColumn& c : table.columns)
             std::fprintf(stderr, " %22s", c.metric.key.c_str());

@@ -66,7 +66,8 @@ void setRanks(Communicator& world);
 // Which run a checkpoint of `p` belongs to.
 CheckpointIdentity identityOf(const PreparedRun& p);
 // True once SIGINT or SIGTERM arrived during a run of runAndWrite (the run then ends as
-// cancelled): a caller with more runs to go stops too.
+// cancelled): a caller with more runs to go stops too. Under MPI the lead rank's answer, on
+// every rank (a collective: every rank calls it at the same point).
 bool interruptedBySignal();
 // The exit status for a run's ending: 0 normal, 2 bad input, 3 failed or diverged.
 int exitStatus(const Summary& summary);

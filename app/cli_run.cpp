@@ -116,8 +116,17 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet)
                      given.data.files.empty() || given.data.files.front() == kDefaultImage
                          ? "the default image"
                          : given.data.files.front().c_str());
+    // On several ranks, each reads only its part of the files when the model's trainers keep to
+    // their rank's rows and the format allows it; otherwise every rank reads them whole.
+    int entries = 0, readingParts = 0;
+    for (const AlgorithmEntry& e : Registry::builtin().entries())
+        if (e.model == given.model && (given.algorithm.empty() || e.algorithm == given.algorithm)) {
+            ++entries;
+            readingParts += e.readsParts ? 1 : 0;
+        }
+    const bool inParts = ranks().distributed() && entries > 0 && readingParts == entries;
     try {
-        p.data = prepareData(given.data);
+        p.data = prepareData(given.data, builtinDataKinds(), inParts ? &ranks() : nullptr);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -172,7 +181,10 @@ std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p)
 
 bool interruptedBySignal()
 {
-    return g_interrupted.load();
+    // Under MPI the lead's answer is every rank's, so that all go on or stop together.
+    std::string agreed(1, g_interrupted.load() ? '1' : '0');
+    ranks().broadcast(agreed);
+    return agreed == "1";
 }
 
 int exitStatus(const Summary& summary)

@@ -14,8 +14,11 @@
 //
 // Thread-safety: driven by the run's thread only.
 
+#include "core/base/shard.h"
+
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -58,15 +61,6 @@ private:
     std::vector<SparseRowSum*> m_sparse;
 };
 
-// This rank's share [begin, end) of n items: contiguous blocks, in rank order, that differ in
-// size by at most one.
-struct Shard
-{
-    std::int64_t begin = 0, end = 0;
-    bool contains(std::int64_t i) const { return i >= begin && i < end; }
-    std::int64_t size() const { return end - begin; }
-};
-
 class Communicator
 {
 public:
@@ -75,7 +69,19 @@ public:
     virtual int rank() const { return 0; }
     virtual int size() const { return 1; }
     bool distributed() const { return size() > 1; }
+    // This rank's share of n items: contiguous blocks, in rank order, that differ in size by at
+    // most one.
     Shard shardOf(std::int64_t n) const { return {n * rank() / size(), n * (rank() + 1) / size()}; }
+    // The rows this rank owns among n: `held`, the rows it holds when the data were read in
+    // parts (each rank only its own), otherwise shardOf(n). A rank trains on and evaluates the
+    // items of its rows.
+    Shard ownedRows(std::int64_t n, const std::optional<Shard>& held) const
+    {
+        return held ? *held : shardOf(n);
+    }
+    // The items of `items` (row indices, in any order) among `rows`, in their order; every item
+    // on one rank. An evaluation sums its terms over these, then sum()s the partial sums.
+    std::vector<std::int64_t> mine(std::span<const std::int64_t> items, Shard rows) const;
 
     // Sums every listed buffer over the ranks, in place (one round for the dense buffers
     // together, one per sparse set). Local: the identity.
@@ -84,6 +90,11 @@ public:
     virtual void sum(std::span<double> values) { (void)values; }
     // Every rank receives rank 0's `bytes`.
     virtual void broadcast(std::string& bytes) { (void)bytes; }
+    // The message of the lowest rank whose `mine` is not empty (its first kMessageBytes bytes),
+    // or "" when every rank's is: how ranks agree that a collective task failed on one of them
+    // and say why on all. Built on sum().
+    static constexpr std::size_t kMessageBytes = 1024;
+    std::string firstMessage(const std::string& mine);
 
     // Bytes this rank has sent through the collectives so far (an estimate of what the
     // algorithm of each collective moves; 0 locally). For benchmarks.
@@ -92,6 +103,10 @@ public:
 protected:
     std::uint64_t m_bytesSent = 0;
 };
+
+// The positions among `ascending` (sorted row indices, e.g. a data set's training rows) of
+// those in `rows`: contiguous, since the rows are.
+Shard positionsIn(const std::vector<std::int64_t>& ascending, Shard rows);
 
 // The communicator of a run on one process.
 Communicator& localCommunicator();

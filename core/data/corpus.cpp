@@ -121,13 +121,22 @@ std::optional<std::string> corpusProblem(const Corpus& corpus)
     return std::nullopt;
 }
 
-CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o)
+CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
+                            const CorpusPartInfo* part)
 {
     if (auto problem = o.validate())
         invalid(*problem);
     if (auto problem = corpusProblem(corpus))
         invalid(*problem);
-    const std::int64_t total = corpus.stats().tokens;
+    if (part && std::int64_t(part->tokens.size()) != corpus.documents())
+        invalid("a corpus part's tokens (" + std::to_string(part->tokens.size()) +
+                ") do not match its documents (" + std::to_string(corpus.documents()) + ")");
+    const auto tokensOf = [&](std::int64_t d) {
+        return part ? part->tokens[std::size_t(d)] : corpus.docs.rowTotal(d);
+    };
+    const std::int64_t total =
+        part ? std::llround(std::accumulate(part->tokens.begin(), part->tokens.end(), 0.0))
+             : corpus.stats().tokens;
     if (total == 0)
         invalid("'" + corpus.source + "' has no words (" + std::to_string(corpus.documents()) +
                 " documents, 0 tokens)");
@@ -149,7 +158,7 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o)
     std::vector<std::int64_t> eligible; // indices into `docs`
     double kept = 0.0;
     for (std::int64_t i = 0; i < N; ++i) {
-        const double n = in.rowTotal(docs[std::size_t(i)]);
+        const double n = tokensOf(docs[std::size_t(i)]);
         kept += n;
         if (n >= 2.0)
             eligible.push_back(i);
@@ -227,6 +236,11 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o)
         }
         data->train.appendRow(trainCols, trainCounts);
         data->heldOut.appendRow(heldCols, heldCounts);
+    }
+    if (part) { // the part's documents among those kept
+        const auto first = std::lower_bound(docs.begin(), docs.end(), part->held.begin);
+        const auto last = std::lower_bound(first, docs.end(), part->held.end);
+        data->heldRows = Shard{first - docs.begin(), last - docs.begin()};
     }
     data->finalise();
     return data;

@@ -64,6 +64,14 @@ struct CorpusOptions
 // is wrong first, naming the document, or std::nullopt.
 std::optional<std::string> corpusProblem(const Corpus& corpus);
 
+// A corpus read in parts, each rank of a distributed run reading only its documents (rows of
+// the other parts are empty in its Corpus::docs): what the split needs of every document.
+struct CorpusPartInfo
+{
+    Shard held;                 // the documents read here
+    std::vector<double> tokens; // every document's number of tokens (all the parts')
+};
+
 // Subsamples and splits (see the top of this file):
 //   - with maxDocuments, that many documents are drawn without replacement (stream "subsa" of
 //     the seed) and kept in their order;
@@ -76,6 +84,10 @@ std::optional<std::string> corpusProblem(const Corpus& corpus);
 // kind = "documents", columnNames = vocabulary, rowNames = docNames; finalise() is called.
 // Throws std::invalid_argument naming the problem: invalid options, a malformed corpus, a corpus
 // without any word, or heldOut leaving no training document.
-CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& options);
+// With `part`, the corpus holds only the part's documents: the choices above use every
+// document's tokens from `part`, so that they are those of the whole corpus, and the data's
+// heldRows are the part's documents (among those kept).
+CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& options,
+                            const CorpusPartInfo* part = nullptr);
 
 } // namespace svi

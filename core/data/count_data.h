@@ -14,8 +14,11 @@
 // Training code iterates `trainingRows()` only; a row in `testRows` never changes the globals.
 // Immutable once built and shared through std::shared_ptr<const CountData>.
 
+#include "core/base/shard.h"
+
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -88,6 +91,11 @@ struct CountData
     bool observedZeros = false;
     // Ratings: the file's user and item ids of each row and column (empty for documents).
     std::vector<std::int64_t> rowIds, columnIds;
+    // The rows this process holds when the data were read in parts, each rank of a distributed
+    // run reading only its own (every other row is then empty here, and held by another rank);
+    // unset when every row was read. Communicator::ownedRows turns it into the rows a rank
+    // trains on and evaluates.
+    std::optional<Shard> heldRows;
 
     std::int64_t rows() const { return train.rows(); }
     std::int64_t cols() const { return vocabularySize; }

@@ -1,6 +1,7 @@
 #include "core/io/corpus_files.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/ldac_lines.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
@@ -62,13 +63,7 @@ std::vector<std::string> numberedWords(std::int64_t n, std::int64_t first)
 
 // --- counts --------------------------------------------------------------------------------------
 
-// One (word, count) of the document being read, with where it came from for messages.
-struct Entry
-{
-    std::int32_t word = 0;
-    float count = 0.0f;
-    std::int64_t where = 0; // LDA-C: pair number; UCI: line number
-};
+using Entry = CountEntry;
 
 // Sorts a document's entries by word; returns the first repeated one (its index) or -1.
 std::int64_t sortAndFindRepeat(std::vector<Entry>& row)
@@ -291,6 +286,77 @@ std::vector<std::string> readVocabulary(const std::string& path)
     return words;
 }
 
+LdacLines::LdacLines(std::string path, std::string vocabFile, std::int64_t V)
+    : m_path(std::move(path)), m_vocabFile(std::move(vocabFile)), m_V(V)
+{
+}
+
+bool LdacLines::parse(std::string_view line, std::int64_t number, SparseRows& docs)
+{
+    const std::string& path = m_path;
+    std::vector<std::string_view>& fields = m_fields;
+    splitFields(line, fields);
+    if (fields.empty())
+        return false;
+    if (!m_any && std::memchr(line.data(), 0, line.size()))
+        failFile(path, "binary data, not LDA-C text");
+    m_any = true;
+    std::int64_t N = 0;
+    if (auto problem = parseWhole(fields[0], kMaxWordId, N))
+        failField(path, number, "field 1 (N, the number of id:count pairs)", *problem);
+    std::vector<CountEntry>& row = m_row;
+    row.clear();
+    for (std::size_t k = 1; k < fields.size(); ++k) {
+        const std::string_view pair = fields[k];
+        const std::string field = "pair " + std::to_string(k) + " (" + inQuotes(pair) + ")";
+        const std::size_t colon = pair.find(':');
+        if (colon == std::string_view::npos || pair.find(':', colon + 1) != std::string_view::npos)
+            failField(path, number, field, "expected id:count");
+        std::int64_t id = 0, count = 0;
+        if (auto problem = parseWhole(pair.substr(0, colon), kMaxWordId, id))
+            failField(path, number, field, "word id " + *problem);
+        if (auto problem = parseWhole(pair.substr(colon + 1), kMaxCount, count))
+            failField(path, number, field, "count " + *problem);
+        if (count < 1)
+            failField(path, number, field, "count 0, but counts must be ≥ 1");
+        if (id >= m_V && m_vocabFile.empty())
+            failField(path, number, field,
+                      "word id " + std::to_string(id) + " is beyond " + std::to_string(m_V - 1) +
+                          ", " + kGiveVocabulary);
+        if (id >= m_V)
+            failField(path, number, field,
+                      "word id " + std::to_string(id) + " is beyond the vocabulary ('" +
+                          m_vocabFile + "' has " + std::to_string(m_V) + " words, ids 0 to " +
+                          std::to_string(m_V - 1) + ")");
+        m_maxWord = std::max(m_maxWord, id);
+        row.push_back({std::int32_t(id), float(count), std::int64_t(k)});
+    }
+    if (std::int64_t(row.size()) != N)
+        failField(path, number, "field 1 (N, the number of id:count pairs)",
+                  "N = " + std::to_string(N) + ", but " + std::to_string(row.size()) +
+                      " pairs follow");
+    if (const std::int64_t j = sortAndFindRepeat(row); j >= 0) {
+        const CountEntry& e = row[std::size_t(j)];
+        failField(path, number,
+                  "pair " + std::to_string(e.where) + " (" +
+                      inQuotes(fields[std::size_t(e.where)]) + ")",
+                  "word id " + std::to_string(e.word) + " appears twice (also pair " +
+                      std::to_string(row[std::size_t(j) - 1].where) + ")");
+    }
+    appendEntries(docs, row, m_cols, m_counts);
+    return true;
+}
+
+std::int64_t ldacVocabularyLimit(bool named, std::int64_t vocabularySize)
+{
+    return named ? vocabularySize : kMaxUnnamedWords;
+}
+
+std::vector<std::string> wordsNamedByIds(std::int64_t n)
+{
+    return numberedWords(n, 0);
+}
+
 Corpus readLdac(const std::string& path, const std::string& vocabPath)
 {
     const std::string vocabFile = vocabPath.empty() ? findVocabulary(path) : vocabPath;
@@ -298,73 +364,19 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
     corpus.source = path;
     if (!vocabFile.empty())
         corpus.vocabulary = readVocabulary(vocabFile);
-    const std::int64_t V = vocabFile.empty() ? kMaxUnnamedWords : corpus.vocabularySize();
-
+    LdacLines parser(path, vocabFile,
+                     ldacVocabularyLimit(!vocabFile.empty(), corpus.vocabularySize()));
     ByteSource source(path);
     LineReader lines(source);
     std::string_view line;
     std::int64_t number = 0;
-    std::vector<std::string_view> fields;
-    std::vector<Entry> row;
-    std::vector<std::int32_t> cols;
-    std::vector<float> counts;
-    std::int64_t maxWord = -1;
     bool any = false;
-    while (lines.next(line, number)) {
-        splitFields(line, fields);
-        if (fields.empty())
-            continue;
-        if (!any && std::memchr(line.data(), 0, line.size()))
-            failFile(path, "binary data, not LDA-C text");
-        any = true;
-        std::int64_t N = 0;
-        if (auto problem = parseWhole(fields[0], kMaxWordId, N))
-            failField(path, number, "field 1 (N, the number of id:count pairs)", *problem);
-        row.clear();
-        for (std::size_t k = 1; k < fields.size(); ++k) {
-            const std::string_view pair = fields[k];
-            const std::string field = "pair " + std::to_string(k) + " (" + inQuotes(pair) + ")";
-            const std::size_t colon = pair.find(':');
-            if (colon == std::string_view::npos ||
-                pair.find(':', colon + 1) != std::string_view::npos)
-                failField(path, number, field, "expected id:count");
-            std::int64_t id = 0, count = 0;
-            if (auto problem = parseWhole(pair.substr(0, colon), kMaxWordId, id))
-                failField(path, number, field, "word id " + *problem);
-            if (auto problem = parseWhole(pair.substr(colon + 1), kMaxCount, count))
-                failField(path, number, field, "count " + *problem);
-            if (count < 1)
-                failField(path, number, field, "count 0, but counts must be ≥ 1");
-            if (id >= V && vocabFile.empty())
-                failField(path, number, field,
-                          "word id " + std::to_string(id) + " is beyond " + std::to_string(V - 1) +
-                              ", " + kGiveVocabulary);
-            if (id >= V)
-                failField(path, number, field,
-                          "word id " + std::to_string(id) + " is beyond the vocabulary ('" +
-                              vocabFile + "' has " + std::to_string(V) + " words, ids 0 to " +
-                              std::to_string(V - 1) + ")");
-            maxWord = std::max(maxWord, id);
-            row.push_back({std::int32_t(id), float(count), std::int64_t(k)});
-        }
-        if (std::int64_t(row.size()) != N)
-            failField(path, number, "field 1 (N, the number of id:count pairs)",
-                      "N = " + std::to_string(N) + ", but " + std::to_string(row.size()) +
-                          " pairs follow");
-        if (const std::int64_t j = sortAndFindRepeat(row); j >= 0) {
-            const Entry& e = row[std::size_t(j)];
-            failField(path, number,
-                      "pair " + std::to_string(e.where) + " (" +
-                          inQuotes(fields[std::size_t(e.where)]) + ")",
-                      "word id " + std::to_string(e.word) + " appears twice (also pair " +
-                          std::to_string(row[std::size_t(j) - 1].where) + ")");
-        }
-        appendEntries(corpus.docs, row, cols, counts);
-    }
+    while (lines.next(line, number))
+        any = parser.parse(line, number, corpus.docs) || any;
     if (!any)
         failFile(path, "no documents (the file is empty)");
     if (vocabFile.empty())
-        corpus.vocabulary = numberedWords(maxWord + 1, 0);
+        corpus.vocabulary = numberedWords(parser.maxWord() + 1, 0);
     return corpus;
 }
 

@@ -174,14 +174,17 @@ const DataKindSpec& recognisedKind(DataDescription& d, const DataKinds& kinds)
 
 } // namespace
 
-PreparedData prepareData(const DataDescription& given, const DataKinds& kinds)
+PreparedData prepareData(const DataDescription& given, const DataKinds& kinds, Communicator* ranks)
 {
     PreparedData out;
     out.data = given;
     const DataKindSpec& kind = recognisedKind(out.data, kinds);
     const ParamValues asGiven = out.data.settings;
     out.data.settings = resolvedSettings(kind, asGiven);
-    out.raw = kind.read(out.data);
+    if (ranks && ranks->distributed() && kind.readPart)
+        out.raw = kind.readPart(out.data, *ranks);
+    if (!out.raw)
+        out.raw = kind.read(out.data);
     out.data.settings = resolvedSettings(kind, withSuggestions(*out.raw, asGiven));
     out.built = kind.build(*out.raw, out.data);
     return out;

@@ -50,7 +50,10 @@ struct PreparedData
 // declared defaults for the rest), completes the settings with what the data suggest for those
 // not given, and builds the data set. Both front ends prepare data so. Throws DataError /
 // std::invalid_argument naming the file or the setting ("data.settings.missing = 2, but …").
-PreparedData prepareData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds());
+// With `ranks` of several ranks (a distributed run; collective), each reads only its part of
+// the files where the kind and the format allow it (DataKindSpec::readPart).
+PreparedData prepareData(const DataDescription& given, const DataKinds& kinds = builtinDataKinds(),
+                         Communicator* ranks = nullptr);
 
 // What the one file of `given` holds (`svi info`): its kind recognised when empty, the settings
 // it holds and the declared defaults for the rest, then the kind's inspect(). Throws as

@@ -54,9 +54,11 @@ struct RankingScore
 
 // Scores `users` (rows of `data` with held-out entries) with scoreFn(u, out) filling the M
 // item scores of user u. Parallel over users; deterministic.
+// On several ranks each scores its share of the users (Communicator::mine) and the sums are
+// summed: every rank gets the same score.
 template <typename ScoreFn>
 RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
-                          ScoreFn&& scoreFn);
+                          ScoreFn&& scoreFn, Communicator& ranks = localCommunicator());
 
 // The popularity baseline's scores: each item's number of training ratings.
 Eigen::VectorXd popularityScores(const CountData& data);
@@ -100,11 +102,12 @@ struct RatingsEvaluation
 
     // heldout_loglik, rmse and accuracy over the test ratings of `users`, validation_loglik over
     // their validation ratings, given predict(u, i) and logDensity(y, prediction). Parallel over
-    // users; sums in a fixed order.
+    // users; sums in a fixed order. On several ranks each scores its share of the users
+    // (Communicator::mine) and the sums are summed: every rank gets the same metrics.
     template <typename Predict, typename LogDensity>
     void addRatingMetrics(std::map<std::string, double>& metrics, const CountData& data,
                           const std::vector<std::int64_t>& users, Predict&& predict,
-                          LogDensity&& logDensity) const;
+                          LogDensity&& logDensity, Communicator& ranks = localCommunicator()) const;
 };
 
 // --- implementation of the templates ---
@@ -112,8 +115,9 @@ struct RatingsEvaluation
 template <typename Predict, typename LogDensity>
 void RatingsEvaluation::addRatingMetrics(std::map<std::string, double>& metrics,
                                          const CountData& data,
-                                         const std::vector<std::int64_t>& users, Predict&& predict,
-                                         LogDensity&& logDensity) const
+                                         const std::vector<std::int64_t>& allUsers,
+                                         Predict&& predict, LogDensity&& logDensity,
+                                         Communicator& ranks) const
 {
     constexpr int kParts = 16; // fixed partial sums, added in order
     struct Sums
@@ -121,6 +125,8 @@ void RatingsEvaluation::addRatingMetrics(std::map<std::string, double>& metrics,
         double ll = 0, se = 0, correct = 0, n = 0, vll = 0, vn = 0;
     };
     std::vector<Sums> parts(kParts);
+    const std::vector<std::int64_t> users =
+        ranks.mine(allUsers, ranks.ownedRows(data.rows(), data.heldRows));
     const std::int64_t count = std::int64_t(users.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (int p = 0; p < kParts; ++p) {
@@ -151,6 +157,9 @@ void RatingsEvaluation::addRatingMetrics(std::map<std::string, double>& metrics,
         t.ll += s.ll, t.se += s.se, t.correct += s.correct, t.n += s.n;
         t.vll += s.vll, t.vn += s.vn;
     }
+    double summed[6] = {t.ll, t.se, t.correct, t.n, t.vll, t.vn};
+    ranks.sum(summed);
+    t = {summed[0], summed[1], summed[2], summed[3], summed[4], summed[5]};
     if (t.n > 0) {
         metrics["heldout_loglik"] = t.ll / t.n;
         metrics["rmse"] = std::sqrt(t.se / t.n);
@@ -164,10 +173,12 @@ void RatingsEvaluation::addRatingMetrics(std::map<std::string, double>& metrics,
 RankingScore averageRanking(const std::vector<Eigen::Vector3d>& sums, std::int64_t users);
 
 template <typename ScoreFn>
-RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
-                          ScoreFn&& scoreFn)
+RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> allUsers, int n,
+                          ScoreFn&& scoreFn, Communicator& ranks)
 {
     constexpr int kParts = 16; // fixed partial sums, added in order
+    const std::vector<std::int64_t> users =
+        ranks.mine(allUsers, ranks.ownedRows(data.rows(), data.heldRows));
     std::vector<Eigen::Vector3d> sums(kParts, Eigen::Vector3d::Zero());
     std::vector<std::int64_t> scored(kParts, 0);
     const std::int64_t count = std::int64_t(users.size());
@@ -194,10 +205,13 @@ RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> u
             ++scored[std::size_t(p)];
         }
     }
-    std::int64_t total = 0;
-    for (std::int64_t s : scored)
-        total += s;
-    return averageRanking(sums, total);
+    Eigen::Vector4d total = Eigen::Vector4d::Zero(); // the three sums and the users scored
+    for (std::int64_t p = 0; p < kParts; ++p) {
+        total.head<3>() += sums[std::size_t(p)];
+        total(3) += double(scored[std::size_t(p)]);
+    }
+    ranks.sum(std::span<double>(total.data(), 4));
+    return averageRanking({total.head<3>()}, std::int64_t(total(3)));
 }
 
 } // namespace svi

@@ -9,6 +9,7 @@
 // No Qt: the built-in kinds, which use the Qt readers, are declared in core/io/kinds/ and
 // listed by builtinDataKinds() (core/io/data_kinds.h).
 
+#include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/data/data_set.h"
 
@@ -136,6 +137,13 @@ struct DataKindSpec
     std::function<bool(const FileProbe& probe)> reads;
     // Reads the files. Throws DataError naming the file (and line, field) on bad input.
     std::function<std::shared_ptr<const RawData>(const DataDescription&)> read;
+    // For a distributed run: reads only this rank's part of the files, where their format
+    // allows it (one document per line, …), returning nullptr where it does not (read() then
+    // reads them whole); build() then builds the same split as from the whole files, the data
+    // holding only this rank's rows (CountData::heldRows). Collective: every rank calls it, and
+    // build() after it. Unset for a kind that reads its files whole.
+    std::function<std::shared_ptr<const RawData>(const DataDescription&, Communicator& ranks)>
+        readPart;
     // Builds the data set (selection, transforms, held-out split) from what read() returned.
     // Throws DataError / std::invalid_argument naming the field on settings that do not fit.
     std::function<BuiltData(const RawData&, const DataDescription&)> build;

@@ -29,6 +29,11 @@ struct AlgorithmEntry
     int compareRank = 0;
     std::vector<ParamSpec> params;
     std::vector<MetricSpec> metrics; // what its evaluations report, the headline among them
+    // Whether its trainer, on several ranks, trains on and evaluates only the rows its rank owns
+    // (Communicator::ownedRows) and takes nothing else from the data that other ranks' rows
+    // would change: then a distributed run may read only each rank's part of the files
+    // (DataKindSpec::readPart). Otherwise every rank reads them whole.
+    bool readsParts = false;
     // What its ELBO trace is (one line), when it is not simply the model's bound under the
     // algorithm's own q: e.g. a Monte Carlo estimate, or a lower bound of the bound optimised.
     std::string bound;

@@ -1,13 +1,17 @@
 // `mpirun -np 2 svi run …`: a run on two ranks gives the trace of the same run on one rank, to
 // rounding (the ranks' partial sums are added in another order); a run checkpointed on two
 // ranks resumes on one (and the other way round) as if it had never stopped; a model that does
-// not distribute is refused with a message, not run twice. Built when MPI is found (MPIEXEC and
-// SVI_CLI are the launcher's and the tool's paths).
+// not distribute is refused with a message, not run twice; `svi compare` on two ranks gives
+// the one-rank comparison's runs and tables; each rank reads only its part of an LDA-C
+// corpus, and a bad line in one part fails every rank with the line's number in the file. Built
+// when MPI is found (MPIEXEC and SVI_CLI are the launcher's and the tool's paths).
 
 #include "tests/app/cli_testing.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -115,14 +119,48 @@ void compareTraces(const QString& a, const QString& b)
 
 } // namespace
 
+// A ratings file in MovieLens' u.data layout (user, item, rating, time; tab-separated): 80
+// users rating 8–20 of 50 items each, seeded — enough users with test ratings for the cheap
+// evaluation's subset to be a part of them, and for each rank to score several.
+QString writeRatings(const QString& dir)
+{
+    QFile f(dir + "/u.data");
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    std::uint64_t state = 99;
+    const auto next = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return int((state >> 33) % std::uint64_t(n));
+    };
+    for (int u = 1; u <= 80; ++u) {
+        QList<int> items;
+        const int n = 8 + next(13);
+        while (items.size() < n) {
+            // Two groups of users favour two halves of the items.
+            const int i = 1 + (u % 2) * 25 + (next(4) == 0 ? (next(50) + 25) % 50 : next(25));
+            if (!items.contains(i))
+                items.push_back(i);
+        }
+        for (int i : items)
+            f.write(QByteArray::number(u) + '\t' + QByteArray::number(i) + '\t' +
+                    QByteArray::number(1 + next(5)) + '\t' + QByteArray::number(880000000 + u) +
+                    '\n');
+    }
+    return f.fileName();
+}
+
 class TestCliMpi : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_data; // data files the rows of a data-driven test share
 
 private slots:
     void twoRanksGiveTheOneRankTrace_data();
     void twoRanksGiveTheOneRankTrace();
     void resumesOnAnotherNumberOfRanks();
+    void compareOnTwoRanks();
+    void eachRankReadsItsPartOfAnLdacCorpus();
+    void aBadLineInOneRanksPartFailsEveryRank();
     void aModelThatDoesNotDistributeIsRefused();
 };
 
@@ -136,7 +174,9 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
                                         "10",      "--threads", "1",
                                         "--quiet"};
     QTest::newRow("hpf") << QStringList{"run",
-                                        QString(SVI_TEST_DATA_DIR) + "/ratings/ml100k_style/u.data",
+                                        writeRatings(m_data.path()),
+                                        "--set",
+                                        "eval_users=12",
                                         "--model",
                                         "hpf",
                                         "--set",
@@ -213,11 +253,150 @@ void TestCliMpi::resumesOnAnotherNumberOfRanks()
     compareTraces(whole, split);
 }
 
+// `mpirun -np 2 svi compare`: every run of the comparison on both ranks, each run's trace that
+// of the one-rank comparison, and the tables written once, by the lead, with the same rows.
+void TestCliMpi::compareOnTwoRanks()
+{
+    QTemporaryDir tmp;
+    const QStringList args = {"compare",   corpus(),  "--model",   "lda",   "--set",
+                              "K=6",       "--steps", "30",        "--set", "minibatch=12",
+                              "--threads", "1",       "--repeats", "2",     "--quiet"};
+    const auto one = runCli(args + out(tmp.filePath("one")));
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    const auto two = runMpi(2, args + out(tmp.filePath("two")));
+    QVERIFY2(two.exitCode == 0, qPrintable(two.err));
+    const QStringList runs =
+        QDir(tmp.filePath("one")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    QVERIFY2(runs.size() >= 2, qPrintable(runs.join(", "))); // two repeats at least
+    QCOMPARE(QDir(tmp.filePath("two")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name),
+             runs);
+    for (const QString& run : runs)
+        compareTraces(tmp.filePath("one/" + run), tmp.filePath("two/" + run));
+    const auto rowsOf = [](const QString& file) {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly))
+            return QList<QByteArray>{};
+        QList<QByteArray> keys;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            keys.push_back(line.left(line.indexOf(',')));
+        return keys;
+    };
+    QCOMPARE(rowsOf(tmp.filePath("two/results.csv")), rowsOf(tmp.filePath("one/results.csv")));
+}
+
+// An LDA-C corpus of `documents` documents over 60 words (seeded), with blank lines and an
+// empty document ("0") among them, and its vocabulary beside it.
+QString writeLdac(const QString& dir, int documents, const QByteArray& lastLine = {})
+{
+    QFile vocab(dir + "/vocab.txt");
+    if (!vocab.open(QIODevice::WriteOnly))
+        return {};
+    for (int w = 0; w < 60; ++w)
+        vocab.write("word" + QByteArray::number(w) + "\n");
+    QFile f(dir + "/docs.ldac");
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    std::uint64_t state = 12345;
+    const auto next = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return int((state >> 33) % std::uint64_t(n));
+    };
+    for (int d = 0; d < documents; ++d) {
+        if (d % 17 == 5)
+            f.write("\n"); // blank: no document
+        if (d == 11) {
+            f.write("0\n"); // an empty document
+            continue;
+        }
+        // Words from one of three blocks of 20, so that there are topics to find.
+        const int block = next(3), n = 3 + next(8);
+        QList<int> words;
+        while (words.size() < n) {
+            const int w = block * 20 + next(20);
+            if (!words.contains(w))
+                words.push_back(w);
+        }
+        std::sort(words.begin(), words.end());
+        QByteArray line = QByteArray::number(n);
+        for (int w : words)
+            line += " " + QByteArray::number(w) + ":" + QByteArray::number(1 + next(4));
+        f.write(line + "\n");
+    }
+    f.write(lastLine);
+    return f.fileName();
+}
+
+// Two ranks each read their half of an LDA-C file (the data summary says so) and run LDA and
+// HDP to the one-rank trace, whose data facts (documents, vocabulary, tokens, test documents)
+// they report, summed over the parts.
+void TestCliMpi::eachRankReadsItsPartOfAnLdacCorpus()
+{
+    QTemporaryDir tmp;
+    const QString corpus = writeLdac(tmp.path(), 400);
+    QVERIFY(!corpus.isEmpty());
+    for (const QString model : {"lda", "hdp"}) {
+        const QStringList args = {"run",
+                                  corpus,
+                                  "--model",
+                                  model,
+                                  "--set",
+                                  "eval_docs=15", // fewer than the 40 test documents
+                                  "--set",
+                                  "K=3",
+                                  "--set",
+                                  "minibatch=40",
+                                  "--steps",
+                                  "30",
+                                  "--eval-every-steps",
+                                  "10",
+                                  "--threads",
+                                  "1"};
+        const QString one = tmp.filePath(model + "-one"), two = tmp.filePath(model + "-two");
+        const auto a = runCli(args + out(one) + QStringList{"--quiet"});
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        const auto b = runMpi(2, args + out(two));
+        QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+        QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+        compareTraces(one, two);
+        const auto facts = [](const QString& dir) {
+            QFile f(dir + "/summary.json");
+            if (!f.open(QIODevice::ReadOnly))
+                return QJsonObject{};
+            return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
+        };
+        QVERIFY(!facts(one).isEmpty());
+        for (const char* key : {"documents", "vocabulary", "tokens", "test_documents"})
+            QVERIFY2(facts(one).value(key) == facts(two).value(key) &&
+                         facts(one).value(key).toDouble() > 0,
+                     key);
+    }
+}
+
+// A bad line in the second rank's part: both ranks stop, and the message names the file and
+// the line by its number in the whole file.
+void TestCliMpi::aBadLineInOneRanksPartFailsEveryRank()
+{
+    QTemporaryDir tmp;
+    const QString corpus = writeLdac(tmp.path(), 200, "2 3:1 x:2\n");
+    QFile f(corpus);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const qsizetype lines = f.readAll().count('\n');
+    const auto r = runMpi(2, {"run", corpus, "--model", "lda", "--steps", "5", "--quiet", "--out",
+                              tmp.filePath("bad")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("docs.ldac") && r.err.contains("line " + QString::number(lines)) &&
+                 r.err.contains("'x'"),
+             qPrintable(r.err));
+    QVERIFY(!QFile::exists(tmp.filePath("bad/summary.json")));
+}
+
 void TestCliMpi::aModelThatDoesNotDistributeIsRefused()
 {
     QTemporaryDir tmp;
-    const auto r = runMpi(2, {"run", corpus(), "--model", "ctm", "--steps", "2", "--quiet", "--out",
-                              tmp.filePath("ctm")});
+    // The batch Gibbs sampler (on the default image) sweeps every item each step: it does not
+    // split among ranks.
+    const auto r = runMpi(2, {"run", "--model", "bpfa", "--algorithm", "gibbs", "--set", "K=8",
+                              "--steps", "1", "--quiet", "--out", tmp.filePath("gibbs")});
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains("does not run on several ranks"), qPrintable(r.err));
 }

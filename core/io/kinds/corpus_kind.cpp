@@ -4,11 +4,16 @@
 
 #include "core/data/corpus.h"
 #include "core/io/corpus_files.h"
+#include "core/io/corpus_part.h"
 #include "core/io/data_error.h"
 #include "core/io/data_files.h"
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/run_files.h"
+
+#include <cmath>
+#include <numeric>
+#include <optional>
 
 namespace svi::kinds {
 namespace {
@@ -17,11 +22,21 @@ class RawCorpus : public RawData
 {
 public:
     RawCorpus(Corpus c, bool rawText) : m_corpus(std::move(c)), m_rawText(rawText) {}
+    // This rank's part of a corpus read in parts by `ranks`.
+    RawCorpus(CorpusPart part, Communicator& ranks)
+        : m_corpus(std::move(part.corpus)), m_rawText(false), m_part(std::move(part.info)),
+          m_ranks(&ranks)
+    {
+    }
     std::string summary() const override
     {
         const CorpusStats s = m_corpus.stats();
+        const double tokens =
+            m_part ? std::accumulate(m_part->tokens.begin(), m_part->tokens.end(), 0.0)
+                   : double(s.tokens);
         return groupedNumber(s.documents) + " documents · " + groupedNumber(s.vocabulary) +
-               " words in the vocabulary · " + groupedNumber(s.tokens) + " tokens";
+               " words in the vocabulary · " + groupedNumber(std::llround(tokens)) + " tokens" +
+               (m_part ? " · read in " + std::to_string(m_ranks->size()) + " parts" : "");
     }
     // Raw text is tokenized here (its tokenizer and subset apply); counts files are read as
     // they are (their vocabulary file applies).
@@ -35,10 +50,16 @@ public:
         return out;
     }
     const Corpus& corpus() const { return m_corpus; }
+    // Set when read in parts: this rank's documents and every document's tokens.
+    const CorpusPartInfo* part() const { return m_part ? &*m_part : nullptr; }
+    // The ranks that read the parts (collective sums in build()); null when read whole.
+    Communicator* ranks() const { return m_ranks; }
 
 private:
     Corpus m_corpus;
     bool m_rawText;
+    std::optional<CorpusPartInfo> m_part;
+    Communicator* m_ranks = nullptr;
 };
 
 // One document per line: "N id:count …" (LDA-C).
@@ -169,20 +190,32 @@ DataKindSpec corpus()
         return std::make_shared<RawCorpus>(std::move(c), format && *format != CorpusFormat::Ldac &&
                                                              *format != CorpusFormat::Uci);
     };
+    // An LDA-C file (not gzip'd) splits by lines: each rank reads its documents only.
+    k.readPart = [](const DataDescription& d,
+                    Communicator& ranks) -> std::shared_ptr<const RawData> {
+        std::optional<CorpusPart> part = readCorpusPart(d.files, readOptions(d), ranks);
+        if (!part)
+            return nullptr;
+        return std::make_shared<RawCorpus>(std::move(*part), ranks);
+    };
     k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
-        const Corpus& c = static_cast<const RawCorpus&>(raw).corpus();
+        const auto& rc = static_cast<const RawCorpus&>(raw);
         BuiltData out;
-        const CountDataPtr data = makeCorpusData(c, CorpusOptions::fromParams(d.settings));
+        const CountDataPtr data =
+            makeCorpusData(rc.corpus(), CorpusOptions::fromParams(d.settings), rc.part());
         out.data = data;
-        double tokens = 0;
+        double tokens = 0; // of the rows held here, then (read in parts) of every rank's
         for (std::int64_t r = 0; r < data->rows(); ++r)
             tokens += data->train.rowTotal(r) +
                       (r < data->heldOut.rows() ? data->heldOut.rowTotal(r) : 0.0);
-        out.summary = groupedNumber(data->rows()) + " documents · " + groupedNumber(data->cols()) +
-                      " words in the vocabulary · " + groupedNumber(std::llround(tokens)) +
-                      " tokens · " + groupedNumber(std::int64_t(data->testRows.size())) +
-                      " test documents";
+        if (rc.ranks())
+            rc.ranks()->sum({&tokens, 1});
+        out.summary =
+            groupedNumber(data->rows()) + " documents · " + groupedNumber(data->cols()) +
+            " words in the vocabulary · " + groupedNumber(std::llround(tokens)) + " tokens · " +
+            groupedNumber(std::int64_t(data->testRows.size())) + " test documents" +
+            (rc.ranks() ? " · read in " + std::to_string(rc.ranks()->size()) + " parts" : "");
         out.facts = {{"documents", double(data->rows())},
                      {"vocabulary", double(data->cols())},
                      {"tokens", tokens},

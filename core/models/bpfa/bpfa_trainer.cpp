@@ -647,10 +647,13 @@ Evaluation BpfaTrainer::evaluate(bool full)
         }
     }
 
+    // On several ranks each scores its share of the items; the sums are then summed.
     const std::int64_t n = std::int64_t(m_evalItems.size());
+    const std::vector<std::int64_t> items =
+        communicator().mine(m_evalItems, communicator().shardOf(data.rows()));
     std::vector<double> cElbo(kChunks, 0.0), cLl(kChunks, 0.0), cSse(kChunks, 0.0),
         cCount(kChunks, 0.0), cActive(kChunks, 0.0);
-    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+    forChunks(std::int64_t(items.size()), [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         std::vector<int> held;
         held.reserve(std::size_t(m_D));
@@ -658,7 +661,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
         Eigen::VectorXd predMean(m_D);
         double elbo = 0.0, llSum = 0.0, sse = 0.0, count = 0.0, active = 0.0;
         for (std::int64_t j = begin; j < end; ++j) {
-            const std::int64_t i = m_evalItems[std::size_t(j)];
+            const std::int64_t i = items[std::size_t(j)];
             held.clear();
             for (int d = 0; d < m_D; ++d)
                 if (data.heldOut(i, d))
@@ -722,24 +725,27 @@ Evaluation BpfaTrainer::evaluate(bool full)
     auto sum = [](const std::vector<double>& v) {
         return std::accumulate(v.begin(), v.end(), 0.0);
     };
+    enum { kElbo, kLl, kSse, kCount, kActive };
+    double sums[] = {sum(cElbo), sum(cLl), sum(cSse), sum(cCount), sum(cActive)};
+    communicator().sum(sums);
 
     Evaluation ev;
-    const double count = sum(cCount);
+    const double count = sums[kCount];
     if (batch) { // a sampler: no bound
         ev.elbo = std::numeric_limits<double>::quiet_NaN();
         ev.hasBound = false;
     } else
-        setSubsetElbo(ev, bpfa::globalElboTerm(m_options.prior, m_globals), sum(cElbo), n,
+        setSubsetElbo(ev, bpfa::globalElboTerm(m_options.prior, m_globals), sums[kElbo], n,
                       data.trainingRowCount());
     if (count > 0) {
-        ev.metrics["heldout_loglik"] = sum(cLl) / count;
-        ev.metrics["mse"] = sum(cSse) / count;
+        ev.metrics["heldout_loglik"] = sums[kLl] / count;
+        ev.metrics["mse"] = sums[kSse] / count;
         // The paper reports the sum over the whole test set: the per-entry mean times the
         // number of held-out entries (an estimate when eval_items scores a subset).
-        ev.metrics["heldout_loglik_total"] = sum(cLl) / count * m_heldOutEntries;
+        ev.metrics["heldout_loglik_total"] = sums[kLl] / count * m_heldOutEntries;
     }
     if (n > 0)
-        ev.metrics["atoms_per_item"] = sum(cActive) / double(n);
+        ev.metrics["atoms_per_item"] = sums[kActive] / double(n);
     {
         const Eigen::VectorXd weight = batch ? m_chain->pi() : m_globals.piMean();
         const double threshold = 1.0 / double(data.trainingRowCount()); // one item expected

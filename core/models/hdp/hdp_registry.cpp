@@ -14,6 +14,7 @@ void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label
 {
     AlgorithmEntry e;
     e.model = "hdp";
+    e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
     e.modelLabel = "Hierarchical Dirichlet process";
     e.algorithm = std::move(key);
     e.label = std::move(label);

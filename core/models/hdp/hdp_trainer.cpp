@@ -119,7 +119,7 @@ StagedTrainer::Round HdpTrainer::localStep(std::int64_t)
 {
     const CountData& data = *m_data;
     if (!m_sharded) {
-        m_rows.setShard(communicator().shardOf(data.trainingRowCount()));
+        m_rows.setShard(positionsIn(data.trainingRows(), ownedRows()));
         m_sharded = true;
     }
     m_rows.next(); // a batch step keeps every training document
@@ -191,14 +191,19 @@ Evaluation HdpTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     ensureWorkspaces();
     const auto stop = [&] { return stopOnInterrupt && interrupted(); };
 
+    // On several ranks each fits its share of the documents; the sums are then summed.
+    const std::vector<std::int64_t> elboMine = communicator().mine(elboRows, ownedRows());
+    const std::vector<std::int64_t> testMine = communicator().mine(testRows, ownedRows());
+
     // ELBO: the local optimum of each training document in the subset.
     const std::int64_t n = std::int64_t(elboRows.size());
-    const double localSum = sumChunks(n, [&](std::int64_t begin, std::int64_t end) {
-        double s = 0.0;
-        for (std::int64_t j = begin; j < end && !stop(); ++j)
-            s += fitDocument(data.train, elboRows[std::size_t(j)]).elbo;
-        return s;
-    });
+    const double localSum =
+        sumChunks(std::int64_t(elboMine.size()), [&](std::int64_t begin, std::int64_t end) {
+            double s = 0.0;
+            for (std::int64_t j = begin; j < end && !stop(); ++j)
+                s += fitDocument(data.train, elboMine[std::size_t(j)]).elbo;
+            return s;
+        });
 
     // Document completion through the LDA reading of the fit (see the header).
     const Eigen::VectorXd weight = expectedSticks();
@@ -210,8 +215,8 @@ Evaluation HdpTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     m_ldaWorkspaces.prepare(
         [&](const lda::LocalWorkspace& ws) { return ws.K == m_T && ws.beta.rows() >= m_maxWords; },
         [&](lda::LocalWorkspace& ws) { ws.resize(m_T, m_maxWords); });
-    const lda::HeldOutScore heldOut = lda::scoreHeldOut(
-        meanBetaT, data.heldOut, testRows,
+    const lda::HeldOutScore heldOutMine = lda::scoreHeldOut(
+        meanBetaT, data.heldOut, testMine,
         [&](std::int64_t row) -> const Eigen::VectorXd& {
             lda::LocalWorkspace& ws = m_ldaWorkspaces.local();
             ws.gather(meanBetaT, data.train.rowCols(row), data.train.rowCounts(row));
@@ -221,10 +226,14 @@ Evaluation HdpTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
         },
         stop);
 
+    double sums[3] = {localSum, heldOutMine.logLik, heldOutMine.words};
+    communicator().sum(sums);
+    const lda::HeldOutScore heldOut{sums[1], sums[2]};
+
     Evaluation ev;
     setSubsetElbo(
         ev, hdp::stickElbo(m_u, m_v, m_options.gamma) + lda::globalElbo(m_lambdaT, m_options.eta),
-        localSum, n, data.trainingRowCount());
+        sums[0], n, data.trainingRowCount());
     lda::addHeldOutMetrics(ev.metrics, heldOut);
     lda::addTopicsInUse(ev, weight, m_lambdaT, m_totals, data.columnNames, m_options.topWords);
     return ev;

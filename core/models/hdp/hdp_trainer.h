@@ -115,6 +115,8 @@ protected:
     double globalUpdate(std::int64_t t) override;
 
 private:
+    // The rows this rank trains on and evaluates (Communicator::ownedRows).
+    Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     void refreshExpectations();
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     hdp::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);

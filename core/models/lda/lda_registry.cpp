@@ -13,6 +13,7 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
 {
     AlgorithmEntry e;
     e.model = "lda";
+    e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
     e.modelLabel = "Latent Dirichlet allocation";
     e.algorithm = std::move(key);
     e.label = std::move(label);

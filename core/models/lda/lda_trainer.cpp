@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 
 namespace svi {
@@ -114,7 +115,7 @@ LocalWorkspace& LdaTrainer::fitDocument(const SparseRows& rows, std::int64_t row
 StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
 {
     if (!m_sharded) {
-        m_rows.setShard(communicator().shardOf(m_data->trainingRowCount()));
+        m_rows.setShard(positionsIn(m_data->trainingRows(), ownedRows()));
         m_sharded = true;
     }
     m_rows.next(); // a batch step keeps every training document
@@ -208,17 +209,20 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     const CountData& data = *m_data;
     ensureWorkspaces();
     const auto stop = [&] { return stopOnInterrupt && interrupted(); };
+    // On several ranks each fits its share of the documents; the sums are then summed.
+    const std::vector<std::int64_t> elboMine = communicator().mine(elboRows, ownedRows());
+    const std::vector<std::int64_t> scoredMine = communicator().mine(scoredRows, ownedRows());
 
     // ELBO and topic usage over training documents: Σ_d L_d and Σ_d (γ_d − α), where
     // γ_dk − α = Σ_w n_dw φ_dwk is the expected number of words of d assigned to topic k.
     const std::int64_t n = std::int64_t(elboRows.size());
     std::vector<double> cElbo(kChunks, 0.0);
     MatrixRD cUsage = MatrixRD::Zero(kChunks, m_K);
-    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
+    forChunks(std::int64_t(elboMine.size()), [&](int c, std::int64_t begin, std::int64_t end) {
         for (std::int64_t j = begin; j < end; ++j) {
             if (stop())
                 return;
-            LocalWorkspace& ws = fitDocument(data.train, elboRows[std::size_t(j)]);
+            LocalWorkspace& ws = fitDocument(data.train, elboMine[std::size_t(j)]);
             cUsage.row(c) += (ws.gamma.array() - m_alpha).matrix().transpose();
             cElbo[std::size_t(c)] += lda::documentElbo(ws, m_alpha);
         }
@@ -227,8 +231,8 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     // Document completion: γ from the observed half (the `train` row), each held-out word
     // scored by log Σ_k E[θ_k] E[β_kw] with E[β_kw] = λ_kw / Σ_v λ_kv.
     const Eigen::ArrayXd invTotals = m_totals.array().inverse();
-    const lda::HeldOutScore heldOut = lda::scoreHeldOut(
-        m_lambdaT, data.heldOut, scoredRows,
+    lda::HeldOutScore heldOut = lda::scoreHeldOut(
+        m_lambdaT, data.heldOut, scoredMine,
         [&](std::int64_t row) -> const Eigen::VectorXd& {
             LocalWorkspace& ws = fitDocument(data.train, row);
             // ws.next is free after the local step: it holds E[θ_k] / Σ_v λ_kv.
@@ -237,13 +241,22 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
         },
         stop);
 
-    Evaluation ev;
-    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta),
-                  std::accumulate(cElbo.begin(), cElbo.end(), 0.0), n, data.trainingRowCount());
-    lda::addHeldOutMetrics(ev.metrics, heldOut);
-    Eigen::VectorXd usage = Eigen::VectorXd::Zero(m_K);
+    // The partial sums of every rank: the local ELBO, the held-out score, the topic usage.
+    Eigen::VectorXd sums(3 + m_K);
+    sums(0) = std::accumulate(cElbo.begin(), cElbo.end(), 0.0);
+    sums(1) = heldOut.logLik;
+    sums(2) = heldOut.words;
+    sums.tail(m_K).setZero();
     for (int c = 0; c < kChunks; ++c)
-        usage += cUsage.row(c).transpose();
+        sums.tail(m_K) += cUsage.row(c).transpose();
+    communicator().sum(std::span<double>(sums.data(), std::size_t(sums.size())));
+    heldOut = {sums(1), sums(2)};
+    const Eigen::VectorXd usage = sums.tail(m_K);
+
+    Evaluation ev;
+    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta), sums(0), n,
+                  data.trainingRowCount());
+    lda::addHeldOutMetrics(ev.metrics, heldOut);
     const double mass = usage.sum();
     const Eigen::VectorXd weight =
         mass > 0 ? Eigen::VectorXd(usage / mass) : Eigen::VectorXd::Constant(m_K, 1.0 / m_K);

@@ -101,6 +101,8 @@ protected:
     void warmUp() override;
 
 private:
+    // The rows this rank trains on and evaluates (Communicator::ownedRows).
+    Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     // exp(E[log β]) of every word, from λ; or of the words of this rank's documents of the
     // step (all a step reads), after the totals.
     void refreshExpectations();

@@ -47,8 +47,11 @@ MatrixRD initialTopics(std::int64_t V, int K, std::uint64_t seed, std::uint64_t 
 EvaluationDocs::EvaluationDocs(const CountData& data, const std::vector<std::int64_t>& candidates,
                                int evalDocs, std::uint64_t seed, std::uint64_t pick)
 {
+    // A test document held by another rank (data read in parts) has held-out words there: the
+    // split gives every test document at least one.
     for (std::int64_t r : candidates)
-        if (data.heldOut.rowNonZeros(r) > 0)
+        if (data.heldRows && !data.heldRows->contains(r) ? data.isTestRow(r)
+                                                         : data.heldOut.rowNonZeros(r) > 0)
             scored.push_back(r);
     cheapElbo =
         seededSubset(data.trainingRows(), std::size_t(evalDocs), Rng::stream(seed, pick, 0));

@@ -97,7 +97,7 @@ double PfTrainer::scale() const
 StagedTrainer::Round PfTrainer::localStep(std::int64_t)
 {
     if (!m_sharded) {
-        m_rows.setShard(communicator().shardOf(m_data->trainingRowCount()));
+        m_rows.setShard(positionsIn(m_data->trainingRows(), ownedRows()));
         m_sharded = true;
     }
     const bool svi = m_algorithm == PfAlgorithm::Svi;
@@ -214,9 +214,12 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
 {
     const CountData& d = *m_data;
     Evaluation ev;
-    // ELBO: the users' terms over the subset, scaled to all training users.
-    setSubsetElbo(ev, pf::sideElbo(m_items, m_itemPrior), usersElbo(elboUsers),
-                  std::int64_t(elboUsers.size()), d.trainingRowCount());
+    // ELBO: the users' terms over the subset, scaled to all training users (on several ranks,
+    // each rank's share of them, summed).
+    double usersSum = usersElbo(communicator().mine(elboUsers, ownedRows()));
+    communicator().sum({&usersSum, 1});
+    setSubsetElbo(ev, pf::sideElbo(m_items, m_itemPrior), usersSum, std::int64_t(elboUsers.size()),
+                  d.trainingRowCount());
     // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson
     // density; the ranking by the same prediction.
     addRecommenderMetrics(
@@ -229,7 +232,8 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
         },
         [&](std::int64_t u, Eigen::VectorXd& out) {
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
-        });
+        },
+        communicator());
     ev.preview = factorsPreview(m_users.mean, m_items.mean, 0.0);
     return ev;
 }

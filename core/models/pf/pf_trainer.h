@@ -97,6 +97,8 @@ protected:
     void warmUp() override;
 
 private:
+    // The rows this rank trains on and evaluates (Communicator::ownedRows).
+    Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     // Fits this rank's users of the current step and fills m_stats.
     void localPhase(int maxIters);
     // The users this rank fitted, as rows [shape, rate, level rate] for the sum over ranks; and

@@ -27,15 +27,16 @@ factorsPreview(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen
 // (RatingsEvaluation::addRatingMetrics), and the ranking ones at topN, every item the user has
 // not rated in training or validation ranked by scoreAll(u, out) (M scores), beside the
 // popularity baseline on the same users (`full`: every user with test ratings, otherwise the
-// cheap subset).
+// cheap subset). On several ranks each scores its share of the users; every rank gets the
+// same metrics.
 template <typename Predict, typename LogDensity, typename ScoreAll>
 void addRecommenderMetrics(std::map<std::string, double>& metrics, const RatingsEvaluation& eval,
                            const CountData& data, const std::vector<std::int64_t>& users, bool full,
                            int topN, Predict&& predict, LogDensity&& logDensity,
-                           ScoreAll&& scoreAll)
+                           ScoreAll&& scoreAll, Communicator& ranks = localCommunicator())
 {
-    eval.addRatingMetrics(metrics, data, users, predict, logDensity);
-    const RankingScore r = rankingScore(data, users, topN, scoreAll);
+    eval.addRatingMetrics(metrics, data, users, predict, logDensity, ranks);
+    const RankingScore r = rankingScore(data, users, topN, scoreAll, ranks);
     addRankingMetrics(metrics, r, full ? eval.popularityFull : eval.popularityCheap, topN);
 }
 
