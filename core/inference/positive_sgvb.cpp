@@ -185,9 +185,19 @@ PositiveSgvb::PositiveSgvb(SgvbMethod method, const Eigen::ArrayXd& mean,
 
 double PositiveSgvb::step(const PositiveModel& model, std::int64_t t)
 {
+    const Eigen::ArrayXd& x = drawStep(t);
+    return ascend(model.logJoint(x, m_grad));
+}
+
+const Eigen::ArrayXd& PositiveSgvb::drawStep(std::int64_t t)
+{
+    drawQ(m_method, m_theta, m_size, m_seed, 1, std::uint64_t(t), {m_x, m_aux, m_dLog});
+    return m_x;
+}
+
+double PositiveSgvb::ascend(double logF)
+{
     const Eigen::Index n = m_size;
-    drawQ(m_method, m_theta, n, m_seed, 1, std::uint64_t(t), {m_x, m_aux, m_dLog});
-    const double logF = model.logJoint(m_x, m_grad);
     const double bound = boundAtDraw(logF);
     for (Eigen::Index i = 0; i < n; ++i) {
         const double gx = m_grad[i];
@@ -231,15 +241,26 @@ double PositiveSgvb::boundAtDraw(double logF) const
     return b;
 }
 
-double PositiveSgvb::elbo(const PositiveModel& model, int samples, std::uint64_t evaluation) const
+double PositiveSgvb::elbo(const PositiveModel& model, int samples, std::uint64_t evaluation,
+                          Communicator& ranks) const
 {
     const Eigen::Index n = m_size;
     Eigen::ArrayXd x(n), aux(n), dLog(n), grad(n);
     const int s = m_method == SgvbMethod::Map ? 1 : std::max(samples, 1);
     double sum = 0.0;
+    GlobalStatistic terms;
     for (int k = 0; k < s; ++k) {
         drawQ(m_method, m_theta, n, m_seed, 2 + evaluation, std::uint64_t(k), {x, aux, dLog});
-        sum += model.logJoint(x, grad);
+        if (ranks.distributed()) {
+            // This rank's items, then every rank's: the sums the model finishes from.
+            terms.clear();
+            model.itemTerms(x, ranks.shardOf(model.itemCount()), terms);
+            for (const std::span<double>& part : terms.denseParts())
+                ranks.sum(part);
+            sum += model.fromItemTerms(x, grad);
+        } else {
+            sum += model.logJoint(x, grad);
+        }
         if (m_method == SgvbMethod::Normal)
             sum += logJacobian(dLog);
     }

@@ -21,7 +21,13 @@
 // The draws of a step come from the streams (seed, step, chunk), so a run is the same whatever
 // the thread count. Thread-safety: a value driven by its trainer's thread; step() and elbo()
 // use OpenMP inside and call the model from that thread only.
+//
+// On several ranks a trainer takes a step in parts (StagedTrainer): every rank draws the same x
+// (drawStep), the model sums the terms of its share of its items (PositiveModel::itemTerms),
+// those sums are summed over the ranks, and every rank finishes log f and its gradient from
+// them (fromItemTerms) and takes the same optimizer step (ascend).
 
+#include "core/base/communicator.h"
 #include "core/inference/optimizers.h"
 
 #include <Eigen/Core>
@@ -38,6 +44,22 @@ public:
     virtual Eigen::Index size() const = 0;
     // log f(x) and ∂ log f/∂x into grad (sized P by the caller), at x > 0 elementwise.
     virtual double logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const = 0;
+
+    // The log joint in two parts, for a run on several ranks: the terms that sum over the
+    // model's itemCount() items (the EPM's nodes, GPFA's incomplete rows), of the items of
+    // `part` only, into buffers listed in `statistic` (zero for the other items' parts), so
+    // that their sums over the ranks' parts are the whole's; then log f and its gradient from
+    // those sums. logJoint(x, grad) is the two over every item. By default there is no item
+    // term: everything is computed from x alone, on every rank.
+    virtual std::int64_t itemCount() const { return 0; }
+    virtual void itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const
+    {
+        (void)x, (void)part, (void)statistic;
+    }
+    virtual double fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
+    {
+        return logJoint(x, grad);
+    }
 };
 
 enum class SgvbMethod { Gamma, Normal, Map };
@@ -79,9 +101,18 @@ public:
     // One draw, its gradient and one optimizer step (t counts from 1). Returns the one-draw
     // estimate of the bound at q before the step (MAP: log f(x)).
     double step(const PositiveModel& model, std::int64_t t);
+    // step() in parts: drawStep(t) draws x of step t (the same on every rank) and returns it
+    // (drawn() until the next draw); the caller puts ∂ log f/∂x at x into gradient(), and
+    // ascend(log f(x)) takes the optimizer step and returns what step() does.
+    const Eigen::ArrayXd& drawStep(std::int64_t t);
+    const Eigen::ArrayXd& drawn() const { return m_x; }
+    Eigen::ArrayXd& gradient() { return m_grad; }
+    double ascend(double logF);
     // The bound estimated from `samples` draws of the streams (seed, evaluation id); MAP: log f
-    // at its point, whatever `samples`.
-    double elbo(const PositiveModel& model, int samples, std::uint64_t evaluation) const;
+    // at its point, whatever `samples`. On several ranks (`ranks`) each draw's item terms are
+    // split over them (PositiveModel::itemTerms) and summed: a collective.
+    double elbo(const PositiveModel& model, int samples, std::uint64_t evaluation,
+                Communicator& ranks = localCommunicator()) const;
     // A draw of x from q (the point, for MAP), from the stream (seed, id, draw).
     void draw(std::uint64_t id, std::uint64_t drawIndex, Eigen::ArrayXd& x) const;
     // E_q[x] (the normal's by 20-point Gauss–Hermite; MAP: the point).

@@ -105,42 +105,53 @@ Evaluation CtmTrainer::evaluate(bool full)
         for (std::int64_t row : m_evalDocs.cheapElbo)
             docs.push_back(std::lower_bound(m_docs.begin(), m_docs.end(), row) - m_docs.begin());
     }
-    const double local =
-        sumChunks(std::int64_t(docs.size()), [&](std::int64_t begin, std::int64_t end) {
-            double s = 0.0;
-            Eigen::VectorXd grad(k1), z(k1), eta(k1), theta, r;
-            for (std::int64_t j = begin; j < end; ++j) {
-                const GaussianQ& q = m_q[std::size_t(docs[std::size_t(j)])];
-                const std::int64_t row = m_docs[std::size_t(docs[std::size_t(j)])];
-                Rng rng = Rng::stream(m_seed, kStreamBound, std::uint64_t(row));
-                double term = 0.0;
-                for (int a = 0; a < kBoundDraws; ++a) {
-                    for (int k = 0; k < k1; ++k)
-                        z[k] = rng.normal();
-                    q.draw(z, eta);
-                    grad.setZero();
-                    term += ctm::documentTerms(eta, d.train.rowCols(row), d.train.rowCounts(row),
-                                               m_beta, grad, nullptr, theta, r);
-                }
-                s += term / kBoundDraws - q.kl(m_prior);
+    // Each rank its share of the documents (of the scored test documents below too), the
+    // partial sums then over the ranks.
+    const Shard myDocs = communicator().shardOf(std::int64_t(docs.size()));
+    double local = sumChunks(myDocs.size(), [&](std::int64_t begin, std::int64_t end) {
+        begin += myDocs.begin;
+        end += myDocs.begin;
+        double s = 0.0;
+        Eigen::VectorXd grad(k1), z(k1), eta(k1), theta, r;
+        for (std::int64_t j = begin; j < end; ++j) {
+            const GaussianQ& q = m_q[std::size_t(docs[std::size_t(j)])];
+            const std::int64_t row = m_docs[std::size_t(docs[std::size_t(j)])];
+            Rng rng = Rng::stream(m_seed, kStreamBound, std::uint64_t(row));
+            double term = 0.0;
+            for (int a = 0; a < kBoundDraws; ++a) {
+                for (int k = 0; k < k1; ++k)
+                    z[k] = rng.normal();
+                q.draw(z, eta);
+                grad.setZero();
+                term += ctm::documentTerms(eta, d.train.rowCols(row), d.train.rowCounts(row),
+                                           m_beta, grad, nullptr, theta, r);
             }
-            return s;
-        });
+            s += term / kBoundDraws - q.kl(m_prior);
+        }
+        return s;
+    });
+    communicator().sum({&local, 1});
     setSubsetElbo(ev, 0.0, local, std::int64_t(docs.size()), std::int64_t(m_docs.size()));
 
     // Document completion: each test document's held-out words under E_q[h(η)] of its observed
     // half (as LDA and HDP score theirs).
-    const std::vector<std::int64_t>& scored = full ? m_evalDocs.scored : m_evalDocs.cheapScored;
+    const std::vector<std::int64_t>& allScored = full ? m_evalDocs.scored : m_evalDocs.cheapScored;
+    const Shard myScored = communicator().shardOf(std::int64_t(allScored.size()));
+    const std::vector<std::int64_t> scored(allScored.begin() + myScored.begin,
+                                           allScored.begin() + myScored.end);
     std::vector<Eigen::VectorXd> weights(std::size_t(d.rows()));
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t j = 0; j < std::int64_t(scored.size()); ++j)
         weights[std::size_t(scored[std::size_t(j)])] = testWeights(scored[std::size_t(j)]);
-    const lda::HeldOutScore heldOut = lda::scoreHeldOut(
+    lda::HeldOutScore heldOut = lda::scoreHeldOut(
         m_beta, d.heldOut, scored,
         [&](std::int64_t row) -> const Eigen::VectorXd& { return weights[std::size_t(row)]; },
         [] { return false; });
+    double scoreSums[2] = {heldOut.logLik, heldOut.words};
+    communicator().sum(scoreSums);
+    heldOut = {scoreSums[0], scoreSums[1]};
     lda::addHeldOutMetrics(ev.metrics, heldOut);
-    if (full && !scored.empty()) {
+    if (full && !allScored.empty()) {
         // The whole test documents by importance sampling; as the paper reports it (Sec. 4.5),
         // each document's NLL over its word count, averaged over the documents.
         std::vector<double> perWord(scored.size());
@@ -150,8 +161,9 @@ Evaluation CtmTrainer::evaluate(bool full)
             perWord[std::size_t(j)] =
                 -testLogLikelihood(row) / double(d.train.rowTotal(row) + d.heldOut.rowTotal(row));
         }
-        ev.metrics["test_nll_per_word"] =
-            std::accumulate(perWord.begin(), perWord.end(), 0.0) / double(perWord.size());
+        double nll = std::accumulate(perWord.begin(), perWord.end(), 0.0);
+        communicator().sum({&nll, 1});
+        ev.metrics["test_nll_per_word"] = nll / double(allScored.size());
     }
     // Globals under which the test documents' fits give NaN or infinity (an absurd step size
     // for them) cannot be scored: the run has diverged rather than reached its budget with NaN.
@@ -160,10 +172,12 @@ Evaluation CtmTrainer::evaluate(bool full)
 
     // The topics in use, weighted by the training documents' h(m_d).
     Eigen::VectorXd weight = Eigen::VectorXd::Zero(m_options.K), theta(m_options.K);
-    for (const GaussianQ& q : m_q) {
-        ctm::logisticNormal(q.mean(), theta);
+    const Shard myQs = communicator().shardOf(std::int64_t(m_q.size())); // every document
+    for (std::int64_t j = myQs.begin; j < myQs.end; ++j) {
+        ctm::logisticNormal(m_q[std::size_t(j)].mean(), theta);
         weight += theta;
     }
+    communicator().sum({weight.data(), std::size_t(weight.size())});
     weight /= weight.sum();
     lda::addTopicsInUse(ev, weight, m_beta, Eigen::VectorXd::Ones(m_options.K), d.columnNames,
                         m_options.topWords);

@@ -142,46 +142,78 @@ void CtmTrainer::visitState(StateArchive& a)
     }
 }
 
-void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
-                              std::span<const float> counts, Rng& rng, LgmGradients& out,
-                              Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const
+void CtmTrainer::DrawSums::reset(int k1, bool full, int K, Eigen::Index words, bool topics)
+{
+    grad = Eigen::VectorXd::Zero(k1);
+    hess = Eigen::MatrixXd::Zero(full ? k1 : 0, full ? k1 : 0);
+    hessDiag = Eigen::VectorXd::Zero(k1);
+    if (topics) {
+        topicMass = Eigen::VectorXd::Zero(K);
+        wordTopic = MatrixRD::Zero(words, K);
+    }
+}
+
+void CtmTrainer::sumDraws(const GaussianQ& q, std::span<const std::int32_t> words,
+                          std::span<const float> counts, Rng& rng, Shard draws, bool topics,
+                          DrawSums& sums) const
 {
     const int k1 = m_options.K - 1, S = m_options.samples;
     const bool full = q.form() == CovarianceForm::Full;
-    out.reset(k1, q.form());
-    Eigen::MatrixXd hess = Eigen::MatrixXd::Zero(full ? k1 : 0, full ? k1 : 0);
-    Eigen::VectorXd hessDiag = Eigen::VectorXd::Zero(k1);
-    Eigen::VectorXd grad = Eigen::VectorXd::Zero(k1), z(k1), eta(k1), theta, r;
     const bool simple = m_options.bound == CtmBound::Simple;
-    if (topicMass) {
-        *topicMass = Eigen::VectorXd::Zero(m_options.K);
-        *wordTopic = MatrixRD::Zero(Eigen::Index(words.size()), m_options.K);
-    }
+    topics = topics && !simple;
+    sums.reset(k1, full, m_options.K, Eigen::Index(words.size()), topics);
+    Eigen::VectorXd z(k1), eta(k1), theta, r;
     const Eigen::VectorXd logs = simple ? wordLogs(words, counts) : Eigen::VectorXd();
     for (int s = 0; s < S; ++s) {
-        for (int k = 0; k < k1; ++k)
+        for (int k = 0; k < k1; ++k) // every draw's normals, the others' draws too
             z[k] = rng.normal();
+        if (!draws.contains(s))
+            continue;
         q.draw(z, eta);
         if (simple)
-            ctm::simpleTerms(eta, logs, grad, full ? &hess : nullptr, full ? nullptr : &hessDiag,
-                             theta);
+            ctm::simpleTerms(eta, logs, sums.grad, full ? &sums.hess : nullptr,
+                             full ? nullptr : &sums.hessDiag, theta);
         else
-            ctm::documentTerms(eta, words, counts, m_beta, grad, full ? &hess : nullptr, theta, r,
-                               full ? nullptr : &hessDiag);
-        if (!topicMass || simple)
+            ctm::documentTerms(eta, words, counts, m_beta, sums.grad, full ? &sums.hess : nullptr,
+                               theta, r, full ? nullptr : &sums.hessDiag);
+        if (!topics)
             continue;
         for (std::size_t n = 0; n < words.size(); ++n) { // c_w r_wk at this draw
             r = theta.cwiseProduct(m_beta.row(words[n]).transpose());
             r *= double(counts[n]) / r.sum();
-            wordTopic->row(Eigen::Index(n)) += r.transpose() / S;
-            *topicMass += r / S;
+            sums.wordTopic.row(Eigen::Index(n)) += r.transpose() / S;
+            sums.topicMass += r / S;
         }
     }
-    out.g = grad / S;
-    if (full)
-        out.gammaFull = 0.5 * hess / S;
+}
+
+void CtmTrainer::finishEstimate(const DrawSums& sums, CovarianceForm form, LgmGradients& out) const
+{
+    const int k1 = m_options.K - 1, S = m_options.samples;
+    out.reset(k1, form);
+    out.g = sums.grad / S;
+    if (form == CovarianceForm::Full)
+        out.gammaFull = 0.5 * sums.hess / S;
     else
-        out.gammaDiag = 0.5 * hessDiag / S;
+        out.gammaDiag = 0.5 * sums.hessDiag / S;
+}
+
+void CtmTrainer::estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
+                              std::span<const float> counts, Rng& rng, LgmGradients& out,
+                              Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const
+{
+    DrawSums sums;
+    sumDraws(q, words, counts, rng, {0, m_options.samples}, topicMass != nullptr, sums);
+    finishEstimate(sums, q.form(), out);
+    if (!topicMass)
+        return;
+    if (m_options.bound == CtmBound::Simple) {
+        *topicMass = Eigen::VectorXd::Zero(m_options.K);
+        *wordTopic = MatrixRD::Zero(Eigen::Index(words.size()), m_options.K);
+        return;
+    }
+    *topicMass = std::move(sums.topicMass);
+    *wordTopic = std::move(sums.wordTopic);
 }
 
 Eigen::VectorXd CtmTrainer::wordLogs(std::span<const std::int32_t> words,
@@ -195,13 +227,37 @@ Eigen::VectorXd CtmTrainer::wordLogs(std::span<const std::int32_t> words,
     return logs;
 }
 
-double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
+std::int64_t CtmTrainer::documentOf(std::int64_t t) const
+{
+    return (t - 1) % std::int64_t(m_docs.size());
+}
+
+double CtmTrainer::rhoOf(std::int64_t t) const
+{
+    return m_schedule.rho((t - 1) / std::int64_t(m_docs.size()) + 1);
+}
+
+void CtmTrainer::localDocument(std::int64_t doc, std::int64_t t)
+{
+    const GaussianQ& q = m_q[std::size_t(doc)];
+    const std::int64_t row = m_docs[std::size_t(doc)];
+    m_stepRng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(row));
+    sumDraws(q, m_data->train.rowCols(row), m_data->train.rowCounts(row), m_stepRng,
+             communicator().shardOf(m_options.samples), true, m_sums);
+}
+
+double CtmTrainer::globalDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
 {
     GaussianQ& q = m_q[std::size_t(doc)];
     const std::int64_t row = m_docs[std::size_t(doc)];
-    Rng rng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(row));
-    estimateInto(q, m_data->train.rowCols(row), m_data->train.rowCounts(row), rng, m_grads,
-                 &m_topicMass, &m_wordTopic);
+    finishEstimate(m_sums, q.form(), m_grads);
+    if (m_options.bound == CtmBound::Simple) {
+        m_topicMass = Eigen::VectorXd::Zero(m_options.K);
+        m_wordTopic = MatrixRD::Zero(Eigen::Index(m_data->train.rowCols(row).size()), m_options.K);
+    } else {
+        m_topicMass = m_sums.topicMass;
+        m_wordTopic = m_sums.wordTopic;
+    }
     if (m_algorithm == LgmAlgorithm::HybridMcSsvi)
         projectCurvature(m_grads, q.form());
     const GaussianQ before = q;
@@ -214,19 +270,44 @@ double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, 
             setPriorFromSums();
         }
         if (m_options.bound == CtmBound::Simple)
-            updateSimpleTopics(doc, t, rng);
+            updateSimpleTopics(doc, t, m_stepRng); // the draws go on from the estimate's
         else
             stepTopics(row);
     }
     return used;
 }
 
-double CtmTrainer::step(std::int64_t t)
+double CtmTrainer::updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
+{
+    localDocument(doc, t);
+    return globalDocument(doc, rho, t, globalsToo);
+}
+
+StagedTrainer::Round CtmTrainer::localStep(std::int64_t t)
+{
+    m_statistic.clear();
+    if (m_method == CtmMethod::MeanField) {
+        m_meanFieldRho = stepMeanField(t);
+        return Round::Update;
+    }
+    localDocument(documentOf(t), t);
+    m_statistic.dense(m_sums.grad);
+    if (m_options.covariance == CovarianceForm::Full)
+        m_statistic.dense(m_sums.hess);
+    else
+        m_statistic.dense(m_sums.hessDiag);
+    if (m_options.bound == CtmBound::Optimal) {
+        m_statistic.dense(m_sums.topicMass);
+        m_statistic.dense(m_sums.wordTopic);
+    }
+    return Round::Update;
+}
+
+double CtmTrainer::globalUpdate(std::int64_t t)
 {
     if (m_method == CtmMethod::MeanField)
-        return stepMeanField(t);
-    const std::int64_t D = std::int64_t(m_docs.size());
-    return updateDocument((t - 1) % D, m_schedule.rho((t - 1) / D + 1), t);
+        return m_meanFieldRho;
+    return globalDocument(documentOf(t), rhoOf(t), t, true);
 }
 
 double CtmTrainer::stepMeanField(std::int64_t t)

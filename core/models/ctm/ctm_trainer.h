@@ -17,6 +17,13 @@
 // pass's last document, the M-step: β_k ∝ those counts + 0.01, and μ, Σ from the q's (eq.
 // 60–61 are that M-step).
 //
+// On several ranks (StagedTrainer; the structured methods) a step's N_MC draws are split over
+// the ranks (Communicator::shardOf N_MC): every rank walks the document's stream through every
+// draw, computes the terms of its own, and the sums of g, Γ (and eq. 62's parts) over the ranks
+// make the one update every rank applies to its copy of the document's q, the prior and the
+// topics — every rank holds every document. An evaluation sums each rank's share of its
+// documents over the ranks. The mean-field baseline runs on one rank.
+//
 // Thread-safety: driven by one thread; evaluate() uses OpenMP across documents.
 
 #include "core/base/parallel.h"
@@ -34,7 +41,7 @@
 
 namespace svi {
 
-class CtmTrainer final : public Trainer
+class CtmTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field on bad options or a corpus a topic model
@@ -44,17 +51,19 @@ public:
                std::uint64_t seed, CtmMethod method = CtmMethod::Structured);
     ~CtmTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override { return 1; }
     std::int64_t itemCount() const override { return std::int64_t(m_docs.size()); }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // The structured methods; mean-field's pass (one document's E-step at a time) runs on one.
+    bool distributes() const override { return m_method != CtmMethod::MeanField; }
     // The documents' q and AdaGrads, μ, Σ and their sums, the topics' state (α, its AdaGrad and
     // batch; the simple bound's sums; mean-field's β and pass sums), the flags; β is recomputed.
     void visitState(StateArchive& archive) override;
 
     // Updates the q of training document `doc` (an index into the training documents) with
-    // step size ρ, its draws seeded by t; the globals follow unless `globalsToo` is false.
+    // step size ρ, its draws seeded by t; the globals follow unless `globalsToo` is false. The
+    // local and global parts of a step without the sum over ranks (tests, on one rank).
     double updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo = true);
     const LgmGradients& lastGradients() const { return m_grads; }
     // Eq. 62's gradient in the topics' logits α (K × V) from training row `row`, at the draws
@@ -81,12 +90,44 @@ public:
     // log p(w | μ, Σ, β) of a test document, both halves, by importance sampling (App. A.5).
     double testLogLikelihood(std::int64_t row) const;
 
+protected:
+    // The structured methods: the document of step t and this rank's share of its draws,
+    // summed (DrawSums); mean-field: the whole step, with nothing to sum.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // The document's q, the prior and the topics from the summed draws.
+    double globalUpdate(std::int64_t t) override;
+
 private:
+    // A document's terms summed over draws of η ~ q: Σ_s ∇, Σ_s ∇² (or its diagonal) of Σ_w c_w
+    // ξ_w, and, for eq. 62, Σ_s of each word's c_w r_wk / N_MC and of the topics' masses.
+    struct DrawSums
+    {
+        Eigen::VectorXd grad, hessDiag, topicMass;
+        Eigen::MatrixXd hess;
+        MatrixRD wordTopic; // distinct words of the document × K
+        void reset(int k1, bool full, int K, Eigen::Index words, bool topics);
+    };
+    // The draws `draws` (of N_MC) of a document's terms from q into `sums` (reset first), every
+    // draw's normals taken from `rng` so that it ends where N_MC draws leave it; the topic
+    // posteriors too when `topics`.
+    void sumDraws(const GaussianQ& q, std::span<const std::int32_t> words,
+                  std::span<const float> counts, Rng& rng, Shard draws, bool topics,
+                  DrawSums& sums) const;
+    // g = Σ ∇ / N_MC and Γ = ½ Σ ∇² / N_MC of summed draws into `out` (eq. 57).
+    void finishEstimate(const DrawSums& sums, CovarianceForm form, LgmGradients& out) const;
     // g, Γ of a document's terms at N_MC draws from q into `out`, and (when given) the draws'
     // topic posteriors for eq. 62: per topic Σ_w c_w r_wk, per word c_w r_wk.
     void estimateInto(const GaussianQ& q, std::span<const std::int32_t> words,
                       std::span<const float> counts, Rng& rng, LgmGradients& out,
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
+    // A structured step's two parts: this rank's draws of document `doc` (m_sums, m_stepRng),
+    // then the update from the sums over the ranks.
+    void localDocument(std::int64_t doc, std::int64_t t);
+    double globalDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo);
+    // The document and the step size of step t.
+    std::int64_t documentOf(std::int64_t t) const;
+    double rhoOf(std::int64_t t) const;
     // The running sums of the q's (eq. 60–61) as q(η_d) moves from `before` to `after`; the
     // prior from them.
     void trackPrior(const GaussianQ& before, const GaussianQ& after);
@@ -143,6 +184,12 @@ private:
     double m_mfBoundSum = 0.0;
     double m_mfObjective;
     ctm::MeanFieldDocument m_mfDoc;
+    // A step's draws: this rank's sums (then every rank's), the document's stream where the
+    // draws left it (the simple bound's topics draw on from there), mean-field's step size.
+    DrawSums m_sums;
+    Rng m_stepRng{0};
+    double m_meanFieldRho = 1.0;
+    GlobalStatistic m_statistic;
 };
 
 } // namespace svi

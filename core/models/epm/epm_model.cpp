@@ -161,7 +161,7 @@ LogJoint::LogJoint(const Graph& graph, int K, const Priors& priors)
     m_nodeTerms.assign(std::size_t(graph.nodes), 0.0);
 }
 
-double LogJoint::likelihoodParts(const Eigen::ArrayXd& x) const
+void LogJoint::nodeTerms(const Eigen::ArrayXd& x, Shard part) const
 {
     const Layout& L = m_layout;
     const Eigen::Index N = L.N, K = L.K;
@@ -172,8 +172,10 @@ double LogJoint::likelihoodParts(const Eigen::ArrayXd& x) const
     // Per node i: g_i = Σ_{train edges} w_j/(1 − e^{−p_ij}) + Σ_{held out} w_j, and the edges'
     // terms log(1 − e^{−p}) + p (train) and p (held out), each pair seen from both ends.
     const std::int64_t work = 2 * std::int64_t(g.edgeNeighbour.size() + g.heldNeighbour.size()) * K;
-    forChunksOf(N, work, [&](int, std::int64_t begin, std::int64_t end) {
-        for (std::int64_t i = begin; i < end; ++i) {
+    m_nbr.topRows(part.begin).setZero(); // other ranks' nodes
+    m_nbr.bottomRows(N - part.end).setZero();
+    forChunksOf(part.size(), work, [&](int, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = part.begin + begin; i < part.begin + end; ++i) {
             auto gi = m_nbr.row(i);
             gi.setZero();
             double terms = 0.0;
@@ -194,7 +196,17 @@ double LogJoint::likelihoodParts(const Eigen::ArrayXd& x) const
             m_nodeTerms[std::size_t(i)] = terms;
         }
     });
-    const double edges = 0.5 * std::accumulate(m_nodeTerms.begin(), m_nodeTerms.end(), 0.0);
+    m_edgeSum =
+        std::accumulate(m_nodeTerms.begin() + part.begin, m_nodeTerms.begin() + part.end, 0.0);
+}
+
+double LogJoint::likelihoodFromNodes(const Eigen::ArrayXd& x) const
+{
+    const Layout& L = m_layout;
+    const Eigen::Index N = L.N, K = L.K;
+    const Eigen::Map<const MatrixRD> W(x.data() + L.w(), N, K);
+    const auto r = x.segment(L.r(), K).matrix().transpose();
+    const double edges = 0.5 * m_edgeSum;
     // eq. 13: Σ_{i<j} p_ij = ½ Σ_k r_k (S_k² − Σ_i w_ik²).
     const Eigen::RowVectorXd S = W.colwise().sum();
     const Eigen::RowVectorXd Q = W.array().square().colwise().sum();
@@ -204,16 +216,30 @@ double LogJoint::likelihoodParts(const Eigen::ArrayXd& x) const
 
 double LogJoint::logLikelihood(const Eigen::ArrayXd& x) const
 {
-    return likelihoodParts(x);
+    nodeTerms(x, {0, m_layout.N});
+    return likelihoodFromNodes(x);
+}
+
+void LogJoint::itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const
+{
+    nodeTerms(x, part);
+    statistic.dense(m_nbr);
+    statistic.dense(&m_edgeSum, 1);
 }
 
 double LogJoint::logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
+{
+    nodeTerms(x, {0, m_layout.N});
+    return fromItemTerms(x, grad);
+}
+
+double LogJoint::fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
 {
     const Layout& L = m_layout;
     const Eigen::Index N = L.N, K = L.K;
     const double dK = double(K);
     const Priors& P = m_priors;
-    double lp = likelihoodParts(x);
+    double lp = likelihoodFromNodes(x);
 
     const Eigen::Map<const MatrixRD> W(x.data() + L.w(), N, K);
     const auto r = x.segment(L.r(), K);

@@ -107,19 +107,29 @@ public:
     LogJoint(const Graph& graph, int K, const Priors& priors);
     Eigen::Index size() const override { return m_layout.size(); }
     double logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
+    // The items are the nodes: a node's terms are its edges' (g_i, the bracket's first two sums,
+    // and its share of the likelihood), listed as the N × K rows g_i (zero outside `part`) and
+    // their likelihood's sum; the rest of the log joint (O(N K)) follows from them.
+    std::int64_t itemCount() const override { return m_layout.N; }
+    void itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const override;
+    double fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
     // The likelihood term alone (the first line above), O((E + H)K + NK), for tests.
     double logLikelihood(const Eigen::ArrayXd& x) const;
     const Layout& layout() const { return m_layout; }
 
 private:
-    // Fills m_wr = W diag(r), m_nbr (g_i per node) and returns the likelihood.
-    double likelihoodParts(const Eigen::ArrayXd& x) const;
+    // Fills m_wr = W diag(r), and for the nodes of `part` m_nbr (g_i per node, zero for the
+    // others) and m_edgeSum (Σ of their edges' terms).
+    void nodeTerms(const Eigen::ArrayXd& x, Shard part) const;
+    // The likelihood from m_edgeSum (every node's) and x.
+    double likelihoodFromNodes(const Eigen::ArrayXd& x) const;
 
     const Graph& m_graph;
     Layout m_layout;
     Priors m_priors;
     mutable MatrixRD m_wr, m_nbr;
     mutable std::vector<double> m_nodeTerms; // per node: its edges' share of the likelihood
+    mutable double m_edgeSum = 0.0;
 };
 
 // The likelihood summed pair by pair over every training pair i < j (O(N² K)), the

@@ -62,11 +62,19 @@ EpmSgvbTrainer::EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOp
     m_sgvb.emplace(method, mean, variance, options.sgvb.optimizer, seed, options.sgvb.entropy);
 }
 
-double EpmSgvbTrainer::step(std::int64_t t)
+StagedTrainer::Round EpmSgvbTrainer::localStep(std::int64_t t)
 {
-    const double rate = m_sgvb->optimizer().rate();
-    m_sgvb->step(*m_model, t);
-    return rate;
+    m_rate = m_sgvb->optimizer().rate();
+    const Eigen::ArrayXd& x = m_sgvb->drawStep(t);
+    m_statistic.clear();
+    m_model->itemTerms(x, communicator().shardOf(m_model->itemCount()), m_statistic);
+    return Round::Update;
+}
+
+double EpmSgvbTrainer::globalUpdate(std::int64_t)
+{
+    m_sgvb->ascend(m_model->fromItemTerms(m_sgvb->drawn(), m_sgvb->gradient()));
+    return m_rate;
 }
 
 void EpmSgvbTrainer::visitState(StateArchive& a)
@@ -122,15 +130,18 @@ std::vector<double> EpmSgvbTrainer::heldOutProbability(int draws) const
     const epm::Layout& L = m_model->layout();
     epm::MatrixRD W;
     Eigen::VectorXd r;
+    // This rank's share of the pairs (the others' stay 0 here), then every rank's.
+    const Shard mine = communicator().shardOf(std::int64_t(pairs.size()));
     for (int s = 0; s < S; ++s) {
         drawLinkParameters(m_evaluations, std::uint64_t(s), W, r);
-        const std::int64_t H = std::int64_t(pairs.size());
+        const std::int64_t H = mine.size();
         epm::forChunksOf(H, H * L.K, [&](int, std::int64_t begin, std::int64_t end) {
-            for (std::int64_t k = begin; k < end; ++k)
+            for (std::int64_t k = mine.begin + begin; k < mine.begin + end; ++k)
                 prob[std::size_t(k)] -= std::expm1(
                     -epm::linkRate(W, r, pairs[std::size_t(k)].i, pairs[std::size_t(k)].j));
         });
     }
+    communicator().sum(prob);
     for (double& p : prob)
         p /= double(S);
     return prob;
@@ -140,7 +151,7 @@ Evaluation EpmSgvbTrainer::evaluate(bool)
 {
     Evaluation ev;
     const std::uint64_t id = ++m_evaluations;
-    ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, id);
+    ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, id, communicator());
     epm::addLinkMetrics(ev.metrics, m_graph.heldOut, heldOutProbability(m_options.evalDraws));
 
     // The preview: the posterior means' communities, and the link probabilities averaged over

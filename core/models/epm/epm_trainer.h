@@ -21,6 +21,11 @@
 // normal's softplus), not through the inverse CDF, which would cost a quantile inversion per
 // variable and draw. The preview's N×N matrix averages the first 20 of those draws.
 //
+// On several ranks (StagedTrainer) every rank draws the same q sample, sums the edge terms of its
+// share of the nodes (LogJoint::itemTerms), and from the sums over the ranks every rank takes the
+// same optimizer step. An evaluation splits the bound's node terms and the held-out pairs over
+// the ranks likewise.
+//
 // Threading: driven by one thread; OpenMP inside the engine's draw and the log joint.
 
 #include "core/data/graph_data.h"
@@ -59,15 +64,13 @@ struct EpmOptions : DeclaredOptions<EpmOptions>
     static const ParamFields<EpmOptions>& fields();
 };
 
-class EpmSgvbTrainer final : public Trainer
+class EpmSgvbTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field on bad options or bad data.
     EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOptions& options,
                    std::uint64_t seed);
 
-    // One draw and one optimizer step; returns the step's rate γ_t.
-    double step(std::int64_t t) override;
     // A step sees the whole graph: one epoch.
     std::int64_t itemsPerStep() const override { return m_graph.nodes; }
     std::int64_t itemCount() const override { return m_graph.nodes; }
@@ -76,13 +79,21 @@ public:
     // q, its optimizer and the evaluations' count (it keys their draws); nothing is derived.
     void visitState(StateArchive& archive) override;
 
-    // E_q[1 − exp(−p_ij)] for each held-out pair (GraphData's order), from `draws` draws.
+    // E_q[1 − exp(−p_ij)] for each held-out pair (GraphData's order), from `draws` draws. On
+    // several ranks a collective (each rank its share of the pairs).
     std::vector<double> heldOutProbability(int draws) const;
     // One draw of (W, r) from q (the point for MAP), from the stream (seed, id, draw).
     void drawLinkParameters(std::uint64_t id, std::uint64_t draw, epm::MatrixRD& W,
                             Eigen::VectorXd& r) const;
     const PositiveSgvb& sgvb() const { return *m_sgvb; }
     const epm::LogJoint& model() const { return *m_model; }
+
+protected:
+    // One draw of q (every rank the same) and this rank's nodes' terms of the log joint.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // The gradient from the summed terms and one optimizer step; returns the step's rate γ_t.
+    double globalUpdate(std::int64_t t) override;
 
 private:
     GraphDataPtr m_data;
@@ -93,6 +104,8 @@ private:
     std::unique_ptr<epm::LogJoint> m_model;
     std::optional<PositiveSgvb> m_sgvb;
     std::uint64_t m_evaluations = 0;
+    double m_rate = 0.0; // the optimizer's rate of the step under way
+    GlobalStatistic m_statistic;
 };
 
 } // namespace svi

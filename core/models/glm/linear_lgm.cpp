@@ -142,10 +142,14 @@ void LinearLgmTrainer::gather(Chunk& c, const std::vector<std::int64_t>& rows, s
     m_q.marginalVariances(c.x, c.v, c.work);
 }
 
-double LinearLgmTrainer::step(std::int64_t t)
+StagedTrainer::Round LinearLgmTrainer::localStep(std::int64_t t)
 {
+    if (!m_sharded) {
+        m_rows.setShard(communicator().shardOf(m_data->trainingRowCount()));
+        m_sharded = true;
+    }
     m_rows.next();
-    const std::vector<std::int64_t>& rows = m_rows.rows();
+    const std::vector<std::int64_t>& rows = m_rows.mine();
     const std::int64_t n = std::int64_t(rows.size());
     const CovarianceForm form = m_q.form();
     const int D = m_q.dim();
@@ -164,18 +168,32 @@ double LinearLgmTrainer::step(std::int64_t t)
         c.grads.addRows(c.x, c.alpha, c.gamma, form);
     });
     m_grads.reset(D, form);
-    double extra = 0.0;
+    m_extra = 0.0;
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
     for (int ci = 0; ci < chunks; ++ci) {
         m_grads.add(m_chunks[std::size_t(ci)].grads, form);
-        extra += m_chunks[std::size_t(ci)].extra.sum();
+        m_extra += m_chunks[std::size_t(ci)].extra.sum();
     }
+    m_statistic.clear();
+    m_statistic.dense(m_grads.g);
+    if (form == CovarianceForm::Full)
+        m_statistic.dense(m_grads.gammaFull);
+    else
+        m_statistic.dense(m_grads.gammaDiag);
+    m_statistic.dense(&m_extra, 1);
+    return Round::Update;
+}
+
+double LinearLgmTrainer::globalUpdate(std::int64_t t)
+{
+    const std::int64_t n = std::int64_t(m_rows.rows().size()); // every rank's rows
+    const CovarianceForm form = m_q.form();
     const double scale = double(m_data->trainingRowCount()) / double(n);
     m_grads.scale(scale, form);
 
     const double rho =
         m_algorithm == LgmAlgorithm::FixedPoint ? m_options.damping : m_schedule.rho(t);
-    m_local->updateExtra(t, rho, naturalSteps(m_algorithm), extra / double(n), scale * extra);
+    m_local->updateExtra(t, rho, naturalSteps(m_algorithm), m_extra / double(n), scale * m_extra);
     if (m_algorithm != LgmAlgorithm::FixedPoint)
         return lgmUpdate(m_algorithm, m_q, m_grads, m_prior, rho, m_meanOpt, m_rootOpt);
     const Eigen::VectorXd m = m_q.mean();
@@ -196,10 +214,12 @@ bool LinearLgmTrainer::unmoved(const Eigen::VectorXd& m, const Eigen::MatrixXd& 
 
 double LinearLgmTrainer::expectedTerms(const std::vector<std::int64_t>& rows) const
 {
+    // This rank's share of the rows; the partial sums added in chunk order, then over the ranks.
+    const Shard mine = communicator().shardOf(std::int64_t(rows.size()));
     std::vector<double> partial(kChunks, 0.0);
-    forChunks(std::int64_t(rows.size()), [&](int ci, std::int64_t begin, std::int64_t end) {
+    forChunks(mine.size(), [&](int ci, std::int64_t begin, std::int64_t end) {
         Chunk& c = m_chunks[std::size_t(ci)];
-        gather(c, rows, begin, end);
+        gather(c, rows, mine.begin + begin, mine.begin + end);
         double s = 0.0;
         for (Eigen::Index r = 0; r < c.y.size(); ++r)
             s += m_local->expectedTerm(c.rows[std::size_t(r)], c.y[r], c.m[r], c.v[r]);
@@ -208,6 +228,7 @@ double LinearLgmTrainer::expectedTerms(const std::vector<std::int64_t>& rows) co
     double total = 0.0;
     for (double p : partial)
         total += p;
+    communicator().sum({&total, 1});
     return total;
 }
 
@@ -231,9 +252,10 @@ Evaluation LinearLgmTrainer::evaluate(bool full)
     };
     std::vector<Sums> partial(kChunks);
     const bool classes = m_local->classifies();
-    forChunks(std::int64_t(testRows.size()), [&](int ci, std::int64_t begin, std::int64_t end) {
+    const Shard mine = communicator().shardOf(std::int64_t(testRows.size()));
+    forChunks(mine.size(), [&](int ci, std::int64_t begin, std::int64_t end) {
         Chunk& c = m_chunks[std::size_t(ci)];
-        gather(c, testRows, begin, end);
+        gather(c, testRows, mine.begin + begin, mine.begin + end);
         Sums s;
         for (Eigen::Index r = 0; r < c.y.size(); ++r) {
             const std::int64_t i = c.rows[std::size_t(r)];
@@ -253,6 +275,9 @@ Evaluation LinearLgmTrainer::evaluate(bool full)
             t.wrong += s.wrong;
             t.sq += s.sq;
         }
+        double sums[3] = {t.nll, t.wrong, t.sq}; // over the ranks' shares
+        communicator().sum(sums);
+        t = {sums[0], sums[1], sums[2]};
         const double n = double(testRows.size());
         // A standardised label's density is labelScale times the original's.
         ev.metrics["test_nll"] = t.nll / n + std::log(d.labelScale);

@@ -10,11 +10,17 @@
 // extra statistic, gathers g and Γ (scaled by N/|M|), lets the LocalModel update its extra
 // globals, and updates q(w) by the algorithm's rule (gaussian_q.h).
 //
+// On several ranks (StagedTrainer) every rank draws the same minibatch, gathers g, Γ and the
+// extra statistic over its rows of it (StepRows::mine), and the sums over the ranks make the
+// one update every rank applies to its copy of q(w) and the extra globals.
+//
 // Evaluation: the bound, −KL(q(w) ‖ p(w)) − the model's extra KL + Σ_i its row terms, over
 // eval_rows training rows scaled by N/n (every row when full); on the test rows (eval_rows of
 // them unless full) the posterior predictive: test_nll (mean −log p(y | x), on the label's own
 // scale), test_error (class labels: predicted class by p(y = 1 | x) > ½) or test_rmse (values:
 // the predictive mean, on the label's own scale). The preview carries the weights' posterior.
+// On several ranks each rank sums the terms of its share of those rows (Communicator::shardOf
+// their count) and the partial sums are summed over the ranks.
 //
 // Threading: driven by one thread; step() and evaluate() use OpenMP across the rows in fixed
 // chunks, each row's draws from the stream (seed, step, row), partial sums added in chunk
@@ -154,7 +160,7 @@ template <typename Options> void addLgmFields(ParamFields<Options>& f, LgmKeys k
             "damping", [](auto& o) -> auto& { return o.lgm.damping; });
 }
 
-class LinearLgmTrainer : public Trainer
+class LinearLgmTrainer : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the file, line and label for a label outside the
@@ -163,7 +169,6 @@ public:
                      std::unique_ptr<LocalModel> local, std::uint64_t seed);
     ~LinearLgmTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override { return m_rows.perStep(); }
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     Evaluation evaluate(bool full) override;
@@ -185,10 +190,18 @@ public:
     bool unmoved(const Eigen::VectorXd& m, const Eigen::MatrixXd& root) const;
     // The scaled derivatives g, Γ of the last step (tests).
     const LgmGradients& lastGradients() const { return m_grads; }
-    // The bound over every training row (tests).
+    // The bound over every training row (tests). On several ranks a collective (each rank
+    // sums its share of the rows).
     double bound() const;
 
 protected:
+    // The minibatch (every rank draws the same) and the unscaled sums of this rank's rows of
+    // it: g, Γ and the extra statistic, the step's statistic.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // From the sums over the ranks: the extra globals' update, then q(w)'s by the algorithm.
+    double globalUpdate(std::int64_t t) override;
+
     // Checkpoints: a subclass's state beyond q(w) and the local model's (visitState calls it
     // last); none by default.
     virtual void visitModelState(StateArchive& archive) { (void)archive; }
@@ -217,8 +230,11 @@ private:
     RobbinsMonro m_schedule;
     AdaGrad m_meanOpt, m_rootOpt;
     StepRows m_rows;
+    bool m_sharded = false; // the communicator's shard is set on m_rows
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
+    double m_extra = 0.0; // Σ of the extra statistic over the minibatch (this rank's, then all)
+    GlobalStatistic m_statistic;
     std::vector<std::int64_t> m_evalTrain, m_evalTest; // the cheap evaluation's rows
     bool m_converged = false;
 };

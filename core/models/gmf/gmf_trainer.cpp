@@ -2,6 +2,7 @@
 
 #include "core/models/pf/recommender_parts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <numeric>
@@ -37,27 +38,74 @@ GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t see
 
 GmfTrainer::~GmfTrainer() = default;
 
-double GmfTrainer::step(std::int64_t)
+void GmfTrainer::prepareWorkspaces()
 {
     m_workspaces.prepare([&](const gmf::Workspace& ws) { return ws.rhs.size() == m_K; },
                          [&](gmf::Workspace& ws) { ws.resize(m_K); });
-    const gmf::Priors& p = m_options.priors;
+}
+
+StagedTrainer::Round GmfTrainer::localStep(std::int64_t)
+{
     const auto& rows = m_data->trainingRows();
-    const std::int64_t N = std::int64_t(rows.size());
-    const std::int64_t M = m_items.rows();
-    // Users given the items and q(β), then items given the new users: each block is exact
-    // coordinate ascent, and within a block the rows are independent.
+    if (!m_sharded) {
+        const Shard mine = communicator().shardOf(std::int64_t(rows.size()));
+        m_myUsers.assign(rows.begin() + mine.begin, rows.begin() + mine.end);
+        m_sharded = true;
+    }
+    prepareWorkspaces();
+    // Users given the items and q(β): exact coordinate ascent, the rows independent.
     const double eBeta = m_noise.mean();
+    const std::int64_t N = std::int64_t(m_myUsers.size());
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::int64_t j = 0; j < N; ++j)
-        gmf::updateRow(m_users, rows[std::size_t(j)], m_residuals.byUser, m_items, p.lambdaU, eBeta,
-                       m_workspaces.local());
+        gmf::updateRow(m_users, m_myUsers[std::size_t(j)], m_residuals.byUser, m_items,
+                       m_options.priors.lambdaU, eBeta, m_workspaces.local());
+    m_statistic.clear();
+    if (communicator().distributed()) {
+        packUsers();
+        m_statistic.sparse(m_userRows);
+    }
+    return Round::Update;
+}
+
+void GmfTrainer::packUsers()
+{
+    const Eigen::Index K = m_K;
+    m_userRows.index.assign(m_myUsers.begin(), m_myUsers.end());
+    std::sort(m_userRows.index.begin(), m_userRows.index.end());
+    m_userRows.rows.resize(Eigen::Index(m_myUsers.size()), K + K * K);
+    for (Eigen::Index j = 0; j < m_userRows.rows.rows(); ++j) {
+        const std::int64_t u = m_userRows.index[std::size_t(j)];
+        m_userRows.rows.row(j).head(K) = m_users.mean.row(u);
+        m_userRows.rows.row(j).tail(K * K) = m_users.covariance(u).reshaped().transpose();
+    }
+}
+
+void GmfTrainer::unpackUsers()
+{
+    if (!communicator().distributed())
+        return;
+    const Eigen::Index K = m_K;
+    for (Eigen::Index j = 0; j < m_userRows.rows.rows(); ++j) {
+        const std::int64_t u = m_userRows.index[std::size_t(j)];
+        m_users.mean.row(u) = m_userRows.rows.row(j).head(K);
+        m_users.covariance(u).reshaped() = m_userRows.rows.row(j).tail(K * K).transpose();
+    }
+}
+
+double GmfTrainer::globalUpdate(std::int64_t)
+{
+    unpackUsers();
+    prepareWorkspaces();
+    const gmf::Priors& p = m_options.priors;
+    const std::int64_t M = m_items.rows();
+    // Items given the new users (every user, whichever rank updated it), then q(β) from the
+    // expected squared errors under the new users and items (4), summed in item order.
+    const double eBeta = m_noise.mean();
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::int64_t i = 0; i < M; ++i)
         m_itemSquares[std::size_t(i)] = gmf::updateRow(m_items, i, m_residuals.byItem, m_users,
                                                        p.lambdaV, eBeta, m_workspaces.local());
-    // q(β) from the expected squared errors under the new users and items (4), summed in
-    // item order.
     const double squares = std::accumulate(m_itemSquares.begin(), m_itemSquares.end(), 0.0);
     m_noise.shape = p.a0 + 0.5 * double(m_residuals.count);
     m_noise.rate = p.b0 + 0.5 * squares;
@@ -83,7 +131,11 @@ bool GmfTrainer::diverged() const
 
 double GmfTrainer::usersElbo(const std::vector<std::int64_t>& users) const
 {
-    return sumChunks(std::int64_t(users.size()), [&](std::int64_t begin, std::int64_t end) {
+    // This rank's share of the users; the partial sums then over the ranks.
+    const Shard mine = communicator().shardOf(std::int64_t(users.size()));
+    double total = sumChunks(mine.size(), [&](std::int64_t begin, std::int64_t end) {
+        begin += mine.begin;
+        end += mine.begin;
         gmf::Workspace ws;
         ws.resize(m_K);
         double s = 0.0;
@@ -92,6 +144,8 @@ double GmfTrainer::usersElbo(const std::vector<std::int64_t>& users) const
                                m_options.priors.lambdaU, m_noise, ws);
         return s;
     });
+    communicator().sum({&total, 1});
+    return total;
 }
 
 double GmfTrainer::elbo() const
@@ -135,7 +189,8 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
         [&](std::int64_t u, Eigen::VectorXd& out) {
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
             out.array() += mu;
-        });
+        },
+        communicator());
     ev.preview = factorsPreview(m_users.mean, m_items.mean, mu);
     return ev;
 }

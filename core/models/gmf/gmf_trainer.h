@@ -11,6 +11,12 @@
 // core/metrics/ranking_metrics.h, the same keys as PfTrainer; the popularity baseline is
 // scored on the same users.
 //
+// On several ranks (StagedTrainer) each rank updates its share of the training users
+// (Communicator::shardOf their count), their new q(u_u) are summed over the ranks as rows keyed by
+// user (each user held by one rank: the sum is the rank's value), so that every rank holds every
+// user, as one rank does; then every rank takes the same item block and q(β) from them. An
+// evaluation sums each rank's share of its users over the ranks.
+//
 // Threading: driven by one thread; step() and evaluate() use OpenMP across users and items.
 // Each row's update is sequential code on its own workspace, results are stored by position and
 // every sum runs in a fixed order, so results do not depend on the thread count.
@@ -44,7 +50,7 @@ struct GmfOptions : DeclaredOptions<GmfOptions>
     static const ParamFields<GmfOptions>& fields();
 };
 
-class GmfTrainer final : public Trainer
+class GmfTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field on bad options, or on bad data (no
@@ -52,8 +58,6 @@ public:
     GmfTrainer(CountDataPtr data, const GmfOptions& options, std::uint64_t seed);
     ~GmfTrainer() override;
 
-    // One sweep; returns 1 (batch: no step size).
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override { return m_data->trainingRowCount(); }
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
     // ELBO (the users' terms over a seeded subset of eval_users users scaled by N/|S|, plus the
@@ -78,7 +82,20 @@ public:
     const gmf::Residuals& residuals() const { return m_residuals; }
     double offset() const { return m_residuals.mu; }
 
+protected:
+    // One sweep (returns 1: batch, no step size). Local: this rank's users given the items and
+    // q(β); on several ranks their new q as the statistic.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // Every user's q in place, then the items given the users, then q(β).
+    double globalUpdate(std::int64_t t) override;
+
 private:
+    void prepareWorkspaces();
+    // The users this rank updated, as rows [m_u, S_u] for the sum over ranks; and the summed
+    // rows (every rank's users) back into m_users.
+    void packUsers();
+    void unpackUsers();
     // Σ of the users' ELBO terms.
     double usersElbo(const std::vector<std::int64_t>& users) const;
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -93,6 +110,10 @@ private:
     gmf::Noise m_noise;
     std::vector<double> m_itemSquares; // per item: (5) of gmf_model.h, last sweep
     PerThread<gmf::Workspace> m_workspaces;
+    std::vector<std::int64_t> m_myUsers; // this rank's training users (all of them on one)
+    SparseRowSum m_userRows;             // several ranks: the users updated this step
+    GlobalStatistic m_statistic;
+    bool m_sharded = false;
     RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
 };
 

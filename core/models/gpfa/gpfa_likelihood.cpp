@@ -89,7 +89,7 @@ std::int64_t CollapsedLikelihood::rowsPerEvaluation() const
     return m_completeCount + (m_minibatch > 0 ? std::min(m_minibatch, inc) : inc);
 }
 
-double CollapsedLikelihood::incompletePart(const std::vector<std::int64_t>& batch,
+double CollapsedLikelihood::incompletePart(std::span<const std::int64_t> batch,
                                            double logDetC) const
 {
     const DenseData& data = *m_data;
@@ -158,27 +158,76 @@ double CollapsedLikelihood::incompletePart(const std::vector<std::int64_t>& batc
     return total;
 }
 
+std::int64_t CollapsedLikelihood::batchSize() const
+{
+    const std::int64_t inc = incompleteCount();
+    return m_minibatch == 0 || m_minibatch >= inc ? inc : m_minibatch;
+}
+
 double CollapsedLikelihood::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& W,
                                      double noiseVariance, std::uint64_t key,
                                      Eigen::MatrixXd& gradW, double& gradNoiseVariance) const
 {
+    GlobalStatistic unused;
+    batchTerms(W, noiseVariance, key, {0, batchSize()}, unused);
+    return fromBatchTerms(W, noiseVariance, gradW, gradNoiseVariance);
+}
+
+void CollapsedLikelihood::batchTerms(const Eigen::Ref<const Eigen::MatrixXd>& W,
+                                     double noiseVariance, std::uint64_t key, Shard part,
+                                     GlobalStatistic& statistic) const
+{
     const int D = m_D;
-    gradW.resize(W.rows(), W.cols());
-    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    m_acc.setZero();
+    m_batchSum = 0.0;
+    statistic.dense(m_acc);
+    statistic.dense(&m_batchSum, 1);
     m_C.noalias() = W * W.transpose();
     m_C.diagonal().array() += noiseVariance;
     m_llt.compute(m_C);
-    if (m_llt.info() != Eigen::Success || !(noiseVariance > 0.0) || !m_C.allFinite()) {
+    m_factored = m_llt.info() == Eigen::Success && noiseVariance > 0.0 && m_C.allFinite();
+    if (!m_factored)
+        return;
+    m_logDetC = 0.0;
+    for (int d = 0; d < D; ++d)
+        m_logDetC += 2.0 * std::log(m_llt.matrixLLT()(d, d));
+    m_lambda.setIdentity();
+    m_llt.solveInPlace(m_lambda);
+    m_lambda = 0.5 * (m_lambda + m_lambda.transpose()).eval();
+
+    // Incomplete rows: the minibatch (every rank draws the same), this rank's share of it.
+    const std::int64_t inc = incompleteCount();
+    if (inc == 0)
+        return;
+    m_batch.clear();
+    if (m_minibatch == 0 || m_minibatch >= inc) {
+        for (std::int64_t k = 0; k < inc; ++k)
+            m_batch.push_back(k);
+    } else {
+        Rng rng = Rng::stream(m_seed, kBatchStream, key);
+        for (std::int64_t b = 0; b < m_minibatch; ++b)
+            m_batch.push_back(std::int64_t(rng.below(std::uint64_t(inc))));
+        std::sort(m_batch.begin(), m_batch.end());
+    }
+    m_batchSum = incompletePart(std::span<const std::int64_t>(m_batch).subspan(
+                                    std::size_t(part.begin), std::size_t(part.size())),
+                                m_logDetC);
+}
+
+double CollapsedLikelihood::fromBatchTerms(const Eigen::Ref<const Eigen::MatrixXd>& W,
+                                           double noiseVariance, Eigen::MatrixXd& gradW,
+                                           double& gradNoiseVariance) const
+{
+    (void)noiseVariance; // C, Λ and log |C| are batchTerms'
+    const int D = m_D;
+    gradW.resize(W.rows(), W.cols());
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    if (!m_factored) {
         gradW.setConstant(nan);
         gradNoiseVariance = nan;
         return nan;
     }
-    double logDetC = 0.0;
-    for (int d = 0; d < D; ++d)
-        logDetC += 2.0 * std::log(m_llt.matrixLLT()(d, d));
-    m_lambda.setIdentity();
-    m_llt.solveInPlace(m_lambda);
-    m_lambda = 0.5 * (m_lambda + m_lambda.transpose()).eval();
+    const double logDetC = m_logDetC;
 
     // Complete rows: −N/2 (D log 2π + log |C|) − ½ tr(S Λ); G = ½ (Λ S Λ − N Λ).
     const double n = double(m_completeCount);
@@ -192,27 +241,16 @@ double CollapsedLikelihood::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& W,
         m_g *= 0.5;
     }
 
-    // Incomplete rows: the minibatch, its sum scaled to estimate the sum over all of them.
+    // Incomplete rows: the minibatch's sums (every rank's), scaled to estimate the sum over all
+    // of them.
     const std::int64_t inc = incompleteCount();
     if (inc > 0) {
-        m_batch.clear();
-        if (m_minibatch == 0 || m_minibatch >= inc) {
-            for (std::int64_t k = 0; k < inc; ++k)
-                m_batch.push_back(k);
-        } else {
-            Rng rng = Rng::stream(m_seed, kBatchStream, key);
-            for (std::int64_t b = 0; b < m_minibatch; ++b)
-                m_batch.push_back(std::int64_t(rng.below(std::uint64_t(inc))));
-            std::sort(m_batch.begin(), m_batch.end());
-        }
         const double scale = double(inc) / double(m_batch.size());
-        m_acc.setZero();
-        const double part = incompletePart(m_batch, logDetC);
         m_acc.triangularView<Eigen::StrictlyUpper>() = m_acc.transpose();
         // Σ ½ (α αᵀ − C_oo⁻¹) = ½ (Σ α αᵀ + Σ V Vᵀ − B Λ).
         m_acc -= double(m_batch.size()) * m_lambda;
         m_g += 0.5 * scale * m_acc;
-        value += scale * part;
+        value += scale * m_batchSum;
     }
     gradW.noalias() = 2.0 * m_g * W;
     gradNoiseVariance = m_g.trace();

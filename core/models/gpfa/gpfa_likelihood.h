@@ -29,11 +29,13 @@
 // Thread-safety: evaluate() is const but uses scratch held by the object: one thread at a time
 // per object (it runs OpenMP inside). Results do not depend on the thread count.
 
+#include "core/base/communicator.h"
 #include "core/data/dense_data.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace svi::gpfa {
@@ -65,11 +67,22 @@ public:
     double evaluate(const Eigen::Ref<const Eigen::MatrixXd>& W, double noiseVariance,
                     std::uint64_t key, Eigen::MatrixXd& gradW, double& gradNoiseVariance) const;
 
+    // evaluate() in two parts, for a run on several ranks: batchTerms forms C and Λ, draws the
+    // minibatch of `key` (every rank the same) and sums the terms of its rows at the positions
+    // `part` of the batchSize() (Σ log p(y_o) and Σ (α αᵀ + V Vᵀ)), into the buffers it lists in
+    // `statistic`; after their sums over the ranks, fromBatchTerms adds the complete rows and
+    // returns evaluate()'s value and gradients. The same W and σ² both times.
+    std::int64_t batchSize() const;
+    void batchTerms(const Eigen::Ref<const Eigen::MatrixXd>& W, double noiseVariance,
+                    std::uint64_t key, Shard part, GlobalStatistic& statistic) const;
+    double fromBatchTerms(const Eigen::Ref<const Eigen::MatrixXd>& W, double noiseVariance,
+                          Eigen::MatrixXd& gradW, double& gradNoiseVariance) const;
+
 private:
     // The minibatch's part: returns Σ log p(y_o) over `batch` (indices into m_incomplete) and
     // adds Σ (α αᵀ + V Vᵀ) into m_acc's lower triangle, where V Vᵀ = Λ_·m Λ_mm⁻¹ Λ_m· (so that
     // C_oo⁻¹ padded with zeros is Λ − V Vᵀ).
-    double incompletePart(const std::vector<std::int64_t>& batch, double logDetC) const;
+    double incompletePart(std::span<const std::int64_t> batch, double logDetC) const;
 
     DenseDataPtr m_data;
     int m_D = 0;
@@ -95,6 +108,10 @@ private:
     mutable Eigen::LLT<Eigen::MatrixXd> m_llt;
     mutable Eigen::MatrixXd m_p, m_q; // a block's α columns and V columns
     mutable std::vector<std::int64_t> m_batch, m_offset;
+    // Between batchTerms and fromBatchTerms: whether C factorised, log |C|, and the batch's
+    // Σ log p(y_o) (with Σ (α αᵀ + V Vᵀ) in m_acc).
+    mutable bool m_factored = false;
+    mutable double m_logDetC = 0.0, m_batchSum = 0.0;
     mutable std::vector<double> m_partial;
     mutable std::vector<RowScratch> m_rows;
 };

@@ -82,11 +82,24 @@ Model::Model(const CollapsedLikelihood& likelihood, int K, const Prior& prior)
 
 double Model::logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
 {
+    GlobalStatistic unused;
+    itemTerms(x, {0, itemCount()}, unused);
+    return fromItemTerms(x, grad);
+}
+
+void Model::itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const
+{
+    const Layout& l = m_layout;
+    m_likelihood.batchTerms(l.loadings(x), 1.0 / x[l.tau()], m_key, part, statistic);
+}
+
+double Model::fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
+{
     const Layout& l = m_layout;
     double lp = logPrior(l, m_prior, x, grad);
     const double tau = x[l.tau()];
     double gradNoise = 0.0;
-    const double ll = m_likelihood.evaluate(l.loadings(x), 1.0 / tau, m_key, m_gradW, gradNoise);
+    const double ll = m_likelihood.fromBatchTerms(l.loadings(x), 1.0 / tau, m_gradW, gradNoise);
     grad.head(Eigen::Index(l.D) * l.K) += m_gradW.reshaped().array();
     // σ² = 1/τ: ∂L/∂τ = −∂L/∂σ² / τ².
     grad[l.tau()] -= gradNoise / (tau * tau);

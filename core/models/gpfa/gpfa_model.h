@@ -70,6 +70,11 @@ public:
 
     Eigen::Index size() const override { return m_layout.size(); }
     double logJoint(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
+    // The items are the minibatch's incomplete rows (CollapsedLikelihood::batchTerms); the
+    // complete rows (through their scatter) and the prior follow from x alone.
+    std::int64_t itemCount() const override { return m_likelihood.batchSize(); }
+    void itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const override;
+    double fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
 
     void setKey(std::uint64_t key) { m_key = key; }
     const Layout& layout() const { return m_layout; }

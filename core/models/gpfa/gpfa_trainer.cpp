@@ -146,19 +146,28 @@ void GpfaTrainer::initialiseSgvb(std::uint64_t seed)
                                             m_options.sgvb.optimizer, seed, m_options.sgvb.entropy);
 }
 
-double GpfaTrainer::step(std::int64_t t)
+StagedTrainer::Round GpfaTrainer::localStep(std::int64_t t)
 {
+    m_statistic.clear();
     if (sgvb()) {
-        const double rate = m_sgvb->optimizer().rate();
+        m_rate = m_sgvb->optimizer().rate();
         m_model->setKey(kStepKeys + std::uint64_t(t));
-        m_sgvb->step(*m_model, t);
-        m_lastStep = t;
-        return rate;
+        const Eigen::ArrayXd& x = m_sgvb->drawStep(t);
+        m_model->itemTerms(x, communicator().shardOf(m_model->itemCount()), m_statistic);
+        return Round::Update;
     }
     if (!m_estimated)
         estimateCovariance();
+    return Round::Update;
+}
+
+double GpfaTrainer::globalUpdate(std::int64_t t)
+{
     m_lastStep = t;
-    return 1.0;
+    if (!sgvb())
+        return 1.0;
+    m_sgvb->ascend(m_model->fromItemTerms(m_sgvb->drawn(), m_sgvb->gradient()));
+    return m_rate;
 }
 
 void GpfaTrainer::estimateCovariance()
@@ -253,36 +262,41 @@ void GpfaTrainer::score(const gpfa::GaussianScorer& scorer, Evaluation& ev) cons
     const DenseData& d = *m_data;
     std::vector<gpfa::GaussianScorer::Workspace> ws(kChunks,
                                                     gpfa::GaussianScorer::Workspace(d.cols()));
+    // Each rank its share of the rows; the partial sums then over the ranks.
     if (!m_testRows.empty()) {
+        const Shard mine = communicator().shardOf(std::int64_t(m_testRows.size()));
         std::vector<double> nll(kChunks, 0.0);
-        forChunks(std::int64_t(m_testRows.size()),
-                  [&](int c, std::int64_t begin, std::int64_t end) {
-                      for (std::int64_t j = begin; j < end; ++j)
-                          nll[std::size_t(c)] -=
-                              scorer.logDensity(d, m_testRows[std::size_t(j)], ws[std::size_t(c)]);
-                  });
-        ev.metrics["perplexity"] = scorer.valid() ? std::accumulate(nll.begin(), nll.end(), 0.0) /
-                                                        double(m_testRows.size())
+        forChunks(mine.size(), [&](int c, std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = mine.begin + begin; j < mine.begin + end; ++j)
+                nll[std::size_t(c)] -=
+                    scorer.logDensity(d, m_testRows[std::size_t(j)], ws[std::size_t(c)]);
+        });
+        double total = std::accumulate(nll.begin(), nll.end(), 0.0);
+        communicator().sum({&total, 1});
+        ev.metrics["perplexity"] = scorer.valid() ? total / double(m_testRows.size())
                                                   : std::numeric_limits<double>::infinity();
     }
     if (!m_heldRows.empty()) {
+        const Shard mine = communicator().shardOf(std::int64_t(m_heldRows.size()));
         std::vector<double> ll(kChunks, 0.0), se(kChunks, 0.0), count(kChunks, 0.0);
-        forChunks(std::int64_t(m_heldRows.size()),
-                  [&](int c, std::int64_t begin, std::int64_t end) {
-                      for (std::int64_t j = begin; j < end; ++j) {
-                          const auto r = scorer.heldOutGivenObserved(d, m_heldRows[std::size_t(j)],
-                                                                     ws[std::size_t(c)]);
-                          ll[std::size_t(c)] += r.logLik;
-                          se[std::size_t(c)] += r.squaredError;
-                          count[std::size_t(c)] += r.count;
-                      }
-                  });
-        const double n = std::accumulate(count.begin(), count.end(), 0.0);
+        forChunks(mine.size(), [&](int c, std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = mine.begin + begin; j < mine.begin + end; ++j) {
+                const auto r =
+                    scorer.heldOutGivenObserved(d, m_heldRows[std::size_t(j)], ws[std::size_t(c)]);
+                ll[std::size_t(c)] += r.logLik;
+                se[std::size_t(c)] += r.squaredError;
+                count[std::size_t(c)] += r.count;
+            }
+        });
+        double sums[3] = {std::accumulate(ll.begin(), ll.end(), 0.0),
+                          std::accumulate(se.begin(), se.end(), 0.0),
+                          std::accumulate(count.begin(), count.end(), 0.0)};
+        communicator().sum(sums);
+        const double n = sums[2];
         if (n > 0) {
-            ev.metrics["heldout_loglik"] = scorer.valid()
-                                               ? std::accumulate(ll.begin(), ll.end(), 0.0) / n
-                                               : -std::numeric_limits<double>::infinity();
-            ev.metrics["mse"] = std::accumulate(se.begin(), se.end(), 0.0) / n;
+            ev.metrics["heldout_loglik"] =
+                scorer.valid() ? sums[0] / n : -std::numeric_limits<double>::infinity();
+            ev.metrics["mse"] = sums[1] / n;
         }
     }
 }
@@ -325,7 +339,7 @@ Evaluation GpfaTrainer::evaluate(bool full)
     const std::uint64_t key = std::uint64_t(m_lastStep);
     if (sgvb()) {
         m_model->setKey(kEvaluationKeys + key);
-        ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, key);
+        ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, key, communicator());
         double noiseVariance = kNaN;
         estimate = drawnCovariance(key, &noiseVariance);
         ev.metrics["noise_sd"] = std::sqrt(noiseVariance);

@@ -33,6 +33,12 @@
 // The preview carries E_q[W]ᵀ as atoms (rows by decreasing share of Σ_k ‖E W_k‖²) and the
 // covariance summary (Ĉ beside the complete training rows' S/n).
 //
+// On several ranks (StagedTrainer) every rank draws the same q sample and sums the terms of its
+// share of the step's incomplete rows (gpfa::Model::itemTerms); from the sums over the ranks
+// every rank takes the same optimizer step. The baselines' estimate is formed by every rank
+// alike (it reads no item). An evaluation splits the bound's incomplete rows, the test rows and
+// the rows with held-out entries over the ranks.
+//
 // Threading: driven by one thread; OpenMP inside (the likelihood's incomplete rows, the
 // scores); results do not depend on the thread count.
 
@@ -66,7 +72,7 @@ struct GpfaOptions : DeclaredOptions<GpfaOptions>
     static const ParamFields<GpfaOptions>& fields();
 };
 
-class GpfaTrainer final : public Trainer
+class GpfaTrainer final : public StagedTrainer
 {
 public:
     // Throws std::invalid_argument naming the field on bad options, or on data it cannot fit (no
@@ -75,9 +81,6 @@ public:
                 std::uint64_t seed);
     ~GpfaTrainer() override;
 
-    // SGVB: one draw and one optimizer step, returns the step's rate γ_t. Baselines: the
-    // estimate (at the first step; later steps change nothing), returns 1.
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override;
     Evaluation evaluate(bool full) override;
@@ -98,6 +101,15 @@ public:
     // Ledoit–Wolf's intensity δ (NaN for the other algorithms).
     double shrinkage() const { return m_shrinkage; }
     const PositiveSgvb* fit() const { return m_sgvb.get(); }
+
+protected:
+    // SGVB: one draw and this rank's incomplete rows' terms. Baselines: the estimate (at the
+    // first step; later steps change nothing), with nothing to sum.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // SGVB: the gradient from the summed terms and one optimizer step, returns the step's rate
+    // γ_t. Baselines: returns 1.
+    double globalUpdate(std::int64_t t) override;
 
 private:
     bool sgvb() const { return m_sgvb != nullptr; }
@@ -125,6 +137,8 @@ private:
     std::unique_ptr<gpfa::Model> m_model;
     std::unique_ptr<PositiveSgvb> m_sgvb;
     std::int64_t m_lastStep = 0;
+    double m_rate = 0.0; // the optimizer's rate of the step under way
+    GlobalStatistic m_statistic;
 
     // Baselines.
     std::optional<gpfa::SecondMoments> m_moments;

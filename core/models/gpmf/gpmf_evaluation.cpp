@@ -28,10 +28,14 @@ double productVariance(const Eigen::VectorXd& mu, const Eigen::MatrixXd& Su,
     return Su.cwiseProduct(Sv).sum() + mu.dot(Sv * mu) + mv.dot(Su * mv);
 }
 
-void GpmfTrainer::addTestMetrics(Evaluation& ev, const std::vector<std::int64_t>& entries) const
+void GpmfTrainer::addTestMetrics(Evaluation& ev, const std::vector<std::int64_t>& allEntries) const
 {
-    if (entries.empty())
+    if (allEntries.empty())
         return;
+    // This rank's share of the entries; the sums then over the ranks.
+    const Shard mine = communicator().shardOf(std::int64_t(allEntries.size()));
+    const std::vector<std::int64_t> entries(allEntries.begin() + mine.begin,
+                                            allEntries.begin() + mine.end);
     const bool fullCov = m_options.covariance == CovarianceForm::Full;
     // Full q: tr(S_u S_v) is D² once both covariances are formed, D³ from their roots; so the
     // users' covariances are formed once, and each item's once per run of its entries.
@@ -98,6 +102,9 @@ void GpmfTrainer::addTestMetrics(Evaluation& ev, const std::vector<std::int64_t>
     TestSums t;
     for (const TestSums& s : parts)
         t.add(s);
+    double sums[9] = {t.n, t.nll, t.wrong, t.sq, t.abs, t.rel, t.relN, t.zeroWrong, t.zeroN};
+    communicator().sum(sums);
+    t = {sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7], sums[8]};
     ev.metrics["test_nll"] = t.nll / t.n;
     ev.metrics["heldout_loglik"] = -t.nll / t.n;
     if (binary) {

@@ -177,12 +177,36 @@ std::int64_t GpmfTrainer::itemsPerStep() const
                : std::int64_t(std::ceil(mean)));
 }
 
-double GpmfTrainer::step(std::int64_t t)
+StagedTrainer::Round GpmfTrainer::localStep(std::int64_t t)
 {
     Side side;
     std::int64_t column = 0, n = 0;
     columnOf(t, side, column, n);
-    return updateColumn(side, column, m_schedule.rho(n), t);
+    localColumn(side, column, t);
+    const CovarianceForm form = qs(side)[std::size_t(column)].form();
+    m_statistic.clear();
+    m_statistic.dense(m_grads.g);
+    if (form == CovarianceForm::Full)
+        m_statistic.dense(m_grads.gammaFull);
+    else
+        m_statistic.dense(m_grads.gammaDiag);
+    if (m_learnCuts && side == Side::Users)
+        m_statistic.dense(m_cutSum);
+    return Round::Update;
+}
+
+double GpmfTrainer::globalUpdate(std::int64_t t)
+{
+    Side side;
+    std::int64_t column = 0, n = 0;
+    columnOf(t, side, column, n);
+    return globalColumn(side, column, m_schedule.rho(n));
+}
+
+double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
+{
+    localColumn(side, column, t);
+    return globalColumn(side, column, rho);
 }
 
 void GpmfTrainer::drawRows(const GaussianQ& other, Rng& rng, Chunk& c, Eigen::Index at) const
@@ -249,17 +273,22 @@ void GpmfTrainer::pickEntries(Side side, std::int64_t column, std::int64_t t)
         m_pick.push_back({std::int32_t(o), 0.0f, double(zeros) / double(take)});
 }
 
-double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
+void GpmfTrainer::localColumn(Side side, std::int64_t column, std::int64_t t)
 {
     const std::vector<GaussianQ>& others = qs(side == Side::Users ? Side::Items : Side::Users);
-    GaussianQ& q = qs(side)[std::size_t(column)];
-    pickEntries(side, column, t);
-    const std::int64_t n = std::int64_t(m_pick.size());
+    const GaussianQ& q = qs(side)[std::size_t(column)];
+    pickEntries(side, column, t); // every rank the same entries
+    // This rank's share of them, in chunks of its own; the chunks' sums added in order.
+    const Shard mine = communicator().shardOf(std::int64_t(m_pick.size()));
+    const std::int64_t n = mine.size();
     const int D = q.dim(), k1 = m_options.outerSamples;
     const CovarianceForm form = q.form();
+    const bool cuts = m_learnCuts && side == Side::Users;
 
     forChunks(n, [&](int ci, std::int64_t begin, std::int64_t end) {
         Chunk& c = m_chunks[std::size_t(ci)];
+        begin += mine.begin;
+        end += mine.begin;
         const Eigen::Index rows = (end - begin) * k1;
         c.h.resize(rows, D);
         c.rngs.clear();
@@ -285,19 +314,34 @@ double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std
         }
         c.grads.reset(D, form);
         c.grads.addRows(c.h, c.alpha, c.gamma, form);
-        if (m_learnCuts && side == Side::Users)
+        if (cuts)
             addCutGradient(c, begin, end);
     });
-    if (m_learnCuts && side == Side::Users) {
+    if (cuts) {
+        // The half-sweep's running sum rides on rank 0's part, so that one rank adds the
+        // chunks to it in order, as before the ranks.
+        if (communicator().rank() == 0)
+            m_cutSum = m_cutGrad;
+        else
+            m_cutSum = Eigen::VectorXd::Zero(m_cutGrad.size());
         for (int ci = 0; ci < int(std::min<std::int64_t>(kChunks, n)); ++ci)
-            m_cutGrad += m_chunks[std::size_t(ci)].cutGrad;
-        if (column == m_obs.users() - 1)
-            stepCuts();
+            m_cutSum += m_chunks[std::size_t(ci)].cutGrad;
     }
     m_grads.reset(D, form);
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
     for (int ci = 0; n > 0 && ci < chunks; ++ci)
         m_grads.add(m_chunks[std::size_t(ci)].grads, form);
+}
+
+double GpmfTrainer::globalColumn(Side side, std::int64_t column, double rho)
+{
+    GaussianQ& q = qs(side)[std::size_t(column)];
+    const int D = q.dim();
+    if (m_learnCuts && side == Side::Users) {
+        m_cutGrad = m_cutSum;
+        if (column == m_obs.users() - 1)
+            stepCuts();
+    }
 
     const std::size_t slot = std::size_t(side == Side::Users ? column : m_obs.users() + column);
     const GaussianPrior prior = GaussianPrior::isotropic(D, m_priorVar[int(side)]);
@@ -358,20 +402,29 @@ double GpmfTrainer::priorVarianceFit(Side side) const
 
 double GpmfTrainer::klSum() const
 {
-    double kl = 0.0;
-    for (Side side : {Side::Users, Side::Items}) {
+    for (Side side : {Side::Users, Side::Items})
         if (!(m_priorVar[int(side)] > 0.0) || !std::isfinite(m_priorVar[int(side)]))
             return std::numeric_limits<double>::quiet_NaN(); // diverged: no prior to compare
+    // Each rank its share of each side's columns, the partial sums then over the ranks.
+    double kl = 0.0;
+    for (Side side : {Side::Users, Side::Items}) {
         const GaussianPrior prior = GaussianPrior::isotropic(m_options.D, m_priorVar[int(side)]);
-        for (const GaussianQ& q : qs(side))
-            kl += q.kl(prior);
+        const std::vector<GaussianQ>& columns = qs(side);
+        const Shard mine = communicator().shardOf(std::int64_t(columns.size()));
+        for (std::int64_t c = mine.begin; c < mine.end; ++c)
+            kl += columns[std::size_t(c)].kl(prior);
     }
+    communicator().sum({&kl, 1});
     return kl;
 }
 
 double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) const
 {
-    return sumChunks(std::int64_t(entries.size()), [&](std::int64_t begin, std::int64_t end) {
+    // This rank's share of the entries; the partial sums then over the ranks.
+    const Shard mine = communicator().shardOf(std::int64_t(entries.size()));
+    double total = sumChunks(mine.size(), [&](std::int64_t begin, std::int64_t end) {
+        begin += mine.begin;
+        end += mine.begin;
         double s = 0.0;
         Eigen::VectorXd z(m_options.D), u(m_options.D);
         Eigen::VectorXd work(m_options.D);
@@ -399,6 +452,8 @@ double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) c
         }
         return s;
     });
+    communicator().sum({&total, 1});
+    return total;
 }
 
 std::vector<gpmf::TestEntry> GpmfTrainer::trainingEntries(const std::vector<std::int64_t>& at) const
@@ -450,11 +505,13 @@ Evaluation GpmfTrainer::evaluate(bool full)
     for (std::int64_t i = 0; i < m_obs.items(); ++i)
         items.row(i) = m_items[std::size_t(i)].mean().transpose();
     if (m_rank) {
-        const RankingScore r =
-            rankingScore(*m_data, full ? m_ratingsEval.scoredUsers : m_ratingsEval.cheapScoredUsers,
-                         m_options.topN, [&](std::int64_t u, Eigen::VectorXd& out) {
-                             out.noalias() = items * users.row(u).transpose();
-                         });
+        const RankingScore r = rankingScore(
+            *m_data, full ? m_ratingsEval.scoredUsers : m_ratingsEval.cheapScoredUsers,
+            m_options.topN,
+            [&](std::int64_t u, Eigen::VectorXd& out) {
+                out.noalias() = items * users.row(u).transpose();
+            },
+            communicator());
         addRankingMetrics(ev.metrics, r,
                           full ? m_ratingsEval.popularityFull : m_ratingsEval.popularityCheap,
                           m_options.topN);

@@ -22,6 +22,12 @@
 // Ranking as the other recommenders (precision@n … beside popularity) unless the matrix is
 // fully observed (nothing is left to rank). The preview carries the factors' means.
 //
+// On several ranks (StagedTrainer) every rank picks the step's entries of the column (the same
+// seeded subsample), gathers d̂, D̂ (and the cut points' gradient) over its share of them
+// (Communicator::shardOf their count), and applies the summed derivatives to its copy of the
+// column's q: every rank holds every column. An evaluation sums each rank's share of its
+// entries (and of the columns' KL terms and the ranked users) over the ranks.
+//
 // Threading: driven by one thread; a column's entries (and an evaluation's) are processed by
 // OpenMP in fixed chunks, each entry's draws from the stream (seed, step, other index), partial
 // sums added in chunk order: results do not depend on the thread count.
@@ -44,7 +50,7 @@ namespace svi {
 double productVariance(const Eigen::VectorXd& mu, const Eigen::MatrixXd& Su,
                        const Eigen::VectorXd& mv, const Eigen::MatrixXd& Sv);
 
-class GpmfTrainer final : public Trainer
+class GpmfTrainer final : public StagedTrainer
 {
 public:
     enum class Side { Users, Items };
@@ -55,7 +61,6 @@ public:
                 std::uint64_t seed);
     ~GpmfTrainer() override;
 
-    double step(std::int64_t t) override;
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_obs.trainCount(); }
     Evaluation evaluate(bool full) override;
@@ -66,7 +71,8 @@ public:
 
     // The column step t updates (which side, which column) and its update count n (≥ 1).
     void columnOf(std::int64_t t, Side& side, std::int64_t& column, std::int64_t& n) const;
-    // Updates one column with step size ρ (tests; step() calls it), its draws seeded by t.
+    // Updates one column with step size ρ, its draws seeded by t: the local and global parts of
+    // a step without the sum over ranks (tests, on one rank).
     double updateColumn(Side side, std::int64_t column, double rho, std::int64_t t);
     // The scaled derivatives of the bound in the column's m and S at the current q (what
     // updateColumn used last).
@@ -84,12 +90,24 @@ public:
         return qs(side)[std::size_t(column)];
     }
     double priorVariance(Side side) const { return m_priorVar[int(side)]; }
-    // The bound with every training entry (its expectations as in evaluate).
+    // The bound with every training entry (its expectations as in evaluate). On several ranks a
+    // collective.
     double bound() const;
     // σ² by eq. 68 for a side at the current q.
     double priorVarianceFit(Side side) const;
 
+protected:
+    // The column of step t, its entries, and this rank's sums of d̂, D̂ over its share of them
+    // (with the cut points' gradient when learnt: the users' half-sweep so far on rank 0).
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override { return m_statistic; }
+    // The column's q from the summed derivatives (and the cut points at a sweep's end).
+    double globalUpdate(std::int64_t t) override;
+
 private:
+    // The local and global parts of a column's update.
+    void localColumn(Side side, std::int64_t column, std::int64_t t);
+    double globalColumn(Side side, std::int64_t column, double rho);
     struct Chunk
     {
         MatrixRD h, work;
@@ -141,6 +159,8 @@ private:
     RobbinsMonro m_schedule;
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
+    Eigen::VectorXd m_cutSum; // learn_cuts, users' columns: m_cutGrad and the step's part
+    GlobalStatistic m_statistic;
     std::vector<Picked> m_pick;
     bool m_nonFinite = false; // a column update left NaN or infinity
     bool m_learnCuts = false;

@@ -116,9 +116,11 @@ public:
     SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
 
-    double step(std::int64_t t) override;
     Evaluation evaluate(bool full) override;
     bool converged() const override;
+    // Every algorithm but the closed forms of the optimal and v2 objectives (whole-data solves,
+    // run where they are) distributes through LinearLgmTrainer's step.
+    bool distributes() const override { return !closedForm(); }
 
     const SgpSetup& setup() const { return *m_setup; }
     // The objective over every training row: for the optimal bound (6) exactly.
@@ -130,8 +132,15 @@ protected:
     // The optimal bound's statistics, v2's last step size and flag; v2's objective is
     // recomputed (the kernel, hyperparameters and inducing points are fixed by the setup).
     void visitModelState(StateArchive& archive) override;
+    // The closed forms of optimal and v2 are the whole step, taken in the local phase, with
+    // nothing to sum; the other objectives step as LinearLgmTrainer does.
+    Round localStep(std::int64_t t) override;
+    GlobalStatistic& statistic() override;
+    double globalUpdate(std::int64_t t) override;
 
 private:
+    // The optimal or v2 objective by its closed form (not row by row).
+    bool closedForm() const;
     SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
     void solveOptimal();
@@ -151,6 +160,8 @@ private:
     double m_tolerance = 1e-9;
     double m_v2Rho = 1.0; // the last S step of v2's coordinate ascent that held
     double m_v2Objective = std::numeric_limits<double>::quiet_NaN(); // after the last round
+    double m_closedFormRho = 1.0;  // the step size of the last closed-form step
+    GlobalStatistic m_noStatistic; // what a closed-form step sums: nothing
     Eigen::MatrixXd m_a;
     Eigen::VectorXd m_b;
     double m_yby = 0.0, m_logDetB = 0.0;

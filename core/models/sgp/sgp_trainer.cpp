@@ -341,15 +341,34 @@ double SgpTrainer::coordinateAscentV2(double damping)
     return used;
 }
 
-double SgpTrainer::step(std::int64_t t)
+bool SgpTrainer::closedForm() const
 {
-    if (m_bound == SgpBound::V2 && algorithm() == LgmAlgorithm::FixedPoint)
-        return coordinateAscentV2(m_damping);
-    if (m_bound != SgpBound::Optimal)
-        return LinearLgmTrainer::step(t);
+    return m_bound == SgpBound::Optimal ||
+           (m_bound == SgpBound::V2 && algorithm() == LgmAlgorithm::FixedPoint);
+}
+
+StagedTrainer::Round SgpTrainer::localStep(std::int64_t t)
+{
+    if (!closedForm())
+        return LinearLgmTrainer::localStep(t);
+    if (m_bound == SgpBound::V2) {
+        m_closedFormRho = coordinateAscentV2(m_damping);
+        return Round::Update;
+    }
     if (!m_solved)
         solveOptimal();
-    return 1.0;
+    m_closedFormRho = 1.0;
+    return Round::Update;
+}
+
+GlobalStatistic& SgpTrainer::statistic()
+{
+    return closedForm() ? m_noStatistic : LinearLgmTrainer::statistic();
+}
+
+double SgpTrainer::globalUpdate(std::int64_t t)
+{
+    return closedForm() ? m_closedFormRho : LinearLgmTrainer::globalUpdate(t);
 }
 
 void SgpTrainer::visitModelState(StateArchive& a)
