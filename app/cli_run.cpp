@@ -6,6 +6,7 @@
 #include "core/data/image_task.h"
 #include "core/io/checkpoint_file.h"
 #include "core/io/image_file.h"
+#include "core/io/run_resume.h"
 #include "core/run/run_checkpoint.h"
 
 #include <QElapsedTimer>
@@ -89,14 +90,6 @@ QJsonObject factsJson(const BuiltData& built)
     QJsonObject o;
     for (const auto& [k, v] : built.facts)
         o[QString::fromStdString(k)] = jsonNumber(v);
-    return o;
-}
-
-// The kind and its settings in one object, as a reader of summary.json looks for them.
-QJsonObject taskJson(const DataDescription& d)
-{
-    QJsonObject o = paramsToJson(d.settings);
-    o["kind"] = QString::fromStdString(d.kind);
     return o;
 }
 
@@ -219,46 +212,20 @@ void setRanks(Communicator& world)
 
 CheckpointIdentity identityOf(const PreparedRun& p)
 {
-    return {p.run.model, p.run.algorithm, p.run.seed};
+    return checkpointIdentity(p.run);
 }
 
 namespace {
 
-// What a resumed run starts from: its checkpoint's progress, the trainer's state already
-// read, and the trace up to the checkpoint.
-struct Resumed
-{
-    RunProgress progress;
-    std::vector<Snapshot> trace;
-};
-
 // Reads the checkpoint of the run in `dir` into `trainer` (built from the same description)
 // and its trace up to the checkpoint. Throws UsageError naming the file.
-Resumed readResume(const PreparedRun& p, const QString& dir, Trainer& trainer)
+ResumePoint readResume(const PreparedRun& p, const QString& dir, Trainer& trainer)
 {
-    Resumed r;
-    const QString file = dir + "/" + kCheckpointFile;
     try {
-        r.progress = restoreCheckpoint(readCheckpointFile(file), identityOf(p), trainer);
-        QFile traceFile(dir + "/trace.csv");
-        if (r.progress.snapshots > 0) {
-            if (!traceFile.open(QIODevice::ReadOnly))
-                throw DataError("cannot read '" + traceFile.fileName().toStdString() +
-                                "': " + traceFile.errorString().toStdString());
-            r.trace = parseTraceCsv(traceFile.readAll(), traceFile.fileName().toStdString());
-        }
+        return readResumePoint(dir, identityOf(p), trainer);
     } catch (const DataError& e) {
         throw UsageError(e.what());
-    } catch (const StateError& e) {
-        throw UsageError("cannot resume from '" + file.toStdString() + "': " + e.what());
     }
-    if (std::int64_t(r.trace.size()) < r.progress.snapshots)
-        throw UsageError("cannot resume: '" + (dir + "/trace.csv").toStdString() + "' has " +
-                         std::to_string(r.trace.size()) + " rows, but the checkpoint follows " +
-                         std::to_string(r.progress.snapshots));
-    // The rows written after the checkpoint (before the run was killed) are written again.
-    r.trace.resize(std::size_t(r.progress.snapshots));
-    return r;
 }
 
 Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
@@ -276,7 +243,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         throw UsageError(p.entry->label + " (" + p.run.model + "/" + p.run.algorithm +
                          ") does not run on several ranks: run it on one");
     trainer->setCommunicator(world);
-    std::optional<Resumed> resumed;
+    std::optional<ResumePoint> resumed;
     if (resume)
         resumed = readResume(p, dir, *trainer);
     if (!lead) {
@@ -360,43 +327,20 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
 
     // Outputs are written whatever the ending, so that nothing computed is lost.
     writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
-    QJsonObject metrics;
-    double elbo = std::nan("");
-    if (summary.last) {
-        for (const auto& [k, v] : summary.last->metrics)
-            metrics[QString::fromStdString(k)] = jsonNumber(v);
-        elbo = summary.last->elbo;
-        if (summary.last->preview)
-            writePreview(dir, p, *summary.last->preview);
-    }
-    const QJsonObject summaryJson{
-        {"model", QString::fromStdString(p.run.model)},
-        {"algorithm", QString::fromStdString(p.run.algorithm)},
-        {"label", QString::fromStdString(p.entry->label)},
-        {"data", dataToJson(p.run.data)},
-        {"task", taskJson(p.run.data)},
-        {"source", QString::fromStdString(data.source())},
-        {"data_summary", QString::fromStdString(p.data.built.summary)},
-        {"facts", factsJson(p.data.built)},
-        {"rows", qint64(data.rows())},
-        {"cols", qint64(data.cols())},
-        {"training_rows", qint64(data.trainingRowCount())},
-        {"seed", qint64(p.run.seed)},
-        {"threads", omp_get_max_threads()},
-        {"ranks", world.size()},
-        {"bytes_sent_per_step",
-         jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
-                                      : std::nan(""))},
-        {"steps", qint64(summary.steps)},
-        {"epochs", jsonNumber(summary.epochs)},
-        {"train_seconds", jsonNumber(summary.trainSeconds)},
-        {"seconds_per_step",
-         jsonNumber(summary.steps > 0 ? summary.trainSeconds / summary.steps : std::nan(""))},
-        {"termination", terminationName(summary.reason)},
-        {"message", QString::fromStdString(summary.message)},
-        {"elbo", jsonNumber(elbo)},
-        {"metrics", metrics},
-    };
+    if (summary.last && summary.last->preview)
+        writePreview(dir, p, *summary.last->preview);
+    // What every front end says of a run, then what this one measured.
+    QJsonObject summaryJson = runSummaryJson(p.run, p.entry->label, summary);
+    summaryJson["source"] = QString::fromStdString(data.source());
+    summaryJson["data_summary"] = QString::fromStdString(p.data.built.summary);
+    summaryJson["facts"] = factsJson(p.data.built);
+    summaryJson["rows"] = qint64(data.rows());
+    summaryJson["cols"] = qint64(data.cols());
+    summaryJson["training_rows"] = qint64(data.trainingRowCount());
+    summaryJson["threads"] = omp_get_max_threads();
+    summaryJson["ranks"] = world.size();
+    summaryJson["bytes_sent_per_step"] = jsonNumber(
+        summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps) : std::nan(""));
     writeFileAtomically(dir + "/summary.json",
                         QJsonDocument(summaryJson).toJson(QJsonDocument::Indented));
     if (traceOut)

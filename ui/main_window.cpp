@@ -29,6 +29,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_runs, &RunManager::runAdded, this, [this](int id) { m_unsavedRuns.insert(id); });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
+    connect(m_runs, &RunManager::runSaved, this, &MainWindow::onRunSaved);
+    connect(m_runs, &RunManager::folderOpened, this, [this](const QString& folder, QList<int> ids) {
+        int watching = 0;
+        for (int id : ids) {
+            m_unsavedRuns.remove(id); // saved in their folder; not the session's
+            watching += m_runs->record(id)->status == RunStatus::Watching;
+        }
+        m_chartsDirty = true;
+        if (const int row = m_runsModel->rowOf(ids.value(ids.size() - 1)); row >= 0)
+            m_runsView->selectRow(row);
+        statusBar()->showMessage(tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
+                                     .arg(QDir::toNativeSeparators(folder))
+                                     .arg(watching),
+                                 8000);
+    });
+    connect(m_runs, &RunManager::folderFailed, this,
+            [this](const QString& folder, const QString& message) {
+                showError(tr("Cannot open %1").arg(QFileInfo(folder).fileName()), message);
+            });
     m_refresh = new QTimer(this);
     m_refresh->setInterval(200); // 5 Hz: charts, panels and tables in batches
     connect(m_refresh, &QTimer::timeout, this, &MainWindow::refreshNow);

@@ -85,6 +85,19 @@ public:
     // Queues again the runs of the last opened session; false when there are none.
     bool rerunSession();
 
+    // Run folders (the layout `svi run --out` writes). Shows the runs of a run folder or a
+    // compare folder, read off the GUI thread, marked as read from there and charted as their
+    // traces grow until their summary.json is written; a folder that holds no run is reported
+    // naming it.
+    void openRunFolder(const QString& folder);
+    // Goes on with the run saved in `folder`: its run.json's data prepared off the GUI thread
+    // (the window's own when they are the same), its trainer built and its checkpoint read on
+    // the build thread; the trace so far is shown and the run continues to its budget.
+    void resumeRun(const QString& folder);
+    // Writes run `id` into `folder` (RunManager::save): a run that is going is checkpointed at
+    // its next step boundary first. The outcome is shown in the status bar, or as an error.
+    void saveRun(int id, const QString& folder);
+
     // Exports; each returns false after showing the error. Files are written atomically.
     bool exportChart(PlotView* chart, const QString& path);
     bool exportTraces(const QString& path);
@@ -94,7 +107,9 @@ public:
     // loadings as CSV and as a heatmap PNG. Corpora: each run's topics as CSV. Labelled data:
     // each run's weights, or its predictive slice, as CSV and as a plot PNG.
     bool exportReconstructions(const QString& folder);
-    // Writes the session to `path`; it becomes the session's file.
+    // Writes the session to `path` and each of the window's runs as a run folder beside it
+    // (session.h); it becomes the session's file. Runs that are going are written once their
+    // next checkpoint is in (RunManager::pendingSaves).
     bool saveSession(const QString& path);
     // Asks where (a file dialog) and saves; false when cancelled or the save failed.
     bool saveSessionAs();
@@ -185,6 +200,10 @@ private:
     void updateChartAxes();
     void openSession(const QString& path);
     void applySession(const Session& session);
+    // A session's runs with folders: finished ones shown as they ended, the others queued to go
+    // on from their checkpoints (or from the start when their folder cannot be used).
+    void restoreSessionRuns(const Session& session);
+    void onRunSaved(int id, const QString& folder, const QString& error);
     void applySpec(const RunDescription& spec); // model, algorithm, parameters and budget
     void updateActions();
     void showError(const QString& title, const QString& message);
@@ -290,6 +309,13 @@ private:
     QAction* m_actStopAll = nullptr;
     QAction* m_actCompare = nullptr;
     QAction* m_actRerun = nullptr;
+    QAction* m_actSaveRun = nullptr;
+    // Saving a session: errors of the runs written at once are gathered into one message.
+    bool m_savingSession = false;
+    QStringList m_saveErrors;
+    // Quitting after a save whose runs' checkpoints are still to come.
+    bool m_quitWhenSaved = false;
+    bool m_quitting = false;
 
     QList<int> m_dirtyRuns; // snapshots not yet drawn
     bool m_chartsDirty = false;

@@ -48,6 +48,25 @@ void MainWindow::buildActions()
             openPath(dir);
     });
     file->addAction(openFolder);
+    auto* openRuns = make(tr("Open R&un Folder…"), "actionOpenRunFolder", {});
+    openRuns->setToolTip(tr("Chart the runs of a folder written by 'svi run --out' or 'svi "
+                            "compare --out', following them while they are written"));
+    connect(openRuns, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a run folder"));
+        if (!dir.isEmpty())
+            openRunFolder(dir);
+    });
+    file->addAction(openRuns);
+    auto* resumeRunAct = make(tr("Resu&me Run…"), "actionResumeRun", {});
+    resumeRunAct->setToolTip(tr("Go on with a run saved in a folder (its checkpoint.bin), to "
+                                "its budget"));
+    connect(resumeRunAct, &QAction::triggered, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Resume the run saved in a folder"));
+        if (!dir.isEmpty())
+            resumeRun(dir);
+    });
+    file->addAction(resumeRunAct);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     auto* openDefault = make(tr("Open the &Default Image"), "actionOpenDefault", {});
     connect(openDefault, &QAction::triggered, this, [this] { openPath(kDefaultImage); });
@@ -138,9 +157,27 @@ void MainWindow::buildActions()
     connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
     m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
     connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
+    m_actSaveRun = make(tr("Sa&ve Run…"), "actionSaveRun", {});
+    m_actSaveRun->setToolTip(tr("Write the selected run into a folder as 'svi run --out' does "
+                                "(a run that is going is checkpointed at its next step): 'svi "
+                                "run --resume' or Resume Run goes on with it"));
+    connect(m_actSaveRun, &QAction::triggered, this, [this] {
+        const QList<int> ids = selectedRuns();
+        if (ids.isEmpty())
+            return;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Save %1 into a folder").arg(m_runs->record(ids.front())->label));
+        if (!dir.isEmpty())
+            saveRun(ids.front(), dir);
+    });
     run->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
     run->addSeparator();
     run->addActions({m_actCompare, m_actRerun});
+    run->addSeparator();
+    run->addAction(m_actSaveRun);
+    // The runs table's context menu: what acts on the selected runs.
+    m_runsView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_runsView->addActions({m_actPause, m_actResume, m_actStop, m_actSaveRun});
 
     auto* zoomIn = make(tr("Zoom &In"), "actionZoomIn", QKeySequence::ZoomIn);
     connect(zoomIn, &QAction::triggered, m_images, &ImageStrip::zoomIn);

@@ -2,6 +2,7 @@
 // building the data set off the UI thread. Nothing here knows a kind: the kind's declaration
 // (core/run/data_kinds.h) says what to show.
 
+#include "core/io/run_folder.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
@@ -58,6 +59,22 @@ void MainWindow::openPaths(const QStringList& paths)
         return;
     if (paths.size() == 1 && paths.front().endsWith(".json", Qt::CaseInsensitive)) {
         openSession(paths.front());
+        return;
+    }
+    // Folders that `svi run --out` or `svi compare --out` wrote: their runs, not data.
+    const auto holdsRuns = [](const QString& p) {
+        if (!QFileInfo(p).isDir())
+            return false;
+        if (isRunFolder(p))
+            return true;
+        for (const QString& sub : QDir(p).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            if (isRunFolder(QDir(p).filePath(sub)))
+                return true;
+        return false;
+    };
+    if (std::all_of(paths.begin(), paths.end(), holdsRuns)) {
+        for (const QString& p : paths)
+            openRunFolder(p);
         return;
     }
     DataDescription d;

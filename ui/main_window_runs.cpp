@@ -27,6 +27,7 @@ void MainWindow::applySession(const Session& s)
     }
     m_sessionRuns = s.runs;
     readData(s.data, false);
+    restoreSessionRuns(s); // runs saved with their folders come back as they were
     updateActions();
     statusBar()->showMessage(
         tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
@@ -105,10 +106,30 @@ bool MainWindow::saveSession(const QString& path)
 {
     Session s;
     s.data = dataDescription();
+    // Each run into a folder of <name>.runs: a run restored from (or saved before into) this
+    // session's folders keeps its own, the others take numbers no folder there has yet, so
+    // that no run's files are written over another's.
+    const QString runsDir = QDir::cleanPath(QFileInfo(sessionRunsFolder(path)).absoluteFilePath());
+    const QDir sessionDir = QFileInfo(path).absoluteDir();
+    std::vector<std::pair<int, QString>> folders;
+    QSet<QString> taken;
+    int next = 1;
     for (int id : m_runs->ids()) {
         const RunRecord* r = m_runs->record(id);
+        if (!r->readFrom.isEmpty())
+            continue; // another process's run, in its own folder
+        QString folder = QDir::cleanPath(QFileInfo(r->savedTo).absoluteFilePath());
+        if (r->savedTo.isEmpty() || QFileInfo(folder).absolutePath() != runsDir ||
+            taken.contains(folder)) {
+            do
+                folder = QDir(runsDir).filePath(QString::number(next++));
+            while (QFileInfo::exists(folder) || taken.contains(folder));
+        }
+        taken.insert(folder);
+        folders.emplace_back(id, folder);
         SessionRun sr;
         sr.run = r->spec;
+        sr.folder = sessionDir.relativeFilePath(folder);
         if (r->summary) {
             sr.reason = terminationName(r->summary->reason);
             sr.steps = r->summary->steps;
@@ -116,6 +137,16 @@ bool MainWindow::saveSession(const QString& path)
                 sr.metrics = r->summary->last->metrics;
         }
         s.runs.push_back(std::move(sr));
+    }
+    // Finished runs are written now; runs that are going once their checkpoints are in.
+    m_savingSession = true;
+    m_saveErrors.clear();
+    for (const auto& [id, folder] : folders)
+        m_runs->save(id, folder);
+    m_savingSession = false;
+    if (!m_saveErrors.isEmpty()) {
+        showError(tr("Cannot save the session's runs"), m_saveErrors.join("\n"));
+        return false;
     }
     if (!writeOrReport(path, QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented),
                        tr("Cannot save the session")))
@@ -222,8 +253,9 @@ void MainWindow::onRunFinished(int id)
     if (!m_dirtyRuns.contains(id))
         m_dirtyRuns << id;
     m_chartsDirty = true;
-    if (r->summary && (r->summary->reason == TerminationReason::InvalidInput ||
-                       r->summary->reason == TerminationReason::Failed))
+    if (r->summary && r->readFrom.isEmpty() &&
+        (r->summary->reason == TerminationReason::InvalidInput ||
+         r->summary->reason == TerminationReason::Failed))
         showError(tr("Run %1 could not run").arg(r->label),
                   QString::fromStdString(r->summary->message));
     else if (r->summary)
@@ -289,16 +321,18 @@ void MainWindow::updateActions()
     m_compareButton->setToolTip(compareTip);
     m_actCompare->setToolTip(compareTip);
     m_actRerun->setEnabled(!m_sessionRuns.empty());
-    bool anyRunning = false, anyPaused = false, anyActive = false;
+    bool anyRunning = false, anyPaused = false, anyActive = false, anyOwn = false;
     for (int id : selectedRuns()) {
         const RunRecord* r = m_runs->record(id);
         anyRunning |= r && r->status == RunStatus::Running;
         anyPaused |= r && r->status == RunStatus::Paused;
-        anyActive |= r && r->status != RunStatus::Finished;
+        anyActive |= r && r->status != RunStatus::Finished && r->status != RunStatus::Watching;
+        anyOwn |= r && r->readFrom.isEmpty();
     }
     m_actPause->setEnabled(anyRunning);
     m_actResume->setEnabled(anyPaused);
     m_actStop->setEnabled(anyActive);
+    m_actSaveRun->setEnabled(anyOwn);
     m_actStopAll->setEnabled(m_runs->activeCount() > 0);
 }
 

@@ -1,8 +1,15 @@
 #include "ui/run_manager.h"
 
+#include "core/io/checkpoint_file.h"
+#include "core/io/data_error.h"
+#include "core/io/run_resume.h"
 #include "core/run/registry.h"
+#include "core/run/run_checkpoint.h"
 #include "ui/trace_plot.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +30,8 @@ QString statusText(RunStatus status)
         return QObject::tr("stopping");
     case RunStatus::Finished:
         return QObject::tr("finished");
+    case RunStatus::Watching:
+        return QObject::tr("watching");
     }
     return {};
 }
@@ -48,9 +57,15 @@ struct RunManager::Built
 {
     std::unique_ptr<Trainer> trainer;
     std::string error;
+    // A run going on from a folder's checkpoint: where it stood, and its trace up to there.
+    std::optional<RunProgress> resumeFrom;
+    std::vector<Snapshot> trace;
 };
 
-RunManager::RunManager(QObject* parent) : QObject(parent) {}
+RunManager::RunManager(QObject* parent) : QObject(parent)
+{
+    m_scratch.setAutoRemove(true);
+}
 
 RunManager::~RunManager()
 {
@@ -60,6 +75,8 @@ RunManager::~RunManager()
     m_runners.clear(); // joins every worker
     for (auto& [id, builder] : m_building)
         builder.join(); // the trainer it built waits in the inbox and is freed with it
+    for (auto& [key, reader] : m_reading)
+        reader.join();
     // Messages still in the inbox are dropped; the queued call that would have drained them
     // is discarded with this object.
 }
@@ -92,6 +109,12 @@ void RunManager::drainInbox()
             onSnapshot(m.id, std::move(*m.snapshot));
         } else if (m.summary) {
             onFinished(m.id, std::move(*m.summary));
+        } else if (m.checkpoint) {
+            onCheckpoint(m.id, std::move(*m.checkpoint));
+        } else if (m.folder) {
+            if (auto node = m_reading.extract(m.id))
+                node.mapped().join();
+            onFolderRead(m.id, std::move(m.folder));
         }
     }
 }
@@ -120,12 +143,14 @@ int RunManager::activeCount() const
 {
     int n = 0;
     for (const auto& [id, r] : m_records)
-        if (r.status != RunStatus::Finished && r.status != RunStatus::Queued)
+        if (r.status != RunStatus::Finished && r.status != RunStatus::Queued &&
+            r.status != RunStatus::Watching)
             ++n;
     return n;
 }
 
-int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStatus status)
+int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStatus status,
+                    const std::function<void(RunRecord&)>& setUp)
 {
     RunRecord r;
     r.id = m_nextId++;
@@ -137,6 +162,8 @@ int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStat
     const AlgorithmEntry* entry = Registry::builtin().find(spec.model, spec.algorithm);
     r.label = QString("#%1 %2").arg(r.id).arg(
         QString::fromStdString(entry ? entry->label : spec.algorithm));
+    if (setUp)
+        setUp(r);
     const int id = r.id;
     m_records.emplace(id, std::move(r));
     emit runAdded(id);
@@ -152,15 +179,49 @@ int RunManager::start(const RunDescription& spec, DataSet data)
 
 int RunManager::enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids)
 {
+    std::vector<QueuedRun> runs;
+    for (const RunDescription& spec : specs)
+        runs.push_back({spec, {}, {}});
+    return enqueue(runs, std::move(data), ids);
+}
+
+int RunManager::enqueue(const std::vector<QueuedRun>& runs, DataSet data, QList<int>* ids)
+{
     const int group = m_nextGroup++;
-    for (const RunDescription& spec : specs) {
-        const int id = add(spec, data, group, RunStatus::Queued);
+    for (const QueuedRun& run : runs) {
+        const int id = add(run.spec, data, group, RunStatus::Queued, [&](RunRecord& r) {
+            r.resumeFrom = run.resumeFrom;
+            r.savedTo = run.resumeFrom;
+            r.trace = run.trace;
+        });
         m_queue.push_back(id);
         if (ids)
             *ids << id;
     }
     startNextQueued();
     return group;
+}
+
+int RunManager::resume(const RunDescription& spec, DataSet data, const QString& folder)
+{
+    const int id = add(spec, std::move(data), 0, RunStatus::Preparing,
+                       [&](RunRecord& r) { r.resumeFrom = folder; });
+    launch(id);
+    return id;
+}
+
+int RunManager::addFinished(const RunDescription& spec, std::vector<Snapshot> trace,
+                            Summary summary, const QString& checkpointFile, const QString& folder)
+{
+    const int id = add(spec, {}, 0, RunStatus::Finished, [&](RunRecord& r) {
+        r.phase = RunPhase::Finished;
+        r.trace = std::move(trace);
+        r.summary = std::move(summary);
+        r.checkpointFile = checkpointFile;
+        r.savedTo = folder;
+    });
+    emit runChanged(id);
+    return id;
 }
 
 void RunManager::startNextQueued()
@@ -203,19 +264,31 @@ void RunManager::launch(int id)
     }
     r->spec.params = std::get<ParamValues>(resolved);
     // The builder gets copies only: the factory, the shared immutable data, the values.
-    m_building[id] = std::thread([this, id, make = entry->make, data = r->data,
-                                  params = r->spec.params, seed = r->spec.seed] {
-        auto built = std::make_shared<Built>();
-        try {
-            built->trainer = make(data, params, seed);
-            built->trainer->setLivePreview(true);
-        } catch (const std::exception& e) {
-            built->error = e.what();
-        } catch (...) {
-            built->error = "the model could not be built";
-        }
-        post({id, std::move(built), {}, {}});
-    });
+    m_building[id] = std::thread(
+        [this, id, make = entry->make, data = r->data, params = r->spec.params, seed = r->spec.seed,
+         identity = checkpointIdentity(r->spec), folder = r->resumeFrom.toStdString()] {
+            auto built = std::make_shared<Built>();
+            try {
+                built->trainer = make(data, params, seed);
+                built->trainer->setLivePreview(true);
+                if (!folder.empty()) {
+                    ResumePoint from =
+                        readResumePoint(QString::fromStdString(folder), identity, *built->trainer);
+                    built->resumeFrom = from.progress;
+                    built->trace = std::move(from.trace);
+                }
+            } catch (const std::exception& e) {
+                built->trainer.reset(); // a trainer half read from a checkpoint is not used
+                built->error = e.what();
+            } catch (...) {
+                built->trainer.reset();
+                built->error = "the model could not be built";
+            }
+            Message m;
+            m.id = id;
+            m.built = std::move(built);
+            post(std::move(m));
+        });
 }
 
 void RunManager::onBuilt(int id, std::shared_ptr<Built> built)
@@ -231,20 +304,56 @@ void RunManager::onBuilt(int id, std::shared_ptr<Built> built)
         finishWithoutRunning(id, TerminationReason::InvalidInput, built->error);
         return;
     }
-    auto runner = std::make_unique<Runner>(std::move(built->trainer), r->spec.runOptions());
+    // Every checkpoint is written by the worker into a file of its own in the scratch folder
+    // (a newer one never overwrites a file the GUI thread may be copying), then announced.
+    Checkpoints checkpoints;
+    checkpoints.atEnd = true;
+    checkpoints.save = [this, id, identity = checkpointIdentity(r->spec),
+                        stem = QDir(m_scratch.path()).filePath(QString("run-%1-").arg(id)),
+                        n = 0](const RunProgress& progress, Trainer& trainer) mutable {
+        CheckpointNote note;
+        note.progress = progress;
+        note.file = stem + QString::number(++n) + ".bin";
+        try {
+            if (!m_scratch.isValid())
+                throw DataError("no scratch folder for checkpoints: " +
+                                m_scratch.errorString().toStdString());
+            writeCheckpointFile(note.file, checkpointState(identity, progress, trainer));
+        } catch (const std::exception& e) {
+            note.error = QString::fromStdString(e.what()); // the run goes on
+        }
+        Message m;
+        m.id = id;
+        m.checkpoint = std::move(note);
+        post(std::move(m));
+    };
+    if (built->resumeFrom) {
+        checkpoints.resumeFrom = built->resumeFrom;
+        r->trace = std::move(built->trace);
+    }
+    auto runner =
+        std::make_unique<Runner>(std::move(built->trainer), r->spec.runOptions(), checkpoints);
     Runner* raw = runner.get();
     m_runners[id] = std::move(runner);
-    // Both callbacks run on the worker: they copy what they report into the inbox. This
+    // The callbacks run on the worker: they copy what they report into the inbox. This
     // object outlives every worker (its destructor joins them).
     raw->start(
         [this, id](const Snapshot& s) {
-            post({id, {}, s, {}});
+            Message m;
+            m.id = id;
+            m.snapshot = s;
+            post(std::move(m));
             return CallbackResult::Continue;
         },
         [this, id](const Summary& s) {
-            post({id, {}, {}, s});
+            Message m;
+            m.id = id;
+            m.summary = s;
+            post(std::move(m));
         });
     r->status = RunStatus::Running;
+    if (!r->pendingSaves.isEmpty()) // asked for while it was being built
+        raw->requestCheckpoint();
     emit runChanged(id);
 }
 
@@ -271,6 +380,9 @@ void RunManager::onFinished(int id, Summary summary)
     r->summary = std::move(summary);
     r->status = RunStatus::Finished;
     r->phase = RunPhase::Finished;
+    // Saves whose checkpoint did not come before the end: the finished run.
+    for (const QString& folder : std::exchange(r->pendingSaves, {}))
+        writeNow(*r, folder, true);
     emit runChanged(id);
     emit runFinished(id);
     const int group = r->group;
@@ -356,8 +468,104 @@ void RunManager::abortAll()
 void RunManager::remove(int id)
 {
     const RunRecord* r = record(id);
-    if (r && r->status == RunStatus::Finished)
-        m_records.erase(id);
+    if (!r || (r->status != RunStatus::Finished && r->status != RunStatus::Watching))
+        return;
+    unwatch(id);
+    if (r->checkpointFile.startsWith(m_scratch.path()))
+        QFile::remove(r->checkpointFile);
+    m_records.erase(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkpoints and saving
+
+void RunManager::onCheckpoint(int id, CheckpointNote note)
+{
+    RunRecord* r = find(id);
+    if (!r) {
+        QFile::remove(note.file);
+        return;
+    }
+    if (note.error.isEmpty()) {
+        // The previous one is no longer needed; nothing writes it any more.
+        if (r->checkpointFile.startsWith(m_scratch.path()) && r->checkpointFile != note.file)
+            QFile::remove(r->checkpointFile);
+        r->checkpointFile = note.file;
+        r->checkpoint = note.progress;
+    }
+    // The trace has every snapshot published before the checkpoint (the inbox keeps the
+    // worker's order): the folder gets those rows, as svi run writes them at a checkpoint.
+    for (const QString& folder : std::exchange(r->pendingSaves, {})) {
+        if (!note.error.isEmpty())
+            emit runSaved(id, folder, note.error);
+        else
+            writeNow(*r, folder, true);
+    }
+}
+
+void RunManager::save(int id, const QString& folder)
+{
+    RunRecord* r = find(id);
+    if (!r) {
+        emit runSaved(id, folder, tr("no run #%1").arg(id));
+        return;
+    }
+    if (!r->readFrom.isEmpty()) {
+        emit runSaved(id, folder,
+                      tr("%1 was read from '%2', where it is saved already")
+                          .arg(r->label, QDir::toNativeSeparators(r->readFrom)));
+        return;
+    }
+    switch (r->status) {
+    case RunStatus::Finished:
+        writeNow(*r, folder, true);
+        return;
+    case RunStatus::Queued: // not started: its description, and the trace it shows
+        writeNow(*r, folder, false);
+        return;
+    case RunStatus::Watching:
+        return; // runs read from folders are refused above
+    case RunStatus::Preparing:
+    case RunStatus::Running:
+    case RunStatus::Paused:
+    case RunStatus::Stopping:
+        if (!r->pendingSaves.contains(folder))
+            r->pendingSaves << folder;
+        if (const auto it = m_runners.find(id); it != m_runners.end())
+            it->second->requestCheckpoint();
+        return; // a run being built is asked once it starts
+    }
+}
+
+int RunManager::pendingSaves() const
+{
+    int n = 0;
+    for (const auto& [id, r] : m_records)
+        n += int(r.pendingSaves.size());
+    return n;
+}
+
+void RunManager::writeNow(RunRecord& r, const QString& folder, bool withCheckpoint)
+{
+    RunFolderContents c;
+    c.run = r.spec;
+    const AlgorithmEntry* entry = Registry::builtin().find(r.spec.model, r.spec.algorithm);
+    c.label = entry ? entry->label : r.spec.algorithm;
+    c.trace = r.trace;
+    if (withCheckpoint)
+        c.checkpointFile = r.checkpointFile;
+    else if (r.status == RunStatus::Queued && !r.resumeFrom.isEmpty())
+        c.checkpointFile = QDir(r.resumeFrom).filePath(kCheckpointFile); // still to go on from
+    if (r.status == RunStatus::Finished)
+        c.summary = r.summary;
+    QString error;
+    try {
+        writeRunFolder(folder, c);
+        r.savedTo = folder;
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+    }
+    emit runSaved(r.id, folder, error);
 }
 
 void RunManager::pollPhases()

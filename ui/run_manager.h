@@ -12,6 +12,16 @@
 // Runs started with start() run at once, side by side. Runs given to enqueue() run one after
 // another (Compare, a re-opened session), so that their seconds per step are comparable.
 //
+// Run folders (core/io/run_resume.h, the layout `svi run --out` writes): a run can go on from a
+// folder's checkpoint (resume(), or a QueuedRun with resumeFrom), read into its trainer on the
+// build thread; save() writes a run into a folder, a run that is going being checkpointed at
+// its next step boundary (or where it is paused) first. The window keeps each run's latest
+// checkpoint (its periodic ones, those asked for, and the one at its end) as a file in a
+// scratch folder of its own, written by the run's worker. openFolder() shows runs another
+// process writes: read off the GUI thread, and read again while they grow (a file-system
+// watcher on the folder and its trace, and a timer every second, as a file replaced by a
+// rename can drop the watch) until their summary.json says how they ended.
+//
 // Destruction aborts every run (a full pass under way is interrupted), joins every worker and
 // waits for trainers still being built: closing the window never leaves a thread behind.
 // GUI thread only.
@@ -26,21 +36,29 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace svi {
 class Trainer;
-}
+struct RunFolder;
+} // namespace svi
+
+class QFileSystemWatcher;
+class QTimer;
 
 namespace svi::ui {
 
-enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished };
+// Watching: a run read from a folder that another process is still writing.
+enum class RunStatus { Queued, Preparing, Running, Paused, Stopping, Finished, Watching };
 QString statusText(RunStatus status);
 
 struct RunRecord
@@ -53,11 +71,36 @@ struct RunRecord
     QColor color;
     RunStatus status = RunStatus::Queued;
     RunPhase phase = RunPhase::Idle;
-    std::vector<Snapshot> trace;                 // every snapshot, previews dropped
-    std::shared_ptr<const Preview> preview;      // the latest preview
-    std::optional<Summary> summary;              // once finished
-    double stepsPerSecond() const;               // training speed from the last snapshot
+    std::vector<Snapshot> trace;            // every snapshot, previews dropped
+    std::shared_ptr<const Preview> preview; // the latest preview
+    std::optional<Summary> summary;         // once finished
+    // A run read from a folder (openFolder): not run here, its trace is the folder's; empty for
+    // the window's own runs.
+    QString readFrom;
+    // The run folder whose checkpoint the run goes on from (empty: it started at step 0).
+    QString resumeFrom;
+    // The latest checkpoint kept of the run (a file in the manager's scratch folder, or the one
+    // a finished run was read with) and where the run stood then; empty and absent before one.
+    QString checkpointFile;
+    std::optional<RunProgress> checkpoint;
+    // The folder the run was last saved to or restored from (empty when none).
+    QString savedTo;
+    QStringList pendingSaves;      // folders to write once the checkpoint asked for arrives
+    double stepsPerSecond() const; // training speed from the last snapshot
     double metric(const std::string& key) const; // from the last snapshot that has it; NaN if none
+};
+
+// How a run read from a folder ended (its summary.json's termination and message, its last
+// trace row), for a folder whose summary.json is there.
+Summary endingOf(const RunFolder& folder);
+
+// A run to queue: its description and, to go on from a run folder's checkpoint, that folder;
+// `trace` is shown until the run is built (the folder's trace so far).
+struct QueuedRun
+{
+    RunDescription spec;
+    QString resumeFrom;
+    std::vector<Snapshot> trace;
 };
 
 class RunManager : public QObject
@@ -74,17 +117,40 @@ public:
     // Queues runs to run one after another, after any queued before; they share a new group,
     // which is returned with their ids.
     int enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids = nullptr);
+    int enqueue(const std::vector<QueuedRun>& runs, DataSet data, QList<int>* ids = nullptr);
+    // Starts now a run that goes on from the checkpoint in `folder` (written by a run of `spec`
+    // on these data): the trainer is built, the checkpoint and the trace up to it read into it
+    // on the build thread, and the run continues to its budget. A folder without a checkpoint,
+    // a damaged one or another run's ends the run as InvalidInput, the message naming the file.
+    int resume(const RunDescription& spec, DataSet data, const QString& folder);
+    // A run that ended before (a session's): shown as finished, with its trace and ending; its
+    // checkpoint file (may be empty) is kept for saving it again.
+    int addFinished(const RunDescription& spec, std::vector<Snapshot> trace, Summary summary,
+                    const QString& checkpointFile, const QString& folder);
+
+    // Reads `folder` off the GUI thread: a run folder gives one run, a compare folder (`svi
+    // compare --out`) each of its runs. Runs still being written (no summary.json) are watched.
+    // Then folderOpened, or folderFailed with a message naming the file.
+    void openFolder(const QString& folder);
+    // Writes run `id` into `folder` as `svi run --out` does (core/io/run_resume.h): at once for
+    // a run that has finished or not started, else once the run has reached its next step
+    // boundary (at once when it is paused) and been checkpointed there, without summary.json;
+    // a run that ends first is written as finished. Then runSaved (error empty on success).
+    // Runs read from a folder are not saved again.
+    void save(int id, const QString& folder);
+    // Saves asked for and not written yet.
+    int pendingSaves() const;
 
     void pause(int id);
     void resume(int id);
     void stop(int id);  // ends after the current step; the final full pass still runs
     void abort(int id); // ends at once, interrupting a full pass; drops queued runs
     void abortAll();
-    void remove(int id); // forgets a finished run
+    void remove(int id); // forgets a finished run, or stops watching a folder's run and forgets it
 
     const RunRecord* record(int id) const;
     QList<int> ids() const;
-    int activeCount() const; // preparing, running, paused or stopping
+    int activeCount() const; // preparing, running, paused or stopping (watching is not)
     // Reads the workers' phases (training, full pass, …); emits runChanged for those that moved.
     void pollPhases();
 
@@ -94,6 +160,9 @@ signals:
     void snapshotArrived(int id);
     void runFinished(int id);
     void groupFinished(int group);
+    void folderOpened(const QString& folder, const QList<int>& ids);
+    void folderFailed(const QString& folder, const QString& message);
+    void runSaved(int id, const QString& folder, const QString& error);
 
 private slots:
     // Handles every message in the inbox, in order (GUI thread).
@@ -101,22 +170,46 @@ private slots:
 
 private:
     struct Built;
-    // What another thread hands to the GUI thread: exactly one of the payloads is set.
+    struct FolderRead;
+    // A checkpoint the run's worker wrote (its file, where the run stood), or why it could not.
+    struct CheckpointNote
+    {
+        RunProgress progress;
+        QString file;
+        QString error;
+    };
+    // What another thread hands to the GUI thread: exactly one of the payloads is set. A
+    // folder read carries the run's id when it is read again, a negative token when opened.
     struct Message
     {
         int id = 0;
         std::shared_ptr<Built> built;
         std::optional<Snapshot> snapshot;
         std::optional<Summary> summary;
+        std::optional<CheckpointNote> checkpoint;
+        std::shared_ptr<FolderRead> folder;
     };
     // Any thread: queues a message and wakes the GUI thread when the inbox was empty.
     void post(Message message);
-    int add(const RunDescription& spec, DataSet data, int group, RunStatus status);
+    // A new record; `setUp` fills in the rest before runAdded is emitted.
+    int add(const RunDescription& spec, DataSet data, int group, RunStatus status,
+            const std::function<void(RunRecord&)>& setUp = {});
     void launch(int id);
     void onBuilt(int id, std::shared_ptr<Built> built);
     void onSnapshot(int id, Snapshot s);
     void onFinished(int id, Summary summary);
+    void onCheckpoint(int id, CheckpointNote note);
     void finishWithoutRunning(int id, TerminationReason reason, const std::string& message);
+    // Writes `r` into `folder` now, with its latest checkpoint when `withCheckpoint` (a queued
+    // run that is to go on from a folder keeps that folder's); emits runSaved.
+    void writeNow(RunRecord& r, const QString& folder, bool withCheckpoint);
+    // Folders (run_manager_folders.cpp).
+    void onFolderRead(int key, std::shared_ptr<FolderRead> read);
+    int addFolderRun(const RunFolder& folder, const std::optional<RunDescription>& spec);
+    void watch(int id);
+    void unwatch(int id);
+    void readAgain(int id);
+    void onFileChanged(const QString& path);
     void startNextQueued();
     void setPaused(int id, bool paused);
     RunRecord* find(int id);
@@ -124,6 +217,13 @@ private:
     std::map<int, RunRecord> m_records;
     std::map<int, std::unique_ptr<Runner>> m_runners;
     std::map<int, std::thread> m_building; // trainers being built, by run id
+    std::map<int, std::thread> m_reading;  // folders being read: by run id, or negative token
+    int m_nextReadToken = -1;
+    std::map<int, QString> m_watched; // runs read from folders still being written: their folder
+    std::set<int> m_readAgain;        // watched runs changed while being read
+    QFileSystemWatcher* m_fileWatcher = nullptr;
+    QTimer* m_watchTimer = nullptr;
+    QTemporaryDir m_scratch; // the runs' latest checkpoints
     std::mutex m_inboxMutex;
     std::vector<Message> m_inbox; // guarded by m_inboxMutex
     std::vector<int> m_queue;

@@ -5,6 +5,7 @@
 #include "ui/run_manager.h"
 
 #include <QBrush>
+#include <QDir>
 #include <cmath>
 
 namespace svi::ui {
@@ -141,6 +142,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(r->summary->message);
     if (role == Qt::ToolTipRole && index.column() == Parameters)
         return parameterText(*r);
+    if (role == Qt::ToolTipRole && (index.column() == Run || index.column() == Status)) {
+        if (!r->readFrom.isEmpty())
+            return tr("Read from %1").arg(QDir::toNativeSeparators(r->readFrom));
+        if (!r->resumeFrom.isEmpty())
+            return tr("Resumed from %1").arg(QDir::toNativeSeparators(r->resumeFrom));
+    }
     if (role == Qt::ToolTipRole && index.column() == Elbo)
         if (const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm))
             return QString::fromStdString(e->boundText());
@@ -168,6 +175,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     case Parameters:
         return parameterText(*r);
     case Status: {
+        if (!r->readFrom.isEmpty()) // another process's run
+            return r->status == RunStatus::Watching ? tr("watching folder") : tr("from folder");
         QString s = statusText(r->status);
         if ((r->status == RunStatus::Running || r->status == RunStatus::Stopping) &&
             (r->phase == RunPhase::FullEvaluation || r->phase == RunPhase::Evaluating))

@@ -15,7 +15,7 @@ namespace svi::ui {
 namespace {
 
 constexpr const char* kFormat = "svi-workbench-session";
-constexpr int kVersion = 2;
+constexpr int kVersion = 3;
 
 [[noreturn]] void fail(const QString& file, const QString& field, const QString& why)
 {
@@ -67,9 +67,9 @@ Session readSession(const QJsonObject& json, const QString& file, const QString&
         fail(file, "format",
              QString("'%1', but a session's format is '%2'").arg(format, QString(kFormat)));
     const int version = json.value("version").toInt();
-    if (version != 1 && version != kVersion)
+    if (version < 1 || version > kVersion || json.value("version").toDouble() != version)
         fail(file, "version",
-             QString("%1, but this version of the workbench reads sessions of version 1 and %2")
+             QString("%1, but this version of the workbench reads sessions of version 1 to %2")
                  .arg(json.value("version").toVariant().toString())
                  .arg(kVersion));
     if (!json.value("runs").isArray())
@@ -97,8 +97,17 @@ Session readSession(const QJsonObject& json, const QString& file, const QString&
         }
         o["data"] = withFolder(o.value("data").toObject(), folder);
         SessionRun r;
+        const QJsonValue runFolder = o.value("folder");
+        o.remove("folder"); // not a field of a run description
         r.run = runFromJson(o, name, (where + ".").toStdString());
         readResult(runs[i].toObject(), r);
+        if (!runFolder.isUndefined()) {
+            if (!runFolder.isString() || runFolder.toString().isEmpty())
+                fail(file, where + ".folder", "must be the path of the run's folder");
+            r.folder = runFolder.toString();
+            if (!folder.isEmpty() && QFileInfo(r.folder).isRelative())
+                r.folder = QDir::cleanPath(QDir(folder).absoluteFilePath(r.folder));
+        }
         s.runs.push_back(std::move(r));
     }
     return s;
@@ -113,6 +122,8 @@ QJsonObject sessionToJson(const Session& session)
         QJsonObject o = runToJson(r.run);
         if (!r.reason.isEmpty())
             o["result"] = resultJson(r);
+        if (!r.folder.isEmpty())
+            o["folder"] = r.folder;
         runs.append(o);
     }
     return {{"format", kFormat},
@@ -141,6 +152,12 @@ Session readSessionFile(const QString& path)
                 .arg(err.error != QJsonParseError::NoError ? err.errorString() : "not an object")
                 .toStdString());
     return readSession(doc.object(), path, QFileInfo(path).absolutePath());
+}
+
+QString sessionRunsFolder(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.dir().filePath(info.completeBaseName() + ".runs");
 }
 
 } // namespace svi::ui

@@ -9,6 +9,11 @@ void CheckpointIdentity::visitState(StateArchive& a)
     a.field("seed", seed);
 }
 
+CheckpointIdentity checkpointIdentity(const RunDescription& run)
+{
+    return {run.model, run.algorithm, run.seed};
+}
+
 std::string checkpointState(const CheckpointIdentity& identity, const RunProgress& progress,
                             Trainer& trainer)
 {

@@ -4,6 +4,7 @@
 // (RunProgress) and the trainer's whole state (Trainer::visitState). The file around it (format
 // version, checksum, atomic writes) is core/io/checkpoint_file.h. No Qt.
 
+#include "core/run/run_description.h"
 #include "core/run/runner.h"
 #include "core/run/trainer.h"
 
@@ -20,6 +21,9 @@ struct CheckpointIdentity
     void visitState(StateArchive& a);
     bool operator==(const CheckpointIdentity&) const = default;
 };
+
+// The identity of the run `run` describes (its model, algorithm and seed).
+CheckpointIdentity checkpointIdentity(const RunDescription& run);
 
 // The state of a run at `progress`: identity, progress, then the trainer's records.
 std::string checkpointState(const CheckpointIdentity& identity, const RunProgress& progress,

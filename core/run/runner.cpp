@@ -32,6 +32,16 @@ const char* terminationName(TerminationReason reason)
     return "failed";
 }
 
+std::optional<TerminationReason> terminationOf(std::string_view name)
+{
+    for (TerminationReason r : {TerminationReason::Converged, TerminationReason::BudgetReached,
+                                TerminationReason::Diverged, TerminationReason::Cancelled,
+                                TerminationReason::InvalidInput, TerminationReason::Failed})
+        if (name == terminationName(r))
+            return r;
+    return std::nullopt;
+}
+
 namespace {
 
 // "maxSeconds = -1, but must be ≥ 0": the field, its value in shortest round-trip form, and
@@ -86,7 +96,10 @@ struct LoopControl
     const std::atomic<bool>* stop = nullptr;
     const std::atomic<bool>* abort = nullptr; // skip the final full evaluation
     std::atomic<RunPhase>* phase = nullptr;
-    std::function<void()> waitWhilePaused; // returns when resumed or stopped
+    // Set by Runner::requestCheckpoint; taken (cleared) when served.
+    std::atomic<bool>* checkpointRequest = nullptr;
+    // Returns when resumed or stopped, or when a checkpoint is asked for.
+    std::function<void()> waitWhilePaused;
 };
 
 Summary trainLoop(Trainer& trainer, const RunOptions& options,
@@ -149,6 +162,19 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull, snapshotDue},
             trainer);
         savedAt = t;
+    };
+    // A checkpoint asked for from another thread: saved here even at a step already saved.
+    // True when one was asked for.
+    const auto serveRequest = [&] {
+        if (!control.checkpointRequest || !control.checkpointRequest->exchange(false))
+            return false;
+        if (checkpoints.save) {
+            checkpoints.save(
+                RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull, false},
+                trainer);
+            savedAt = t;
+        }
+        return true;
     };
     const auto snapshotDue = [&] {
         return t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
@@ -218,7 +244,12 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         for (;;) {
             if (control.waitWhilePaused) {
                 setPhase(RunPhase::Paused);
-                control.waitWhilePaused();
+                // Between two steps (the snapshot of the last one, if due, is out: a checkpoint
+                // here is not due one). A checkpoint asked for is served here, and a paused run
+                // waits on after it.
+                do
+                    control.waitWhilePaused();
+                while (serveRequest());
                 setPhase(RunPhase::Training);
             }
             if (ranks.distributed() ? agreedStop
@@ -359,6 +390,15 @@ void Runner::requestStop()
     m_cv.notify_all();
 }
 
+void Runner::requestCheckpoint()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_checkpointRequest.store(true);
+    }
+    m_cv.notify_all();
+}
+
 void Runner::abort()
 {
     m_abort.store(true);
@@ -378,9 +418,12 @@ void Runner::work()
     control.stop = &m_stop;
     control.abort = &m_abort;
     control.phase = &m_phase;
+    control.checkpointRequest = &m_checkpointRequest;
     control.waitWhilePaused = [this] {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_cv.wait(lock, [this] { return !m_paused.load() || m_stop.load(); });
+        m_cv.wait(lock, [this] {
+            return !m_paused.load() || m_stop.load() || m_checkpointRequest.load();
+        });
     };
     Summary s;
     try {

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace svi {
@@ -35,6 +36,9 @@ enum class TerminationReason {
 
 // "converged", "budget", "diverged", "cancelled", "invalid_input", "failed"
 const char* terminationName(TerminationReason reason);
+// The reason whose terminationName is `name` (a summary.json read back); std::nullopt for any
+// other text.
+std::optional<TerminationReason> terminationOf(std::string_view name);
 
 struct RunOptions
 {
@@ -91,7 +95,8 @@ struct RunProgress
 };
 
 // A run's checkpoints: `save` is called on the run's thread between two steps, every
-// RunOptions::checkpointEverySteps steps (after that step's snapshot, if any) and, when
+// RunOptions::checkpointEverySteps steps (after that step's snapshot, if any), when asked for
+// (Runner::requestCheckpoint) and, when
 // `atEnd`, once more when the run ends as stopped, cancelled, converged or at its budget —
 // before the final evaluation, so that a run resumed from it goes on exactly as the
 // uninterrupted run (a diverged or failed run keeps its last good checkpoint). The trainer
@@ -135,6 +140,14 @@ public:
     void resume();
     // Ends the run after the current step; the final full evaluation (if asked for) still runs.
     void requestStop();
+    // Asks for a checkpoint now: Checkpoints::save is called on the worker at the next step
+    // boundary with the run's progress there, or at once when the run is paused (the paused
+    // worker serves it and stays paused). Served even when the run saved at that step already
+    // (the caller may write it elsewhere). Requests made before the worker serves one are
+    // served once. Nothing happens without a save callback, nor once the run has left its
+    // loop (a run ending at its budget or stopped saves at its end when Checkpoints::atEnd).
+    // Any thread.
+    void requestCheckpoint();
     // Ends the run as soon as possible: interrupts a full pass under way and skips the final
     // full evaluation (the last snapshot is a cheap one). For Cancel and for closing the window.
     void abort();
@@ -166,6 +179,7 @@ private:
     std::atomic<bool> m_paused{false};
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_abort{false}; // also handed to the trainer as its interrupt flag
+    std::atomic<bool> m_checkpointRequest{false};
     std::atomic<RunPhase> m_phase{RunPhase::Idle};
     std::mutex m_mutex;
     std::condition_variable m_cv;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -118,6 +119,7 @@ private slots:
     void destructorJoinsARunningWorker();
     void finishedCallbackRunsOnce();
     void checkpointsAndResume();
+    void checkpointOnRequest();
 };
 
 void TestRunner::stepBudgetIsExactAndSnapshotsAreOrdered()
@@ -584,6 +586,68 @@ void TestRunner::checkpointsAndResume()
         nullptr, resume);
     QCOMPARE(s.steps, std::int64_t(80));
     QCOMPARE(split, whole);
+}
+
+// Runner::requestCheckpoint: a running run saves at its next step boundary with the progress
+// there; a paused one saves where it stands and stays paused; a second request at the same step
+// saves again (it may be written elsewhere); a run that has ended saves no more.
+void TestRunner::checkpointOnRequest()
+{
+    auto trainer = std::make_unique<FakeTrainer>();
+    FakeTrainer* t = trainer.get();
+    RunOptions o = steps(1000000);
+    o.evalEverySteps = 1;
+    // Each save as the worker made it: the progress, and the trainer's own step count then.
+    std::mutex mutex;
+    std::vector<std::pair<RunProgress, std::int64_t>> saved;
+    const auto savedCount = [&] {
+        std::lock_guard<std::mutex> lock(mutex);
+        return saved.size();
+    };
+    const auto savedAt = [&](std::size_t i) {
+        std::lock_guard<std::mutex> lock(mutex);
+        return saved.at(i);
+    };
+    Checkpoints c;
+    c.save = [&](const RunProgress& p, Trainer& tr) {
+        std::lock_guard<std::mutex> lock(mutex);
+        saved.emplace_back(p, static_cast<FakeTrainer&>(tr).steps.load());
+    };
+    Runner r(std::move(trainer), o, c);
+    r.start([](const Snapshot&) { return CallbackResult::Continue; });
+    QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > 5, 5000);
+
+    r.requestCheckpoint();
+    QTRY_COMPARE_WITH_TIMEOUT(savedCount(), std::size_t(1), 5000);
+    const auto [running, trainerAt] = savedAt(0);
+    QVERIFY(running.step > 5);
+    QCOMPARE(running.step, trainerAt); // between two steps: the trainer's state is that step's
+    QCOMPARE(running.snapshots, running.step); // a snapshot every step, each published before
+    QVERIFY(!running.snapshotDue);
+
+    r.pause();
+    std::this_thread::sleep_for(100ms); // the step in flight ends; the worker waits
+    const std::int64_t held = t->steps.load();
+    r.requestCheckpoint();
+    QTRY_COMPARE_WITH_TIMEOUT(savedCount(), std::size_t(2), 5000);
+    QCOMPARE(savedAt(1).first.step, held);
+    QCOMPARE(savedAt(1).second, held);
+    r.requestCheckpoint(); // the same step again: saved again
+    QTRY_COMPARE_WITH_TIMEOUT(savedCount(), std::size_t(3), 5000);
+    QCOMPARE(savedAt(2).first.step, held);
+    std::this_thread::sleep_for(100ms);
+    QCOMPARE(t->steps.load(), held); // still paused
+    QVERIFY(r.paused());
+    QCOMPARE(r.phase(), RunPhase::Paused);
+
+    r.resume();
+    QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > held + 3, 5000);
+    r.requestStop();
+    QCOMPARE(r.wait().reason, TerminationReason::Cancelled);
+    QCOMPARE(savedCount(), std::size_t(3)); // no checkpoint at the end unless atEnd
+    r.requestCheckpoint();
+    std::this_thread::sleep_for(50ms);
+    QCOMPARE(savedCount(), std::size_t(3));
 }
 
 QTEST_GUILESS_MAIN(TestRunner)

@@ -109,6 +109,7 @@ private slots:
     void unsavedRunsOfferToSaveTheSession();
     void cancellingTheSaveKeepsTheWindow();
     void savedSessionClosesAndNewRunsAskAgain();
+    void savingWithRunsGoingClosesOnceTheyAreSaved();
     void closingMidRunJoinsTheWorkers();
 
 private:
@@ -266,6 +267,34 @@ void TestQuit::savedSessionClosesAndNewRunsAskAgain()
     QVERIFY2(save.text.contains("1 run"), qPrintable(save.text)); // only the new one is unsaved
     QCOMPARE(save.fileDialogs, 0);
     QCOMPARE(readJson(path).value("runs").toArray().size(), 2);
+}
+
+// Save Session and Quit while a run is going: the window stays until the run's checkpoint is
+// in its folder (unfinished, to go on from there), then closes by itself without asking again.
+void TestQuit::savingWithRunsGoingClosesOnceTheyAreSaved()
+{
+    const QString path = m_dir.filePath("going.json");
+    MainWindow w;
+    QVERIFY(openSmall(w));
+    w.budgetForm()->setText("seconds", "600");
+    QSignalSpy snapshots(w.runs(), &RunManager::snapshotArrived);
+    const int id = w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.size() >= 2, 60000);
+    {
+        Answerer save("quitSave", path);
+        QVERIFY(!w.close()); // not yet: the run's checkpoint is to come
+        QCOMPARE(save.questions, 1);
+        QCOMPARE(save.fileDialogs, 1);
+    }
+    Answerer none("quitContinue");
+    // Closed once saved: the run was then stopped, and nothing was asked again.
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs()->record(id)->summary, 60000);
+    QCOMPARE(w.runs()->record(id)->summary->reason, TerminationReason::Cancelled);
+    QCOMPARE(none.questions, 0);
+    QCOMPARE(w.runs()->pendingSaves(), 0);
+    QVERIFY(QFile::exists(path));
+    QVERIFY(QFile::exists(m_dir.filePath("going.runs/1/checkpoint.bin")));
+    QVERIFY(!QFile::exists(m_dir.filePath("going.runs/1/summary.json")));
 }
 
 void TestQuit::closingMidRunJoinsTheWorkers()

@@ -1,15 +1,24 @@
 // The run manager's hand-offs between threads, with real BPFA trainers on a small image: the
 // trainer built on a pool thread and handed to its worker, snapshots and the end of a run
 // crossing back as queued calls, queued runs handed on one after another, and pause / resume
-// / stop / abort and destruction at every stage. Also run under ThreadSanitizer (the tsan
-// preset).
+// / stop / abort and destruction at every stage; runs saved into folders (checkpointed on
+// their workers), resumed from them (read on the build thread), and folders another process
+// writes read again on threads of their own. Also run under ThreadSanitizer (the tsan preset).
 
 #include "core/data/image_task.h"
+#include "core/io/checkpoint_file.h"
+#include "core/io/run_files.h"
+#include "core/io/run_resume.h"
 #include "core/run/registry.h"
+#include "core/run/run_checkpoint.h"
 #include "ui/run_manager.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <memory>
@@ -59,6 +68,31 @@ RunDescription smallSpec(const std::string& algorithm, double seconds, std::int6
     return s;
 }
 
+// A snapshot as trace.csv holds it, the clock left out (the one thing a resumed run does not
+// repeat): rows read back from a file compare equal to the rows they were written from.
+QString rowText(const Snapshot& s)
+{
+    QStringList cells = {QString::number(s.step), metricText(s.epochs), metricText(s.rho),
+                         metricText(s.elbo)};
+    for (const auto& [k, v] : s.metrics)
+        cells << QString::fromStdString(k) + "=" + metricText(v);
+    return cells.join(',');
+}
+
+QStringList traceText(const std::vector<Snapshot>& trace)
+{
+    QStringList rows;
+    for (const Snapshot& s : trace)
+        rows << rowText(s);
+    return rows;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 bool isActive(RunStatus s)
 {
     return s == RunStatus::Preparing || s == RunStatus::Running || s == RunStatus::Paused ||
@@ -80,6 +114,10 @@ private slots:
     void abortAllEndsRunningAndQueuedRuns();
     void invalidSpecEndsAtOnce();
     void destructionMidRunJoinsEveryThread();
+    void savedWhilePausedAndResumedIsTheUninterruptedRun();
+    void savingAFinishedRunWritesEveryFile();
+    void resumeThatCannotBeDoneEndsThatRun();
+    void watchesAFolderUntilItsSummary();
 };
 
 void TestRunManager::runsSideBySideReachTheirBudgets()
@@ -273,6 +311,215 @@ void TestRunManager::destructionMidRunJoinsEveryThread()
     m.reset();
     QVERIFY2(timer.elapsed() < 30000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
     QTest::qWait(100); // queued calls to the destroyed manager are dropped, not run
+}
+
+// A run paused mid-way and saved (its worker checkpointed where it waits), then resumed from
+// that folder, gives the trace of a run never interrupted: every row, every metric, the final
+// full pass included.
+void TestRunManager::savedWhilePausedAndResumedIsTheUninterruptedRun()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("saved");
+    RunManager m;
+    QSignalSpy finished(&m, &RunManager::runFinished);
+    QSignalSpy saved(&m, &RunManager::runSaved);
+    RunDescription spec = smallSpec("mf-svi", 0, 300);
+    spec.evalEverySteps = 7;
+    const DataSet data = smallImageData();
+    const int whole = m.start(spec, data);
+    const int cut = m.start(spec, data);
+    // Paused as its second snapshot comes in, a few steps into its budget at most.
+    connect(&m, &RunManager::snapshotArrived, this, [&](int id) {
+        if (id == cut && m.record(cut)->trace.size() == 2)
+            m.pause(cut);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT((m.pollPhases(), m.record(cut)->phase == RunPhase::Paused), 60000);
+    QCOMPARE(m.record(cut)->status, RunStatus::Paused);
+    m.save(cut, folder);
+    QCOMPARE(m.pendingSaves(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 30000);
+    QCOMPARE(saved.at(0).at(0).toInt(), cut);
+    QCOMPARE(saved.at(0).at(1).toString(), folder);
+    QVERIFY2(saved.at(0).at(2).toString().isEmpty(), qPrintable(saved.at(0).at(2).toString()));
+    QCOMPARE(m.pendingSaves(), 0);
+
+    // Where it was paused, with the trace up to there, and no summary: it had not ended.
+    const RunProgress at = checkpointProgress(readCheckpointFile(folder + "/" + kCheckpointFile));
+    const std::vector<Snapshot> shown = m.record(cut)->trace;
+    QVERIFY(at.step > 0 && at.step < 300);
+    QCOMPARE(at.snapshots, std::int64_t(shown.size()));
+    QVERIFY(shown.back().step <= at.step);
+    QCOMPARE(m.record(cut)->status, RunStatus::Paused); // saving did not resume it
+    QVERIFY(QFile::exists(folder + "/run.json"));
+    QVERIFY(!QFile::exists(folder + "/summary.json"));
+    QCOMPARE(traceText(parseTraceCsv(readAll(folder + "/trace.csv"), "trace.csv")),
+             traceText(shown));
+    m.abort(cut);
+
+    const int resumed = m.resume(spec, data, folder);
+    QTRY_VERIFY_WITH_TIMEOUT(m.record(whole)->summary && m.record(resumed)->summary, 120000);
+    QCOMPARE(m.record(resumed)->summary->reason, TerminationReason::BudgetReached);
+    QCOMPARE(m.record(resumed)->summary->steps, std::int64_t(300));
+    const QStringList a = traceText(m.record(whole)->trace);
+    const QStringList b = traceText(m.record(resumed)->trace);
+    QVERIFY(a.size() > int(shown.size()));
+    QCOMPARE(b, a);
+    QVERIFY(m.record(resumed)->trace.back().metrics.count("psnr"));
+}
+
+// A finished run saved: run.json, the whole trace, its checkpoint at the end (the one a longer
+// budget goes on from) and summary.json, as `svi run --out` leaves them.
+void TestRunManager::savingAFinishedRunWritesEveryFile()
+{
+    QTemporaryDir dir;
+    RunManager m;
+    QSignalSpy finished(&m, &RunManager::runFinished);
+    QSignalSpy saved(&m, &RunManager::runSaved);
+    RunDescription spec = smallSpec("gibbs-ssvi", 0, 12);
+    spec.evalEverySteps = 4;
+    const int id = m.start(spec, smallImageData());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+    QVERIFY(m.record(id)->checkpoint);
+    QCOMPARE(m.record(id)->checkpoint->step, std::int64_t(12));
+    m.save(id, dir.filePath("a/b")); // made, with its parents
+    QCOMPARE(saved.size(), 1);       // at once
+    QVERIFY2(saved.at(0).at(2).toString().isEmpty(), qPrintable(saved.at(0).at(2).toString()));
+    const QString folder = dir.filePath("a/b");
+    CheckpointIdentity who;
+    const RunProgress end =
+        checkpointProgress(readCheckpointFile(folder + "/" + kCheckpointFile), &who);
+    QCOMPARE(end.step, std::int64_t(12));
+    QVERIFY(who == checkpointIdentity(m.record(id)->spec));
+    QCOMPARE(parseTraceCsv(readAll(folder + "/trace.csv"), "trace.csv").size(),
+             m.record(id)->trace.size());
+    const QByteArray summary = readAll(folder + "/summary.json");
+    QVERIFY2(summary.contains("\"termination\": \"budget\""), summary.constData());
+    QVERIFY2(summary.contains("\"steps\": 12"), summary.constData());
+
+    // Saved again over a folder that holds another run's files: none of them is left.
+    const int queued = m.enqueue({smallSpec("mf-svi", 0, 5)}, DataSet{});
+    Q_UNUSED(queued);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000); // no data: ends at once
+    m.save(m.ids().back(), folder);
+    QCOMPARE(saved.size(), 2);
+    QVERIFY(!QFile::exists(folder + "/" + kCheckpointFile));
+    QVERIFY(readAll(folder + "/summary.json").contains("invalid_input"));
+}
+
+// A resume that cannot be done ends that run, the message naming the file; nothing else is
+// lost.
+void TestRunManager::resumeThatCannotBeDoneEndsThatRun()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("run");
+    RunManager m;
+    QSignalSpy finished(&m, &RunManager::runFinished);
+    RunDescription spec = smallSpec("mf-svi", 0, 10);
+    spec.evalEverySteps = 2;
+    const DataSet data = smallImageData();
+    const int ok = m.start(spec, data);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+    m.save(ok, folder);
+    const QString checkpoint = folder + "/" + kCheckpointFile;
+    QByteArray bytes = readAll(checkpoint);
+    QVERIFY(bytes.size() > 100);
+    const auto refused = [&](const RunDescription& s, const QString& says) {
+        const int before = int(finished.size());
+        const int id = m.resume(s, data, folder);
+        QTRY_COMPARE_WITH_TIMEOUT(int(finished.size()), before + 1, 60000);
+        const RunRecord* r = m.record(id);
+        QCOMPARE(r->summary->reason, TerminationReason::InvalidInput);
+        const QString message = QString::fromStdString(r->summary->message);
+        QVERIFY2(message.contains(checkpoint) && message.contains(says), qPrintable(message));
+    };
+    // Corrupted, another run's (another seed), none at all.
+    bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x20);
+    {
+        QFile f(checkpoint);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+    }
+    refused(spec, "checksum does not match");
+    bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x20);
+    {
+        QFile f(checkpoint);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+    }
+    RunDescription other = spec;
+    other.seed = 9;
+    refused(other, "but this run is");
+    QVERIFY(QFile::remove(checkpoint));
+    refused(spec, "checkpoint.bin");
+    // The run that was saved is as it was.
+    QCOMPARE(m.record(ok)->summary->reason, TerminationReason::BudgetReached);
+    QCOMPARE(m.record(ok)->trace.back().step, std::int64_t(10));
+}
+
+// A folder another process writes, with the writers `svi run` uses: shown at once, read again
+// as its trace grows (a file caught half-written keeps the rows shown), ended by its summary.
+void TestRunManager::watchesAFolderUntilItsSummary()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("live");
+    QVERIFY(QDir().mkpath(folder));
+    RunDescription spec = smallSpec("mf-svi", 0, 100);
+    std::vector<Snapshot> rows;
+    for (int i = 1; i <= 4; ++i) {
+        Snapshot s;
+        s.step = 10 * i;
+        s.elbo = -100.0 / i;
+        s.metrics["psnr"] = 20.0 + i;
+        rows.push_back(s);
+    }
+    const auto writeTrace = [&](std::size_t n) {
+        const std::vector<Snapshot> part(rows.begin(), rows.begin() + std::ptrdiff_t(n));
+        writeFileAtomically(folder + "/trace.csv", traceCsv(part, metricKeys(part)));
+    };
+    writeTrace(2);
+    RunManager m;
+    QSignalSpy opened(&m, &RunManager::folderOpened);
+    QSignalSpy failed(&m, &RunManager::folderFailed);
+    QSignalSpy finished(&m, &RunManager::runFinished);
+    m.openFolder(folder);
+    m.openFolder(dir.filePath("nothing"));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size() + failed.size(), 2, 30000);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY2(failed.at(0).at(1).toString().contains("nothing"),
+             qPrintable(failed.at(0).at(1).toString()));
+    const int id = opened.at(0).at(1).value<QList<int>>().at(0);
+    QCOMPARE(m.record(id)->status, RunStatus::Watching);
+    QCOMPARE(m.record(id)->trace.size(), std::size_t(2));
+    QCOMPARE(m.activeCount(), 0);
+
+    writeTrace(4);
+    QTRY_COMPARE_WITH_TIMEOUT(m.record(id)->trace.size(), std::size_t(4), 20000);
+    {
+        QFile f(folder + "/trace.csv"); // rewritten in place, caught half-way
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("step,epochs,train_seconds,rho,elbo,psnr\n10,0,0,0,-1");
+    }
+    QTest::qWait(2500);
+    QCOMPARE(m.record(id)->trace.size(), std::size_t(4));
+    writeTrace(4);
+    Summary end;
+    end.reason = TerminationReason::Converged;
+    end.message = "converged: step 40 left the parameters unchanged";
+    end.steps = 40;
+    writeFileAtomically(folder + "/summary.json",
+                        QJsonDocument(runSummaryJson(spec, "MF-SVI", end)).toJson());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+    const RunRecord* r = m.record(id);
+    QCOMPARE(r->status, RunStatus::Finished);
+    QCOMPARE(r->summary->reason, TerminationReason::Converged);
+    QCOMPARE(r->summary->steps, std::int64_t(40));
+    QCOMPARE(r->trace.size(), std::size_t(4));
+    // No longer watched: a later change is not read.
+    writeTrace(1);
+    QTest::qWait(1500);
+    QCOMPARE(m.record(id)->trace.size(), std::size_t(4));
+    m.remove(id);
+    QVERIFY(!m.record(id));
 }
 
 QTEST_GUILESS_MAIN(TestRunManager)

@@ -1,10 +1,12 @@
 // Session files read back: every field checked before it is converted, and the message names
-// the file and the field; sessions of version 1 read in the current form. (The window's own
-// round trip is in test_main_window.)
+// the file and the field; sessions of version 1 and 2 read in the current form; the run folders
+// of version 3 are relative to the file. (The window's own round trip is in test_main_window,
+// its runs' folders in test_window_runs.)
 
 #include "core/io/data_error.h"
 #include "ui/session.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -21,6 +23,7 @@ class TestSession : public QObject
 private slots:
     void readsWhatItWrites();
     void readsASessionOfVersionOne();
+    void runFoldersAreRelativeToTheFile();
     void badFields_data();
     void badFields();
 
@@ -64,9 +67,9 @@ void TestSession::readsWhatItWrites()
     QCOMPARE(s.runs[0].run.seed, std::uint64_t(2147483647));
     QCOMPARE(s.runs[0].run.steps, std::int64_t(123));
     QCOMPARE(getInt(s.runs[0].run.data.settings, "patch"), std::int64_t(6));
-    // Written in the current form (version 2), it reads back the same.
+    // Written in the current form (version 3), it reads back the same.
     const QJsonObject json = sessionToJson(s);
-    QCOMPARE(json.value("version").toInt(), 2);
+    QCOMPARE(json.value("version").toInt(), 3);
     QCOMPARE(json.value("runs").toArray()[0].toObject().value("format").toString(),
              QString("svi-run"));
     const Session again = sessionFromJson(json, path);
@@ -127,13 +130,54 @@ void TestSession::readsASessionOfVersionOne()
     QCOMPARE(getReal(ratings.data.settings, "test_fraction"), 0.3);
     QCOMPARE(getInt(ratings.data.settings, "split_seed"), std::int64_t(6));
 
-    // Saved again, it is a session of version 2 that reads back the same.
+    // Saved again, it is a session of the current version that reads back the same.
     const Session again = sessionFromJson(sessionToJson(s), path);
     QVERIFY(again.data == s.data);
     for (std::size_t i = 0; i < s.runs.size(); ++i) {
         QVERIFY(again.runs[i].run == s.runs[i].run);
         QCOMPARE(again.runs[i].reason, s.runs[i].reason);
     }
+}
+
+// Version 3: each run names its folder relative to the session file; read back, the folder is
+// absolute (in the file's folder), and written again as it is given. A session of version 2
+// (no folders) reads with none.
+void TestSession::runFoldersAreRelativeToTheFile()
+{
+    const QByteArray run = R"({"format": "svi-run", "version": 2,
+        "data": {"files": [":/images/default.png"], "kind": "image"},
+        "model": "bpfa", "algorithm": "mf-svi", "budget": {"steps": 5}})";
+    const QString path = write(R"({"format": "svi-workbench-session", "version": 3,
+        "data": {"files": [":/images/default.png"], "kind": "image"}, "runs": [)" +
+                               run.chopped(1) + R"(, "folder": "s.runs/1"}, )" + run + "]}");
+    const Session s = readSessionFile(path);
+    QCOMPARE(s.runs.size(), std::size_t(2));
+    QCOMPARE(s.runs[0].folder, QDir(m_dir.path()).filePath("s.runs/1"));
+    QVERIFY(s.runs[1].folder.isEmpty());
+    QCOMPARE(sessionRunsFolder(path), QDir(m_dir.path()).filePath("s.runs"));
+
+    Session relative = s;
+    relative.runs[0].folder = "s.runs/1";
+    const QJsonObject json = sessionToJson(relative);
+    const QJsonArray runs = json.value("runs").toArray();
+    QCOMPARE(runs[0].toObject().value("folder").toString(), QString("s.runs/1"));
+    QVERIFY(!runs[1].toObject().contains("folder"));
+    const Session again = sessionFromJson(json, path); // no file: the path stays as written
+    QCOMPARE(again.runs[0].folder, QString("s.runs/1"));
+    QVERIFY(again.runs[0].run == s.runs[0].run);
+
+    QJsonObject two = json;
+    two["version"] = 2;
+    QJsonArray plain;
+    for (const QJsonValue& r : runs) {
+        QJsonObject o = r.toObject();
+        o.remove("folder");
+        plain.append(o);
+    }
+    two["runs"] = plain;
+    const Session v2 = sessionFromJson(two, path);
+    QCOMPARE(v2.runs.size(), std::size_t(2));
+    QVERIFY(v2.runs[0].folder.isEmpty());
 }
 
 void TestSession::badFields_data()
@@ -164,9 +208,19 @@ void TestSession::badFields_data()
         << QByteArray(R"({"format": "svi-workbench-session", "version": 2, "data": {"files":
                          [":/images/default.png"], "kind": "sound"}, "runs": []})")
         << "data.kind: kind = sound, but must be one of:";
-    QTest::newRow("version 3")
-        << QByteArray(R"({"format": "svi-workbench-session", "version": 3, "runs": []})")
-        << "s.json: version: 3, but";
+    QTest::newRow("version 4")
+        << QByteArray(R"({"format": "svi-workbench-session", "version": 4, "runs": []})")
+        << "s.json: version: 4, but this version of the workbench reads sessions of version 1 "
+           "to 3";
+    QTest::newRow("version 2.5")
+        << QByteArray(R"({"format": "svi-workbench-session", "version": 2.5, "runs": []})")
+        << "s.json: version: 2.5, but";
+    QTest::newRow("folder not a path")
+        << QByteArray(R"({"format": "svi-workbench-session", "version": 3, "data": {"files":
+                         [":/images/default.png"], "kind": "image"}, "runs": [{"format": "svi-run", "version": 2, "data": {"files":
+                         [":/images/default.png"], "kind": "image"}, "budget": {"steps": 5},
+                         "folder": 7}]})")
+        << "s.json: runs[0].folder: must be the path of the run's folder";
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "s.json: not valid JSON at byte";
 }
 
