@@ -26,7 +26,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             fillResults(); // "running" in place of "queued"
         updateActions();
     });
-    connect(m_runs, &RunManager::runAdded, this, [this](int id) { m_unsavedRuns.insert(id); });
+    connect(m_runs, &RunManager::runAdded, this, [this](int id) {
+        m_unsavedRuns.insert(id);
+        populateMetrics(); // a run over other data brings its metrics
+    });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
     connect(m_runs, &RunManager::runSaved, this, &MainWindow::onRunSaved);

@@ -376,8 +376,17 @@ void MainWindow::populateMetrics()
 {
     const std::string kind = m_kind ? m_kind->key : std::string();
     const QString keep = m_metric->currentData().toString();
-    const std::vector<MetricSpec> metrics =
+    // The loaded data's metrics, then those of every run shown that the data's models lack (a
+    // run folder opened over other data, a session's runs), so that each run's can be charted.
+    std::vector<MetricSpec> metrics =
         Registry::builtin().metricsOf(Registry::builtin().modelsFor(kind), kind);
+    for (int id : m_runs->ids()) {
+        const RunDescription& spec = m_runs->record(id)->spec;
+        for (const MetricSpec& m : Registry::builtin().metricsOf({spec.model}, spec.data.kind))
+            if (std::none_of(metrics.begin(), metrics.end(),
+                             [&](const MetricSpec& o) { return o.key == m.key; }))
+                metrics.push_back(m);
+    }
     bool same = int(metrics.size()) == m_metric->count();
     for (int i = 0; same && i < m_metric->count(); ++i)
         same = m_metric->itemData(i).toString().toStdString() == metrics[std::size_t(i)].key;

@@ -11,6 +11,7 @@
 #include "core/io/run_resume.h"
 #include "core/run/registry.h"
 #include "core/run/run_checkpoint.h"
+#include "tests/ui/run_folder_testing.h"
 #include "ui/run_manager.h"
 
 #include <QDir>
@@ -464,18 +465,8 @@ void TestRunManager::watchesAFolderUntilItsSummary()
     const QString folder = dir.filePath("live");
     QVERIFY(QDir().mkpath(folder));
     RunDescription spec = smallSpec("mf-svi", 0, 100);
-    std::vector<Snapshot> rows;
-    for (int i = 1; i <= 4; ++i) {
-        Snapshot s;
-        s.step = 10 * i;
-        s.elbo = -100.0 / i;
-        s.metrics["psnr"] = 20.0 + i;
-        rows.push_back(s);
-    }
-    const auto writeTrace = [&](std::size_t n) {
-        const std::vector<Snapshot> part(rows.begin(), rows.begin() + std::ptrdiff_t(n));
-        writeFileAtomically(folder + "/trace.csv", traceCsv(part, metricKeys(part)));
-    };
+    const std::vector<Snapshot> rows = test_support::psnrTrace(4, 10, 100.0);
+    const auto writeTrace = [&](std::size_t n) { test_support::writeTracePrefix(folder, rows, n); };
     writeTrace(2);
     RunManager m;
     QSignalSpy opened(&m, &RunManager::folderOpened);

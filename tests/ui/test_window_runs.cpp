@@ -9,6 +9,7 @@
 #include "core/io/run_resume.h"
 #include "core/run/run_checkpoint.h"
 #include "tests/app/cli_testing.h"
+#include "tests/ui/run_folder_testing.h"
 #include "tests/ui/window_testing.h"
 #include "ui/main_window.h"
 #include "ui/param_form.h"
@@ -157,20 +158,8 @@ void TestWindowRuns::watchesARunFolderAsItIsWritten()
     spec.seconds = 0;
     spec.steps = 100;
     writeFileAtomically(folder + "/run.json", QJsonDocument(runToJson(spec)).toJson());
-    std::vector<Snapshot> rows;
-    for (int i = 1; i <= 4; ++i) {
-        Snapshot s;
-        s.step = 25 * i;
-        s.epochs = 0.1 * i;
-        s.trainSeconds = 0.5 * i;
-        s.elbo = -1000.0 / i;
-        s.metrics["psnr"] = 20.0 + i;
-        rows.push_back(s);
-    }
-    const auto writeTrace = [&](std::size_t n) {
-        const std::vector<Snapshot> part(rows.begin(), rows.begin() + std::ptrdiff_t(n));
-        writeFileAtomically(folder + "/trace.csv", traceCsv(part, metricKeys(part)));
-    };
+    const std::vector<Snapshot> rows = psnrTrace(4, 25, 1000.0);
+    const auto writeTrace = [&](std::size_t n) { writeTracePrefix(folder, rows, n); };
     writeTrace(2);
     w.openPath(folder); // a folder with a trace.csv: its run, not data
     QTRY_VERIFY_WITH_TIMEOUT(runReadFrom(w, folder) > 0, 20000);
@@ -237,6 +226,35 @@ void TestWindowRuns::watchesARunFolderAsItIsWritten()
         QCOMPARE(w.runs()->record(c)->status, RunStatus::Finished);
         QCOMPARE(w.runs()->record(c)->trace.size(), std::size_t(4));
     }
+    QCOMPARE(errors.size(), 2);
+
+    // An LDA run's folder opened over the image: its held-out metric joins the picker (which
+    // offered the image's only) and its curve is charted.
+    const QString topics = m_dir.filePath("topics");
+    QVERIFY(QDir().mkpath(topics));
+    RunDescription lda = spec;
+    lda.model = "lda";
+    lda.algorithm = "svi";
+    lda.data.kind = "corpus";
+    lda.data.files = {"docs.ldac"};
+    lda.params.clear();
+    writeFileAtomically(topics + "/run.json", QJsonDocument(runToJson(lda)).toJson());
+    std::vector<Snapshot> ldaRows = rows;
+    for (Snapshot& s : ldaRows)
+        s.metrics = {{"perplexity", 3000.0 - s.step}};
+    writeFileAtomically(topics + "/trace.csv", traceCsv(ldaRows, metricKeys(ldaRows)));
+    QCOMPARE(w.metricPicker()->findData("perplexity"), -1);
+    const int psnrAt = w.metricPicker()->findData("psnr");
+    QVERIFY(psnrAt >= 0);
+    w.openPath(topics);
+    QTRY_VERIFY_WITH_TIMEOUT(runReadFrom(w, topics) > 0, 20000);
+    const int perplexityAt = w.metricPicker()->findData("perplexity");
+    QVERIFY(perplexityAt >= 0);
+    QCOMPARE(w.metricPicker()->findData("psnr"), psnrAt); // the data's own stay first
+    w.metricPicker()->setCurrentIndex(perplexityAt);
+    w.refreshNow();
+    QCOMPARE(w.metricChart()->drawnPoints(runReadFrom(w, topics)), 4);
+    QCOMPARE(w.metricChart()->drawnPoints(id), 0); // the image run has no perplexity
     QCOMPARE(errors.size(), 2);
 
     // Runs read from folders are not the session's: they stay in their own folders.
