@@ -43,13 +43,26 @@ int cmdCompare(const std::vector<std::string>& args)
     const QString dir = QString::fromStdString(a.out);
     if (lead)
         makeFolder(dir);
-    const PreparedRun base = prepareShared(a.run, quiet);
+    const auto picksFor = [&](const std::string& model) {
+        std::vector<Pick> picks = picksOf(a.options["--algorithms"], model);
+        if (picks.empty())
+            for (const AlgorithmEntry* e :
+                 Registry::builtin().comparisonGroup(model, a.options.count("--baselines")))
+                picks.push_back({e->model, e->algorithm});
+        return picks;
+    };
+    // The data are shared by every run, so they are read in parts on several ranks only when
+    // every run's trainer keeps to its rows; with the model left to the data, they are read
+    // whole.
+    std::vector<const AlgorithmEntry*> runs;
+    if (!a.run.model.empty())
+        for (const Pick& p : picksFor(a.run.model))
+            runs.push_back(Registry::builtin().find(p.model, p.algorithm));
+    if (std::find(runs.begin(), runs.end(), nullptr) != runs.end())
+        runs.clear(); // a bad pick: withAlgorithm says so once the data are read
+    const PreparedRun base = prepareShared(a.run, quiet, &runs);
 
-    std::vector<Pick> picks = picksOf(a.options["--algorithms"], base.run.model);
-    if (picks.empty())
-        for (const AlgorithmEntry* e :
-             Registry::builtin().comparisonGroup(base.run.model, a.options.count("--baselines")))
-            picks.push_back({e->model, e->algorithm});
+    std::vector<Pick> picks = picksFor(base.run.model);
     if (picks.empty())
         throw UsageError("compare: model " + base.run.model + " has no algorithm to compare");
     std::vector<std::string> models;

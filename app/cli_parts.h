@@ -35,11 +35,15 @@ struct PreparedRun
 };
 
 // Prepares the data of `given` (read, completed with what the data suggest, built) and resolves
-// the run against the registry. Throws UsageError with a one-line reason.
-PreparedRun prepareRun(const RunDescription& given, bool quiet);
+// the run against the registry. On several ranks the data are read in parts only when every
+// entry of `runs` reads parts (AlgorithmEntry::readsParts); unset, the entries `given` names
+// (its model's, or its one algorithm). Throws UsageError with a one-line reason.
+PreparedRun prepareRun(const RunDescription& given, bool quiet,
+                       const std::vector<const AlgorithmEntry*>* runs = nullptr);
 // The data and task shared by several algorithms (svi compare, svi bench): `given` resolved
 // without its parameters; each algorithm then takes the keys it declares (withAlgorithm).
-PreparedRun prepareShared(RunDescription given, bool quiet);
+PreparedRun prepareShared(RunDescription given, bool quiet,
+                          const std::vector<const AlgorithmEntry*>* runs = nullptr);
 // `prepared` for another algorithm (and its parameters, from `params` where declared), on the
 // same data. Throws UsageError.
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,

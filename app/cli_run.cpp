@@ -29,9 +29,46 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true);
 }
 
+int topN(const PreparedRun& p)
+{
+    return p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20;
+}
+
+// With ratings read in parts a rank holds only its own users' training rows, which a user's
+// recommendations leave out: each rank lists its users' and rank 0 gets them all, in user
+// order. Collective on a distributed run whose data are held in parts; std::nullopt otherwise
+// and when the run ended without factors.
+std::optional<QByteArray> recommendationsOfParts(const PreparedRun& p, const Summary& summary,
+                                                 Communicator& world)
+{
+    const DataSet& data = p.data.built.data;
+    if (!world.distributed() || !data.counts || !data.counts->heldRows)
+        return std::nullopt;
+    const Preview* preview =
+        summary.last && summary.last->preview ? summary.last->preview.get() : nullptr;
+    const bool factors = preview && preview->factors;
+    std::string mine;
+    if (factors) {
+        const Shard held = *data.counts->heldRows;
+        std::vector<std::int64_t> users(std::size_t(held.size()));
+        std::iota(users.begin(), users.end(), held.begin);
+        mine = recommendationsCsv(*preview->factors, *data.counts, users, topN(p)).toStdString();
+    }
+    const std::vector<std::string> parts = world.allGather(mine); // every rank, whatever it has
+    if (!factors)
+        return std::nullopt;
+    QByteArray all;
+    for (const std::string& part : parts) // each part starts with the header: keep the first
+        all += QByteArray::fromStdString(
+            all.isEmpty() ? part : part.substr(std::min(part.find('\n') + 1, part.size())));
+    return all;
+}
+
 // user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
-// recommendations.csv: every user's top n items not rated in training.
-void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f, int n)
+// recommendations.csv: every user's top n items not rated in training (`recommendations`
+// when the ranks listed them, data read in parts).
+void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f, int n,
+                  const std::optional<QByteArray>& recommendations)
 {
     auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
         QByteArray out;
@@ -48,12 +85,14 @@ void writeFactors(const QString& dir, const CountData& data, const RatingFactors
     writeFileAtomically(dir + "/item_factors.tsv", factorsTsv(f.items, data.columnIds));
     std::vector<std::int64_t> users(std::size_t(data.rows()));
     std::iota(users.begin(), users.end(), std::int64_t(0));
-    writeFileAtomically(dir + "/recommendations.csv", recommendationsCsv(f, data, users, n));
+    writeFileAtomically(dir + "/recommendations.csv",
+                        recommendations ? *recommendations : recommendationsCsv(f, data, users, n));
 }
 
 // The previews a run ends with, as files: images, loadings, topics, weights, the predictive
 // slice, covariances, communities and link predictions, factors.
-void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview)
+void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview,
+                  const std::optional<QByteArray>& recommendations)
 {
     const DataSet& data = p.data.built.data;
     if (preview.reconstruction)
@@ -81,8 +120,7 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
                             linkPredictionsCsv(*preview.graph, *data.graph));
     }
     if (preview.factors && data.counts)
-        writeFactors(dir, *data.counts, *preview.factors,
-                     p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20);
+        writeFactors(dir, *data.counts, *preview.factors, topN(p), recommendations);
 }
 
 QJsonObject factsJson(const BuiltData& built)
@@ -101,7 +139,8 @@ void makeFolder(const QString& dir)
         throw UsageError("cannot create the output folder '" + dir.toStdString() + "'");
 }
 
-PreparedRun prepareRun(const RunDescription& given, bool quiet)
+PreparedRun prepareRun(const RunDescription& given, bool quiet,
+                       const std::vector<const AlgorithmEntry*>* runs)
 {
     PreparedRun p;
     if (!quiet)
@@ -109,15 +148,20 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet)
                      given.data.files.empty() || given.data.files.front() == kDefaultImage
                          ? "the default image"
                          : given.data.files.front().c_str());
-    // On several ranks, each reads only its part of the files when the model's trainers keep to
-    // their rank's rows and the format allows it; otherwise every rank reads them whole.
-    int entries = 0, readingParts = 0;
-    for (const AlgorithmEntry& e : Registry::builtin().entries())
-        if (e.model == given.model && (given.algorithm.empty() || e.algorithm == given.algorithm)) {
-            ++entries;
-            readingParts += e.readsParts ? 1 : 0;
-        }
-    const bool inParts = ranks().distributed() && entries > 0 && readingParts == entries;
+    // On several ranks, each reads only its part of the files when every trainer to run on
+    // them keeps to its rank's rows and the format allows it; otherwise every rank reads them
+    // whole.
+    std::vector<const AlgorithmEntry*> matching;
+    if (!runs) {
+        for (const AlgorithmEntry& e : Registry::builtin().entries())
+            if (e.model == given.model &&
+                (given.algorithm.empty() || e.algorithm == given.algorithm))
+                matching.push_back(&e);
+        runs = &matching;
+    }
+    const bool inParts = ranks().distributed() && !runs->empty() &&
+                         std::all_of(runs->begin(), runs->end(),
+                                     [](const AlgorithmEntry* e) { return e->readsParts; });
     try {
         p.data = prepareData(given.data, builtinDataKinds(), inParts ? &ranks() : nullptr);
     } catch (const std::invalid_argument& e) {
@@ -135,10 +179,11 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet)
     return p;
 }
 
-PreparedRun prepareShared(RunDescription given, bool quiet)
+PreparedRun prepareShared(RunDescription given, bool quiet,
+                          const std::vector<const AlgorithmEntry*>* runs)
 {
     given.params.clear();
-    return prepareRun(given, quiet);
+    return prepareRun(given, quiet, runs);
 }
 
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
@@ -252,7 +297,9 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         checkpoints.atEnd = true; // the lead's checkpoints are collective-free: nothing here
         if (resumed)
             checkpoints.resumeFrom = resumed->progress;
-        return Runner::runBlocking(*trainer, ro, {}, &g_interrupted, checkpoints);
+        const Summary summary = Runner::runBlocking(*trainer, ro, {}, &g_interrupted, checkpoints);
+        recommendationsOfParts(p, summary, world);
+        return summary;
     }
     writeFileAtomically(dir + "/run.json",
                         QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
@@ -327,8 +374,9 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
 
     // Outputs are written whatever the ending, so that nothing computed is lost.
     writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
+    const std::optional<QByteArray> recommendations = recommendationsOfParts(p, summary, world);
     if (summary.last && summary.last->preview)
-        writePreview(dir, p, *summary.last->preview);
+        writePreview(dir, p, *summary.last->preview, recommendations);
     // What every front end says of a run, then what this one measured.
     QJsonObject summaryJson = runSummaryJson(p.run, p.entry->label, summary);
     summaryJson["source"] = QString::fromStdString(data.source());

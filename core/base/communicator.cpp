@@ -36,6 +36,25 @@ std::string Communicator::firstMessage(const std::string& mine)
     return {};
 }
 
+std::string Communicator::earliestMessage(double key, const std::string& mine)
+{
+    if (!distributed())
+        return mine;
+    // Each rank's key in its slot, a rank without a message contributing none.
+    const std::size_t R = std::size_t(size());
+    std::vector<double> keys(2 * R, 0.0);
+    if (!mine.empty()) {
+        keys[std::size_t(rank())] = key;
+        keys[R + std::size_t(rank())] = 1.0;
+    }
+    sum(keys);
+    int earliest = -1;
+    for (std::size_t q = 0; q < R; ++q)
+        if (keys[R + q] != 0.0 && (earliest < 0 || keys[q] < keys[std::size_t(earliest)]))
+            earliest = int(q);
+    return firstMessage(earliest == rank() ? mine : std::string());
+}
+
 Shard positionsIn(const std::vector<std::int64_t>& ascending, Shard rows)
 {
     const auto first = std::lower_bound(ascending.begin(), ascending.end(), rows.begin);

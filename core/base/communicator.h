@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -90,11 +91,41 @@ public:
     virtual void sum(std::span<double> values) { (void)values; }
     // Every rank receives rank 0's `bytes`.
     virtual void broadcast(std::string& bytes) { (void)bytes; }
+    // Variable-length exchanges, for reading data in parts (each rank its part of a file): the
+    // ranks agree on the union of what they read, then send each record to the rank that owns
+    // it. Bytes as std::string (as broadcast); of any length, also 0.
+    //
+    // Every rank's `mine`, in rank order (the same on every rank). Local: {mine}.
+    virtual std::vector<std::string> allGather(const std::string& mine) { return {mine}; }
+    // Sends `out[q]` to rank q (out.size() == size()); returns what each rank sent to this
+    // one, in rank order (this rank's own out[rank()] among them). Local: out.
+    virtual std::vector<std::string> allToAll(const std::vector<std::string>& out) { return out; }
+    // allGather of trivially copyable values: every rank's, concatenated in rank order.
+    template <typename T> std::vector<T> allGatherValues(std::span<const T> mine)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        const std::vector<std::string> all =
+            allGather(std::string(reinterpret_cast<const char*>(mine.data()), mine.size_bytes()));
+        std::vector<T> out;
+        for (const std::string& bytes : all) {
+            const std::size_t at = out.size();
+            out.resize(at + bytes.size() / sizeof(T));
+            std::memcpy(static_cast<void*>(out.data() + at), bytes.data(),
+                        bytes.size() / sizeof(T) * sizeof(T));
+        }
+        return out;
+    }
+
     // The message of the lowest rank whose `mine` is not empty (its first kMessageBytes bytes),
     // or "" when every rank's is: how ranks agree that a collective task failed on one of them
     // and say why on all. Built on sum().
     static constexpr std::size_t kMessageBytes = 1024;
     std::string firstMessage(const std::string& mine);
+    // The message of the rank with the smallest `key` among those whose `mine` is not empty
+    // (ties: the lowest rank), or "": for a check each rank makes on its own records where the
+    // one to report is the first in a global order (e.g. the lowest line of a file). Built on
+    // sum() and firstMessage().
+    std::string earliestMessage(double key, const std::string& mine);
 
     // Bytes this rank has sent through the collectives so far (an estimate of what the
     // algorithm of each collective moves; 0 locally). For benchmarks.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 
 namespace svi {
@@ -106,12 +107,28 @@ RatingsOptions RatingsOptions::fromParams(const ParamValues& values)
 }
 
 CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
-                             RatingsSplitStats* stats)
+                             RatingsSplitStats* stats, const RatingsPartInfo* part)
 {
     if (auto problem = o.validate())
         invalid(*problem);
+    Communicator* const ranks = part ? part->ranks : nullptr;
+    if (part && !ranks)
+        invalid("a part of the ratings without the ranks that read them");
+    // Σ over the ranks of `values` (read in parts), in place.
+    const auto sumOverRanks = [&](std::span<double> values) {
+        if (ranks)
+            ranks->sum(values);
+    };
+    // Throws on every rank the problem found first — by `key`, the rating's line — on any.
+    const auto agree = [&](double key, const std::string& problem) {
+        const std::string first = ranks ? ranks->earliestMessage(key, problem) : problem;
+        if (!first.empty())
+            invalid(first);
+    };
     const std::vector<Rating>& entries = ratings.entries;
-    if (entries.empty())
+    double total = double(entries.size());
+    sumOverRanks({&total, 1});
+    if (total == 0.0)
         invalid(sourceName(ratings) + " has no ratings");
     if (entries.size() >= std::numeric_limits<std::uint32_t>::max())
         invalid(sourceName(ratings) + " has " + std::to_string(entries.size()) +
@@ -123,21 +140,38 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
         invalid(sourceName(ratings) + " has " + std::to_string(ratings.itemTitles.size()) +
                 " item titles for " + std::to_string(I) + " items");
 
+    const Shard held = part ? part->held : Shard{0, U};
+    if (held.begin < 0 || held.end > U || held.begin > held.end)
+        invalid("the part's users [" + std::to_string(held.begin) + ", " +
+                std::to_string(held.end) + ") are not among the " + std::to_string(U) + " users");
+
     // Check every rating and count each user's (for grouping them by user below).
     std::vector<std::uint32_t> userStart(std::size_t(U) + 1, 0);
-    for (std::size_t k = 0; k < entries.size(); ++k) {
+    std::string problem;
+    std::size_t bad = 0;
+    for (std::size_t k = 0; k < entries.size() && problem.empty(); ++k) {
         const Rating& e = entries[k];
+        bad = k;
         if (e.user < 0 || e.user >= U)
-            invalid(sourceName(ratings) + " " + where(ratings, k) + ": user index " +
-                    std::to_string(e.user) + ", but there are " + std::to_string(U) + " users");
-        if (e.item < 0 || e.item >= I)
-            invalid(sourceName(ratings) + " " + where(ratings, k) + ": item index " +
-                    std::to_string(e.item) + ", but there are " + std::to_string(I) + " items");
-        if (!(std::isfinite(e.value) && e.value > 0.0f))
-            invalid(sourceName(ratings) + " " + where(ratings, k) + ": rating " +
-                    formatNumber(double(e.value)) + ", but ratings must be finite and > 0");
-        ++userStart[std::size_t(e.user) + 1];
+            problem = sourceName(ratings) + " " + where(ratings, k) + ": user index " +
+                      std::to_string(e.user) + ", but there are " + std::to_string(U) + " users";
+        else if (!held.contains(e.user))
+            problem = sourceName(ratings) + " " + where(ratings, k) + ": user index " +
+                      std::to_string(e.user) + ", but the part holds users [" +
+                      std::to_string(held.begin) + ", " + std::to_string(held.end) + ")";
+        else if (e.item < 0 || e.item >= I)
+            problem = sourceName(ratings) + " " + where(ratings, k) + ": item index " +
+                      std::to_string(e.item) + ", but there are " + std::to_string(I) + " items";
+        else if (!(std::isfinite(e.value) && e.value > 0.0f))
+            problem = sourceName(ratings) + " " + where(ratings, k) + ": rating " +
+                      formatNumber(double(e.value)) + ", but ratings must be finite and > 0";
+        else
+            ++userStart[std::size_t(e.user) + 1];
     }
+    const auto keyOf = [&](std::size_t k) {
+        return entries[k].line > 0 ? double(entries[k].line) : double(k);
+    };
+    agree(problem.empty() ? 0.0 : keyOf(bad), problem);
     std::partial_sum(userStart.begin(), userStart.end(), userStart.begin());
     // Each user's ratings as keys item << 32 | entry, sorted: item order (the order the split
     // shuffles from, and the CSR column order), repeated pairs side by side with the one read
@@ -161,13 +195,15 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
                 repeatFirst = std::size_t(it[0] & kEntry);
             }
     }
+    // Every user's ratings are on one rank: a rank finds its users' repeats.
     if (repeat < entries.size()) {
         const Rating& e = entries[repeat];
-        invalid(sourceName(ratings) + " " + where(ratings, repeat) + ": user " +
-                std::to_string(ratings.userIds[std::size_t(e.user)]) + " rated item " +
-                std::to_string(ratings.itemIds[std::size_t(e.item)]) + " again (first at " +
-                where(ratings, repeatFirst) + ")");
+        problem = sourceName(ratings) + " " + where(ratings, repeat) + ": user " +
+                  std::to_string(ratings.userIds[std::size_t(e.user)]) + " rated item " +
+                  std::to_string(ratings.itemIds[std::size_t(e.item)]) + " again (first at " +
+                  where(ratings, repeatFirst) + ")";
     }
+    agree(problem.empty() ? 0.0 : keyOf(repeat), problem);
 
     // Binarise: keep, per user and in item order, the ratings that remain and their values.
     std::vector<std::int32_t> item;
@@ -190,13 +226,20 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
         }
         keptStart[std::size_t(u) + 1] = std::uint32_t(item.size());
     }
-    if (item.empty())
+    // Kept ratings, and the largest rating, of every rank.
+    double kept = double(item.size());
+    sumOverRanks({&kept, 1});
+    if (ranks) {
+        const std::vector<float> largests = ranks->allGatherValues<float>({&largest, 1});
+        largest = *std::max_element(largests.begin(), largests.end());
+    }
+    if (kept == 0.0)
         invalid(fieldError("binarize", formatNumber(o.binarize),
                            "drops every rating of " + sourceName(ratings) + " (the largest is " +
                                formatNumber(double(largest)) + ")"));
 
     // The split, user by user from the user's own stream.
-    std::vector<Part> part(item.size(), Part::Train);
+    std::vector<Part> assigned(item.size(), Part::Train);
     std::vector<std::uint32_t> order;
     for (std::int64_t u = 0; u < U; ++u) {
         const std::uint32_t begin = keptStart[std::size_t(u)];
@@ -213,17 +256,19 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
         std::iota(order.begin(), order.end(), begin);
         chooseFirst(order, std::size_t(test + validation), rng);
         for (std::int64_t k = 0; k < test + validation; ++k)
-            part[order[std::size_t(k)]] = k < test ? Part::Test : Part::Validation;
+            assigned[order[std::size_t(k)]] = k < test ? Part::Test : Part::Validation;
     }
 
     // A held-out entry of an item nobody trains on could not be scored: back to training.
-    std::vector<std::int64_t> itemTrain(std::size_t(I), 0);
+    // "Nobody" means every rank's users: the counts are summed (exact in doubles up to 2⁵³).
+    std::vector<double> itemTrain(std::size_t(I), 0.0);
     for (std::size_t j = 0; j < item.size(); ++j)
-        itemTrain[std::size_t(item[j])] += part[j] == Part::Train;
+        itemTrain[std::size_t(item[j])] += assigned[j] == Part::Train ? 1.0 : 0.0;
+    sumOverRanks(itemTrain);
     std::int64_t returned = 0;
     for (std::size_t j = 0; j < item.size(); ++j)
-        if (part[j] != Part::Train && itemTrain[std::size_t(item[j])] == 0) {
-            part[j] = Part::Train;
+        if (assigned[j] != Part::Train && itemTrain[std::size_t(item[j])] == 0.0) {
+            assigned[j] = Part::Train;
             ++returned;
         }
 
@@ -247,7 +292,7 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
 
     SparseRows* const target[3] = {&data->train, &data->heldOut, &data->validation};
     std::size_t count[3] = {0, 0, 0};
-    for (const Part p : part)
+    for (const Part p : assigned)
         ++count[std::size_t(p)];
     for (int t = 0; t < 3; ++t) {
         target[t]->rowStart.reserve(std::size_t(U) + 1);
@@ -258,26 +303,37 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
     for (std::int64_t u = 0; u < U; ++u) {
         // Already in item order, so every row's columns increase.
         for (std::uint32_t j = keptStart[std::size_t(u)]; j < keptStart[std::size_t(u) + 1]; ++j) {
-            SparseRows& m = *target[std::size_t(part[j])];
+            SparseRows& m = *target[std::size_t(assigned[j])];
             m.cols.push_back(item[j]);
             m.counts.push_back(value[j]);
         }
         for (SparseRows* m : target)
             m->rowStart.push_back(std::int64_t(m->cols.size()));
-        withoutTest += data->heldOut.rowNonZeros(u) == 0;
+        // The other ranks' users (empty rows here) are counted by their ranks.
+        withoutTest += held.contains(u) && data->heldOut.rowNonZeros(u) == 0;
     }
+    if (part)
+        data->heldRows = part->held;
     data->finalise();
 
+    // The counts of every rank's users (summed whether or not asked for: every rank sums).
+    double counts[6] = {double(data->train.nonZeros()),
+                        double(data->heldOut.nonZeros()),
+                        double(data->validation.nonZeros()),
+                        double(dropped),
+                        double(withoutTest),
+                        double(returned)};
+    sumOverRanks(counts);
     if (stats) {
         *stats = RatingsSplitStats{};
         stats->users = U;
         stats->items = I;
-        stats->train = data->train.nonZeros();
-        stats->test = data->heldOut.nonZeros();
-        stats->validation = data->validation.nonZeros();
-        stats->droppedBelowThreshold = dropped;
-        stats->usersWithoutTest = withoutTest;
-        stats->returnedToTraining = returned;
+        stats->train = std::int64_t(counts[0]);
+        stats->test = std::int64_t(counts[1]);
+        stats->validation = std::int64_t(counts[2]);
+        stats->droppedBelowThreshold = std::int64_t(counts[3]);
+        stats->usersWithoutTest = std::int64_t(counts[4]);
+        stats->returnedToTraining = std::int64_t(counts[5]);
     }
     return data;
 }

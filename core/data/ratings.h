@@ -6,6 +6,7 @@
 // turns them into CountData (kind "ratings"). The functions are reentrant and may run on any
 // thread.
 
+#include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/data/count_data.h"
 
@@ -72,6 +73,15 @@ struct RatingsSplitStats
     std::int64_t returnedToTraining = 0;
 };
 
+// Ratings read in parts by the ranks of a distributed run (core/io/ratings_part.h): each rank
+// holds the ratings of its users only, a contiguous range of user indices, with every user's
+// and item's id (so that indices are those of the whole file on every rank).
+struct RatingsPartInfo
+{
+    Shard held;                    // the users this rank holds the ratings of
+    Communicator* ranks = nullptr; // the ranks that read the parts (sums over them)
+};
+
 // Binarises and splits (see the top of this file). For each user, in a seeded order drawn from
 // their own stream (seed, "split", the user's file id), the user's n_u ratings (those left
 // after binarising, taken in ascending item order) are shuffled; round(testFraction × n_u)
@@ -92,7 +102,14 @@ struct RatingsSplitStats
 // none left after binarising), userIds/itemIds not strictly increasing, itemTitles neither
 // empty nor one per item, indices out of range, a (user, item) pair twice, or a value that is
 // not finite and > 0.
+// With `part` (collective: every rank calls it), `ratings` holds only the part's users'
+// ratings: each user's split is their own, as above, and what the split needs of every user —
+// each item's number of training ratings, for the return to training — and the stats are
+// summed over the ranks, so that every rank builds the rows the whole file gives its users,
+// the other rows left empty (heldRows = part->held), and the same stats. A problem found on
+// any rank (the first by line) is thrown on every rank.
 CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& options,
-                             RatingsSplitStats* stats = nullptr);
+                             RatingsSplitStats* stats = nullptr,
+                             const RatingsPartInfo* part = nullptr);
 
 } // namespace svi

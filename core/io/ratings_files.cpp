@@ -1,6 +1,7 @@
 #include "core/io/ratings_files.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/ratings_lines.h"
 #include "core/io/tokenizer.h"
 
 #include <QDir>
@@ -305,56 +306,6 @@ private:
     std::vector<std::int64_t> m_ids;
 };
 
-// Throws for the (user, item) pair repeated first in the file, naming both lines. The check is
-// one pass over each user's items marking the items seen (no sort: 20 M ratings in ml-20m); only
-// when it finds a repeat are the user's ratings sorted, as keys item << 32 | entry, to name the
-// lines.
-void checkRepeats(const Ratings& r, const std::string& path)
-{
-    const std::vector<Rating>& e = r.entries;
-    if (e.size() >= std::numeric_limits<std::uint32_t>::max())
-        failFile(path, std::to_string(e.size()) + " ratings, more than 2³² − 2");
-    std::vector<std::size_t> start(std::size_t(r.users()) + 1, 0);
-    for (const Rating& x : e)
-        ++start[std::size_t(x.user) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    // Entry numbers grouped by user, in file order (not initialised: every slot is written).
-    const auto byUser = std::make_unique_for_overwrite<std::uint32_t[]>(e.size());
-    {
-        std::vector<std::size_t> next(start.begin(), start.end() - 1);
-        for (std::size_t k = 0; k < e.size(); ++k)
-            byUser[next[std::size_t(e[k].user)]++] = std::uint32_t(k);
-    }
-    std::vector<std::int32_t> seenBy(std::size_t(r.items()), -1); // item → the last user
-    std::size_t repeat = e.size(), first = 0;
-    std::vector<std::uint64_t> keys;
-    for (std::size_t u = 0; u + 1 < start.size(); ++u) {
-        bool repeated = false;
-        for (std::size_t j = start[u]; j < start[u + 1]; ++j) {
-            std::int32_t& seen = seenBy[std::size_t(e[byUser[j]].item)];
-            repeated = repeated || seen == std::int32_t(u);
-            seen = std::int32_t(u);
-        }
-        if (!repeated)
-            continue;
-        // Sorted by item, then file order: a repeat follows the entry it repeats.
-        keys.clear();
-        for (std::size_t j = start[u]; j < start[u + 1]; ++j)
-            keys.push_back(std::uint64_t(e[byUser[j]].item) << 32 | byUser[j]);
-        std::sort(keys.begin(), keys.end());
-        for (std::size_t j = 1; j < keys.size(); ++j)
-            if ((keys[j] >> 32) == (keys[j - 1] >> 32) && (keys[j] & 0xFFFFFFFFu) < repeat) {
-                repeat = keys[j] & 0xFFFFFFFFu;
-                first = keys[j - 1] & 0xFFFFFFFFu;
-            }
-    }
-    if (repeat < e.size())
-        failLine(path, e[repeat].line,
-                 "user " + std::to_string(r.userIds[std::size_t(e[repeat].user)]) + " rated item " +
-                     std::to_string(r.itemIds[std::size_t(e[repeat].item)]) +
-                     " again (first at line " + std::to_string(e[first].line) + ")");
-}
-
 // --- titles ----------------------------------------------------------------------------------
 
 enum class TitlesFormat { Pipe, Dat, Csv, Tab };
@@ -399,6 +350,113 @@ bool csvField(std::string_view& rest, std::string& out, std::string& problem)
 }
 
 } // namespace
+
+// The check is one pass over each user's items marking the items seen (no sort: 20 M ratings
+// in ml-20m); only when it finds a repeat are the user's ratings sorted, as keys
+// item << 32 | entry, to name the lines.
+std::optional<RepeatedRating> firstRepeat(const Ratings& r, const std::string& path)
+{
+    const std::vector<Rating>& e = r.entries;
+    if (e.size() >= std::numeric_limits<std::uint32_t>::max())
+        failFile(path, std::to_string(e.size()) + " ratings, more than 2³² − 2");
+    std::vector<std::size_t> start(std::size_t(r.users()) + 1, 0);
+    for (const Rating& x : e)
+        ++start[std::size_t(x.user) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    // Entry numbers grouped by user, in file order (not initialised: every slot is written).
+    const auto byUser = std::make_unique_for_overwrite<std::uint32_t[]>(e.size());
+    {
+        std::vector<std::size_t> next(start.begin(), start.end() - 1);
+        for (std::size_t k = 0; k < e.size(); ++k)
+            byUser[next[std::size_t(e[k].user)]++] = std::uint32_t(k);
+    }
+    std::vector<std::int32_t> seenBy(std::size_t(r.items()), -1); // item → the last user
+    std::size_t repeat = e.size(), first = 0;
+    std::vector<std::uint64_t> keys;
+    for (std::size_t u = 0; u + 1 < start.size(); ++u) {
+        bool repeated = false;
+        for (std::size_t j = start[u]; j < start[u + 1]; ++j) {
+            std::int32_t& seen = seenBy[std::size_t(e[byUser[j]].item)];
+            repeated = repeated || seen == std::int32_t(u);
+            seen = std::int32_t(u);
+        }
+        if (!repeated)
+            continue;
+        // Sorted by item, then file order: a repeat follows the entry it repeats.
+        keys.clear();
+        for (std::size_t j = start[u]; j < start[u + 1]; ++j)
+            keys.push_back(std::uint64_t(e[byUser[j]].item) << 32 | byUser[j]);
+        std::sort(keys.begin(), keys.end());
+        for (std::size_t j = 1; j < keys.size(); ++j)
+            if ((keys[j] >> 32) == (keys[j - 1] >> 32) && (keys[j] & 0xFFFFFFFFu) < repeat) {
+                repeat = keys[j] & 0xFFFFFFFFu;
+                first = keys[j - 1] & 0xFFFFFFFFu;
+            }
+    }
+    if (repeat < e.size())
+        return RepeatedRating{repeat, first};
+    return std::nullopt;
+}
+
+void failRepeat(const Ratings& r, const RepeatedRating& pair, const std::string& path)
+{
+    const Rating& e = r.entries[pair.repeat];
+    failLine(path, e.line,
+             "user " + std::to_string(r.userIds[std::size_t(e.user)]) + " rated item " +
+                 std::to_string(r.itemIds[std::size_t(e.item)]) + " again (first at line " +
+                 std::to_string(r.entries[pair.first].line) + ")");
+}
+
+void failNoRatings(const std::string& path, bool header)
+{
+    failFile(path, header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
+}
+
+RatingLines::RatingLines(std::string path, RatingsFormat format)
+    : m_path(std::move(path)), m_format(format)
+{
+}
+
+bool RatingLines::parse(std::string_view line, std::int64_t number, RatingLine& out)
+{
+    const std::string& path = m_path;
+    const Layout& layout = layoutOf(m_format);
+    if (m_first && line.starts_with(kBom))
+        line.remove_prefix(kBom.size());
+    if (line.empty())
+        return false;
+    if (m_first) {
+        m_first = false;
+        if (m_format == RatingsFormat::Csv && !isDigit(line.front())) {
+            if (!startsWithNoCase(line, "userid,movieid,rating"))
+                failLine(path, number,
+                         inQuotes(line) + ", but the first line of a ratings.csv is the " +
+                             "header 'userId,movieId,rating,timestamp' or a rating");
+            m_header = true;
+            return false;
+        }
+        if (m_format == RatingsFormat::LastFm && !isDigit(line.front())) {
+            if (!startsWithNoCase(line, kLastFmHeader))
+                failLine(path, number,
+                         inQuotes(line) + ", but the first line of a Last.fm " +
+                             "user_artists.dat is the header 'userID TAB artistID TAB " +
+                             "weight' or a play count");
+            m_header = true;
+            return false;
+        }
+    }
+    if (!parseRatingLine(line, layout, out.user, out.item, out.value, nullptr)) {
+        LineProblem problem;
+        parseRatingLine(line, layout, out.user, out.item, out.value, &problem);
+        if (problem.field == 0)
+            failLine(path, number, problem.message);
+        failField(path, number, fieldName(layout, problem.field), problem.message);
+    }
+    if (m_format == RatingsFormat::LastFm && out.value != std::floor(out.value))
+        failField(path, number, fieldName(layout, 3),
+                  inQuotes(formatNumber(out.value)) + ", but a play count is a whole number ≥ 1");
+    return true;
+}
 
 std::string ratingsFileIn(const std::string& folder)
 {
@@ -493,62 +551,25 @@ std::string findItemTitles(const std::string& ratingsPath, RatingsFormat format)
 
 Ratings readRatings(const std::string& path, RatingsFormat format)
 {
-    const Layout& layout = layoutOf(format);
     ByteSource source(path);
     LineReader lines(source);
     Ratings r;
     r.source = path;
     r.counts = format == RatingsFormat::LastFm;
     if (source.sizeHint() > 0)
-        r.entries.reserve(std::size_t(source.sizeHint()) / layout.bytesPerLine);
+        r.entries.reserve(std::size_t(source.sizeHint()) / layoutOf(format).bytesPerLine);
 
     IdIndex users("user"), items("item");
+    RatingLines parser(path, format);
     std::string_view line;
     std::int64_t number = 0;
-    bool first = true, header = false;
-    std::int64_t user = 0, item = 0;
-    float rating = 0.0f;
-    while (lines.next(line, number)) {
-        if (first && line.starts_with(kBom))
-            line.remove_prefix(kBom.size());
-        if (line.empty())
-            continue;
-        if (first) {
-            first = false;
-            if (format == RatingsFormat::Csv && !isDigit(line.front())) {
-                if (!startsWithNoCase(line, "userid,movieid,rating"))
-                    failLine(path, number,
-                             inQuotes(line) + ", but the first line of a ratings.csv is the " +
-                                 "header 'userId,movieId,rating,timestamp' or a rating");
-                header = true;
-                continue;
-            }
-            if (format == RatingsFormat::LastFm && !isDigit(line.front())) {
-                if (!startsWithNoCase(line, kLastFmHeader))
-                    failLine(path, number,
-                             inQuotes(line) + ", but the first line of a Last.fm " +
-                                 "user_artists.dat is the header 'userID TAB artistID TAB " +
-                                 "weight' or a play count");
-                header = true;
-                continue;
-            }
-        }
-        if (!parseRatingLine(line, layout, user, item, rating, nullptr)) {
-            LineProblem problem;
-            parseRatingLine(line, layout, user, item, rating, &problem);
-            if (problem.field == 0)
-                failLine(path, number, problem.message);
-            failField(path, number, fieldName(layout, problem.field), problem.message);
-        }
-        if (r.counts && rating != std::floor(rating))
-            failField(path, number, fieldName(layout, 3),
-                      inQuotes(formatNumber(rating)) + ", but a play count is a whole number ≥ 1");
-        r.entries.push_back(
-            Rating{users(user, path, number), items(item, path, number), rating, number});
-    }
+    RatingLine x;
+    while (lines.next(line, number))
+        if (parser.parse(line, number, x))
+            r.entries.push_back(
+                Rating{users(x.user, path, number), items(x.item, path, number), x.value, number});
     if (r.entries.empty())
-        failFile(path,
-                 header ? "no ratings (only a header line)" : "no ratings (the file is empty)");
+        failNoRatings(path, parser.sawHeader());
 
     const std::vector<std::int32_t> userRank = users.ranks(r.userIds);
     const std::vector<std::int32_t> itemRank = items.ranks(r.itemIds);
@@ -556,7 +577,8 @@ Ratings readRatings(const std::string& path, RatingsFormat format)
         e.user = userRank[std::size_t(e.user)];
         e.item = itemRank[std::size_t(e.item)];
     }
-    checkRepeats(r, path);
+    if (const auto pair = firstRepeat(r, path))
+        failRepeat(r, *pair, path);
     return r;
 }
 

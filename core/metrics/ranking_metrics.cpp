@@ -73,19 +73,39 @@ void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScor
     metrics[atKey("popularity_recall", n)] = popularity.recall;
 }
 
-Eigen::VectorXd popularityScores(const CountData& data)
+namespace {
+
+// Whether the data hold only this rank's rows (the collectives below are then needed; the
+// same answer on every rank).
+bool readInParts(const CountData& data, const Communicator& ranks)
+{
+    return data.heldRows && ranks.distributed();
+}
+
+} // namespace
+
+Eigen::VectorXd popularityScores(const CountData& data, Communicator& ranks)
 {
     Eigen::VectorXd s = Eigen::VectorXd::Zero(data.cols());
     for (std::int32_t i : data.train.cols)
         s[i] += 1.0;
+    if (readInParts(data, ranks))
+        ranks.sum({s.data(), std::size_t(s.size())});
     return s;
 }
 
-std::vector<double> ratingScale(const CountData& data)
+std::vector<double> ratingScale(const CountData& data, Communicator& ranks)
 {
     std::vector<double> v(data.train.counts.begin(), data.train.counts.end());
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
+    const auto distinct = [&v] {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    distinct();
+    if (readInParts(data, ranks)) {
+        v = ranks.allGatherValues<double>(v);
+        distinct();
+    }
     return v;
 }
 
@@ -114,11 +134,24 @@ std::vector<std::int32_t> recommendations(const RatingFactors& factors, const Co
                     scratch);
 }
 
-void checkRatingsData(const CountDataPtr& data)
+void refuseParts(const CountData& d, const std::string& who)
+{
+    if (d.heldRows && d.heldRows->size() != d.rows())
+        throw std::invalid_argument(
+            "data: '" + d.source + "' was read in parts (this rank holds users [" +
+            std::to_string(d.heldRows->begin) + ", " + std::to_string(d.heldRows->end) + ") of " +
+            std::to_string(d.rows()) + "), but " + who +
+            " needs every user's ratings on every rank: run it on its own, so that every rank "
+            "reads the file whole");
+}
+
+void checkRatingsData(const CountDataPtr& data, bool readsParts)
 {
     if (!data || data->cols() < 1 || data->rows() < 1)
         throw std::invalid_argument("data: there are no ratings");
     const CountData& d = *data;
+    if (!readsParts)
+        refuseParts(d, "this model");
     if (d.heldOut.rows() != d.rows() ||
         (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
@@ -128,7 +161,7 @@ void checkRatingsData(const CountDataPtr& data)
             "data: '" + d.source +
             "' has test rows (documents held out whole); recommenders score "
             "held-out ratings of training users (a ratings file)");
-    if (d.trainingRowCount() < 1 || d.train.nonZeros() < 1)
+    if (d.trainingRowCount() < 1 || (d.train.nonZeros() < 1 && !d.heldRows))
         throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
     for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {
         for (std::int32_t c : rows->cols)
@@ -145,19 +178,25 @@ void checkRatingsData(const CountDataPtr& data)
 }
 
 RatingsEvaluation::RatingsEvaluation(const CountData& d, int evalUsers, int topN,
-                                     std::uint64_t seed, std::uint64_t pick)
-    : scale(ratingScale(d))
+                                     std::uint64_t seed, std::uint64_t pick, Communicator& ranks)
+    : scale(ratingScale(d, ranks))
 {
+    if (!ranks.distributed()) // a trainer that does not read parts, given data read in parts
+        refuseParts(d, "this model's evaluation");
     for (std::int64_t r = 0; r < d.rows(); ++r)
         if (d.heldOut.rowNonZeros(r) > 0)
             scoredUsers.push_back(r);
+    // Read in parts: every rank's, in rank order, which is row order (each holds a contiguous
+    // range of rows).
+    if (readInParts(d, ranks))
+        scoredUsers = ranks.allGatherValues<std::int64_t>(scoredUsers);
     elboUsers = seededSubset(d.trainingRows(), std::size_t(evalUsers), Rng::stream(seed, pick, 0));
     cheapScoredUsers =
         seededSubset(scoredUsers, std::size_t(evalUsers), Rng::stream(seed, pick, 1));
-    const Eigen::VectorXd popularity = popularityScores(d);
+    const Eigen::VectorXd popularity = popularityScores(d, ranks);
     const auto byPopularity = [&](std::int64_t, Eigen::VectorXd& out) { out = popularity; };
-    popularityFull = rankingScore(d, scoredUsers, topN, byPopularity);
-    popularityCheap = rankingScore(d, cheapScoredUsers, topN, byPopularity);
+    popularityFull = rankingScore(d, scoredUsers, topN, byPopularity, ranks);
+    popularityCheap = rankingScore(d, cheapScoredUsers, topN, byPopularity, ranks);
 }
 
 std::string atKey(const std::string& name, int n)

@@ -60,11 +60,13 @@ template <typename ScoreFn>
 RankingScore rankingScore(const CountData& data, std::span<const std::int64_t> users, int n,
                           ScoreFn&& scoreFn, Communicator& ranks = localCommunicator());
 
-// The popularity baseline's scores: each item's number of training ratings.
-Eigen::VectorXd popularityScores(const CountData& data);
+// The popularity baseline's scores: each item's number of training ratings (of every rank's
+// users, summed over `ranks`, when the data were read in parts).
+Eigen::VectorXd popularityScores(const CountData& data, Communicator& ranks = localCommunicator());
 
-// The distinct training rating values, ascending (the rating scale for accuracy).
-std::vector<double> ratingScale(const CountData& data);
+// The distinct training rating values, ascending (the rating scale for accuracy; of every
+// rank's users when the data were read in parts).
+std::vector<double> ratingScale(const CountData& data, Communicator& ranks = localCommunicator());
 // The value of `scale` nearest to x (ties to the lower).
 double nearestRating(const std::vector<double>& scale, double x);
 
@@ -83,18 +85,33 @@ void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScor
 
 // Checks the data contract of every recommender: users and items present, held-out and
 // validation rows matching the users, item indices in range, ratings positive and finite, some
-// training ratings. Throws std::invalid_argument "data: …" naming the problem.
-void checkRatingsData(const CountDataPtr& data);
+// training ratings (for data read in parts, the reader has checked those of every rank: a rank
+// may hold none). Data read in parts (CountData::heldRows, some rows not held) are refused
+// unless the caller `readsParts` — trains on and evaluates only its rank's rows, summing
+// what needs every row — since a recommender that reads every row would silently see the
+// other ranks' users as users without ratings. Throws std::invalid_argument "data: …" naming
+// the problem.
+void checkRatingsData(const CountDataPtr& data, bool readsParts = false);
+// Throws std::invalid_argument when `data` were read in parts and some rows are not held here
+// (see checkRatingsData), naming `who`.
+void refuseParts(const CountData& data, const std::string& who);
 
 // What a recommender's evaluation holds fixed from the start: the rating scale, the users with
 // test ratings (all, and a seeded subset of evalUsers for cheap evaluations), a seeded subset of
 // training users for the ELBO estimate, and the popularity baseline on both user sets.
+// On several ranks (`ranks`), each scores the baseline on its share of the users. When the
+// data were read in parts (data.heldRows: each rank holds its users' rows only), what depends
+// on every user — the rating scale, the users with test ratings, the items' popularity — is
+// gathered or summed over the ranks, so that every rank holds what one rank reading the whole
+// file does. Collective then: every rank builds it, with the same arguments. Data read in parts
+// with a communicator of one rank (a trainer that does not read parts) are refused
+// (refuseParts).
 struct RatingsEvaluation
 {
     RatingsEvaluation() = default;
     // `pick` seeds the subsets (stream ids pick·0 and pick·1 of Rng::stream(seed, pick, ·)).
     RatingsEvaluation(const CountData& data, int evalUsers, int topN, std::uint64_t seed,
-                      std::uint64_t pick);
+                      std::uint64_t pick, Communicator& ranks = localCommunicator());
 
     std::vector<double> scale;
     std::vector<std::int64_t> scoredUsers, elboUsers, cheapScoredUsers;

@@ -1,6 +1,7 @@
 #include "core/mpi/mpi_communicator.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <mpi.h>
 #include <stdexcept>
@@ -84,7 +85,103 @@ public:
             m_bytesSent += bytes.size();
     }
 
+    // Rounds of MPI_Allgatherv, each moving at most kRound bytes of every rank's buffer, so
+    // that every count and displacement fits an int.
+    std::vector<std::string> allGather(const std::string& mine) override
+    {
+        const std::size_t R = std::size_t(m_size);
+        long long n = (long long)mine.size();
+        std::vector<long long> sizes(R);
+        check(MPI_Allgather(&n, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD),
+              "MPI_Allgather");
+        std::vector<std::string> all(R);
+        long long longest = 0;
+        for (std::size_t q = 0; q < R; ++q) {
+            all[q].resize(std::size_t(sizes[q]));
+            longest = std::max(longest, sizes[q]);
+        }
+        const long long round = roundBytes();
+        std::vector<int> counts(R), offsets(R);
+        std::string received;
+        for (long long at = 0; at < longest; at += round) {
+            int total = 0;
+            for (std::size_t q = 0; q < R; ++q) {
+                counts[q] = int(std::clamp(sizes[q] - at, 0LL, round));
+                offsets[q] = total;
+                total += counts[q];
+            }
+            received.resize(std::size_t(total));
+            const int own = counts[std::size_t(m_rank)];
+            check(MPI_Allgatherv(mine.data() + (own > 0 ? at : 0), own, MPI_CHAR, received.data(),
+                                 counts.data(), offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
+                  "MPI_Allgatherv");
+            for (std::size_t q = 0; q < R; ++q)
+                std::copy_n(received.data() + offsets[q], counts[q],
+                            all[q].data() + (counts[q] > 0 ? at : 0));
+        }
+        m_bytesSent += mine.size() * (R - 1) + sizeof(n);
+        return all;
+    }
+
+    // Rounds of MPI_Alltoallv, each moving at most kRound bytes from every rank to every other.
+    std::vector<std::string> allToAll(const std::vector<std::string>& out) override
+    {
+        const std::size_t R = std::size_t(m_size);
+        if (out.size() != R)
+            throw std::invalid_argument("allToAll: " + std::to_string(out.size()) +
+                                        " buffers for " + std::to_string(R) + " ranks");
+        std::vector<long long> sizes(R), incoming(R);
+        for (std::size_t q = 0; q < R; ++q)
+            sizes[q] = (long long)out[q].size();
+        check(MPI_Alltoall(sizes.data(), 1, MPI_LONG_LONG, incoming.data(), 1, MPI_LONG_LONG,
+                           MPI_COMM_WORLD),
+              "MPI_Alltoall");
+        std::vector<std::string> in(R);
+        long long longest = 0;
+        for (std::size_t q = 0; q < R; ++q) {
+            in[q].resize(std::size_t(incoming[q]));
+            longest = std::max({longest, sizes[q], incoming[q]});
+        }
+        // Every rank takes part in every round (the same count of them: the longest buffer
+        // anywhere, agreed on first).
+        check(MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+              "MPI_Allreduce");
+        const long long round = roundBytes();
+        std::vector<int> sendCounts(R), sendOffsets(R), recvCounts(R), recvOffsets(R);
+        std::string sending, received;
+        for (long long at = 0; at < longest; at += round) {
+            int sent = 0, got = 0;
+            for (std::size_t q = 0; q < R; ++q) {
+                sendCounts[q] = int(std::clamp(sizes[q] - at, 0LL, round));
+                sendOffsets[q] = sent;
+                sent += sendCounts[q];
+                recvCounts[q] = int(std::clamp(incoming[q] - at, 0LL, round));
+                recvOffsets[q] = got;
+                got += recvCounts[q];
+            }
+            sending.resize(std::size_t(sent));
+            for (std::size_t q = 0; q < R; ++q)
+                std::copy_n(out[q].data() + (sendCounts[q] > 0 ? at : 0), sendCounts[q],
+                            sending.data() + sendOffsets[q]);
+            received.resize(std::size_t(got));
+            check(MPI_Alltoallv(sending.data(), sendCounts.data(), sendOffsets.data(), MPI_CHAR,
+                                received.data(), recvCounts.data(), recvOffsets.data(), MPI_CHAR,
+                                MPI_COMM_WORLD),
+                  "MPI_Alltoallv");
+            for (std::size_t q = 0; q < R; ++q)
+                std::copy_n(received.data() + recvOffsets[q], recvCounts[q],
+                            in[q].data() + (recvCounts[q] > 0 ? at : 0));
+        }
+        for (std::size_t q = 0; q < R; ++q)
+            if (q != std::size_t(m_rank))
+                m_bytesSent += out[q].size() + sizeof(long long);
+        return in;
+    }
+
 private:
+    // Bytes per rank and round of a variable-length exchange: R of them must fit an int.
+    long long roundBytes() const { return std::min<long long>(kPiece, INT_MAX / m_size); }
+
     // The union of the ranks' indices (every rank's list gathered, merged), then the rows summed
     // as one dense block over the union.
     void reduceRows(SparseRowSum& s)

@@ -162,6 +162,8 @@ private slots:
     void eachRankReadsItsPartOfAnLdacCorpus();
     void aBadLineInOneRanksPartFailsEveryRank();
     void aModelThatDoesNotDistributeIsRefused();
+    void eachRankReadsItsPartOfARatingsFile();
+    void compareReadsWholeWhenARunNeedsEveryRow();
 };
 
 void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
@@ -399,6 +401,129 @@ void TestCliMpi::aModelThatDoesNotDistributeIsRefused()
                               "--steps", "1", "--quiet", "--out", tmp.filePath("gibbs")});
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains("does not run on several ranks"), qPrintable(r.err));
+}
+
+// --- ratings read in parts ---
+
+// writeRatings' lines in a seeded random order, as MovieLens' u.data comes (a part of the
+// file then holds some ratings of most users), in `dir`/u.data.
+QString writeShuffledRatings(const QString& dir)
+{
+    QTemporaryDir sorted;
+    QFile in(writeRatings(sorted.path()));
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> lines = in.readAll().trimmed().split('\n');
+    std::uint64_t state = 7;
+    for (qsizetype k = lines.size(); k > 1; --k) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        lines.swapItemsAt(k - 1, qsizetype((state >> 33) % std::uint64_t(k)));
+    }
+    QFile f(dir + "/u.data");
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(lines.join('\n') + '\n');
+    return f.fileName();
+}
+
+// Two ranks each read their half of a ratings file in random order (the data summary says
+// so; each ends with its users' ratings) and run HPF to the one-rank trace, whose data facts
+// (users, items, the split's counts) they report, summed over the parts; and to the trace of
+// two ranks that read the file whole (gzip'd: it cannot be read from an offset).
+void TestCliMpi::eachRankReadsItsPartOfARatingsFile()
+{
+    QTemporaryDir tmp;
+    const QString ratings = writeShuffledRatings(tmp.path());
+    QVERIFY(!ratings.isEmpty());
+    const QStringList args = {"run",
+                              ratings,
+                              "--model",
+                              "hpf",
+                              "--set",
+                              "K=6",
+                              "--set",
+                              "minibatch=8",
+                              "--set",
+                              "eval_users=12",
+                              "--steps",
+                              "40",
+                              "--eval-every-steps",
+                              "10",
+                              "--threads",
+                              "1"};
+    const QString one = tmp.filePath("one"), two = tmp.filePath("two");
+    const auto a = runCli(args + out(one) + QStringList{"--quiet"});
+    QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+    const auto b = runMpi(2, args + out(two));
+    QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+    QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+    compareTraces(one, two);
+    // Every user's recommendations leave out the items they rated in training, whichever rank
+    // holds their rows: the same lists (user, rank, item, held out) and scores as one rank's.
+    const auto recommendations = [](const QString& dir) {
+        QFile f(dir + "/recommendations.csv");
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n')
+                                           : QList<QByteArray>{};
+    };
+    const QList<QByteArray> wholeLists = recommendations(one), partLists = recommendations(two);
+    QVERIFY(wholeLists.size() > 80); // a header and 80 users' lists
+    QCOMPARE(partLists.size(), wholeLists.size());
+    for (qsizetype i = 0; i < wholeLists.size(); ++i) {
+        const QList<QByteArray> w = wholeLists[i].split(','), q = partLists[i].split(',');
+        QCOMPARE(q.size(), w.size());
+        const qsizetype score = w.size() - 2;
+        for (qsizetype c = 0; c < w.size(); ++c)
+            if (c != score || i == 0)
+                QCOMPARE(q[c], w[c]);
+            else
+                QVERIFY2(std::abs(q[c].toDouble() - w[c].toDouble()) <=
+                             1e-5 * std::abs(w[c].toDouble()),
+                         wholeLists[i].constData());
+    }
+    const auto facts = [](const QString& dir) {
+        QFile f(dir + "/summary.json");
+        if (!f.open(QIODevice::ReadOnly))
+            return QJsonObject{};
+        return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
+    };
+    QVERIFY(!facts(one).isEmpty());
+    QCOMPARE(facts(two), facts(one));
+    for (const char* key : {"users", "items", "train", "test"})
+        QVERIFY2(facts(one).value(key).toDouble() > 0, key);
+
+    QProcess gzip;
+    gzip.setStandardOutputFile(ratings + ".gz");
+    gzip.start("gzip", {"-c", ratings});
+    QVERIFY(gzip.waitForFinished() && gzip.exitCode() == 0);
+    QStringList wholeArgs = args;
+    wholeArgs[1] = ratings + ".gz";
+    const QString whole = tmp.filePath("whole");
+    const auto c = runMpi(2, wholeArgs + out(whole));
+    QVERIFY2(c.exitCode == 0 && !c.err.contains("read in 2 parts"), qPrintable(c.err));
+    compareTraces(whole, two);
+    QCOMPARE(facts(whole), facts(one));
+}
+
+// svi compare shares one reading of the data among its runs: with GMF among them (its item
+// update reads every user's ratings) every rank reads the file whole, and each run gives its
+// one-rank trace.
+void TestCliMpi::compareReadsWholeWhenARunNeedsEveryRow()
+{
+    QTemporaryDir tmp;
+    const QString ratings = writeShuffledRatings(tmp.path());
+    QVERIFY(!ratings.isEmpty());
+    const QStringList args = {"compare", ratings, "--model", "hpf", "--algorithms", "svi,gmf/batch",
+                              "--set",   "K=4",   "--steps", "12",  "--threads",    "1"};
+    const auto one = runCli(args + out(tmp.filePath("one")) + QStringList{"--quiet"});
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    const auto two = runMpi(2, args + out(tmp.filePath("two")));
+    QVERIFY2(two.exitCode == 0, qPrintable(two.err));
+    QVERIFY2(!two.err.contains("read in 2 parts"), qPrintable(two.err));
+    const QStringList runs =
+        QDir(tmp.filePath("one")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    QCOMPARE(runs.size(), 2);
+    for (const QString& run : runs)
+        compareTraces(tmp.filePath("one/" + run), tmp.filePath("two/" + run));
 }
 
 QTEST_GUILESS_MAIN(TestCliMpi)

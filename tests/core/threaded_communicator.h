@@ -9,7 +9,8 @@
 // The operations have the semantics of the MPI communicator (core/mpi/mpi_communicator.cpp):
 // reduce() sums the dense buffers elementwise (packed into one buffer, one sum) and each sparse
 // row set over the union of the ranks' ascending indices (an index a rank lacks counts as
-// zero); sum() sums in place; broadcast() hands rank 0's bytes to every rank.
+// zero); sum() sums in place; broadcast() hands rank 0's bytes to every rank; allGather() hands
+// every rank's bytes to every rank and allToAll() each rank's q-th buffer to rank q.
 //
 // A rank that ends (normally or by an exception) leaves the group (ThreadedRanks::run does it):
 // a rank still calling collectives after another has left — a run whose ranks disagree on their
@@ -84,6 +85,7 @@ private:
         std::span<double> dense;
         const SparseRowSum* sparse = nullptr;
         const std::string* bytes = nullptr;
+        const std::vector<std::string>* buffers = nullptr; // allToAll: one per destination
     };
 
     class Rank final : public Communicator
@@ -151,6 +153,40 @@ private:
                 bytes = m_text;
             else
                 m_bytesSent += bytes.size();
+        }
+
+        std::vector<std::string> allGather(const std::string& mine) override
+        {
+            ThreadedRanks& g = m_group;
+            g.slot(m_rank).bytes = &mine;
+            g.enter();
+            std::vector<std::string> all;
+            for (const Slot& s : g.m_slots) // rank order
+                all.push_back(*s.bytes);
+            g.exit();
+            m_bytesSent += mine.size() * std::size_t(g.m_size - 1);
+            return all;
+        }
+
+        std::vector<std::string> allToAll(const std::vector<std::string>& out) override
+        {
+            ThreadedRanks& g = m_group;
+            g.slot(m_rank).buffers = &out;
+            g.enter();
+            bool sized = true;
+            for (const Slot& s : g.m_slots)
+                sized = sized && s.buffers->size() == std::size_t(g.m_size);
+            std::vector<std::string> in;
+            if (sized)
+                for (const Slot& s : g.m_slots) // rank order
+                    in.push_back((*s.buffers)[std::size_t(m_rank)]);
+            g.exit();
+            if (!sized)
+                throw std::runtime_error("ThreadedRanks: allToAll needs one buffer per rank");
+            for (int q = 0; q < g.m_size; ++q)
+                if (q != m_rank)
+                    m_bytesSent += out[std::size_t(q)].size();
+            return in;
         }
 
     private:

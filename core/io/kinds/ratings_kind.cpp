@@ -7,9 +7,11 @@
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/ratings_files.h"
+#include "core/io/ratings_part.h"
 #include "core/io/run_files.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace svi::kinds {
@@ -19,16 +21,30 @@ class RawRatings : public RawData
 {
 public:
     explicit RawRatings(Ratings r) : m_ratings(std::move(r)) {}
+    // This rank's part of ratings read in parts.
+    explicit RawRatings(RatingsPart part)
+        : m_ratings(std::move(part.ratings)), m_part(part.info), m_total(part.total)
+    {
+    }
     std::string summary() const override
     {
-        return groupedNumber(std::int64_t(m_ratings.entries.size())) + " ratings of " +
-               groupedNumber(m_ratings.users()) + " users × " + groupedNumber(m_ratings.items()) +
-               " items";
+        return groupedNumber(m_part ? m_total : std::int64_t(m_ratings.entries.size())) +
+               " ratings of " + groupedNumber(m_ratings.users()) + " users × " +
+               groupedNumber(m_ratings.items()) + " items" + partsNote();
     }
     const Ratings& ratings() const { return m_ratings; }
+    // Set when read in parts: this rank's users and the ranks.
+    const RatingsPartInfo* part() const { return m_part ? &*m_part : nullptr; }
+    // " · read in R parts", or "" when read whole.
+    std::string partsNote() const
+    {
+        return m_part ? " · read in " + std::to_string(m_part->ranks->size()) + " parts" : "";
+    }
 
 private:
     Ratings m_ratings;
+    std::optional<RatingsPartInfo> m_part;
+    std::int64_t m_total = 0;
 };
 
 // "user TAB item TAB rating" with the file's ids (the layout of hgaprec, Gopalan et al.'s
@@ -129,15 +145,27 @@ DataKindSpec ratings()
         return std::make_shared<RawRatings>(
             loadRatings(d.files.front(), getChoice(d.settings, "items")));
     };
+    // A ratings file (not gzip'd) splits by lines: each rank reads its byte range, then holds
+    // the ratings of its users (ratings_part.h).
+    k.readPart = [](const DataDescription& d,
+                    Communicator& ranks) -> std::shared_ptr<const RawData> {
+        std::optional<RatingsPart> part =
+            readRatingsPart(d.files.front(), getChoice(d.settings, "items"), ranks);
+        if (!part)
+            return nullptr;
+        return std::make_shared<RawRatings>(std::move(*part));
+    };
     k.inspect = inspect;
     k.build = [](const RawData& raw, const DataDescription& d) {
+        const auto& rr = static_cast<const RawRatings&>(raw);
         RatingsSplitStats s;
         BuiltData out;
-        out.data = makeRatingsData(static_cast<const RawRatings&>(raw).ratings(),
-                                   RatingsOptions::fromParams(d.settings), &s);
+        out.data =
+            makeRatingsData(rr.ratings(), RatingsOptions::fromParams(d.settings), &s, rr.part());
         out.summary = groupedNumber(s.users) + " users × " + groupedNumber(s.items) + " items · " +
                       groupedNumber(s.train) + " training, " + groupedNumber(s.test) +
-                      " test and " + groupedNumber(s.validation) + " validation ratings";
+                      " test and " + groupedNumber(s.validation) + " validation ratings" +
+                      rr.partsNote();
         out.facts = {{"users", double(s.users)},
                      {"items", double(s.items)},
                      {"train", double(s.train)},

@@ -21,6 +21,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.dataKinds = {"ratings"};
     e.metrics = recommenderMetrics();
     e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
+    e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
     e.params = PfOptions::params(hierarchical, algorithm);
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {

@@ -27,7 +27,7 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
       m_stepSizer(o.stepSize)
 {
     o.check();
-    checkRatingsData(m_data);
+    checkRatingsData(m_data, true); // keeps to its rows (ownedRows)
     const CountData& d = *m_data;
 
     m_K = o.K;
@@ -41,8 +41,14 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
 
     m_rows = StepRows(d.trainingRows(), m_algorithm == PfAlgorithm::Svi, o.minibatch,
                       Rng::stream(m_seed, kStreamSampler)());
+}
 
-    m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kStreamEvalPick);
+const RatingsEvaluation& PfTrainer::evaluation()
+{
+    if (!m_eval)
+        m_eval = RatingsEvaluation(*m_data, m_options.evalUsers, m_options.topN, m_seed,
+                                   kStreamEvalPick, communicator());
+    return *m_eval;
 }
 
 PfTrainer::~PfTrainer() = default;
@@ -204,9 +210,10 @@ double PfTrainer::elbo() const
 
 Evaluation PfTrainer::evaluate(bool full)
 {
+    const RatingsEvaluation& e = evaluation();
     return fullOrCheap(
-        full, [&] { return evaluateOn(m_data->trainingRows(), m_eval.scoredUsers, true); },
-        [&] { return evaluateOn(m_eval.elboUsers, m_eval.cheapScoredUsers, false); });
+        full, [&] { return evaluateOn(m_data->trainingRows(), e.scoredUsers, true); },
+        [&] { return evaluateOn(e.elboUsers, e.cheapScoredUsers, false); });
 }
 
 Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
@@ -223,7 +230,7 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
     // Rating-scale measures at the mean prediction E[θ_u]ᵀE[β_i], scored by the Poisson
     // density; the ranking by the same prediction.
     addRecommenderMetrics(
-        ev.metrics, m_eval, d, scoredUsers, full, m_options.topN,
+        ev.metrics, *m_eval, d, scoredUsers, full, m_options.topN,
         [&](std::int64_t u, std::int32_t i) {
             return m_users.mean.row(u).dot(m_items.mean.row(i));
         },

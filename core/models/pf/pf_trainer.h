@@ -11,6 +11,12 @@
 // Evaluation on the held-out split of the ratings (core/data/ratings.h) with the measures of
 // core/metrics/ranking_metrics.h; the popularity baseline is scored on the same users.
 //
+// On several ranks each fits and evaluates the users of its rows (ownedRows): with ratings
+// read in parts (CountData::heldRows), the only rows it holds. What the evaluation needs of
+// every user (the rating scale, the users with test ratings, the items' popularity) is then
+// gathered over the ranks at the first evaluation (RatingsEvaluation), and the users' new
+// parameters are summed each step as before, so every rank holds every user's.
+//
 // Threading: driven by one thread; step() and evaluate() use OpenMP across users and items.
 // Every user's local step is deterministic, results are stored by position and every sum runs
 // in a fixed order, so results do not depend on the thread count.
@@ -22,6 +28,7 @@
 #include "core/models/pf/pf_model.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace svi {
@@ -78,7 +85,7 @@ public:
     // sampler; the expectations and the items' column sums are recomputed.
     void visitState(StateArchive& archive) override;
 
-    // The exact ELBO over every user (for tests).
+    // The exact ELBO over every user (for tests, on data holding every row).
     double elbo() const;
     const pf::Side& users() const { return m_users; }
     const pf::Side& items() const { return m_items; }
@@ -108,6 +115,9 @@ private:
     double scale() const;
     // Σ of the users' ELBO terms.
     double usersElbo(const std::vector<std::int64_t>& users) const;
+    // What the evaluation holds fixed, made at the first evaluation (collective: on several
+    // ranks it sums over them, and the communicator is set after construction).
+    const RatingsEvaluation& evaluation();
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboUsers,
                           const std::vector<std::int64_t>& scoredUsers, bool full);
 
@@ -130,7 +140,8 @@ private:
     bool m_sharded = false;
     PerThread<pf::UserWorkspace> m_workspaces;
     Eigen::Index m_maxRatings = 0;
-    RatingsEvaluation m_eval; // users scored, the rating scale, the popularity baseline
+    // Users scored, the rating scale, the popularity baseline (evaluation()).
+    std::optional<RatingsEvaluation> m_eval;
 };
 
 } // namespace svi
