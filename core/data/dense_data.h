@@ -6,6 +6,8 @@
 // and threads through std::shared_ptr<const DenseData>: the 255,025 patches of a 512×512
 // image are held once, however many runs use them.
 
+#include "core/base/shard.h"
+
 #include <Eigen/Core>
 #include <cstdint>
 #include <memory>
@@ -47,11 +49,13 @@ struct ImageLayout
 
 struct DenseData
 {
-    MatrixRF values;                      // N×D; meaningful where role is Observed or HeldOut
-    MatrixRU8 roles;                      // N×D of EntryRole
+    MatrixRF values;                      // the rows held × D; meaningful where role is Observed
+                                          // or HeldOut
+    MatrixRU8 roles;                      // the rows held × D of EntryRole
     std::vector<std::string> columnNames; // may be empty
-    // Rows the model trains on, ascending; empty = every row. Rows left out are test rows
-    // (a row split): only their local inference sees their observed entries.
+    // Rows the model trains on, ascending, of the whole data set (also when read in parts);
+    // empty = every row. Rows left out are test rows (a row split): only their local inference
+    // sees their observed entries.
     std::vector<std::int64_t> trainingRows;
     std::string source;               // file name or description, for messages
     std::optional<ImageLayout> image; // set when the rows are image patches
@@ -59,8 +63,19 @@ struct DenseData
     // `values`: set by synthetic kinds only, so that a factor model can score its recovery
     // (the Amari error); empty otherwise.
     Eigen::MatrixXd trueLoadings;
+    // The rows [begin, end) of the whole data set this process holds when the data were read in
+    // parts, each rank of a distributed run reading only its own; unset when every row was read.
+    // `values` and `roles` then hold those rows only (row i of the data set at i − begin), and
+    // `wholeRows` counts the rows of the whole data set. Communicator::ownedRows turns it into
+    // the rows a rank trains on and evaluates. Every accessor below takes the data set's row
+    // numbers; only `values` and `roles` are indexed by the rows held.
+    std::optional<Shard> heldRows;
+    std::int64_t wholeRows = 0;
 
-    std::int64_t rows() const { return values.rows(); }
+    // Rows of the whole data set.
+    std::int64_t rows() const { return heldRows ? wholeRows : values.rows(); }
+    // Row i of the data set in `values` and `roles` (i itself unless read in parts).
+    std::int64_t heldRow(std::int64_t i) const { return heldRows ? i - heldRows->begin : i; }
     std::int64_t trainingRowCount() const
     {
         return trainingRows.empty() ? rows() : std::int64_t(trainingRows.size());
@@ -71,13 +86,18 @@ struct DenseData
         return trainingRows.empty() ? j : trainingRows[std::size_t(j)];
     }
     int cols() const { return int(values.cols()); }
+    // Entries of row i (a row held): value, role, and the row's D values and roles.
+    float value(std::int64_t i, int d) const { return values(heldRow(i), d); }
+    std::uint8_t role(std::int64_t i, int d) const { return roles(heldRow(i), d); }
+    const float* valueRow(std::int64_t i) const { return values.row(heldRow(i)).data(); }
+    const std::uint8_t* roleRow(std::int64_t i) const { return roles.row(heldRow(i)).data(); }
     bool observed(std::int64_t i, int d) const
     {
-        return roles(i, d) == std::uint8_t(EntryRole::Observed);
+        return role(i, d) == std::uint8_t(EntryRole::Observed);
     }
     bool heldOut(std::int64_t i, int d) const
     {
-        return roles(i, d) == std::uint8_t(EntryRole::HeldOut);
+        return role(i, d) == std::uint8_t(EntryRole::HeldOut);
     }
 };
 

@@ -4,6 +4,7 @@
 // the arcsinh transform, standardisation, subsampling and a seeded held-out split.
 // No Qt: the readers in core/io produce Tables; this turns them into DenseData.
 
+#include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/data/dense_data.h"
 
@@ -68,9 +69,34 @@ Table combineTables(const std::vector<Table>& tables);
 // samples becomes samples × probe sets, or back). Row names become column names.
 Table transposed(const Table& table);
 
+// A table read in parts by the ranks of a distributed run (core/io/table_part.h), each holding
+// only its own rows, in the whole table's order: where this rank's rows lie in the whole table.
+struct TablePart
+{
+    std::int64_t firstRow = 0;     // the whole table's index of the part's first row
+    std::int64_t wholeRows = 0;    // rows of the whole table
+    Communicator* ranks = nullptr; // the ranks that read the parts; not null
+};
+
 // Selects, transforms, subsamples, splits and standardises. NaN cells become Missing entries.
 // Throws std::invalid_argument naming the field (an unknown channel lists the known ones).
-DenseDataPtr makeTableData(const Table& table, const TableOptions& options);
+// With `part`, `table` holds the part's rows only and the call is collective: every rank builds
+// exactly what the whole table gives — the same subsample, split and standardisation, drawn
+// from the same streams over the whole table's rows — holding only its own rows
+// (DenseData::heldRows); an error in any rank's rows fails every rank with the same message.
+DenseDataPtr makeTableData(const Table& table, const TableOptions& options,
+                           const TablePart* part = nullptr);
+
+// Per channel of `data` (built by makeTableData without standardisation), the mean and the
+// standard deviation of the entries a model trains on (the observed entries of the training
+// rows), so that nothing of the held-out values leaks into the scaling: what standardisation
+// uses (scale 1 where the spread is nil). With `ranks` (data read in parts; collective) over
+// every rank's rows.
+struct ChannelMoments
+{
+    std::vector<double> mean, scale;
+};
+ChannelMoments trainingMoments(const DenseData& data, Communicator* ranks = nullptr);
 
 // Whether column `col` is modelled unless the user says otherwise: the columns with a marker
 // name ($PnS) when some have one (CyTOF files name the antibody there, and leave Time,

@@ -384,7 +384,7 @@ std::string range(const Segment& s)
 
 } // namespace
 
-FcsFile readFcs(const std::string& path, bool readData)
+FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eventRange)
 {
     FcsFile out;
     out.path = path;
@@ -642,26 +642,27 @@ FcsFile readFcs(const std::string& path, bool readData)
         return out;
 
     // --- DATA ---
-    const std::int64_t events = *tot;
-    const std::int64_t bytes = events * eventBytes;
+    const std::int64_t allEvents = *tot;
+    const std::int64_t allBytes = allEvents * eventBytes;
     Table& table = out.table;
     table.columns = out.names;
     table.markers = out.markers;
     table.source = path;
     table.suggestedArcsinh = isMassCytometry(out) ? 5.0 : 0.0;
-    if (bytes == 0) {
+    if (allBytes == 0) {
         table.values.resize(0, par);
         return out;
     }
-    const std::string want = "$TOT = " + num(events) + " events of " + num(eventBytes) + " bytes";
+    const std::string want =
+        "$TOT = " + num(allEvents) + " events of " + num(eventBytes) + " bytes";
     if (!data.set)
         ctx.fail("no DATA offsets: the HEADER's are 0 and $BEGINDATA/$ENDDATA are missing");
     if (data.begin < kHeaderBytes || data.end < data.begin)
         ctx.fail("DATA segment at bytes " + range(data) + " is not a segment after the HEADER");
     const std::int64_t present = data.present(fileSize);
-    if (present < bytes) {
+    if (present < allBytes) {
         const std::string truncated =
-            "truncated: " + num(present / eventBytes) + " of " + num(events) + " events present";
+            "truncated: " + num(present / eventBytes) + " of " + num(allEvents) + " events present";
         if (data.begin >= fileSize)
             ctx.fail("DATA segment begins at byte " + num(data.begin) + ", but the file has " +
                      num(fileSize) + " bytes (" + truncated + ")");
@@ -669,28 +670,38 @@ FcsFile readFcs(const std::string& path, bool readData)
             ctx.fail("DATA segment ends at byte " + num(data.end) + ", but the file has " +
                      num(fileSize) + " bytes (" + truncated + ")");
         ctx.fail("DATA segment at bytes " + range(data) + " holds " + num(data.length()) +
-                 " bytes, but " + want + " need " + num(bytes) + " (" + truncated + ")");
+                 " bytes, but " + want + " need " + num(allBytes) + " (" + truncated + ")");
     }
     // A DATA segment longer than the events by a whole event or more means $TOT or $PnB is not
     // what the writer meant; reading it anyway would give plausible-looking wrong numbers.
-    const std::int64_t extra = data.length() - bytes;
+    const std::int64_t extra = data.length() - allBytes;
     if (extra >= eventBytes && extra > kEndSlack)
         ctx.fail("DATA segment at bytes " + range(data) + " holds " + num(data.length()) +
-                 " bytes, but " + want + " need " + num(bytes) + " ($TOT or $PnB is wrong)");
+                 " bytes, but " + want + " need " + num(allBytes) + " ($TOT or $PnB is wrong)");
     if (extra > 0)
         out.notes.push_back("$ENDDATA points " + num(extra) + " byte" + (extra > 1 ? "s" : "") +
                             " past the data" +
                             (data.end >= fileSize ? " (past the end of the file)" : ""));
 
+    // This part's events (all of them unless asked for some).
+    const Shard part = eventRange.value_or(Shard{0, allEvents});
+    if (part.begin < 0 || part.end < part.begin || part.end > allEvents)
+        throw std::invalid_argument("readFcs: events " + num(part.begin) + "–" + num(part.end) +
+                                    " are not among the " + num(allEvents) + " of '" + path + "'");
+    const std::int64_t first = part.begin * eventBytes;
+    const std::int64_t events = part.size();
+    const std::int64_t bytes = events * eventBytes;
     // One read of the whole segment, then one tight loop per data type. float32 is read
     // straight into the table (row-major events × parameters is the DATA layout) and swapped in
     // place: a second buffer would cost as much again in fresh pages as the decoding itself.
     table.values.resize(events, par);
+    if (events == 0)
+        return out;
     float* dst = table.values.data();
     const auto n = std::size_t(events) * std::size_t(par);
     const bool swap = out.bigEndian != (std::endian::native == std::endian::big);
     auto readInto = [&](void* to) {
-        if (!file.seek(data.begin) || file.read(static_cast<char*>(to), bytes) != bytes)
+        if (!file.seek(data.begin + first) || file.read(static_cast<char*>(to), bytes) != bytes)
             ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
                      file.errorString().toStdString() + ")");
     };

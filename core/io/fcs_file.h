@@ -5,11 +5,13 @@
 // where a guess could silently return wrong numbers (truncated data, unknown byte orders).
 // Uses QtCore's QFile only; the functions are reentrant and may run on any thread.
 
+#include "core/base/shard.h"
 #include "core/data/table.h"
 #include "core/io/data_error.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,7 +61,11 @@ struct FcsFile
 // $ENDDATA. $ENDDATA one or two bytes past the data (or past the end of the file) is accepted.
 // Throws DataError ("cannot read '<path>': <reason>") naming the field or offset at fault,
 // e.g. "truncated: 6052 of 10000 events present".
-FcsFile readFcs(const std::string& path, bool readData = true);
+// With `eventRange` ([begin, end) within the file's events), only those events' bytes are read
+// (a list-mode record is fixed-width), after the same checks of the whole DATA segment: the
+// table then holds those events alone, in order (one rank's part of a distributed run).
+FcsFile readFcs(const std::string& path, bool readData = true,
+                std::optional<Shard> eventRange = std::nullopt);
 
 // True for mass cytometry: $CYT names a CyTOF or Helios (Fluidigm, DVS Sciences, Standard
 // BioTools), or most channels are metal tags ("Nd142Di", "CD45(In115)Dd", "Yb171Di").

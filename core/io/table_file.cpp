@@ -1,9 +1,8 @@
 #include "core/io/table_file.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/table_text.h"
 
-#include <QFileInfo>
-#include <QString>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -15,6 +14,12 @@
 
 namespace svi {
 namespace {
+
+using tabletext::guessDelimiter;
+using tabletext::numberedName;
+using tabletext::numberedNames;
+using tabletext::overflows;
+using tabletext::rowNamesAsColumns;
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
@@ -38,12 +43,6 @@ std::string_view trim(std::string_view s, char delim)
     return s;
 }
 
-// V1, V2, …: the names of unnamed columns, as R gives them.
-std::string numberedName(std::int64_t i)
-{
-    return std::string("V").append(std::to_string(i + 1));
-}
-
 // --- records -----------------------------------------------------------------------------------
 
 // One line of the table: usually one line of the file, more when a quoted field holds line
@@ -53,6 +52,42 @@ struct Record
     std::string_view text;
     std::int64_t line = 0; // the file line it starts on, from 1
 };
+
+// A quote is a field's opening quote only at its start (after padding); elsewhere it is a
+// plain character, as in 5" floppy. `delim` 0: not known yet.
+bool opensQuotedField(const char* recordStart, const char* quote, char delim)
+{
+    // Before the delimiter is known, a tab may be one, so only spaces pad.
+    const char padDelim = delim ? delim : '\t';
+    const char* p = quote;
+    while (p > recordStart && isPad(p[-1], padDelim))
+        --p;
+    if (p == recordStart)
+        return true;
+    const char c = p[-1];
+    return delim ? c == delim : c == ',' || c == '\t' || c == ';';
+}
+
+// Whether one line ends inside a quoted field (as RecordReader scans a record).
+bool leavesQuoteOpen(std::string_view line, char delim)
+{
+    const char* const start = line.data();
+    const char* const end = start + line.size();
+    bool inQuote = false;
+    for (const char* x = start;; ++x) {
+        x = static_cast<const char*>(std::memchr(x, '"', std::size_t(end - x)));
+        if (!x)
+            return inQuote;
+        if (inQuote) {
+            if (x + 1 < end && x[1] == '"')
+                ++x; // "" inside quotes
+            else
+                inQuote = false;
+        } else if (opensQuotedField(start, x, delim)) {
+            inQuote = true;
+        }
+    }
+}
 
 // Splits the text into records, refilling its buffer from the source as it goes.
 class RecordReader
@@ -126,19 +161,9 @@ public:
     }
 
 private:
-    // A quote is a field's opening quote only at its start (after padding); elsewhere it is a
-    // plain character, as in 5" floppy.
     bool opensField(const char* recordStart, const char* quote) const
     {
-        // Before the delimiter is known, a tab may be one, so only spaces pad.
-        const char padDelim = m_delim ? m_delim : '\t';
-        const char* p = quote;
-        while (p > recordStart && isPad(p[-1], padDelim))
-            --p;
-        if (p == recordStart)
-            return true;
-        const char c = p[-1];
-        return m_delim ? c == m_delim : c == ',' || c == '\t' || c == ';';
+        return opensQuotedField(recordStart, quote, m_delim);
     }
 
     TextBuffer m_text;
@@ -203,33 +228,6 @@ const char* takeField(const char*& p, const char* end, char delim, std::string& 
 
 enum class Cell { Number, Missing, NotFinite, OutOfRange, Text };
 
-// Whether a decimal number that from_chars found out of double range is too large (rather
-// than too small, which is 0 in float anyway): the position of its first significant digit
-// relative to the decimal point, plus its exponent, is positive.
-bool overflows(std::string_view s)
-{
-    std::size_t i = s.find_first_of("eE");
-    long long exponent = 0;
-    if (i != std::string_view::npos) {
-        const char* b = s.data() + i + 1;
-        if (b != s.data() + s.size() && *b == '+')
-            ++b;
-        long long e = 0;
-        const auto r = std::from_chars(b, s.data() + s.size(), e);
-        exponent = r.ec == std::errc() ? e : (s[i + 1] == '-' ? -1000000 : 1000000);
-        s = s.substr(0, i);
-    }
-    if (!s.empty() && (s.front() == '-' || s.front() == '+'))
-        s.remove_prefix(1);
-    const std::size_t dot = std::min(s.find('.'), s.size());
-    const std::size_t first = s.find_first_not_of("0.");
-    if (first == std::string_view::npos)
-        return false;
-    const long long position =
-        first < dot ? (long long)(dot - first) - 1 : -(long long)(first - dot);
-    return position + exponent > 0;
-}
-
 // A cell's value: a number, a missing value ("", NA, NaN in any case), or what is wrong.
 // With ';' as delimiter a decimal comma is read too (1,5), as spreadsheets in many locales
 // write it.
@@ -272,48 +270,6 @@ Cell classify(std::string_view text, char delim, float& value)
     return std::isfinite(value) ? Cell::Number : Cell::OutOfRange;
 }
 
-char delimiterFromName(const std::string& path)
-{
-    QString name = QFileInfo(QString::fromStdString(path)).fileName().toLower();
-    if (name.endsWith(".gz"))
-        name.chop(3);
-    if (name.endsWith(".csv"))
-        return ',';
-    if (name.endsWith(".tsv") || name.endsWith(".tab") || name.endsWith(".txt"))
-        return '\t';
-    return 0;
-}
-
-// The name's delimiter when the first line holds it; else the most frequent of tab, comma and
-// semicolon outside quotes (a .txt or .csv file is often something else).
-char guessDelimiter(const std::string& path, std::string_view firstLine)
-{
-    int tabs = 0, commas = 0, semicolons = 0;
-    bool inQuote = false;
-    for (char c : firstLine) {
-        if (c == '"')
-            inQuote = !inQuote;
-        else if (inQuote)
-            continue;
-        else if (c == '\t')
-            ++tabs;
-        else if (c == ',')
-            ++commas;
-        else if (c == ';')
-            ++semicolons;
-    }
-    const char byName = delimiterFromName(path);
-    if ((byName == ',' && commas > 0) || (byName == '\t' && tabs > 0))
-        return byName;
-    if (tabs > 0 && tabs >= commas && tabs >= semicolons)
-        return '\t';
-    if (commas > 0 && commas >= semicolons)
-        return ',';
-    if (semicolons > 0)
-        return ';';
-    return byName ? byName : ',';
-}
-
 // --- the table ---------------------------------------------------------------------------------
 
 // One pass over the file: works out the layout from the header and the first data line, then
@@ -328,9 +284,15 @@ public:
     }
 
     void run();
+    // The data lines among chunks of whole lines of the file (readDelimitedLines), the layout
+    // read from the file's head; stops at a line that leaves a quote open.
+    void runLines(std::int64_t sizeHint, const tabletext::LineChunks& chunks);
 
     // Results.
     bool gzip = false;
+    bool quotedBreak = false; // runLines: a line left a quoted field open
+    bool lastColumnUnnamed() const { return m_dropCandidate; }
+    bool lastColumnEmpty() const { return m_lastAllEmpty; }
     char delim = ',';
     bool hasRowNames = false;
     std::vector<std::string> columns; // value columns
@@ -340,6 +302,8 @@ public:
     std::vector<std::string> rowNames;
 
 private:
+    // Reads the comments, header and first data line, decides the layout and returns that line.
+    Record head(RecordReader& reader);
     std::vector<std::string> splitAll(const Record& rec);
     void decideLayout(const Record& first, const std::vector<std::string>& header,
                       const std::vector<std::string>& cells);
@@ -554,14 +518,10 @@ void Parser::row(const Record& rec)
     ++rows;
 }
 
-void Parser::run()
+Record Parser::head(RecordReader& reader)
 {
-    ByteSource source(m_path);
-    gzip = source.gzip();
-    RecordReader reader(m_path, source);
     if (reader.empty())
         failFile(m_path, "no data rows (the file is empty)");
-
     Record rec;
     bool found = false;
     while (!found && reader.next(rec))
@@ -582,6 +542,15 @@ void Parser::run()
             failFile(m_path, "no data rows (only a header line)");
     }
     decideLayout(rec, header, splitAll(rec));
+    return rec;
+}
+
+void Parser::run()
+{
+    ByteSource source(m_path);
+    gzip = source.gzip();
+    RecordReader reader(m_path, source);
+    Record rec = head(reader);
     if (source.sizeHint() > 0) {
         // Room for as many rows as lines like the first would fill the text: address space
         // only until written, and the spare rows are cut below.
@@ -608,22 +577,43 @@ void Parser::run()
     }
 }
 
-std::vector<std::string> numberedNames(std::int64_t n)
+void Parser::runLines(std::int64_t sizeHint, const tabletext::LineChunks& chunks)
 {
-    std::vector<std::string> names;
-    names.reserve(std::size_t(n));
-    for (std::int64_t i = 0; i < n; ++i)
-        names.push_back(numberedName(i));
-    return names;
-}
-
-// Row names as column names must not be empty: an empty one becomes V<row>.
-std::vector<std::string> rowNamesAsColumns(std::vector<std::string> names)
-{
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i].empty())
-            names[i] = numberedName(std::int64_t(i));
-    return names;
+    std::size_t firstLength = 0;
+    {
+        ByteSource source(m_path);
+        gzip = source.gzip();
+        RecordReader reader(m_path, source);
+        firstLength = head(reader).text.size();
+    }
+    if (m_wantValues) {
+        const std::int64_t guess = sizeHint / std::int64_t(firstLength + 1) + 16;
+        values.resize(std::min(guess, std::max<std::int64_t>(1, (1 << 26) / m_cols)), m_cols);
+    }
+    Record rec;
+    std::string_view bytes;
+    std::int64_t number = 0;
+    while (!quotedBreak && chunks(bytes, number)) {
+        for (std::size_t start = 0; start < bytes.size(); ++number) {
+            const std::size_t end = std::min(bytes.find('\n', start), bytes.size());
+            std::string_view text = bytes.substr(start, end - start);
+            start = end + 1;
+            if (number < m_firstDataLine)
+                continue; // the head's
+            if (!text.empty() && text.back() == '\r')
+                text.remove_suffix(1);
+            if (leavesQuoteOpen(text, delim)) {
+                quotedBreak = true;
+                break;
+            }
+            rec.text = text;
+            rec.line = number;
+            if (!isBlank(text, delim))
+                row(rec);
+        }
+    }
+    if (m_wantValues)
+        values.conservativeResize(rows, m_cols);
 }
 
 void checkOptions(const char* function, const TableReadOptions& options)
@@ -754,6 +744,24 @@ DelimitedHeader scanDelimitedFile(const std::string& path,
     }
     if (!rows)
         failFile(path, "no data rows (only a header line)");
+    return out;
+}
+
+tabletext::DelimitedLines tabletext::readDelimitedLines(const std::string& path,
+                                                        const TableReadOptions& options,
+                                                        std::int64_t sizeHint,
+                                                        const LineChunks& chunks)
+{
+    checkOptions("readDelimitedLines", options);
+    Parser parser(path, options, true, false);
+    parser.runLines(sizeHint, chunks);
+    DelimitedLines out;
+    out.values = std::move(parser.values);
+    out.columns = std::move(parser.columns);
+    out.gzip = parser.gzip;
+    out.lastColumnUnnamed = parser.lastColumnUnnamed();
+    out.lastColumnEmpty = parser.lastColumnEmpty();
+    out.quotedBreak = parser.quotedBreak;
     return out;
 }
 

@@ -164,6 +164,7 @@ private slots:
     void aModelThatDoesNotDistributeIsRefused();
     void eachRankReadsItsPartOfARatingsFile();
     void compareReadsWholeWhenARunNeedsEveryRow();
+    void eachRankReadsItsPartOfATable();
 };
 
 void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
@@ -524,6 +525,75 @@ void TestCliMpi::compareReadsWholeWhenARunNeedsEveryRow()
     QCOMPARE(runs.size(), 2);
     for (const QString& run : runs)
         compareTraces(tmp.filePath("one/" + run), tmp.filePath("two/" + run));
+}
+
+// --- a table read in parts ---
+
+// A CSV table of 240 cells × 6 channels after a comment line and the header, some cells
+// missing, seeded.
+QString writeCellTable(const QString& dir)
+{
+    QFile f(dir + "/cells.csv");
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write("# cells\nCD3,CD4,CD8,CD19,DNA,Time\n");
+    std::uint64_t state = 17;
+    const auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return double((state >> 11) % 100000) / 100000.0;
+    };
+    for (int i = 0; i < 240; ++i) {
+        const double group = i % 3;
+        QByteArray line;
+        for (int c = 0; c < 6; ++c) {
+            const double v = c == 5 ? 1000.0 + i : (c == group ? 40.0 : 5.0) * next() + c;
+            line += (c ? "," : "") + (next() < 0.02 ? QByteArray("NA") : QByteArray::number(v));
+        }
+        f.write(line + '\n');
+    }
+    return f.fileName();
+}
+
+// BPFA on two ranks each reading its half of a CSV table (the data summary says so) runs to
+// the one-rank trace, and to that of two ranks reading the whole file, with the same facts:
+// a subsample, a row split and standardisation drawn and computed over the whole table.
+void TestCliMpi::eachRankReadsItsPartOfATable()
+{
+    QTemporaryDir tmp;
+    const QString table = writeCellTable(tmp.path());
+    QVERIFY(!table.isEmpty());
+    const QStringList args = {"run",          table,         "--model",
+                              "bpfa",         "--algorithm", "mf-ssvi",
+                              "--split",      "rows",        "--heldout",
+                              "0.2",          "--subsample", "200",
+                              "--set",        "K=6",         "--set",
+                              "minibatch=30", "--set",       "init_items=60",
+                              "--steps",      "20",          "--eval-every-steps",
+                              "10",           "--threads",   "1"};
+    const QString one = tmp.filePath("one"), parts = tmp.filePath("parts"),
+                  whole = tmp.filePath("whole");
+    const auto a = runCli(args + out(one) + QStringList{"--quiet"});
+    QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+    const auto b = runMpi(2, args + out(parts));
+    QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+    QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+    // Rows tiled to their own number: the same table, read whole by every rank.
+    const auto c = runMpi(2, args + out(whole) + QStringList{"--tile", "240"});
+    QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+    QVERIFY2(!c.err.contains("read in 2 parts"), qPrintable(c.err));
+    compareTraces(one, parts);
+    compareTraces(whole, parts);
+    const auto facts = [](const QString& dir) {
+        QFile f(dir + "/summary.json");
+        if (!f.open(QIODevice::ReadOnly))
+            return QJsonObject{};
+        return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
+    };
+    QVERIFY(!facts(one).isEmpty());
+    QCOMPARE(facts(parts), facts(one));
+    QCOMPARE(facts(whole), facts(one));
+    for (const char* key : {"rows", "channels", "training_rows", "heldout_entries"})
+        QVERIFY2(facts(one).value(key).toDouble() > 0, key);
 }
 
 QTEST_GUILESS_MAIN(TestCliMpi)

@@ -7,6 +7,7 @@
 #include "core/io/data_kinds.h"
 #include "core/io/fcs_file.h"
 #include "core/io/kinds/kinds.h"
+#include "core/io/table_part.h"
 
 #include <QString>
 #include <algorithm>
@@ -18,10 +19,16 @@ class RawTable : public RawData
 {
 public:
     RawTable(Table table, bool fcs) : m_table(std::move(table)), m_fcs(fcs) {}
+    // This rank's rows of a table read in parts.
+    RawTable(TableRead read, bool fcs)
+        : m_table(std::move(read.table)), m_fcs(fcs), m_part(read.where)
+    {
+    }
     std::string summary() const override
     {
-        return groupedNumber(m_table.rows()) + " rows × " + std::to_string(m_table.cols()) +
-               " channels";
+        return groupedNumber(m_part ? m_part->wholeRows : m_table.rows()) + " rows × " +
+               std::to_string(m_table.cols()) + " channels" +
+               (m_part ? " · read in " + std::to_string(m_part->ranks->size()) + " parts" : "");
     }
     std::vector<Name> names(const std::string& key) const override
     {
@@ -58,10 +65,13 @@ public:
         return m_fcs ? std::vector<std::string>{"transpose"} : std::vector<std::string>{};
     }
     const Table& table() const { return m_table; }
+    // Set when read in parts: where this rank's rows lie in the whole table.
+    const TablePart* part() const { return m_part ? &*m_part : nullptr; }
 
 private:
     Table m_table;
     bool m_fcs;
+    std::optional<TablePart> m_part;
 };
 
 // The channels of `o` without those `exclude` names (an empty selection is every channel).
@@ -150,25 +160,40 @@ DataReport inspectDelimited(const std::string& path, const DataDescription& d)
 
 } // namespace
 
-// Shared with the synthetic kind, which makes its table in memory.
-BuiltData buildTable(const Table& table, const TableOptions& o)
+namespace {
+
+// With `part`, the table holds one rank's rows (collective: the counts are summed over the
+// ranks).
+BuiltData buildTableData(const Table& table, const TableOptions& o, const TablePart* part)
 {
     BuiltData out;
-    const DenseDataPtr data = makeTableData(table, o);
+    const DenseDataPtr data = makeTableData(table, o, part);
     out.data = data;
-    const std::int64_t heldOut = (data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count();
-    out.summary = groupedNumber(data->rows()) + " rows × " + std::to_string(data->cols()) +
-                  " channels · " + groupedNumber(heldOut) + " held-out entries" +
-                  (o.arcsinhCofactor > 0 ? " · arcsinh(x/" + formatNumber(o.arcsinhCofactor) + ")"
-                                         : std::string()) +
-                  (data->trainingRows.empty()
-                       ? std::string()
-                       : " · " + groupedNumber(data->trainingRowCount()) + " training rows");
+    double heldOut = double((data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count());
+    if (part)
+        part->ranks->sum({&heldOut, 1});
+    out.summary =
+        groupedNumber(data->rows()) + " rows × " + std::to_string(data->cols()) + " channels · " +
+        groupedNumber(std::int64_t(heldOut)) + " held-out entries" +
+        (o.arcsinhCofactor > 0 ? " · arcsinh(x/" + formatNumber(o.arcsinhCofactor) + ")"
+                               : std::string()) +
+        (data->trainingRows.empty()
+             ? std::string()
+             : " · " + groupedNumber(data->trainingRowCount()) + " training rows") +
+        (part ? " · read in " + std::to_string(part->ranks->size()) + " parts" : std::string());
     out.facts = {{"rows", double(data->rows())},
                  {"channels", double(data->cols())},
                  {"training_rows", double(data->trainingRowCount())},
-                 {"heldout_entries", double(heldOut)}};
+                 {"heldout_entries", heldOut}};
     return out;
+}
+
+} // namespace
+
+// Shared with the synthetic kind, which makes its table in memory.
+BuiltData buildTable(const Table& table, const TableOptions& o)
+{
+    return buildTableData(table, o, nullptr);
 }
 
 DataKindSpec table()
@@ -204,18 +229,33 @@ DataKindSpec table()
         return std::make_shared<RawTable>(std::move(t),
                                           dataFileKind(d.files.front()) == DataFileKind::Fcs);
     };
+    // FCS files and one plain delimited file split by rows: each rank reads its rows only.
+    // Transposed or gzip'd text, and tiled rows, are read whole.
+    k.readPart = [](const DataDescription& d,
+                    Communicator& ranks) -> std::shared_ptr<const RawData> {
+        TableReadOptions ro;
+        ro.transpose = getBool(d.settings, "transpose");
+        if (getInt(d.settings, "tile") > 0)
+            return nullptr;
+        std::optional<TableRead> read = readTablePart(d.files, ro, ranks);
+        if (!read)
+            return nullptr;
+        return std::make_shared<RawTable>(std::move(*read),
+                                          dataFileKind(d.files.front()) == DataFileKind::Fcs);
+    };
     k.inspect = [](const DataDescription& d) {
         const std::string& path = d.files.front();
         return dataFileKind(path) == DataFileKind::Fcs ? inspectFcs(path)
                                                        : inspectDelimited(path, d);
     };
     k.build = [](const RawData& raw, const DataDescription& d) {
-        const Table& t = static_cast<const RawTable&>(raw).table();
+        const auto& rt = static_cast<const RawTable&>(raw);
+        const Table& t = rt.table();
         TableOptions o = TableOptions::fromParams(d.settings);
         const std::vector<std::string> exclude = splitNames(getChoice(d.settings, "exclude"));
         if (!exclude.empty())
             o.channels = withoutExcluded(t, o.channels, exclude);
-        return buildTable(t, o);
+        return buildTableData(t, o, rt.part());
     };
     return k;
 }

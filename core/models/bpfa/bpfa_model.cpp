@@ -257,8 +257,8 @@ void gatherView(Workspace& ws, const GlobalView& view)
 void Workspace::gather(const DenseData& data, std::int64_t i, const GlobalView& view)
 {
     obs.clear();
-    const float* vals = data.values.row(i).data();
-    const std::uint8_t* roles = data.roles.row(i).data();
+    const float* vals = data.valueRow(i);
+    const std::uint8_t* roles = data.roleRow(i);
     for (int d = 0; d < D; ++d)
         if (roles[d] == std::uint8_t(EntryRole::Observed)) {
             y[int(obs.size())] = vals[d];

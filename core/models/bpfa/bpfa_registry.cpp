@@ -129,6 +129,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.metrics = metrics();
     e.bound = bound(algorithm);
     e.compareRank = compareRank(algorithm);
+    e.readsParts = stochastic(algorithm);
     e.params = BpfaOptions::params(algorithm);
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<BpfaTrainer>(data.requireDense("BPFA"), algorithm,

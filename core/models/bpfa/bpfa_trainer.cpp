@@ -21,26 +21,14 @@ using bpfa::Workspace;
 
 namespace {
 
-// Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
-enum StreamId : std::uint64_t {
-    kStreamLocal = 1,
-    kStreamGlobal,
-    kStreamEval,
-    kStreamEvalView,
-    kStreamFull,
-    kStreamInit,
-    kStreamChainLocal,
-    kStreamChainGlobal,
-    kStreamSampler,
-    kStreamEvalPick,
-};
+using enum bpfa::StreamId;
 
 constexpr double kLog2Pi = 1.8378770664093453;
 
 // Does item i have at least one held-out entry?
 bool hasHeldOut(const DenseData& data, std::int64_t i)
 {
-    const std::uint8_t* roles = data.roles.row(i).data();
+    const std::uint8_t* roles = data.roleRow(i);
     for (int d = 0; d < data.cols(); ++d)
         if (roles[d] == std::uint8_t(EntryRole::HeldOut))
             return true;
@@ -48,195 +36,6 @@ bool hasHeldOut(const DenseData& data, std::int64_t i)
 }
 
 } // namespace
-
-// ---------------------------------------------------------------------------------------------
-// GibbsChain
-
-GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K,
-                       const bpfa::Prior& prior, std::uint64_t seed)
-    : m_data(std::move(data)), m_items(std::move(items)), m_K(K), m_D(m_data->cols()),
-      m_prior(prior), m_seed(seed)
-{
-    m_x = MatrixRD::Zero(std::int64_t(m_items.size()), m_K);
-    // Start from a draw of the loadings from their prior and a moderate noise level (the
-    // data are standardised).
-    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, 0, 1);
-    m_phi.resize(m_K, m_D);
-    const double sd = 1.0 / std::sqrt(double(m_D));
-    for (int k = 0; k < m_K; ++k)
-        for (int d = 0; d < m_D; ++d)
-            m_phi(k, d) = sd * rng.normal();
-    // Start sparse (about ten features per item): a dense start makes the first sweeps
-    // cost O(K²) per item and takes many sweeps to thin out.
-    m_pi = Eigen::VectorXd::Constant(m_K, std::min(0.5, 10.0 / m_K));
-    m_gamma = 10.0;
-    m_gammaW = 1.0;
-}
-
-GlobalView GibbsChain::view() const
-{
-    return bpfa::pointView(m_phi, m_pi, m_gamma, m_gammaW);
-}
-
-void GibbsChain::sweep(std::int64_t iteration)
-{
-    m_iteration = iteration;
-    const DenseData& data = *m_data;
-    const std::int64_t n = std::int64_t(m_items.size());
-    const int K = m_K, D = m_D;
-
-    // 1. Local variables given the globals, warm-started from the current state.
-    {
-        const GlobalView v = view();
-        std::vector<Workspace> ws(kChunks);
-        forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
-            ws[c].resize(K, D);
-            for (std::int64_t j = begin; j < end; ++j) {
-                ws[c].gather(data, m_items[j], v);
-                ws[c].x = m_x.row(j).transpose();
-                for (int k = 0; k < K; ++k)
-                    ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
-                Rng rng = Rng::stream(m_seed, kStreamChainLocal, iteration, m_items[j]);
-                bpfa::gibbsLocal(ws[c], v, 1, 0, rng, true);
-                m_x.row(j) = ws[c].x.transpose();
-            }
-        });
-    }
-
-    // Active features of every item (x_ik ≠ 0) in compressed rows.
-    std::vector<std::int64_t> start(n + 1, 0);
-    std::vector<int> activeK;
-    std::vector<double> activeX;
-    activeK.reserve(std::size_t(n) * 8);
-    activeX.reserve(std::size_t(n) * 8);
-    Eigen::VectorXd counts = Eigen::VectorXd::Zero(K);
-    double sumX2 = 0.0;
-    for (std::int64_t j = 0; j < n; ++j) {
-        for (int k = 0; k < K; ++k) {
-            const double x = m_x(j, k);
-            if (x != 0.0) {
-                activeK.push_back(k);
-                activeX.push_back(x);
-                counts[k] += 1.0;
-                sumX2 += x * x;
-            }
-        }
-        start[j + 1] = std::int64_t(activeK.size());
-    }
-
-    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, iteration, 0);
-
-    // 2. π_k | z ~ Beta(a/K + n_k, b(K−1)/K + n − n_k).
-    const bpfa::Globals prior = bpfa::priorGlobals(m_prior, K, D);
-    for (int k = 0; k < K; ++k)
-        m_pi[k] = std::clamp(rng.beta(prior.a[k] + counts[k], prior.b[k] + double(n) - counts[k]),
-                             1e-12, 1.0 - 1e-12);
-
-    // 3. Φ column by column: φ_{·d} | rest ~ N(P⁻¹ γ t, P⁻¹), P = D I + γ Σ_i m_id x_i x_iᵀ.
-    //    Each dimension is one independent block, computed whole by one thread.
-    const double gamma = m_gamma;
-#pragma omp parallel
-    {
-        Eigen::MatrixXd S(K, K);
-        Eigen::VectorXd t(K), eps(K);
-#pragma omp for schedule(dynamic, 1)
-        for (int d = 0; d < D; ++d) {
-            S.setZero();
-            t.setZero();
-            for (std::int64_t j = 0; j < n; ++j) {
-                const std::int64_t i = m_items[j];
-                if (!data.observed(i, d))
-                    continue;
-                const double y = data.values(i, d);
-                for (std::int64_t p = start[j]; p < start[j + 1]; ++p) {
-                    const int a = activeK[p];
-                    const double xa = activeX[p];
-                    t[a] += xa * y;
-                    for (std::int64_t q = start[j]; q < start[j + 1]; ++q)
-                        S(a, activeK[q]) += xa * activeX[q];
-                }
-            }
-            S *= gamma;
-            S.diagonal().array() += double(D);
-            Eigen::LLT<Eigen::MatrixXd> llt(S);
-            const Eigen::VectorXd mean = llt.solve(gamma * t);
-            Rng r = Rng::stream(m_seed, kStreamChainGlobal, iteration, 1000 + d);
-            for (int k = 0; k < K; ++k)
-                eps[k] = r.normal();
-            const Eigen::VectorXd u = llt.matrixU().solve(eps); // Uᵀ U = P, u ~ N(0, P⁻¹)
-            m_phi.col(d) = mean + u;
-        }
-    }
-
-    // 4. γ_obs | rest ~ Gamma(c' + Σ D_i / 2, d' + Σ ‖y_i − x_i Φ‖² / 2) over observed entries.
-    std::vector<double> chunkR2(kChunks, 0.0), chunkObs(kChunks, 0.0);
-    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
-        double r2 = 0.0, obs = 0.0;
-        for (std::int64_t j = begin; j < end; ++j) {
-            const std::int64_t i = m_items[j];
-            for (int d = 0; d < D; ++d) {
-                if (!data.observed(i, d))
-                    continue;
-                double pred = 0.0;
-                for (std::int64_t p = start[j]; p < start[j + 1]; ++p)
-                    pred += activeX[p] * m_phi(activeK[p], d);
-                const double res = data.values(i, d) - pred;
-                r2 += res * res;
-                obs += 1.0;
-            }
-        }
-        chunkR2[c] = r2;
-        chunkObs[c] = obs;
-    });
-    const double r2 = std::accumulate(chunkR2.begin(), chunkR2.end(), 0.0);
-    const double obs = std::accumulate(chunkObs.begin(), chunkObs.end(), 0.0);
-    m_gamma = rng.gamma(m_prior.c + 0.5 * obs, m_prior.d + 0.5 * r2);
-
-    // 5. γ_w | w ~ Gamma(e' + nK/2, f' + ‖w‖²/2). The weights of inactive features are
-    //    N(0, 1/γ_w) draws never stored; their sum of squares is drawn directly:
-    //    Σ w² over n0 of them ~ Gamma(n0/2, γ_w/2).
-    const double n0 = double(n) * K - double(activeK.size());
-    const double inactiveW2 = n0 > 0 ? rng.gamma(0.5 * n0, 0.5 * m_gammaW) : 0.0;
-    m_gammaW = rng.gamma(m_prior.e + 0.5 * double(n) * K, m_prior.f + 0.5 * (sumX2 + inactiveW2));
-}
-
-void GibbsChain::visitState(StateArchive& a)
-{
-    a.field("x", m_x);
-    a.field("phi", m_phi);
-    a.field("pi", m_pi);
-    a.field("gamma", m_gamma);
-    a.field("gamma_w", m_gammaW);
-    a.field("iteration", m_iteration); // keys toGlobals' streams
-}
-
-Globals GibbsChain::toGlobals(std::int64_t totalItems) const
-{
-    const GlobalView v = view();
-    const std::int64_t n = std::int64_t(m_items.size());
-    std::vector<Workspace> ws(kChunks);
-    std::vector<Stats> stats(kChunks);
-    forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
-        ws[c].resize(m_K, m_D);
-        stats[c].resize(m_K, m_D);
-        for (std::int64_t j = begin; j < end; ++j) {
-            ws[c].gather(*m_data, m_items[j], v);
-            ws[c].x = m_x.row(j).transpose();
-            for (int k = 0; k < m_K; ++k)
-                ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
-            Rng rng = Rng::stream(m_seed, kStreamInit, m_iteration, m_items[j]);
-            bpfa::gibbsLocal(ws[c], v, 0, 1, rng, true);
-            stats[c].add(ws[c]);
-        }
-    });
-    Stats total;
-    total.resize(m_K, m_D);
-    for (const Stats& s : stats)
-        if (s.zSum.size() > 0)
-            total.add(s);
-    return bpfa::globalTarget(m_prior, total, v,
-                              double(totalItems) / double(std::max<std::int64_t>(n, 1)), m_K, m_D);
-}
 
 // ---------------------------------------------------------------------------------------------
 // BpfaTrainer
@@ -275,44 +74,131 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     for (auto& s : m_chunks->stats)
         s.resize(m_K, m_D);
 
-    // Items scored at each snapshot: a seeded subset of those with held-out entries.
+    if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
+        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+        for (std::int64_t j = 0; j < N; ++j)
+            all[std::size_t(j)] = m_data->trainingRow(j);
+        m_chain = std::make_unique<GibbsChain>(m_data, std::move(all), m_K, o.prior, m_seed);
+    }
+    // Read in parts, the ranks must take part: later, once the communicator is set.
+    if (!m_data->heldRows)
+        prepare(true);
+}
+
+void BpfaTrainer::prepare(bool initialise)
+{
+    if (m_prepared)
+        return;
+    m_prepared = true;
+    pickEvalItems();
+    if (initialise)
+        initialiseGlobals();
+}
+
+void BpfaTrainer::pickEvalItems()
+{
+    // Items scored at each snapshot: a seeded subset of those with held-out entries, drawn by
+    // position among every row's candidates. Read in parts, each rank lists its own rows' and
+    // learns how many the ranks before it have; it keeps the drawn positions among its own.
+    const std::int64_t first = m_data->heldRows ? m_data->heldRows->begin : 0;
+    const std::int64_t held = m_data->values.rows();
     std::vector<std::int64_t> candidates;
-    for (std::int64_t i = 0; i < m_data->rows(); ++i)
+    for (std::int64_t i = first; i < first + held; ++i)
         if (hasHeldOut(*m_data, i))
             candidates.push_back(i);
     m_heldOutEntries = double((m_data->roles.array() == std::uint8_t(EntryRole::HeldOut)).count());
-    {
-        Rng rng = Rng::stream(m_seed, kStreamEvalPick);
-        const std::size_t take =
-            std::min<std::size_t>(candidates.size(), std::size_t(std::max(o.evalItems, 0)));
-        for (std::size_t j = 0; j < take; ++j)
-            std::swap(candidates[j], candidates[j + rng.below(candidates.size() - j)]);
-        candidates.resize(take);
-        std::sort(candidates.begin(), candidates.end());
-        m_evalItems = std::move(candidates);
+    std::int64_t before = 0, total = std::int64_t(candidates.size());
+    if (m_data->heldRows) {
+        Communicator& ranks = communicator();
+        std::vector<double> counts(std::size_t(ranks.size()) + 1, 0.0);
+        counts[std::size_t(ranks.rank())] = double(candidates.size());
+        counts.back() = m_heldOutEntries;
+        ranks.sum(counts);
+        total = 0;
+        for (int q = 0; q < ranks.size(); ++q) {
+            if (q < ranks.rank())
+                before += std::int64_t(counts[std::size_t(q)]);
+            total += std::int64_t(counts[std::size_t(q)]);
+        }
+        m_heldOutEntries = counts.back();
     }
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(total));
+    std::iota(positions.begin(), positions.end(), std::int64_t(0));
+    Rng rng = Rng::stream(m_seed, kStreamEvalPick);
+    const std::size_t take =
+        std::min<std::size_t>(positions.size(), std::size_t(std::max(m_options.evalItems, 0)));
+    for (std::size_t j = 0; j < take; ++j)
+        std::swap(positions[j], positions[j + rng.below(positions.size() - j)]);
+    m_evalCount = std::int64_t(take);
+    m_evalItems.clear();
+    for (std::size_t j = 0; j < take; ++j)
+        if (const std::int64_t p = positions[j] - before;
+            p >= 0 && p < std::int64_t(candidates.size()))
+            m_evalItems.push_back(candidates[std::size_t(p)]);
+    std::sort(m_evalItems.begin(), m_evalItems.end());
+}
 
-    std::vector<std::int64_t> all(static_cast<std::size_t>(N));
-    for (std::int64_t j = 0; j < N; ++j)
-        all[std::size_t(j)] = m_data->trainingRow(j);
+DenseDataPtr BpfaTrainer::gatherRows(const std::vector<std::int64_t>& rows)
+{
+    // Each rank fills the rows it holds (values, then roles) and the sum over the ranks fills
+    // every one: x + 0 = x exactly, so the gathered rows are the held ones to the bit.
+    const std::int64_t n = std::int64_t(rows.size());
+    const Shard held = *m_data->heldRows;
+    std::vector<double> buffer(2 * std::size_t(n) * std::size_t(m_D), 0.0);
+    for (std::int64_t j = 0; j < n; ++j)
+        if (held.contains(rows[std::size_t(j)]))
+            for (int d = 0; d < m_D; ++d) {
+                buffer[std::size_t(j * m_D + d)] = m_data->value(rows[std::size_t(j)], d);
+                buffer[std::size_t((n + j) * m_D + d)] = m_data->role(rows[std::size_t(j)], d);
+            }
+    communicator().sum(buffer);
+    auto out = std::make_shared<DenseData>();
+    out->source = m_data->source;
+    out->columnNames = m_data->columnNames;
+    out->values.resize(n, m_D);
+    out->roles.resize(n, m_D);
+    for (std::int64_t j = 0; j < n; ++j)
+        for (int d = 0; d < m_D; ++d) {
+            out->values(j, d) = float(buffer[std::size_t(j * m_D + d)]);
+            out->roles(j, d) = std::uint8_t(buffer[std::size_t((n + j) * m_D + d)]);
+        }
+    return out;
+}
+
+void BpfaTrainer::initialiseGlobals()
+{
+    const BpfaOptions& o = m_options;
+    const std::int64_t N = m_data->trainingRowCount();
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
-        m_chain = std::make_unique<GibbsChain>(m_data, std::move(all), m_K, o.prior, m_seed);
         m_globals = bpfa::priorGlobals(o.prior, m_K, m_D);
         return;
     }
-
     if (o.init == "gibbs") {
         // The paper's "Gibbs initialisation": a short batch Gibbs run on a random subset.
+        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+        for (std::int64_t j = 0; j < N; ++j)
+            all[std::size_t(j)] = m_data->trainingRow(j);
         Rng rng = Rng::stream(m_seed, kStreamInit, 0, 0);
         const std::size_t take =
             std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
         for (std::size_t j = 0; j < take; ++j)
             std::swap(all[j], all[j + rng.below(all.size() - j)]);
         all.resize(take);
-        GibbsChain chain(m_data, std::move(all), m_K, o.prior, m_seed ^ 0x696e6974ULL);
+        std::unique_ptr<GibbsChain> chain;
+        if (m_data->heldRows) {
+            // Read in parts: the subset's rows gathered from the ranks, in the chain's order,
+            // their streams keyed by their rows in the whole data set.
+            std::vector<std::int64_t> local(take);
+            std::iota(local.begin(), local.end(), std::int64_t(0));
+            chain = std::make_unique<GibbsChain>(gatherRows(all), std::move(local), m_K, o.prior,
+                                                 m_seed ^ 0x696e6974ULL, std::move(all));
+        } else {
+            chain = std::make_unique<GibbsChain>(m_data, std::move(all), m_K, o.prior,
+                                                 m_seed ^ 0x696e6974ULL);
+        }
         for (int s = 1; s <= o.initSweeps; ++s)
-            chain.sweep(s);
-        m_globals = chain.toGlobals(N);
+            chain->sweep(s);
+        m_globals = chain->toGlobals(N);
     } else {
         // Random initialisation: loadings drawn from their prior and held tightly there,
         // every feature equally likely, unit noise and weight precisions.
@@ -451,6 +337,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
 
 StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
 {
+    prepare(true);
     m_statistic.clear();
     m_lastStep = t;
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
@@ -463,13 +350,14 @@ StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
     const bool warm = m_stepSizer.needsWarmUp();
     const std::uint64_t streamStep =
         warm ? (std::uint64_t(1) << 62) + std::uint64_t(++m_warmUps) : std::uint64_t(t);
-    // The sampler draws positions among the training rows; this rank takes those in its shard.
+    // The sampler draws positions among the training rows (the same on every rank); this rank
+    // takes those whose rows it owns.
     const std::vector<std::int64_t>& drawn = m_sampler->next();
-    const Shard shard = communicator().shardOf(m_data->trainingRowCount());
+    const Shard owned = ownedRows();
     m_batchRows.clear();
     for (std::int64_t position : drawn)
-        if (shard.contains(position))
-            m_batchRows.push_back(m_data->trainingRow(position));
+        if (const std::int64_t row = m_data->trainingRow(position); owned.contains(row))
+            m_batchRows.push_back(row);
     if (structured()) {
         Rng rng = Rng::stream(m_seed, kStreamGlobal, streamStep);
         m_view = bpfa::sampleView(m_globals, rng);
@@ -514,6 +402,9 @@ double BpfaTrainer::globalUpdate(std::int64_t t)
 
 void BpfaTrainer::visitState(StateArchive& a)
 {
+    // Read in parts, the first step or evaluation (collective) has prepared the trainer before
+    // any checkpoint is written; a loaded state replaces the initial globals.
+    prepare(!a.loading());
     if (m_chain) {
         // Batch Gibbs: the chain is the state; the globals stay at the prior, the sampler unused.
         a.field("chain", *m_chain);
@@ -628,6 +519,7 @@ std::shared_ptr<Preview> BpfaTrainer::makePreview(std::optional<Eigen::ArrayXXf>
 
 Evaluation BpfaTrainer::evaluate(bool full)
 {
+    prepare(true);
     const DenseData& data = *m_data;
     // Streams keyed by the step evaluated, not by how many evaluations came before: a run
     // with a step budget scores the same whatever its snapshot cadence.
@@ -647,10 +539,9 @@ Evaluation BpfaTrainer::evaluate(bool full)
         }
     }
 
-    // On several ranks each scores its share of the items; the sums are then summed.
-    const std::int64_t n = std::int64_t(m_evalItems.size());
-    const std::vector<std::int64_t> items =
-        communicator().mine(m_evalItems, communicator().shardOf(data.rows()));
+    // On several ranks each scores the items of its rows; the sums are then summed.
+    const std::int64_t n = m_evalCount;
+    const std::vector<std::int64_t> items = communicator().mine(m_evalItems, ownedRows());
     std::vector<double> cElbo(kChunks, 0.0), cLl(kChunks, 0.0), cSse(kChunks, 0.0),
         cCount(kChunks, 0.0), cActive(kChunks, 0.0);
     forChunks(std::int64_t(items.size()), [&](int c, std::int64_t begin, std::int64_t end) {
@@ -697,7 +588,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
                         if (ws.ex[k] != 0.0)
                             mean += ws.ex[k] * vm.phi(k, d);
                     }
-                    const double res = double(data.values(i, d)) - pred;
+                    const double res = double(data.value(i, d)) - pred;
                     l += 0.5 * (vm.logGamma - kLog2Pi) - 0.5 * vm.gamma * res * res;
                     predMean[d] += mean / M;
                 }
@@ -711,7 +602,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
                 s += std::exp(l - mx);
             llSum += mx + std::log(s / M);
             for (int d : held) {
-                const double res = double(data.values(i, d)) - predMean[d];
+                const double res = double(data.value(i, d)) - predMean[d];
                 sse += res * res;
             }
             count += double(held.size());

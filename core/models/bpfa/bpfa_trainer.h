@@ -3,6 +3,12 @@
 // algorithms of paper 000 (Algorithm 1 with the global updates of eq. 7) or by the
 // uncollapsed batch Gibbs sampler.
 //
+// On several ranks the SVI algorithms process, of each minibatch (the same on every rank) and of
+// the items scored at each snapshot, the rows their rank owns (Communicator::ownedRows): the
+// rows it holds when the data were read in parts (DenseData::heldRows), else its shard of the
+// rows. Read in parts, the Gibbs initialisation gathers its subset's rows from the ranks that
+// hold them, so that every rank runs the chain the whole data set gives.
+//
 // Threading: driven by one thread; step() and evaluate() use OpenMP across the minibatch.
 // Work is split into a fixed number of chunks reduced in a fixed order and every item draws
 // from its own (seed, step, item) stream, so results do not depend on the thread count.
@@ -17,6 +23,23 @@
 #include <vector>
 
 namespace svi {
+
+namespace bpfa {
+// Stream ids (the first id of Rng::stream) of the trainer and its Gibbs chains, so that no two
+// uses share random numbers.
+enum StreamId : std::uint64_t {
+    kStreamLocal = 1,
+    kStreamGlobal,
+    kStreamEval,
+    kStreamEvalView,
+    kStreamFull,
+    kStreamInit,
+    kStreamChainLocal,
+    kStreamChainGlobal,
+    kStreamSampler,
+    kStreamEvalPick,
+};
+} // namespace bpfa
 
 // The settings of every BPFA algorithm. The defaults and ranges are those declared by params
 // (bpfa_registry.cpp), the only place that states them.
@@ -63,8 +86,11 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
 class GibbsChain
 {
 public:
+    // `items` are rows of `data`; `keys` (empty: the items themselves) key their random streams,
+    // so that a chain over rows gathered from several ranks into a data set of their own draws
+    // what the chain over the same rows of the whole data set draws.
     GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K, const bpfa::Prior& prior,
-               std::uint64_t seed);
+               std::uint64_t seed, std::vector<std::int64_t> keys = {});
     // One scan: every item's local variables, then π, Φ (jointly per dimension), γ_obs, γ_w.
     void sweep(std::int64_t iteration);
     const bpfa::MatrixRD& phi() const { return m_phi; }
@@ -80,7 +106,7 @@ public:
 
 private:
     DenseDataPtr m_data;
-    std::vector<std::int64_t> m_items;
+    std::vector<std::int64_t> m_items, m_keys;
     int m_K, m_D;
     bpfa::Prior m_prior;
     std::uint64_t m_seed;
@@ -131,6 +157,19 @@ protected:
     void warmUp() override;
 
 private:
+    // What needs the data of every rank when the data were read in parts (the items scored at
+    // each snapshot, the initial globals): done at construction when the data were read whole,
+    // else collectively at the first step, evaluation or checkpoint (a checkpoint being loaded
+    // replaces the initial globals: then they are not made). The first step's clock then
+    // includes the Gibbs initialisation, which a whole reading does at construction.
+    void prepare(bool initialise);
+    void pickEvalItems();
+    void initialiseGlobals();
+    // The rows of the initialisation subset (rows of the data set, in the chain's order) as a
+    // data set of their own, gathered from the ranks that hold them.
+    DenseDataPtr gatherRows(const std::vector<std::int64_t>& rows);
+    // The rows this rank trains on and evaluates (Communicator::ownedRows).
+    Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     // λ̂ − λ of the summed statistics (λ̂ kept in m_target).
     Eigen::VectorXd summedGradient();
     struct Chunked;
@@ -155,8 +194,10 @@ private:
     StepSizer m_stepSizer;
     bpfa::Globals m_target; // λ̂ of the last minibatch
     std::unique_ptr<MinibatchSampler> m_sampler;
-    std::unique_ptr<GibbsChain> m_chain; // batch Gibbs only
-    std::vector<std::int64_t> m_evalItems;
+    std::unique_ptr<GibbsChain> m_chain;   // batch Gibbs only
+    std::vector<std::int64_t> m_evalItems; // those of the rows held here (all when read whole)
+    std::int64_t m_evalCount = 0;          // items scored at each snapshot, on every rank
+    bool m_prepared = false;
     std::vector<std::int64_t> m_batchRows; // a minibatch mapped to training rows (row splits)
     double m_heldOutEntries = 0;           // held-out entries in the whole data set
     std::int64_t m_lastStep = 0;           // the last step taken; keys the evaluation streams
