@@ -12,15 +12,6 @@
 namespace svi {
 namespace {
 
-bool gzipped(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    char magic[2] = {0, 0};
-    return f.open(QIODevice::ReadOnly) && f.read(magic, 2) == 2 &&
-           static_cast<unsigned char>(magic[0]) == 0x1f &&
-           static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
 // The LDA-C file and its vocabulary file ("" to find it beside) among `paths`, as loadCorpus
 // pairs them; false when `paths` are not one plain (not gzip'd) LDA-C file.
 bool plainLdac(const std::vector<std::string>& paths, const CorpusReadOptions& options,
@@ -38,7 +29,7 @@ bool plainLdac(const std::vector<std::string>& paths, const CorpusReadOptions& o
     } else {
         return false;
     }
-    if (corpusFormatOf(counts) != CorpusFormat::Ldac || gzipped(counts))
+    if (corpusFormatOf(counts) != CorpusFormat::Ldac || isGzipped(counts))
         return false;
     if (vocabulary.empty())
         vocabulary = findVocabulary(counts);
@@ -63,21 +54,6 @@ bool blank(std::string_view line)
     return std::all_of(line.begin(), line.end(), isBlank);
 }
 
-// Runs `task`; every rank throws the DataError of the lowest rank whose task threw one.
-template <typename Task> void together(Communicator& ranks, Task&& task)
-{
-    std::string error;
-    try {
-        task();
-    } catch (const DataError& e) {
-        error = e.what();
-        if (error.empty())
-            error = "a data error without a message";
-    }
-    if (const std::string first = ranks.firstMessage(error); !first.empty())
-        throw DataError(first);
-}
-
 } // namespace
 
 std::optional<CorpusPart> readCorpusPart(const std::vector<std::string>& paths,
@@ -92,7 +68,7 @@ std::optional<CorpusPart> readCorpusPart(const std::vector<std::string>& paths,
     Corpus& corpus = out.corpus;
     corpus.source = path;
     std::string bytes;
-    together(ranks, [&] {
+    failTogether(ranks, [&] {
         if (!vocabFile.empty())
             corpus.vocabulary = readVocabulary(vocabFile);
         bytes = readLineShard(QString::fromStdString(path), r, R);
@@ -120,7 +96,7 @@ std::optional<CorpusPart> readCorpusPart(const std::vector<std::string>& paths,
     SparseRows mine;
     LdacLines parser(path, vocabFile,
                      ldacVocabularyLimit(!vocabFile.empty(), corpus.vocabularySize()));
-    together(ranks, [&] {
+    failTogether(ranks, [&] {
         for (std::size_t i = 0; i < lines.size(); ++i)
             parser.parse(lines[i], firstLine + std::int64_t(i) + 1, mine);
     });

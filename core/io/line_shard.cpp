@@ -83,4 +83,13 @@ std::string readLineShard(const QString& path, int part, int parts, LineShard* w
     return bytes;
 }
 
+bool isGzipped(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    char magic[2] = {0, 0};
+    return f.open(QIODevice::ReadOnly) && f.read(magic, 2) == 2 &&
+           static_cast<unsigned char>(magic[0]) == 0x1f &&
+           static_cast<unsigned char>(magic[1]) == 0x8b;
+}
+
 } // namespace svi

@@ -10,6 +10,9 @@
 // Only a file that can be read from any offset splits: a compressed one (gzip) cannot, and is
 // refused with a DataError saying so; the caller then reads it whole. Reentrant; any thread.
 
+#include "core/base/communicator.h"
+#include "core/io/data_error.h"
+
 #include <QString>
 #include <cstdint>
 #include <string>
@@ -30,5 +33,26 @@ LineShard lineShard(const QString& path, int part, int parts);
 
 // The bytes of that part (its lines, with their ends of line). Throws as lineShard.
 std::string readLineShard(const QString& path, int part, int parts, LineShard* where = nullptr);
+
+// Whether the file `path` is gzip'd (its first two bytes; false when it cannot be read): a part
+// reader then lets the file be read whole.
+bool isGzipped(const std::string& path);
+
+// Runs `task` on every rank of `ranks` (collective); then every rank throws the DataError of the
+// lowest rank whose task threw one — the parts are in file order, so the first in the file — so
+// that all stop together, saying the same.
+template <typename Task> void failTogether(Communicator& ranks, Task&& task)
+{
+    std::string error;
+    try {
+        task();
+    } catch (const DataError& e) {
+        error = e.what();
+        if (error.empty())
+            error = "a data error without a message";
+    }
+    if (const std::string first = ranks.firstMessage(error); !first.empty())
+        throw DataError(first);
+}
 
 } // namespace svi

@@ -18,15 +18,6 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-bool gzipped(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    char magic[2] = {0, 0};
-    return f.open(QIODevice::ReadOnly) && f.read(magic, 2) == 2 &&
-           static_cast<unsigned char>(magic[0]) == 0x1f &&
-           static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
 // The lines of `bytes` (whole lines, the last maybe without its end), without their end of
 // line ("\n" or "\r\n"), as LineReader returns them.
 std::vector<std::string_view> linesOf(const std::string& bytes)
@@ -42,22 +33,6 @@ std::vector<std::string_view> linesOf(const std::string& bytes)
         start = end + 1;
     }
     return lines;
-}
-
-// Runs `task`; every rank throws the DataError of the lowest rank whose task threw one (the
-// parts are in file order, so that is the first in the file).
-template <typename Task> void together(Communicator& ranks, Task&& task)
-{
-    std::string error;
-    try {
-        task();
-    } catch (const DataError& e) {
-        error = e.what();
-        if (error.empty())
-            error = "a data error without a message";
-    }
-    if (const std::string first = ranks.firstMessage(error); !first.empty())
-        throw DataError(first);
 }
 
 // The ids every rank read, ascending and distinct.
@@ -114,12 +89,12 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
     if (file.empty() || !QFileInfo(QString::fromStdString(file)).isFile())
         return std::nullopt;
     const std::optional<RatingsFormat> format = ratingsFormatOf(file);
-    if (!format || gzipped(file))
+    if (!format || isGzipped(file))
         return std::nullopt;
     const int R = ranks.size(), r = ranks.rank();
 
     std::string bytes;
-    together(ranks, [&] { bytes = readLineShard(QString::fromStdString(file), r, R); });
+    failTogether(ranks, [&] { bytes = readLineShard(QString::fromStdString(file), r, R); });
     std::vector<std::string_view> lines = linesOf(bytes);
 
     // Where this part begins: the lines of the parts before, and whether any holds text (then
@@ -150,7 +125,7 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
     parser.startAfterText(afterText);
     std::vector<RatingLine> read;
     std::vector<std::int64_t> lineOf;
-    together(ranks, [&] {
+    failTogether(ranks, [&] {
         RatingLine x;
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const std::int64_t number = firstLine + std::int64_t(i) + 1;
@@ -235,7 +210,7 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
     if (const std::string first = ranks.earliestMessage(key, repeat); !first.empty())
         throw DataError(first);
 
-    together(ranks, [&] {
+    failTogether(ranks, [&] {
         const std::string titles = itemsPath.empty() ? findItemTitles(file, *format) : itemsPath;
         if (!titles.empty())
             setItemTitles(ratings, readItemTitles(titles));

@@ -12,15 +12,6 @@
 namespace svi {
 namespace {
 
-bool gzipped(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    char magic[2] = {0, 0};
-    return f.open(QIODevice::ReadOnly) && f.read(magic, 2) == 2 &&
-           static_cast<unsigned char>(magic[0]) == 0x1f &&
-           static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
 // Bytes [begin, end) of a file (whole lines: begin at a line start, end at one or at the end),
 // handed out in blocks of whole lines of about a megabyte, so that reading a part costs a block
 // of memory, not the part's size (a line longer than a block is handed whole).
@@ -205,7 +196,7 @@ std::optional<TableRead> readTablePart(const std::vector<std::string>& paths,
     if (allFcs)
         return fcsPart(paths, ranks);
     if (paths.size() != 1 || dataFileKind(paths.front()) != DataFileKind::Delimited ||
-        gzipped(paths.front()))
+        isGzipped(paths.front()))
         return std::nullopt;
     return delimitedPart(paths.front(), options, ranks);
 }

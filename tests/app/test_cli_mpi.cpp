@@ -117,6 +117,26 @@ void compareTraces(const QString& a, const QString& b)
     }
 }
 
+// The summary's data facts of a run folder (empty when unreadable).
+QJsonObject factsOf(const QString& dir)
+{
+    QFile f(dir + "/summary.json");
+    if (!f.open(QIODevice::ReadOnly))
+        return QJsonObject{};
+    return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
+}
+
+// Runs `args` on one rank into `one`, then on two ranks into `two`, which must read the data
+// in parts; both must succeed.
+void runOnOneAndInTwoParts(const QStringList& args, const QString& one, const QString& two)
+{
+    const auto a = runCli(args + out(one) + QStringList{"--quiet"});
+    QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+    const auto b = runMpi(2, args + out(two));
+    QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+    QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+}
+
 } // namespace
 
 // A ratings file in MovieLens' u.data layout (user, item, rating, time; tab-separated): 80
@@ -355,22 +375,14 @@ void TestCliMpi::eachRankReadsItsPartOfAnLdacCorpus()
                                   "--threads",
                                   "1"};
         const QString one = tmp.filePath(model + "-one"), two = tmp.filePath(model + "-two");
-        const auto a = runCli(args + out(one) + QStringList{"--quiet"});
-        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
-        const auto b = runMpi(2, args + out(two));
-        QVERIFY2(b.exitCode == 0, qPrintable(b.err));
-        QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+        runOnOneAndInTwoParts(args, one, two);
+        if (QTest::currentTestFailed())
+            return;
         compareTraces(one, two);
-        const auto facts = [](const QString& dir) {
-            QFile f(dir + "/summary.json");
-            if (!f.open(QIODevice::ReadOnly))
-                return QJsonObject{};
-            return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
-        };
-        QVERIFY(!facts(one).isEmpty());
+        QVERIFY(!factsOf(one).isEmpty());
         for (const char* key : {"documents", "vocabulary", "tokens", "test_documents"})
-            QVERIFY2(facts(one).value(key) == facts(two).value(key) &&
-                         facts(one).value(key).toDouble() > 0,
+            QVERIFY2(factsOf(one).value(key) == factsOf(two).value(key) &&
+                         factsOf(one).value(key).toDouble() > 0,
                      key);
     }
 }
@@ -453,11 +465,9 @@ void TestCliMpi::eachRankReadsItsPartOfARatingsFile()
                               "--threads",
                               "1"};
     const QString one = tmp.filePath("one"), two = tmp.filePath("two");
-    const auto a = runCli(args + out(one) + QStringList{"--quiet"});
-    QVERIFY2(a.exitCode == 0, qPrintable(a.err));
-    const auto b = runMpi(2, args + out(two));
-    QVERIFY2(b.exitCode == 0, qPrintable(b.err));
-    QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+    runOnOneAndInTwoParts(args, one, two);
+    if (QTest::currentTestFailed())
+        return;
     compareTraces(one, two);
     // Every user's recommendations leave out the items they rated in training, whichever rank
     // holds their rows: the same lists (user, rank, item, held out) and scores as one rank's.
@@ -481,16 +491,10 @@ void TestCliMpi::eachRankReadsItsPartOfARatingsFile()
                              1e-5 * std::abs(w[c].toDouble()),
                          wholeLists[i].constData());
     }
-    const auto facts = [](const QString& dir) {
-        QFile f(dir + "/summary.json");
-        if (!f.open(QIODevice::ReadOnly))
-            return QJsonObject{};
-        return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
-    };
-    QVERIFY(!facts(one).isEmpty());
-    QCOMPARE(facts(two), facts(one));
+    QVERIFY(!factsOf(one).isEmpty());
+    QCOMPARE(factsOf(two), factsOf(one));
     for (const char* key : {"users", "items", "train", "test"})
-        QVERIFY2(facts(one).value(key).toDouble() > 0, key);
+        QVERIFY2(factsOf(one).value(key).toDouble() > 0, key);
 
     QProcess gzip;
     gzip.setStandardOutputFile(ratings + ".gz");
@@ -502,7 +506,7 @@ void TestCliMpi::eachRankReadsItsPartOfARatingsFile()
     const auto c = runMpi(2, wholeArgs + out(whole));
     QVERIFY2(c.exitCode == 0 && !c.err.contains("read in 2 parts"), qPrintable(c.err));
     compareTraces(whole, two);
-    QCOMPARE(facts(whole), facts(one));
+    QCOMPARE(factsOf(whole), factsOf(one));
 }
 
 // svi compare shares one reading of the data among its runs: with GMF among them (its item
@@ -572,28 +576,20 @@ void TestCliMpi::eachRankReadsItsPartOfATable()
                               "10",           "--threads",   "1"};
     const QString one = tmp.filePath("one"), parts = tmp.filePath("parts"),
                   whole = tmp.filePath("whole");
-    const auto a = runCli(args + out(one) + QStringList{"--quiet"});
-    QVERIFY2(a.exitCode == 0, qPrintable(a.err));
-    const auto b = runMpi(2, args + out(parts));
-    QVERIFY2(b.exitCode == 0, qPrintable(b.err));
-    QVERIFY2(b.err.contains("read in 2 parts"), qPrintable(b.err));
+    runOnOneAndInTwoParts(args, one, parts);
+    if (QTest::currentTestFailed())
+        return;
     // Rows tiled to their own number: the same table, read whole by every rank.
     const auto c = runMpi(2, args + out(whole) + QStringList{"--tile", "240"});
     QVERIFY2(c.exitCode == 0, qPrintable(c.err));
     QVERIFY2(!c.err.contains("read in 2 parts"), qPrintable(c.err));
     compareTraces(one, parts);
     compareTraces(whole, parts);
-    const auto facts = [](const QString& dir) {
-        QFile f(dir + "/summary.json");
-        if (!f.open(QIODevice::ReadOnly))
-            return QJsonObject{};
-        return QJsonDocument::fromJson(f.readAll()).object().value("facts").toObject();
-    };
-    QVERIFY(!facts(one).isEmpty());
-    QCOMPARE(facts(parts), facts(one));
-    QCOMPARE(facts(whole), facts(one));
+    QVERIFY(!factsOf(one).isEmpty());
+    QCOMPARE(factsOf(parts), factsOf(one));
+    QCOMPARE(factsOf(whole), factsOf(one));
     for (const char* key : {"rows", "channels", "training_rows", "heldout_entries"})
-        QVERIFY2(facts(one).value(key).toDouble() > 0, key);
+        QVERIFY2(factsOf(one).value(key).toDouble() > 0, key);
 }
 
 QTEST_GUILESS_MAIN(TestCliMpi)
