@@ -108,6 +108,8 @@ public:
             allGather(std::string(reinterpret_cast<const char*>(mine.data()), mine.size_bytes()));
         std::vector<T> out;
         for (const std::string& bytes : all) {
+            if (bytes.size() < sizeof(T))
+                continue; // nothing from that rank (memcpy may not be given a null vector's data)
             const std::size_t at = out.size();
             out.resize(at + bytes.size() / sizeof(T));
             std::memcpy(static_cast<void*>(out.data() + at), bytes.data(),
