@@ -6,9 +6,22 @@
 #include <QFile>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <cstdint>
+#include <string>
 
 namespace test_support {
+
+// Writes `bytes` as `name` in `dir` and returns its path; a test that cannot write stops.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
 
 // An LDA-C corpus of 60 documents over 30 words w0 … w29 in three planted groups (w0–w9,
 // w10–w19, w20–w29): document d draws its 40 tokens from group d mod 3 only. Fixed seed.

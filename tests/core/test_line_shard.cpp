@@ -5,6 +5,7 @@
 
 #include "core/io/data_error.h"
 #include "core/io/line_shard.h"
+#include "tests/data_writers.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -14,18 +15,9 @@
 #include <vector>
 
 using namespace svi;
+using ::test_support::writeFile;
 
 namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& bytes)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
 
 // The starts of the file's lines: 0 and every byte after a '\n' (the end excluded).
 std::vector<std::int64_t> lineStarts(const std::string& bytes)

@@ -13,6 +13,7 @@
 #include "core/io/table_file.h"
 #include "core/io/table_part.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "tests/data_writers.h"
 #include "threaded_communicator.h"
 
 #include <QFile>
@@ -27,18 +28,9 @@
 
 using namespace svi;
 using svi::test_support::ThreadedRanks;
+using ::test_support::writeFile;
 
 namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& bytes)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
 
 // `rows` data lines of 5 columns after two comment lines and the header; blank lines here and
 // there, missing cells ("", NA), quoted numbers, CRLF ends on some lines, every line ending with
