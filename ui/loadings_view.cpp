@@ -11,10 +11,10 @@
 namespace svi::ui {
 
 namespace {
-constexpr double kLeft = 118;  // room for "k  E[π] = 0.123"
-constexpr double kTop = 26;    // title
-constexpr double kBottom = 96; // rotated channel names
-constexpr double kRight = 70;  // colour bar
+constexpr double kLoadingsLeft = 118;  // room for "k  E[π] = 0.123"
+constexpr double kLoadingsTop = 26;    // title
+constexpr double kLoadingsBottom = 96; // rotated channel names
+constexpr double kLoadingsRight = 70;  // colour bar
 } // namespace
 
 QColor divergingColor(double t)
@@ -78,8 +78,9 @@ LoadingsView::Geometry LoadingsView::geometry(const QSizeF& size) const
     Geometry g;
     const int rows = std::max<int>(1, int(m_rows.size()));
     const int cols = std::max<int>(1, int(m_loadings.cols()));
-    g.grid = QRectF(kLeft, kTop, std::max(10.0, size.width() - kLeft - kRight),
-                    std::max(10.0, size.height() - kTop - kBottom));
+    g.grid = QRectF(kLoadingsLeft, kLoadingsTop,
+                    std::max(10.0, size.width() - kLoadingsLeft - kLoadingsRight),
+                    std::max(10.0, size.height() - kLoadingsTop - kLoadingsBottom));
     g.cellW = g.grid.width() / cols;
     g.cellH = g.grid.height() / rows;
     return g;
@@ -133,7 +134,7 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
-    p.drawText(QRectF(0, 2, size.width(), kTop - 4), Qt::AlignCenter, m_title);
+    p.drawText(QRectF(0, 2, size.width(), kLoadingsTop - 4), Qt::AlignCenter, m_title);
     p.setFont(font());
     if (m_rows.empty()) {
         p.drawText(QRectF(QPointF(0, 0), size), Qt::AlignCenter,
@@ -159,7 +160,7 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
     for (std::size_t r = 0; r < m_rows.size(); r += std::size_t(rowStep)) {
         const int k = m_rows[r];
         const double mid = g.grid.top() + (double(r) + 0.5) * g.cellH;
-        const QRectF box(0, mid - 0.5 * fm.height(), kLeft - 6, fm.height());
+        const QRectF box(0, mid - 0.5 * fm.height(), kLoadingsLeft - 6, fm.height());
         p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
                    QString("%1  %2 %3").arg(k + 1).arg(m_weightName).arg(m_weights[k], 0, 'f', 3));
     }
@@ -170,7 +171,8 @@ void LoadingsView::paint(QPainter& p, const QSizeF& size) const
         p.translate(g.grid.left() + (double(d) + 0.5) * g.cellW + fm.height() / 3,
                     g.grid.bottom() + 4);
         p.rotate(-60);
-        const QString name = fm.elidedText(m_channels.value(int(d)), Qt::ElideRight, kBottom * 1.1);
+        const QString name =
+            fm.elidedText(m_channels.value(int(d)), Qt::ElideRight, kLoadingsBottom * 1.1);
         p.drawText(QPointF(-fm.horizontalAdvance(name), 0), name);
         p.restore();
     }

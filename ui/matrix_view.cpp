@@ -9,12 +9,12 @@
 namespace svi::ui {
 
 namespace {
-constexpr double kTop = 26;      // title
-constexpr double kMargin = 8;    // around a grid without names
-constexpr double kLegend = 22;   // the legend line under the grid
-constexpr double kBar = 64;      // colour bar and its numbers
-constexpr double kMaxName = 110; // names are elided to this width
-constexpr double kMinNamePx = 9; // cells smaller than this get no names drawn
+constexpr double kMatrixTop = 26; // title
+constexpr double kMargin = 8;     // around a grid without names
+constexpr double kLegend = 22;    // the legend line under the grid
+constexpr double kBar = 64;       // colour bar and its numbers
+constexpr double kMaxName = 110;  // names are elided to this width
+constexpr double kMinNamePx = 9;  // cells smaller than this get no names drawn
 } // namespace
 
 QColor sequentialColor(double t)
@@ -141,8 +141,8 @@ QRectF MatrixView::grid(const QSizeF& size) const
     // Room for names only when there are names: a first guess at the cell size decides.
     double left = kMargin,
            bottom = kMargin + (m_legend.isEmpty() && m_swatches.empty() ? 0 : kLegend);
-    const double roughCell =
-        std::min((size.width() - left - right) / cols, (size.height() - kTop - bottom) / rows);
+    const double roughCell = std::min((size.width() - left - right) / cols,
+                                      (size.height() - kMatrixTop - bottom) / rows);
     if (roughCell >= kMinNamePx) {
         const QFontMetricsF fm(font());
         const auto widest = [&fm](const QStringList& names) {
@@ -157,10 +157,10 @@ QRectF MatrixView::grid(const QSizeF& size) const
             bottom += widest(m_columnLabels) * 0.87 + 4; // names rotated by 60°
     }
     const double w = std::max(10.0, size.width() - left - right);
-    const double h = std::max(10.0, size.height() - kTop - bottom);
+    const double h = std::max(10.0, size.height() - kMatrixTop - bottom);
     // Square cells: the matrix keeps its aspect.
     const double cell = std::min(w / cols, h / rows);
-    return {left, kTop, cell * cols, cell * rows};
+    return {left, kMatrixTop, cell * cols, cell * rows};
 }
 
 bool MatrixView::cellAt(const QPointF& pos, int* row, int* column) const
@@ -210,7 +210,7 @@ void MatrixView::paint(QPainter& p, const QSizeF& size) const
     bold.setBold(true);
     p.setFont(bold);
     const QFontMetricsF bfm(bold);
-    p.drawText(QRectF(0, 2, size.width(), kTop - 4), Qt::AlignCenter,
+    p.drawText(QRectF(0, 2, size.width(), kMatrixTop - 4), Qt::AlignCenter,
                bfm.elidedText(m_title, Qt::ElideRight, size.width() - 8));
     p.setFont(font());
     if (m_cells.isNull()) {

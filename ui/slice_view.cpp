@@ -12,10 +12,10 @@
 namespace svi::ui {
 
 namespace {
-constexpr double kLeft = 76;   // y tick labels and the label's name
-constexpr double kTop = 26;    // title
-constexpr double kBottom = 42; // x tick labels and the feature's name
-constexpr double kRight = 18;
+constexpr double kSliceLeft = 76;   // y tick labels and the label's name
+constexpr double kSliceTop = 26;    // title
+constexpr double kSliceBottom = 42; // x tick labels and the feature's name
+constexpr double kSliceRight = 18;
 constexpr double kPad = 0.04; // of each range, on each side
 constexpr double kDotRadius = 2.5;
 
@@ -127,8 +127,8 @@ void SliceView::setSlice(std::shared_ptr<const PredictionSlice> slice)
 
 QRectF SliceView::plotArea(const QSizeF& size) const
 {
-    return QRectF(kLeft, kTop, std::max(10.0, size.width() - kLeft - kRight),
-                  std::max(10.0, size.height() - kTop - kBottom));
+    return QRectF(kSliceLeft, kSliceTop, std::max(10.0, size.width() - kSliceLeft - kSliceRight),
+                  std::max(10.0, size.height() - kSliceTop - kSliceBottom));
 }
 
 QPointF SliceView::toPixel(const QRectF& area, double x, double y) const
@@ -216,7 +216,7 @@ void SliceView::paintAxes(QPainter& p, const QRectF& area) const
         p.setPen(grid);
         p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
         p.setPen(text);
-        p.drawText(QRectF(20, y - 8, kLeft - 26, 16), Qt::AlignRight | Qt::AlignVCenter,
+        p.drawText(QRectF(20, y - 8, kSliceLeft - 26, 16), Qt::AlignRight | Qt::AlignVCenter,
                    tickLabel(t, yStep));
     }
     p.setPen(QPen(text, 0.8));
@@ -278,12 +278,12 @@ void SliceView::paint(QPainter& p, const QSizeF& size, int hover) const
 {
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(6, 2, size.width() - 12, kTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(6, 2, size.width() - 12, kSliceTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(m_title, Qt::ElideRight, int(size.width() - 12)));
     const QRectF area = plotArea(size);
     if (!m_slice || !m_problem.isEmpty()) {
-        p.drawText(QRectF(12, kTop, std::max(10.0, size.width() - 24),
-                          std::max(10.0, size.height() - kTop - 12)),
+        p.drawText(QRectF(12, kSliceTop, std::max(10.0, size.width() - 24),
+                          std::max(10.0, size.height() - kSliceTop - 12)),
                    Qt::AlignCenter | Qt::TextWordWrap,
                    m_slice ? m_problem : tr("No predictive yet: start a run."));
         return;

@@ -18,10 +18,10 @@ namespace svi::ui {
 
 namespace {
 
-constexpr double kLeft = 34;   // row numbers
-constexpr double kTop = 6;     // room for the top label of the colour bar
-constexpr double kBottom = 22; // column numbers
-constexpr double kRight = 62;  // colour bar and its labels
+constexpr double kCorrelationsLeft = 34;   // row numbers
+constexpr double kCorrelationsTop = 6;     // room for the top label of the colour bar
+constexpr double kCorrelationsBottom = 22; // column numbers
+constexpr double kCorrelationsRight = 62;  // colour bar and its labels
 
 // r with two decimals and a true minus sign ("−0.41", "0.53"; signed: "+0.53").
 QString formatR(double r, bool sign = false)
@@ -80,8 +80,9 @@ void CorrelationHeatmap::setValues(const QStringList& labels, const QStringList&
 QRectF CorrelationHeatmap::grid(const QSizeF& size) const
 {
     const double side =
-        std::max(10.0, std::min(size.width() - kLeft - kRight, size.height() - kTop - kBottom));
-    return {kLeft, kTop, side, side};
+        std::max(10.0, std::min(size.width() - kCorrelationsLeft - kCorrelationsRight,
+                                size.height() - kCorrelationsTop - kCorrelationsBottom));
+    return {kCorrelationsLeft, kCorrelationsTop, side, side};
 }
 
 QRectF CorrelationHeatmap::cellRect(int row, int column, const QSizeF& size) const
@@ -184,7 +185,7 @@ void CorrelationHeatmap::paint(QPainter& p, const QSizeF& size) const
     const int colStep = std::max(1, int(std::ceil((widest + 4) / cell)));
     for (int i = 0; i < n; i += rowStep) {
         const double mid = g.top() + (i + 0.5) * cell;
-        p.drawText(QRectF(0, mid - fm.height() / 2, kLeft - 4, fm.height()),
+        p.drawText(QRectF(0, mid - fm.height() / 2, kCorrelationsLeft - 4, fm.height()),
                    Qt::AlignRight | Qt::AlignVCenter, m_labels.value(i));
     }
     for (int j = 0; j < n; j += colStep) {

@@ -12,10 +12,10 @@
 namespace svi::ui {
 
 namespace {
-constexpr double kLeft = 190;  // feature names
-constexpr double kTop = 26;    // title
-constexpr double kBottom = 34; // axis labels
-constexpr double kRight = 24;
+constexpr double kWeightsLeft = 190;  // feature names
+constexpr double kWeightsTop = 26;    // title
+constexpr double kWeightsBottom = 34; // axis labels
+constexpr double kWeightsRight = 24;
 } // namespace
 
 WeightsView::WeightsView(QWidget* parent) : QWidget(parent)
@@ -74,8 +74,9 @@ void WeightsView::setWeights(std::shared_ptr<const WeightSummary> weights)
 
 QRectF WeightsView::plotArea(const QSizeF& size) const
 {
-    return QRectF(kLeft, kTop, std::max(10.0, size.width() - kLeft - kRight),
-                  std::max(10.0, size.height() - kTop - kBottom));
+    return QRectF(kWeightsLeft, kWeightsTop,
+                  std::max(10.0, size.width() - kWeightsLeft - kWeightsRight),
+                  std::max(10.0, size.height() - kWeightsTop - kWeightsBottom));
 }
 
 int WeightsView::visibleRows(const QSizeF& size) const
@@ -98,7 +99,7 @@ void WeightsView::paint(QPainter& p, const QSizeF& size) const
 {
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(6, 2, size.width() - 12, kTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(6, 2, size.width() - 12, kWeightsTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
                m_title);
     const QRectF area = plotArea(size);
     if (!m_weights || m_rows.empty()) {
@@ -132,8 +133,9 @@ void WeightsView::paint(QPainter& p, const QSizeF& size) const
                                  ? QString::fromStdString(w.names[std::size_t(j)])
                                  : QString("x%1").arg(j + 1);
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(4, y - rowH / 2, kLeft - 10, rowH), Qt::AlignRight | Qt::AlignVCenter,
-                   p.fontMetrics().elidedText(name, Qt::ElideMiddle, int(kLeft - 14)));
+        p.drawText(QRectF(4, y - rowH / 2, kWeightsLeft - 10, rowH),
+                   Qt::AlignRight | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(name, Qt::ElideMiddle, int(kWeightsLeft - 14)));
         const double mean = w.mean[j];
         const double sd = j < w.sd.size() ? w.sd[j] : 0.0;
         if (!std::isfinite(mean))

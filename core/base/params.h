@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,7 +64,10 @@ struct ParamError
     std::string message;
 };
 
-// Declarations of the common kinds; `hi` may be std::numeric_limits<double>::max().
+// No upper bound, for a range's `hi`.
+inline constexpr double kHuge = std::numeric_limits<double>::max();
+
+// Declarations of the common kinds; `hi` may be kHuge.
 ParamSpec intParam(std::string key, std::string label, std::string help, double def, double lo,
                    double hi);
 ParamSpec realParam(std::string key, std::string label, std::string help, double def, double lo,

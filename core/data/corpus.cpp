@@ -1,5 +1,6 @@
 #include "core/data/corpus.h"
 
+#include "core/data/split_streams.h"
 #include "core/math/random.h"
 
 #include <algorithm>
@@ -10,19 +11,8 @@
 namespace svi {
 namespace {
 
-// Stream ids of Rng::stream(seed, id[, document]); the same ids as the table split, so one
-// seed means the same thing everywhere.
-constexpr std::uint64_t kSubsampleStream = 0x7375627361ULL; // "subsa"
-constexpr std::uint64_t kSplitStream = 0x73706c6974ULL;     // "split"
 // The choice of test documents (one stream), apart from the per-document token splits.
 constexpr std::uint64_t kChooseStream = 0x63686f6f7365ULL; // "choose"
-
-// The first `take` entries of `v` become a uniform random subset (partial Fisher–Yates).
-template <class T> void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
-{
-    for (std::size_t j = 0; j < take && j < v.size(); ++j)
-        std::swap(v[j], v[j + rng.below(v.size() - j)]);
-}
 
 std::string documentName(const Corpus& corpus, std::int64_t d)
 {
@@ -32,7 +22,7 @@ std::string documentName(const Corpus& corpus, std::int64_t d)
     return name;
 }
 
-[[noreturn]] void invalid(const std::string& what)
+[[noreturn]] void invalidCorpus(const std::string& what)
 {
     throw std::invalid_argument("makeCorpusData: " + what);
 }
@@ -125,12 +115,12 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
                             const CorpusPartInfo* part)
 {
     if (auto problem = o.validate())
-        invalid(*problem);
+        invalidCorpus(*problem);
     if (auto problem = corpusProblem(corpus))
-        invalid(*problem);
+        invalidCorpus(*problem);
     if (part && std::int64_t(part->tokens.size()) != corpus.documents())
-        invalid("a corpus part's tokens (" + std::to_string(part->tokens.size()) +
-                ") do not match its documents (" + std::to_string(corpus.documents()) + ")");
+        invalidCorpus("a corpus part's tokens (" + std::to_string(part->tokens.size()) +
+                      ") do not match its documents (" + std::to_string(corpus.documents()) + ")");
     const auto tokensOf = [&](std::int64_t d) {
         return part ? part->tokens[std::size_t(d)] : corpus.docs.rowTotal(d);
     };
@@ -138,8 +128,8 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
         part ? std::llround(std::accumulate(part->tokens.begin(), part->tokens.end(), 0.0))
              : corpus.stats().tokens;
     if (total == 0)
-        invalid("'" + corpus.source + "' has no words (" + std::to_string(corpus.documents()) +
-                " documents, 0 tokens)");
+        invalidCorpus("'" + corpus.source + "' has no words (" +
+                      std::to_string(corpus.documents()) + " documents, 0 tokens)");
 
     // Documents: a seeded subsample, kept in file order.
     std::vector<std::int64_t> docs(std::size_t(corpus.documents()));
@@ -164,15 +154,15 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
             eligible.push_back(i);
     }
     if (kept == 0.0)
-        invalid("max_documents = " + std::to_string(o.maxDocuments) + " drew " + std::to_string(N) +
-                " documents of '" + corpus.source + "' without any word");
+        invalidCorpus("max_documents = " + std::to_string(o.maxDocuments) + " drew " +
+                      std::to_string(N) + " documents of '" + corpus.source + "' without any word");
     std::size_t tests = 0;
     std::vector<std::int64_t> testRows;
     if (o.heldOut > 0.0) {
         tests = std::min(std::size_t(std::llround(o.heldOut * double(N))), eligible.size());
         if (std::int64_t(tests) >= N)
-            invalid("heldout = " + formatNumber(o.heldOut) + " leaves no training document of " +
-                    std::to_string(N));
+            invalidCorpus("heldout = " + formatNumber(o.heldOut) +
+                          " leaves no training document of " + std::to_string(N));
         Rng rng = Rng::stream(o.seed, kChooseStream);
         chooseFirst(eligible, tests, rng);
         testRows.assign(eligible.begin(), eligible.begin() + std::ptrdiff_t(tests));

@@ -1,5 +1,6 @@
 #include "core/data/graph.h"
 
+#include "core/data/split_streams.h"
 #include "core/math/random.h"
 
 #include <algorithm>
@@ -11,9 +12,8 @@
 namespace svi {
 namespace {
 
-// Stream ids of Rng::stream(seed, kSplitStream, kGraphStream): the "split" id the other data
-// kinds' splits use, so that one seed means the same thing everywhere, and "graph".
-constexpr std::uint64_t kSplitStream = 0x73706c6974ULL; // "split"
+// Stream ids of Rng::stream(seed, kSplitStream, kGraphStream): the "split" id every data kind's
+// split uses (split_streams.h), and "graph".
 constexpr std::uint64_t kGraphStream = 0x6772617068ULL; // "graph"
 
 std::string plural(std::int64_t n, const std::string& one, const std::string& many)

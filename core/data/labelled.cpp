@@ -1,5 +1,6 @@
 #include "core/data/labelled.h"
 
+#include "core/data/split_streams.h"
 #include "core/math/random.h"
 
 #include <algorithm>
@@ -9,18 +10,6 @@
 
 namespace svi {
 namespace {
-
-// Stream ids of Rng::stream(seed, id): the same ids as the table and corpus splits, so one
-// seed means the same thing everywhere.
-constexpr std::uint64_t kSubsampleStream = 0x7375627361ULL; // "subsa"
-constexpr std::uint64_t kSplitStream = 0x73706c6974ULL;     // "split"
-
-// The first `take` entries of `v` become a uniform random subset (partial Fisher–Yates).
-void chooseFirst(std::vector<std::int64_t>& v, std::size_t take, Rng& rng)
-{
-    for (std::size_t j = 0; j < take && j < v.size(); ++j)
-        std::swap(v[j], v[j + rng.below(v.size() - j)]);
-}
 
 // Mean and standard deviation (divided by n) of `rows` of column c; of the label when c < 0.
 struct Moments

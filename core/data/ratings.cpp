@@ -1,5 +1,6 @@
 #include "core/data/ratings.h"
 
+#include "core/data/split_streams.h"
 #include "core/math/random.h"
 
 #include <algorithm>
@@ -12,22 +13,10 @@
 namespace svi {
 namespace {
 
-// Stream id of Rng::stream(seed, id, user): the same "split" id as the corpus and table splits,
-// so one seed means the same thing everywhere.
-constexpr std::uint64_t kSplitStream = 0x73706c6974ULL; // "split"
-
 // Where each rating goes.
 enum class Part : std::uint8_t { Train, Test, Validation };
 
-// The first `take` entries of `v` become a uniform random subset, in the order drawn (partial
-// Fisher–Yates, as in corpus.cpp): the first k of them do not depend on `take` ≥ k.
-template <class T> void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
-{
-    for (std::size_t j = 0; j < take && j < v.size(); ++j)
-        std::swap(v[j], v[j + rng.below(v.size() - j)]);
-}
-
-[[noreturn]] void invalid(const std::string& what)
+[[noreturn]] void invalidRatings(const std::string& what)
 {
     throw std::invalid_argument("makeRatingsData: " + what);
 }
@@ -48,12 +37,12 @@ std::string where(const Ratings& r, std::size_t k)
 void checkIds(const std::vector<std::int64_t>& ids, const Ratings& r, const char* name)
 {
     if (ids.empty())
-        invalid(sourceName(r) + " has no " + name);
+        invalidRatings(sourceName(r) + " has no " + name);
     for (std::size_t i = 1; i < ids.size(); ++i)
         if (ids[i] <= ids[i - 1])
-            invalid(sourceName(r) + ": " + name + " are not strictly increasing (index " +
-                    std::to_string(i - 1) + " is " + std::to_string(ids[i - 1]) + ", index " +
-                    std::to_string(i) + " is " + std::to_string(ids[i]) + ")");
+            invalidRatings(sourceName(r) + ": " + name + " are not strictly increasing (index " +
+                           std::to_string(i - 1) + " is " + std::to_string(ids[i - 1]) +
+                           ", index " + std::to_string(i) + " is " + std::to_string(ids[i]) + ")");
 }
 
 } // namespace
@@ -110,10 +99,10 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
                              RatingsSplitStats* stats, const RatingsPartInfo* part)
 {
     if (auto problem = o.validate())
-        invalid(*problem);
+        invalidRatings(*problem);
     Communicator* const ranks = part ? part->ranks : nullptr;
     if (part && !ranks)
-        invalid("a part of the ratings without the ranks that read them");
+        invalidRatings("a part of the ratings without the ranks that read them");
     // Σ over the ranks of `values` (read in parts), in place.
     const auto sumOverRanks = [&](std::span<double> values) {
         if (ranks)
@@ -123,27 +112,28 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
     const auto agree = [&](double key, const std::string& problem) {
         const std::string first = ranks ? ranks->earliestMessage(key, problem) : problem;
         if (!first.empty())
-            invalid(first);
+            invalidRatings(first);
     };
     const std::vector<Rating>& entries = ratings.entries;
     double total = double(entries.size());
     sumOverRanks({&total, 1});
     if (total == 0.0)
-        invalid(sourceName(ratings) + " has no ratings");
+        invalidRatings(sourceName(ratings) + " has no ratings");
     if (entries.size() >= std::numeric_limits<std::uint32_t>::max())
-        invalid(sourceName(ratings) + " has " + std::to_string(entries.size()) +
-                " ratings, more than 2³² − 2");
+        invalidRatings(sourceName(ratings) + " has " + std::to_string(entries.size()) +
+                       " ratings, more than 2³² − 2");
     checkIds(ratings.userIds, ratings, "userIds");
     checkIds(ratings.itemIds, ratings, "itemIds");
     const std::int64_t U = ratings.users(), I = ratings.items();
     if (!ratings.itemTitles.empty() && std::int64_t(ratings.itemTitles.size()) != I)
-        invalid(sourceName(ratings) + " has " + std::to_string(ratings.itemTitles.size()) +
-                " item titles for " + std::to_string(I) + " items");
+        invalidRatings(sourceName(ratings) + " has " + std::to_string(ratings.itemTitles.size()) +
+                       " item titles for " + std::to_string(I) + " items");
 
     const Shard held = part ? part->held : Shard{0, U};
     if (held.begin < 0 || held.end > U || held.begin > held.end)
-        invalid("the part's users [" + std::to_string(held.begin) + ", " +
-                std::to_string(held.end) + ") are not among the " + std::to_string(U) + " users");
+        invalidRatings("the part's users [" + std::to_string(held.begin) + ", " +
+                       std::to_string(held.end) + ") are not among the " + std::to_string(U) +
+                       " users");
 
     // Check every rating and count each user's (for grouping them by user below).
     std::vector<std::uint32_t> userStart(std::size_t(U) + 1, 0);
@@ -234,9 +224,9 @@ CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,
         largest = *std::max_element(largests.begin(), largests.end());
     }
     if (kept == 0.0)
-        invalid(fieldError("binarize", formatNumber(o.binarize),
-                           "drops every rating of " + sourceName(ratings) + " (the largest is " +
-                               formatNumber(double(largest)) + ")"));
+        invalidRatings(fieldError("binarize", formatNumber(o.binarize),
+                                  "drops every rating of " + sourceName(ratings) +
+                                      " (the largest is " + formatNumber(double(largest)) + ")"));
 
     // The split, user by user from the user's own stream.
     std::vector<Part> assigned(item.size(), Part::Train);

@@ -1,5 +1,6 @@
 #include "core/data/table.h"
 
+#include "core/data/split_streams.h"
 #include "core/math/random.h"
 
 #include <algorithm>
@@ -17,22 +18,11 @@
 namespace svi {
 namespace {
 
-// Stream ids of Rng::stream(seed, id).
-constexpr std::uint64_t kSubsampleStream = 0x7375627361ULL; // "subsa"
-constexpr std::uint64_t kSplitStream = 0x73706c6974ULL;     // "split"
-
 std::string lower(std::string s)
 {
     for (char& c : s)
         c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-// The first `take` entries of `v` become a uniform random subset (partial Fisher–Yates).
-template <class T> void chooseFirst(std::vector<T>& v, std::size_t take, Rng& rng)
-{
-    for (std::size_t j = 0; j < take && j < v.size(); ++j)
-        std::swap(v[j], v[j + rng.below(v.size() - j)]);
 }
 
 // "170Yb_CD3" → "CD3"; a marker without such a prefix is returned unchanged.

@@ -8,8 +8,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 void checkSizes(const char* who, Eigen::Index x, Eigen::Index g, Eigen::Index earlier)
 {
     if (g != x || (earlier != 0 && earlier != g))

@@ -16,18 +16,10 @@
 namespace svi {
 namespace {
 
-// Shapes and rates are floored here: r(α) of a very negative α would otherwise reach 0, where
-// the gamma is no distribution (the paper's code floors them at 10⁻⁶).
-constexpr double kFloor = 1e-8;
 constexpr double kTiny = std::numeric_limits<double>::min();
 // Below this many variables a step's draws (about a microsecond each) are taken on the calling
 // thread: waking the team costs more than it saves, and far more on a loaded machine.
 constexpr Eigen::Index kParallelDraws = 2048;
-
-double positive(double theta)
-{
-    return std::max(softplus(theta), kFloor);
-}
 
 struct Draw
 {
@@ -57,13 +49,14 @@ void drawQ(SgvbMethod method, const Eigen::ArrayXd& theta, Eigen::Index n, std::
                     continue;
                 }
                 if (method == SgvbMethod::Gamma) {
-                    const GammaDraw g = gammaQuantileDraw(
-                        positive(theta[i]), positive(theta[n + i]), rng.uniformOpen());
+                    const GammaDraw g =
+                        gammaQuantileDraw(flooredSoftplus(theta[i]), flooredSoftplus(theta[n + i]),
+                                          rng.uniformOpen());
                     d.x[i] = g.x;
                     d.dLog[i] = g.dLogXdA;
                 } else {
                     const double eps = rng.normal();
-                    const double th = theta[i] + positive(theta[n + i]) * eps;
+                    const double th = theta[i] + flooredSoftplus(theta[n + i]) * eps;
                     d.aux[i] = eps;
                     d.dLog[i] = th;
                     d.x[i] = std::max(softplus(th), kTiny);
@@ -87,11 +80,11 @@ double entropyOf(SgvbMethod method, const Eigen::ArrayXd& theta, Eigen::Index n)
     double h = 0.0;
     if (method == SgvbMethod::Gamma)
         for (Eigen::Index i = 0; i < n; ++i)
-            h += gammaEntropy(positive(theta[i]), positive(theta[n + i]));
+            h += gammaEntropy(flooredSoftplus(theta[i]), flooredSoftplus(theta[n + i]));
     else if (method == SgvbMethod::Normal)
         for (Eigen::Index i = 0; i < n; ++i)
             h += 0.5 * std::log(2.0 * std::numbers::pi * std::numbers::e) +
-                 std::log(positive(theta[n + i]));
+                 std::log(flooredSoftplus(theta[n + i]));
     return h;
 }
 
@@ -207,7 +200,7 @@ double PositiveSgvb::ascend(double logF)
         }
         const double s1 = sigmoid(m_theta[i]), s2 = sigmoid(m_theta[n + i]);
         if (m_method == SgvbMethod::Gamma) {
-            const double a = positive(m_theta[i]), b = positive(m_theta[n + i]);
+            const double a = flooredSoftplus(m_theta[i]), b = flooredSoftplus(m_theta[n + i]);
             // x ∂L/∂x, L = log f (analytic entropy) or log f − log q (sampled).
             double xg = m_x[i] * gx;
             if (m_entropy == EntropyGradient::Sampled)
@@ -224,7 +217,7 @@ double PositiveSgvb::ascend(double logF)
             const double th = m_dLog[i];
             const double h = gx * sigmoid(th) + (1.0 - sigmoid(th));
             m_g[i] = h;
-            m_g[n + i] = (h * m_aux[i] + 1.0 / positive(m_theta[n + i])) * s2;
+            m_g[n + i] = (h * m_aux[i] + 1.0 / flooredSoftplus(m_theta[n + i])) * s2;
         }
     }
     m_optimizer.ascend(m_theta, m_g);
@@ -281,11 +274,11 @@ Eigen::ArrayXd PositiveSgvb::mean() const
     Eigen::ArrayXd m(n);
     if (m_method == SgvbMethod::Gamma) {
         for (Eigen::Index i = 0; i < n; ++i)
-            m[i] = positive(m_theta[i]) / positive(m_theta[n + i]);
+            m[i] = flooredSoftplus(m_theta[i]) / flooredSoftplus(m_theta[n + i]);
     } else if (m_method == SgvbMethod::Normal) {
         static const GaussHermite quadrature(20);
         for (Eigen::Index i = 0; i < n; ++i) {
-            const double sd = positive(m_theta[n + i]);
+            const double sd = flooredSoftplus(m_theta[n + i]);
             m[i] = quadrature.expect(m_theta[i], sd * sd, [](double t) { return softplus(t); });
         }
     } else {
@@ -299,14 +292,14 @@ Eigen::ArrayXd PositiveSgvb::shapes() const
 {
     if (m_method != SgvbMethod::Gamma)
         return {};
-    return m_theta.head(m_size).unaryExpr([](double t) { return positive(t); });
+    return m_theta.head(m_size).unaryExpr([](double t) { return flooredSoftplus(t); });
 }
 
 Eigen::ArrayXd PositiveSgvb::rates() const
 {
     if (m_method != SgvbMethod::Gamma)
         return {};
-    return m_theta.tail(m_size).unaryExpr([](double t) { return positive(t); });
+    return m_theta.tail(m_size).unaryExpr([](double t) { return flooredSoftplus(t); });
 }
 
 double PositiveSgvb::entropy() const

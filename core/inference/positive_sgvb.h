@@ -29,12 +29,23 @@
 
 #include "core/base/communicator.h"
 #include "core/inference/optimizers.h"
+#include "core/math/logistic.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 namespace svi {
+
+// r(θ) = softplus(θ) of a shape, a rate or a standard deviation, floored: r of a very negative θ
+// would otherwise reach 0, where the gamma is no distribution (the paper's code floors them at
+// 10⁻⁶).
+inline constexpr double kPositiveFloor = 1e-8;
+inline double flooredSoftplus(double theta)
+{
+    return std::max(softplus(theta), kPositiveFloor);
+}
 
 // A model over positive latent variables, as SGVB sees it.
 class PositiveModel

@@ -12,11 +12,6 @@ namespace {
 // Compressed bytes read per block.
 constexpr std::size_t kInputBlock = 256 * 1024;
 
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "': " + reason);
-}
-
 } // namespace
 
 ByteSource::ByteSource(std::string path)
@@ -24,11 +19,11 @@ ByteSource::ByteSource(std::string path)
 {
     const QFileInfo fi(m_file.fileName());
     if (!fi.exists())
-        fail(m_path, "file does not exist");
+        failFile(m_path, "file does not exist");
     if (fi.isDir())
-        fail(m_path, "is a folder, not a file");
+        failFile(m_path, "is a folder, not a file");
     if (!m_file.open(QIODevice::ReadOnly))
-        fail(m_path, m_file.errorString().toStdString());
+        failFile(m_path, m_file.errorString().toStdString());
     const QByteArray magic = m_file.peek(2);
     m_gzip = magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
              static_cast<unsigned char>(magic[1]) == 0x8b;
@@ -45,13 +40,13 @@ ByteSource::ByteSource(std::string path)
         const std::int64_t packed = m_sizeHint;
         m_sizeHint = isize >= packed ? std::min(isize, 1032 * packed) : 4 * packed;
         if (!m_file.seek(0))
-            fail(m_path, m_file.errorString().toStdString());
+            failFile(m_path, m_file.errorString().toStdString());
     }
     if (m_gzip) {
         m_in.resize(kInputBlock);
         // 15: the largest window, as gzip writes; +32: accept the gzip header.
         if (inflateInit2(&m_z, 15 + 32) != Z_OK)
-            fail(m_path, "zlib cannot be initialised (out of memory?)");
+            failFile(m_path, "zlib cannot be initialised (out of memory?)");
         m_zReady = true;
         m_inMember = true;
     }
@@ -84,7 +79,7 @@ std::size_t ByteSource::readRaw(char* out, std::size_t n)
 {
     const qint64 got = m_file.read(out, qint64(n));
     if (got < 0)
-        fail(m_path, m_file.errorString().toStdString());
+        failFile(m_path, m_file.errorString().toStdString());
     return std::size_t(got);
 }
 
@@ -116,13 +111,13 @@ std::size_t ByteSource::inflateInto(char* out, std::size_t n)
             m_inMember = true;
         }
         if (m_z.avail_in == 0) // and the file has ended inside a member
-            fail(m_path, "the gzip data end early (truncated file?)");
+            failFile(m_path, "the gzip data end early (truncated file?)");
         const int rc = inflate(&m_z, Z_NO_FLUSH);
         if (rc == Z_STREAM_END) {
             m_inMember = false;
         } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0)) {
             const std::string why = m_z.msg ? m_z.msg : "zlib error " + std::to_string(rc);
-            fail(m_path, "corrupt gzip data (" + why + ")");
+            failFile(m_path, "corrupt gzip data (" + why + ")");
         }
     }
     return wanted - m_z.avail_out;

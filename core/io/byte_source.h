@@ -60,6 +60,19 @@ inline bool isBlank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+// `s` without its leading and trailing blanks.
+inline std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && isBlank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isBlank(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// The UTF-8 byte-order mark some editors write at the start of a text file.
+inline constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
 // The fields of `line` separated by runs of blanks, into `out` (cleared first; its capacity is
 // kept, so a reader calling it per line allocates only while lines grow).
 void splitFields(std::string_view line, std::vector<std::string_view>& out);

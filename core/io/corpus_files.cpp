@@ -2,6 +2,7 @@
 
 #include "core/io/byte_source.h"
 #include "core/io/ldac_lines.h"
+#include "core/io/path_names.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
@@ -26,7 +27,8 @@ namespace {
 constexpr std::size_t kFoldersNamed = 12;
 
 // A whole number ≥ 0 written with digits only, at most `max`; otherwise the reason it is not.
-std::optional<std::string> parseWhole(std::string_view text, std::int64_t max, std::int64_t& value)
+std::optional<std::string> parseWholeUpTo(std::string_view text, std::int64_t max,
+                                          std::int64_t& value)
 {
     const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
                                                      [](char c) { return c >= '0' && c <= '9'; });
@@ -36,20 +38,6 @@ std::optional<std::string> parseWhole(std::string_view text, std::int64_t max, s
     if (r.ec == std::errc::result_out_of_range || value > max)
         return inQuotes(text) + " is too large (at most " + std::to_string(max) + ")";
     return std::nullopt;
-}
-
-QString qstr(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-// The file name in lower case without a final ".gz".
-QString plainName(const std::string& path)
-{
-    QString name = QFileInfo(qstr(path)).fileName().toLower();
-    if (name.endsWith(".gz"))
-        name.chop(3);
-    return name;
 }
 
 std::vector<std::string> numberedWords(std::int64_t n, std::int64_t first)
@@ -199,11 +187,6 @@ void checkOptions(const char* function, const CorpusReadOptions& options)
         throw std::invalid_argument(std::string(function) + ": " + *problem);
 }
 
-bool isDirectory(const std::string& path)
-{
-    return QFileInfo(qstr(path)).isDir();
-}
-
 } // namespace
 
 std::optional<std::string> CorpusReadOptions::validate() const
@@ -302,7 +285,7 @@ bool LdacLines::parse(std::string_view line, std::int64_t number, SparseRows& do
         failFile(path, "binary data, not LDA-C text");
     m_any = true;
     std::int64_t N = 0;
-    if (auto problem = parseWhole(fields[0], kMaxWordId, N))
+    if (auto problem = parseWholeUpTo(fields[0], kMaxWordId, N))
         failField(path, number, "field 1 (N, the number of id:count pairs)", *problem);
     std::vector<CountEntry>& row = m_row;
     row.clear();
@@ -313,9 +296,9 @@ bool LdacLines::parse(std::string_view line, std::int64_t number, SparseRows& do
         if (colon == std::string_view::npos || pair.find(':', colon + 1) != std::string_view::npos)
             failField(path, number, field, "expected id:count");
         std::int64_t id = 0, count = 0;
-        if (auto problem = parseWhole(pair.substr(0, colon), kMaxWordId, id))
+        if (auto problem = parseWholeUpTo(pair.substr(0, colon), kMaxWordId, id))
             failField(path, number, field, "word id " + *problem);
-        if (auto problem = parseWhole(pair.substr(colon + 1), kMaxCount, count))
+        if (auto problem = parseWholeUpTo(pair.substr(colon + 1), kMaxCount, count))
             failField(path, number, field, "count " + *problem);
         if (count < 1)
             failField(path, number, field, "count 0, but counts must be ≥ 1");
@@ -415,7 +398,7 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
             failLine(path, number,
                      std::to_string(fields.size()) + " fields, but the header line " +
                          std::string(headerNames[h]) + " holds one number");
-        if (auto problem = parseWhole(fields[0], headerMax[h], header[h]))
+        if (auto problem = parseWholeUpTo(fields[0], headerMax[h], header[h]))
             failField(path, number, std::string("field 1, ") + headerNames[h], *problem);
         headerLine[h] = number;
     }
@@ -472,8 +455,8 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
                          " fields, but an entry is 'docID wordID count'");
         std::int64_t v[3] = {0, 0, 0};
         for (int c = 0; c < 3; ++c) {
-            if (auto problem = parseWhole(fields[std::size_t(c)],
-                                          std::numeric_limits<std::int64_t>::max() / 2, v[c]))
+            if (auto problem = parseWholeUpTo(fields[std::size_t(c)],
+                                              std::numeric_limits<std::int64_t>::max() / 2, v[c]))
                 failField(path, number, columnNames[c], *problem);
             if (v[c] < 1 || v[c] > columnMax[c])
                 failField(path, number, columnNames[c],

@@ -20,7 +20,7 @@ namespace svi {
 namespace {
 
 // The HEADER is 6 bytes of version, 4 spaces and six 8-byte ASCII offsets.
-constexpr std::int64_t kHeaderBytes = 58;
+constexpr std::int64_t kFcsHeaderBytes = 58;
 // Some writers (FlowJo) put 99999999 rather than 0 in the HEADER for offsets that do not fit.
 constexpr std::int64_t kHeaderOverflow = 99999999;
 // $ENDDATA is often one byte past the data (an exclusive end); allow that much slack, no more.
@@ -396,18 +396,18 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     const std::int64_t fileSize = file.size();
 
     // --- HEADER ---
-    const std::string head = file.read(kHeaderBytes).toStdString();
+    const std::string head = file.read(kFcsHeaderBytes).toStdString();
     if (!head.starts_with("FCS"))
         ctx.fail("not an FCS file (it does not start with 'FCS')");
-    if (fileSize < kHeaderBytes)
+    if (fileSize < kFcsHeaderBytes)
         ctx.fail("the file has " + num(fileSize) + " bytes, but the FCS HEADER alone has " +
-                 num(kHeaderBytes) + " (truncated?)");
+                 num(kFcsHeaderBytes) + " (truncated?)");
     const FcsHeader h = parseHeader(ctx, head);
     out.header = h;
     out.version = h.version;
 
     // --- TEXT --- (always located by the HEADER: the standard keeps it below 99,999,999)
-    if (h.textBegin < kHeaderBytes || h.textEnd < h.textBegin)
+    if (h.textBegin < kFcsHeaderBytes || h.textEnd < h.textBegin)
         ctx.fail("the HEADER puts TEXT at bytes " + num(h.textBegin) + "–" + num(h.textEnd) +
                  ", but it must start at byte 58 or later and end after it begins");
     std::int64_t textEnd = h.textEnd;
@@ -463,7 +463,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
         const auto e = se ? parseInt(*se) : std::nullopt;
         if (b && e && *b > 0 && *e >= *b) {
             const std::string where = "supplemental TEXT at bytes " + num(*b) + "–" + num(*e);
-            if (*b < kHeaderBytes || *e >= fileSize) {
+            if (*b < kFcsHeaderBytes || *e >= fileSize) {
                 out.notes.push_back(where + " is not inside the file; ignored");
             } else {
                 const std::string stext = readAt(ctx, file, *b, *e - *b + 1, "supplemental TEXT");
@@ -603,7 +603,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     }
     const std::int64_t need = tot ? *tot * eventBytes : -1;
     auto fits = [&](const Segment& s) {
-        if (!s.set || s.begin < kHeaderBytes)
+        if (!s.set || s.begin < kFcsHeaderBytes)
             return false;
         if (!tot)
             return s.length() >= 0 && s.present(fileSize) > 0;
@@ -657,7 +657,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
         "$TOT = " + num(allEvents) + " events of " + num(eventBytes) + " bytes";
     if (!data.set)
         ctx.fail("no DATA offsets: the HEADER's are 0 and $BEGINDATA/$ENDDATA are missing");
-    if (data.begin < kHeaderBytes || data.end < data.begin)
+    if (data.begin < kFcsHeaderBytes || data.end < data.begin)
         ctx.fail("DATA segment at bytes " + range(data) + " is not a segment after the HEADER");
     const std::int64_t present = data.present(fileSize);
     if (present < allBytes) {

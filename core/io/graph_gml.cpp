@@ -12,8 +12,6 @@
 namespace svi {
 namespace {
 
-using graph_text::kBom;
-
 struct Token
 {
     enum Type {

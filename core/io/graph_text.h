@@ -16,17 +16,6 @@
 
 namespace svi::graph_text {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-inline std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && isBlank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isBlank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
 // '#' (and, for edge lists, '%': KONECT's headers) starts a comment line.
 inline bool isComment(std::string_view line, bool percentToo)
 {

@@ -13,24 +13,19 @@
 namespace svi {
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw DataError("cannot read '" + path + "': " + reason);
-}
-
 // Existence and emptiness first, so that the message is precise.
 void checkReadable(const std::string& path)
 {
     const QString qpath = QString::fromStdString(path);
     QFileInfo fi(qpath);
     if (!fi.exists())
-        fail(path, "file does not exist");
+        failFile(path, "file does not exist");
     if (fi.isDir())
-        fail(path, "is a folder, not a file");
+        failFile(path, "is a folder, not a file");
     if (!path.starts_with(":") && !fi.isReadable())
-        fail(path, "permission denied");
+        failFile(path, "permission denied");
     if (fi.size() == 0)
-        fail(path, "file is empty");
+        failFile(path, "file is empty");
 }
 
 QImage readImage(const std::string& path, QByteArray* format)
@@ -46,13 +41,14 @@ QImage readImage(const std::string& path, QByteArray* format)
     }
     reader.setAutoTransform(false);
     if (!reader.canRead())
-        fail(path, "not an image or unsupported format (" + reader.errorString().toStdString() +
-                       "; supported: png, jpeg, tiff, pgm, bmp)");
+        failFile(path, "not an image or unsupported format (" + reader.errorString().toStdString() +
+                           "; supported: png, jpeg, tiff, pgm, bmp)");
     if (format)
         *format = reader.format();
     QImage img = reader.read();
     if (img.isNull())
-        fail(path, "image is truncated or corrupt (" + reader.errorString().toStdString() + ")");
+        failFile(path,
+                 "image is truncated or corrupt (" + reader.errorString().toStdString() + ")");
     return img;
 }
 
@@ -136,7 +132,7 @@ DataInfo inspectFile(const std::string& path, int patch)
     const bool imageName = QImageReader::supportedImageFormats().contains(suffix) ||
                            suffix == "jpg" || suffix == "tif";
     if (!imageName && !QImageReader(QString::fromStdString(path)).canRead())
-        fail(path, "not a supported data file (images: png, jpg, tiff, pgm, bmp)");
+        failFile(path, "not a supported data file (images: png, jpg, tiff, pgm, bmp)");
     QByteArray format;
     const QImage img = readImage(path, &format);
     DataInfo info;

@@ -25,21 +25,21 @@ namespace {
 constexpr double kMaxValues = 1e8;
 constexpr std::int64_t kMaxFeatures = 10'000'000;
 
-enum class Cell { Number, Missing, Text };
+enum class FeatureCell { Number, Missing, Text };
 
 // A cell or token as a number: the whole text as from_chars reads it, a leading '+' allowed
 // ("+1"). Missing: empty, NA, N/A, or not finite (NaN, inf, beyond the range of doubles).
-Cell classify(std::string_view s, double& v)
+FeatureCell classifyFeature(std::string_view s, double& v)
 {
     if (s.empty() || s == "NA" || s == "N/A")
-        return Cell::Missing;
+        return FeatureCell::Missing;
     if (s.size() > 1 && s.front() == '+' && s[1] != '-' && s[1] != '+')
         s.remove_prefix(1);
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (r.ptr != s.data() + s.size() ||
         (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
-        return Cell::Text;
-    return r.ec == std::errc() && std::isfinite(v) ? Cell::Number : Cell::Missing;
+        return FeatureCell::Text;
+    return r.ec == std::errc() && std::isfinite(v) ? FeatureCell::Number : FeatureCell::Missing;
 }
 
 // Why a missing cell cannot be used.
@@ -154,7 +154,7 @@ private:
 
 // --- LIBSVM --------------------------------------------------------------------------------------
 
-struct SparseRows
+struct LibsvmRows
 {
     std::vector<std::int64_t> start = {0}; // per row, into index and value
     std::vector<std::int32_t> index;       // from 1
@@ -171,7 +171,7 @@ std::string pairField(std::size_t k, std::string_view text)
 // Reads one LIBSVM file into `rows` (appending), its labels into `labels`. `limit` > 0: the
 // highest index allowed, `limitWhy` saying where it comes from.
 void readLibsvm(const std::string& path, int file, std::int64_t limit, const std::string& limitWhy,
-                SparseRows& rows, Labels& labels, LabelledData& d)
+                LibsvmRows& rows, Labels& labels, LabelledData& d)
 {
     ByteSource source(path);
     LineReader reader(source);
@@ -183,13 +183,13 @@ void readLibsvm(const std::string& path, int file, std::int64_t limit, const std
         if (f.empty())
             continue;
         double v = 0;
-        switch (classify(f[0], v)) {
-        case Cell::Number:
+        switch (classifyFeature(f[0], v)) {
+        case FeatureCell::Number:
             labels.number(v, f[0]);
             break;
-        case Cell::Missing:
+        case FeatureCell::Missing:
             failField(path, number, "label", missingReason(f[0], "label"));
-        case Cell::Text:
+        case FeatureCell::Text:
             failField(path, number, "label", inQuotes(f[0]) + " is not a number");
         }
         std::int64_t last = 0;
@@ -218,12 +218,12 @@ void readLibsvm(const std::string& path, int file, std::int64_t limit, const std
                               groupedNumber(kMaxFeatures) +
                               ", the most features svi keeps (dense)");
             const std::string_view value = f[k].substr(colon + 1);
-            switch (classify(value, v)) {
-            case Cell::Number:
+            switch (classifyFeature(value, v)) {
+            case FeatureCell::Number:
                 break;
-            case Cell::Missing:
+            case FeatureCell::Missing:
                 failField(path, number, pairField(k, f[k]), missingReason(value, "value"));
-            case Cell::Text:
+            case FeatureCell::Text:
                 failField(path, number, pairField(k, f[k]),
                           "the value " + inQuotes(value) + " is not a number");
             }
@@ -242,7 +242,7 @@ void readLibsvm(const std::string& path, int file, std::int64_t limit, const std
 }
 
 // The dense features of `rows`, checked against the memory they would take.
-void densify(const SparseRows& rows, std::int64_t D, const std::string& path, LabelledData& d)
+void densify(const LibsvmRows& rows, std::int64_t D, const std::string& path, LabelledData& d)
 {
     const auto N = std::int64_t(rows.start.size() - 1);
     if (double(N) * double(D) > kMaxValues)
@@ -261,7 +261,7 @@ LabelledData readLibsvmFiles(const std::vector<std::string>& paths, const Labell
                              LabelledFileFacts* facts)
 {
     LabelledData d;
-    SparseRows rows;
+    LibsvmRows rows;
     Labels labels;
     const std::string given = "dimension = " + std::to_string(o.dimension);
     readLibsvm(paths[0], 0, o.dimension, given, rows, labels, d);
@@ -405,7 +405,7 @@ struct Levels
         std::vector<double> value(names.size());
         bool numbers = true;
         for (std::size_t i = 0; i < names.size(); ++i)
-            numbers = numbers && classify(names[i], value[i]) == Cell::Number;
+            numbers = numbers && classifyFeature(names[i], value[i]) == FeatureCell::Number;
         std::vector<std::int32_t> order(names.size());
         for (std::size_t i = 0; i < order.size(); ++i)
             order[i] = std::int32_t(i);
@@ -459,16 +459,16 @@ LabelledData readLabelledTables(const std::vector<std::string>& paths, const Lab
                     rowGroup.push_back(groups.id(cells[c]));
                     continue;
                 }
-                const Cell cell = classify(cells[c], v);
-                if (cell == Cell::Missing)
+                const FeatureCell cell = classifyFeature(cells[c], v);
+                if (cell == FeatureCell::Missing)
                     failField(path, line, t.field(c),
                               missingReason(cells[c], role == Role::Label ? "label" : "field"));
                 if (role == Role::Label) {
-                    if (cell == Cell::Number)
+                    if (cell == FeatureCell::Number)
                         labels.number(v, cells[c]);
                     else
                         labels.text(cells[c], int(f), line);
-                } else if (cell == Cell::Text) {
+                } else if (cell == FeatureCell::Text) {
                     text[c] = 1;
                 }
             }
@@ -503,7 +503,7 @@ LabelledData readLabelledTables(const std::vector<std::string>& paths, const Lab
                 failLine(path, line, "the file changed while it was read");
             double v = 0;
             for (const int c : numeric) {
-                classify(cells[std::size_t(c)], v);
+                classifyFeature(cells[std::size_t(c)], v);
                 numbers.push_back(v);
             }
             for (std::size_t j = 0; j < factor.size(); ++j)

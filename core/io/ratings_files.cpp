@@ -1,6 +1,7 @@
 #include "core/io/ratings_files.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/path_names.h"
 #include "core/io/ratings_lines.h"
 #include "core/io/tokenizer.h"
 
@@ -24,26 +25,6 @@ constexpr std::size_t kSniffBytes = 4096;
 // Ids below this are re-indexed through a table (MovieLens ids are below 300 000), larger ones
 // through a hash map.
 constexpr std::int64_t kDirectIds = std::int64_t(1) << 22;
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-QString qstr(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-bool isDirectory(const std::string& path)
-{
-    return QFileInfo(qstr(path)).isDir();
-}
-
-// The file name in lower case without a final ".gz".
-QString plainName(const std::string& path)
-{
-    QString name = QFileInfo(qstr(path)).fileName().toLower();
-    if (name.endsWith(".gz"))
-        name.chop(3);
-    return name;
-}
 
 bool startsWithNoCase(std::string_view text, std::string_view prefix)
 {
@@ -64,7 +45,7 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-std::string_view trimmed(std::string_view s)
+std::string_view trimSpaceTab(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
         s.remove_prefix(1);
@@ -312,7 +293,7 @@ enum class TitlesFormat { Pipe, Dat, Csv, Tab };
 
 // A movies.csv title: a plain field up to the next comma, or a quoted one with "" for a quote.
 // `rest` starts at the title and is left after its comma.
-bool csvField(std::string_view& rest, std::string& out, std::string& problem)
+bool nextCsvField(std::string_view& rest, std::string& out, std::string& problem)
 {
     out.clear();
     if (rest.empty() || rest.front() != '"') {
@@ -616,7 +597,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
         ++number;
         if (line.ends_with('\r'))
             line.remove_suffix(1);
-        if (trimmed(line).empty())
+        if (trimSpaceTab(line).empty())
             continue;
         if (first) {
             first = false;
@@ -696,11 +677,11 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
             title.assign(rest.substr(0, rest.rfind("::")));
             break;
         case TitlesFormat::Csv:
-            if (!csvField(rest, title, problem))
+            if (!nextCsvField(rest, title, problem))
                 failField(path, number, "field 2 (title)", problem);
             break;
         }
-        title = std::string(trimmed(title));
+        title = std::string(trimSpaceTab(title));
         const auto [at, added] = seen.emplace(id, number);
         if (!added)
             failField(path, number, "field 1 (" + std::string(idName) + ")",

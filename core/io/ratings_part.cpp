@@ -1,5 +1,6 @@
 #include "core/io/ratings_part.h"
 
+#include "core/io/byte_source.h"
 #include "core/io/data_error.h"
 #include "core/io/line_shard.h"
 #include "core/io/ratings_files.h"
@@ -16,11 +17,9 @@
 namespace svi {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
 // The lines of `bytes` (whole lines, the last maybe without its end), without their end of
 // line ("\n" or "\r\n"), as LineReader returns them.
-std::vector<std::string_view> linesOf(const std::string& bytes)
+std::vector<std::string_view> linesWithoutEnds(const std::string& bytes)
 {
     std::vector<std::string_view> lines;
     std::size_t start = 0;
@@ -95,7 +94,7 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
 
     std::string bytes;
     failTogether(ranks, [&] { bytes = readLineShard(QString::fromStdString(file), r, R); });
-    std::vector<std::string_view> lines = linesOf(bytes);
+    std::vector<std::string_view> lines = linesWithoutEnds(bytes);
 
     // Where this part begins: the lines of the parts before, and whether any holds text (then
     // this part has no header and no byte-order mark). As the whole reader, a part skips the

@@ -3,6 +3,7 @@
 #include "core/io/byte_source.h"
 #include "core/io/data_error.h"
 #include "core/io/graph_files.h"
+#include "core/io/path_names.h"
 #include "core/io/ratings_files.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
@@ -26,12 +27,6 @@ namespace {
 // inflated) in a millisecond or two each time a file is recognised.
 constexpr std::size_t kHeadBytes = 256 * 1024;
 constexpr std::size_t kTarBlock = 512;
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-QString qstr(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 struct Head
 {
@@ -96,15 +91,6 @@ std::vector<std::string_view> headLines(std::string_view text, bool whole)
         if (l.ends_with('\r'))
             l.remove_suffix(1);
     return lines;
-}
-
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && isBlank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isBlank(s.back()))
-        s.remove_suffix(1);
-    return s;
 }
 
 // Fields separated by `delim` outside double quotes (quotes kept).
@@ -402,15 +388,6 @@ std::string ratingsName(RatingsFormat format)
 }
 
 // --- names ---------------------------------------------------------------------------------------
-
-// The file name in lower case without a final ".gz".
-QString plainName(const std::string& path)
-{
-    QString name = QFileInfo(qstr(path)).fileName().toLower();
-    if (name.endsWith(".gz"))
-        name.chop(3);
-    return name;
-}
 
 bool hasTableName(const std::string& path)
 {

@@ -1,6 +1,7 @@
 #include "core/metrics/link_metrics.h"
 
 #include "core/base/params.h"
+#include "core/math/constants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +13,6 @@
 
 namespace svi {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 void checkArguments(const char* who, std::span<const double> scores,
                     std::span<const std::uint8_t> linked)

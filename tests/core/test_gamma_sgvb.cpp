@@ -67,7 +67,7 @@ private:
     double m_a0, m_b0, m_s, m_n;
 };
 
-double sigmoid(double t)
+double referenceSigmoid(double t)
 {
     return 1.0 / (1.0 + std::exp(-t));
 }
@@ -316,7 +316,8 @@ void TestGammaSgvb::gammaGradientIsUnbiased()
     const double dA = (2.0 - 1.0) * boost::math::trigamma(aa) - 1.5 / bb + 1.0 +
                       (1.0 - aa) * boost::math::trigamma(aa);
     const double dB = -(2.0 - 1.0) / bb + 1.5 * aa / (bb * bb) - 1.0 / bb;
-    const double expectA = dA * sigmoid(before[0]), expectB = dB * sigmoid(before[n]);
+    const double expectA = dA * referenceSigmoid(before[0]),
+                 expectB = dB * referenceSigmoid(before[n]);
     for (const auto& [g, expected, name] :
          {std::tuple{&ga, expectA, "shape"}, std::tuple{&gb, expectB, "rate"}}) {
         const QString miss = missesMean(*g, expected, 1e-9 * std::abs(expected), name);
@@ -418,7 +419,7 @@ void TestGammaSgvb::mapStepIsTheChainRule()
     QVERIFY(std::abs(std::log1p(std::exp(theta)) - 1.7) < 1e-12);
     const double dx = (2.0 + 87.0 - 1.0) / 1.7 - (1.0 + 30.0);
     q.step(model, 1);
-    const double expected = theta + 0.01 * dx * sigmoid(theta);
+    const double expected = theta + 0.01 * dx * referenceSigmoid(theta);
     QVERIFY2(std::abs(q.parameters()[0] - expected) < 1e-12,
              qPrintable(QString("%1 vs %2").arg(q.parameters()[0]).arg(expected)));
 }

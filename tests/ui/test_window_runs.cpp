@@ -17,6 +17,7 @@
 #include "ui/run_manager.h"
 #include "ui/runs_table.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>

@@ -79,7 +79,7 @@ QByteArray ldac(const SparseRows& rows, const std::vector<std::int64_t>& which)
 
 // The document-completion split as LDA-C files, so that other tools (the gensim benchmark)
 // train and score on exactly the documents and words svi does.
-std::string writeSplit(const BuiltData& built, const std::string& folder)
+std::string writeCorpusSplit(const BuiltData& built, const std::string& folder)
 {
     const CountData& data = *built.data.counts;
     const QString dir = QString::fromStdString(folder);
@@ -130,7 +130,7 @@ std::string formatName(const std::string& path)
 }
 
 // The counts of the corpus as read() reads it, and its first words.
-DataReport inspect(const DataDescription& d)
+DataReport inspectCorpus(const DataDescription& d)
 {
     const Corpus c = loadCorpus(d.files, readOptions(d));
     const CorpusStats s = c.stats();
@@ -198,7 +198,7 @@ DataKindSpec corpus()
             return nullptr;
         return std::make_shared<RawCorpus>(std::move(*part), ranks);
     };
-    k.inspect = inspect;
+    k.inspect = inspectCorpus;
     k.build = [](const RawData& raw, const DataDescription& d) {
         const auto& rc = static_cast<const RawCorpus&>(raw);
         BuiltData out;
@@ -222,7 +222,7 @@ DataKindSpec corpus()
                      {"test_documents", double(data->testRows.size())}};
         return out;
     };
-    k.writeSplit = writeSplit;
+    k.writeSplit = writeCorpusSplit;
     return k;
 }
 

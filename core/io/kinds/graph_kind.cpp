@@ -98,7 +98,7 @@ void appendPair(QByteArray& out, std::int32_t i, std::int32_t j, std::optional<b
 // edges a model learns from) and test_pairs.tsv (the held-out pairs, linked 1 or 0), with
 // 0-based node indices, i < j, and a header line each. train_edges.tsv and test_pairs.tsv are
 // edge lists svi reads back (test_pairs' third column reads as a weight: its edges).
-std::string writeSplit(const BuiltData& built, const std::string& folder)
+std::string writeGraphSplit(const BuiltData& built, const std::string& folder)
 {
     const GraphData& g = *built.data.graph;
     const QString dir = QString::fromStdString(folder);
@@ -127,7 +127,7 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
 }
 
 // What the file holds, read as read() reads it and resolved as build() resolves it.
-DataReport inspect(const DataDescription& d)
+DataReport inspectGraph(const DataDescription& d)
 {
     const GraphFile f = readFile(d);
     const GraphOptions o = GraphOptions::fromParams(d.settings);
@@ -190,7 +190,7 @@ DataReport inspect(const DataDescription& d)
     return r;
 }
 
-BuiltData build(const RawData& raw, const DataDescription& d)
+BuiltData buildGraph(const RawData& raw, const DataDescription& d)
 {
     const GraphFile& f = static_cast<const RawGraph&>(raw).file();
     const GraphOptions o = GraphOptions::fromParams(d.settings);
@@ -253,9 +253,9 @@ DataKindSpec graph()
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         return std::make_shared<RawGraph>(readFile(d));
     };
-    k.inspect = inspect;
-    k.build = build;
-    k.writeSplit = writeSplit;
+    k.inspect = inspectGraph;
+    k.build = buildGraph;
+    k.writeSplit = writeGraphSplit;
     return k;
 }
 

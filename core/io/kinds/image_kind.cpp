@@ -38,7 +38,7 @@ std::string sourceName(const std::string& path)
 
 // The size, depth and patches of the image, decoded fully so that a truncated file is
 // reported here.
-DataReport inspect(const DataDescription& d)
+DataReport inspectImage(const DataDescription& d)
 {
     const DataInfo i = inspectFile(d.files.front(), int(getInt(d.settings, "patch")));
     const std::string side = std::to_string(i.patch);
@@ -73,7 +73,7 @@ DataKindSpec image()
         return std::make_shared<RawImage>(loadGrayImage(d.files.front()),
                                           sourceName(d.files.front()));
     };
-    k.inspect = inspect;
+    k.inspect = inspectImage;
     k.build = [](const RawData& raw, const DataDescription& d) {
         const auto& img = static_cast<const RawImage&>(raw);
         const InpaintOptions o = InpaintOptions::fromParams(d.settings);

@@ -87,7 +87,7 @@ QByteArray libsvmLines(const LabelledData& d, const std::vector<std::int64_t>& r
 // tool then fits exactly the design matrix svi fits, and scores the same test rows. The labels
 // are written on the file's own scale. features.txt names the columns and says how they were
 // transformed (LIBSVM's own tools take no comment lines, so the .svm files have none).
-std::string writeSplit(const BuiltData& built, const std::string& folder)
+std::string writeLabelledSplit(const BuiltData& built, const std::string& folder)
 {
     const LabelledData& d = *built.data.labelled;
     const QString dir = QString::fromStdString(folder);
@@ -123,7 +123,7 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
 }
 
 // What the one file holds, read as read() reads it (every line, so that a bad one is named).
-DataReport inspect(const DataDescription& d)
+DataReport inspectLabelled(const DataDescription& d)
 {
     LabelledFileFacts facts;
     const LabelledData data =
@@ -245,7 +245,7 @@ DataKindSpec labelled()
         return std::make_shared<RawLabelled>(
             readLabelledFiles(d.files, LabelledReadOptions::fromParams(d.settings)), format);
     };
-    k.inspect = inspect;
+    k.inspect = inspectLabelled;
     k.build = [](const RawData& raw, const DataDescription& d) {
         LabelledDataPtr data = makeLabelledData(static_cast<const RawLabelled&>(raw).data(),
                                                 LabelledOptions::fromParams(d.settings));
@@ -273,7 +273,7 @@ DataKindSpec labelled()
         }
         return out;
     };
-    k.writeSplit = writeSplit;
+    k.writeSplit = writeLabelledSplit;
     return k;
 }
 

@@ -68,7 +68,7 @@ QByteArray ratingsTsv(const CountData& data, const SparseRows& rows)
     return out;
 }
 
-std::string writeSplit(const BuiltData& built, const std::string& folder)
+std::string writeRatingsSplit(const BuiltData& built, const std::string& folder)
 {
     const CountData& data = *built.data.counts;
     const QString dir = QString::fromStdString(folder);
@@ -83,7 +83,7 @@ std::string writeSplit(const BuiltData& built, const std::string& folder)
 
 // The users, items and ratings as read() reads them, the rating scale and how many items the
 // titles file names.
-DataReport inspect(const DataDescription& d)
+DataReport inspectRatings(const DataDescription& d)
 {
     const Ratings r = loadRatings(d.files.front(), getChoice(d.settings, "items"));
     std::set<double> scale; // the rating scale; for counts, their range
@@ -155,7 +155,7 @@ DataKindSpec ratings()
             return nullptr;
         return std::make_shared<RawRatings>(std::move(*part));
     };
-    k.inspect = inspect;
+    k.inspect = inspectRatings;
     k.build = [](const RawData& raw, const DataDescription& d) {
         const auto& rr = static_cast<const RawRatings&>(raw);
         RatingsSplitStats s;
@@ -176,7 +176,7 @@ DataKindSpec ratings()
                      {"returned_to_training", double(s.returnedToTraining)}};
         return out;
     };
-    k.writeSplit = writeSplit;
+    k.writeSplit = writeRatingsSplit;
     return k;
 }
 

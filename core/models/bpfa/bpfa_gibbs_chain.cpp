@@ -15,7 +15,6 @@ using bpfa::Stats;
 using bpfa::Workspace;
 
 namespace {
-using enum bpfa::StreamId;
 } // namespace
 
 GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K,
@@ -28,7 +27,7 @@ GibbsChain::GibbsChain(DenseDataPtr data, std::vector<std::int64_t> items, int K
     m_x = MatrixRD::Zero(std::int64_t(m_items.size()), m_K);
     // Start from a draw of the loadings from their prior and a moderate noise level (the
     // data are standardised).
-    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, 0, 1);
+    Rng rng = Rng::stream(m_seed, bpfa::kStreamChainGlobal, 0, 1);
     m_phi.resize(m_K, m_D);
     const double sd = 1.0 / std::sqrt(double(m_D));
     for (int k = 0; k < m_K; ++k)
@@ -64,7 +63,7 @@ void GibbsChain::sweep(std::int64_t iteration)
                 ws[c].x = m_x.row(j).transpose();
                 for (int k = 0; k < K; ++k)
                     ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
-                Rng rng = Rng::stream(m_seed, kStreamChainLocal, iteration, m_keys[j]);
+                Rng rng = Rng::stream(m_seed, bpfa::kStreamChainLocal, iteration, m_keys[j]);
                 bpfa::gibbsLocal(ws[c], v, 1, 0, rng, true);
                 m_x.row(j) = ws[c].x.transpose();
             }
@@ -92,7 +91,7 @@ void GibbsChain::sweep(std::int64_t iteration)
         start[j + 1] = std::int64_t(activeK.size());
     }
 
-    Rng rng = Rng::stream(m_seed, kStreamChainGlobal, iteration, 0);
+    Rng rng = Rng::stream(m_seed, bpfa::kStreamChainGlobal, iteration, 0);
 
     // 2. π_k | z ~ Beta(a/K + n_k, b(K−1)/K + n − n_k).
     const bpfa::Globals prior = bpfa::priorGlobals(m_prior, K, D);
@@ -128,7 +127,7 @@ void GibbsChain::sweep(std::int64_t iteration)
             S.diagonal().array() += double(D);
             Eigen::LLT<Eigen::MatrixXd> llt(S);
             const Eigen::VectorXd mean = llt.solve(gamma * t);
-            Rng r = Rng::stream(m_seed, kStreamChainGlobal, iteration, 1000 + d);
+            Rng r = Rng::stream(m_seed, bpfa::kStreamChainGlobal, iteration, 1000 + d);
             for (int k = 0; k < K; ++k)
                 eps[k] = r.normal();
             const Eigen::VectorXd u = llt.matrixU().solve(eps); // Uᵀ U = P, u ~ N(0, P⁻¹)
@@ -192,7 +191,7 @@ Globals GibbsChain::toGlobals(std::int64_t totalItems) const
             ws[c].x = m_x.row(j).transpose();
             for (int k = 0; k < m_K; ++k)
                 ws[c].z[k] = ws[c].x[k] != 0.0 ? 1.0 : 0.0;
-            Rng rng = Rng::stream(m_seed, kStreamInit, m_iteration, m_keys[j]);
+            Rng rng = Rng::stream(m_seed, bpfa::kStreamInit, m_iteration, m_keys[j]);
             bpfa::gibbsLocal(ws[c], v, 0, 1, rng, true);
             stats[c].add(ws[c]);
         }

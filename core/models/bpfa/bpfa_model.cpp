@@ -1,5 +1,6 @@
 #include "core/models/bpfa/bpfa_model.h"
 
+#include "core/math/constants.h"
 #include "core/math/logistic.h"
 
 #include <algorithm>
@@ -33,8 +34,6 @@ const ParamFields<Prior>& Prior::fields()
     return f;
 }
 namespace {
-
-constexpr double kLog2Pi = 1.8378770664093453; // log(2π)
 
 double digamma(double x)
 {

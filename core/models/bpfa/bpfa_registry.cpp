@@ -7,8 +7,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 // Every algorithm but the batch sampler is stochastic.
 bool stochastic(BpfaAlgorithm a)
 {
@@ -21,7 +19,7 @@ bool gibbsLocal(BpfaAlgorithm a)
     return a == BpfaAlgorithm::GibbsSsvi || a == BpfaAlgorithm::MimnoSvi;
 }
 
-std::vector<ParamSpec> gibbsParams()
+std::vector<ParamSpec> bpfaGibbsParams()
 {
     return {
         intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
@@ -46,7 +44,7 @@ std::vector<ParamSpec> ascentParams()
 // Image metrics lead on images; the held-out log-likelihood (eq. 12) leads on tables. The
 // running PSNR comes first, as the one a live chart of an image run shows (every snapshot
 // has it; the full-pass PSNR only the full passes).
-std::vector<MetricSpec> metrics()
+std::vector<MetricSpec> bpfaMetrics()
 {
     const std::vector<std::string> images = {"image"};
     return {
@@ -126,7 +124,7 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.label = std::move(label);
     e.help = std::move(help);
     e.dataKinds = {"image", "table", "synthetic"};
-    e.metrics = metrics();
+    e.metrics = bpfaMetrics();
     e.bound = bound(algorithm);
     e.compareRank = compareRank(algorithm);
     e.readsParts = stochastic(algorithm);
@@ -149,7 +147,7 @@ std::vector<ParamSpec> BpfaOptions::params(BpfaAlgorithm algorithm)
     if (svi)
         p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge));
     const auto local = !svi                    ? std::vector<ParamSpec>{}
-                       : gibbsLocal(algorithm) ? gibbsParams()
+                       : gibbsLocal(algorithm) ? bpfaGibbsParams()
                                                : ascentParams();
     p.insert(p.end(), local.begin(), local.end());
     if (svi) {

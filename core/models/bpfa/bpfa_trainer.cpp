@@ -2,6 +2,7 @@
 
 #include "core/base/parallel.h"
 #include "core/data/image_task.h"
+#include "core/math/constants.h"
 #include "core/metrics/image_metrics.h"
 
 #include <Eigen/Cholesky>
@@ -20,10 +21,6 @@ using bpfa::Stats;
 using bpfa::Workspace;
 
 namespace {
-
-using enum bpfa::StreamId;
-
-constexpr double kLog2Pi = 1.8378770664093453;
 
 // Does item i have at least one held-out entry?
 bool hasHeldOut(const DenseData& data, std::int64_t i)
@@ -124,7 +121,7 @@ void BpfaTrainer::pickEvalItems()
     }
     std::vector<std::int64_t> positions(static_cast<std::size_t>(total));
     std::iota(positions.begin(), positions.end(), std::int64_t(0));
-    Rng rng = Rng::stream(m_seed, kStreamEvalPick);
+    Rng rng = Rng::stream(m_seed, bpfa::kStreamEvalPick);
     const std::size_t take =
         std::min<std::size_t>(positions.size(), std::size_t(std::max(m_options.evalItems, 0)));
     for (std::size_t j = 0; j < take; ++j)
@@ -178,7 +175,7 @@ void BpfaTrainer::initialiseGlobals()
         std::vector<std::int64_t> all(static_cast<std::size_t>(N));
         for (std::int64_t j = 0; j < N; ++j)
             all[std::size_t(j)] = m_data->trainingRow(j);
-        Rng rng = Rng::stream(m_seed, kStreamInit, 0, 0);
+        Rng rng = Rng::stream(m_seed, bpfa::kStreamInit, 0, 0);
         const std::size_t take =
             std::min<std::size_t>(all.size(), std::size_t(std::max(o.initItems, 1)));
         for (std::size_t j = 0; j < take; ++j)
@@ -202,7 +199,7 @@ void BpfaTrainer::initialiseGlobals()
     } else {
         // Random initialisation: loadings drawn from their prior and held tightly there,
         // every feature equally likely, unit noise and weight precisions.
-        Rng rng = Rng::stream(m_seed, kStreamInit, 0, 1);
+        Rng rng = Rng::stream(m_seed, bpfa::kStreamInit, 0, 1);
         m_globals = bpfa::priorGlobals(o.prior, m_K, m_D);
         m_globals.a.setOnes();
         m_globals.b.setOnes();
@@ -309,7 +306,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
         st.clear();
         for (std::int64_t j = begin; j < end; ++j) {
             ws.gather(data, items[j], view);
-            Rng rng = Rng::stream(m_seed, kStreamLocal, streamId, items[j]);
+            Rng rng = Rng::stream(m_seed, bpfa::kStreamLocal, streamId, items[j]);
             // The noise statistic from an entry the local step has not seen: Do times the
             // squared error of its posterior-mean prediction stands for the item's E‖r‖²
             // (cross-validation). With the prediction's variance added as well the noise
@@ -359,7 +356,7 @@ StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
         if (const std::int64_t row = m_data->trainingRow(position); owned.contains(row))
             m_batchRows.push_back(row);
     if (structured()) {
-        Rng rng = Rng::stream(m_seed, kStreamGlobal, streamStep);
+        Rng rng = Rng::stream(m_seed, bpfa::kStreamGlobal, streamStep);
         m_view = bpfa::sampleView(m_globals, rng);
     } else {
         m_view = bpfa::expectationView(m_globals);
@@ -458,7 +455,7 @@ MatrixRF BpfaTrainer::predictAll()
             if (interrupted())
                 return;
             ws.gather(data, i, view);
-            Rng rng = Rng::stream(m_seed, kStreamFull, pass, i);
+            Rng rng = Rng::stream(m_seed, bpfa::kStreamFull, pass, i);
             runLocal(ws, view, rng, true);
             predictItem(ws, view, out.row(i).data());
         }
@@ -534,7 +531,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
         if (batch) {
             views.push_back(expView);
         } else {
-            Rng rng = Rng::stream(m_seed, kStreamEvalView, pass, m);
+            Rng rng = Rng::stream(m_seed, bpfa::kStreamEvalView, pass, m);
             views.push_back(bpfa::sampleView(m_globals, rng));
         }
     }
@@ -562,7 +559,7 @@ Evaluation BpfaTrainer::evaluate(bool full)
             // (its registry entry's `bound` says which): structured methods average it over
             // the draws β ~ q(β); the others take it once, under E_q(β).
             predMean.setZero();
-            Rng rng = Rng::stream(m_seed, kStreamEval, pass, i);
+            Rng rng = Rng::stream(m_seed, bpfa::kStreamEval, pass, i);
             double bound = 0.0;
             for (int m = 0; m < M; ++m) {
                 const GlobalView& vm = views[std::size_t(m)];

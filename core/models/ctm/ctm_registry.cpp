@@ -34,7 +34,6 @@ ParamSpec topicsParam()
 // What every method shares: the prior learnt or not, and the evaluation's settings.
 void addSharedParams(std::vector<ParamSpec>& p, const std::string& adagradHelp)
 {
-    constexpr double kHuge = std::numeric_limits<double>::max();
     p.push_back(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0));
     p.push_back(boolParam("learn_prior", "Learn μ, Σ",
                           "by eq. 60–61, after each document (mean-field: each pass)", true));

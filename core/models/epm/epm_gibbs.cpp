@@ -9,9 +9,9 @@
 namespace svi::epm {
 namespace {
 
-enum StreamId : std::uint64_t {
-    kStreamInit = 0x45504d0101ULL,
-    kStreamSweep = 0x45504d0102ULL,
+enum EpmGibbsStreamId : std::uint64_t {
+    kEpmGibbsStreamInit = 0x45504d0101ULL,
+    kEpmGibbsStreamSweep = 0x45504d0102ULL,
 };
 
 // A latent count above this on a binary edge means the state has run away (its rate is
@@ -99,7 +99,7 @@ GibbsSampler::GibbsSampler(const Graph& graph, int K, const Priors& priors, std:
     if (K < 1)
         throw std::invalid_argument(fieldError("K", std::to_string(K), "must be ≥ 1"));
     const int N = graph.nodes;
-    Rng rng = Rng::stream(seed, kStreamInit);
+    Rng rng = Rng::stream(seed, kEpmGibbsStreamInit);
     m_state.phi.resize(N, K);
     for (Eigen::Index v = 0; v < m_state.phi.size(); ++v)
         m_state.phi.data()[v] = rng.gamma(1.0, 1.0);
@@ -146,7 +146,7 @@ bool GibbsSampler::finite() const
 
 void GibbsSampler::sweep(std::int64_t t)
 {
-    Rng rng = Rng::stream(m_seed, kStreamSweep, std::uint64_t(t));
+    Rng rng = Rng::stream(m_seed, kEpmGibbsStreamSweep, std::uint64_t(t));
     drawCounts(rng);
     refreshSums();
     for (int i = 0; i < m_graph.nodes; ++i)

@@ -14,7 +14,6 @@
 namespace svi::epm {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
 // A rate below this is taken as this: log(1 − e^{−p}) and 1/(1 − e^{−p}) stay finite when the
 // memberships of a linked pair underflow.
 constexpr double kMinRate = 1e-300;

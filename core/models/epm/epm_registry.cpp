@@ -8,8 +8,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 std::vector<MetricSpec> linkMetrics()
 {
     return {{"auc_roc", "Test AUC-ROC", "", true, true},
@@ -33,7 +31,7 @@ ParamSpec evalDrawsParam()
                     100, 1, 1e6);
 }
 
-std::vector<ParamSpec> gibbsParams()
+std::vector<ParamSpec> epmGibbsParams()
 {
     return {
         intParam("burnin", "Burn-in sweeps",
@@ -79,7 +77,7 @@ std::vector<ParamSpec> EpmOptions::params(const std::string& algorithm)
     const auto priors = epm::Priors::params();
     p.insert(p.end(), priors.begin(), priors.end());
     if (algorithm == "gibbs") {
-        const auto g = gibbsParams();
+        const auto g = epmGibbsParams();
         p.insert(p.end(), g.begin(), g.end());
         return p;
     }
@@ -96,7 +94,7 @@ std::vector<ParamSpec> EpmOptions::params(const std::string& algorithm)
 std::vector<ParamSpec> EpmOptions::allParams()
 {
     std::vector<ParamSpec> p = params("gamma-sgvb");
-    const auto g = gibbsParams();
+    const auto g = epmGibbsParams();
     p.insert(p.end(), g.begin(), g.end());
     return p;
 }

@@ -11,16 +11,15 @@ namespace svi {
 namespace {
 
 // Stream ids (the first id of Rng::stream) apart from the engine's (1 and 2 + evaluation).
-enum StreamId : std::uint64_t {
-    kStreamInit = 0x45504d0001ULL,
-    kStreamLinkDraws = 0x45504d0002ULL,
+enum EpmStreamId : std::uint64_t {
+    kEpmStreamInit = 0x45504d0001ULL,
+    kEpmStreamLinkDraws = 0x45504d0002ULL,
 };
 
 // The preview's matrix averages at most this many of an evaluation's draws (N² K each).
 constexpr int kPreviewDraws = 20;
 
 // The engine floors the normal's sd (and every gamma parameter) at this.
-constexpr double kFloor = 1e-8;
 
 } // namespace
 
@@ -45,7 +44,7 @@ EpmSgvbTrainer::EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOp
     mean[L.gamma0()] = 1.0;
     mean[L.c0()] = 1.0;
     variance = options.init == EpmInit::Paper ? mean : mean.square();
-    Rng rng = Rng::stream(seed, kStreamInit);
+    Rng rng = Rng::stream(seed, kEpmStreamInit);
     if (method == SgvbMethod::Normal) {
         // Pre-images θ ~ N(0, 1) with sd 1: the engine puts θ at r⁻¹(m) with sd √v/σ(θ), which
         // is 1 for m = r(θ), v = σ(θ)².
@@ -100,17 +99,16 @@ void EpmSgvbTrainer::drawLinkParameters(std::uint64_t id, std::uint64_t draw, ep
     };
     // A gamma or normal draw costs some tens of multiply-adds.
     epm::forChunksOf(n, 30 * n, [&](int chunk, std::int64_t begin, std::int64_t end) {
-        Rng rng = Rng::stream(m_seed, kStreamLinkDraws, (id << 24) + draw, std::uint64_t(chunk));
+        Rng rng = Rng::stream(m_seed, kEpmStreamLinkDraws, (id << 24) + draw, std::uint64_t(chunk));
         for (std::int64_t v = begin; v < end; ++v) {
             double x;
             switch (m_method) {
             case SgvbMethod::Gamma:
                 // a = r(α), b = r(β), floored as the engine floors them.
-                x = rng.gamma(std::max(softplus(theta[v]), kFloor),
-                              std::max(softplus(theta[P + v]), kFloor));
+                x = rng.gamma(flooredSoftplus(theta[v]), flooredSoftplus(theta[P + v]));
                 break;
             case SgvbMethod::Normal:
-                x = softplus(theta[v] + std::max(softplus(theta[P + v]), kFloor) * rng.normal());
+                x = softplus(theta[v] + flooredSoftplus(theta[P + v]) * rng.normal());
                 break;
             case SgvbMethod::Map:
             default:

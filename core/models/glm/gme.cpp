@@ -1,5 +1,6 @@
 #include "core/models/glm/gme.h"
 
+#include "core/math/constants.h"
 #include "core/math/log_sum_exp.h"
 #include "core/models/glm/glm_trainer.h" // likelihoodFor
 
@@ -139,7 +140,6 @@ void GmeLocal::meanFieldFit(double y, double m, double c, double& beta, double& 
 
 double GmeLocal::meanFieldTerm(double y, double m, double v, double beta, double g) const
 {
-    constexpr double kLog2Pi = 1.8378770664093454836;
     constexpr double kEuler = 0.57721566490153286061;
     const double c = std::sqrt(std::numbers::pi / 2.0) / m_sigma;
     const double elogw2 = std::log(m_sigma) + 0.5 * (std::numbers::ln2 - kEuler);

@@ -20,8 +20,6 @@ const LabelledData& checked(const LabelledDataPtr& data)
     return *data;
 }
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 } // namespace
 
 std::vector<ParamSpec> lgmHeadParams(LgmAlgorithm algorithm)

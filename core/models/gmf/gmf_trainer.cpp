@@ -12,10 +12,10 @@ namespace svi {
 namespace {
 
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
-enum StreamId : std::uint64_t {
-    kStreamUsers = 1,
-    kStreamItems,
-    kStreamEvalPick,
+enum GmfStreamId : std::uint64_t {
+    kGmfStreamUsers = 1,
+    kGmfStreamItems,
+    kGmfStreamEvalPick,
 };
 
 } // namespace
@@ -28,12 +28,12 @@ GmfTrainer::GmfTrainer(CountDataPtr data, const GmfOptions& o, std::uint64_t see
     const CountData& d = *m_data;
 
     m_residuals = gmf::residuals(d);
-    gmf::initialise(m_users, d.rows(), m_K, m_seed, kStreamUsers);
-    gmf::initialise(m_items, d.cols(), m_K, m_seed, kStreamItems);
+    gmf::initialise(m_users, d.rows(), m_K, m_seed, kGmfStreamUsers);
+    gmf::initialise(m_items, d.cols(), m_K, m_seed, kGmfStreamItems);
     m_noise = gmf::initialNoise(m_residuals, o.priors);
     m_itemSquares.assign(std::size_t(d.cols()), 0.0);
 
-    m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kStreamEvalPick);
+    m_eval = RatingsEvaluation(d, o.evalUsers, o.topN, m_seed, kGmfStreamEvalPick);
 }
 
 GmfTrainer::~GmfTrainer() = default;

@@ -1,6 +1,7 @@
 #include "core/models/gpfa/gpfa_covariance.h"
 
 #include "core/base/parallel.h"
+#include "core/math/constants.h"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -11,8 +12,7 @@
 namespace svi::gpfa {
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093453;
-constexpr std::int64_t kBlock = 256; // rows gathered per rank update
+constexpr std::int64_t kGatherBlock = 256; // rows gathered per rank update
 
 void requireRows(const SecondMoments& m, const char* what)
 {
@@ -31,7 +31,7 @@ SecondMoments secondMoments(const DenseData& data, const std::vector<std::int64_
     std::vector<double> fourth(kChunks, 0.0);
     forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
         Eigen::MatrixXd block(
-            std::min<std::int64_t>(kBlock, std::max<std::int64_t>(end - begin, 1)), D);
+            std::min<std::int64_t>(kGatherBlock, std::max<std::int64_t>(end - begin, 1)), D);
         for (std::int64_t j = begin; j < end; j += block.rows()) {
             const std::int64_t m = std::min<std::int64_t>(block.rows(), end - j);
             for (std::int64_t r = 0; r < m; ++r) {

@@ -2,6 +2,7 @@
 
 #include "core/base/parallel.h"
 #include "core/base/params.h"
+#include "core/math/constants.h"
 #include "core/math/random.h"
 #include "core/models/gpfa/gpfa_covariance.h"
 
@@ -14,11 +15,10 @@
 namespace svi::gpfa {
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093453;
 constexpr std::uint64_t kBatchStream = 0x6770666162ULL; // "gpfab"
 // Incomplete rows per block of the minibatch: bounds the scratch (D × block α columns and at
 // most D × block·D V columns) whatever B is.
-constexpr std::int64_t kBlock = 256;
+constexpr std::int64_t kIncompleteBlock = 256;
 
 } // namespace
 
@@ -60,19 +60,19 @@ CollapsedLikelihood::CollapsedLikelihood(DenseDataPtr data, const std::vector<st
         m->setZero(m_D, m_D);
     // m_llt takes its storage at its first factorisation (and keeps it): assigning it a
     // pre-sized LLT would copy that LLT's status before anything set it (undefined; UBSan).
-    m_p.resize(m_D, kBlock);
+    m_p.resize(m_D, kIncompleteBlock);
     std::int64_t widest = 0; // the most V columns a block can need
     {
         std::vector<std::int64_t> q(m_incomplete.size());
         for (std::size_t r = 0; r < m_incomplete.size(); ++r)
             q[r] = m_missStart[r + 1] - m_missStart[r];
         std::sort(q.begin(), q.end(), std::greater<>());
-        for (std::size_t r = 0; r < q.size() && r < std::size_t(kBlock); ++r)
+        for (std::size_t r = 0; r < q.size() && r < std::size_t(kIncompleteBlock); ++r)
             widest += q[r];
     }
     m_q.resize(m_D, std::max<std::int64_t>(widest, 1));
     m_batch.reserve(std::size_t(m_minibatch > 0 ? m_minibatch : std::int64_t(m_incomplete.size())));
-    m_offset.resize(std::size_t(kBlock) + 1);
+    m_offset.resize(std::size_t(kIncompleteBlock) + 1);
     m_partial.resize(kChunks);
     m_rows.resize(kChunks);
     for (RowScratch& s : m_rows) {
@@ -95,8 +95,9 @@ double CollapsedLikelihood::incompletePart(std::span<const std::int64_t> batch,
     const DenseData& data = *m_data;
     const int D = m_D;
     double total = 0.0;
-    for (std::size_t first = 0; first < batch.size(); first += std::size_t(kBlock)) {
-        const std::int64_t n = std::min<std::int64_t>(kBlock, std::int64_t(batch.size() - first));
+    for (std::size_t first = 0; first < batch.size(); first += std::size_t(kIncompleteBlock)) {
+        const std::int64_t n =
+            std::min<std::int64_t>(kIncompleteBlock, std::int64_t(batch.size() - first));
         m_offset[0] = 0;
         for (std::int64_t r = 0; r < n; ++r) {
             const std::int64_t k = batch[first + std::size_t(r)];

@@ -6,11 +6,9 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 // Perplexity leads on row splits (paper 003's Figure 5), the held-out log-likelihood on entry
 // splits (the tables' protocol, as BPFA's), where there are no test rows.
-std::vector<MetricSpec> metrics()
+std::vector<MetricSpec> gpfaMetrics()
 {
     return {
         {"perplexity", "Held-out perplexity (NLL per test row)", "nats", false, true},
@@ -57,7 +55,7 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
     e.label = std::move(label);
     e.help = std::move(help);
     e.dataKinds = {"table", "synthetic"};
-    e.metrics = metrics();
+    e.metrics = gpfaMetrics();
     e.bound = bound(algorithm);
     e.compareRank = rank;
     e.params = GpfaOptions::params(algorithm);

@@ -1,6 +1,7 @@
 #include "core/models/gpfa/gpfa_trainer.h"
 
 #include "core/base/parallel.h"
+#include "core/math/constants.h"
 #include "core/math/random.h"
 #include "core/metrics/factor_metrics.h"
 
@@ -13,7 +14,6 @@
 namespace svi {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The cap's order of the training rows: a fixed stream, apart from the run's seed, so that every
 // algorithm and seed sees the same rows at a cap.
 constexpr std::uint64_t kCapSeed = 0x6770666163ULL; // "gpfac"

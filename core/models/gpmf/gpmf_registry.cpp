@@ -8,8 +8,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 } // namespace
 
 std::vector<ParamSpec> GpmfOptions::params(LgmAlgorithm algorithm)

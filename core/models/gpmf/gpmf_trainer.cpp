@@ -14,12 +14,12 @@ namespace svi {
 namespace {
 
 // Streams apart from the steps' (seed, t ≥ 1, other index).
-constexpr std::uint64_t kStreamInit = 0x6f3a01;
-constexpr std::uint64_t kStreamSubsample = 0x6f3a02;
-constexpr std::uint64_t kStreamEvalPick = 0x6f3a03;
-constexpr std::uint64_t kStreamBound = 0x6f3a04;
-constexpr std::uint64_t kStreamZeros = 0x6f3a05;
-constexpr int kBoundDraws = 10; // draws of u_i for an entry's term of the bound (the paper's)
+constexpr std::uint64_t kGpmfStreamInit = 0x6f3a01;
+constexpr std::uint64_t kGpmfStreamSubsample = 0x6f3a02;
+constexpr std::uint64_t kGpmfStreamEvalPick = 0x6f3a03;
+constexpr std::uint64_t kGpmfStreamBound = 0x6f3a04;
+constexpr std::uint64_t kGpmfStreamZeros = 0x6f3a05;
+constexpr int kGpmfBoundDraws = 10; // draws of u_i for an entry's term of the bound (the paper's)
 
 const CountData& checked(const CountDataPtr& data)
 {
@@ -71,7 +71,7 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
         const double sd = std::sqrt(options.initVariance);
         for (std::int64_t c = 0; c < count; ++c) {
             q.emplace_back(D, options.covariance, options.initVariance);
-            Rng rng = Rng::stream(seed, kStreamInit, side, std::uint64_t(c));
+            Rng rng = Rng::stream(seed, kGpmfStreamInit, side, std::uint64_t(c));
             Eigen::VectorXd m(D);
             for (int k = 0; k < D; ++k)
                 m[k] = sd * rng.normal();
@@ -91,12 +91,12 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
         for (const GaussianQ& q : qs(side))
             moments.push_back(secondMoment(q));
     }
-    const Rng pick = Rng::stream(seed, kStreamEvalPick);
+    const Rng pick = Rng::stream(seed, kGpmfStreamEvalPick);
     m_evalTrain = trainingEntries(
         seededSubset(iota(m_obs.trainCount()), std::size_t(options.evalEntries), pick));
     if (m_obs.unobservedZero) { // a fixed sample of the zeros for the bound
         m_zeroCount = m_obs.users() * m_obs.items() - m_obs.trainCount();
-        Rng rng = Rng::stream(seed, kStreamZeros, 0);
+        Rng rng = Rng::stream(seed, kGpmfStreamZeros, 0);
         const auto observed = [&](std::int32_t u, std::int32_t i) {
             const auto row = m_obs.byUser.others(u);
             return std::binary_search(row.begin(), row.end(), i);
@@ -234,7 +234,7 @@ void GpmfTrainer::pickEntries(Side side, std::int64_t column, std::int64_t t)
     std::vector<std::int64_t> picked = iota(all);
     if (m_options.subsample > 0 && all > m_options.subsample)
         picked = seededSubset(std::move(picked), std::size_t(m_options.subsample),
-                              Rng::stream(m_seed, kStreamSubsample, std::uint64_t(t)));
+                              Rng::stream(m_seed, kGpmfStreamSubsample, std::uint64_t(t)));
     for (std::int64_t k : picked) {
         const std::size_t e = std::size_t(first + k);
         m_pick.push_back({entries.other[e], entries.y[e], double(all) / double(picked.size())});
@@ -251,7 +251,7 @@ void GpmfTrainer::pickEntries(Side side, std::int64_t column, std::int64_t t)
         return;
     const auto observed = entries.others(column);
     std::vector<std::int64_t> unobserved;
-    Rng rng = Rng::stream(m_seed, kStreamZeros, std::uint64_t(t));
+    Rng rng = Rng::stream(m_seed, kGpmfStreamZeros, std::uint64_t(t));
     if (2 * take > zeros) { // dense column: draw from the complement itself
         for (std::int64_t o = 0, k = 0; o < span; ++o) {
             while (k < all && observed[std::size_t(k)] < o)
@@ -433,9 +433,9 @@ double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) c
             const GaussianQ& qu = m_users[std::size_t(e.user)];
             const GaussianQ& qv = m_items[std::size_t(e.item)];
             Rng rng =
-                Rng::stream(m_seed, kStreamBound, std::uint64_t(e.user), std::uint64_t(e.item));
+                Rng::stream(m_seed, kGpmfStreamBound, std::uint64_t(e.user), std::uint64_t(e.item));
             double term = 0.0;
-            for (int a = 0; a < kBoundDraws; ++a) {
+            for (int a = 0; a < kGpmfBoundDraws; ++a) {
                 for (int k = 0; k < m_options.D; ++k)
                     z[k] = rng.normal();
                 qu.draw(z, u);
@@ -448,7 +448,7 @@ double GpmfTrainer::expectedTerms(const std::vector<gpmf::TestEntry>& entries) c
                 }
                 term += m_lik->expectedLogLik(e.y, u.dot(qv.mean()), v, m_ghBound);
             }
-            s += term / kBoundDraws;
+            s += term / kGpmfBoundDraws;
         }
         return s;
     });

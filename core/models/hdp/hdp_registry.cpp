@@ -8,8 +8,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
     AlgorithmEntry e;

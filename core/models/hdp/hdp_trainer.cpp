@@ -19,10 +19,10 @@ namespace {
 constexpr double kProportionTol = 1e-3;
 
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
-enum StreamId : std::uint64_t {
-    kStreamInit = 1,
-    kStreamSampler,
-    kStreamEvalPick,
+enum HdpStreamId : std::uint64_t {
+    kHdpStreamInit = 1,
+    kHdpStreamSampler,
+    kHdpStreamEvalPick,
 };
 
 } // namespace
@@ -43,14 +43,14 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
 
     m_schedule = RobbinsMonro{o.kappa, o.tau0};
     m_rows = StepRows(d.trainingRows(), m_algorithm == HdpAlgorithm::Svi, o.minibatch,
-                      Rng::stream(m_seed, kStreamSampler)());
-    m_lambdaT = lda::initialTopics(m_V, m_T, m_seed, kStreamInit);
+                      Rng::stream(m_seed, kHdpStreamSampler)());
+    m_lambdaT = lda::initialTopics(m_V, m_T, m_seed, kHdpStreamInit);
     m_sticks = Eigen::VectorXd::Ones(m_T);
     m_order.resize(std::size_t(m_T));
     std::iota(m_order.begin(), m_order.end(), 0);
     refreshExpectations();
 
-    m_evalDocs = lda::EvaluationDocs(d, d.testRows, o.evalDocs, m_seed, kStreamEvalPick);
+    m_evalDocs = lda::EvaluationDocs(d, d.testRows, o.evalDocs, m_seed, kHdpStreamEvalPick);
 }
 
 HdpTrainer::~HdpTrainer() = default;

@@ -7,8 +7,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
     AlgorithmEntry e;

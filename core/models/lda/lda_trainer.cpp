@@ -16,10 +16,10 @@ using lda::MatrixRD;
 namespace {
 
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
-enum StreamId : std::uint64_t {
-    kStreamInit = 1,
-    kStreamSampler,
-    kStreamEvalPick,
+enum LdaStreamId : std::uint64_t {
+    kLdaStreamInit = 1,
+    kLdaStreamSampler,
+    kLdaStreamEvalPick,
 };
 
 } // namespace
@@ -40,13 +40,13 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
 
     m_stepSizer = StepSizer(stepSizeOf(o));
     m_rows = StepRows(d.trainingRows(), m_algorithm == LdaAlgorithm::Svi, o.minibatch,
-                      Rng::stream(m_seed, kStreamSampler)());
-    m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kStreamInit);
+                      Rng::stream(m_seed, kLdaStreamSampler)());
+    m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kLdaStreamInit);
     refreshExpectations();
 
     std::vector<std::int64_t> allRows(static_cast<std::size_t>(d.rows()));
     std::iota(allRows.begin(), allRows.end(), std::int64_t(0));
-    m_evalDocs = lda::EvaluationDocs(d, allRows, o.evalDocs, m_seed, kStreamEvalPick);
+    m_evalDocs = lda::EvaluationDocs(d, allRows, o.evalDocs, m_seed, kLdaStreamEvalPick);
 }
 
 LdaTrainer::~LdaTrainer() = default;

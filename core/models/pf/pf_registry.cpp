@@ -6,8 +6,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key, std::string label,
          std::string help)
 {

@@ -12,11 +12,11 @@ namespace svi {
 namespace {
 
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
-enum StreamId : std::uint64_t {
-    kStreamUsers = 1,
-    kStreamItems,
-    kStreamSampler,
-    kStreamEvalPick,
+enum PfStreamId : std::uint64_t {
+    kPfStreamUsers = 1,
+    kPfStreamItems,
+    kPfStreamSampler,
+    kPfStreamEvalPick,
 };
 
 } // namespace
@@ -33,21 +33,21 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     m_K = o.K;
     m_userPrior = pf::userPrior(o.priors);
     m_itemPrior = pf::itemPrior(o.priors);
-    pf::initialise(m_users, d.rows(), m_K, m_userPrior, m_seed, kStreamUsers);
-    pf::initialise(m_items, d.cols(), m_K, m_itemPrior, m_seed, kStreamItems);
+    pf::initialise(m_users, d.rows(), m_K, m_userPrior, m_seed, kPfStreamUsers);
+    pf::initialise(m_items, d.cols(), m_K, m_itemPrior, m_seed, kPfStreamItems);
     m_itemSums = pf::columnSums(m_items.mean);
     for (std::int64_t r = 0; r < d.rows(); ++r)
         m_maxRatings = std::max<Eigen::Index>(m_maxRatings, d.train.rowNonZeros(r));
 
     m_rows = StepRows(d.trainingRows(), m_algorithm == PfAlgorithm::Svi, o.minibatch,
-                      Rng::stream(m_seed, kStreamSampler)());
+                      Rng::stream(m_seed, kPfStreamSampler)());
 }
 
 const RatingsEvaluation& PfTrainer::evaluation()
 {
     if (!m_eval)
         m_eval = RatingsEvaluation(*m_data, m_options.evalUsers, m_options.topN, m_seed,
-                                   kStreamEvalPick, communicator());
+                                   kPfStreamEvalPick, communicator());
     return *m_eval;
 }
 

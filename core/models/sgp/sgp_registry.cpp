@@ -7,8 +7,6 @@
 namespace svi {
 namespace {
 
-constexpr double kHuge = std::numeric_limits<double>::max();
-
 } // namespace
 
 std::string sgpBoundName(SgpBound b)
