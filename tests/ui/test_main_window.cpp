@@ -245,7 +245,9 @@ void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
     QVERIFY(openSmall(w));
     w.budgetForm()->setText("seconds", "0");
     w.budgetForm()->setText("steps", "4000");
-    w.budgetForm()->setText("eval_every", "0.05");
+    // Snapshots by steps, not training seconds: twenty of them on any machine (every 0.05 s
+    // made a thousand full evaluations of the run under the sanitizers).
+    w.budgetForm()->setText("eval_every_steps", "200");
     QSignalSpy snapshots(w.runs(), &RunManager::snapshotArrived);
     QSignalSpy finished(w.runs(), &RunManager::runFinished);
     const int id = w.startRun();
