@@ -522,19 +522,22 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
 }
 
 // A corpus drawn from LDA with 6 planted topics (Dir(0.05) over 300 words, θ ~ Dir(0.1),
-// 1350 training documents of ~100 words); the HDP with T = 20 and K = 10 after 150 SVI steps
+// 1350 training documents of ~100 words); the HDP with T = 12 and K = 10 after 150 SVI steps
 // of 100 documents (about 11 epochs). Checked: most of the corpus stick weight sits on about
-// six topics; the six heaviest, matched one to one to the planted ones (minimum-cost
-// assignment, L1 between E[β_k] and β_k, in [0, 2]), are close to them; the held-out per-word
-// log-likelihood is far above the uniform −log V and near that of the true topics; the preview
-// lists the topics in use. Measured locally on corpus and fit seeds 1–8: weight on the six
-// heaviest 0.868–0.968, topics used 6–10, matched L1 mean 0.038–0.042 and worst 0.043–0.055.
+// six topics and at least two of the twelve stay unused; the six heaviest, matched one to one
+// to the planted ones (minimum-cost assignment, L1 between E[β_k] and β_k, in [0, 2]), are
+// close to them; the held-out per-word log-likelihood is far above the uniform −log V and near
+// that of the true topics; the preview lists the topics in use. Measured locally on corpus and
+// fit seeds 1–8: weight on the six heaviest 0.949–0.980, topics used 6–8, matched L1 mean
+// 0.038–0.042 and worst 0.042–0.055 (with T = 20: 0.868–0.968, 6–10, the same L1, at 1.7 times
+// the cost, which under the sanitizers is a minute).
 // Flat initial topics give a matched L1 of about 1.7, and two planted topics merged into one
 // (a local optimum SVI can reach) give a worst L1 near 1.9, so the bounds below fail then.
 void TestHdp::recoversPlantedTopics()
 {
     const LdaSynthetic syn = plantedCorpus(2, 6, 1500);
     HdpOptions o = plantedOptions();
+    o.T = 12;
     o.evalDocs = 300; // every test document, 300 training documents in the ELBO
     HdpTrainer t(syn.data, HdpAlgorithm::Svi, o, 2);
     const double start = t.evaluate(false).metrics.at("heldout_loglik_per_word");
@@ -556,7 +559,7 @@ void TestHdp::recoversPlantedTopics()
           "held-out per word: uniform %.4f, start %.4f, fitted %.4f, true topics %.4f",
           topShare, used, mean, worst, uniform, start, fitted, truth);
     QVERIFY2(topShare > 0.8, qPrintable(QString::number(topShare)));
-    QVERIFY2(used >= 6 && used <= 12, qPrintable(QString::number(used)));
+    QVERIFY2(used >= 6 && used <= o.T - 2, qPrintable(QString::number(used)));
     QVERIFY2(mean < 0.1, qPrintable(QString::number(mean)));
     QVERIFY2(worst < 0.25, qPrintable(QString::number(worst)));
     QVERIFY(std::abs(start - uniform) < 0.05); // flat initial topics predict like the uniform
