@@ -45,15 +45,6 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-std::string_view trimSpaceTab(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 // --- one rating line -------------------------------------------------------------------------
 
 struct Layout
@@ -597,7 +588,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
         ++number;
         if (line.ends_with('\r'))
             line.remove_suffix(1);
-        if (trimSpaceTab(line).empty())
+        if (trimmed(line).empty())
             continue;
         if (first) {
             first = false;
@@ -681,7 +672,7 @@ std::vector<std::pair<std::int64_t, std::string>> readItemTitles(const std::stri
                 failField(path, number, "field 2 (title)", problem);
             break;
         }
-        title = std::string(trimSpaceTab(title));
+        title = std::string(trimmed(title));
         const auto [at, added] = seen.emplace(id, number);
         if (!added)
             failField(path, number, "field 1 (" + std::string(idName) + ")",

@@ -16,14 +16,14 @@ cd "$(dirname "$0")/../.."
 seconds=""
 runs=""
 build=build/asan
-jobs=$(nproc 2>/dev/null || echo 1)
+parallel=$(nproc 2>/dev/null || echo 1)
 work=""
 targets=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    --jobs) jobs="$2"; shift 2 ;;
+    --jobs) parallel="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
@@ -67,7 +67,7 @@ fuzz_one() {
 }
 
 for t in "${targets[@]}"; do
-    while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+    while (( $(jobs -rp | wc -l) >= parallel )); do wait -n || true; done
     fuzz_one "$t" &
 done
 wait
