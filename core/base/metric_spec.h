@@ -11,9 +11,9 @@ namespace svi {
 
 struct MetricSpec
 {
-    std::string key;   // "psnr", as in Evaluation::metrics and a trace's columns
-    std::string label; // "PSNR, full pass"
-    std::string unit;  // "dB"; "" for a pure number
+    std::string key;       // "psnr", as in Evaluation::metrics and a trace's columns
+    std::string label;     // "PSNR, full pass"
+    std::string unit = {}; // "dB"; "" for a pure number
     bool higherIsBetter = true;
     // The figure a summary leads with. An entry may mark several (PSNR on images, held-out
     // log-likelihood on tables): the first one the run reports leads.

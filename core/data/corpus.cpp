@@ -45,36 +45,21 @@ CorpusStats Corpus::stats() const
     return s;
 }
 
-std::optional<std::string> CorpusOptions::validate() const
+const ParamFields<CorpusOptions>& CorpusOptions::fields()
 {
-    if (!(heldOut >= 0.0 && heldOut < 1.0))
-        return "heldout = " + formatNumber(heldOut) + ", but must be in [0, 1)";
-    if (maxDocuments < 0)
-        return "max_documents = " + std::to_string(maxDocuments) + ", but must be ≥ 0 (0 = all)";
-    return std::nullopt;
-}
-
-std::vector<ParamSpec> CorpusOptions::params()
-{
-    return {
-        realParam(
-            "heldout", "Test documents",
-            "fraction of documents held out: half of each one's words condition it, the other "
-            "half are scored",
-            0.1, 0.0, 0.99),
-        intParam("max_documents", "Documents", "keep this many documents, drawn at random; 0 = all",
-                 0, 0, 1e12),
-        splitSeedParam("seed of the subsample and the held-out split"),
-    };
-}
-
-CorpusOptions CorpusOptions::fromParams(const ParamValues& values)
-{
-    CorpusOptions o;
-    o.heldOut = getReal(values, "heldout");
-    o.maxDocuments = getInt(values, "max_documents");
-    o.seed = std::uint64_t(getInt(values, "split_seed"));
-    return o;
+    using O = CorpusOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(realParam("heldout", "Test documents",
+                           "fraction of documents held out: half of each one's words condition "
+                           "it, the other half are scored",
+                           0.1, 0.0, 0.99),
+                 &O::heldOut)
+            .add(intParam("max_documents", "Documents",
+                          "keep this many documents, drawn at random; 0 = all", 0, 0, 1e12),
+                 &O::maxDocuments)
+            .add(splitSeedParam("seed of the subsample and the held-out split"), &O::seed);
+    return f;
 }
 
 std::optional<std::string> corpusProblem(const Corpus& corpus)

@@ -5,7 +5,7 @@
 // half of each test document's words condition its topic proportions and the other half are
 // scored. No Qt: the readers in core/io produce Corpora; this turns them into CountData.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/count_data.h"
 
 #include <cstdint>
@@ -42,19 +42,17 @@ struct Corpus
     CorpusStats stats() const;
 };
 
-struct CorpusOptions
+struct CorpusOptions : DeclaredOptions<CorpusOptions>
 {
-    double heldOut = 0.1;   // fraction of documents that become test documents, in [0, 1)
-    std::uint64_t seed = 1; // of the subsample and the split
-    // Keep this many documents, drawn at random and kept in file order; 0 = all.
-    std::int64_t maxDocuments = 0;
+    CorpusOptions() { readDefaults(); }
 
-    // Empty when valid; otherwise "field = value, but must be …" (fields named by their keys
-    // in params()).
-    std::optional<std::string> validate() const;
-    // The settings as parameter declarations (keys heldout, max_documents, seed).
-    static std::vector<ParamSpec> params();
-    static CorpusOptions fromParams(const ParamValues& values);
+    double heldOut{};     // fraction of documents that become test documents
+    std::uint64_t seed{}; // of the subsample and the split
+    // Keep this many documents, drawn at random and kept in file order; 0 = all.
+    std::int64_t maxDocuments{};
+
+    // The settings' declarations (keys heldout, max_documents, split_seed) bound to the fields.
+    static const ParamFields<CorpusOptions>& fields();
 
     bool operator==(const CorpusOptions&) const = default;
 };

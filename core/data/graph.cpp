@@ -191,30 +191,24 @@ GraphData buildGraph(const ListedGraph& listed, Asymmetry asymmetry, GraphBuildS
     return g;
 }
 
-std::vector<ParamSpec> GraphOptions::params()
-{
-    return {
-        realParam("test_share", "Test share",
-                  "share of ALL node pairs (edges and non-edges alike) held out for link "
-                  "prediction (paper 003: 0.2)",
-                  0.2, 0.0, 0.9),
-        splitSeedParam("seed of the held-out pairs (seeds 1 … 10: the paper's 10 splits)"),
-        choiceParam("asymmetric", "One-way links",
-                    "a directed file (adjacency matrix, GML with directed 1): either = an edge "
-                    "where either direction has a link; mutual = only where both have",
-                    {"either", "mutual"}, "either"),
-    };
-}
-
 const ParamFields<GraphOptions>& GraphOptions::fields()
 {
-    static const ParamFields<GraphOptions> f = [] {
-        ParamFields<GraphOptions> fields;
-        fields.add("test_share", &GraphOptions::testShare)
-            .add("split_seed", &GraphOptions::splitSeed)
-            .add("asymmetric", &GraphOptions::asymmetric, asymmetryName, asymmetryFromName);
-        return fields;
-    }();
+    using O = GraphOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(realParam("test_share", "Test share",
+                           "share of ALL node pairs (edges and non-edges alike) held out for link "
+                           "prediction (paper 003: 0.2)",
+                           0.2, 0.0, 0.9),
+                 &O::testShare)
+            .add(splitSeedParam("seed of the held-out pairs (seeds 1 … 10: the paper's 10 splits)"),
+                 &O::splitSeed)
+            .add(choiceParam("asymmetric", "One-way links",
+                             "a directed file (adjacency matrix, GML with directed 1): either = an "
+                             "edge where either direction has a link; mutual = only where both "
+                             "have",
+                             {"either", "mutual"}, "either"),
+                 &O::asymmetric, asymmetryName, asymmetryFromName);
     return f;
 }
 

@@ -26,7 +26,7 @@
 // (every one of its links held out, or none to begin with): that is not an error — the model
 // then places it by its prior alone — but it is counted (GraphSplitStats) for the front ends.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/graph_data.h"
 
 #include <cstdint>
@@ -104,8 +104,7 @@ struct GraphOptions : DeclaredOptions<GraphOptions>
     std::int64_t splitSeed{}; // the split's seed, apart from the run's
     Asymmetry asymmetric{};   // one-way links of a directed source
 
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
+    // The declarations (allParams()) bound to the fields.
     static const ParamFields<GraphOptions>& fields();
 };
 

@@ -17,38 +17,25 @@ constexpr std::uint64_t kNoiseStream = 0x6e6f697365ULL; // "noise"
 
 } // namespace
 
-std::optional<std::string> InpaintOptions::validate() const
+const ParamFields<InpaintOptions>& InpaintOptions::fields()
 {
-    if (!(missing >= 0.0 && missing < 1.0))
-        return "missing = " + formatNumber(missing) + ", but must be in [0, 1)";
-    if (!(noise >= 0.0) || !std::isfinite(noise))
-        return "noise = " + formatNumber(noise) + ", but must be finite and ≥ 0";
-    if (patch < 2 || patch > 32)
-        return "patch = " + std::to_string(patch) + ", but must be in [2, 32]";
-    return std::nullopt;
-}
-
-std::vector<ParamSpec> InpaintOptions::params()
-{
-    return {
-        realParam("missing", "Missing fraction",
-                  "fraction of pixels removed at random (held out and scored)", 0.8, 0.0, 0.99),
-        realParam("noise", "Noise σ",
-                  "σ of Gaussian noise added to the observed pixels, 0–255 scale", 0.0, 0.0, 255.0),
-        intParam("patch", "Patch size", "side p of the overlapping p×p patches (p² pixels each)", 8,
-                 2, 32),
-        splitSeedParam("seed of the corruption (which pixels are removed, the noise)"),
-    };
-}
-
-InpaintOptions InpaintOptions::fromParams(const ParamValues& values)
-{
-    InpaintOptions o;
-    o.missing = getReal(values, "missing");
-    o.noise = getReal(values, "noise");
-    o.patch = int(getInt(values, "patch"));
-    o.seed = std::uint64_t(getInt(values, "split_seed"));
-    return o;
+    using O = InpaintOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(realParam("missing", "Missing fraction",
+                           "fraction of pixels removed at random (held out and scored)", 0.8, 0.0,
+                           0.99),
+                 &O::missing)
+            .add(realParam("noise", "Noise σ",
+                           "σ of Gaussian noise added to the observed pixels, 0–255 scale", 0.0,
+                           0.0, 255.0),
+                 &O::noise)
+            .add(intParam("patch", "Patch size",
+                          "side p of the overlapping p×p patches (p² pixels each)", 8, 2, 32),
+                 &O::patch)
+            .add(splitSeedParam("seed of the corruption (which pixels are removed, the noise)"),
+                 &O::seed);
+    return f;
 }
 
 DenseDataPtr makeInpaintingData(const Eigen::ArrayXXf& image, const InpaintOptions& o,

@@ -3,7 +3,7 @@
 // and reconstruction by averaging overlapping patch estimates. No Qt: images here are Eigen
 // arrays on the 0–255 scale (rows = height). Loading files is in core/io.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/dense_data.h"
 
 #include <cstdint>
@@ -12,21 +12,18 @@
 
 namespace svi {
 
-struct InpaintOptions
+struct InpaintOptions : DeclaredOptions<InpaintOptions>
 {
-    double missing = 0.8; // fraction of pixels removed, in [0, 1)
-    double noise = 0.0;   // σ of Gaussian noise added to observed pixels, 0–255 scale, ≥ 0
-    int patch = 8;        // patch side p, ≥ 2
-    std::uint64_t seed = 1;
+    InpaintOptions() { readDefaults(); }
 
-    // Empty when valid; otherwise "field = value, but must be …".
-    std::optional<std::string> validate() const;
+    double missing{}; // fraction of pixels removed
+    double noise{};   // σ of Gaussian noise added to observed pixels, 0–255 scale
+    int patch{};      // patch side p
+    std::uint64_t seed{};
 
-    // The settings as parameter declarations (keys missing, noise, patch, seed), for forms and
-    // saved configurations; any value they accept passes validate().
-    static std::vector<ParamSpec> params();
-    // From values resolved against params().
-    static InpaintOptions fromParams(const ParamValues& values);
+    // The settings' declarations (keys missing, noise, patch, split_seed) bound to the fields:
+    // forms, saved configurations, defaults and validate() all come from them.
+    static const ParamFields<InpaintOptions>& fields();
 
     bool operator==(const InpaintOptions&) const = default;
 };

@@ -71,50 +71,42 @@ std::string labelKindName(LabelKind kind)
     return "real";
 }
 
-std::optional<std::string> LabelledOptions::validate() const
+const ParamFields<LabelledOptions>& LabelledOptions::fields()
 {
-    if (!(testShare >= 0.0 && testShare <= 0.9))
-        return "test_share = " + formatNumber(testShare) + ", but must be in [0, 0.9]";
-    if (maxRows < 0)
-        return "max_rows = " + std::to_string(maxRows) + ", but must be ≥ 0 (0 = every row)";
-    return std::nullopt;
-}
-
-std::vector<ParamSpec> LabelledOptions::params()
-{
-    return {
-        realParam("test_share", "Test share",
-                  "share of the rows held out as test rows (ignored when a test file is given)",
-                  0.2, 0.0, 0.9),
-        intParam("max_rows", "Training rows",
-                 "keep this many training rows, drawn at random (the rest are dropped); 0 = all", 0,
-                 0, 1e12),
-        boolParam("standardise", "Standardise",
-                  "z-score every feature column with the training rows' mean and sd", true),
-        boolParam("standardise_label", "Standardise a real label",
-                  "z-score a real (not binary, not count) label with the training rows' mean "
-                  "and sd",
-                  true),
-        boolParam("intercept", "Intercept", "append a column of ones, named 1", true),
-        choiceParam("label_kind", "Label kind",
-                    "auto: two values are classes, whole numbers ≥ 0 counts, the rest real; "
-                    "real: always real values (house prices in whole dollars)",
-                    {"auto", "real"}, "auto"),
-        splitSeedParam("seed of the held-out split and of the training subsample"),
-    };
-}
-
-LabelledOptions LabelledOptions::fromParams(const ParamValues& values)
-{
-    LabelledOptions o;
-    o.testShare = getReal(values, "test_share");
-    o.maxRows = getInt(values, "max_rows");
-    o.standardise = getBool(values, "standardise");
-    o.standardiseLabel = getBool(values, "standardise_label");
-    o.intercept = getBool(values, "intercept");
-    o.seed = std::uint64_t(getInt(values, "split_seed"));
-    o.realLabel = getChoice(values, "label_kind") == "real";
-    return o;
+    using O = LabelledOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(realParam("test_share", "Test share",
+                           "share of the rows held out as test rows (ignored when a test file is "
+                           "given)",
+                           0.2, 0.0, 0.9),
+                 &O::testShare)
+            .add(intParam("max_rows", "Training rows",
+                          "keep this many training rows, drawn at random (the rest are dropped); "
+                          "0 = all",
+                          0, 0, 1e12),
+                 &O::maxRows)
+            .add(boolParam("standardise", "Standardise",
+                           "z-score every feature column with the training rows' mean and sd",
+                           true),
+                 &O::standardise)
+            .add(boolParam("standardise_label", "Standardise a real label",
+                           "z-score a real (not binary, not count) label with the training rows' "
+                           "mean and sd",
+                           true),
+                 &O::standardiseLabel)
+            .add(boolParam("intercept", "Intercept", "append a column of ones, named 1", true),
+                 &O::intercept)
+            .add(
+                choiceParam("label_kind", "Label kind",
+                            "auto: two values are classes, whole numbers ≥ 0 counts, the rest "
+                            "real; real: always real values (house prices in whole dollars)",
+                            {"auto", "real"}, "auto"),
+                &O::realLabel, [](bool real) { return real ? "real" : "auto"; },
+                [](const std::string& name) { return name == "real"; })
+            .add(splitSeedParam("seed of the held-out split and of the training subsample"),
+                 &O::seed);
+    return f;
 }
 
 LabelledDataPtr makeLabelledData(const LabelledData& read, const LabelledOptions& o)

@@ -6,7 +6,7 @@
 // column. No Qt: the readers in core/io (labelled_files.h) produce the examples as read; this
 // turns them into the LabelledData a model sees.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/labelled_data.h"
 
 #include <cstdint>
@@ -16,28 +16,26 @@
 
 namespace svi {
 
-struct LabelledOptions
+struct LabelledOptions : DeclaredOptions<LabelledOptions>
 {
-    // Share of the rows of a single file drawn as test rows, in [0, 0.9]; not used when the
-    // examples come with their own test rows (a second file).
-    double testShare = 0.2;
-    std::uint64_t seed = 1;       // of the split and of the training subsample
-    bool standardise = true;      // z-score every feature column on the training rows
-    bool standardiseLabel = true; // z-score a real label on the training rows
-    bool intercept = true;        // append a column of ones, named "1", after standardising
-    // Keep this many training rows, drawn at random (the others are dropped); 0 = all.
-    std::int64_t maxRows = 0;
-    // Take the labels as real values whatever they look like (house prices that happen to be
-    // whole dollars are not counts; binary labels become their 0/1 codes).
-    bool realLabel = false;
+    LabelledOptions() { readDefaults(); }
 
-    // Empty when valid; otherwise "field = value, but must be …" (fields named by their keys
-    // in params()).
-    std::optional<std::string> validate() const;
-    // The settings as parameter declarations (keys test_share, split_seed, standardise,
-    // standardise_label, intercept, max_rows, label_kind).
-    static std::vector<ParamSpec> params();
-    static LabelledOptions fromParams(const ParamValues& values);
+    // Share of the rows of a single file drawn as test rows; not used when the examples come
+    // with their own test rows (a second file).
+    double testShare{};
+    std::uint64_t seed{};    // of the split and of the training subsample
+    bool standardise{};      // z-score every feature column on the training rows
+    bool standardiseLabel{}; // z-score a real label on the training rows
+    bool intercept{};        // append a column of ones, named "1", after standardising
+    // Keep this many training rows, drawn at random (the others are dropped); 0 = all.
+    std::int64_t maxRows{};
+    // Take the labels as real values whatever they look like (house prices that happen to be
+    // whole dollars are not counts; binary labels become their 0/1 codes): label_kind "real".
+    bool realLabel{};
+
+    // The settings' declarations (keys test_share, max_rows, standardise, standardise_label,
+    // intercept, label_kind, split_seed) bound to the fields.
+    static const ParamFields<LabelledOptions>& fields();
 
     bool operator==(const LabelledOptions&) const = default;
 };

@@ -47,16 +47,8 @@ void checkIds(const std::vector<std::int64_t>& ids, const Ratings& r, const char
 
 } // namespace
 
-std::optional<std::string> RatingsOptions::validate() const
+std::optional<std::string> RatingsOptions::relations() const
 {
-    if (!(binarize >= 0.0 && std::isfinite(binarize)))
-        return fieldError("binarize", formatNumber(binarize),
-                          "must be ≥ 0 and finite (0 = ratings are counts)");
-    if (!(testFraction >= 0.0 && testFraction < 1.0))
-        return fieldError("test_fraction", formatNumber(testFraction), "must be in [0, 1)");
-    if (!(validationFraction >= 0.0 && validationFraction < 1.0))
-        return fieldError("validation_fraction", formatNumber(validationFraction),
-                          "must be in [0, 1)");
     if (!(testFraction + validationFraction < 1.0))
         return fieldError("validation_fraction", formatNumber(validationFraction),
                           "must be < 1 − test_fraction = " + formatNumber(1.0 - testFraction) +
@@ -64,35 +56,31 @@ std::optional<std::string> RatingsOptions::validate() const
     return std::nullopt;
 }
 
-std::vector<ParamSpec> RatingsOptions::params()
+const ParamFields<RatingsOptions>& RatingsOptions::fields()
 {
+    using O = RatingsOptions;
     // The split's own seed, apart from the run's "seed": the same split can then be scored
     // with models started from different seeds.
-    const ParamSpec seed = splitSeedParam("seed of the held-out split (which ratings become test "
-                                          "and validation entries)");
-    return {
-        realParam("binarize", "Binarise at",
-                  "0: a rating is a count (4 stars = 4); > 0: ratings ≥ this become 1 and lower "
-                  "ones are dropped",
-                  0.0, 0.0, std::numeric_limits<double>::max()),
-        realParam("test_fraction", "Test ratings",
-                  "fraction of each user's ratings held out as test entries", 0.2, 0.0, 0.99),
-        realParam("validation_fraction", "Validation ratings",
-                  "fraction of each user's ratings held out for validation (rounded at random "
-                  "per user)",
-                  0.01, 0.0, 0.99),
-        seed,
-    };
-}
-
-RatingsOptions RatingsOptions::fromParams(const ParamValues& values)
-{
-    RatingsOptions o;
-    o.binarize = getReal(values, "binarize");
-    o.testFraction = getReal(values, "test_fraction");
-    o.validationFraction = getReal(values, "validation_fraction");
-    o.seed = std::uint64_t(getInt(values, "split_seed"));
-    return o;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(realParam("binarize", "Binarise at",
+                           "0: a rating is a count (4 stars = 4); > 0: ratings ≥ this become 1 and "
+                           "lower ones are dropped",
+                           0.0, 0.0, kHuge),
+                 &O::binarize)
+            .add(realParam("test_fraction", "Test ratings",
+                           "fraction of each user's ratings held out as test entries", 0.2, 0.0,
+                           0.99),
+                 &O::testFraction)
+            .add(realParam("validation_fraction", "Validation ratings",
+                           "fraction of each user's ratings held out for validation (rounded at "
+                           "random per user)",
+                           0.01, 0.0, 0.99),
+                 &O::validationFraction)
+            .add(splitSeedParam("seed of the held-out split (which ratings become test and "
+                                "validation entries)"),
+                 &O::seed);
+    return f;
 }
 
 CountDataPtr makeRatingsData(const Ratings& ratings, const RatingsOptions& o,

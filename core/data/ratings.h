@@ -7,7 +7,7 @@
 // thread.
 
 #include "core/base/communicator.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/count_data.h"
 
 #include <cstdint>
@@ -40,22 +40,22 @@ struct Ratings
     std::int64_t items() const { return std::int64_t(itemIds.size()); }
 };
 
-struct RatingsOptions
+struct RatingsOptions : DeclaredOptions<RatingsOptions>
 {
-    // 0: the rating is the count (a 4-star rating is y = 4). > 0: binarise, y = 1 for ratings
-    // ≥ threshold and the rating dropped otherwise (it becomes an unobserved zero). Finite, ≥ 0.
-    double binarize = 0.0;
-    double testFraction = 0.2;        // of each user's ratings, in [0, 1)
-    double validationFraction = 0.01; // of each user's ratings, in [0, 1); sum with test < 1
-    std::uint64_t seed = 1;           // of the split
+    RatingsOptions() { readDefaults(); }
 
-    // Empty when valid; otherwise "field = value, but must be …" (fields named by their keys in
-    // params()).
-    std::optional<std::string> validate() const;
-    // The settings as parameter declarations (keys binarize, test_fraction,
-    // validation_fraction, split_seed).
-    static std::vector<ParamSpec> params();
-    static RatingsOptions fromParams(const ParamValues& values);
+    // 0: the rating is the count (a 4-star rating is y = 4). > 0: binarise, y = 1 for ratings
+    // ≥ threshold and the rating dropped otherwise (it becomes an unobserved zero).
+    double binarize{};
+    double testFraction{};       // of each user's ratings
+    double validationFraction{}; // of each user's ratings; sum with test < 1 (relations())
+    std::uint64_t seed{};        // of the split
+
+    // The settings' declarations (keys binarize, test_fraction, validation_fraction,
+    // split_seed) bound to the fields.
+    static const ParamFields<RatingsOptions>& fields();
+    // The rule between fields that no range states: some ratings must train.
+    std::optional<std::string> relations() const;
 
     bool operator==(const RatingsOptions&) const = default;
 };

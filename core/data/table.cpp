@@ -204,66 +204,41 @@ std::string Table::label(int col) const
     return marker + " (" + name + ")";
 }
 
-std::optional<std::string> TableOptions::validate() const
+const ParamFields<TableOptions>& TableOptions::fields()
 {
-    if (!(arcsinhCofactor >= 0.0) || !std::isfinite(arcsinhCofactor))
-        return "arcsinh = " + formatNumber(arcsinhCofactor) + ", but must be ≥ 0 (0 = off)";
-    if (subsample < 0)
-        return "subsample = " + std::to_string(subsample) + ", but must be ≥ 0 (0 = every row)";
-    if (!(heldOut >= 0.0 && heldOut < 1.0))
-        return "heldout = " + formatNumber(heldOut) + ", but must be in [0, 1)";
-    return std::nullopt;
-}
-
-std::vector<ParamSpec> TableOptions::params()
-{
-    return {
-        namesParam("channels", "Channels",
-                   "the channels the model sees, by channel or marker name; empty = every one"),
-        realParam(
-            "arcsinh", "arcsinh cofactor",
-            "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for flow; 0 = off",
-            0.0, 0.0, 1e9),
-        ParamSpec{"standardise",
-                  "Standardise",
-                  "scale every channel to mean 0, variance 1 (as paper 000)",
-                  ParamType::Bool,
-                  1.0,
-                  0,
-                  1,
-                  {},
-                  ""},
-        intParam("subsample", "Subsample rows",
-                 "keep this many rows, drawn at random; 0 = every row", 0, 0, 1e12),
-        realParam("heldout", "Held-out fraction",
-                  "fraction of entries (or of rows) held out and scored", 0.05, 0.0, 0.99),
-        ParamSpec{
-            "split",
-            "Held-out split",
-            "entries: entries at random; rows: whole test rows, excluded from training, half of "
-            "each scored",
-            ParamType::Choice,
-            0,
-            0,
-            0,
-            {"entries", "rows"},
-            "entries"},
-        splitSeedParam("seed of the subsample and the held-out split"),
-    };
-}
-
-TableOptions TableOptions::fromParams(const ParamValues& values)
-{
-    TableOptions o;
-    o.arcsinhCofactor = getReal(values, "arcsinh");
-    o.standardise = getBool(values, "standardise");
-    o.subsample = getInt(values, "subsample");
-    o.heldOut = getReal(values, "heldout");
-    o.split = getChoice(values, "split") == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
-    o.seed = std::uint64_t(getInt(values, "split_seed"));
-    if (values.count("channels"))
-        o.channels = splitNames(getChoice(values, "channels"));
-    return o;
+    using O = TableOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(namesParam("channels", "Channels",
+                            "the channels the model sees, by channel or marker name; empty = every "
+                            "one"),
+                 &O::channels)
+            .add(realParam("arcsinh", "arcsinh cofactor",
+                           "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for "
+                           "flow; 0 = off",
+                           0.0, 0.0, 1e9),
+                 &O::arcsinhCofactor)
+            .add(boolParam("standardise", "Standardise",
+                           "scale every channel to mean 0, variance 1 (as paper 000)", true),
+                 &O::standardise)
+            .add(intParam("subsample", "Subsample rows",
+                          "keep this many rows, drawn at random; 0 = every row", 0, 0, 1e12),
+                 &O::subsample)
+            .add(realParam("heldout", "Held-out fraction",
+                           "fraction of entries (or of rows) held out and scored", 0.05, 0.0, 0.99),
+                 &O::heldOut)
+            .add(
+                choiceParam("split", "Held-out split",
+                            "entries: entries at random; rows: whole test rows, excluded from "
+                            "training, half of each scored",
+                            {"entries", "rows"}, "entries"),
+                &O::split,
+                [](HeldOutSplit s) { return s == HeldOutSplit::Rows ? "rows" : "entries"; },
+                [](const std::string& name) {
+                    return name == "rows" ? HeldOutSplit::Rows : HeldOutSplit::Entries;
+                })
+            .add(splitSeedParam("seed of the subsample and the held-out split"), &O::seed);
+    return f;
 }
 
 bool tickedByDefault(const Table& t, int c)

@@ -5,7 +5,7 @@
 // No Qt: the readers in core/io produce Tables; this turns them into DenseData.
 
 #include "core/base/communicator.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/dense_data.h"
 
 #include <cstdint>
@@ -39,24 +39,24 @@ enum class HeldOutSplit {
              // test row's entries are held out and the other half condition its local inference
 };
 
-struct TableOptions
+struct TableOptions : DeclaredOptions<TableOptions>
 {
+    TableOptions() { readDefaults(); }
+
     // Channels to keep, by channel name ($PnN / header) or marker name ($PnS), case-insensitive.
     // Empty keeps every column.
     std::vector<std::string> channels;
-    double arcsinhCofactor = 0.0; // y ← asinh(y / c); 0 = off (5 is usual for CyTOF)
-    bool standardise = true;      // per column: mean 0, variance 1 over the training entries
-    std::int64_t subsample = 0;   // keep this many rows, drawn without replacement; 0 = all
-    double heldOut = 0.05;        // fraction in [0, 1)
-    HeldOutSplit split = HeldOutSplit::Entries;
-    std::uint64_t seed = 1;
+    double arcsinhCofactor{}; // y ← asinh(y / c); 0 = off (5 is usual for CyTOF)
+    bool standardise{};       // per column: mean 0, variance 1 over the training entries
+    std::int64_t subsample{}; // keep this many rows, drawn without replacement; 0 = all
+    double heldOut{};         // fraction of entries (or rows) held out
+    HeldOutSplit split{};
+    std::uint64_t seed{};
 
-    // Empty when valid; otherwise "field = value, but must be …".
-    std::optional<std::string> validate() const;
-    // The settings as parameter declarations (keys channels, arcsinh, standardise, subsample,
-    // heldout, split, seed) for forms and saved configurations.
-    static std::vector<ParamSpec> params();
-    static TableOptions fromParams(const ParamValues& values);
+    // The settings' declarations (keys channels, arcsinh, standardise, subsample, heldout,
+    // split, split_seed) bound to the fields: forms, saved configurations, defaults and
+    // validate() all come from them.
+    static const ParamFields<TableOptions>& fields();
 
     bool operator==(const TableOptions&) const = default;
 };

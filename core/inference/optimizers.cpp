@@ -98,65 +98,66 @@ double OptimizerOptions::ownRate(OptimizerKind kind)
     return 1.0;
 }
 
-std::vector<ParamSpec> OptimizerOptions::params(OptimizerKind kind, double momentum)
+ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, double momentum)
 {
-    return {
-        choiceParam("optimizer", "Optimizer",
-                    "the gradient steps' rule: sgd, adagrad, rmsprop, adadelta (paper 003, Sec. "
-                    "2.4) or adam",
-                    {"sgd", "adagrad", "rmsprop", "adadelta", "adam"}, optimizerName(kind)),
-        realParam("rate", "Rate γ",
-                  "the step's scale; 0 = the optimizer's own: sgd 0.001, adagrad 0.1, rmsprop "
-                  "0.01, adadelta 1, adam 0.01",
-                  0.0, 0.0, kHuge),
-        realParam("rate_kappa", "Rate decay κ",
-                  "γ_t = rate · (1 + t/τ)^(−κ): 0 keeps the rate constant; κ in (0.5, 1] "
-                  "satisfies Robbins–Monro",
-                  0.0, 0.0, 1.0),
-        positiveParam("rate_tau", "Rate delay τ",
-                      "γ_t = rate · (1 + t/τ)^(−κ): steps before the rate starts to fall", 100.0),
-        onlyWhen(
-            realParam("momentum", "Momentum λ",
-                      "v ← λ v + (1 − λ) g, stepped along v (not by adam): 0 = none; paper 003 ran "
-                      "0.9",
-                      momentum, 0.0, 0.999),
-            "optimizer", {"sgd", "adagrad", "rmsprop", "adadelta"}),
-        onlyWhen(realParam("rmsprop_decay", "RMSprop decay",
-                           "rmsprop: m ← d m + (1 − d) g² (paper 003: 0.9)", 0.9, 0.0, 0.9999),
-                 "optimizer", {"rmsprop"}),
-        onlyWhen(
-            realParam("adadelta_rho", "AdaDelta ρ",
-                      "adadelta: m ← ρ g² + (1 − ρ) m, ρ the newest square's weight as paper 003 "
-                      "writes it (Zeiler's decay is 1 − ρ)",
-                      0.9, 0.0001, 1.0),
-            "optimizer", {"adadelta"}),
-        onlyWhen(positiveParam("adadelta_epsilon", "AdaDelta ε",
-                               "adadelta: step √(m_x + ε) / √(m_g + ε) (paper 003: 1e-4)", 1e-4),
-                 "optimizer", {"adadelta"}),
-        onlyWhen(realParam("adam_beta1", "Adam β1",
-                           "adam: the gradient's average, m ← β1 m + (1 − β1) g", 0.9, 0.0, 0.9999),
-                 "optimizer", {"adam"}),
-        onlyWhen(realParam("adam_beta2", "Adam β2",
-                           "adam: the squares' average, s ← β2 s + (1 − β2) g²", 0.999, 0.0,
-                           0.999999),
-                 "optimizer", {"adam"}),
-    };
+    using O = OptimizerOptions;
+    ParamFields<O> f;
+    f.add(choiceParam("optimizer", "Optimizer",
+                      "the gradient steps' rule: sgd, adagrad, rmsprop, adadelta (paper 003, Sec. "
+                      "2.4) or adam",
+                      {"sgd", "adagrad", "rmsprop", "adadelta", "adam"}, optimizerName(kind)),
+          &O::kind, optimizerName, optimizerFromName)
+        .add(realParam("rate", "Rate γ",
+                       "the step's scale; 0 = the optimizer's own: sgd 0.001, adagrad 0.1, "
+                       "rmsprop 0.01, adadelta 1, adam 0.01",
+                       0.0, 0.0, kHuge),
+             &O::rate)
+        .add(realParam("rate_kappa", "Rate decay κ",
+                       "γ_t = rate · (1 + t/τ)^(−κ): 0 keeps the rate constant; κ in (0.5, 1] "
+                       "satisfies Robbins–Monro",
+                       0.0, 0.0, 1.0),
+             &O::rateKappa)
+        .add(positiveParam("rate_tau", "Rate delay τ",
+                           "γ_t = rate · (1 + t/τ)^(−κ): steps before the rate starts to fall",
+                           100.0),
+             &O::rateTau)
+        .add(onlyWhen(realParam("momentum", "Momentum λ",
+                                "v ← λ v + (1 − λ) g, stepped along v (not by adam): 0 = none; "
+                                "paper 003 ran 0.9",
+                                momentum, 0.0, 0.999),
+                      "optimizer", {"sgd", "adagrad", "rmsprop", "adadelta"}),
+             &O::momentum)
+        .add(onlyWhen(realParam("rmsprop_decay", "RMSprop decay",
+                                "rmsprop: m ← d m + (1 − d) g² (paper 003: 0.9)", 0.9, 0.0, 0.9999),
+                      "optimizer", {"rmsprop"}),
+             &O::rmspropDecay)
+        .add(onlyWhen(realParam("adadelta_rho", "AdaDelta ρ",
+                                "adadelta: m ← ρ g² + (1 − ρ) m, ρ the newest square's weight as "
+                                "paper 003 writes it (Zeiler's decay is 1 − ρ)",
+                                0.9, 0.0001, 1.0),
+                      "optimizer", {"adadelta"}),
+             &O::adadeltaRho)
+        .add(onlyWhen(positiveParam("adadelta_epsilon", "AdaDelta ε",
+                                    "adadelta: step √(m_x + ε) / √(m_g + ε) (paper 003: 1e-4)",
+                                    1e-4),
+                      "optimizer", {"adadelta"}),
+             &O::adadeltaEpsilon)
+        .add(onlyWhen(realParam("adam_beta1", "Adam β1",
+                                "adam: the gradient's average, m ← β1 m + (1 − β1) g", 0.9, 0.0,
+                                0.9999),
+                      "optimizer", {"adam"}),
+             &O::adamBeta1)
+        .add(onlyWhen(realParam("adam_beta2", "Adam β2",
+                                "adam: the squares' average, s ← β2 s + (1 − β2) g²", 0.999, 0.0,
+                                0.999999),
+                      "optimizer", {"adam"}),
+             &O::adamBeta2);
+    return f;
 }
 
 const ParamFields<OptimizerOptions>& OptimizerOptions::fields()
 {
-    static const ParamFields<OptimizerOptions> f =
-        ParamFields<OptimizerOptions>()
-            .add("optimizer", &OptimizerOptions::kind, optimizerName, optimizerFromName)
-            .add("rate", &OptimizerOptions::rate)
-            .add("rate_kappa", &OptimizerOptions::rateKappa)
-            .add("rate_tau", &OptimizerOptions::rateTau)
-            .add("momentum", &OptimizerOptions::momentum)
-            .add("rmsprop_decay", &OptimizerOptions::rmspropDecay)
-            .add("adadelta_rho", &OptimizerOptions::adadeltaRho)
-            .add("adadelta_epsilon", &OptimizerOptions::adadeltaEpsilon)
-            .add("adam_beta1", &OptimizerOptions::adamBeta1)
-            .add("adam_beta2", &OptimizerOptions::adamBeta2);
+    static const ParamFields<OptimizerOptions> f = declare();
     return f;
 }
 

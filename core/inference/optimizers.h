@@ -10,7 +10,7 @@
 //
 // Thread-safety: values; driven by the trainer's thread. Nothing allocates after the first call.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/base/state_archive.h"
 
 #include <Eigen/Core>
@@ -81,9 +81,13 @@ struct OptimizerOptions : DeclaredOptions<OptimizerOptions>
 
     // The declarations, with a model's default optimizer and momentum (paper 003's EPM and
     // GPFA runs: AdaDelta with λ = 0.9).
+    static ParamFields<OptimizerOptions> declare(OptimizerKind kind = OptimizerKind::AdaDelta,
+                                                 double momentum = 0.0);
     static std::vector<ParamSpec> params(OptimizerKind kind = OptimizerKind::AdaDelta,
-                                         double momentum = 0.0);
-    static std::vector<ParamSpec> allParams() { return params(); }
+                                         double momentum = 0.0)
+    {
+        return declare(kind, momentum).specs();
+    }
     static const ParamFields<OptimizerOptions>& fields();
     // The rate `kind` uses when `rate` is 0: sgd 0.001, adagrad 0.1, rmsprop 0.01 and adadelta
     // 1 (paper 003 and its code), adam 0.01.

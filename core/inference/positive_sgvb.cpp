@@ -118,29 +118,27 @@ EntropyGradient entropyGradientFromName(const std::string& name)
     throw std::invalid_argument(fieldError("entropy", name, "must be analytic or sampled"));
 }
 
-std::vector<ParamSpec> SgvbOptions::params(SgvbMethod method)
+ParamFields<SgvbOptions> SgvbOptions::declare(SgvbMethod method)
 {
-    std::vector<ParamSpec> p = OptimizerOptions::params(OptimizerKind::AdaDelta, 0.9);
+    ParamFields<SgvbOptions> f;
+    f.add(&SgvbOptions::optimizer, OptimizerOptions::declare(OptimizerKind::AdaDelta, 0.9));
     if (method == SgvbMethod::Gamma)
-        p.push_back(choiceParam("entropy", "Entropy gradient",
-                                "sampled: the path derivative of −log q at the draw, as "
-                                "Algorithm 1 prints it (its noise vanishes near the optimum); "
-                                "analytic: ∂H/∂a = 1 + (1 − a)ψ′(a), ∂H/∂b = −1/b",
-                                {"sampled", "analytic"}, "sampled"));
+        f.add(choiceParam("entropy", "Entropy gradient",
+                          "sampled: the path derivative of −log q at the draw, as Algorithm 1 "
+                          "prints it (its noise vanishes near the optimum); analytic: ∂H/∂a = 1 + "
+                          "(1 − a)ψ′(a), ∂H/∂b = −1/b",
+                          {"sampled", "analytic"}, "sampled"),
+              &SgvbOptions::entropy, entropyGradientName, entropyGradientFromName);
     if (method != SgvbMethod::Map)
-        p.push_back(intParam("elbo_samples", "Bound draws",
-                             "draws of q averaged for the bound reported at an evaluation", 10, 1,
-                             10000));
-    return p;
+        f.add(intParam("elbo_samples", "Bound draws",
+                       "draws of q averaged for the bound reported at an evaluation", 10, 1, 10000),
+              &SgvbOptions::elboSamples);
+    return f;
 }
 
 const ParamFields<SgvbOptions>& SgvbOptions::fields()
 {
-    static const ParamFields<SgvbOptions> f =
-        ParamFields<SgvbOptions>()
-            .add(&SgvbOptions::optimizer, OptimizerOptions::fields())
-            .add("entropy", &SgvbOptions::entropy, entropyGradientName, entropyGradientFromName)
-            .add("elbo_samples", &SgvbOptions::elboSamples);
+    static const ParamFields<SgvbOptions> f = declare(SgvbMethod::Gamma);
     return f;
 }
 

@@ -94,8 +94,7 @@ struct SgvbOptions : DeclaredOptions<SgvbOptions>
 
     // The declarations for `method` (entropy only for the gamma), with paper 003's default
     // optimizer: AdaDelta with momentum λ = 0.9 (its Figures 1–2).
-    static std::vector<ParamSpec> params(SgvbMethod method);
-    static std::vector<ParamSpec> allParams() { return params(SgvbMethod::Gamma); }
+    static ParamFields<SgvbOptions> declare(SgvbMethod method);
     static const ParamFields<SgvbOptions>& fields();
 };
 

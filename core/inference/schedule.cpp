@@ -79,35 +79,41 @@ StepSchedule scheduleFromName(const std::string& name)
     throw std::invalid_argument("schedule = " + name + ", but must be robbins-monro or adaptive");
 }
 
-std::vector<ParamSpec> StepSizeOptions::robbinsMonroParams(double kappa, double tau0)
+ParamSpec kappaParam(double kappa)
 {
-    return {realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa,
-                      0.5, 1.0),
-            realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0,
-                      std::numeric_limits<double>::max())};
+    return realParam("kappa", "Forgetting rate κ", "ρ_t = (t + τ0)^(−κ); κ in [0.5, 1]", kappa, 0.5,
+                     1.0);
 }
 
-std::vector<ParamSpec> StepSizeOptions::params(double kappa, double tau0)
+ParamSpec tau0Param(double tau0)
 {
-    std::vector<ParamSpec> p{
-        choiceParam("schedule", "Step size",
-                    "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
-                    {"robbins-monro", "adaptive"}, "robbins-monro")};
-    const auto rate = robbinsMonroParams(kappa, tau0);
-    p.insert(p.end(), rate.begin(), rate.end());
-    p.push_back(intParam("adaptive_init", "Adaptive warm-up",
-                         "adaptive schedule: minibatches sampled at the start to seed its averages",
-                         5, 1, 10000));
-    return p;
+    return realParam("tau0", "Delay τ0", "ρ_t = (t + τ0)^(−κ); τ0 ≥ 0", tau0, 0.0, kHuge);
+}
+
+ParamSpec scheduleParam()
+{
+    return choiceParam("schedule", "Step size",
+                       "robbins-monro: ρ_t = (t + τ0)^(−κ); adaptive: Ranganath et al. (2013)",
+                       {"robbins-monro", "adaptive"}, "robbins-monro");
+}
+
+ParamSpec adaptiveInitParam()
+{
+    return intParam("adaptive_init", "Adaptive warm-up",
+                    "adaptive schedule: minibatches sampled at the start to seed its averages", 5,
+                    1, 10000);
+}
+
+ParamFields<StepSizeOptions> StepSizeOptions::declare(double kappa, double tau0)
+{
+    ParamFields<StepSizeOptions> f;
+    addStepSizeFields(f, kappa, tau0);
+    return f;
 }
 
 const ParamFields<StepSizeOptions>& StepSizeOptions::fields()
 {
-    static const ParamFields<StepSizeOptions> f = [] {
-        ParamFields<StepSizeOptions> fields;
-        addStepSizeFields(fields);
-        return fields;
-    }();
+    static const ParamFields<StepSizeOptions> f = declare();
     return f;
 }
 

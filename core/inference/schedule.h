@@ -2,7 +2,7 @@
 // Step-size schedules and minibatch sampling.
 
 #include "core/base/communicator.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/base/state_archive.h"
 #include "core/math/random.h"
 
@@ -73,7 +73,7 @@ StepSchedule scheduleFromName(const std::string& name);
 // adaptive_init) and the step size they give.
 struct StepSizeOptions : DeclaredOptions<StepSizeOptions>
 {
-    // The declared defaults: those of params().
+    // The declared defaults: those of declare().
     StepSizeOptions() { readDefaults(); }
 
     StepSchedule schedule{};
@@ -81,12 +81,13 @@ struct StepSizeOptions : DeclaredOptions<StepSizeOptions>
     double tau0{};      // ≥ 0
     int adaptiveInit{}; // adaptive: minibatches drawn at the initial λ to start ḡ, h̄ (≥ 1)
 
-    // The declarations, with the model's default κ and τ0 (a model without one: 0.75 and 1).
-    static std::vector<ParamSpec> params(double kappa = 0.75, double tau0 = 1.0);
-    // Those of kappa and tau0 alone, for a trainer with the Robbins–Monro schedule only.
-    static std::vector<ParamSpec> robbinsMonroParams(double kappa, double tau0);
-    static std::vector<ParamSpec> allParams() { return params(); }
-    // The fields bound to the declared keys.
+    // The declarations bound to the fields, with the model's default κ and τ0 (a model
+    // without one: 0.75 and 1).
+    static ParamFields<StepSizeOptions> declare(double kappa = 0.75, double tau0 = 1.0);
+    static std::vector<ParamSpec> params(double kappa = 0.75, double tau0 = 1.0)
+    {
+        return declare(kappa, tau0).specs();
+    }
     static const ParamFields<StepSizeOptions>& fields();
     // Reads the keys present in `values` (others keep their value).
     void read(const ParamValues& values);
@@ -94,14 +95,30 @@ struct StepSizeOptions : DeclaredOptions<StepSizeOptions>
     // [0.5, 1]" on a field outside its declared range.
 };
 
+// The declarations of kappa and tau0 (the Robbins–Monro rate ρ_t = (t + τ0)^(−κ)) with the
+// model's defaults, and of the schedule's choice and the adaptive warm-up.
+ParamSpec kappaParam(double kappa);
+ParamSpec tau0Param(double tau0);
+ParamSpec scheduleParam();
+ParamSpec adaptiveInitParam();
+
+// Binds kappa and tau0 to two fields of an options struct, for a trainer with the Robbins–Monro
+// schedule only.
+template <typename Options, typename Kappa, typename Tau0>
+void addRobbinsMonroFields(ParamFields<Options>& fields, double kappa, double tau0,
+                           Kappa kappaField, Tau0 tau0Field)
+{
+    fields.add(kappaParam(kappa), kappaField).add(tau0Param(tau0), tau0Field);
+}
+
 // Binds the step-size keys to the fields of the same names of an options struct that keeps
 // them flat (schedule, kappa, tau0, adaptiveInit), as StepSizeOptions itself does.
-template <typename Options> void addStepSizeFields(ParamFields<Options>& fields)
+template <typename Options>
+void addStepSizeFields(ParamFields<Options>& fields, double kappa, double tau0)
 {
-    fields.add("schedule", &Options::schedule, scheduleName, scheduleFromName)
-        .add("kappa", &Options::kappa)
-        .add("tau0", &Options::tau0)
-        .add("adaptive_init", &Options::adaptiveInit);
+    fields.add(scheduleParam(), &Options::schedule, scheduleName, scheduleFromName);
+    addRobbinsMonroFields(fields, kappa, tau0, &Options::kappa, &Options::tau0);
+    fields.add(adaptiveInitParam(), &Options::adaptiveInit);
 }
 
 // The step-size settings of an options struct that keeps them flat.

@@ -585,32 +585,28 @@ LabelledData readLabelledTables(const std::vector<std::string>& paths, const Lab
 
 // --- the entry points ----------------------------------------------------------------------------
 
-std::vector<ParamSpec> LabelledReadOptions::params()
+const ParamFields<LabelledReadOptions>& LabelledReadOptions::fields()
 {
-    return {
-        textParam("label", "Label column",
-                  "tables: the label's column, by name or 1-based index; empty = y, label, "
-                  "target or class, else the first"),
-        namesParam("factors", "Factors",
-                   "tables: numeric columns read as factors, one 0/1 column per level (a year)"),
-        namesParam("groups", "Group column",
-                   "tables: the column of groups for mixed effects (one); not a feature"),
-        namesParam("exclude", "Exclude", "tables: columns left out (an id)"),
-        intParam("dimension", "Dimension",
-                 "LIBSVM: the number of features; 0 = the training file's highest index", 0, 0,
-                 double(kMaxFeatures)),
-    };
-}
-
-LabelledReadOptions LabelledReadOptions::fromParams(const ParamValues& values)
-{
-    LabelledReadOptions o;
-    o.label = getChoice(values, "label");
-    o.factors = splitNames(getChoice(values, "factors"));
-    o.groups = splitNames(getChoice(values, "groups"));
-    o.exclude = splitNames(getChoice(values, "exclude"));
-    o.dimension = getInt(values, "dimension");
-    return o;
+    using O = LabelledReadOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(textParam("label", "Label column",
+                           "tables: the label's column, by name or 1-based index; empty = y, "
+                           "label, target or class, else the first"),
+                 &O::label)
+            .add(namesParam("factors", "Factors",
+                            "tables: numeric columns read as factors, one 0/1 column per level (a "
+                            "year)"),
+                 &O::factors)
+            .add(namesParam("groups", "Group column",
+                            "tables: the column of groups for mixed effects (one); not a feature"),
+                 &O::groups)
+            .add(namesParam("exclude", "Exclude", "tables: columns left out (an id)"), &O::exclude)
+            .add(intParam("dimension", "Dimension",
+                          "LIBSVM: the number of features; 0 = the training file's highest index",
+                          0, 0, double(kMaxFeatures)),
+                 &O::dimension);
+    return f;
 }
 
 LabelledFormat labelledFormatOf(const std::string& path)

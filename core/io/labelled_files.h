@@ -27,7 +27,7 @@
 // files trainingRows are the first file's rows and testRows the second's, with one file both
 // are empty (makeLabelledData, core/data/labelled.h, splits and transforms).
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/labelled_data.h"
 
 #include <cstdint>
@@ -36,18 +36,18 @@
 
 namespace svi {
 
-struct LabelledReadOptions
+struct LabelledReadOptions : DeclaredOptions<LabelledReadOptions>
 {
+    LabelledReadOptions() { readDefaults(); }
+
     std::string label;                // tables: the label column's name or 1-based index
     std::vector<std::string> factors; // tables: numeric columns read as factors (a year)
     std::vector<std::string> groups;  // tables: the group column (one, for now)
     std::vector<std::string> exclude; // tables: columns left out (an id)
-    std::int64_t dimension = 0;       // LIBSVM: the number of features; 0 = the training file's
+    std::int64_t dimension{};         // LIBSVM: the number of features; 0 = the training file's
 
-    // The settings as parameter declarations (keys label, factors, groups, exclude,
-    // dimension).
-    static std::vector<ParamSpec> params();
-    static LabelledReadOptions fromParams(const ParamValues& values);
+    // The declarations (keys label, factors, groups, exclude, dimension) bound to the fields.
+    static const ParamFields<LabelledReadOptions>& fields();
 };
 
 enum class LabelledFormat { Libsvm, Table };

@@ -150,52 +150,38 @@ void checkOptions(const TokenizerOptions& options)
 
 } // namespace
 
-std::optional<std::string> TokenizerOptions::validate() const
+const ParamFields<TokenizerOptions>& TokenizerOptions::fields()
 {
-    if (minLength < 1)
-        return "min_length = " + std::to_string(minLength) + ", but must be ≥ 1";
-    if (minDocumentFrequency < 1)
-        return "min_df = " + std::to_string(minDocumentFrequency) + ", but must be ≥ 1";
-    if (!(maxDocumentFraction > 0.0 && maxDocumentFraction <= 1.0))
-        return "max_df = " + formatNumber(maxDocumentFraction) +
-               ", but must be in (0, 1] (1 = no limit)";
-    if (vocabularyCap < 0)
-        return "vocabulary = " + std::to_string(vocabularyCap) + ", but must be ≥ 0 (0 = no cap)";
-    return std::nullopt;
-}
-
-std::vector<ParamSpec> TokenizerOptions::params()
-{
-    return {
-        boolParam("lowercase", "Lowercase", "fold words to lower case (É → é)", true),
-        intParam("min_length", "Shortest word", "drop words with fewer letters", 2, 1, 100),
-        boolParam("stop_words", "Remove stop words", "drop common English function words", true),
-        boolParam("strip_headers", "Strip e-mail headers",
-                  "drop a leading block of 'Name: value' header lines (news posts, e-mails)",
-                  false),
-        boolParam("keep_subject", "Keep the subject",
-                  "with strip_headers: keep the words of the Subject line", true),
-        intParam("min_df", "Minimum documents", "drop words found in fewer documents", 2, 1, 1e9),
-        realParam("max_df", "Maximum document share",
-                  "drop words found in a larger fraction of the documents; 1 = no limit", 1.0, 1e-6,
-                  1.0),
-        intParam("vocab_cap", "Vocabulary size",
-                 "keep this many words, those in the most documents; 0 = all", 0, 0, 1e9),
-    };
-}
-
-TokenizerOptions TokenizerOptions::fromParams(const ParamValues& values)
-{
-    TokenizerOptions o;
-    o.lowercase = getBool(values, "lowercase");
-    o.minLength = int(getInt(values, "min_length"));
-    o.removeStopWords = getBool(values, "stop_words");
-    o.stripEmailHeaders = getBool(values, "strip_headers");
-    o.keepSubject = getBool(values, "keep_subject");
-    o.minDocumentFrequency = getInt(values, "min_df");
-    o.maxDocumentFraction = getReal(values, "max_df");
-    o.vocabularyCap = getInt(values, "vocab_cap");
-    return o;
+    using O = TokenizerOptions;
+    static const ParamFields<O> f =
+        ParamFields<O>()
+            .add(boolParam("lowercase", "Lowercase", "fold words to lower case (É → é)", true),
+                 &O::lowercase)
+            .add(
+                intParam("min_length", "Shortest word", "drop words with fewer letters", 2, 1, 100),
+                &O::minLength)
+            .add(boolParam("stop_words", "Remove stop words", "drop common English function words",
+                           true),
+                 &O::removeStopWords)
+            .add(boolParam("strip_headers", "Strip e-mail headers",
+                           "drop a leading block of 'Name: value' header lines (news posts, "
+                           "e-mails)",
+                           false),
+                 &O::stripEmailHeaders)
+            .add(boolParam("keep_subject", "Keep the subject",
+                           "with strip_headers: keep the words of the Subject line", true),
+                 &O::keepSubject)
+            .add(intParam("min_df", "Minimum documents", "drop words found in fewer documents", 2,
+                          1, 1e9),
+                 &O::minDocumentFrequency)
+            .add(realParam("max_df", "Maximum document share",
+                           "drop words found in a larger fraction of the documents; 1 = no limit",
+                           1.0, 1e-6, 1.0),
+                 &O::maxDocumentFraction)
+            .add(intParam("vocab_cap", "Vocabulary size",
+                          "keep this many words, those in the most documents; 0 = all", 0, 0, 1e9),
+                 &O::vocabularyCap);
+    return f;
 }
 
 const std::unordered_set<std::string>& englishStopWords()

@@ -31,7 +31,7 @@
 // Thread-safety: a Tokenizer is immutable after construction and may be shared between threads;
 // a CorpusBuilder must not be.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/corpus.h"
 #include "core/io/data_error.h"
 
@@ -45,30 +45,29 @@
 
 namespace svi {
 
-struct TokenizerOptions
+struct TokenizerOptions : DeclaredOptions<TokenizerOptions>
 {
-    bool lowercase = true;
-    int minLength = 2;           // letters (code points); 1 keeps single letters
-    bool removeStopWords = true; // the English list in resources/stopwords_en.txt
-    bool stripEmailHeaders = false;
-    bool keepSubject = true; // with stripEmailHeaders: keep the Subject line's words
-    // A word must occur in at least this many documents (2 drops the one-off words — typos,
-    // names, fragments of addresses — which are about half of a newsgroup vocabulary and say
-    // nothing about topics shared between documents).
-    std::int64_t minDocumentFrequency = 2;
+    TokenizerOptions() { readDefaults(); }
+
+    bool lowercase{};
+    int minLength{};        // letters (code points); 1 keeps single letters
+    bool removeStopWords{}; // the English list in resources/stopwords_en.txt
+    bool stripEmailHeaders{};
+    bool keepSubject{}; // with stripEmailHeaders: keep the Subject line's words
+    // A word must occur in at least this many documents (2, the default, drops the one-off
+    // words — typos, names, fragments of addresses — which are about half of a newsgroup
+    // vocabulary and say nothing about topics shared between documents).
+    std::int64_t minDocumentFrequency{};
     // …and in at most this fraction of the documents; 1 = no limit, the default: the stop list
     // already removes the function words (on the 20 Newsgroups training set 0.5, gensim's
     // choice, would remove only "writes"), and a limit below 1 empties small corpora, where
     // every shared word is in a large fraction of the documents.
-    double maxDocumentFraction = 1.0;
-    std::int64_t vocabularyCap = 0; // keep at most this many words (most documents first); 0 = all
+    double maxDocumentFraction{};
+    std::int64_t vocabularyCap{}; // keep at most this many words (most documents first); 0 = all
 
-    // Empty when valid; otherwise "field = value, but must be …" (keys of params()).
-    std::optional<std::string> validate() const;
-    // Keys lowercase, min_length, stop_words, strip_headers, keep_subject, min_df, max_df,
-    // vocab_cap.
-    static std::vector<ParamSpec> params();
-    static TokenizerOptions fromParams(const ParamValues& values);
+    // The declarations (keys lowercase, min_length, stop_words, strip_headers, keep_subject,
+    // min_df, max_df, vocab_cap) bound to the fields.
+    static const ParamFields<TokenizerOptions>& fields();
 
     bool operator==(const TokenizerOptions&) const = default;
 };

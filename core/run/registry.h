@@ -47,6 +47,20 @@ struct AlgorithmEntry
     // message naming the field when the parameters do not fit the data (e.g. patch size).
     std::function<std::unique_ptr<Trainer>(const DataSet&, const ParamValues&, std::uint64_t seed)>
         make;
+    // Reads resolved parameters into the options struct make() builds from them, checks it as
+    // the trainer does (std::invalid_argument naming the field) and gives every field back by
+    // key (optionsReader<Options>() in core/base/param_fields.h): what the registry-wide tests
+    // hold the declarations against.
+    std::function<ParamValues(const ParamValues&)> readOptions;
+
+    // What the registry-wide tests run of every entry, declared with the model so that they need
+    // no list of models (each applied where the entry declares the key):
+    // settings that make a run small enough for a test, a fraction of a second on small data of
+    // its kind, also under the sanitizers;
+    ParamValues smallSettings;
+    // and an absurd setting, accepted by the declarations, that drives a run into numerical
+    // divergence (which the Runner must report as Diverged).
+    ParamValues divergentSettings;
     bool fits(const std::string& dataKind) const;
     // The headline of `reported` (a snapshot's metrics): the first metric marked headline that
     // it holds, else the first declared one it holds; nullptr when it holds none.

@@ -38,6 +38,7 @@ struct RatingFactors
     Eigen::MatrixXf users; // N×K
     Eigen::MatrixXf items; // M×K
     double offset = 0.0;
+    int topN = 0; // the n of its top-n lists and measures (the model's top_n)
 };
 
 // A supervised model's posterior over its weights, q(w_j) = N(mean_j, sd_j²), one entry per

@@ -1,8 +1,8 @@
 #pragma once
-// Every (model, algorithm) of the registry on small data of the kind it fits, with small
-// settings, so that a test can run each one in a fraction of a second, also under the
-// sanitizers: the settings per model (applied where an algorithm declares the key) and the data
-// per entry. Used by the tests that go over the whole registry (divergence, checkpoints).
+// Every (model, algorithm) of the registry on small data of the kind it fits, with the small
+// settings its entry declares (AlgorithmEntry::smallSettings), so that a test can run each one
+// in a fraction of a second, also under the sanitizers. Used by the tests that go over the
+// whole registry (divergence, checkpoints, distribution).
 
 #include "core/data/ratings.h"
 #include "core/math/random.h"
@@ -26,60 +26,6 @@ inline ParamValue real(double v)
 inline ParamValue integer(std::int64_t v)
 {
     return ParamValue(v);
-}
-
-// One entry per model of the registry; a model added without one fails the tests that go over
-// the registry (they check that every model has its settings).
-inline const std::map<std::string, ParamValues>& smallSettings()
-{
-    static const std::map<std::string, ParamValues> s = {
-        {"bpfa",
-         {{"K", integer(8)},
-          {"minibatch", integer(40)},
-          {"init", ParamValue(std::string("random"))},
-          {"eval_items", integer(40)},
-          {"eval_burnin", integer(1)},
-          {"eval_kept", integer(1)},
-          {"eval_samples", integer(2)}}},
-        {"lda", {{"K", integer(4)}, {"minibatch", integer(20)}, {"eval_docs", integer(20)}}},
-        {"hdp",
-         {{"T", integer(8)},
-          {"K", integer(4)},
-          {"minibatch", integer(20)},
-          {"eval_docs", integer(20)}}},
-        {"ctm",
-         {{"K", integer(3)},
-          {"samples", integer(2)},
-          {"local_iters", integer(2)},
-          {"eval_docs", integer(10)}}},
-        {"hpf", {{"K", integer(4)}, {"minibatch", integer(10)}, {"eval_users", integer(20)}}},
-        {"pmf", {{"K", integer(4)}, {"minibatch", integer(10)}, {"eval_users", integer(20)}}},
-        {"gmf", {{"K", integer(3)}, {"eval_users", integer(20)}}},
-        {"gpmf", {{"D", integer(3)}, {"eval_users", integer(20)}, {"eval_entries", integer(50)}}},
-        {"glm",
-         {{"minibatch", integer(50)},
-          {"eval_rows", integer(50)},
-          {"likelihood", ParamValue(std::string("gaussian"))},
-          {"learn_noise", ParamValue(false)}}},
-        {"gme",
-         {{"minibatch", integer(50)},
-          {"eval_rows", integer(50)},
-          {"samples", integer(2)},
-          {"inner_nodes", integer(4)}}},
-        {"sgp",
-         {{"minibatch", integer(50)},
-          {"eval_rows", integer(50)},
-          {"inducing", integer(5)},
-          {"hyperparameters", ParamValue(std::string("given"))}}},
-        {"gpfa", {{"K", integer(3)}, {"cov_draws", integer(5)}, {"elbo_samples", integer(2)}}},
-        {"epm",
-         {{"K", integer(3)},
-          {"eval_draws", integer(2)},
-          {"elbo_samples", integer(2)},
-          {"burnin", integer(2)},
-          {"samples", integer(100)}}},
-    };
-    return s;
 }
 
 inline DataSet denseData()
@@ -161,16 +107,15 @@ inline DataSet dataFor(const AlgorithmEntry& e)
     return corpusData();
 }
 
-// The entry's declared parameters resolved from the model's small settings and `extra` (which
-// wins), each applied where the entry declares the key. Fails the test on a value the
-// declarations refuse.
+// The entry's declared parameters resolved from its small settings and `extra` (which wins),
+// each applied where the entry declares the key. Fails the test on a value the declarations
+// refuse.
 inline ParamValues smallParams(const AlgorithmEntry& e, const ParamValues& extra = {})
 {
-    const ParamValues& small = smallSettings().at(e.model);
     ParamValues given;
     for (const ParamSpec& p : e.params) {
-        if (small.count(p.key))
-            given[p.key] = small.at(p.key);
+        if (e.smallSettings.count(p.key))
+            given[p.key] = e.smallSettings.at(p.key);
         if (extra.count(p.key))
             given[p.key] = extra.at(p.key);
     }

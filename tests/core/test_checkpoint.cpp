@@ -117,7 +117,6 @@ class TestCheckpoint : public QObject
     Q_OBJECT
 
 private slots:
-    void everyModelHasSettings();
     void everyTrainerContinuesFromItsState_data();
     void everyTrainerContinuesFromItsState();
     void aTruncatedStateIsRefused();
@@ -127,13 +126,6 @@ private slots:
 private:
     void continuesFromItsState();
 };
-
-void TestCheckpoint::everyModelHasSettings()
-{
-    for (const std::string& model : Registry::builtin().models())
-        QVERIFY2(smallSettings().count(model),
-                 qPrintable(QString::fromStdString("no small settings for model '" + model + "'")));
-}
 
 void TestCheckpoint::everyTrainerContinuesFromItsState_data()
 {
@@ -169,8 +161,6 @@ void TestCheckpoint::continuesFromItsState()
     const AlgorithmEntry* e =
         Registry::builtin().find(model.toStdString(), algorithm.toStdString());
     QVERIFY(e);
-    if (!smallSettings().count(e->model))
-        QSKIP("no small settings (everyModelHasSettings fails)");
     const DataSet data = dataFor(*e);
     const ParamValues params =
         smallParams(*e, adaptive ? ParamValues{{"schedule", ParamValue(std::string("adaptive"))}}

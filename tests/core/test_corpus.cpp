@@ -290,14 +290,14 @@ void TestCorpus::options_data()
 {
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("min_length") << 0 << "min_length = 0, but must be ≥ 1";
-    QTest::newRow("min_df") << 1 << "min_df = 0, but must be ≥ 1";
-    QTest::newRow("max_df 0") << 2 << "max_df = 0, but must be in (0, 1]";
-    QTest::newRow("max_df 1.5") << 3 << "max_df = 1.5, but must be in (0, 1]";
-    QTest::newRow("vocabulary") << 4 << "vocabulary = -1, but must be ≥ 0";
-    QTest::newRow("heldout 1") << 5 << "heldout = 1, but must be in [0, 1)";
-    QTest::newRow("heldout negative") << 6 << "heldout = -0.1, but must be in [0, 1)";
-    QTest::newRow("max_documents") << 7 << "max_documents = -5, but must be ≥ 0";
+    QTest::newRow("min_length") << 0 << "min_length = 0, but must be in [1, 100]";
+    QTest::newRow("min_df") << 1 << "min_df = 0, but must be in [1, 1000000000]";
+    QTest::newRow("max_df 0") << 2 << "max_df = 0, but must be in [1e-06, 1]";
+    QTest::newRow("max_df 1.5") << 3 << "max_df = 1.5, but must be in [1e-06, 1]";
+    QTest::newRow("vocab_cap") << 4 << "vocab_cap = -1, but must be in [0, 1000000000]";
+    QTest::newRow("heldout 1") << 5 << "heldout = 1, but must be in [0, 0.99]";
+    QTest::newRow("heldout negative") << 6 << "heldout = -0.1, but must be in [0, 0.99]";
+    QTest::newRow("max_documents") << 7 << "max_documents = -5, but must be in [0, 1000000000000]";
     QTest::newRow("subset") << 8 << "subset = '../x', but must be a folder path inside";
 }
 
@@ -356,10 +356,10 @@ void TestCorpus::options()
 
 void TestCorpus::paramsRoundTrip()
 {
-    QCOMPARE(TokenizerOptions::fromParams(defaultValues(TokenizerOptions::params())),
+    QCOMPARE(TokenizerOptions::fromParams(defaultValues(TokenizerOptions::allParams())),
              TokenizerOptions{});
-    QCOMPARE(CorpusOptions::fromParams(defaultValues(CorpusOptions::params())), CorpusOptions{});
-    ParamValues v = defaultValues(TokenizerOptions::params());
+    QCOMPARE(CorpusOptions::fromParams(defaultValues(CorpusOptions::allParams())), CorpusOptions{});
+    ParamValues v = defaultValues(TokenizerOptions::allParams());
     v["min_df"] = std::int64_t(5);
     v["strip_headers"] = true;
     const TokenizerOptions t = TokenizerOptions::fromParams(v);

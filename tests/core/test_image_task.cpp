@@ -411,7 +411,7 @@ void TestImageTask::declaredSettingsAgreeWithValidation()
 {
     // The form built from params() can only produce options that validate(): check the
     // defaults and every declared bound.
-    const std::vector<ParamSpec> specs = InpaintOptions::params();
+    const std::vector<ParamSpec> specs = InpaintOptions::allParams();
     QCOMPARE(specs.size(), std::size_t(4));
     const InpaintOptions defaults = InpaintOptions::fromParams(defaultValues(specs));
     QVERIFY(defaults == InpaintOptions{});

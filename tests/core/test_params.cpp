@@ -1,7 +1,7 @@
 // Parameter declarations: parsing, range checks and the messages that name the field; and what
 // the registry declares about data and comparison.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/run/registry.h"
 
 #include <QtTest>
@@ -93,6 +93,7 @@ private slots:
     void fieldsReadAndWriteAStruct();
     void checkParamsNamesTheFirstBadField();
     void mergeKeepsTheFirstDeclaration();
+    void declaredOptionsComeFromTheirDeclarations();
 };
 
 void TestParams::parsesValid_data()
@@ -453,21 +454,26 @@ struct Settings
 };
 } // namespace
 
-// One list of fields reads a struct from values and writes it back: ints, 64-bit ints, reals,
-// booleans, choices kept as enums and the fields of a member, each under its key.
+// One list of declarations bound to fields reads a struct from values and writes it back: ints,
+// 64-bit ints, reals, booleans, choices kept as enums and the fields of a member, each under its
+// key; and it gives the declarations themselves.
 void TestParams::fieldsReadAndWriteAStruct()
 {
-    const ParamFields<Inner> inner = ParamFields<Inner>().add("c", &Inner::c);
+    const ParamFields<Inner> inner = ParamFields<Inner>().add(spec("c"), &Inner::c);
     const ParamFields<Settings> fields =
         ParamFields<Settings>()
-            .add("K", &Settings::K)
-            .add("minibatch", &Settings::minibatch)
-            .add("kappa", &Settings::kappa)
-            .add("verbose", &Settings::verbose)
-            .add("start", &Settings::start, startName, startFromName)
+            .add(spec("K"), &Settings::K)
+            .add(spec("minibatch"), &Settings::minibatch)
+            .add(spec("kappa"), &Settings::kappa)
+            .add(spec("verbose"), &Settings::verbose)
+            .add(spec("start"), &Settings::start, startName, startFromName)
             .add(&Settings::inner, inner);
+    QStringList keys;
+    for (const ParamSpec& p : fields.specs())
+        keys << QString::fromStdString(p.key);
+    QCOMPARE(keys, QStringList({"K", "minibatch", "kappa", "verbose", "start", "c"}));
     Settings s;
-    fields.read(s, defaultValues(specs()));
+    fields.read(s, defaultValues(fields.specs()));
     QCOMPARE(s.K, 64);
     QCOMPARE(s.minibatch, std::int64_t(256));
     QCOMPARE(s.kappa, 0.75);
@@ -497,6 +503,90 @@ void TestParams::fieldsReadAndWriteAStruct()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fields.read(s, {{"kappa", std::string("x")}}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              fields.read(s, {{"start", std::string("fast")}}));
+}
+
+namespace {
+
+// An options struct of two variants whose defaults, reading and checks are its declarations'.
+struct Declared : DeclaredOptions<Declared>
+{
+    Declared() { readDefaults(); }
+    int K{};
+    double share{};
+    double rest{};
+    std::uint64_t seed{};
+    std::vector<std::string> names;
+
+    static ParamFields<Declared> declare(bool wide)
+    {
+        ParamFields<Declared> f;
+        f.add(intParam("K", "K", "", wide ? 9 : 4, 1, 10), &Declared::K);
+        if (wide)
+            f.add(realParam("share", "Share", "", 0.25, 0.0, 0.9), &Declared::share);
+        return f.add(realParam("rest", "Rest", "", 0.5, 0.0, 0.9), &Declared::rest)
+            .add(seedParam("the seed"), &Declared::seed)
+            .add(namesParam("names", "Names", ""), &Declared::names);
+    }
+    static const ParamFields<Declared>& fields()
+    {
+        static const ParamFields<Declared> f = declare(false).merge(declare(true));
+        return f;
+    }
+    std::optional<std::string> relations() const
+    {
+        if (!(share + rest < 1.0))
+            return fieldError("rest", formatNumber(rest), "must leave some of the whole");
+        return std::nullopt;
+    }
+    bool operator==(const Declared&) const = default;
+};
+
+} // namespace
+
+// The variants merge with each key once, its first declaration giving the struct's default; the
+// struct refuses exactly what its declarations refuse, with their message, then its relations.
+void TestParams::declaredOptionsComeFromTheirDeclarations()
+{
+    QStringList keys;
+    for (const ParamSpec& p : Declared::allParams())
+        keys << QString::fromStdString(p.key);
+    QCOMPARE(keys, QStringList({"K", "rest", "seed", "names", "share"}));
+    const Declared d;
+    QCOMPARE(d.K, 4); // the narrow variant's, declared first
+    QCOMPARE(d.share, 0.25);
+    QCOMPARE(d.seed, std::uint64_t(1));
+    QVERIFY(d.names.empty());
+    QVERIFY(!d.validate());
+    QCOMPARE(Declared::fromParams(defaultValues(Declared::allParams())), d);
+    // Names split at commas and are written back joined; a seed reads as an unsigned field.
+    const Declared n = Declared::fromParams(
+        {{"names", std::string(" CD3, CD4 ,,CD8")}, {"seed", std::int64_t(2147483647)}});
+    QCOMPARE(n.names, (std::vector<std::string>{"CD3", "CD4", "CD8"}));
+    QCOMPARE(n.seed, std::uint64_t(2147483647));
+    QVERIFY(n.toParams().at("names") == ParamValue(std::string("CD3,CD4,CD8")));
+    // Out of range: the declaration's own message, for each field, in declaration order.
+    for (const auto& [key, value] :
+         std::vector<std::pair<std::string, ParamValue>>{{"K", std::int64_t(11)},
+                                                         {"share", 0.95},
+                                                         {"rest", -0.1},
+                                                         {"seed", std::int64_t(-1)}}) {
+        Declared bad;
+        Declared::fields().read(bad, {{key, value}});
+        const auto problem = bad.validate();
+        QVERIFY2(problem, key.c_str());
+        ParamValues given{{key, value}};
+        const auto resolved = resolveParams(Declared::allParams(), given);
+        QVERIFY(std::holds_alternative<ParamError>(resolved));
+        QCOMPARE(QString::fromStdString(*problem),
+                 QString::fromStdString(std::get<ParamError>(resolved).message));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.check());
+    }
+    // Each in range, together out of bounds: the relation speaks.
+    Declared both;
+    both.share = 0.6;
+    both.rest = 0.5;
+    QCOMPARE(QString::fromStdString(both.validate().value_or("")),
+             QString("rest = 0.5, but must leave some of the whole"));
 }
 
 void TestParams::checkParamsNamesTheFirstBadField()

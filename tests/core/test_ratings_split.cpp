@@ -150,16 +150,16 @@ void TestRatingsSplit::options_data()
     QTest::addColumn<QString>("expected");
     const double nan = std::numeric_limits<double>::quiet_NaN();
     QTest::newRow("binarize negative") << -1.0 << 0.2 << 0.01 << "binarize = -1, but must be ≥ 0";
-    QTest::newRow("binarize nan") << nan << 0.2 << 0.01 << "binarize = nan, but must be ≥ 0";
+    QTest::newRow("binarize nan") << nan << 0.2 << 0.01 << "binarize = nan, but must be finite";
     QTest::newRow("binarize inf") << std::numeric_limits<double>::infinity() << 0.2 << 0.01
-                                  << "binarize = inf, but must be ≥ 0 and finite";
-    QTest::newRow("test 1") << 0.0 << 1.0 << 0.0 << "test_fraction = 1, but must be in [0, 1)";
+                                  << "binarize = inf, but must be ≥ 0";
+    QTest::newRow("test 1") << 0.0 << 1.0 << 0.0 << "test_fraction = 1, but must be in [0, 0.99]";
     QTest::newRow("test negative")
-        << 0.0 << -0.1 << 0.0 << "test_fraction = -0.1, but must be in [0, 1)";
+        << 0.0 << -0.1 << 0.0 << "test_fraction = -0.1, but must be in [0, 0.99]";
     QTest::newRow("validation 1") << 0.0 << 0.2 << 1.0
-                                  << "validation_fraction = 1, but must be in [0, 1)";
+                                  << "validation_fraction = 1, but must be in [0, 0.99]";
     QTest::newRow("validation nan")
-        << 0.0 << 0.2 << nan << "validation_fraction = nan, but must be in [0, 1)";
+        << 0.0 << 0.2 << nan << "validation_fraction = nan, but must be finite";
     QTest::newRow("sum 1") << 0.0 << 0.75 << 0.25
                            << "validation_fraction = 0.25, but must be < 1 − test_fraction = 0.25";
 }
@@ -185,12 +185,13 @@ void TestRatingsSplit::options()
 
 void TestRatingsSplit::paramsRoundTrip()
 {
-    QCOMPARE(RatingsOptions::fromParams(defaultValues(RatingsOptions::params())), RatingsOptions{});
+    QCOMPARE(RatingsOptions::fromParams(defaultValues(RatingsOptions::allParams())),
+             RatingsOptions{});
     QStringList keys;
-    for (const ParamSpec& p : RatingsOptions::params())
+    for (const ParamSpec& p : RatingsOptions::allParams())
         keys << str(p.key);
     QCOMPARE(keys, QStringList({"binarize", "test_fraction", "validation_fraction", "split_seed"}));
-    ParamValues v = defaultValues(RatingsOptions::params());
+    ParamValues v = defaultValues(RatingsOptions::allParams());
     v["split_seed"] = std::int64_t(9);
     v["binarize"] = 3.5;
     v["test_fraction"] = 0.1;
@@ -201,7 +202,7 @@ void TestRatingsSplit::paramsRoundTrip()
     QCOMPARE(o.testFraction, 0.1);
     QCOMPARE(o.validationFraction, 0.0);
     // The declared ranges are checked by resolveParams, naming the key.
-    const auto bad = resolveParams(RatingsOptions::params(), {{"test_fraction", 1.5}});
+    const auto bad = resolveParams(RatingsOptions::allParams(), {{"test_fraction", 1.5}});
     QVERIFY(std::holds_alternative<ParamError>(bad));
     QCOMPARE(str(std::get<ParamError>(bad).key), QString("test_fraction"));
 }

@@ -213,8 +213,35 @@ private slots:
         o.arcsinhCofactor = -1;
         QVERIFY(o.validate() && o.validate()->find("arcsinh") == 0);
         // The declared settings round-trip.
-        const TableOptions def = TableOptions::fromParams(defaultValues(TableOptions::params()));
+        const TableOptions def = TableOptions::fromParams(defaultValues(TableOptions::allParams()));
         QVERIFY(def == TableOptions{});
+    }
+
+    // The held-out fraction has one range, its declaration's [0, 0.99]: the form, the command
+    // line and a struct built in code refuse and accept the same values, with the same message
+    // (validate() once said [0, 1) where the declaration said 0.99).
+    void heldOutRangeIsTheDeclarations()
+    {
+        const auto declared = [](double v) {
+            return resolveParams(TableOptions::allParams(), {{"heldout", v}});
+        };
+        TableOptions o;
+        o.heldOut = 0.99;
+        QVERIFY(!o.validate());
+        QVERIFY(std::holds_alternative<ParamValues>(declared(0.99)));
+        QCOMPARE(makeTableData(smallTable(200), o)->rows(), std::int64_t(200));
+        o.heldOut = 0.995;
+        const auto refused = declared(0.995);
+        QVERIFY(std::holds_alternative<ParamError>(refused));
+        const QString message = QString::fromStdString(std::get<ParamError>(refused).message);
+        QCOMPARE(message, QString("heldout = 0.995, but must be in [0, 0.99]"));
+        QCOMPARE(QString::fromStdString(o.validate().value_or("")), message);
+        try {
+            makeTableData(smallTable(200), o);
+            QFAIL("makeTableData accepted heldout = 0.995");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+        }
     }
 
     void combinesTablesByChannelName()

@@ -45,7 +45,7 @@ public:
         if (m_rawText)
             return {"vocab"};
         std::vector<std::string> out = {"subset"};
-        for (const ParamSpec& p : TokenizerOptions::params())
+        for (const ParamSpec& p : TokenizerOptions::allParams())
             out.push_back(p.key);
         return out;
     }
@@ -165,16 +165,16 @@ DataKindSpec corpus()
     k.task = "document completion: half of each test document's words condition it, the other "
              "half are scored (perplexity)";
     k.formats = "LDA-C, UCI bag-of-words (docword), a folder or tar archive of text files";
-    k.settings = CorpusOptions::params();
+    k.settings = CorpusOptions::allParams();
     k.settings.push_back(textParam(
         "subset", "Subset",
         "raw text: only the files below a folder of this name (e.g. 20news-bydate-train)"));
     k.settings.push_back(textParam("vocab", "Vocabulary file",
                                    "LDA-C / UCI: the vocabulary file; empty = found beside"));
-    for (const ParamSpec& p : TokenizerOptions::params())
+    for (const ParamSpec& p : TokenizerOptions::allParams())
         k.settings.push_back(p);
     k.readSettings = {"subset", "vocab"};
-    for (const ParamSpec& p : TokenizerOptions::params())
+    for (const ParamSpec& p : TokenizerOptions::allParams())
         k.readSettings.push_back(p.key);
     k.severalFiles = true;
     k.defaultModel = "lda";

@@ -238,7 +238,7 @@ DataKindSpec graph()
              "each pair's link probability scored (AUC)";
     k.formats = "GML (any name); edge lists (CSV / TSV / spaces, a source,target header, optional "
                 "weight); square 0/1 adjacency matrices (CSV / TSV); optionally gzip'd";
-    k.settings = GraphOptions::params();
+    k.settings = GraphOptions::allParams();
     k.settings.push_back(choiceParam(
         "format", "Read as",
         "auto: by the content; gml, edges (an edge list) or adjacency (a matrix) to force one",

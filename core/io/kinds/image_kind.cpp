@@ -65,7 +65,7 @@ DataKindSpec image()
     k.task = "inpainting: removed pixels are restored from the overlapping patches and scored "
              "by PSNR";
     k.formats = "PNG, JPEG, TIFF, BMP, PGM, … (any image Qt reads, recognised by content)";
-    k.settings = InpaintOptions::params();
+    k.settings = InpaintOptions::allParams();
     k.defaultModel = "bpfa";
     k.views = {DataView::Image};
     k.recognise = [](const FileProbe& f) { return f.content == "image"; };

@@ -227,12 +227,12 @@ DataKindSpec labelled()
              "rows and is scored on the test rows (a test file, or a share drawn at random)";
     k.formats = "LIBSVM / SVMlight text (optionally gzip'd; a second file = the test set); a "
                 "CSV / TSV with a label column when --kind labelled is given";
-    k.settings = LabelledReadOptions::params();
-    for (const ParamSpec& p : LabelledOptions::params())
+    k.settings = LabelledReadOptions::allParams();
+    for (const ParamSpec& p : LabelledOptions::allParams())
         k.settings.push_back(p);
     for (const ParamSpec& p : syntheticLabelParams())
         k.settings.push_back(p);
-    for (const ParamSpec& p : LabelledReadOptions::params())
+    for (const ParamSpec& p : LabelledReadOptions::allParams())
         k.readSettings.push_back(p.key);
     k.severalFiles = true;
     k.defaultModel = "glm";

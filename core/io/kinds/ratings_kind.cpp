@@ -134,7 +134,7 @@ DataKindSpec ratings()
              "ranked (precision and recall at 20)";
     k.formats = "MovieLens u.data, ratings.dat, ratings.csv; Last.fm user_artists.dat (play "
                 "counts); or a folder holding one";
-    k.settings = RatingsOptions::params();
+    k.settings = RatingsOptions::allParams();
     k.settings.push_back(
         textParam("items", "Titles file", "the items' titles; empty = found beside the ratings"));
     k.readSettings = {"items"};

@@ -67,7 +67,7 @@ DataKindSpec synthetic()
                   "variance of the loadings φ_kd; 0 = 1/D, the prior of eq. 5", 0.0, 0.0, 1e9),
         realParam("heldout", "Held-out fraction",
                   "fraction of entries (or of rows) held out and scored", 0.075, 0.0, 0.99),
-        paramNamed(TableOptions::params(), "split"),
+        paramNamed(TableOptions::allParams(), "split"),
         splitSeedParam("seed of the drawn data and of the held-out split"),
     };
     k.readSettings = {"generator", "rows", "cols", "true_k", "loading_var", "split_seed"};

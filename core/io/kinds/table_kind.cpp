@@ -204,7 +204,7 @@ DataKindSpec table()
     k.task = "held-out entries (or rows) of a rows × channels table are predicted and scored";
     k.formats = "FCS 2.0–3.1 (any name; several stacked), CSV / TSV / whitespace text, "
                 "optionally gzip'd";
-    k.settings = TableOptions::params();
+    k.settings = TableOptions::allParams();
     k.settings.insert(
         k.settings.begin() + 1,
         namesParam("exclude", "Exclude", "channels left out (of `channels`, or of every one)"));

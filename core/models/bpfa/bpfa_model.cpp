@@ -12,27 +12,23 @@
 
 namespace svi::bpfa {
 
-std::vector<ParamSpec> Prior::params()
+ParamFields<Prior> Prior::declare()
 {
-    return {positiveParam("a", "Prior a", "π_k ~ Beta(a/K, b(K−1)/K)", 10),
-            positiveParam("b", "Prior b", "π_k ~ Beta(a/K, b(K−1)/K)", 10),
-            positiveParam("c", "Prior c", "γ_obs ~ Gamma(c, d) (shape, rate)", 1),
-            positiveParam("d", "Prior d", "γ_obs ~ Gamma(c, d) (shape, rate)", 10),
-            positiveParam("e", "Prior e", "γ_w ~ Gamma(e, f) (shape, rate)", 1),
-            positiveParam("f", "Prior f", "γ_w ~ Gamma(e, f) (shape, rate)", 1)};
+    return ParamFields<Prior>()
+        .add(positiveParam("a", "Prior a", "π_k ~ Beta(a/K, b(K−1)/K)", 10), &Prior::a)
+        .add(positiveParam("b", "Prior b", "π_k ~ Beta(a/K, b(K−1)/K)", 10), &Prior::b)
+        .add(positiveParam("c", "Prior c", "γ_obs ~ Gamma(c, d) (shape, rate)", 1), &Prior::c)
+        .add(positiveParam("d", "Prior d", "γ_obs ~ Gamma(c, d) (shape, rate)", 10), &Prior::d)
+        .add(positiveParam("e", "Prior e", "γ_w ~ Gamma(e, f) (shape, rate)", 1), &Prior::e)
+        .add(positiveParam("f", "Prior f", "γ_w ~ Gamma(e, f) (shape, rate)", 1), &Prior::f);
 }
 
 const ParamFields<Prior>& Prior::fields()
 {
-    static const ParamFields<Prior> f = ParamFields<Prior>()
-                                            .add("a", &Prior::a)
-                                            .add("b", &Prior::b)
-                                            .add("c", &Prior::c)
-                                            .add("d", &Prior::d)
-                                            .add("e", &Prior::e)
-                                            .add("f", &Prior::f);
+    static const ParamFields<Prior> f = declare();
     return f;
 }
+
 namespace {
 
 double digamma(double x)

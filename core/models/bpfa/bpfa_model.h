@@ -12,7 +12,7 @@
 // This header holds pure functions and plain structs; the Trainer drives them. Nothing here
 // allocates per item once the workspaces are sized.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/base/state_archive.h"
 #include "core/data/dense_data.h"
 #include "core/math/random.h"
@@ -38,10 +38,8 @@ struct Prior : DeclaredOptions<Prior>
     double e{}; // shape of γ_w
     double f{}; // rate of γ_w
 
-    // The declarations (keys a–f, each > 0).
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
-    // The fields bound to those keys.
+    // The declarations (keys a–f, each > 0) bound to the fields.
+    static ParamFields<Prior> declare();
     static const ParamFields<Prior>& fields();
 };
 

@@ -19,26 +19,35 @@ bool gibbsLocal(BpfaAlgorithm a)
     return a == BpfaAlgorithm::GibbsSsvi || a == BpfaAlgorithm::MimnoSvi;
 }
 
-std::vector<ParamSpec> bpfaGibbsParams()
+using Fields = ParamFields<BpfaOptions>;
+
+void addGibbsFields(Fields& f)
 {
-    return {
-        intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
-        intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
-        intParam("eval_burnin", "Evaluation burn-in",
-                 "local Gibbs sweeps discarded per item when scoring / reconstructing", 3, 0,
-                 10000),
-        intParam("eval_kept", "Evaluation kept sweeps",
-                 "local Gibbs sweeps averaged per item when scoring / reconstructing", 3, 1,
-                 10000)};
+    f.add(
+         intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
+         &BpfaOptions::burnin)
+        .add(
+            intParam("samples", "Kept sweeps", "local Gibbs sweeps averaged per item", 3, 1, 10000),
+            &BpfaOptions::samples)
+        .add(intParam("eval_burnin", "Evaluation burn-in",
+                      "local Gibbs sweeps discarded per item when scoring / reconstructing", 3, 0,
+                      10000),
+             &BpfaOptions::evalBurnin)
+        .add(intParam("eval_kept", "Evaluation kept sweeps",
+                      "local Gibbs sweeps averaged per item when scoring / reconstructing", 3, 1,
+                      10000),
+             &BpfaOptions::evalKept);
 }
 
-std::vector<ParamSpec> ascentParams()
+void addAscentFields(Fields& f)
 {
-    return {intParam("local_iters", "Local sweeps", "coordinate-ascent sweeps per item at most", 20,
-                     1, 10000),
-            realParam("local_tol", "Local tolerance",
-                      "stop the local sweeps when no θ_k and no E[z_k w_k]·‖φ_k‖ moved by tol",
-                      1e-3, 0.0, 1.0)};
+    f.add(intParam("local_iters", "Local sweeps", "coordinate-ascent sweeps per item at most", 20,
+                   1, 10000),
+          &BpfaOptions::localIters)
+        .add(realParam("local_tol", "Local tolerance",
+                       "stop the local sweeps when no θ_k and no E[z_k w_k]·‖φ_k‖ moved by tol",
+                       1e-3, 0.0, 1.0),
+             &BpfaOptions::localTol);
 }
 
 // Image metrics lead on images; the held-out log-likelihood (eq. 12) leads on tables. The
@@ -128,85 +137,75 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
     e.bound = bound(algorithm);
     e.compareRank = compareRank(algorithm);
     e.readsParts = stochastic(algorithm);
-    e.params = BpfaOptions::params(algorithm);
+    e.params = BpfaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<BpfaTrainer>(data.requireDense("BPFA"), algorithm,
                                              BpfaOptions::fromParams(values), seed);
     };
+    e.readOptions = optionsReader<BpfaOptions>();
+    e.smallSettings = {{"K", std::int64_t(8)},           {"minibatch", std::int64_t(40)},
+                       {"init", std::string("random")},  {"eval_items", std::int64_t(40)},
+                       {"eval_burnin", std::int64_t(1)}, {"eval_kept", std::int64_t(1)},
+                       {"eval_samples", std::int64_t(2)}};
+    // γ_obs ~ Gamma(c, d): lgamma(c) overflows the bound.
+    e.divergentSettings = {{"c", 1e308}};
     r.add(std::move(e));
 }
 
 } // namespace
 
-std::vector<ParamSpec> BpfaOptions::params(BpfaAlgorithm algorithm)
+ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
 {
+    using O = BpfaOptions;
     const bool svi = stochastic(algorithm);
-    std::vector<ParamSpec> p;
-    p.push_back(
-        intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096));
+    Fields f;
+    f.add(intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096),
+          &O::K);
     if (svi)
-        p.push_back(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge));
-    const auto local = !svi                    ? std::vector<ParamSpec>{}
-                       : gibbsLocal(algorithm) ? bpfaGibbsParams()
-                                               : ascentParams();
-    p.insert(p.end(), local.begin(), local.end());
+        f.add(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge),
+              &O::minibatch);
+    if (svi && gibbsLocal(algorithm))
+        addGibbsFields(f);
+    else if (svi)
+        addAscentFields(f);
     if (svi) {
-        const auto step = StepSizeOptions::params(0.75, 0.0);
-        p.insert(p.end(), step.begin(), step.end());
-        p.push_back(choiceParam("init", "Initialisation",
-                                "random atoms, or a short batch Gibbs run on a random subset",
-                                {"gibbs", "random"}, "gibbs"));
-        p.push_back(intParam("init_items", "Gibbs init items",
-                             "items in the Gibbs initialisation subset", 2000, 1, kHuge));
-        p.push_back(intParam("init_sweeps", "Gibbs init sweeps",
-                             "batch Gibbs iterations of the initialisation", 20, 0, 100000));
-        p.push_back(choiceParam(
-            "noise_fit", "Noise fit",
-            "model: q(γ_obs) from every observed entry's residual (eq. 7); predictive: from one "
-            "observed entry per item left out of its local step (the error on unseen entries)",
-            {"predictive", "model"}, "predictive"));
+        addStepSizeFields(f, 0.75, 0.0);
+        f.add(choiceParam("init", "Initialisation",
+                          "random atoms, or a short batch Gibbs run on a random subset",
+                          {"gibbs", "random"}, "gibbs"),
+              &O::init)
+            .add(intParam("init_items", "Gibbs init items",
+                          "items in the Gibbs initialisation subset", 2000, 1, kHuge),
+                 &O::initItems)
+            .add(intParam("init_sweeps", "Gibbs init sweeps",
+                          "batch Gibbs iterations of the initialisation", 20, 0, 100000),
+                 &O::initSweeps)
+            .add(choiceParam("noise_fit", "Noise fit",
+                             "model: q(γ_obs) from every observed entry's residual (eq. 7); "
+                             "predictive: from one observed entry per item left out of its local "
+                             "step (the error on unseen entries)",
+                             {"predictive", "model"}, "predictive"),
+                 &O::noiseFit);
     }
-    const auto prior = bpfa::Prior::params();
-    p.insert(p.end(), prior.begin(), prior.end());
-    p.push_back(intParam("eval_items", "Evaluation items",
-                         "items whose held-out entries are scored at each snapshot", 1000, 1,
-                         kHuge));
-    p.push_back(intParam("eval_samples", "Evaluation samples",
-                         "Monte Carlo draws M of the held-out likelihood (eq. 12)", 5, 1, 1000));
-    return p;
-}
-
-std::vector<ParamSpec> BpfaOptions::allParams()
-{
-    std::vector<std::vector<ParamSpec>> lists;
-    for (BpfaAlgorithm a :
-         {BpfaAlgorithm::GibbsSsvi, BpfaAlgorithm::MimnoSvi, BpfaAlgorithm::MfSvi,
-          BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs})
-        lists.push_back(params(a));
-    return mergeParams(lists);
+    f.add(&O::prior, bpfa::Prior::declare())
+        .add(intParam("eval_items", "Evaluation items",
+                      "items whose held-out entries are scored at each snapshot", 1000, 1, kHuge),
+             &O::evalItems)
+        .add(intParam("eval_samples", "Evaluation samples",
+                      "Monte Carlo draws M of the held-out likelihood (eq. 12)", 5, 1, 1000),
+             &O::evalSamples);
+    return f;
 }
 
 const ParamFields<BpfaOptions>& BpfaOptions::fields()
 {
-    static const ParamFields<BpfaOptions> f = [] {
-        ParamFields<BpfaOptions> b;
-        b.add("K", &BpfaOptions::K)
-            .add("minibatch", &BpfaOptions::minibatch)
-            .add("burnin", &BpfaOptions::burnin)
-            .add("samples", &BpfaOptions::samples)
-            .add("eval_burnin", &BpfaOptions::evalBurnin)
-            .add("eval_kept", &BpfaOptions::evalKept)
-            .add("local_iters", &BpfaOptions::localIters)
-            .add("local_tol", &BpfaOptions::localTol);
-        addStepSizeFields(b);
-        b.add("init", &BpfaOptions::init)
-            .add("init_items", &BpfaOptions::initItems)
-            .add("init_sweeps", &BpfaOptions::initSweeps)
-            .add("noise_fit", &BpfaOptions::noiseFit)
-            .add(&BpfaOptions::prior, bpfa::Prior::fields())
-            .add("eval_items", &BpfaOptions::evalItems)
-            .add("eval_samples", &BpfaOptions::evalSamples);
-        return b;
+    static const Fields f = [] {
+        Fields all;
+        for (BpfaAlgorithm a :
+             {BpfaAlgorithm::GibbsSsvi, BpfaAlgorithm::MimnoSvi, BpfaAlgorithm::MfSvi,
+              BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs})
+            all.merge(declare(a));
+        return all;
     }();
     return f;
 }

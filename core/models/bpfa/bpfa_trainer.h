@@ -72,11 +72,10 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     int evalBurnin{};
     int evalKept{};
 
-    // The declarations of `algorithm`'s parameters (its registry entry): only the keys it uses.
-    static std::vector<ParamSpec> params(BpfaAlgorithm algorithm);
+    // The declarations of `algorithm`'s parameters (its registry entry: only the keys it uses),
+    // each bound to its field.
+    static ParamFields<BpfaOptions> declare(BpfaAlgorithm algorithm);
     // Every algorithm's declarations, each key once: one for every field.
-    static std::vector<ParamSpec> allParams();
-    // The fields bound to the declared keys.
     static const ParamFields<BpfaOptions>& fields();
 };
 

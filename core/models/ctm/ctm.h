@@ -5,7 +5,7 @@
 // diagonal as in the paper's runs or full; documents visited in a round robin by H-MC-SSVI or
 // S-DSVI, μ and Σ by eq. 60–61 and the topics β by stochastic gradient (eq. 62) after each.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/inference/gaussian_q.h"
 #include "core/inference/lgm_update.h"
 
@@ -29,7 +29,7 @@ enum class CtmMethod { Structured, MeanField };
 std::string ctmBoundName(CtmBound b);
 CtmBound ctmBoundFromName(const std::string& name);
 
-// The settings; defaults and ranges are those declared by params(), the paper's where it
+// The settings; defaults and ranges are those declared by declare(), the paper's where it
 // states them (10 samples, μ = 0 and Σ = I to start, 1/n for the natural steps, AdaGrad at
 // rate 1.0 for the others).
 struct CtmOptions : DeclaredOptions<CtmOptions>
@@ -50,9 +50,11 @@ struct CtmOptions : DeclaredOptions<CtmOptions>
     int topWords{};              // words listed per topic in the preview
     int varIters{};              // mean-field: rounds of a document's E-step at most
 
-    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
-    static std::vector<ParamSpec> meanFieldParams();
-    static std::vector<ParamSpec> allParams();
+    // The declarations of the structured algorithm `algorithm` (κ and τ0 for H-MC-SSVI only)
+    // and of the mean-field baseline, each bound to its field.
+    static ParamFields<CtmOptions> declare(LgmAlgorithm algorithm);
+    static ParamFields<CtmOptions> declareMeanField();
+    // Every key: those of H-MC-SSVI, then var_iters.
     static const ParamFields<CtmOptions>& fields();
 };
 

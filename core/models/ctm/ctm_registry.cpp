@@ -26,106 +26,97 @@ CtmBound ctmBoundFromName(const std::string& name)
 
 namespace {
 
-ParamSpec topicsParam()
+using Fields = ParamFields<CtmOptions>;
+
+void addTopics(Fields& f)
 {
-    return intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000);
+    f.add(intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000), &CtmOptions::K);
 }
 
 // What every method shares: the prior learnt or not, and the evaluation's settings.
-void addSharedParams(std::vector<ParamSpec>& p, const std::string& adagradHelp)
+void addSharedFields(Fields& f, const std::string& adagradHelp)
 {
-    p.push_back(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0));
-    p.push_back(boolParam("learn_prior", "Learn μ, Σ",
-                          "by eq. 60–61, after each document (mean-field: each pass)", true));
-    p.push_back(intParam("local_iters", "Test document steps",
-                         "natural steps fitting a test document's observed half", 100, 1, 100000));
-    p.push_back(intParam("eval_docs", "Evaluation documents",
-                         "documents a live evaluation uses; a full pass uses all", 500, 1, kHuge));
-    p.push_back(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000));
-}
-
-ParamSpec varItersParam()
-{
-    return intParam("var_iters", "E-step rounds",
-                    "mean-field: rounds of a document's coordinate ascent at most (Blei & "
-                    "Lafferty's code: 20), fewer when the bound settles to 10⁻⁶",
-                    20, 1, 100000);
+    using O = CtmOptions;
+    f.add(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0), &O::adagradRate)
+        .add(boolParam("learn_prior", "Learn μ, Σ",
+                       "by eq. 60–61, after each document (mean-field: each pass)", true),
+             &O::learnPrior)
+        .add(intParam("local_iters", "Test document steps",
+                      "natural steps fitting a test document's observed half", 100, 1, 100000),
+             &O::localIters)
+        .add(intParam("eval_docs", "Evaluation documents",
+                      "documents a live evaluation uses; a full pass uses all", 500, 1, kHuge),
+             &O::evalDocs)
+        .add(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000),
+             &O::topWords);
 }
 
 } // namespace
 
-std::vector<ParamSpec> CtmOptions::params(LgmAlgorithm algorithm)
+ParamFields<CtmOptions> CtmOptions::declare(LgmAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p;
-    p.push_back(topicsParam());
-    p.push_back(choiceParam("bound", "Bound",
-                            "optimal: the topics summed out inside the logarithm (eq. 56); simple: "
-                            "Σ_k log β_kw E_q[h_k] (App. A.2, eq. 73), the topics by their closed "
-                            "form",
-                            {"optimal", "simple"}, "optimal"));
-    p.push_back(choiceParam("covariance", "Covariance of q(η_d)",
-                            "diagonal (the paper's runs) or full, (K − 1)² per document",
-                            {"diagonal", "full"}, "diagonal"));
-    p.push_back(intParam("samples", "Samples of η", "draws of η per document update (paper: 10)",
-                         10, 1, 1e6));
-    if (algorithm == LgmAlgorithm::HybridMcSsvi) {
-        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
-        p.insert(p.end(), rate.begin(), rate.end()); // 1/n at a document's n-th visit
-    }
-    p.push_back(positiveParam("topics_rate", "Topics' rate",
-                              "AdaGrad's rate for the topics' logits (eq. 62)", 1.0));
-    p.push_back(intParam("topics_batch", "Documents per topics step",
-                         "optimal bound: eq. 62's gradient is gathered over this many documents "
-                         "before one AdaGrad step of the topics (the paper: 1; a step costs K × V)",
-                         64, 1, 1e6));
-    addSharedParams(p, "gradient steps of each document's q (eq. 69, 71; paper: 1.0) and of a "
+    using O = CtmOptions;
+    Fields f;
+    addTopics(f);
+    f.add(choiceParam("bound", "Bound",
+                      "optimal: the topics summed out inside the logarithm (eq. 56); simple: "
+                      "Σ_k log β_kw E_q[h_k] (App. A.2, eq. 73), the topics by their closed "
+                      "form",
+                      {"optimal", "simple"}, "optimal"),
+          &O::bound, ctmBoundName, ctmBoundFromName)
+        .add(choiceParam("covariance", "Covariance of q(η_d)",
+                         "diagonal (the paper's runs) or full, (K − 1)² per document",
+                         {"diagonal", "full"}, "diagonal"),
+             &O::covariance, covarianceName, covarianceFromName)
+        .add(intParam("samples", "Samples of η", "draws of η per document update (paper: 10)", 10,
+                      1, 1e6),
+             &O::samples);
+    if (algorithm == LgmAlgorithm::HybridMcSsvi) // 1/n at a document's n-th visit
+        addRobbinsMonroFields(f, 1.0, 0.0, &O::kappa, &O::tau0);
+    f.add(positiveParam("topics_rate", "Topics' rate",
+                        "AdaGrad's rate for the topics' logits (eq. 62)", 1.0),
+          &O::topicsRate)
+        .add(intParam("topics_batch", "Documents per topics step",
+                      "optimal bound: eq. 62's gradient is gathered over this many documents "
+                      "before one AdaGrad step of the topics (the paper: 1; a step costs K × V)",
+                      64, 1, 1e6),
+             &O::topicsBatch);
+    addSharedFields(f, "gradient steps of each document's q (eq. 69, 71; paper: 1.0) and of a "
                        "test document's");
-    return p;
+    return f;
 }
 
-std::vector<ParamSpec> CtmOptions::meanFieldParams()
+ParamFields<CtmOptions> CtmOptions::declareMeanField()
 {
-    std::vector<ParamSpec> p{topicsParam(), varItersParam()};
-    addSharedParams(p, "the mean steps fitting a test document's q (H-MC-SSVI's, so that every "
+    Fields f;
+    addTopics(f);
+    f.add(intParam("var_iters", "E-step rounds",
+                   "mean-field: rounds of a document's coordinate ascent at most (Blei & "
+                   "Lafferty's code: 20), fewer when the bound settles to 10⁻⁶",
+                   20, 1, 100000),
+          &CtmOptions::varIters);
+    addSharedFields(f, "the mean steps fitting a test document's q (H-MC-SSVI's, so that every "
                        "method's globals are scored alike)");
-    return p;
-}
-
-std::vector<ParamSpec> CtmOptions::allParams()
-{
-    std::vector<ParamSpec> p = params(LgmAlgorithm::HybridMcSsvi);
-    p.push_back(varItersParam());
-    return p;
+    return f;
 }
 
 const ParamFields<CtmOptions>& CtmOptions::fields()
 {
-    static const ParamFields<CtmOptions> f =
-        ParamFields<CtmOptions>()
-            .add("K", &CtmOptions::K)
-            .add("bound", &CtmOptions::bound, ctmBoundName, ctmBoundFromName)
-            .add("covariance", &CtmOptions::covariance, covarianceName, covarianceFromName)
-            .add("samples", &CtmOptions::samples)
-            .add("kappa", &CtmOptions::kappa)
-            .add("tau0", &CtmOptions::tau0)
-            .add("adagrad_rate", &CtmOptions::adagradRate)
-            .add("topics_rate", &CtmOptions::topicsRate)
-            .add("topics_batch", &CtmOptions::topicsBatch)
-            .add("learn_prior", &CtmOptions::learnPrior)
-            .add("local_iters", &CtmOptions::localIters)
-            .add("eval_docs", &CtmOptions::evalDocs)
-            .add("top_words", &CtmOptions::topWords)
-            .add("var_iters", &CtmOptions::varIters);
+    static const Fields f = [] {
+        Fields all = declare(LgmAlgorithm::HybridMcSsvi);
+        all.merge(declareMeanField()); // var_iters
+        return all;
+    }();
     return f;
 }
 
 void registerCtm(Registry& r)
 {
     const std::vector<LgmAlgorithmEntry> algorithms = {
-        {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+        {LgmAlgorithm::HybridMcSsvi,
          "each document's covariance by the natural-gradient step with the PSD projection (eq. "
          "59), its mean by AdaGrad (eq. 69)"},
-        {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+        {LgmAlgorithm::SDsvi,
          "AdaGrad on each document's mean (eq. 69) and Cholesky factor (eq. 71)"},
     };
     std::vector<MetricSpec> metrics = topicMetrics();
@@ -138,7 +129,14 @@ void registerCtm(Registry& r)
         "β_kw] (or the simple bound (73)), 10 draws per document, over eval_docs training "
         "documents scaled unless a full pass",
         {"corpus"},
-        metrics};
+        metrics,
+        {{"K", std::int64_t(3)},
+         {"samples", std::int64_t(2)},
+         {"local_iters", std::int64_t(2)},
+         {"eval_docs", std::int64_t(10)}},
+        // A mean's rate of 1e308: the first AdaGrad step sends a document's mean to ±1e308,
+        // whose KL to the prior is infinite.
+        {{"adagrad_rate", 1e308}}};
     addLgmAlgorithms<CtmOptions>(r, model, algorithms,
                                  [](const DataSet& data, LgmAlgorithm algorithm,
                                     const CtmOptions& options, std::uint64_t seed) {
@@ -157,7 +155,10 @@ void registerCtm(Registry& r)
              "β, μ, Σ after each pass";
     e.dataKinds = model.dataKinds;
     e.compareRank = int(algorithms.size()) + 1;
-    e.params = CtmOptions::meanFieldParams();
+    e.params = CtmOptions::declareMeanField().specs();
+    e.readOptions = optionsReader<CtmOptions>();
+    e.smallSettings = model.smallSettings;
+    e.divergentSettings = model.divergentSettings;
     e.metrics = model.metrics;
     e.bound = "the optimal bound (56) at each document's q(η_d) = N(λ_d, diag ν²_d) from the "
               "E-step, 10 draws per document, over eval_docs training documents scaled unless a "

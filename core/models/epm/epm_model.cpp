@@ -80,25 +80,26 @@ void buildLists(int n, const std::vector<Pair>& pairs, std::vector<std::int64_t>
 
 } // namespace
 
-std::vector<ParamSpec> Priors::params()
+ParamFields<Priors> Priors::declare()
 {
-    return {positiveParam("a_shape", "Prior shape of a_i",
-                          "a_i ~ G(a_shape, a_rate), the shapes of the memberships (eq. 14: 0.01)",
-                          0.01),
-            positiveParam("a_rate", "Prior rate of a_i", "a_i ~ G(a_shape, a_rate) (eq. 14: 0.01)",
-                          0.01),
-            positiveParam("e0", "Prior shape e0",
-                          "c_i, γ0 and c0 ~ G(e0, f0) (eq. 14: 1; Zhou's names)", 1.0),
-            positiveParam("f0", "Prior rate f0", "c_i, γ0 and c0 ~ G(e0, f0) (eq. 14: 1)", 1.0)};
+    return ParamFields<Priors>()
+        .add(positiveParam("a_shape", "Prior shape of a_i",
+                           "a_i ~ G(a_shape, a_rate), the shapes of the memberships (eq. 14: 0.01)",
+                           0.01),
+             &Priors::aShape)
+        .add(positiveParam("a_rate", "Prior rate of a_i", "a_i ~ G(a_shape, a_rate) (eq. 14: 0.01)",
+                           0.01),
+             &Priors::aRate)
+        .add(positiveParam("e0", "Prior shape e0",
+                           "c_i, γ0 and c0 ~ G(e0, f0) (eq. 14: 1; Zhou's names)", 1.0),
+             &Priors::e0)
+        .add(positiveParam("f0", "Prior rate f0", "c_i, γ0 and c0 ~ G(e0, f0) (eq. 14: 1)", 1.0),
+             &Priors::f0);
 }
 
 const ParamFields<Priors>& Priors::fields()
 {
-    static const ParamFields<Priors> f = ParamFields<Priors>()
-                                             .add("a_shape", &Priors::aShape)
-                                             .add("a_rate", &Priors::aRate)
-                                             .add("e0", &Priors::e0)
-                                             .add("f0", &Priors::f0);
+    static const ParamFields<Priors> f = declare();
     return f;
 }
 

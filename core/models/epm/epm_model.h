@@ -23,7 +23,7 @@
 // scratch and must be called by one thread at a time (it uses OpenMP inside).
 
 #include "core/base/parallel.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/graph_data.h"
 #include "core/inference/positive_sgvb.h"
 #include "core/run/trainer.h"
@@ -46,8 +46,8 @@ struct Priors : DeclaredOptions<Priors>
     double e0{}; // c_i, γ0, c0 ~ G(e0, f0)
     double f0{};
 
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
+    // The declarations (keys a_shape, a_rate, e0, f0, each > 0) bound to the fields.
+    static ParamFields<Priors> declare();
     static const ParamFields<Priors>& fields();
 };
 

@@ -31,16 +31,19 @@ ParamSpec evalDrawsParam()
                     100, 1, 1e6);
 }
 
-std::vector<ParamSpec> epmGibbsParams()
+void addGibbsFields(ParamFields<EpmOptions>& f)
 {
-    return {
-        intParam("burnin", "Burn-in sweeps",
-                 "sweeps before samples are kept (the paper's MCMC runs: 1500)", 1500, 0, kHuge),
-        intParam("thin", "Thinning", "a sample kept every thin sweeps after burn-in", 1, 1, kHuge),
-        intParam("samples", "Samples kept",
-                 "kept samples averaged for the link probabilities; the run ends (converged) "
-                 "with the last (the paper's: 1500)",
-                 1500, 1, kHuge)};
+    f.add(intParam("burnin", "Burn-in sweeps",
+                   "sweeps before samples are kept (the paper's MCMC runs: 1500)", 1500, 0, kHuge),
+          &EpmOptions::burnin)
+        .add(intParam("thin", "Thinning", "a sample kept every thin sweeps after burn-in", 1, 1,
+                      kHuge),
+             &EpmOptions::thin)
+        .add(intParam("samples", "Samples kept",
+                      "kept samples averaged for the link probabilities; the run ends (converged) "
+                      "with the last (the paper's: 1500)",
+                      1500, 1, kHuge),
+             &EpmOptions::samples);
 }
 
 ParamSpec initParam()
@@ -68,49 +71,35 @@ EpmInit epmInitFromName(const std::string& name)
     throw std::invalid_argument(fieldError("init", name, "must be moments or paper"));
 }
 
-std::vector<ParamSpec> EpmOptions::params(const std::string& algorithm)
+ParamFields<EpmOptions> EpmOptions::declare(const std::string& algorithm)
 {
-    std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Communities K",
-                         "truncation of the gamma process: communities at most (paper: 10–100)", 20,
-                         1, 10000));
-    const auto priors = epm::Priors::params();
-    p.insert(p.end(), priors.begin(), priors.end());
+    using O = EpmOptions;
+    ParamFields<O> f;
+    f.add(intParam("K", "Communities K",
+                   "truncation of the gamma process: communities at most (paper: 10–100)", 20, 1,
+                   10000),
+          &O::K)
+        .add(&O::priors, epm::Priors::declare());
     if (algorithm == "gibbs") {
-        const auto g = epmGibbsParams();
-        p.insert(p.end(), g.begin(), g.end());
-        return p;
+        addGibbsFields(f);
+        return f;
     }
     const SgvbMethod method = methodOf(algorithm);
-    const auto sgvb = SgvbOptions::params(method);
-    p.insert(p.end(), sgvb.begin(), sgvb.end());
+    f.add(&O::sgvb, SgvbOptions::declare(method));
     if (method == SgvbMethod::Gamma)
-        p.push_back(initParam());
+        f.add(initParam(), &O::init, epmInitName, epmInitFromName);
     if (method != SgvbMethod::Map)
-        p.push_back(evalDrawsParam());
-    return p;
-}
-
-std::vector<ParamSpec> EpmOptions::allParams()
-{
-    std::vector<ParamSpec> p = params("gamma-sgvb");
-    const auto g = epmGibbsParams();
-    p.insert(p.end(), g.begin(), g.end());
-    return p;
+        f.add(evalDrawsParam(), &O::evalDraws);
+    return f;
 }
 
 const ParamFields<EpmOptions>& EpmOptions::fields()
 {
-    static const ParamFields<EpmOptions> f =
-        ParamFields<EpmOptions>()
-            .add("K", &EpmOptions::K)
-            .add(&EpmOptions::priors, epm::Priors::fields())
-            .add(&EpmOptions::sgvb, SgvbOptions::fields())
-            .add("init", &EpmOptions::init, epmInitName, epmInitFromName)
-            .add("eval_draws", &EpmOptions::evalDraws)
-            .add("burnin", &EpmOptions::burnin)
-            .add("thin", &EpmOptions::thin)
-            .add("samples", &EpmOptions::samples);
+    static const ParamFields<EpmOptions> f = [] {
+        ParamFields<EpmOptions> all;
+        all.merge(declare("gamma-sgvb")).merge(declare("gibbs"));
+        return all;
+    }();
     return f;
 }
 
@@ -141,7 +130,7 @@ void registerEpm(Registry& r)
         e.help = a.help;
         e.dataKinds = {"graph"};
         e.compareRank = a.rank;
-        e.params = EpmOptions::params(a.key);
+        e.params = EpmOptions::declare(a.key).specs();
         e.metrics = linkMetrics();
         const std::string key = a.key;
         if (key == "gibbs") {
@@ -161,6 +150,15 @@ void registerEpm(Registry& r)
                                                         EpmOptions::fromParams(values), seed);
             };
         }
+        e.readOptions = optionsReader<EpmOptions>();
+        e.smallSettings = {{"K", std::int64_t(3)},
+                           {"eval_draws", std::int64_t(2)},
+                           {"elbo_samples", std::int64_t(2)},
+                           {"burnin", std::int64_t(2)},
+                           {"samples", std::int64_t(100)}};
+        // A prior shape of a_i of 1e308: its normaliser overflows the log joint (SGVB), and a
+        // Gibbs draw of a_i is infinite.
+        e.divergentSettings = {{"a_shape", 1e308}};
         r.add(std::move(e));
     }
 }

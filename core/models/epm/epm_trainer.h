@@ -43,7 +43,7 @@ enum class EpmInit { Moments, Paper };
 std::string epmInitName(EpmInit init);
 EpmInit epmInitFromName(const std::string& name);
 
-// The settings of every EPM algorithm; the defaults and ranges are those declared by params
+// The settings of every EPM algorithm; the defaults and ranges are those declared in declare()
 // (epm_registry.cpp), the only place that states them.
 struct EpmOptions : DeclaredOptions<EpmOptions>
 {
@@ -58,9 +58,10 @@ struct EpmOptions : DeclaredOptions<EpmOptions>
     int thin{};       // Gibbs: a sample kept every thin sweeps after burn-in
     int samples{};    // Gibbs: samples kept, after which the run has converged
 
-    // The declarations of one algorithm ("gamma-sgvb", "norm-sgvb", "map", "gibbs").
-    static std::vector<ParamSpec> params(const std::string& algorithm);
-    static std::vector<ParamSpec> allParams();
+    // The declarations of one algorithm ("gamma-sgvb", "norm-sgvb", "map", "gibbs") bound to
+    // the fields.
+    static ParamFields<EpmOptions> declare(const std::string& algorithm);
+    // Every algorithm's declarations, each key once: those of gamma-sgvb, then Gibbs'.
     static const ParamFields<EpmOptions>& fields();
 };
 

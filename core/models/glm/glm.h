@@ -18,11 +18,46 @@ void registerGlm(Registry& registry);
 std::vector<MetricSpec> supervisedMetrics();
 
 // One algorithm of a linear latent Gaussian model, as its registry entry names it.
+// The key and label every latent Gaussian model registers an algorithm under ("h-mc-ssvi",
+// "H-MC-SSVI"): written once, here.
+inline const char* lgmAlgorithmKey(LgmAlgorithm a)
+{
+    switch (a) {
+    case LgmAlgorithm::HybridMcSsvi:
+        return "h-mc-ssvi";
+    case LgmAlgorithm::McSsvi:
+        return "mc-ssvi";
+    case LgmAlgorithm::SDsvi:
+        return "s-dsvi";
+    case LgmAlgorithm::BatchHybrid:
+        return "h-mc-ssvi-batch";
+    case LgmAlgorithm::FixedPoint:
+        break;
+    }
+    return "closed-form";
+}
+
+inline const char* lgmAlgorithmLabel(LgmAlgorithm a)
+{
+    switch (a) {
+    case LgmAlgorithm::HybridMcSsvi:
+        return "H-MC-SSVI";
+    case LgmAlgorithm::McSsvi:
+        return "MC-SSVI";
+    case LgmAlgorithm::SDsvi:
+        return "S-DSVI";
+    case LgmAlgorithm::BatchHybrid:
+        return "Batch H-MC-SSVI";
+    case LgmAlgorithm::FixedPoint:
+        break;
+    }
+    return "Closed form";
+}
+
+// An algorithm of a latent Gaussian model, and what it does there (one line).
 struct LgmAlgorithmEntry
 {
     LgmAlgorithm algorithm;
-    const char* key;
-    const char* label;
     const char* help;
 };
 
@@ -30,12 +65,16 @@ struct LgmAlgorithmEntry
 struct LgmModelEntry
 {
     std::string model, modelLabel, bound;
-    std::vector<std::string> dataKinds;
-    std::vector<MetricSpec> metrics;
+    std::vector<std::string> dataKinds = {};
+    std::vector<MetricSpec> metrics = {};
+    // The settings of the registry-wide tests (AlgorithmEntry::smallSettings,
+    // divergentSettings).
+    ParamValues smallSettings = {}, divergentSettings = {};
 };
 
 // Adds an entry per algorithm, in Compare's order: its parameters are
-// Options::params(algorithm), its trainer make(data, algorithm, Options::fromParams(v), seed).
+// Options::declare(algorithm).specs(), its trainer make(data, algorithm, Options::fromParams(v),
+// seed).
 template <typename Options, typename Make>
 void addLgmAlgorithms(Registry& r, const LgmModelEntry& model,
                       const std::vector<LgmAlgorithmEntry>& algorithms, Make make)
@@ -45,12 +84,15 @@ void addLgmAlgorithms(Registry& r, const LgmModelEntry& model,
         AlgorithmEntry e;
         e.model = model.model;
         e.modelLabel = model.modelLabel;
-        e.algorithm = a.key;
-        e.label = a.label;
+        e.algorithm = lgmAlgorithmKey(a.algorithm);
+        e.label = lgmAlgorithmLabel(a.algorithm);
         e.help = a.help;
         e.dataKinds = model.dataKinds;
         e.compareRank = rank++;
-        e.params = Options::params(a.algorithm);
+        e.params = Options::declare(a.algorithm).specs();
+        e.readOptions = optionsReader<Options>();
+        e.smallSettings = model.smallSettings;
+        e.divergentSettings = model.divergentSettings;
         e.metrics = model.metrics;
         e.bound = model.bound;
         const LgmAlgorithm algorithm = a.algorithm;
@@ -62,15 +104,17 @@ void addLgmAlgorithms(Registry& r, const LgmModelEntry& model,
     }
 }
 
-// The same for labelled data, the trainer TrainerT(data, algorithm, options, seed); `diagnostics`
-// are metrics reported beside supervisedMetrics().
+// The same for labelled data, the trainer TrainerT(data, algorithm, options, seed);
+// `m.metrics` are diagnostics reported beside supervisedMetrics(), and its data kind is
+// "labelled".
 template <typename Options, typename TrainerT>
-void addLgmEntries(Registry& r, const std::string& model, const std::string& modelLabel,
-                   const std::string& bound, const std::vector<LgmAlgorithmEntry>& algorithms,
-                   const std::vector<MetricSpec>& diagnostics = {})
+void addLgmEntries(Registry& r, LgmModelEntry m, const std::vector<LgmAlgorithmEntry>& algorithms)
 {
-    LgmModelEntry m{model, modelLabel, bound, {"labelled"}, supervisedMetrics()};
-    m.metrics.insert(m.metrics.end(), diagnostics.begin(), diagnostics.end());
+    const std::string modelLabel = m.modelLabel;
+    std::vector<MetricSpec> metrics = supervisedMetrics();
+    metrics.insert(metrics.end(), m.metrics.begin(), m.metrics.end());
+    m.metrics = std::move(metrics);
+    m.dataKinds = {"labelled"};
     addLgmAlgorithms<Options>(r, m, algorithms,
                               [modelLabel](const DataSet& data, LgmAlgorithm algorithm,
                                            const Options& options, std::uint64_t seed) {

@@ -4,47 +4,41 @@
 #include <limits>
 
 namespace svi {
-std::vector<ParamSpec> GlmOptions::params(LgmAlgorithm algorithm)
+ParamFields<GlmOptions> GlmOptions::declare(LgmAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p{likelihoodParam()};
-    for (ParamSpec& s : lgmHeadParams(algorithm))
-        p.push_back(std::move(s));
-    p.push_back(intParam("samples", "Samples per row",
-                         "Monte Carlo draws of f_i (or quadrature nodes) for α̂_i, γ̂_i (paper: 10)",
-                         10, 1, 200));
-    p.push_back(choiceParam("estimator", "Estimator",
-                            "monte-carlo: ℓ′ and ℓ″ at draws (the paper's); reparameterised: "
-                            "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite, deterministic",
-                            estimatorNames(), "monte-carlo"));
-    for (ParamSpec& s : lgmTailParams(algorithm))
-        p.push_back(std::move(s));
-    p.push_back(positiveParam(
-        "noise_sd", "Noise σ",
-        "gaussian likelihood: y ~ N(f, σ²), on the standardised label (the start when learnt)",
-        1.0));
-    p.push_back(boolParam("learn_noise", "Learn the noise",
-                          "gaussian likelihood: σ² by its stochastic M-step after each update",
-                          true));
-    p.push_back(lgmEvalRowsParam());
-    return p;
-}
-
-std::vector<ParamSpec> GlmOptions::allParams()
-{
-    return mergeParams({params(LgmAlgorithm::HybridMcSsvi), params(LgmAlgorithm::McSsvi)});
+    using O = GlmOptions;
+    ParamFields<O> f;
+    f.add(likelihoodParam(), &O::likelihood);
+    addLgmHead(f, algorithm);
+    f.add(intParam("samples", "Samples per row",
+                   "Monte Carlo draws of f_i (or quadrature nodes) for α̂_i, γ̂_i (paper: 10)", 10, 1,
+                   200),
+          &O::samples)
+        .add(choiceParam("estimator", "Estimator",
+                         "monte-carlo: ℓ′ and ℓ″ at draws (the paper's); reparameterised: "
+                         "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite, deterministic",
+                         estimatorNames(), "monte-carlo"),
+             &O::estimator, estimatorName, estimatorFromName);
+    addLgmTail(f, algorithm);
+    f.add(
+         positiveParam(
+             "noise_sd", "Noise σ",
+             "gaussian likelihood: y ~ N(f, σ²), on the standardised label (the start when learnt)",
+             1.0),
+         &O::noiseSd)
+        .add(boolParam("learn_noise", "Learn the noise",
+                       "gaussian likelihood: σ² by its stochastic M-step after each update", true),
+             &O::learnNoise);
+    addLgmEvalRows(f);
+    return f;
 }
 
 const ParamFields<GlmOptions>& GlmOptions::fields()
 {
     static const ParamFields<GlmOptions> f = [] {
-        ParamFields<GlmOptions> fields;
-        fields.add("likelihood", &GlmOptions::likelihood)
-            .add("samples", &GlmOptions::samples)
-            .add("estimator", &GlmOptions::estimator, estimatorName, estimatorFromName)
-            .add("noise_sd", &GlmOptions::noiseSd)
-            .add("learn_noise", &GlmOptions::learnNoise);
-        addLgmFields(fields);
-        return fields;
+        ParamFields<GlmOptions> all;
+        all.merge(declare(LgmAlgorithm::HybridMcSsvi)).merge(declare(LgmAlgorithm::McSsvi));
+        return all;
     }();
     return f;
 }
@@ -60,19 +54,29 @@ std::vector<MetricSpec> supervisedMetrics()
 
 void registerGlm(Registry& r)
 {
-    addLgmEntries<GlmOptions, GlmTrainer>(
-        r, "glm", "Bayesian GLM",
+    LgmModelEntry m{
+        "glm", "Bayesian GLM",
         "the bound (3), −KL(q(w) ‖ p(w)) + Σ_i E_q[log p(y_i | f_i)] (optimal for a GLM), the "
         "expectations by 32-node Gauss–Hermite quadrature, over eval_rows training rows scaled "
-        "by N/n unless a full pass",
-        {{LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+        "by N/n unless a full pass"};
+    m.smallSettings = {{"minibatch", std::int64_t(50)},
+                       {"eval_rows", std::int64_t(50)},
+                       {"likelihood", std::string("gaussian")},
+                       {"learn_noise", false}};
+    // The natural-gradient steps forget any start (ρ_1 = 1) and any prior scale gives a finite
+    // bound; a Gaussian noise of 1e-300, kept fixed, has a variance that underflows to 0
+    // (learnt, its M-step would set it right at the first step).
+    m.divergentSettings = {{"noise_sd", 1e-300}};
+    addLgmEntries<GlmOptions, GlmTrainer>(
+        r, m,
+        {{LgmAlgorithm::HybridMcSsvi,
           "covariance by the natural-gradient step (eq. 24), mean by AdaGrad on its gradient "
           "(eq. 63): the paper's best"},
-         {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+         {LgmAlgorithm::McSsvi,
           "natural-gradient steps of precision and mean (eq. 24–25) with ρ_t = 1/t"},
-         {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+         {LgmAlgorithm::SDsvi,
           "AdaGrad on the mean (eq. 63) and the Cholesky factor (eq. 64): standard gradients"},
-         {LgmAlgorithm::BatchHybrid, "h-mc-ssvi-batch", "Batch H-MC-SSVI",
+         {LgmAlgorithm::BatchHybrid,
           "H-MC-SSVI on every training row each step (still Monte Carlo, ρ_t = 1/t)"}});
 }
 

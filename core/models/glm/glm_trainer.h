@@ -21,7 +21,7 @@
 
 namespace svi {
 
-// The GLM's settings; defaults and ranges are those declared by params() (glm_registry.cpp),
+// The GLM's settings; defaults and ranges are those declared by declare() (glm_registry.cpp),
 // the paper's where it states them (minibatch 2,000, 10 samples, S = 10 I, prior N(0, I), 1/t
 // for the natural-gradient steps, AdaGrad with rate 1.0 for the others).
 struct GlmOptions : DeclaredOptions<GlmOptions>
@@ -34,12 +34,14 @@ struct GlmOptions : DeclaredOptions<GlmOptions>
     ExpectationEstimator estimator{};
     double noiseSd{};  // σ of the Gaussian likelihood, on the standardised label's scale
     bool learnNoise{}; // Gaussian: σ² follows its stochastic M-step (see above)
-    LgmOptions lgm;    // covariance, minibatch, step sizes, prior, start, eval_rows
+    // covariance, minibatch, step sizes, prior, start, eval_rows (not damping: the GLM has no
+    // closed form)
+    LgmOptions lgm;
 
     // The declarations for `algorithm` (batch: no minibatch; S-DSVI: no κ, τ0; MC-SSVI: no
-    // AdaGrad rate).
-    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
-    static std::vector<ParamSpec> allParams();
+    // AdaGrad rate), each bound to its field.
+    static ParamFields<GlmOptions> declare(LgmAlgorithm algorithm);
+    // Every key: those of H-MC-SSVI, then MC-SSVI's.
     static const ParamFields<GlmOptions>& fields();
 };
 

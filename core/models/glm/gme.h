@@ -64,10 +64,11 @@ struct GmeOptions : DeclaredOptions<GmeOptions>
     double tau{};                     // the prior Rayleigh(τ) of w2 (paper: 5)
     double initSigma{};               // q(w2) starts at Rayleigh(σ) (paper: 1)
     double noiseSd{};                 // σ of a Gaussian likelihood
-    LgmOptions lgm;
+    LgmOptions lgm;                   // not damping: the GME has no closed form
 
-    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
-    static std::vector<ParamSpec> allParams();
+    // The declarations for `algorithm`, each bound to its field.
+    static ParamFields<GmeOptions> declare(LgmAlgorithm algorithm);
+    // Every key: those of H-MC-SSVI, then MC-SSVI's.
     static const ParamFields<GmeOptions>& fields();
 };
 

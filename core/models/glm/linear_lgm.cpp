@@ -22,40 +22,52 @@ const LabelledData& checked(const LabelledDataPtr& data)
 
 } // namespace
 
-std::vector<ParamSpec> lgmHeadParams(LgmAlgorithm algorithm)
+ParamSpec lgmCovarianceParam()
 {
-    std::vector<ParamSpec> p{
-        choiceParam("covariance", "Covariance of q(w)",
-                    "full: N(m, S) with D² parameters; diagonal: for many features",
-                    {"full", "diagonal"}, "full")};
-    if (!batchSteps(algorithm))
-        p.push_back(intParam("minibatch", "Minibatch", "training rows per step (paper: 2,000)",
-                             2000, 1, kHuge));
-    return p;
+    return choiceParam("covariance", "Covariance of q(w)",
+                       "full: N(m, S) with D² parameters; diagonal: for many features",
+                       {"full", "diagonal"}, "full");
 }
 
-std::vector<ParamSpec> lgmTailParams(LgmAlgorithm algorithm)
+ParamSpec lgmMinibatchParam()
 {
-    std::vector<ParamSpec> p;
-    if (algorithm == LgmAlgorithm::FixedPoint)
-        p.push_back(realParam("damping", "Damping ρ",
-                              "each step moves q(w)'s natural parameters this share of the way to "
-                              "the fixed point; 1 solves a Gaussian likelihood in one step",
-                              1.0, 1e-3, 1.0));
-    else if (naturalSteps(algorithm)) {
-        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
-        p.insert(p.end(), rate.begin(), rate.end()); // 1/t, the paper's schedule
-    }
-    if (!naturalSteps(algorithm) || algorithm == LgmAlgorithm::HybridMcSsvi ||
-        algorithm == LgmAlgorithm::BatchHybrid)
-        p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
-                                  "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)",
-                                  1.0));
-    p.push_back(
-        positiveParam("prior_variance", "Prior variance σ_p²", "w ~ N(0, σ_p² I) (paper: 1)", 1.0));
-    p.push_back(positiveParam("init_variance", "Initial variance",
-                              "q(w) starts at N(0, init_variance · I) (paper: 10)", 10.0));
-    return p;
+    return intParam("minibatch", "Minibatch", "training rows per step (paper: 2,000)", 2000, 1,
+                    kHuge);
+}
+
+ParamSpec lgmDampingParam()
+{
+    return realParam("damping", "Damping ρ",
+                     "each step moves q(w)'s natural parameters this share of the way to the "
+                     "fixed point; 1 solves a Gaussian likelihood in one step",
+                     1.0, 1e-3, 1.0);
+}
+
+ParamSpec lgmAdagradRateParam()
+{
+    return positiveParam("adagrad_rate", "AdaGrad rate",
+                         "gradient steps (eq. 63, 64): AdaGrad's global rate (paper: 1.0)", 1.0);
+}
+
+ParamSpec lgmPriorVarianceParam()
+{
+    return positiveParam("prior_variance", "Prior variance σ_p²", "w ~ N(0, σ_p² I) (paper: 1)",
+                         1.0);
+}
+
+ParamSpec lgmInitVarianceParam(bool whitened)
+{
+    if (whitened)
+        return positiveParam("init_variance", "Initial variance",
+                             "q(w) starts at N(0, init_variance · I); 1 is the prior", 1.0);
+    return positiveParam("init_variance", "Initial variance",
+                         "q(w) starts at N(0, init_variance · I) (paper: 10)", 10.0);
+}
+
+bool adagradSteps(LgmAlgorithm algorithm)
+{
+    return !naturalSteps(algorithm) || algorithm == LgmAlgorithm::HybridMcSsvi ||
+           algorithm == LgmAlgorithm::BatchHybrid;
 }
 
 ParamSpec lgmEvalRowsParam()

@@ -27,7 +27,7 @@
 // order: results do not depend on the thread count.
 
 #include "core/base/parallel.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/labelled_data.h"
 #include "core/inference/gaussian_q.h"
 #include "core/inference/lgm_update.h"
@@ -104,60 +104,75 @@ protected:
     std::unique_ptr<Likelihood> m_lik;
 };
 
-// The settings every linear latent Gaussian model declares (lgmParams in glm_registry.cpp).
+// The settings every linear latent Gaussian model declares (addLgmHead, addLgmTail,
+// addLgmEvalRows); their defaults and ranges are those declarations'.
 struct LgmOptions
 {
-    CovarianceForm covariance = CovarianceForm::Full;
-    std::int64_t minibatch = 2000; // stochastic algorithms: rows per step
-    double kappa = 1.0;            // natural-gradient steps: ρ_t = (t + τ0)^(−κ)
-    double tau0 = 0.0;
-    double damping = 1.0;       // FixedPoint: the constant ρ
-    double adagradRate = 1.0;   // gradient steps: AdaGrad's global rate
-    double priorVariance = 1.0; // w ~ N(0, σ_p² I)
-    double initVariance = 10.0; // q(w) starts at N(0, init_variance · I)
-    int evalRows = 5000;        // rows a cheap evaluation uses
+    CovarianceForm covariance{};
+    std::int64_t minibatch{}; // stochastic algorithms: rows per step
+    double kappa{};           // natural-gradient steps: ρ_t = (t + τ0)^(−κ)
+    double tau0{};
+    double damping{};       // FixedPoint: the constant ρ
+    double adagradRate{};   // gradient steps: AdaGrad's global rate
+    double priorVariance{}; // w ~ N(0, σ_p² I)
+    double initVariance{};  // q(w) starts at N(0, init_variance · I)
+    int evalRows{};         // rows a cheap evaluation uses
 };
 
-// The declarations of LgmOptions' keys for `algorithm`, in parts so that a model puts its own
-// between them: the head (covariance; minibatch unless batch), the tail (kappa and tau0 for the
-// natural-gradient algorithms, adagrad_rate for those with gradient steps, prior_variance,
-// init_variance) and eval_rows.
-std::vector<ParamSpec> lgmHeadParams(LgmAlgorithm algorithm);
-std::vector<ParamSpec> lgmTailParams(LgmAlgorithm algorithm);
+// The declarations of LgmOptions' keys for `algorithm`, bound to the `lgm` member of an options
+// struct, in parts so that a model puts its own between them: the head (covariance; minibatch
+// unless batch), the tail (damping for the closed form, kappa and tau0 for the
+// natural-gradient algorithms, adagrad_rate for those with gradient steps, prior_variance
+// unless the model's prior is fixed, init_variance) and
+// eval_rows.
+ParamSpec lgmCovarianceParam();
+ParamSpec lgmMinibatchParam();
+ParamSpec lgmDampingParam();
+ParamSpec lgmAdagradRateParam();
+ParamSpec lgmPriorVarianceParam();
+ParamSpec lgmInitVarianceParam(bool whitened = false);
 ParamSpec lgmEvalRowsParam();
 // The likelihood choice: "auto" and every likelihoodName.
 ParamSpec likelihoodParam();
+// Whether `algorithm` takes AdaGrad steps (and declares adagrad_rate).
+bool adagradSteps(LgmAlgorithm algorithm);
 
-// Binds those keys to the `lgm` member of an options struct; prior_variance unless the model's
-// prior is fixed (the sparse GP's whitened N(0, I)), damping when it has a closed form.
-struct LgmKeys
-{
-    bool priorVariance = true;
-    bool damping = false;
-};
-template <typename Options> void addLgmFields(ParamFields<Options>& f, LgmKeys keys = {})
+template <typename Options> void addLgmHead(ParamFields<Options>& f, LgmAlgorithm algorithm)
 {
     f.add(
-         "covariance", [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
-         covarianceFromName)
-        .add(
-            "minibatch", [](auto& o) -> auto& { return o.lgm.minibatch; })
-        .add(
-            "kappa", [](auto& o) -> auto& { return o.lgm.kappa; })
-        .add(
-            "tau0", [](auto& o) -> auto& { return o.lgm.tau0; })
-        .add(
-            "adagrad_rate", [](auto& o) -> auto& { return o.lgm.adagradRate; })
-        .add(
-            "init_variance", [](auto& o) -> auto& { return o.lgm.initVariance; })
-        .add(
-            "eval_rows", [](auto& o) -> auto& { return o.lgm.evalRows; });
-    if (keys.priorVariance)
+        lgmCovarianceParam(), [](auto& o) -> auto& { return o.lgm.covariance; }, covarianceName,
+        covarianceFromName);
+    if (!batchSteps(algorithm))
         f.add(
-            "prior_variance", [](auto& o) -> auto& { return o.lgm.priorVariance; });
-    if (keys.damping)
+            lgmMinibatchParam(), [](auto& o) -> auto& { return o.lgm.minibatch; });
+}
+
+// `whitened`: a model whose prior is fixed at N(0, I) (the sparse GP's whitened inducing values)
+// declares no prior_variance, and q(w) starts at that prior (init_variance 1).
+template <typename Options>
+void addLgmTail(ParamFields<Options>& f, LgmAlgorithm algorithm, bool whitened = false)
+{
+    if (algorithm == LgmAlgorithm::FixedPoint)
         f.add(
-            "damping", [](auto& o) -> auto& { return o.lgm.damping; });
+            lgmDampingParam(), [](auto& o) -> auto& { return o.lgm.damping; });
+    else if (naturalSteps(algorithm)) // 1/t, the paper's schedule
+        addRobbinsMonroFields(
+            f, 1.0, 0.0, [](auto& o) -> auto& { return o.lgm.kappa; },
+            [](auto& o) -> auto& { return o.lgm.tau0; });
+    if (adagradSteps(algorithm))
+        f.add(
+            lgmAdagradRateParam(), [](auto& o) -> auto& { return o.lgm.adagradRate; });
+    if (!whitened)
+        f.add(
+            lgmPriorVarianceParam(), [](auto& o) -> auto& { return o.lgm.priorVariance; });
+    f.add(
+        lgmInitVarianceParam(whitened), [](auto& o) -> auto& { return o.lgm.initVariance; });
+}
+
+template <typename Options> void addLgmEvalRows(ParamFields<Options>& f)
+{
+    f.add(
+        lgmEvalRowsParam(), [](auto& o) -> auto& { return o.lgm.evalRows; });
 }
 
 class LinearLgmTrainer : public StagedTrainer

@@ -22,25 +22,25 @@ namespace svi::gmf {
 // rating step), prior mean E[β] = 1. Against |Ω|/2 in the posterior shape it is negligible for
 // any real data set, and being proper it keeps KL(q(β) ‖ p(β)), hence the ELBO, defined
 // (a0 = b0 → 0, the usual "vague" choice, is improper in the limit).
-std::vector<ParamSpec> Priors::params()
+ParamFields<Priors> Priors::declare()
 {
-    return {positiveParam("lambda_u", "Precision λ_u",
-                          "u_u ~ N(0, I/λ_u): user factors' prior precision", 10.0),
-            positiveParam("lambda_v", "Precision λ_v",
-                          "v_i ~ N(0, I/λ_v): item factors' prior precision", 10.0),
-            positiveParam("a0", "Shape a0", "noise precision β ~ Gamma(a0, b0)", 1.0),
-            positiveParam("b0", "Rate b0", "noise precision β ~ Gamma(a0, b0)", 1.0)};
+    return ParamFields<Priors>()
+        .add(positiveParam("lambda_u", "Precision λ_u",
+                           "u_u ~ N(0, I/λ_u): user factors' prior precision", 10.0),
+             &Priors::lambdaU)
+        .add(positiveParam("lambda_v", "Precision λ_v",
+                           "v_i ~ N(0, I/λ_v): item factors' prior precision", 10.0),
+             &Priors::lambdaV)
+        .add(positiveParam("a0", "Shape a0", "noise precision β ~ Gamma(a0, b0)", 1.0), &Priors::a0)
+        .add(positiveParam("b0", "Rate b0", "noise precision β ~ Gamma(a0, b0)", 1.0), &Priors::b0);
 }
 
 const ParamFields<Priors>& Priors::fields()
 {
-    static const ParamFields<Priors> f = ParamFields<Priors>()
-                                             .add("lambda_u", &Priors::lambdaU)
-                                             .add("lambda_v", &Priors::lambdaV)
-                                             .add("a0", &Priors::a0)
-                                             .add("b0", &Priors::b0);
+    static const ParamFields<Priors> f = declare();
     return f;
 }
+
 namespace {
 
 // Fills ws.stat (lower triangle only) with A = Σ_j (n_j n_jᵀ + T_j), ws.rhs with

@@ -48,7 +48,7 @@
 //
 // Pure functions and plain structs; the trainer drives them.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/data/count_data.h"
 
 #include <Eigen/Cholesky>
@@ -61,7 +61,7 @@ namespace svi::gmf {
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // The model's prior parameters (λ_u, λ_v, a0, b0 above); their defaults, and why, are declared
-// by params() (gmf_model.cpp).
+// by declare() (gmf_model.cpp).
 struct Priors : DeclaredOptions<Priors>
 {
     // The declared defaults.
@@ -72,10 +72,8 @@ struct Priors : DeclaredOptions<Priors>
     double a0{};      // shape of β's prior
     double b0{};      // rate of β's prior
 
-    // The declarations (keys lambda_u, lambda_v, a0, b0, each > 0).
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
-    // The fields bound to those keys.
+    // The declarations (keys lambda_u, lambda_v, a0, b0, each > 0) bound to the fields.
+    static ParamFields<Priors> declare();
     static const ParamFields<Priors>& fields();
 };
 

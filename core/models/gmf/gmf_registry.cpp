@@ -1,6 +1,6 @@
 #include "core/models/gmf/gmf.h"
 #include "core/models/gmf/gmf_trainer.h"
-#include "core/models/pf/pf.h" // recommenderEvaluationParams
+#include "core/models/pf/pf.h" // addRecommenderEvaluationFields
 
 #include <limits>
 
@@ -9,26 +9,20 @@ namespace {
 
 } // namespace
 
-std::vector<ParamSpec> GmfOptions::params()
+ParamFields<GmfOptions> GmfOptions::declare()
 {
-    std::vector<ParamSpec> p;
+    ParamFields<GmfOptions> f;
     // K³ per user and item per sweep and K² doubles stored for each: 20 keeps a MovieLens 1M
     // sweep at seconds; paper 004 ran K = 100 and 200.
-    p.push_back(intParam("K", "Factors K", "number of latent factors", 20, 1, kHuge));
-    const auto priors = gmf::Priors::params();
-    p.insert(p.end(), priors.begin(), priors.end());
-    const auto eval = recommenderEvaluationParams();
-    p.insert(p.end(), eval.begin(), eval.end());
-    return p;
+    f.add(intParam("K", "Factors K", "number of latent factors", 20, 1, kHuge), &GmfOptions::K)
+        .add(&GmfOptions::priors, gmf::Priors::declare());
+    addRecommenderEvaluationFields(f);
+    return f;
 }
 
 const ParamFields<GmfOptions>& GmfOptions::fields()
 {
-    static const ParamFields<GmfOptions> f = ParamFields<GmfOptions>()
-                                                 .add("K", &GmfOptions::K)
-                                                 .add(&GmfOptions::priors, gmf::Priors::fields())
-                                                 .add("eval_users", &GmfOptions::evalUsers)
-                                                 .add("top_n", &GmfOptions::topN);
+    static const ParamFields<GmfOptions> f = declare();
     return f;
 }
 
@@ -43,11 +37,14 @@ void registerGaussianMf(Registry& r)
     e.dataKinds = {"ratings"};
     e.metrics = recommenderMetrics();
     e.compareRank = 1;
-    e.params = GmfOptions::params();
+    e.params = GmfOptions::declare().specs();
     e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<GmfTrainer>(data.requireCounts("GMF"),
                                             GmfOptions::fromParams(values), seed);
     };
+    e.readOptions = optionsReader<GmfOptions>();
+    e.smallSettings = {{"K", std::int64_t(3)}, {"eval_users", std::int64_t(20)}};
+    e.divergentSettings = {{"a0", 1e308}};
     r.add(std::move(e));
 }
 

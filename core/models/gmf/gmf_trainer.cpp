@@ -191,7 +191,7 @@ Evaluation GmfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
             out.array() += mu;
         },
         communicator());
-    ev.preview = factorsPreview(m_users.mean, m_items.mean, mu);
+    ev.preview = factorsPreview(m_users.mean, m_items.mean, mu, m_options.topN);
     return ev;
 }
 

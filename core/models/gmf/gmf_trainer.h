@@ -31,8 +31,8 @@
 
 namespace svi {
 
-// The settings of GMF. The defaults and ranges are those declared by params (gmf_registry.cpp
-// and gmf::Priors), the only place that states them.
+// The settings of GMF. The defaults and ranges are those declared in declare()
+// (gmf_registry.cpp and gmf::Priors), the only place that states them.
 struct GmfOptions : DeclaredOptions<GmfOptions>
 {
     // The declared defaults.
@@ -43,10 +43,8 @@ struct GmfOptions : DeclaredOptions<GmfOptions>
     int evalUsers{}; // users a cheap evaluation scores
     int topN{};      // n of precision@n and recall@n
 
-    // The declarations (the registry's entry).
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
-    // The fields bound to the declared keys.
+    // The declarations (the registry's entry) bound to the fields.
+    static ParamFields<GmfOptions> declare();
     static const ParamFields<GmfOptions>& fields();
 };
 

@@ -6,18 +6,20 @@
 
 namespace svi::gpfa {
 
-std::vector<ParamSpec> Prior::params()
+ParamFields<Prior> Prior::declare()
 {
-    return {positiveParam("noise_a", "Noise prior shape",
-                          "1/σ² ~ Gamma(noise_a, noise_b) (shape, rate); paper 003: 0.1", 0.1),
-            positiveParam("noise_b", "Noise prior rate",
-                          "1/σ² ~ Gamma(noise_a, noise_b) (shape, rate); paper 003: 0.1", 0.1)};
+    return ParamFields<Prior>()
+        .add(positiveParam("noise_a", "Noise prior shape",
+                           "1/σ² ~ Gamma(noise_a, noise_b) (shape, rate); paper 003: 0.1", 0.1),
+             &Prior::noiseShape)
+        .add(positiveParam("noise_b", "Noise prior rate",
+                           "1/σ² ~ Gamma(noise_a, noise_b) (shape, rate); paper 003: 0.1", 0.1),
+             &Prior::noiseRate);
 }
 
 const ParamFields<Prior>& Prior::fields()
 {
-    static const ParamFields<Prior> f =
-        ParamFields<Prior>().add("noise_a", &Prior::noiseShape).add("noise_b", &Prior::noiseRate);
+    static const ParamFields<Prior> f = declare();
     return f;
 }
 

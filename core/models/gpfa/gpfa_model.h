@@ -10,7 +10,7 @@
 // the noise precision τ = 1/σ² ~ G(a_τ, b_τ), G(0.1, 0.1) in Sec. 4.2. Every variable is
 // positive, so q is a product of gammas (gamma SGVB) or of softplus-normals (NormSGVB).
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/inference/positive_sgvb.h"
 #include "core/models/gpfa/gpfa_likelihood.h"
 
@@ -28,9 +28,8 @@ struct Prior : DeclaredOptions<Prior>
     double noiseShape{}; // a_τ
     double noiseRate{};  // b_τ
 
-    // The declarations (keys noise_a, noise_b, each > 0).
-    static std::vector<ParamSpec> params();
-    static std::vector<ParamSpec> allParams() { return params(); }
+    // The declarations (keys noise_a, noise_b, each > 0) bound to the fields.
+    static ParamFields<Prior> declare();
     static const ParamFields<Prior>& fields();
 };
 

@@ -58,64 +58,64 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
     e.metrics = gpfaMetrics();
     e.bound = bound(algorithm);
     e.compareRank = rank;
-    e.params = GpfaOptions::params(algorithm);
+    e.params = GpfaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<GpfaTrainer>(data.requireDense("GPFA"), algorithm,
                                              GpfaOptions::fromParams(values), seed);
     };
+    e.readOptions = optionsReader<GpfaOptions>();
+    e.smallSettings = {
+        {"K", std::int64_t(3)}, {"cov_draws", std::int64_t(5)}, {"elbo_samples", std::int64_t(2)}};
+    // A noise prior shape of 1e308: log Γ(a_τ) overflows the log joint (the SGVB algorithms);
+    // one training row: the baselines' estimate is singular (rank 1), its precision infinite.
+    e.divergentSettings = {{"noise_a", 1e308}, {"train_rows", std::int64_t(1)}};
     r.add(std::move(e));
 }
 
 } // namespace
 
-std::vector<ParamSpec> GpfaOptions::params(GpfaAlgorithm algorithm)
+ParamFields<GpfaOptions> GpfaOptions::declare(GpfaAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p;
+    using O = GpfaOptions;
+    ParamFields<O> f;
     if (algorithm == GpfaAlgorithm::Empirical || algorithm == GpfaAlgorithm::LedoitWolf) {
-        p.push_back(trainRowsParam());
-        return p;
+        f.add(trainRowsParam(), &O::trainRows);
+        return f;
     }
     const SgvbMethod method = algorithm == GpfaAlgorithm::GammaSgvb  ? SgvbMethod::Gamma
                               : algorithm == GpfaAlgorithm::NormSgvb ? SgvbMethod::Normal
                                                                      : SgvbMethod::Map;
-    p.push_back(intParam("K", "Factors K",
-                         "truncation level of the gamma process: factors fitted (paper 003: 40 on "
-                         "CyTOF, 10 on its synthetic data)",
-                         40, 1, 4096));
-    const auto sgvb = SgvbOptions::params(method);
-    p.insert(p.end(), sgvb.begin(), sgvb.end());
-    const auto prior = gpfa::Prior::params();
-    p.insert(p.end(), prior.begin(), prior.end());
+    f.add(intParam("K", "Factors K",
+                   "truncation level of the gamma process: factors fitted (paper 003: 40 on "
+                   "CyTOF, 10 on its synthetic data)",
+                   40, 1, 4096),
+          &O::K)
+        .add(&O::sgvb, SgvbOptions::declare(method))
+        .add(&O::prior, gpfa::Prior::declare());
     if (method != SgvbMethod::Map)
-        p.push_back(intParam("cov_draws", "Covariance draws S",
-                             "draws of q averaged into the covariance that scores rows (eq. 20)",
-                             100, 1, 100000));
-    p.push_back(intParam("minibatch", "Incomplete rows per step",
-                         "training rows with a held-out or missing entry, drawn per step (their "
-                         "marginal likelihood); complete rows are always used; 0 = every one",
-                         256, 0, kHuge));
-    p.push_back(trainRowsParam());
-    return p;
-}
-
-std::vector<ParamSpec> GpfaOptions::allParams()
-{
-    std::vector<std::vector<ParamSpec>> lists;
-    for (GpfaAlgorithm a : {GpfaAlgorithm::GammaSgvb, GpfaAlgorithm::NormSgvb, GpfaAlgorithm::Map,
-                            GpfaAlgorithm::Empirical, GpfaAlgorithm::LedoitWolf})
-        lists.push_back(params(a));
-    return mergeParams(lists);
+        f.add(intParam("cov_draws", "Covariance draws S",
+                       "draws of q averaged into the covariance that scores rows (eq. 20)", 100, 1,
+                       100000),
+              &O::covDraws);
+    f.add(intParam("minibatch", "Incomplete rows per step",
+                   "training rows with a held-out or missing entry, drawn per step (their "
+                   "marginal likelihood); complete rows are always used; 0 = every one",
+                   256, 0, kHuge),
+          &O::minibatch)
+        .add(trainRowsParam(), &O::trainRows);
+    return f;
 }
 
 const ParamFields<GpfaOptions>& GpfaOptions::fields()
 {
-    static const ParamFields<GpfaOptions> f = ParamFields<GpfaOptions>()
-                                                  .add("K", &GpfaOptions::K)
-                                                  .add(&GpfaOptions::sgvb, SgvbOptions::fields())
-                                                  .add(&GpfaOptions::prior, gpfa::Prior::fields())
-                                                  .add("cov_draws", &GpfaOptions::covDraws)
-                                                  .add("minibatch", &GpfaOptions::minibatch)
-                                                  .add("train_rows", &GpfaOptions::trainRows);
+    static const ParamFields<GpfaOptions> f = [] {
+        ParamFields<GpfaOptions> all;
+        for (GpfaAlgorithm a :
+             {GpfaAlgorithm::GammaSgvb, GpfaAlgorithm::NormSgvb, GpfaAlgorithm::Map,
+              GpfaAlgorithm::Empirical, GpfaAlgorithm::LedoitWolf})
+            all.merge(declare(a));
+        return all;
+    }();
     return f;
 }
 

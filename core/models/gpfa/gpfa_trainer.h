@@ -53,8 +53,8 @@
 
 namespace svi {
 
-// The settings of GPFA. The defaults and ranges are those declared by params (gpfa_registry.cpp,
-// SgvbOptions and gpfa::Prior), the only place that states them.
+// The settings of GPFA. The defaults and ranges are those declared in declare()
+// (gpfa_registry.cpp, SgvbOptions and gpfa::Prior), the only place that states them.
 struct GpfaOptions : DeclaredOptions<GpfaOptions>
 {
     GpfaOptions() { readDefaults(); }
@@ -66,9 +66,9 @@ struct GpfaOptions : DeclaredOptions<GpfaOptions>
     std::int64_t minibatch{}; // incomplete rows per step, 0 = every one
     std::int64_t trainRows{}; // cap on the training rows, 0 = every one
 
-    // The declarations of one algorithm (the registry's entry), and of all.
-    static std::vector<ParamSpec> params(GpfaAlgorithm algorithm);
-    static std::vector<ParamSpec> allParams();
+    // The declarations of one algorithm (the registry's entry) bound to the fields, and those
+    // of all, each key once.
+    static ParamFields<GpfaOptions> declare(GpfaAlgorithm algorithm);
     static const ParamFields<GpfaOptions>& fields();
 };
 

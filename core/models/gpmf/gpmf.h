@@ -6,7 +6,7 @@
 // round robin by H-MC-SSVI, MC-SSVI or S-DSVI (gpmf_trainer.h), on ratings (MovieLens, Last.fm)
 // or the paper's artificial fully observed matrices.
 
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/inference/gaussian_q.h"
 #include "core/inference/lgm_estimates.h"
 #include "core/inference/lgm_update.h"
@@ -19,7 +19,7 @@ namespace svi {
 // synthetic ratings.
 void registerGeneralizedPmf(Registry& registry);
 
-// The settings; defaults and ranges are those declared by params() (gpmf_registry.cpp), the
+// The settings; defaults and ranges are those declared by declare() (gpmf_registry.cpp), the
 // paper's where it states them (10 × 10 samples, slope 100 and δ = 15, σ² = 1, 1/t for the
 // natural-gradient steps, AdaGrad with rate 1.0 for the others).
 struct GpmfOptions : DeclaredOptions<GpmfOptions>
@@ -49,8 +49,10 @@ struct GpmfOptions : DeclaredOptions<GpmfOptions>
     int evalUsers{};        // users a cheap evaluation ranks
     int topN{};             // n of precision@n and recall@n
 
-    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
-    static std::vector<ParamSpec> allParams();
+    // The declarations for `algorithm` (S-DSVI: no κ, τ0; MC-SSVI: no AdaGrad rate), each
+    // bound to its field.
+    static ParamFields<GpmfOptions> declare(LgmAlgorithm algorithm);
+    // Every key: those of H-MC-SSVI, then MC-SSVI's.
     static const ParamFields<GpmfOptions>& fields();
 };
 

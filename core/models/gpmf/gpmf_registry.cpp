@@ -1,131 +1,114 @@
 #include "core/models/glm/glm.h" // addLgmAlgorithms
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/gpmf/gpmf_trainer.h"
-#include "core/models/pf/pf.h" // recommenderMetrics, recommenderEvaluationParams
+#include "core/models/pf/pf.h" // recommenderMetrics, addRecommenderEvaluationFields
 
 #include <limits>
 
 namespace svi {
-namespace {
 
-} // namespace
-
-std::vector<ParamSpec> GpmfOptions::params(LgmAlgorithm algorithm)
+ParamFields<GpmfOptions> GpmfOptions::declare(LgmAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p;
+    using O = GpmfOptions;
+    ParamFields<O> f;
     // D² doubles per user and item for a full q, D³ per column update: 20 keeps a MovieLens
     // sweep at seconds; the paper ran D = 100.
-    p.push_back(intParam("D", "Latent dimensions D", "rows of U and V (paper: 100)", 20, 1, 2000));
-    p.push_back(choiceParam("likelihood", "Likelihood",
-                            "p(y | f): auto takes binary for 0/1 values, count for counts, "
-                            "ordinal for ratings; binary on ratings keeps the lowest and highest "
-                            "(as 0 and 1) and drops the others, as the paper did",
-                            {"auto", "binary", "count", "ordinal"}, "auto"));
-    p.push_back(intParam("categories", "Categories C",
-                         "ordinal: the number of categories; 0 = the largest in the data", 0, 0,
-                         1000));
-    p.push_back(choiceParam("half_stars", "Half stars",
-                            "ordinal on half-star ratings: round up (0.5 → 1, 3.5 → 4), or scale "
-                            "(each half star a category, y = 2 × rating)",
-                            {"round", "scale"}, "round"));
-    p.push_back(positiveParam("slope", "Ordinal slope s",
-                              "p(y = c | f) = σ(s(b_c − f)) − σ(s(b_c−1 − f)) (paper: 100)",
-                              100.0));
-    p.push_back(positiveParam("delta", "Ordinal spacing δ",
-                              "cut points b_k = δ(k − C/2), fixed (paper: 15)", 15.0));
-    p.push_back(boolParam("learn_cuts", "Learn the cut points",
-                          "ordinal: b_1 and the gaps b_k+1 − b_k (on a log scale) by AdaGrad on "
-                          "the bound's gradient after each pass over the users' columns; the "
-                          "paper kept them fixed",
-                          false));
-    p.push_back(positiveParam("cuts_rate", "Cut points' rate",
-                              "learn_cuts: AdaGrad's rate for b_1 and the log gaps", 0.1));
-    p.push_back(choiceParam("covariance", "Covariance of q",
-                            "full: N(m, S) per column, D² parameters; diagonal: D",
-                            {"full", "diagonal"}, "full"));
-    p.push_back(intParam("subsample", "Entries per column update",
-                         "a column's entries read by one update, drawn at random when it has "
-                         "more (scaled by |O_j|/|M|); 0 = all of them",
-                         0, 0, kHuge));
-    p.push_back(choiceParam(
-        "unobserved", "Unobserved entries",
-        "missing: only the observed entries are modelled (the paper's); zero: every unobserved "
-        "(user, item) is a 0 (binary: rated or not; count), read by a sample per column update "
-        "— what ranking unrated items needs",
-        {"missing", "zero"}, "missing"));
-    p.push_back(intParam("zero_samples", "Zeros per column update",
-                         "unobserved = zero: zeros drawn per column update, scaled by their "
-                         "number; 0 = as many as the observed entries read (at least 10)",
-                         0, 0, kHuge));
-    p.push_back(intParam("samples", "Samples of f",
-                         "draws of f per draw of the other column, k2 (paper: 10)", 10, 1, 200));
-    p.push_back(intParam("outer_samples", "Samples of the other column",
-                         "draws of u_i for v_j's update (and of v_j for u_i's), k1 (paper: 10)", 10,
-                         1, 1000));
-    p.push_back(choiceParam("estimator", "Estimator",
-                            "monte-carlo: ℓ′ and ℓ″ at draws of f (the paper's); reparameterised: "
-                            "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite over f",
-                            estimatorNames(), "monte-carlo"));
-    if (naturalSteps(algorithm)) {
-        const auto rate = StepSizeOptions::robbinsMonroParams(1.0, 0.0);
-        p.insert(p.end(), rate.begin(), rate.end()); // 1/n at a column's n-th update
-    }
+    f.add(intParam("D", "Latent dimensions D", "rows of U and V (paper: 100)", 20, 1, 2000), &O::D)
+        .add(choiceParam("likelihood", "Likelihood",
+                         "p(y | f): auto takes binary for 0/1 values, count for counts, "
+                         "ordinal for ratings; binary on ratings keeps the lowest and highest "
+                         "(as 0 and 1) and drops the others, as the paper did",
+                         {"auto", "binary", "count", "ordinal"}, "auto"),
+             &O::likelihood)
+        .add(intParam("categories", "Categories C",
+                      "ordinal: the number of categories; 0 = the largest in the data", 0, 0, 1000),
+             &O::categories)
+        .add(choiceParam("half_stars", "Half stars",
+                         "ordinal on half-star ratings: round up (0.5 → 1, 3.5 → 4), or scale "
+                         "(each half star a category, y = 2 × rating)",
+                         {"round", "scale"}, "round"),
+             &O::halfStars, gpmf::halfStarsName, gpmf::halfStarsFromName)
+        .add(positiveParam("slope", "Ordinal slope s",
+                           "p(y = c | f) = σ(s(b_c − f)) − σ(s(b_c−1 − f)) (paper: 100)", 100.0),
+             &O::slope)
+        .add(positiveParam("delta", "Ordinal spacing δ",
+                           "cut points b_k = δ(k − C/2), fixed (paper: 15)", 15.0),
+             &O::delta)
+        .add(boolParam("learn_cuts", "Learn the cut points",
+                       "ordinal: b_1 and the gaps b_k+1 − b_k (on a log scale) by AdaGrad on "
+                       "the bound's gradient after each pass over the users' columns; the "
+                       "paper kept them fixed",
+                       false),
+             &O::learnCuts)
+        .add(positiveParam("cuts_rate", "Cut points' rate",
+                           "learn_cuts: AdaGrad's rate for b_1 and the log gaps", 0.1),
+             &O::cutsRate)
+        .add(choiceParam("covariance", "Covariance of q",
+                         "full: N(m, S) per column, D² parameters; diagonal: D",
+                         {"full", "diagonal"}, "full"),
+             &O::covariance, covarianceName, covarianceFromName)
+        .add(intParam("subsample", "Entries per column update",
+                      "a column's entries read by one update, drawn at random when it has "
+                      "more (scaled by |O_j|/|M|); 0 = all of them",
+                      0, 0, kHuge),
+             &O::subsample)
+        .add(choiceParam("unobserved", "Unobserved entries",
+                         "missing: only the observed entries are modelled (the paper's); zero: "
+                         "every unobserved (user, item) is a 0 (binary: rated or not; count), "
+                         "read by a sample per column update — what ranking unrated items needs",
+                         {"missing", "zero"}, "missing"),
+             &O::unobserved)
+        .add(intParam("zero_samples", "Zeros per column update",
+                      "unobserved = zero: zeros drawn per column update, scaled by their "
+                      "number; 0 = as many as the observed entries read (at least 10)",
+                      0, 0, kHuge),
+             &O::zeroSamples)
+        .add(intParam("samples", "Samples of f",
+                      "draws of f per draw of the other column, k2 (paper: 10)", 10, 1, 200),
+             &O::samples)
+        .add(intParam("outer_samples", "Samples of the other column",
+                      "draws of u_i for v_j's update (and of v_j for u_i's), k1 (paper: 10)", 10, 1,
+                      1000),
+             &O::outerSamples)
+        .add(choiceParam("estimator", "Estimator",
+                         "monte-carlo: ℓ′ and ℓ″ at draws of f (the paper's); reparameterised: "
+                         "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite over f",
+                         estimatorNames(), "monte-carlo"),
+             &O::estimator, estimatorName, estimatorFromName);
+    if (naturalSteps(algorithm)) // 1/n at a column's n-th update
+        addRobbinsMonroFields(f, 1.0, 0.0, &O::kappa, &O::tau0);
     if (algorithm != LgmAlgorithm::McSsvi)
-        p.push_back(positiveParam("adagrad_rate", "AdaGrad rate",
-                                  "gradient steps (eq. 66, 67): AdaGrad's global rate, its state "
-                                  "per column (paper: 1.0)",
-                                  1.0));
-    p.push_back(positiveParam("prior_variance", "Prior variance σ²",
-                              "u_i ~ N(0, σ_U² I), v_j ~ N(0, σ_V² I), both from this (paper: 1)",
-                              1.0));
-    p.push_back(
-        boolParam("learn_prior", "Learn σ_U², σ_V²", "by eq. 68 after each column update", true));
-    p.push_back(positiveParam("init_variance", "Initial variance",
-                              "q starts at N(m0, init_variance · I), m0 drawn from N(0, "
-                              "init_variance · I)",
-                              1.0));
-    p.push_back(intParam("eval_entries", "Evaluation entries",
-                         "training and test entries a live evaluation uses; a full pass uses all",
-                         5000, 1, kHuge));
-    const auto eval = recommenderEvaluationParams();
-    p.insert(p.end(), eval.begin(), eval.end());
-    return p;
-}
-
-std::vector<ParamSpec> GpmfOptions::allParams()
-{
-    return mergeParams({params(LgmAlgorithm::HybridMcSsvi), params(LgmAlgorithm::McSsvi)});
+        f.add(positiveParam("adagrad_rate", "AdaGrad rate",
+                            "gradient steps (eq. 66, 67): AdaGrad's global rate, its state "
+                            "per column (paper: 1.0)",
+                            1.0),
+              &O::adagradRate);
+    f.add(positiveParam("prior_variance", "Prior variance σ²",
+                        "u_i ~ N(0, σ_U² I), v_j ~ N(0, σ_V² I), both from this (paper: 1)", 1.0),
+          &O::priorVariance)
+        .add(boolParam("learn_prior", "Learn σ_U², σ_V²", "by eq. 68 after each column update",
+                       true),
+             &O::learnPrior)
+        .add(positiveParam("init_variance", "Initial variance",
+                           "q starts at N(m0, init_variance · I), m0 drawn from N(0, "
+                           "init_variance · I)",
+                           1.0),
+             &O::initVariance)
+        .add(intParam("eval_entries", "Evaluation entries",
+                      "training and test entries a live evaluation uses; a full pass uses all",
+                      5000, 1, kHuge),
+             &O::evalEntries);
+    addRecommenderEvaluationFields(f);
+    return f;
 }
 
 const ParamFields<GpmfOptions>& GpmfOptions::fields()
 {
-    static const ParamFields<GpmfOptions> f =
-        ParamFields<GpmfOptions>()
-            .add("D", &GpmfOptions::D)
-            .add("likelihood", &GpmfOptions::likelihood)
-            .add("categories", &GpmfOptions::categories)
-            .add("half_stars", &GpmfOptions::halfStars, gpmf::halfStarsName,
-                 gpmf::halfStarsFromName)
-            .add("slope", &GpmfOptions::slope)
-            .add("delta", &GpmfOptions::delta)
-            .add("learn_cuts", &GpmfOptions::learnCuts)
-            .add("cuts_rate", &GpmfOptions::cutsRate)
-            .add("covariance", &GpmfOptions::covariance, covarianceName, covarianceFromName)
-            .add("subsample", &GpmfOptions::subsample)
-            .add("unobserved", &GpmfOptions::unobserved)
-            .add("zero_samples", &GpmfOptions::zeroSamples)
-            .add("samples", &GpmfOptions::samples)
-            .add("outer_samples", &GpmfOptions::outerSamples)
-            .add("estimator", &GpmfOptions::estimator, estimatorName, estimatorFromName)
-            .add("kappa", &GpmfOptions::kappa)
-            .add("tau0", &GpmfOptions::tau0)
-            .add("adagrad_rate", &GpmfOptions::adagradRate)
-            .add("prior_variance", &GpmfOptions::priorVariance)
-            .add("learn_prior", &GpmfOptions::learnPrior)
-            .add("init_variance", &GpmfOptions::initVariance)
-            .add("eval_entries", &GpmfOptions::evalEntries)
-            .add("eval_users", &GpmfOptions::evalUsers)
-            .add("top_n", &GpmfOptions::topN);
+    static const ParamFields<GpmfOptions> f = [] {
+        ParamFields<GpmfOptions> all;
+        all.merge(declare(LgmAlgorithm::HybridMcSsvi)).merge(declare(LgmAlgorithm::McSsvi));
+        return all;
+    }();
     return f;
 }
 
@@ -143,12 +126,12 @@ gpmf::Observation observationFor(const std::string& name, const CountData& data)
 void registerGeneralizedPmf(Registry& r)
 {
     const std::vector<LgmAlgorithmEntry> algorithms = {
-        {LgmAlgorithm::HybridMcSsvi, "h-mc-ssvi", "H-MC-SSVI",
+        {LgmAlgorithm::HybridMcSsvi,
          "each column's covariance by the natural-gradient step (eq. 53), its mean by AdaGrad "
          "(eq. 66): the paper's best"},
-        {LgmAlgorithm::SDsvi, "s-dsvi", "S-DSVI",
+        {LgmAlgorithm::SDsvi,
          "AdaGrad on each column's mean (eq. 66) and Cholesky factor (eq. 67)"},
-        {LgmAlgorithm::McSsvi, "mc-ssvi", "MC-SSVI",
+        {LgmAlgorithm::McSsvi,
          "natural-gradient steps of each column's precision and mean (eq. 53, 65); the paper "
          "found it unstable on PMF"},
     };
@@ -173,7 +156,12 @@ void registerGeneralizedPmf(Registry& r)
          "‖ p), each entry's term by 10 draws of u_i and 20-node Gauss–Hermite over f, over "
          "eval_entries training entries scaled unless a full pass",
          {"ratings", "synthetic-ratings"},
-         metrics},
+         metrics,
+         {{"D", std::int64_t(3)},
+          {"eval_users", std::int64_t(20)},
+          {"eval_entries", std::int64_t(50)}},
+         // A start of variance 1e308: uᵀSu overflows, the likelihood's derivatives are NaN.
+         {{"init_variance", 1e308}}},
         algorithms,
         [](const DataSet& data, LgmAlgorithm algorithm, const GpmfOptions& options,
            std::uint64_t seed) {

@@ -516,7 +516,7 @@ Evaluation GpmfTrainer::evaluate(bool full)
                           full ? m_ratingsEval.popularityFull : m_ratingsEval.popularityCheap,
                           m_options.topN);
     }
-    ev.preview = factorsPreview(users, items, 0.0);
+    ev.preview = factorsPreview(users, items, 0.0, m_options.topN);
     return ev;
 }
 

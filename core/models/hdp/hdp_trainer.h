@@ -27,7 +27,7 @@
 
 namespace svi {
 
-// The settings of the HDP. The defaults and ranges are those declared by params
+// The settings of the HDP. The defaults and ranges are those declared in declare()
 // (hdp_registry.cpp), the only place that states them.
 struct HdpOptions : DeclaredOptions<HdpOptions>
 {
@@ -48,12 +48,10 @@ struct HdpOptions : DeclaredOptions<HdpOptions>
     int evalDocs{};           // documents a cheap evaluation scores (test and training)
     int topWords{};           // words listed per topic in the preview
 
-    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
-    // neither the minibatch nor the step size.
-    static std::vector<ParamSpec> params(HdpAlgorithm algorithm);
-    // Every key: those of params(HdpAlgorithm::Svi).
-    static std::vector<ParamSpec> allParams() { return params(HdpAlgorithm::Svi); }
-    // The fields bound to the declared keys.
+    // The declarations of `algorithm`'s parameters (its registry entry) bound to the fields;
+    // batch VB declares neither the minibatch nor the step size.
+    static ParamFields<HdpOptions> declare(HdpAlgorithm algorithm);
+    // Every key: those of SVI.
     static const ParamFields<HdpOptions>& fields();
 };
 

@@ -19,55 +19,49 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.dataKinds = {"corpus"};
     e.metrics = topicMetrics();
     e.compareRank = algorithm == LdaAlgorithm::Svi ? 1 : 2;
-    e.params = LdaOptions::params(algorithm);
+    e.params = LdaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
                                             LdaOptions::fromParams(values), seed);
     };
+    e.readOptions = optionsReader<LdaOptions>();
+    e.smallSettings = {
+        {"K", std::int64_t(4)}, {"minibatch", std::int64_t(20)}, {"eval_docs", std::int64_t(20)}};
+    e.divergentSettings = {{"eta", 1e308}}; // Σ_w λ_kw overflows: E[log β] is NaN
     r.add(std::move(e));
 }
 
 } // namespace
 
-std::vector<ParamSpec> LdaOptions::params(LdaAlgorithm algorithm)
+ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Topics K", "number of topics", 100, 1, 100000));
+    using O = LdaOptions;
+    ParamFields<O> f;
+    f.add(intParam("K", "Topics K", "number of topics", 100, 1, 100000), &O::K);
     if (algorithm == LdaAlgorithm::Svi) {
-        p.push_back(
-            intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, kHuge));
-        const auto step = StepSizeOptions::params(0.7, 64.0);
-        p.insert(p.end(), step.begin(), step.end());
+        f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, kHuge),
+              &O::minibatch);
+        addStepSizeFields(f, 0.7, 64.0);
     }
-    p.push_back(realParam("alpha", "Prior α",
-                          "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
-                          kHuge));
-    p.push_back(
-        positiveParam("eta", "Prior η", "β_k ~ Dirichlet(η) over the words of a topic", 0.01));
-    p.push_back(intParam("local_iters", "Local iterations", "γ/φ updates per document at most", 100,
-                         1, 100000));
-    p.push_back(realParam("local_tol", "Local tolerance",
-                          "stop a document's updates once the mean |Δγ_k| < tol", 1e-3, 0.0,
-                          kHuge));
-    const auto eval = topicEvaluationParams();
-    p.insert(p.end(), eval.begin(), eval.end());
-    return p;
+    f.add(realParam("alpha", "Prior α",
+                    "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
+                    kHuge),
+          &O::alpha)
+        .add(positiveParam("eta", "Prior η", "β_k ~ Dirichlet(η) over the words of a topic", 0.01),
+             &O::eta)
+        .add(intParam("local_iters", "Local iterations", "γ/φ updates per document at most", 100, 1,
+                      100000),
+             &O::localIters)
+        .add(realParam("local_tol", "Local tolerance",
+                       "stop a document's updates once the mean |Δγ_k| < tol", 1e-3, 0.0, kHuge),
+             &O::localTol);
+    addTopicEvaluationFields(f);
+    return f;
 }
 
 const ParamFields<LdaOptions>& LdaOptions::fields()
 {
-    static const ParamFields<LdaOptions> f = [] {
-        ParamFields<LdaOptions> b;
-        b.add("K", &LdaOptions::K).add("minibatch", &LdaOptions::minibatch);
-        addStepSizeFields(b);
-        b.add("alpha", &LdaOptions::alpha)
-            .add("eta", &LdaOptions::eta)
-            .add("local_iters", &LdaOptions::localIters)
-            .add("local_tol", &LdaOptions::localTol)
-            .add("eval_docs", &LdaOptions::evalDocs)
-            .add("top_words", &LdaOptions::topWords);
-        return b;
-    }();
+    static const ParamFields<LdaOptions> f = declare(LdaAlgorithm::Svi);
     return f;
 }
 
@@ -80,13 +74,17 @@ std::vector<MetricSpec> topicMetrics()
     };
 }
 
-std::vector<ParamSpec> topicEvaluationParams()
+ParamSpec evalDocsParam()
 {
-    return {intParam("eval_docs", "Evaluation documents",
-                     "test documents scored (and training documents in the ELBO estimate) at each "
-                     "snapshot; a full evaluation uses all",
-                     1000, 1, kHuge),
-            intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000)};
+    return intParam("eval_docs", "Evaluation documents",
+                    "test documents scored (and training documents in the ELBO estimate) at each "
+                    "snapshot; a full evaluation uses all",
+                    1000, 1, kHuge);
+}
+
+ParamSpec topWordsParam()
+{
+    return intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000);
 }
 
 void registerLda(Registry& r)

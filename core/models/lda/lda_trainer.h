@@ -42,12 +42,10 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     int topWords{};           // words listed per topic in the preview
 
     double alphaValue() const { return alpha > 0.0 ? alpha : 1.0 / double(K); }
-    // The declarations of `algorithm`'s parameters (its registry entry); batch VB declares
-    // neither the minibatch nor the step size.
-    static std::vector<ParamSpec> params(LdaAlgorithm algorithm);
-    // Every key: those of params(LdaAlgorithm::Svi).
-    static std::vector<ParamSpec> allParams() { return params(LdaAlgorithm::Svi); }
-    // The fields bound to the declared keys.
+    // The declarations of `algorithm`'s parameters (its registry entry) bound to the fields;
+    // batch VB declares neither the minibatch nor the step size.
+    static ParamFields<LdaOptions> declare(LdaAlgorithm algorithm);
+    // Every key: those of SVI.
     static const ParamFields<LdaOptions>& fields();
 };
 

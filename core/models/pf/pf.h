@@ -4,6 +4,7 @@
 // §2.7), fitted by batch coordinate-ascent variational Bayes or by SVI with users local and
 // items global (paper 004 §3.2).
 
+#include "core/base/param_fields.h"
 #include "core/run/registry.h"
 
 namespace svi {
@@ -17,7 +18,13 @@ void registerPoissonFactorization(Registry& registry);
 // likelihood and the popularity baseline.
 std::vector<MetricSpec> recommenderMetrics();
 
-// The evaluation settings every recommender declares: eval_users and top_n.
-std::vector<ParamSpec> recommenderEvaluationParams();
+// The evaluation settings every recommender declares, eval_users and top_n, bound to the fields
+// evalUsers and topN of its options.
+ParamSpec evalUsersParam();
+ParamSpec topNParam();
+template <typename Options> void addRecommenderEvaluationFields(ParamFields<Options>& fields)
+{
+    fields.add(evalUsersParam(), &Options::evalUsers).add(topNParam(), &Options::topN);
+}
 
 } // namespace svi

@@ -10,46 +10,37 @@
 
 namespace svi::pf {
 
-std::vector<ParamSpec> Priors::allParams()
+ParamFields<Priors> Priors::declare(bool hierarchical)
 {
-    return mergeParams({params(true), params(false)});
-}
-
-std::vector<ParamSpec> Priors::params(bool hierarchical)
-{
-    std::vector<ParamSpec> p;
-    p.push_back(positiveParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3));
+    ParamFields<Priors> f;
+    f.add(positiveParam("a", "Shape a", "θ_uk ~ Gamma(a, ·): user preferences", 0.3), &Priors::a);
     if (hierarchical) {
-        p.push_back(
-            positiveParam("a_prime", "Shape a′", "user activity ξ_u ~ Gamma(a′, a′/b′)", 0.3));
-        p.push_back(
-            positiveParam("b_prime", "Mean b′", "prior mean of the user activity ξ_u", 1.0));
+        f.add(positiveParam("a_prime", "Shape a′", "user activity ξ_u ~ Gamma(a′, a′/b′)", 0.3),
+              &Priors::aPrime)
+            .add(positiveParam("b_prime", "Mean b′", "prior mean of the user activity ξ_u", 1.0),
+                 &Priors::bPrime);
     } else {
-        p.push_back(positiveParam("b", "Rate b", "θ_uk ~ Gamma(a, b)", 1.0));
+        f.add(positiveParam("b", "Rate b", "θ_uk ~ Gamma(a, b)", 1.0), &Priors::b);
     }
-    p.push_back(positiveParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3));
+    f.add(positiveParam("c", "Shape c", "β_ik ~ Gamma(c, ·): item attributes", 0.3), &Priors::c);
     if (hierarchical) {
-        p.push_back(
-            positiveParam("c_prime", "Shape c′", "item popularity η_i ~ Gamma(c′, c′/d′)", 0.3));
-        p.push_back(
-            positiveParam("d_prime", "Mean d′", "prior mean of the item popularity η_i", 1.0));
+        f.add(positiveParam("c_prime", "Shape c′", "item popularity η_i ~ Gamma(c′, c′/d′)", 0.3),
+              &Priors::cPrime)
+            .add(positiveParam("d_prime", "Mean d′", "prior mean of the item popularity η_i", 1.0),
+                 &Priors::dPrime);
     } else {
-        p.push_back(positiveParam("d", "Rate d", "β_ik ~ Gamma(c, d)", 1.0));
+        f.add(positiveParam("d", "Rate d", "β_ik ~ Gamma(c, d)", 1.0), &Priors::d);
     }
-    return p;
+    return f;
 }
 
 const ParamFields<Priors>& Priors::fields()
 {
-    static const ParamFields<Priors> f = ParamFields<Priors>()
-                                             .add("a", &Priors::a)
-                                             .add("a_prime", &Priors::aPrime)
-                                             .add("b_prime", &Priors::bPrime)
-                                             .add("b", &Priors::b)
-                                             .add("c", &Priors::c)
-                                             .add("c_prime", &Priors::cPrime)
-                                             .add("d_prime", &Priors::dPrime)
-                                             .add("d", &Priors::d);
+    static const ParamFields<Priors> f = [] {
+        ParamFields<Priors> all;
+        all.merge(declare(true)).merge(declare(false));
+        return all;
+    }();
     return f;
 }
 

@@ -36,7 +36,7 @@
 // Pure functions and plain structs; the trainer drives them.
 
 #include "core/base/communicator.h"
-#include "core/base/params.h"
+#include "core/base/param_fields.h"
 #include "core/base/state_archive.h"
 #include "core/data/count_data.h"
 #include "core/math/random.h"
@@ -65,11 +65,9 @@ struct Priors : DeclaredOptions<Priors>
     double dPrime{};          // HPF: prior mean of η_i
     double d{};               // PMF: rate of β_ik
 
-    // The declarations of the HPF (`hierarchical`) or PMF priors, each > 0.
-    static std::vector<ParamSpec> params(bool hierarchical);
+    // The declarations of the HPF (`hierarchical`) or PMF priors, each > 0, bound to the fields.
+    static ParamFields<Priors> declare(bool hierarchical);
     // Both models' declarations, each key once.
-    static std::vector<ParamSpec> allParams();
-    // The fields bound to the keys of both.
     static const ParamFields<Priors>& fields();
 };
 

@@ -20,56 +20,53 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.metrics = recommenderMetrics();
     e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
     e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
-    e.params = PfOptions::params(hierarchical, algorithm);
+    e.params = PfOptions::declare(hierarchical, algorithm).specs();
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
         return std::make_unique<PfTrainer>(data.requireCounts(hierarchical ? "HPF" : "PMF"),
                                            algorithm, PfOptions::fromParams(values, hierarchical),
                                            seed);
     };
+    e.readOptions = [hierarchical](const ParamValues& values) {
+        return PfOptions::fromParams(values, hierarchical).checked().toParams();
+    };
+    e.smallSettings = {
+        {"K", std::int64_t(4)}, {"minibatch", std::int64_t(10)}, {"eval_users", std::int64_t(20)}};
+    // θ's shapes (HPF's a, PMF's c) of 1e308 overflow the item rates.
+    e.divergentSettings = {{hierarchical ? "a" : "c", 1e308}};
     r.add(std::move(e));
 }
 
 } // namespace
 
-std::vector<ParamSpec> PfOptions::params(bool hierarchical, PfAlgorithm algorithm)
+ParamFields<PfOptions> PfOptions::declare(bool hierarchical, PfAlgorithm algorithm)
 {
-    std::vector<ParamSpec> p;
-    p.push_back(intParam("K", "Factors K", "number of latent factors", 100, 1, kHuge));
+    using O = PfOptions;
+    ParamFields<O> f;
+    f.add(intParam("K", "Factors K", "number of latent factors", 100, 1, kHuge), &O::K);
     if (algorithm == PfAlgorithm::Svi) {
-        p.push_back(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, kHuge));
-        const auto step = StepSizeOptions::params(0.75, 1.0);
-        p.insert(p.end(), step.begin(), step.end());
-        p.push_back(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
-                             100, 1, 100000));
-        p.push_back(realParam("local_tol", "Local tolerance",
-                              "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0,
-                              kHuge));
+        f.add(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, kHuge),
+              &O::minibatch)
+            .add(&O::stepSize, StepSizeOptions::declare(0.75, 1.0))
+            .add(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
+                          100, 1, 100000),
+                 &O::localIters)
+            .add(realParam("local_tol", "Local tolerance",
+                           "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0, kHuge),
+                 &O::localTol);
     }
-    const auto priors = pf::Priors::params(hierarchical);
-    p.insert(p.end(), priors.begin(), priors.end());
-    const auto eval = recommenderEvaluationParams();
-    p.insert(p.end(), eval.begin(), eval.end());
-    return p;
-}
-
-std::vector<ParamSpec> PfOptions::allParams()
-{
-    return mergeParams({params(true, PfAlgorithm::Svi), params(false, PfAlgorithm::Svi)});
+    f.add(&O::priors, pf::Priors::declare(hierarchical));
+    addRecommenderEvaluationFields(f);
+    return f;
 }
 
 const ParamFields<PfOptions>& PfOptions::fields()
 {
-    static const ParamFields<PfOptions> f =
-        ParamFields<PfOptions>()
-            .add("K", &PfOptions::K)
-            .add("minibatch", &PfOptions::minibatch)
-            .add(&PfOptions::stepSize, StepSizeOptions::fields())
-            .add("local_iters", &PfOptions::localIters)
-            .add("local_tol", &PfOptions::localTol)
-            .add(&PfOptions::priors, pf::Priors::fields())
-            .add("eval_users", &PfOptions::evalUsers)
-            .add("top_n", &PfOptions::topN);
+    static const ParamFields<PfOptions> f = [] {
+        ParamFields<PfOptions> all;
+        all.merge(declare(true, PfAlgorithm::Svi)).merge(declare(false, PfAlgorithm::Svi));
+        return all;
+    }();
     return f;
 }
 
@@ -95,13 +92,17 @@ std::vector<MetricSpec> recommenderMetrics()
     };
 }
 
-std::vector<ParamSpec> recommenderEvaluationParams()
+ParamSpec evalUsersParam()
 {
-    return {intParam("eval_users", "Evaluation users",
-                     "users scored (and in the ELBO estimate) at each snapshot; a full evaluation "
-                     "uses all",
-                     1000, 1, kHuge),
-            intParam("top_n", "Top n", "n of precision@n and recall@n", 20, 1, kHuge)};
+    return intParam("eval_users", "Evaluation users",
+                    "users scored (and in the ELBO estimate) at each snapshot; a full evaluation "
+                    "uses all",
+                    1000, 1, kHuge);
+}
+
+ParamSpec topNParam()
+{
+    return intParam("top_n", "Top n", "n of precision@n and recall@n", 20, 1, kHuge);
 }
 
 void registerPoissonFactorization(Registry& r)

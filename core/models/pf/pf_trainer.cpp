@@ -241,7 +241,7 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
         },
         communicator());
-    ev.preview = factorsPreview(m_users.mean, m_items.mean, 0.0);
+    ev.preview = factorsPreview(m_users.mean, m_items.mean, 0.0, m_options.topN);
     return ev;
 }
 

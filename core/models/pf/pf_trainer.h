@@ -33,7 +33,7 @@
 
 namespace svi {
 
-// The settings of HPF and PMF. The defaults and ranges are those declared by params
+// The settings of HPF and PMF. The defaults and ranges are those declared in declare()
 // (pf_registry.cpp and pf::Priors), the only place that states them.
 struct PfOptions : DeclaredOptions<PfOptions>
 {
@@ -50,12 +50,10 @@ struct PfOptions : DeclaredOptions<PfOptions>
     int topN{};        // n of precision@n and recall@n
 
     // The declarations of HPF's (`hierarchical`) or PMF's parameters for `algorithm` (the
-    // registry's entry); batch VB declares neither the minibatch, the step size nor the local
-    // iterations.
-    static std::vector<ParamSpec> params(bool hierarchical, PfAlgorithm algorithm);
+    // registry's entry), each bound to its field; batch VB declares neither the minibatch, the
+    // step size nor the local iterations.
+    static ParamFields<PfOptions> declare(bool hierarchical, PfAlgorithm algorithm);
     // Both models' declarations, each key once: one for every field.
-    static std::vector<ParamSpec> allParams();
-    // The fields bound to the declared keys.
     static const ParamFields<PfOptions>& fields();
     // Reads resolved values for HPF (`hierarchical`) or PMF; absent keys keep the defaults.
     static PfOptions fromParams(const ParamValues& values, bool hierarchical);

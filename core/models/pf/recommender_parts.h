@@ -16,11 +16,12 @@
 namespace svi {
 
 // The preview of a recommender: its factors as floats (users N×K, items M×K, the predicted
-// score of user u for item i being offset + users.row(u) · items.row(i)).
+// score of user u for item i being offset + users.row(u) · items.row(i)), and the n of its top-n
+// lists.
 std::shared_ptr<Preview>
 factorsPreview(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& users,
                const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& items,
-               double offset);
+               double offset, int topN);
 
 // The held-out measures of a recommender on `users` (rows with test ratings): the rating-scale
 // ones at predict(u, i), scored by logDensity(rating, prediction)

@@ -58,10 +58,13 @@ struct SgpOptions : DeclaredOptions<SgpOptions>
     double tolerance{};       // closed form, v2: the objective's relative rise that ends the run
     std::string sliceFeature; // the window's 1-D slice: a feature name, or "" for the one most
                               // correlated with the label
-    LgmOptions lgm;
+    LgmOptions lgm{.priorVariance = 1.0}; // prior_variance is not declared: the whitened
+                                          // prior is N(0, I)
 
-    static std::vector<ParamSpec> params(LgmAlgorithm algorithm);
-    static std::vector<ParamSpec> allParams();
+    // The declarations for `algorithm` (tolerance and damping for the closed form only), each
+    // bound to its field.
+    static ParamFields<SgpOptions> declare(LgmAlgorithm algorithm);
+    // Every key: those of the closed form, then H-MC-SSVI's, then MC-SSVI's.
     static const ParamFields<SgpOptions>& fields();
 };
 
