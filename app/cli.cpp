@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "app/cli_parts.h"
+#include "app/plot_command.h"
 
 #include <QCoreApplication>
 
@@ -106,12 +107,9 @@ int main(int argc, char** argv, Communicator& world)
 {
     setRanks(world);
     std::vector<std::string> args(argv + 1, argv + argc);
-    // Only 'svi plot' draws (a chart is a widget): it alone pays for a QApplication. The rest
-    // are QGuiApplication-free: images are decoded by QImageReader, which needs only QtGui's
-    // image plugins, not a display. A QCoreApplication is enough to find them.
-    const std::unique_ptr<QCoreApplication> app =
-        !args.empty() && args[0] == "plot" ? plotApplication(argc, argv)
-                                           : std::make_unique<QCoreApplication>(argc, argv);
+    // No command draws here ('svi plot' runs svi-plot): images are decoded by QImageReader,
+    // which needs only QtGui's image plugins, not a display. A QCoreApplication finds them.
+    const QCoreApplication app(argc, argv);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" ||
         (args[0] == "help" && args.size() == 1)) {
         std::fputs(kMainHelp, stdout);

@@ -4,6 +4,7 @@
 #include "core/io/data_kinds.h"
 #include "core/io/run_json.h"
 
+#include <QDir>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -283,3 +284,14 @@ std::string runFlagsHelp()
 }
 
 } // namespace svi::cli
+
+namespace svi::cli::detail {
+
+// (Declared in cli_parts.h; here so that svi-plot, which links this file, has it too.)
+void makeFolder(const QString& dir)
+{
+    if (!QDir().mkpath(dir))
+        throw UsageError("cannot create the output folder '" + dir.toStdString() + "'");
+}
+
+} // namespace svi::cli::detail

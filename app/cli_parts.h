@@ -84,13 +84,7 @@ int cmdRun(const std::vector<std::string>& args);
 int cmdSplit(const std::vector<std::string>& args);
 int cmdBench(const std::vector<std::string>& args);
 int cmdCompare(const std::vector<std::string>& args);
+// Runs svi-plot (app/plot_command.h).
 int cmdPlot(const std::vector<std::string>& args);
-
-// The help of 'svi plot'.
-std::string plotHelp();
-// The application 'svi plot' draws in: a QApplication (charts are widgets) on the offscreen
-// platform unless QT_QPA_PLATFORM names another. The other commands make a QCoreApplication
-// and need no display. `argc` must outlive the application.
-std::unique_ptr<QCoreApplication> plotApplication(int& argc, char** argv);
 
 } // namespace svi::cli::detail

@@ -1,17 +1,20 @@
-// 'svi plot': the ELBO or a metric of finished runs (run folders, or every run of a compare
-// folder) against training seconds, steps or epochs, written as PNG or SVG by the window's own
-// chart (ui/plot_view) and series (ui/trace_plot), offscreen.
+// 'svi plot' (the program svi-plot, which links the window's widgets so that svi need not): the
+// ELBO or a metric of finished runs (run folders, or every run of a compare folder) against
+// training seconds, steps or epochs, written as PNG or SVG by the window's own chart
+// (ui/plot_view) and series (ui/trace_plot), offscreen.
 
 #include "app/cli_parts.h"
+#include "app/plot_command.h"
 #include "core/io/run_folder.h"
+#include "core/io/run_resume.h"
 #include "core/io/table_file.h"
 #include "ui/loadings_view.h" // divergingColor
 #include "ui/matrix_view.h"
 #include "ui/plot_view.h"
 #include "ui/trace_plot.h"
 
-#include <QApplication>
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QLayout>
@@ -25,60 +28,6 @@
 namespace svi::cli::detail {
 
 namespace {
-
-const char* kPlotHelp = R"help(svi plot FOLDER... --out FILE.png|FILE.svg [options]
-svi plot --table FILE.csv --out FILE.png|FILE.svg [options]
-svi plot --matrix FILE.csv --out FILE.png [options]
-
-Draws finished runs as the window's charts draw them: the ELBO (default) or a metric against
-training seconds, steps or epochs, one line per run. FOLDER is what 'svi run --out' wrote (it
-holds trace.csv, summary.json, run.json) or what 'svi compare --out' wrote (each of its runs is
-drawn); several FOLDERs are drawn together. A run's trace.csv may be named instead of its folder.
-
-Options
-  --out FILE                the figure, FILE.png or FILE.svg (required); its folder is made
-                            when missing, and nothing is written when an input is bad
-  --metric KEY              a metric the traces hold (a column of trace.csv, a key of
-                            summary.json's metrics; an unknown key lists those the traces
-                            hold), or elbo (default)
-  --x seconds|steps|epochs  the x axis: training seconds (evaluation excluded; default), steps
-                            (minibatch updates) or epochs (items processed / N)
-  --log-x                   a logarithmic x axis (points at x <= 0 are left out)
-  --y-range LO,HI           the y axis's ends (either may be empty: ,0.5); points beyond are
-                            clipped (an early transient need not flatten the rest)
-  --size WxH                the chart's size in points (default 900x560, the window's export)
-  --scale S                 PNG pixels per point (default 2: 900x560 gives 1800x1120 pixels);
-                            an SVG is WxH whatever S
-  --title TEXT              the chart's title (default: the metric's label, or ELBO; '' none)
-  --table FILE.csv          draw a table instead of runs: its first column is x, each other
-                            column a line named by its header (a script's summary, such as
-                            the 002-fig3 script's), comma-separated with a header; an empty
-                            cell is a missing point
-  --y-title TEXT            the y axis's title (tables; default: none)
-  --matrix FILE.csv         draw a matrix as a heatmap instead (PNG): a header of column
-                            names, then a row name and the row's values on each line, as
-                            'svi run' writes covariance_model.csv; blue < 0 < red on a scale
-                            symmetric about zero, grey for an empty cell; --title as above
-  --range R                 --matrix: the |value| at which the colours saturate (default: the
-                            largest off-diagonal |value| of a square matrix, else the largest)
-  --quiet                   no line saying what was written
-
-The legend names each run by its algorithm's label (as in 'svi list'), with #K for the K-th
-repeat when a compare folder holds several runs of one algorithm; runs whose names would still
-be alike get their folder in brackets. The y axis is titled with the metric's declared label
-and unit, e.g. "PSNR, running reconstruction (dB)". NaN and infinite values, and the point where
-a run diverged or failed, are marked with red squares, as in the window. A run that does not
-hold the metric is left out, with a note on stderr (the batch sampler has no ELBO).
-
-It draws offscreen (QT_QPA_PLATFORM=offscreen unless that is set), so no display is needed.
-
-Exit status: 0 when the figure was written, 2 for bad input (one line naming the path).
-
-Example — the ELBO of every run of a compare folder against steps, log x:
-  svi plot cmp --x steps --log-x --out cmp-elbo.svg
-Example — held-out log-likelihood of two runs against training seconds:
-  svi plot runA runB --metric heldout_loglik --out ll.png --size 640x400
-)help";
 
 constexpr int kMinSide = 100, kMaxSide = 10000;
 
@@ -220,7 +169,7 @@ std::vector<PlotRun> collectRuns(const std::vector<std::string>& folders)
         const QFileInfo info(path);
         if (!info.exists())
             throw DataError("'" + arg + "': no such folder");
-        if (info.isFile() && info.fileName() == "trace.csv")
+        if (info.isFile() && info.fileName() == kTraceFile)
             path = info.path();
         else if (!info.isDir())
             throw DataError("'" + arg +
@@ -327,38 +276,6 @@ std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
 }
 
 } // namespace
-
-std::string plotHelp()
-{
-    return kPlotHelp;
-}
-
-namespace {
-
-QtMessageHandler g_qtMessages = nullptr;
-
-// Headless machines (CI, ssh without a login session) have no XDG_RUNTIME_DIR; Qt then says on
-// every start which temporary folder it uses instead, which the figure does not care about.
-// Every other message goes where it went.
-void quietRuntimeDir(QtMsgType type, const QMessageLogContext& context, const QString& text)
-{
-    if (type == QtWarningMsg && text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
-        return;
-    if (g_qtMessages)
-        g_qtMessages(type, context, text);
-}
-
-} // namespace
-
-std::unique_ptr<QCoreApplication> plotApplication(int& argc, char** argv)
-{
-    // The chart is drawn into an image or an SVG, never shown: the offscreen platform needs no
-    // display and draws the same at 96 dpi wherever it runs.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    g_qtMessages = qInstallMessageHandler(quietRuntimeDir);
-    return std::make_unique<QApplication>(argc, argv);
-}
 
 // A table's columns: the header's names, and per line after the first its points (x, y).
 struct PlotTable
@@ -481,7 +398,7 @@ int plotMatrix(const PlotArgs& a)
     return 0;
 }
 
-int cmdPlot(const std::vector<std::string>& args)
+int drawPlot(const std::vector<std::string>& args)
 {
     const PlotArgs a = parsePlotArgs(args);
     if (!a.matrix.empty())

@@ -29,11 +29,6 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true);
 }
 
-int topN(const PreparedRun& p)
-{
-    return p.run.params.count("top_n") ? int(getInt(p.run.params, "top_n")) : 20;
-}
-
 // With ratings read in parts a rank holds only its own users' training rows, which a user's
 // recommendations leave out: each rank lists its users' and rank 0 gets them all, in user
 // order. Collective on a distributed run whose data are held in parts; std::nullopt otherwise
@@ -52,7 +47,8 @@ std::optional<QByteArray> recommendationsOfParts(const PreparedRun& p, const Sum
         const Shard held = *data.counts->heldRows;
         std::vector<std::int64_t> users(std::size_t(held.size()));
         std::iota(users.begin(), users.end(), held.begin);
-        mine = recommendationsCsv(*preview->factors, *data.counts, users, topN(p)).toStdString();
+        mine = recommendationsCsv(*preview->factors, *data.counts, users, preview->factors->topN)
+                   .toStdString();
     }
     const std::vector<std::string> parts = world.allGather(mine); // every rank, whatever it has
     if (!factors)
@@ -120,7 +116,7 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
                             linkPredictionsCsv(*preview.graph, *data.graph));
     }
     if (preview.factors && data.counts)
-        writeFactors(dir, *data.counts, *preview.factors, topN(p), recommendations);
+        writeFactors(dir, *data.counts, *preview.factors, preview.factors->topN, recommendations);
 }
 
 QJsonObject factsJson(const BuiltData& built)
@@ -132,12 +128,6 @@ QJsonObject factsJson(const BuiltData& built)
 }
 
 } // namespace
-
-void makeFolder(const QString& dir)
-{
-    if (!QDir().mkpath(dir))
-        throw UsageError("cannot create the output folder '" + dir.toStdString() + "'");
-}
 
 PreparedRun prepareRun(const RunDescription& given, bool quiet,
                        const std::vector<const AlgorithmEntry*>* runs)
@@ -301,7 +291,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         recommendationsOfParts(p, summary, world);
         return summary;
     }
-    writeFileAtomically(dir + "/run.json",
+    writeFileAtomically(dir + "/" + kRunJsonFile,
                         QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
     const DataSet& data = p.data.built.data;
     if (data.dense && data.dense->image) {
@@ -322,7 +312,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     QElapsedTimer sinceTrace;
     sinceTrace.start();
     const auto writeTrace = [&] {
-        writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
+        writeFileAtomically(dir + "/" + kTraceFile, traceCsv(trace, metricKeys(trace)));
         sinceTrace.restart();
     };
     Checkpoints checkpoints;
@@ -373,7 +363,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         std::fprintf(stderr, "\n");
 
     // Outputs are written whatever the ending, so that nothing computed is lost.
-    writeFileAtomically(dir + "/trace.csv", traceCsv(trace, metricKeys(trace)));
+    writeFileAtomically(dir + "/" + kTraceFile, traceCsv(trace, metricKeys(trace)));
     const std::optional<QByteArray> recommendations = recommendationsOfParts(p, summary, world);
     if (summary.last && summary.last->preview)
         writePreview(dir, p, *summary.last->preview, recommendations);
@@ -389,7 +379,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     summaryJson["ranks"] = world.size();
     summaryJson["bytes_sent_per_step"] = jsonNumber(
         summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps) : std::nan(""));
-    writeFileAtomically(dir + "/summary.json",
+    writeFileAtomically(dir + "/" + kSummaryFile,
                         QJsonDocument(summaryJson).toJson(QJsonDocument::Indented));
     if (traceOut)
         *traceOut = std::move(trace);
@@ -429,7 +419,7 @@ RunArgs resumeArgs(const std::vector<std::string>& args, std::string& dir)
             rest.push_back(args[i]);
         }
     }
-    const std::string config = dir + "/run.json";
+    const std::string config = dir + "/" + kRunJsonFile;
     if (!QFileInfo(QString::fromStdString(config)).isFile())
         throw UsageError("cannot resume: '" + config + "' does not exist (was '" + dir +
                          "' written by svi run?)");

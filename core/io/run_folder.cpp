@@ -3,6 +3,7 @@
 #include "core/io/data_error.h"
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
+#include "core/io/run_resume.h"
 #include "core/run/registry.h"
 
 #include <QDir>
@@ -19,8 +20,6 @@
 namespace svi {
 
 namespace {
-
-constexpr const char* kTrace = "trace.csv";
 
 // The JSON object in `path`; empty when the file is absent. Throws DataError when it is there
 // but cannot be read or is not a JSON object.
@@ -81,7 +80,7 @@ bool naturalLess(const QString& a, const QString& b)
 
 bool isRunFolder(const QString& dir)
 {
-    return QFileInfo(QDir(dir).filePath(kTrace)).isFile();
+    return QFileInfo(QDir(dir).filePath(kTraceFile)).isFile();
 }
 
 RunFolder readRunFolder(const QString& dir)
@@ -93,18 +92,18 @@ RunFolder readRunFolder(const QString& dir)
         throw DataError("'" + dir.toStdString() + "' is not a folder");
     RunFolder r;
     r.path = dir;
-    const QString tracePath = QDir(dir).filePath(kTrace);
+    const QString tracePath = QDir(dir).filePath(kTraceFile);
     QFile trace(tracePath);
     if (!trace.exists())
-        throw DataError("'" + dir.toStdString() + "' holds no " + kTrace +
+        throw DataError("'" + dir.toStdString() + "' holds no " + kTraceFile +
                         ": not a folder written by 'svi run --out' or 'svi compare --out'");
     if (!trace.open(QIODevice::ReadOnly))
         failFile(tracePath.toStdString(), trace.errorString().toStdString());
     r.trace = parseTraceCsv(trace.readAll(), tracePath.toStdString());
 
-    QJsonObject about = readObject(QDir(dir).filePath("summary.json"));
+    QJsonObject about = readObject(QDir(dir).filePath(kSummaryFile));
     if (about.isEmpty()) { // killed before its summary: run.json is written first
-        const QJsonObject run = readObject(QDir(dir).filePath("run.json"));
+        const QJsonObject run = readObject(QDir(dir).filePath(kRunJsonFile));
         if (!run.isEmpty())
             about = upgradeRunJson(run);
     } else {
