@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The BPFA measurements of the README: speed and memory on a 512×512 image, the default
+# The BPFA measurements of docs/results.md: speed and memory on a 512×512 image, the default
 # algorithm against the scikit-learn peer within 120 s, and the paper's Table 1 tasks. Usage:
 #   scripts/bench_bpfa.sh IMAGES_DIR OUT_DIR [SVI_BINARY]
 # IMAGES_DIR must hold man.png (512×512), house.png and peppers.png (256×256).

@@ -1,7 +1,7 @@
 #pragma once
-// The README's tables of models, algorithms, parameters and metrics, generated from the
+// The tables of models, algorithms, parameters and metrics in docs/models.md, generated from the
 // registry's declarations so that the documentation cannot drift from the code
-// (`svi list --markdown` prints them; a test checks README.md holds exactly this text).
+// (`svi list --markdown` prints them; a test checks docs/models.md holds exactly this text).
 
 #include "core/run/registry.h"
 

@@ -48,7 +48,7 @@
 # what can carry over is the ordering of the algorithms, not the values. The one score of our
 # runs that reaches the paper's range is the fit to the observed pixels (psnr_observed in each
 # run's summary.json) with the paper's noise update, --set noise_fit=model: 44–48 dB for
-# Mimno-SVI and Gibbs-SSVI on house and peppers (the README's "Measured" says more).
+# Mimno-SVI and Gibbs-SSVI on house and peppers (docs/results.md says more).
 #
 # A second call with the same options reuses the tasks already computed (their command.txt
 # matches) and runs only the rest. Exit status: 0 when every run ended normally; 2 for bad

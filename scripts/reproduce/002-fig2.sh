@@ -2,7 +2,7 @@
 # Paper 002 (Sheth & Khardon), Figure 2, in one command: GME (the GLM with Rayleigh-variance
 # noise on f, Sec. 3.4) with a Poisson likelihood and logistic link, on counts drawn from GME's
 # prior over real features (the paper drew them over epsilon's; this uses the training and test
-# files given, a9a by default in the README): MC-SSVI, H-MC-SSVI and S-DSVI on the optimal bound
+# files given, a9a in docs/results.md): MC-SSVI, H-MC-SSVI and S-DSVI on the optimal bound
 # (8), against H-MC-SSVI on the simple bound (3) and on the mean-field bound (92) of App. A.4,
 # and the GLM (no noise on f), test NLL against training time. The labels are drawn once (svi's
 # --synthetic-labels gme, seeded by --split-seed), so every run scores the same test counts.

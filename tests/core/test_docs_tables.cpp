@@ -1,5 +1,5 @@
-// The README's parameter tables are generated from the registry: they name every model,
-// algorithm and parameter with its default, and README.md holds exactly the generated text.
+// The parameter tables of docs/models.md are generated from the registry: they name every model,
+// algorithm and parameter with its default, and docs/models.md holds exactly the generated text.
 
 #include "core/run/docs_tables.h"
 #include "tests/test_files.h"
@@ -43,7 +43,7 @@ private slots:
     void everyKeyAndDefaultIsListed();
     void sharedParametersAreListedOncePerModel();
     void pipesInCellsAreEscaped();
-    void readmeHoldsTheGeneratedTables();
+    void modelsDocHoldsTheGeneratedTables();
 };
 
 void TestDocsTables::everyKeyAndDefaultIsListed()
@@ -132,28 +132,28 @@ void TestDocsTables::pipesInCellsAreEscaped()
     }
 }
 
-void TestDocsTables::readmeHoldsTheGeneratedTables()
+void TestDocsTables::modelsDocHoldsTheGeneratedTables()
 {
-    const QByteArray readme = test_support::readAll(SVI_SOURCE_DIR "/README.md");
-    QVERIFY2(!readme.isEmpty(), "README.md not found beside the sources");
-    const std::string text = readme.toStdString();
+    const QByteArray doc = test_support::readAll(SVI_SOURCE_DIR "/docs/models.md");
+    QVERIFY2(!doc.isEmpty(), "docs/models.md not found beside the sources");
+    const std::string text = doc.toStdString();
     const auto begin = text.find(std::string(kBegin) + "\n");
     const auto end = text.find(std::string("\n") + kEnd);
     QVERIFY2(begin != std::string::npos, kBegin);
     QVERIFY2(end != std::string::npos && end > begin, kEnd);
     const std::size_t from = begin + std::string(kBegin).size() + 1;
-    const std::string inReadme = trimmed(text.substr(from, end - from));
+    const std::string inDoc = trimmed(text.substr(from, end - from));
     const std::string generated = trimmed(markdownTables(Registry::builtin()));
-    if (inReadme != generated) {
+    if (inDoc != generated) {
         // Name the first line that differs, so the fix is obvious.
-        const auto a = lines(inReadme), b = lines(generated);
+        const auto a = lines(inDoc), b = lines(generated);
         std::size_t i = 0;
         while (i < a.size() && i < b.size() && a[i] == b[i])
             ++i;
         const std::string message =
-            "README.md differs from `svi list --markdown` at line " + std::to_string(i + 1) +
-            " of the tables:\n  README:    " + (i < a.size() ? a[i] : "(end)") +
-            "\n  generated: " + (i < b.size() ? b[i] : "(end)");
+            "docs/models.md differs from `svi list --markdown` at line " + std::to_string(i + 1) +
+            " of the tables:\n  docs/models.md: " + (i < a.size() ? a[i] : "(end)") +
+            "\n  generated:      " + (i < b.size() ? b[i] : "(end)");
         QFAIL(message.c_str());
     }
 }

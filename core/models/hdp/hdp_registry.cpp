@@ -50,7 +50,8 @@ ParamFields<HdpOptions> HdpOptions::declare(HdpAlgorithm algorithm)
     if (algorithm == HdpAlgorithm::Svi) {
         // Wang et al.'s regime (small minibatches, large early steps): on AP it reaches LDA's
         // held-out perplexity within a minute, where LDA's τ0 = 64, κ = 0.7, 256 documents
-        // leave one general topic holding most of the stick (README, Measured).
+        // leave one general topic holding most of the stick (docs/models.md, where the
+        // defaults come from).
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 100, 1, kHuge),
               &O::minibatch);
         addRobbinsMonroFields(f, 0.5, 1.0, &O::kappa, &O::tau0);
