@@ -2,6 +2,7 @@
 // one prepared data set.
 
 #include "app/cli_parts.h"
+#include "core/models/builtin.h"
 
 #include <chrono>
 #include <omp.h>
@@ -59,7 +60,7 @@ int cmdBench(const std::vector<std::string>& args)
     const double loadSeconds = seconds(tLoad);
     std::vector<std::string> algorithms = splitList(a.options["--algorithms"]);
     if (algorithms.empty())
-        for (const AlgorithmEntry* e : Registry::builtin().algorithms(base.run.model))
+        for (const AlgorithmEntry* e : builtinRegistry().algorithms(base.run.model))
             algorithms.push_back(e->algorithm);
     const std::string source = base.data.built.data.source();
     QJsonArray rows;

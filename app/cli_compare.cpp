@@ -4,6 +4,7 @@
 
 #include "app/cli_parts.h"
 #include "core/io/compare_results.h"
+#include "core/models/builtin.h"
 
 #include <algorithm>
 #include <omp.h>
@@ -47,7 +48,7 @@ int cmdCompare(const std::vector<std::string>& args)
         std::vector<Pick> picks = picksOf(a.options["--algorithms"], model);
         if (picks.empty())
             for (const AlgorithmEntry* e :
-                 Registry::builtin().comparisonGroup(model, a.options.count("--baselines")))
+                 builtinRegistry().comparisonGroup(model, a.options.count("--baselines")))
                 picks.push_back({e->model, e->algorithm});
         return picks;
     };
@@ -57,7 +58,7 @@ int cmdCompare(const std::vector<std::string>& args)
     std::vector<const AlgorithmEntry*> runs;
     if (!a.run.model.empty())
         for (const Pick& p : picksFor(a.run.model))
-            runs.push_back(Registry::builtin().find(p.model, p.algorithm));
+            runs.push_back(builtinRegistry().find(p.model, p.algorithm));
     if (std::find(runs.begin(), runs.end(), nullptr) != runs.end())
         runs.clear(); // a bad pick: withAlgorithm says so once the data are read
     const PreparedRun base = prepareShared(a.run, quiet, &runs);
@@ -69,7 +70,7 @@ int cmdCompare(const std::vector<std::string>& args)
     for (const Pick& p : picks)
         if (std::find(models.begin(), models.end(), p.model) == models.end())
             models.push_back(p.model);
-    const std::vector<MetricSpec> metrics = Registry::builtin().metricsOf(models);
+    const std::vector<MetricSpec> metrics = builtinRegistry().metricsOf(models);
     // Every run is checked before the first starts: a bad pick fails at once, not after hours.
     std::vector<PreparedRun> prepared;
     for (const Pick& p : picks)

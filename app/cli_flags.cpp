@@ -3,6 +3,7 @@
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
 #include "core/io/run_json.h"
+#include "core/models/builtin.h"
 
 #include <QDir>
 #include <cmath>
@@ -209,7 +210,7 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
     // first pick that declares the key; an unknown key is an error naming the known ones.
     if (!sets.empty()) {
         RunDescription p = r;
-        auto found = resolveEntry(p, builtinDataKinds(), Registry::builtin());
+        auto found = resolveEntry(p, builtinDataKinds(), builtinRegistry());
         if (auto* e = std::get_if<ParamError>(&found))
             throw UsageError(e->message);
         std::vector<const AlgorithmEntry*> entries = {std::get<const AlgorithmEntry*>(found)};
@@ -218,8 +219,7 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
             std::vector<const AlgorithmEntry*> picks;
             std::string pickNames;
             for (const Pick& pick : picksOf(picked->second, p.model))
-                if (const AlgorithmEntry* e =
-                        Registry::builtin().find(pick.model, pick.algorithm)) {
+                if (const AlgorithmEntry* e = builtinRegistry().find(pick.model, pick.algorithm)) {
                     picks.push_back(e);
                     pickNames += pickNames.empty() ? "" : ", ";
                     pickNames += pick.model + " " + pick.algorithm;

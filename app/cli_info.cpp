@@ -1,6 +1,7 @@
 // 'svi list' and 'svi info': the registry's models and what a data file holds.
 
 #include "app/cli_parts.h"
+#include "core/models/builtin.h"
 #include "core/run/docs_tables.h"
 
 #include <algorithm>
@@ -39,12 +40,12 @@ int cmdList(const std::vector<std::string>& args)
         if (a == "--json")
             json = true;
         else if (a == "--markdown") {
-            std::fputs(markdownTables(Registry::builtin()).c_str(), stdout);
+            std::fputs(markdownTables(builtinRegistry()).c_str(), stdout);
             return 0;
         } else
             throw UsageError("list: unknown option '" + a + "'");
     }
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     if (json) {
         QJsonArray entries;
         for (const AlgorithmEntry& e : r.entries()) {

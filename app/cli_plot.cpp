@@ -8,6 +8,7 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_resume.h"
 #include "core/io/table_file.h"
+#include "core/models/builtin.h"
 #include "ui/loadings_view.h" // divergingColor
 #include "ui/matrix_view.h"
 #include "ui/plot_view.h"
@@ -205,10 +206,10 @@ MetricSpec undeclared(const std::string& key, const std::string& label)
 MetricSpec metricSpec(const std::string& key, const std::vector<PlotRun>& runs)
 {
     for (const PlotRun& r : runs)
-        if (const AlgorithmEntry* e = Registry::builtin().find(r.folder.model, r.folder.algorithm))
+        if (const AlgorithmEntry* e = builtinRegistry().find(r.folder.model, r.folder.algorithm))
             if (const MetricSpec* m = e->metric(key))
                 return *m;
-    for (const MetricSpec& m : Registry::builtin().metricsOf(Registry::builtin().models()))
+    for (const MetricSpec& m : builtinRegistry().metricsOf(builtinRegistry().models()))
         if (m.key == key)
             return m;
     return undeclared(key, key);

@@ -7,6 +7,7 @@
 #include "core/io/checkpoint_file.h"
 #include "core/io/image_file.h"
 #include "core/io/run_resume.h"
+#include "core/models/builtin.h"
 #include "core/run/run_checkpoint.h"
 
 #include <QElapsedTimer>
@@ -143,7 +144,7 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet,
     // whole.
     std::vector<const AlgorithmEntry*> matching;
     if (!runs) {
-        for (const AlgorithmEntry& e : Registry::builtin().entries())
+        for (const AlgorithmEntry& e : builtinRegistry().entries())
             if (e.model == given.model &&
                 (given.algorithm.empty() || e.algorithm == given.algorithm))
                 matching.push_back(&e);
@@ -159,11 +160,11 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet,
     }
     RunDescription run = given;
     run.data = p.data.data;
-    auto resolved = resolveRun(run, builtinDataKinds(), Registry::builtin());
+    auto resolved = resolveRun(run, builtinDataKinds(), builtinRegistry());
     if (auto* e = std::get_if<ParamError>(&resolved))
         throw UsageError(e->message);
     p.run = std::get<RunDescription>(resolved);
-    p.entry = Registry::builtin().find(p.run.model, p.run.algorithm);
+    p.entry = builtinRegistry().find(p.run.model, p.run.algorithm);
     if (!quiet)
         std::fprintf(stderr, "%s\n", p.data.built.summary.c_str());
     return p;
@@ -183,14 +184,14 @@ PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
     p.run.model = model;
     p.run.algorithm = algorithm;
     p.run.params.clear();
-    const AlgorithmEntry* entry = Registry::builtin().find(model, algorithm);
+    const AlgorithmEntry* entry = builtinRegistry().find(model, algorithm);
     if (!entry)
         throw UsageError("no algorithm '" + algorithm + "' of model '" + model +
                          "' (see svi list)");
     for (const ParamSpec& s : entry->params)
         if (params.count(s.key))
             p.run.params[s.key] = params.at(s.key);
-    auto resolved = resolveRun(p.run, builtinDataKinds(), Registry::builtin());
+    auto resolved = resolveRun(p.run, builtinDataKinds(), builtinRegistry());
     if (auto* e = std::get_if<ParamError>(&resolved))
         throw UsageError(e->message);
     p.run = std::get<RunDescription>(resolved);

@@ -11,14 +11,14 @@
 set(SVI_PCH_STD
     <algorithm> <cmath> <cstdint> <functional> <limits> <map> <memory> <numeric> <optional>
     <stdexcept> <string> <vector>)
-# svi_core and what builds on it: no Qt.
+# The layers below svi_io and what builds on them: no Qt.
 set(SVI_PCH_CORE ${SVI_PCH_STD} <Eigen/Core> <Eigen/Cholesky>)
-# svi_data (core/io): QtCore and QtGui.
-set(SVI_PCH_DATA ${SVI_PCH_CORE}
+# svi_io (core/io): QtCore and QtGui.
+set(SVI_PCH_IO ${SVI_PCH_CORE}
     <QByteArray> <QDir> <QFile> <QFileInfo> <QImage> <QJsonArray> <QJsonDocument> <QJsonObject>
     <QString> <QStringList>)
 # svi_ui and the executables on it: Qt Widgets.
-set(SVI_PCH_UI ${SVI_PCH_DATA}
+set(SVI_PCH_UI ${SVI_PCH_IO}
     <QApplication> <QComboBox> <QHBoxLayout> <QLabel> <QMouseEvent> <QPainter> <QPushButton>
     <QTimer> <QVBoxLayout> <QWidget>)
 

@@ -3,6 +3,7 @@
 // the results table is one row per algorithm with the mean ± sd of each metric the registry
 // declares for the model and the data kind, as `svi compare` writes them (compare_results.h).
 
+#include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
@@ -30,7 +31,7 @@ std::vector<CompareRun> finishedRuns(const RunManager& runs, const QList<int>& i
         if (!r)
             continue;
         const int repeat = repeats[r->spec.model + "/" + r->spec.algorithm]++;
-        const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm);
         if (e && r->summary)
             out.push_back(compareRunOf(*e, r->spec.seed, repeat, *r->summary));
     }
@@ -44,7 +45,7 @@ void MainWindow::populateCompare()
     const std::string model = m_model->currentData().toString().toStdString();
     const QSignalBlocker block(m_compareList);
     m_compareList->clear();
-    for (const AlgorithmEntry* e : Registry::builtin().comparisonGroup(model, true)) {
+    for (const AlgorithmEntry* e : builtinRegistry().comparisonGroup(model, true)) {
         auto* item = new QListWidgetItem(QString::fromStdString(e->label), m_compareList);
         item->setData(Qt::UserRole, QString::fromStdString(e->algorithm));
         item->setToolTip(QString::fromStdString(e->help));
@@ -88,7 +89,7 @@ void MainWindow::fillResults()
     // Columns: the compared metrics the model declares for the data's kind.
     std::vector<MetricSpec> metrics;
     for (const MetricSpec& m :
-         Registry::builtin().metricsOf({first->spec.model}, first->spec.data.kind))
+         builtinRegistry().metricsOf({first->spec.model}, first->spec.data.kind))
         if (m.compared)
             metrics.push_back(m);
     const CompareTable table = aggregate(finishedRuns(*m_runs, m_compareRuns), metrics);
@@ -130,7 +131,7 @@ void MainWindow::fillResults()
                                           : Qt::AlignLeft | Qt::AlignVCenter);
             items << item;
         };
-        const AlgorithmEntry* entry = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm);
         add(entry ? QString::fromStdString(entry->label) : r->label.section(' ', 1, -1), false);
         items.back()->setData(r->color, Qt::DecorationRole);
         items.back()->setData(id, Qt::UserRole);
@@ -175,7 +176,7 @@ bool MainWindow::exportResults(const QString& path)
     const RunRecord* first = m_compareRuns.isEmpty() ? nullptr : m_runs->record(m_compareRuns[0]);
     const CompareTable table =
         aggregate(finishedRuns(*m_runs, m_compareRuns),
-                  Registry::builtin().metricsOf(models, first ? first->spec.data.kind : ""));
+                  builtinRegistry().metricsOf(models, first ? first->spec.data.kind : ""));
     // The files `svi compare` writes: CSV, JSON or a booktabs table, by the suffix.
     const QString suffix = QFileInfo(path).suffix().toLower();
     const QByteArray bytes = suffix == "tex"    ? compareTex(table)

@@ -3,6 +3,7 @@
 // (core/run/data_kinds.h) says what to show.
 
 #include "core/io/run_folder.h"
+#include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
@@ -358,9 +359,9 @@ void MainWindow::populateModels()
     {
         const QSignalBlocker block(m_model);
         m_model->clear();
-        for (const std::string& m : Registry::builtin().modelsFor(kind))
+        for (const std::string& m : builtinRegistry().modelsFor(kind))
             m_model->addItem(
-                QString::fromStdString(Registry::builtin().algorithms(m).front()->modelLabel),
+                QString::fromStdString(builtinRegistry().algorithms(m).front()->modelLabel),
                 QString::fromStdString(m));
         int i = m_model->findData(keep);
         if (i < 0) // the model last used, when it fits these data (sgp on labelled data)
@@ -379,10 +380,10 @@ void MainWindow::populateMetrics()
     // The loaded data's metrics, then those of every run shown that the data's models lack (a
     // run folder opened over other data, a session's runs), so that each run's can be charted.
     std::vector<MetricSpec> metrics =
-        Registry::builtin().metricsOf(Registry::builtin().modelsFor(kind), kind);
+        builtinRegistry().metricsOf(builtinRegistry().modelsFor(kind), kind);
     for (int id : m_runs->ids()) {
         const RunDescription& spec = m_runs->record(id)->spec;
-        for (const MetricSpec& m : Registry::builtin().metricsOf({spec.model}, spec.data.kind))
+        for (const MetricSpec& m : builtinRegistry().metricsOf({spec.model}, spec.data.kind))
             if (std::none_of(metrics.begin(), metrics.end(),
                              [&](const MetricSpec& o) { return o.key == m.key; }))
                 metrics.push_back(m);

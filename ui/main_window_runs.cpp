@@ -1,5 +1,6 @@
 // MainWindow: sessions, run descriptions, starting and finishing runs, what Run needs.
 
+#include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
@@ -182,7 +183,7 @@ void MainWindow::onModelChanged()
     m_formModel = model;
     const QSignalBlocker block(m_algorithm);
     m_algorithm->clear();
-    for (const AlgorithmEntry& e : Registry::builtin().entries())
+    for (const AlgorithmEntry& e : builtinRegistry().entries())
         if (QString::fromStdString(e.model) == model)
             m_algorithm->addItem(QString::fromStdString(e.label),
                                  QString::fromStdString(e.algorithm));
@@ -195,8 +196,8 @@ void MainWindow::onModelChanged()
 void MainWindow::onAlgorithmChanged()
 {
     const AlgorithmEntry* e =
-        Registry::builtin().find(m_model->currentData().toString().toStdString(),
-                                 m_algorithm->currentData().toString().toStdString());
+        builtinRegistry().find(m_model->currentData().toString().toStdString(),
+                               m_algorithm->currentData().toString().toStdString());
     if (!e) {
         m_algorithmForm->setSpecs({});
         m_algorithmHelp->clear();
@@ -214,7 +215,7 @@ RunDescription MainWindow::specFor(const std::string& algorithm) const
     spec.data = dataDescription();
     spec.model = m_model->currentData().toString().toStdString();
     spec.algorithm = algorithm;
-    if (const AlgorithmEntry* e = Registry::builtin().find(spec.model, algorithm)) {
+    if (const AlgorithmEntry* e = builtinRegistry().find(spec.model, algorithm)) {
         spec.params = defaultValues(e->params);
         // Shared keys (K, minibatch, κ, τ0, …) take the form's values, so that a comparison
         // differs in the algorithm only.

@@ -3,6 +3,7 @@
 #include "core/io/checkpoint_file.h"
 #include "core/io/data_error.h"
 #include "core/io/run_resume.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "core/run/run_checkpoint.h"
 #include "ui/trace_plot.h"
@@ -159,7 +160,7 @@ int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStat
     r.data = std::move(data);
     r.status = status;
     r.color = runColor(r.id);
-    const AlgorithmEntry* entry = Registry::builtin().find(spec.model, spec.algorithm);
+    const AlgorithmEntry* entry = builtinRegistry().find(spec.model, spec.algorithm);
     r.label = QString("#%1 %2").arg(r.id).arg(
         QString::fromStdString(entry ? entry->label : spec.algorithm));
     if (setUp)
@@ -242,7 +243,7 @@ void RunManager::startNextQueued()
 void RunManager::launch(int id)
 {
     RunRecord* r = find(id);
-    const AlgorithmEntry* entry = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+    const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm);
     if (!entry) {
         finishWithoutRunning(id, TerminationReason::InvalidInput,
                              "no algorithm '" + r->spec.algorithm + "' for model '" +
@@ -549,7 +550,7 @@ void RunManager::writeNow(RunRecord& r, const QString& folder, bool withCheckpoi
 {
     RunFolderContents c;
     c.run = r.spec;
-    const AlgorithmEntry* entry = Registry::builtin().find(r.spec.model, r.spec.algorithm);
+    const AlgorithmEntry* entry = builtinRegistry().find(r.spec.model, r.spec.algorithm);
     c.label = entry ? entry->label : r.spec.algorithm;
     c.trace = r.trace;
     if (withCheckpoint)

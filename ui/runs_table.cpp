@@ -1,6 +1,7 @@
 #include "ui/runs_table.h"
 
 #include "core/io/run_files.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "ui/run_manager.h"
 
@@ -18,7 +19,7 @@ RunsTableModel::RunsTableModel(RunManager* runs, QObject* parent)
         std::vector<MetricSpec> added;
         if (const RunRecord* r = m_runs->record(id))
             for (const MetricSpec& m :
-                 Registry::builtin().metricsOf({r->spec.model}, r->spec.data.kind))
+                 builtinRegistry().metricsOf({r->spec.model}, r->spec.data.kind))
                 if (m.compared && metricColumn(m.key) < 0)
                     added.push_back(m);
         return added;
@@ -112,7 +113,7 @@ QString num(double v, int digits = 4)
 QString parameterText(const RunRecord& r)
 {
     QStringList parts;
-    if (const AlgorithmEntry* e = Registry::builtin().find(r.spec.model, r.spec.algorithm)) {
+    if (const AlgorithmEntry* e = builtinRegistry().find(r.spec.model, r.spec.algorithm)) {
         const ParamValues defaults = defaultValues(e->params);
         for (const auto& [k, v] : r.spec.params) {
             const auto d = defaults.find(k);
@@ -149,7 +150,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
             return tr("Resumed from %1").arg(QDir::toNativeSeparators(r->resumeFrom));
     }
     if (role == Qt::ToolTipRole && index.column() == Elbo)
-        if (const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm))
+        if (const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm))
             return QString::fromStdString(e->boundText());
     if (role == Qt::TextAlignmentRole && index.column() >= Steps && index.column() < termination)
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -169,7 +170,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     case Run:
         return QString("#%1").arg(r->id);
     case Algorithm: {
-        const AlgorithmEntry* e = Registry::builtin().find(r->spec.model, r->spec.algorithm);
+        const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm);
         return e ? QString::fromStdString(e->label) : QString::fromStdString(r->spec.algorithm);
     }
     case Parameters:

@@ -4,6 +4,7 @@
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
 #include "core/io/run_resume.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 
 #include <QDir>
@@ -116,7 +117,7 @@ RunFolder readRunFolder(const QString& dir)
         r.seed = std::uint64_t(*seed);
         r.hasSeed = true;
     }
-    if (const AlgorithmEntry* e = Registry::builtin().find(r.model, r.algorithm))
+    if (const AlgorithmEntry* e = builtinRegistry().find(r.model, r.algorithm))
         r.label = e->label;
     else if (about.value("label").isString())
         r.label = about.value("label").toString().toStdString();

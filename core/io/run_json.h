@@ -15,6 +15,7 @@
 // upgradeRunJson maps their fields onto this form.
 
 #include "core/io/data_kinds.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "core/run/run_description.h"
 
@@ -45,7 +46,7 @@ DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
 RunDescription runFromJson(const QJsonObject& json, const std::string& file,
                            const std::string& where = "",
                            const DataKinds& kinds = builtinDataKinds(),
-                           const Registry& registry = Registry::builtin());
+                           const Registry& registry = builtinRegistry());
 
 // Reads a run file (JSON, then runFromJson). Relative data paths stay as written.
 RunDescription readRunFile(const std::string& path);

@@ -14,8 +14,9 @@
 // the nearest value of the rating scale (the distinct values of the training ratings) equals
 // the rating. Paper 004 does not define its accuracy; this is our reading of it.
 
+#include "core/base/communicator.h"
 #include "core/data/count_data.h"
-#include "core/run/trainer.h"
+#include "core/data/preview.h"
 
 #include <Eigen/Core>
 #include <cmath>

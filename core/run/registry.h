@@ -71,9 +71,6 @@ struct AlgorithmEntry
 class Registry
 {
 public:
-    // The registry of every built-in model. Built once, immutable, safe to read from any thread.
-    static const Registry& builtin();
-
     void add(AlgorithmEntry entry);
     const std::vector<AlgorithmEntry>& entries() const { return m_entries; }
     // nullptr when absent.

@@ -1,6 +1,7 @@
 // 'svi plot' as a user runs it: real run and compare folders made by 'svi run' and
 // 'svi compare', drawn as PNG and SVG by the window's chart code, offscreen; and bad input.
 
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "tests/app/cli_testing.h"
 #include "ui/trace_plot.h"
@@ -163,7 +164,7 @@ void TestCliPlot::svgNamesTheMetricAndTheAxes()
     const QStringList texts = svgTexts(path("ll.svg"));
     // The y title is the registry's declaration of the metric: its label and unit.
     const svi::MetricSpec* m =
-        svi::Registry::builtin().find("bpfa", "mf-ssvi")->metric("heldout_loglik");
+        svi::builtinRegistry().find("bpfa", "mf-ssvi")->metric("heldout_loglik");
     QVERIFY(m && !m->unit.empty());
     QVERIFY2(texts.contains(QString::fromStdString(svi::metricTitle(*m))),
              qPrintable(texts.join('|')));

@@ -5,6 +5,7 @@
 #include "core/metrics/image_metrics.h"
 #include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 
 #include <Eigen/Cholesky>
@@ -296,7 +297,7 @@ void TestBpfaTrainer::badOptionsNameTheField()
 
 void TestBpfaTrainer::registryListsAllSixAlgorithms()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     for (const char* a : {"mf-svi", "mimno-svi", "mf-ssvi", "titsias-ssvi", "gibbs-ssvi", "gibbs"})
         QVERIFY2(r.find("bpfa", a) != nullptr, a);
     QVERIFY(r.find("bpfa", "nope") == nullptr);
@@ -333,7 +334,7 @@ void TestBpfaTrainer::adaptiveScheduleLearns()
     QVERIFY2(end < 0.5 * start && end < 3.0 * s.noiseVariance,
              qPrintable(QString("MSE %1 → %2, noise %3").arg(start).arg(end).arg(s.noiseVariance)));
     // The registry declares the schedule for every SVI variant.
-    const AlgorithmEntry* e = Registry::builtin().find("bpfa", "mf-svi");
+    const AlgorithmEntry* e = builtinRegistry().find("bpfa", "mf-svi");
     QVERIFY(std::any_of(e->params.begin(), e->params.end(),
                         [](const ParamSpec& p) { return p.key == "schedule"; }));
 }

@@ -5,6 +5,7 @@
 // A truncated state, or one of another run, is refused with a StateError naming the record.
 
 #include "core/base/state_archive.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "tests/core/registry_testing.h"
 
@@ -132,7 +133,7 @@ void TestCheckpoint::everyTrainerContinuesFromItsState_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("algorithm");
     QTest::addColumn<bool>("adaptive");
-    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
         QTest::newRow((e.model + "/" + e.algorithm).c_str())
             << QString::fromStdString(e.model) << QString::fromStdString(e.algorithm) << false;
         // The adaptive step size keeps state of its own (its running moments and window).
@@ -158,8 +159,7 @@ void TestCheckpoint::continuesFromItsState()
     QFETCH(QString, model);
     QFETCH(QString, algorithm);
     QFETCH(bool, adaptive);
-    const AlgorithmEntry* e =
-        Registry::builtin().find(model.toStdString(), algorithm.toStdString());
+    const AlgorithmEntry* e = builtinRegistry().find(model.toStdString(), algorithm.toStdString());
     QVERIFY(e);
     const DataSet data = dataFor(*e);
     const ParamValues params =
@@ -202,7 +202,7 @@ void TestCheckpoint::continuesFromItsState()
 
 void TestCheckpoint::aTruncatedStateIsRefused()
 {
-    const AlgorithmEntry* e = Registry::builtin().find("lda", "svi");
+    const AlgorithmEntry* e = builtinRegistry().find("lda", "svi");
     QVERIFY(e);
     const DataSet data = dataFor(*e);
     auto trainer = e->make(data, smallParams(*e), 3);
@@ -231,7 +231,7 @@ void TestCheckpoint::aTruncatedStateIsRefused()
 
 void TestCheckpoint::anotherRunsStateIsRefused()
 {
-    const AlgorithmEntry* e = Registry::builtin().find("lda", "svi");
+    const AlgorithmEntry* e = builtinRegistry().find("lda", "svi");
     QVERIFY(e);
     const DataSet data = dataFor(*e);
     auto four = e->make(data, smallParams(*e, {{"K", integer(4)}}), 3);
@@ -246,7 +246,7 @@ void TestCheckpoint::anotherRunsStateIsRefused()
     }
 
     // Another model's state: the first record's name differs.
-    const AlgorithmEntry* hpf = Registry::builtin().find("hpf", "svi");
+    const AlgorithmEntry* hpf = builtinRegistry().find("hpf", "svi");
     QVERIFY(hpf);
     auto other = hpf->make(dataFor(*hpf), smallParams(*hpf), 3);
     try {

@@ -6,6 +6,7 @@
 // distributing, or one that starts without being listed, fails.
 
 #include "core/base/state_archive.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
 #include "tests/core/registry_testing.h"
@@ -307,7 +308,7 @@ void TestDistributed::aRankOutOfStepIsReported()
 void TestDistributed::theListedEntriesDistribute()
 {
     std::set<std::string> seen;
-    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
         const std::string key = keyOf(e);
         seen.insert(key);
         const bool distributes = e.make(dataFor(e), smallParams(e), kSeed)->distributes();
@@ -327,7 +328,7 @@ void TestDistributed::ranksGiveTheOneRankRun_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("algorithm");
     QTest::addColumn<QString>("variant");
-    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
         if (!mustDistribute().count(keyOf(e)))
             continue;
         const auto row = [&](const std::string& variant) {
@@ -360,8 +361,7 @@ void TestDistributed::oneRankRunOnRanks()
     QFETCH(QString, model);
     QFETCH(QString, algorithm);
     QFETCH(QString, variant);
-    const AlgorithmEntry* e =
-        Registry::builtin().find(model.toStdString(), algorithm.toStdString());
+    const AlgorithmEntry* e = builtinRegistry().find(model.toStdString(), algorithm.toStdString());
     QVERIFY(e);
     const DataSet data = dataFor(*e);
     const ParamValues params = smallParams(*e, variantSettings(e->model, variant.toStdString()));

@@ -3,6 +3,7 @@
 // (gamma, normal, MAP) on a planted block graph, the preview and the data checks.
 
 #include "core/metrics/link_metrics.h"
+#include "core/models/builtin.h"
 #include "core/models/epm/epm_gibbs.h"
 #include "core/models/epm/epm_model.h"
 #include "core/models/epm/epm_trainer.h"
@@ -80,7 +81,7 @@ const char* blockOf(const epm::Layout& L, Eigen::Index v)
 std::unique_ptr<Trainer> trainerFor(const std::string& algorithm, const GraphDataPtr& data,
                                     ParamValues given)
 {
-    const AlgorithmEntry* e = Registry::builtin().find("epm", algorithm);
+    const AlgorithmEntry* e = builtinRegistry().find("epm", algorithm);
     if (!e)
         qFatal("no entry epm/%s", algorithm.c_str());
     auto resolved = resolveParams(e->params, given);

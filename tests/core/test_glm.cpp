@@ -6,6 +6,7 @@
 
 #include "core/data/data_set.h"
 #include "core/math/random.h"
+#include "core/models/builtin.h"
 #include "core/models/glm/glm_trainer.h"
 #include "core/run/registry.h"
 #include "tests/core/labelled_testing.h"
@@ -73,7 +74,7 @@ class TestGlm : public QObject
 private slots:
     void registered()
     {
-        const Registry& r = Registry::builtin();
+        const Registry& r = builtinRegistry();
         for (const char* a : {"h-mc-ssvi", "mc-ssvi", "s-dsvi", "h-mc-ssvi-batch"}) {
             const AlgorithmEntry* e = r.find("glm", a);
             QVERIFY2(e, a);

@@ -6,6 +6,7 @@
 // noise level from synthetic ratings.
 
 #include "core/math/random.h"
+#include "core/models/builtin.h"
 #include "core/models/gmf/gmf_model.h"
 #include "core/models/gmf/gmf_trainer.h"
 #include "core/run/registry.h"
@@ -530,7 +531,7 @@ void TestGmf::rejectsBadOptions()
 
 void TestGmf::registryBuildsTrainer()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     const AlgorithmEntry* e = r.find("gmf", "batch");
     QVERIFY(e);
     QCOMPARE(e->label, std::string("Batch variational Bayes"));

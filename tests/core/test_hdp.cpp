@@ -8,6 +8,7 @@
 
 #include "core/math/assignment.h"
 #include "core/math/random.h"
+#include "core/models/builtin.h"
 #include "core/models/hdp/hdp_model.h"
 #include "core/models/hdp/hdp_trainer.h"
 #include "core/models/lda/lda_synthetic.h"
@@ -657,7 +658,7 @@ void TestHdp::badOptionsNameTheField()
 
 void TestHdp::registryRejectsDenseDataAndBadParams()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     const AlgorithmEntry* svi = r.find("hdp", "svi");
     const AlgorithmEntry* batch = r.find("hdp", "batch");
     QVERIFY(svi && batch);

@@ -6,9 +6,9 @@
 
 #include "core/math/assignment.h"
 #include "core/math/random.h"
-#include "core/models/lda/lda_model.h"
 #include "core/models/lda/lda_synthetic.h"
 #include "core/models/lda/lda_trainer.h"
+#include "core/models/topics/topic_model.h"
 #include "tests/core/topic_testing.h"
 
 #include <QtTest>

@@ -5,9 +5,10 @@
 
 #include "core/math/assignment.h"
 #include "core/math/random.h"
-#include "core/models/lda/lda_model.h"
+#include "core/models/builtin.h"
 #include "core/models/lda/lda_synthetic.h"
 #include "core/models/lda/lda_trainer.h"
+#include "core/models/topics/topic_model.h"
 #include "core/run/registry.h"
 #include "tests/core/topic_testing.h"
 
@@ -220,7 +221,7 @@ void TestLdaFit::badOptionsNameTheField()
 
 void TestLdaFit::registryRejectsDenseDataAndBadParams()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     const AlgorithmEntry* svi = r.find("lda", "svi");
     const AlgorithmEntry* batch = r.find("lda", "batch");
     QVERIFY(svi && batch);

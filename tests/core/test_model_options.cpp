@@ -6,6 +6,7 @@
 // refuses, with the same message.
 
 #include "core/base/param_fields.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 
 #include <QtTest>
@@ -20,8 +21,7 @@ namespace {
 
 const AlgorithmEntry& entryNamed(const QString& model, const QString& algorithm)
 {
-    const AlgorithmEntry* e =
-        Registry::builtin().find(model.toStdString(), algorithm.toStdString());
+    const AlgorithmEntry* e = builtinRegistry().find(model.toStdString(), algorithm.toStdString());
     if (!e)
         qFatal("no entry %s/%s", qPrintable(model), qPrintable(algorithm));
     return *e;
@@ -69,7 +69,7 @@ void entryRows()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("algorithm");
-    for (const AlgorithmEntry& e : Registry::builtin().entries())
+    for (const AlgorithmEntry& e : builtinRegistry().entries())
         QTest::newRow((e.model + "/" + e.algorithm).c_str())
             << QString::fromStdString(e.model) << QString::fromStdString(e.algorithm);
 }
@@ -111,7 +111,7 @@ void TestModelOptions::everyEntryDeclaresItsTestSettings()
     QVERIFY2(!e.divergentSettings.empty(), "no setting that drives it to divergence");
     // Each setting is a key some entry of the model declares, and a value it accepts.
     std::vector<std::vector<ParamSpec>> lists;
-    for (const AlgorithmEntry* a : Registry::builtin().algorithms(e.model))
+    for (const AlgorithmEntry* a : builtinRegistry().algorithms(e.model))
         lists.push_back(a->params);
     const std::vector<ParamSpec> declared = mergeParams(lists);
     for (const ParamValues* settings : {&e.smallSettings, &e.divergentSettings})
@@ -174,7 +174,7 @@ void TestModelOptions::checksAreTheDeclaredRanges_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("message");
     int rows = 0;
-    for (const AlgorithmEntry& e : Registry::builtin().entries())
+    for (const AlgorithmEntry& e : builtinRegistry().entries())
         for (const ParamSpec& s : e.params) {
             if (s.type != ParamType::Int && s.type != ParamType::Real)
                 continue;

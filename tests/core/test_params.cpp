@@ -2,6 +2,7 @@
 // the registry declares about data and comparison.
 
 #include "core/base/param_fields.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 
 #include <QtTest>
@@ -363,7 +364,7 @@ void TestParams::defaultsAreTyped()
 // paper's order. Every entry of a model agrees on the data it fits.
 void TestParams::registryDeclaresDataAndComparison()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     auto list = [](const std::vector<std::string>& v) {
         QStringList out;
         for (const std::string& s : v)

@@ -7,6 +7,7 @@
 #include "core/math/digamma.h"
 #include "core/math/random.h"
 #include "core/metrics/ranking_metrics.h"
+#include "core/models/builtin.h"
 #include "core/models/pf/pf_model.h"
 #include "core/models/pf/pf_trainer.h"
 #include "core/run/registry.h"
@@ -563,7 +564,7 @@ void TestPf::rejectsBadOptions()
 
 void TestPf::registryDeclaresBothModels()
 {
-    const Registry& r = Registry::builtin();
+    const Registry& r = builtinRegistry();
     for (const char* model : {"hpf", "pmf"})
         for (const char* algorithm : {"svi", "batch"}) {
             const AlgorithmEntry* e = r.find(model, algorithm);

@@ -14,6 +14,7 @@
 #include "core/io/ratings_part.h"
 #include "core/math/random.h"
 #include "core/metrics/ranking_metrics.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
 #include "tests/core/registry_testing.h"
@@ -447,7 +448,7 @@ void TestRatingsPart::theModelsThatReadPartsRunAsOneRankOnTheWholeFile()
     const QString path = writeFile(tmp.filePath("u.data"), ratingLines(60, 9));
     const CountDataPtr whole = makeRatingsData(loadRatings(path.toStdString()), splitOptions());
     std::set<std::string> tested;
-    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
         if (!e.readsParts ||
             std::find(e.dataKinds.begin(), e.dataKinds.end(), "ratings") == e.dataKinds.end())
             continue;
@@ -542,7 +543,7 @@ void TestRatingsPart::theOtherRatingsModelsRefuseParts()
     const QString path = writeFile(tmp.filePath("u.data"), ratingLines(40, 2));
     std::set<std::string> refused;
     std::mutex lock;
-    for (const AlgorithmEntry& e : Registry::builtin().entries()) {
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
         if (e.readsParts ||
             std::find(e.dataKinds.begin(), e.dataKinds.end(), "ratings") == e.dataKinds.end())
             continue;

@@ -5,6 +5,7 @@
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
 #include "core/io/run_json.h"
+#include "core/models/builtin.h"
 #include "tests/core/data_testing.h"
 
 #include <QJsonDocument>
@@ -87,7 +88,7 @@ void TestRunDescription::suggestionsFillOnlyWhatWasNotGiven()
 void TestRunDescription::resolverNamesTheField()
 {
     auto error = [](RunDescription r) {
-        auto res = resolveRun(r, builtinDataKinds(), Registry::builtin());
+        auto res = resolveRun(r, builtinDataKinds(), builtinRegistry());
         return std::holds_alternative<ParamError>(res) ? str(std::get<ParamError>(res).key)
                                                        : QString();
     };
@@ -95,11 +96,9 @@ void TestRunDescription::resolverNamesTheField()
     r.data = {{std8(dataFile("coins.png"))}, "image", {}};
     r.steps = 3;
     QCOMPARE(error(r), QString());
-    auto resolved =
-        std::get<RunDescription>(resolveRun(r, builtinDataKinds(), Registry::builtin()));
+    auto resolved = std::get<RunDescription>(resolveRun(r, builtinDataKinds(), builtinRegistry()));
     QCOMPARE(str(resolved.model), QString("bpfa")); // the kind's default model
-    QCOMPARE(str(resolved.algorithm),
-             str(Registry::builtin().algorithms("bpfa").front()->algorithm));
+    QCOMPARE(str(resolved.algorithm), str(builtinRegistry().algorithms("bpfa").front()->algorithm));
     QCOMPARE(getInt(resolved.data.settings, "patch"), std::int64_t(8));
 
     RunDescription bad = r;
@@ -136,7 +135,7 @@ void TestRunDescription::settingKeysMeanOneThingAcrossKinds()
         }
     // Every kind's default model exists and fits it.
     for (const DataKindSpec& k : builtinDataKinds().all()) {
-        const auto entries = Registry::builtin().algorithms(k.defaultModel);
+        const auto entries = builtinRegistry().algorithms(k.defaultModel);
         QVERIFY2(!entries.empty() && entries.front()->fits(k.key), k.key.c_str());
     }
 }

@@ -2,6 +2,7 @@
 // correlations, the strongest pairs and their order, and what the trainers publish — the CTM
 // its free topics' correlations under its prior, the reference topic left out; LDA none.
 
+#include "core/models/builtin.h"
 #include "core/models/ctm/ctm_trainer.h"
 #include "core/models/lda/lda_synthetic.h"
 #include "core/run/registry.h"
@@ -44,7 +45,7 @@ std::unique_ptr<Trainer> fitted(const std::string& model, const std::string& alg
     so.wordsPerDocument = 30;
     so.seed = 4;
     const DataSet data(makeLdaSynthetic(so).data);
-    const AlgorithmEntry* e = Registry::builtin().find(model, algorithm);
+    const AlgorithmEntry* e = builtinRegistry().find(model, algorithm);
     if (!e)
         return nullptr;
     ParamValues given;

@@ -2,6 +2,7 @@
 // re-open, close mid-run. Runs are real (BPFA on a small crop) with tiny budgets.
 
 #include "core/io/run_json.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "tests/test_files.h"
 #include "tests/ui/window_testing.h"
@@ -130,7 +131,7 @@ void TestMainWindow::parameterFormReflectsTheRegistry()
     MainWindow w;
     for (int i = 0; i < w.algorithmPicker()->count(); ++i) {
         w.algorithmPicker()->setCurrentIndex(i);
-        const AlgorithmEntry* e = Registry::builtin().find(
+        const AlgorithmEntry* e = builtinRegistry().find(
             "bpfa", w.algorithmPicker()->itemData(i).toString().toStdString());
         QVERIFY(e);
         QCOMPARE(w.algorithmPicker()->itemText(i), QString::fromStdString(e->label));
@@ -466,9 +467,9 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
     QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
     // LDA's own defaults, not BPFA's values of the shared keys (K = 256 atoms, minibatch).
-    QCOMPARE(w->algorithmForm()->text("K"),
-             QString::fromStdString(
-                 defaultText(Registry::builtin().find("lda", "svi")->params.front())));
+    QCOMPARE(
+        w->algorithmForm()->text("K"),
+        QString::fromStdString(defaultText(builtinRegistry().find("lda", "svi")->params.front())));
     QCOMPARE(w->metricPicker()->currentData().toString(), QString("perplexity"));
     QVERIFY(w->metricPicker()->findData("heldout_loglik_per_word") >= 0);
     QCOMPARE(w->metricPicker()->findData("psnr"), -1);

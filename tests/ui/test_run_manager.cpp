@@ -9,6 +9,7 @@
 #include "core/io/checkpoint_file.h"
 #include "core/io/run_files.h"
 #include "core/io/run_resume.h"
+#include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "core/run/run_checkpoint.h"
 #include "tests/ui/run_folder_testing.h"
@@ -59,7 +60,7 @@ RunDescription smallSpec(const std::string& algorithm, double seconds, std::int6
                                {"eval_kept", ParamValue(std::int64_t(1))},
                                {"eval_samples", ParamValue(std::int64_t(2))}};
     // Those the algorithm declares (the Gibbs settings are not the mean-field ones).
-    if (const AlgorithmEntry* e = Registry::builtin().find(s.model, s.algorithm))
+    if (const AlgorithmEntry* e = builtinRegistry().find(s.model, s.algorithm))
         for (const ParamSpec& p : e->params)
             if (small.count(p.key))
                 s.params[p.key] = small.at(p.key);

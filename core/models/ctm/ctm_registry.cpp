@@ -1,8 +1,8 @@
 #include "core/inference/schedule.h"
 #include "core/models/ctm/ctm.h"
 #include "core/models/ctm/ctm_trainer.h"
-#include "core/models/glm/glm.h" // addLgmAlgorithms
-#include "core/models/lda/lda.h" // topicMetrics
+#include "core/models/lgm/lgm_entries.h"
+#include "core/models/topics/topics.h" // topicMetrics, addTopicEvaluationFields
 #include "core/run/registry.h"
 
 #include <limits>

@@ -1,7 +1,7 @@
 #include "core/models/ctm/ctm_trainer.h"
 
 #include "core/models/ctm/ctm_math.h"
-#include "core/models/lda/topic_parts.h"
+#include "core/models/topics/topic_parts.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>

@@ -33,7 +33,7 @@
 #include "core/math/random.h"
 #include "core/models/ctm/ctm.h"
 #include "core/models/ctm/ctm_mean_field.h"
-#include "core/models/lda/topic_parts.h"
+#include "core/models/topics/topic_parts.h"
 #include "core/run/trainer.h"
 
 #include <span>

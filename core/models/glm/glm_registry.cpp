@@ -1,5 +1,6 @@
 #include "core/models/glm/glm.h"
 #include "core/models/glm/glm_trainer.h"
+#include "core/models/lgm/lgm_entries.h"
 
 #include <limits>
 
@@ -41,15 +42,6 @@ const ParamFields<GlmOptions>& GlmOptions::fields()
         return all;
     }();
     return f;
-}
-
-std::vector<MetricSpec> supervisedMetrics()
-{
-    return {
-        {"test_nll", "Test NLL per example", "nats", false, true},
-        {"test_error", "Test error", "%", false, false},
-        {"test_rmse", "Test RMSE", "", false, false},
-    };
 }
 
 void registerGlm(Registry& r)

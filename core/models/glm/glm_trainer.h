@@ -13,7 +13,7 @@
 #include "core/inference/lgm_estimates.h"
 #include "core/inference/likelihoods.h"
 #include "core/models/glm/glm.h"
-#include "core/models/glm/linear_lgm.h"
+#include "core/models/lgm/linear_lgm.h"
 
 #include <memory>
 #include <string>

@@ -35,7 +35,7 @@
 #include "core/inference/likelihoods.h"
 #include "core/inference/optimizers.h"
 #include "core/math/gauss_hermite.h"
-#include "core/models/glm/linear_lgm.h"
+#include "core/models/lgm/linear_lgm.h"
 #include "core/run/registry.h"
 
 #include <cmath>

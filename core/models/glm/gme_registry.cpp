@@ -1,5 +1,6 @@
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
+#include "core/models/lgm/lgm_entries.h"
 
 namespace svi {
 

@@ -1,6 +1,6 @@
 #include "core/models/gmf/gmf.h"
 #include "core/models/gmf/gmf_trainer.h"
-#include "core/models/pf/pf.h" // addRecommenderEvaluationFields
+#include "core/models/recommender/recommender.h"
 
 #include <limits>
 

@@ -1,7 +1,7 @@
-#include "core/models/glm/glm.h" // addLgmAlgorithms
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/gpmf/gpmf_trainer.h"
-#include "core/models/pf/pf.h" // recommenderMetrics, addRecommenderEvaluationFields
+#include "core/models/lgm/lgm_entries.h"
+#include "core/models/recommender/recommender.h"
 
 #include <limits>
 

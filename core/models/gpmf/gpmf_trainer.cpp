@@ -1,6 +1,6 @@
 #include "core/models/gpmf/gpmf_trainer.h"
 
-#include "core/models/pf/recommender_parts.h"
+#include "core/models/recommender/recommender_parts.h"
 
 #include <algorithm>
 #include <cmath>

@@ -26,12 +26,12 @@
 //   u_k = 1 + s_k,   v_k = γ + Σ_{l>k} s_l,
 // which is the same blend applied to (u, v) themselves since they are affine in s.
 //
-// Layout as in lda_model.h: topic-word arrays are word-major (V×T row-major) so that a word's
-// T values are contiguous. Pure functions and plain structs; the trainer drives them. Nothing
-// allocates per document once the workspaces are sized.
+// Layout as in topics/topic_model.h: topic-word arrays are word-major (V×T row-major) so that a
+// word's T values are contiguous. Pure functions and plain structs; the trainer drives them.
+// Nothing allocates per document once the workspaces are sized.
 
 #include "core/data/count_data.h"
-#include "core/models/lda/lda_model.h"
+#include "core/models/topics/topic_model.h"
 
 #include <Eigen/Core>
 #include <cstdint>

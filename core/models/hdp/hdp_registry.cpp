@@ -1,6 +1,6 @@
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_trainer.h"
-#include "core/models/lda/lda.h"
+#include "core/models/topics/topics.h"
 
 #include <limits>
 #include <stdexcept>

@@ -20,7 +20,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_model.h"
-#include "core/models/lda/topic_parts.h"
+#include "core/models/topics/topic_parts.h"
 
 #include <memory>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "core/models/lda/lda.h"
 #include "core/models/lda/lda_trainer.h"
+#include "core/models/topics/topics.h"
 
 #include <limits>
 #include <stdexcept>
@@ -63,28 +64,6 @@ const ParamFields<LdaOptions>& LdaOptions::fields()
 {
     static const ParamFields<LdaOptions> f = declare(LdaAlgorithm::Svi);
     return f;
-}
-
-std::vector<MetricSpec> topicMetrics()
-{
-    return {
-        {"perplexity", "Perplexity, held-out words", "", false, true},
-        {"heldout_loglik_per_word", "Held-out log-likelihood per word", "nats"},
-        {"topics_used", "Topics in use", "", true, false, false},
-    };
-}
-
-ParamSpec evalDocsParam()
-{
-    return intParam("eval_docs", "Evaluation documents",
-                    "test documents scored (and training documents in the ELBO estimate) at each "
-                    "snapshot; a full evaluation uses all",
-                    1000, 1, kHuge);
-}
-
-ParamSpec topWordsParam()
-{
-    return intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000);
 }
 
 void registerLda(Registry& r)

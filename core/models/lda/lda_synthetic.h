@@ -5,7 +5,7 @@
 // The tokens of a document are exchangeable given θ_d, so the first half is a random half.
 
 #include "core/data/count_data.h"
-#include "core/models/lda/lda_model.h"
+#include "core/models/topics/topic_model.h"
 
 #include <cstdint>
 

@@ -13,8 +13,8 @@
 
 #include "core/inference/schedule.h"
 #include "core/models/lda/lda.h"
-#include "core/models/lda/lda_model.h"
-#include "core/models/lda/topic_parts.h"
+#include "core/models/topics/topic_model.h"
+#include "core/models/topics/topic_parts.h"
 
 #include <memory>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "core/models/pf/pf.h"
 #include "core/models/pf/pf_trainer.h"
+#include "core/models/recommender/recommender.h"
 
 #include <limits>
 
@@ -75,34 +76,6 @@ PfOptions PfOptions::fromParams(const ParamValues& values, bool hierarchical)
     PfOptions o = DeclaredOptions::fromParams(values);
     o.priors.hierarchical = hierarchical;
     return o;
-}
-
-std::vector<MetricSpec> recommenderMetrics()
-{
-    return {
-        {"precision_at_20", "Precision@20, held-out ratings", "", true, true},
-        {"recall_at_20", "Recall@20, held-out ratings"},
-        {"normalized_precision_at_20", "Normalized precision@20"},
-        {"heldout_loglik", "Held-out log-likelihood per rating", "nats"},
-        {"rmse", "RMSE, held-out ratings", "", false},
-        {"accuracy", "Accuracy (rounded prediction = rating)"},
-        {"validation_loglik", "Validation log-likelihood per rating", "nats", true, false, false},
-        {"popularity_precision_at_20", "Popularity baseline: precision@20", "", true, false, false},
-        {"popularity_recall_at_20", "Popularity baseline: recall@20", "", true, false, false},
-    };
-}
-
-ParamSpec evalUsersParam()
-{
-    return intParam("eval_users", "Evaluation users",
-                    "users scored (and in the ELBO estimate) at each snapshot; a full evaluation "
-                    "uses all",
-                    1000, 1, kHuge);
-}
-
-ParamSpec topNParam()
-{
-    return intParam("top_n", "Top n", "n of precision@n and recall@n", 20, 1, kHuge);
 }
 
 void registerPoissonFactorization(Registry& r)

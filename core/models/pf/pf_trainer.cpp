@@ -1,6 +1,6 @@
 #include "core/models/pf/pf_trainer.h"
 
-#include "core/models/pf/recommender_parts.h"
+#include "core/models/recommender/recommender_parts.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>

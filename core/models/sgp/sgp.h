@@ -27,7 +27,7 @@
 // across runs; train_rows of them, drawn with the run's seed, are fitted: the training-set size
 // of the paper's Figure 3.
 
-#include "core/models/glm/linear_lgm.h"
+#include "core/models/lgm/linear_lgm.h"
 #include "core/models/sgp/sgp_kernel.h"
 #include "core/run/registry.h"
 

@@ -1,4 +1,4 @@
-#include "core/models/glm/glm.h"
+#include "core/models/lgm/lgm_entries.h"
 #include "core/models/sgp/sgp.h"
 
 #include <limits>

@@ -1,3 +1,5 @@
+#include "core/models/builtin.h"
+
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/ctm/ctm.h"
 #include "core/models/epm/epm.h"
@@ -10,12 +12,12 @@
 #include "core/models/lda/lda.h"
 #include "core/models/pf/pf.h"
 #include "core/models/sgp/sgp.h"
-#include "core/run/registry.h"
 
 namespace svi {
 
-const Registry& Registry::builtin()
+const Registry& builtinRegistry()
 {
+    // Each model family registers its entries: one line per family.
     static const Registry registry = [] {
         Registry r;
         registerBpfa(r);

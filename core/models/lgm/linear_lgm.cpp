@@ -1,4 +1,4 @@
-#include "core/models/glm/linear_lgm.h"
+#include "core/models/lgm/linear_lgm.h"
 
 #include "core/inference/likelihoods.h"
 

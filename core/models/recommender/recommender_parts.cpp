@@ -1,4 +1,4 @@
-#include "core/models/pf/recommender_parts.h"
+#include "core/models/recommender/recommender_parts.h"
 
 namespace svi {
 

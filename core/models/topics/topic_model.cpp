@@ -1,4 +1,4 @@
-#include "core/models/lda/lda_model.h"
+#include "core/models/topics/topic_model.h"
 
 #include "core/math/digamma.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/base/parallel.h"
 #include "core/data/count_data.h"
-#include "core/models/lda/lda_model.h"
+#include "core/models/topics/topic_model.h"
 #include "core/run/trainer.h"
 
 #include <Eigen/Core>

@@ -1,4 +1,4 @@
-#include "core/models/lda/topic_parts.h"
+#include "core/models/topics/topic_parts.h"
 
 #include "core/base/params.h"
 #include "core/math/random.h"

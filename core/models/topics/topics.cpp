@@ -1,0 +1,27 @@
+#include "core/models/topics/topics.h"
+
+namespace svi {
+
+std::vector<MetricSpec> topicMetrics()
+{
+    return {
+        {"perplexity", "Perplexity, held-out words", "", false, true},
+        {"heldout_loglik_per_word", "Held-out log-likelihood per word", "nats"},
+        {"topics_used", "Topics in use", "", true, false, false},
+    };
+}
+
+ParamSpec evalDocsParam()
+{
+    return intParam("eval_docs", "Evaluation documents",
+                    "test documents scored (and training documents in the ELBO estimate) at each "
+                    "snapshot; a full evaluation uses all",
+                    1000, 1, kHuge);
+}
+
+ParamSpec topWordsParam()
+{
+    return intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000);
+}
+
+} // namespace svi
