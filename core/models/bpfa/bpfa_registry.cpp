@@ -19,9 +19,9 @@ bool gibbsLocal(BpfaAlgorithm a)
     return a == BpfaAlgorithm::GibbsSsvi || a == BpfaAlgorithm::MimnoSvi;
 }
 
-using Fields = ParamFields<BpfaOptions>;
+using BpfaFields = ParamFields<BpfaOptions>;
 
-void addGibbsFields(Fields& f)
+void addGibbsFields(BpfaFields& f)
 {
     f.add(
          intParam("burnin", "Burn-in sweeps", "local Gibbs sweeps discarded per item", 3, 0, 10000),
@@ -39,7 +39,7 @@ void addGibbsFields(Fields& f)
              &BpfaOptions::evalKept);
 }
 
-void addAscentFields(Fields& f)
+void addAscentFields(BpfaFields& f)
 {
     f.add(intParam("local_iters", "Local sweeps", "coordinate-ascent sweeps per item at most", 20,
                    1, 10000),
@@ -158,7 +158,7 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
 {
     using O = BpfaOptions;
     const bool svi = stochastic(algorithm);
-    Fields f;
+    BpfaFields f;
     f.add(intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096),
           &O::K);
     if (svi)
@@ -199,8 +199,8 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
 
 const ParamFields<BpfaOptions>& BpfaOptions::fields()
 {
-    static const Fields f = [] {
-        Fields all;
+    static const BpfaFields f = [] {
+        BpfaFields all;
         for (BpfaAlgorithm a :
              {BpfaAlgorithm::GibbsSsvi, BpfaAlgorithm::MimnoSvi, BpfaAlgorithm::MfSvi,
               BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs})

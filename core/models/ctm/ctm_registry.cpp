@@ -26,15 +26,15 @@ CtmBound ctmBoundFromName(const std::string& name)
 
 namespace {
 
-using Fields = ParamFields<CtmOptions>;
+using CtmFields = ParamFields<CtmOptions>;
 
-void addTopics(Fields& f)
+void addTopics(CtmFields& f)
 {
     f.add(intParam("K", "Topics K", "number of topics (paper: 50)", 50, 2, 10000), &CtmOptions::K);
 }
 
 // What every method shares: the prior learnt or not, and the evaluation's settings.
-void addSharedFields(Fields& f, const std::string& adagradHelp)
+void addSharedFields(CtmFields& f, const std::string& adagradHelp)
 {
     using O = CtmOptions;
     f.add(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0), &O::adagradRate)
@@ -56,7 +56,7 @@ void addSharedFields(Fields& f, const std::string& adagradHelp)
 ParamFields<CtmOptions> CtmOptions::declare(LgmAlgorithm algorithm)
 {
     using O = CtmOptions;
-    Fields f;
+    CtmFields f;
     addTopics(f);
     f.add(choiceParam("bound", "Bound",
                       "optimal: the topics summed out inside the logarithm (eq. 56); simple: "
@@ -88,7 +88,7 @@ ParamFields<CtmOptions> CtmOptions::declare(LgmAlgorithm algorithm)
 
 ParamFields<CtmOptions> CtmOptions::declareMeanField()
 {
-    Fields f;
+    CtmFields f;
     addTopics(f);
     f.add(intParam("var_iters", "E-step rounds",
                    "mean-field: rounds of a document's coordinate ascent at most (Blei & "
@@ -102,8 +102,8 @@ ParamFields<CtmOptions> CtmOptions::declareMeanField()
 
 const ParamFields<CtmOptions>& CtmOptions::fields()
 {
-    static const Fields f = [] {
-        Fields all = declare(LgmAlgorithm::HybridMcSsvi);
+    static const CtmFields f = [] {
+        CtmFields all = declare(LgmAlgorithm::HybridMcSsvi);
         all.merge(declareMeanField()); // var_iters
         return all;
     }();
