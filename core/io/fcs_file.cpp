@@ -459,20 +459,22 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     {
         const std::string* sb = kw("$BEGINSTEXT");
         const std::string* se = kw("$ENDSTEXT");
-        const auto b = sb ? parseInt(*sb) : std::nullopt;
-        const auto e = se ? parseInt(*se) : std::nullopt;
-        if (b && e && *b > 0 && *e >= *b) {
-            const std::string where = "supplemental TEXT at bytes " + num(*b) + "–" + num(*e);
-            if (*b < kFcsHeaderBytes || *e >= fileSize) {
+        // −1 for an offset that is absent or not a whole number (GCC 12 cannot see through
+        // two std::optionals here and warns of an uninitialised read).
+        const std::int64_t b = sb ? parseInt(*sb).value_or(-1) : -1;
+        const std::int64_t e = se ? parseInt(*se).value_or(-1) : -1;
+        if (b > 0 && e >= b) {
+            const std::string where = "supplemental TEXT at bytes " + num(b) + "–" + num(e);
+            if (b < kFcsHeaderBytes || e >= fileSize) {
                 out.notes.push_back(where + " is not inside the file; ignored");
             } else {
-                const std::string stext = readAt(ctx, file, *b, *e - *b + 1, "supplemental TEXT");
+                const std::string stext = readAt(ctx, file, b, e - b + 1, "supplemental TEXT");
                 if (stext.front() != delim)
                     out.notes.push_back(where + " does not start with the TEXT delimiter; ignored");
                 else
                     parseText(ctx, stext, delim, out.keywords, "supplemental TEXT");
             }
-        } else if ((sb || se) && !(b && e && *b == 0 && *e == 0)) {
+        } else if ((sb || se) && !(b == 0 && e == 0)) {
             out.notes.push_back("$BEGINSTEXT/$ENDSTEXT do not give a segment; ignored");
         }
     }

@@ -19,7 +19,8 @@
 
 using namespace svi;
 
-namespace {
+// Named, not anonymous: the test class's lambdas capture these types (-Wsubobject-linkage).
+namespace lgm_testing {
 
 // An SPD matrix with a spread of eigenvalues.
 Eigen::MatrixXd spd(int d, Rng& rng, double ridge)
@@ -95,7 +96,9 @@ GaussianPrior generalPrior(int d, Rng& rng)
     return p;
 }
 
-} // namespace
+} // namespace lgm_testing
+
+using namespace lgm_testing;
 
 class TestLgm : public QObject
 {

@@ -48,7 +48,7 @@ bool complete(const DenseData& d, std::int64_t i)
 
 GpfaTrainer::GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaOptions& options,
                          std::uint64_t seed)
-    : m_data(std::move(data)), m_algorithm(algorithm), m_options(options.checked()), m_seed(seed),
+    : m_data(std::move(data)), m_algorithm(algorithm), m_options(options.checked()),
       m_shrinkage(kNaN)
 {
     if (!m_data)

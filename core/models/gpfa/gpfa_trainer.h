@@ -125,7 +125,6 @@ private:
     DenseDataPtr m_data;
     GpfaAlgorithm m_algorithm;
     GpfaOptions m_options;
-    std::uint64_t m_seed;
     std::vector<std::int64_t> m_rows;     // training rows
     std::vector<std::int64_t> m_testRows; // rows not trained on (a row split)
     std::vector<std::int64_t> m_heldRows; // rows with a held-out entry
