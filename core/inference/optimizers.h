@@ -83,11 +83,6 @@ struct OptimizerOptions : DeclaredOptions<OptimizerOptions>
     // GPFA runs: AdaDelta with λ = 0.9).
     static ParamFields<OptimizerOptions> declare(OptimizerKind kind = OptimizerKind::AdaDelta,
                                                  double momentum = 0.0);
-    static std::vector<ParamSpec> params(OptimizerKind kind = OptimizerKind::AdaDelta,
-                                         double momentum = 0.0)
-    {
-        return declare(kind, momentum).specs();
-    }
     static const ParamFields<OptimizerOptions>& fields();
     // The rate `kind` uses when `rate` is 0: sgd 0.001, adagrad 0.1, rmsprop 0.01 and adadelta
     // 1 (paper 003 and its code), adam 0.01.

@@ -84,10 +84,6 @@ struct StepSizeOptions : DeclaredOptions<StepSizeOptions>
     // The declarations bound to the fields, with the model's default κ and τ0 (a model
     // without one: 0.75 and 1).
     static ParamFields<StepSizeOptions> declare(double kappa = 0.75, double tau0 = 1.0);
-    static std::vector<ParamSpec> params(double kappa = 0.75, double tau0 = 1.0)
-    {
-        return declare(kappa, tau0).specs();
-    }
     static const ParamFields<StepSizeOptions>& fields();
     // Reads the keys present in `values` (others keep their value).
     void read(const ParamValues& values);

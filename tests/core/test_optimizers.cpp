@@ -249,7 +249,7 @@ void TestOptimizers::declarationsRoundTrip()
     for (OptimizerKind k : {OptimizerKind::Sgd, OptimizerKind::AdaGrad, OptimizerKind::RmsProp,
                             OptimizerKind::AdaDelta, OptimizerKind::Adam})
         QVERIFY(optimizerFromName(optimizerName(k)) == k);
-    ParamValues v = defaultValues(OptimizerOptions::params(OptimizerKind::Adam, 0.5));
+    ParamValues v = defaultValues(OptimizerOptions::declare(OptimizerKind::Adam, 0.5).specs());
     v["adadelta_rho"] = 0.95;
     const OptimizerOptions o = OptimizerOptions::fromParams(v);
     QVERIFY(o.kind == OptimizerKind::Adam);

@@ -227,7 +227,7 @@ void TestSchedule::adaptiveRateOnNoiseAndSignal()
 
 void TestSchedule::stepSizeOptions()
 {
-    const std::vector<ParamSpec> specs = StepSizeOptions::params(0.6, 8.0);
+    const std::vector<ParamSpec> specs = StepSizeOptions::declare(0.6, 8.0).specs();
     QCOMPARE(specs.size(), std::size_t(4));
     ParamValues v = defaultValues(specs);
     StepSizeOptions o;

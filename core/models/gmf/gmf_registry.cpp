@@ -5,9 +5,6 @@
 #include <limits>
 
 namespace svi {
-namespace {
-
-} // namespace
 
 ParamFields<GmfOptions> GmfOptions::declare()
 {
