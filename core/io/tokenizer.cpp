@@ -12,7 +12,7 @@
 namespace svi {
 namespace {
 
-// Where CMake embeds resources/stopwords_en.txt (qt_add_resources on svi_data).
+// Where CMake embeds resources/stopwords_en.txt (qt_add_resources on svi_io).
 constexpr const char* kStopWordResource = ":/svi/stopwords_en.txt";
 
 constexpr char16_t kRightQuote = u'\u2019'; // ’, the typographic apostrophe
