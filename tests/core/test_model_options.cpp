@@ -116,8 +116,9 @@ void TestModelOptions::everyEntryDeclaresItsTestSettings()
     const std::vector<ParamSpec> declared = mergeParams(lists);
     for (const ParamValues* settings : {&e.smallSettings, &e.divergentSettings})
         for (const auto& [key, value] : *settings) {
+            const std::string name = key; // (a structured binding cannot be captured in C++20)
             const auto it = std::find_if(declared.begin(), declared.end(),
-                                         [&](const ParamSpec& s) { return s.key == key; });
+                                         [&](const ParamSpec& s) { return s.key == name; });
             QVERIFY2(it != declared.end(), key.c_str());
             const auto problem = checkParam(*it, value);
             QVERIFY2(!problem, problem ? problem->message.c_str() : "");
