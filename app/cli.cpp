@@ -125,7 +125,7 @@ int main(int argc, char** argv, Communicator& world)
             std::fputs(helpOf(command).c_str(), stdout);
             return 0;
         }
-    try {
+    return reportingErrors([&] {
         if (command == "help") {
             std::fputs(helpOf(args.size() == 1 ? args[0] : "").c_str(), stdout);
             return 0;
@@ -147,16 +147,7 @@ int main(int argc, char** argv, Communicator& world)
         throw UsageError(
             "unknown command '" + command +
             "' (commands: list, info, run, compare, bench, split, plot; see svi --help)");
-    } catch (const UsageError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 2;
-    } catch (const DataError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 3;
-    }
+    });
 }
 
 } // namespace svi::cli

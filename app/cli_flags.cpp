@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -281,6 +282,26 @@ std::string runFlagsHelp()
     for (const ParamSpec& p : runSettings())
         line(p);
     return out;
+}
+
+} // namespace svi::cli
+
+namespace svi::cli {
+
+int reportingErrors(const std::function<int()>& command)
+{
+    try {
+        return command();
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 2;
+    } catch (const DataError& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        return 3;
+    }
 }
 
 } // namespace svi::cli

@@ -7,6 +7,7 @@
 
 #include "core/run/run_description.h"
 
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,10 @@ struct UsageError : std::runtime_error
 {
     using std::runtime_error::runtime_error;
 };
+
+// Runs a command of svi or svi-plot and turns what it throws into the exit status and one line
+// on stderr: 2 for bad input (UsageError, DataError), 3 for anything else.
+int reportingErrors(const std::function<int()>& command);
 
 inline constexpr const char* kDefaultImage = ":/images/default.png";
 

@@ -9,7 +9,10 @@
 #include <QStandardPaths>
 
 namespace svi::cli::detail {
+namespace {
 
+// The program that draws: svi-plot beside the running svi, else on the PATH; empty when neither
+// exists.
 std::string plotProgram()
 {
     const QString beside = QCoreApplication::applicationDirPath() + "/svi-plot";
@@ -17,6 +20,8 @@ std::string plotProgram()
         return beside.toStdString();
     return QStandardPaths::findExecutable("svi-plot").toStdString();
 }
+
+} // namespace
 
 int cmdPlot(const std::vector<std::string>& args)
 {

@@ -64,7 +64,7 @@ std::optional<QByteArray> recommendationsOfParts(const PreparedRun& p, const Sum
 // user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
 // recommendations.csv: every user's top n items not rated in training (`recommendations`
 // when the ranks listed them, data read in parts).
-void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f, int n,
+void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f,
                   const std::optional<QByteArray>& recommendations)
 {
     auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
@@ -83,7 +83,8 @@ void writeFactors(const QString& dir, const CountData& data, const RatingFactors
     std::vector<std::int64_t> users(std::size_t(data.rows()));
     std::iota(users.begin(), users.end(), std::int64_t(0));
     writeFileAtomically(dir + "/recommendations.csv",
-                        recommendations ? *recommendations : recommendationsCsv(f, data, users, n));
+                        recommendations ? *recommendations
+                                        : recommendationsCsv(f, data, users, f.topN));
 }
 
 // The previews a run ends with, as files: images, loadings, topics, weights, the predictive
@@ -117,7 +118,7 @@ void writePreview(const QString& dir, const PreparedRun& p, const Preview& previ
                             linkPredictionsCsv(*preview.graph, *data.graph));
     }
     if (preview.factors && data.counts)
-        writeFactors(dir, *data.counts, *preview.factors, preview.factors->topN, recommendations);
+        writeFactors(dir, *data.counts, *preview.factors, recommendations);
 }
 
 QJsonObject factsJson(const BuiltData& built)

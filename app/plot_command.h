@@ -14,8 +14,4 @@ std::string plotHelp();
 // QApplication). Returns the exit status; throws UsageError or DataError for bad input.
 int drawPlot(const std::vector<std::string>& args);
 
-// The program that draws, for svi: svi-plot beside the running svi, else on the PATH; empty
-// when neither exists.
-std::string plotProgram();
-
 } // namespace svi::cli::detail

@@ -4,7 +4,6 @@
 
 #include "app/cli_flags.h"
 #include "app/plot_command.h"
-#include "core/io/data_error.h"
 
 #include <QApplication>
 #include <cstdio>
@@ -43,16 +42,5 @@ int main(int argc, char** argv)
             std::fputs(plotHelp().c_str(), stdout);
             return 0;
         }
-    try {
-        return drawPlot(args);
-    } catch (const svi::cli::UsageError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 2;
-    } catch (const svi::DataError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
-        return 3;
-    }
+    return svi::cli::reportingErrors([&] { return drawPlot(args); });
 }

@@ -86,11 +86,8 @@ public:
     // the first violation, "K = 0, but must be ≥ 1".
     std::optional<std::string> validate() const
     {
-        const ParamValues values = toParams();
-        for (const ParamSpec& spec : allParams())
-            if (const auto it = values.find(spec.key); it != values.end())
-                if (auto e = checkParam(spec, it->second))
-                    return e->message;
+        if (auto e = firstInvalid(allParams(), toParams()))
+            return e->message;
         if constexpr (requires(const Options& o) { o.relations(); })
             return static_cast<const Options&>(*this).relations();
         return std::nullopt;

@@ -224,12 +224,14 @@ std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>
     return out;
 }
 
-void checkParams(const std::vector<ParamSpec>& specs, const ParamValues& values)
+std::optional<ParamError> firstInvalid(const std::vector<ParamSpec>& specs,
+                                       const ParamValues& values)
 {
     for (const ParamSpec& spec : specs)
         if (const auto it = values.find(spec.key); it != values.end())
             if (auto e = checkParam(spec, it->second))
-                throw std::invalid_argument(e->message);
+                return e;
+    return std::nullopt;
 }
 
 std::vector<ParamSpec> mergeParams(const std::vector<std::vector<ParamSpec>>& lists)

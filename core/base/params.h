@@ -113,10 +113,11 @@ std::optional<ParamError> checkParam(const ParamSpec& spec, const ParamValue& va
 std::variant<ParamValues, ParamError> resolveParams(const std::vector<ParamSpec>& specs,
                                                     const ParamValues& given);
 
-// Checks the values of `values` that `specs` declare (an options struct's fields, set in code);
-// throws std::invalid_argument with checkParam's message for the first invalid one, in the
-// order of `specs`. Keys absent from `values` are not checked.
-void checkParams(const std::vector<ParamSpec>& specs, const ParamValues& values);
+// The first of the values of `values` that `specs` declare (an options struct's fields, set in
+// code) that checkParam refuses, in the order of `specs`; keys absent from `values` are not
+// checked. std::nullopt when every one is valid.
+std::optional<ParamError> firstInvalid(const std::vector<ParamSpec>& specs,
+                                       const ParamValues& values);
 
 // The declarations of several lists (the algorithms of one model), each key once: its first
 // declaration, in order of first appearance.

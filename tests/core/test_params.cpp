@@ -92,7 +92,7 @@ private slots:
     void registryDeclaresDataAndComparison();
     void positiveExcludesZero();
     void fieldsReadAndWriteAStruct();
-    void checkParamsNamesTheFirstBadField();
+    void firstInvalidNamesTheFirstBadField();
     void mergeKeepsTheFirstDeclaration();
     void declaredOptionsComeFromTheirDeclarations();
 };
@@ -590,20 +590,20 @@ void TestParams::declaredOptionsComeFromTheirDeclarations()
              QString("rest = 0.5, but must leave some of the whole"));
 }
 
-void TestParams::checkParamsNamesTheFirstBadField()
+void TestParams::firstInvalidNamesTheFirstBadField()
 {
     ParamValues v = defaultValues(specs());
-    checkParams(specs(), v); // the defaults pass
+    QVERIFY(!firstInvalid(specs(), v)); // the defaults pass
     v["kappa"] = 2.0;
     v["K"] = std::int64_t(0);
     v.erase("minibatch"); // absent keys are not checked
-    try {
-        checkParams(specs(), v);
-        QFAIL("accepted κ = 2 and K = 0");
-    } catch (const std::invalid_argument& e) {
-        // kappa is declared before K.
-        QCOMPARE(QString::fromUtf8(e.what()), QString("kappa = 2, but must be in [0.5, 1]"));
-    }
+    const std::optional<ParamError> e = firstInvalid(specs(), v);
+    QVERIFY2(e, "accepted κ = 2 and K = 0");
+    // kappa is declared before K.
+    QCOMPARE(QString::fromStdString(e->key), QString("kappa"));
+    QCOMPARE(QString::fromStdString(e->message), QString("kappa = 2, but must be in [0.5, 1]"));
+    v["kappa"] = 0.75;
+    QCOMPARE(QString::fromStdString(firstInvalid(specs(), v)->key), QString("K"));
 }
 
 void TestParams::mergeKeepsTheFirstDeclaration()
