@@ -72,7 +72,8 @@ int cmdBench(const std::vector<std::string>& args)
                     (long long)base.run.steps, warmup, loadSeconds, "algorithm", "init s", "s/step",
                     "s/epoch", "items/s", "eval s", "full s", "peak MB");
     for (const std::string& algorithm : algorithms) {
-        const PreparedRun p = withAlgorithm(base, base.run.model, algorithm, a.run.params);
+        const PreparedRun p = usageErrors(
+            [&] { return withAlgorithm(base, base.run.model, algorithm, a.run.params); });
         const auto t0 = Clock::now();
         const std::unique_ptr<Trainer> trainer = buildTrainer(p);
         const double initSeconds = seconds(t0);

@@ -74,7 +74,8 @@ int cmdCompare(const std::vector<std::string>& args)
     // Every run is checked before the first starts: a bad pick fails at once, not after hours.
     std::vector<PreparedRun> prepared;
     for (const Pick& p : picks)
-        prepared.push_back(withAlgorithm(base, p.model, p.algorithm, a.run.params));
+        prepared.push_back(
+            usageErrors([&] { return withAlgorithm(base, p.model, p.algorithm, a.run.params); }));
 
     std::vector<CompareRun> results;
     bool anyFailed = false;

@@ -7,6 +7,7 @@
 #include "core/io/data_kinds.h"
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
+#include "core/io/run_pipeline.h"
 #include "core/run/registry.h"
 #include "core/run/run_checkpoint.h"
 #include "core/run/runner.h"
@@ -20,34 +21,31 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace svi::cli::detail {
 
-// A run ready to go: its description resolved (every setting and parameter present), its data
-// built, its registry entry.
-struct PreparedRun
-{
-    RunDescription run;
-    PreparedData data;
-    const AlgorithmEntry* entry = nullptr;
-};
-
-// Prepares the data of `given` (read, completed with what the data suggest, built) and resolves
-// the run against the registry. On several ranks the data are read in parts only when every
-// entry of `runs` reads parts (AlgorithmEntry::readsParts); unset, the entries `given` names
-// (its model's, or its one algorithm). Throws UsageError with a one-line reason.
+// svi::prepareRun (core/io/run_pipeline.h) on ranks(), saying what it loads unless quiet.
+// Throws UsageError with a one-line reason.
 PreparedRun prepareRun(const RunDescription& given, bool quiet,
                        const std::vector<const AlgorithmEntry*>* runs = nullptr);
 // The data and task shared by several algorithms (svi compare, svi bench): `given` resolved
 // without its parameters; each algorithm then takes the keys it declares (withAlgorithm).
 PreparedRun prepareShared(RunDescription given, bool quiet,
                           const std::vector<const AlgorithmEntry*>* runs = nullptr);
-// `prepared` for another algorithm (and its parameters, from `params` where declared), on the
-// same data. Throws UsageError.
-PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
-                          const std::string& algorithm, const ParamValues& params);
+// What f returns; core's std::invalid_argument (a setting, a parameter, an unknown model) as a
+// UsageError, which the command line reports as bad usage. For svi::withAlgorithm and the like.
+template <typename F> auto usageErrors(F&& f)
+{
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
 std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p);
 
 // Runs `p` to its budget (SIGINT/SIGTERM end it as cancelled, with a last checkpoint), with a

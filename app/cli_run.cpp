@@ -3,9 +3,7 @@
 // from a branch on its kind or model.
 
 #include "app/cli_parts.h"
-#include "core/data/image_task.h"
 #include "core/io/checkpoint_file.h"
-#include "core/io/image_file.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
 #include "core/run/run_checkpoint.h"
@@ -61,66 +59,6 @@ std::optional<QByteArray> recommendationsOfParts(const PreparedRun& p, const Sum
     return all;
 }
 
-// user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
-// recommendations.csv: every user's top n items not rated in training (`recommendations`
-// when the ranks listed them, data read in parts).
-void writeFactors(const QString& dir, const CountData& data, const RatingFactors& f,
-                  const std::optional<QByteArray>& recommendations)
-{
-    auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
-        QByteArray out;
-        for (Eigen::Index r = 0; r < m.rows(); ++r) {
-            out +=
-                QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
-            for (Eigen::Index k = 0; k < m.cols(); ++k)
-                out += '\t' + QByteArray::number(m(r, k), 'g', 7);
-            out += '\n';
-        }
-        return out;
-    };
-    writeFileAtomically(dir + "/user_factors.tsv", factorsTsv(f.users, data.rowIds));
-    writeFileAtomically(dir + "/item_factors.tsv", factorsTsv(f.items, data.columnIds));
-    std::vector<std::int64_t> users(std::size_t(data.rows()));
-    std::iota(users.begin(), users.end(), std::int64_t(0));
-    writeFileAtomically(dir + "/recommendations.csv",
-                        recommendations ? *recommendations
-                                        : recommendationsCsv(f, data, users, f.topN));
-}
-
-// The previews a run ends with, as files: images, loadings, topics, weights, the predictive
-// slice, covariances, communities and link predictions, factors.
-void writePreview(const QString& dir, const PreparedRun& p, const Preview& preview,
-                  const std::optional<QByteArray>& recommendations)
-{
-    const DataSet& data = p.data.built.data;
-    if (preview.reconstruction)
-        saveGrayImage((dir + "/reconstruction.png").toStdString(), *preview.reconstruction);
-    if (preview.atomWidth > 0 && preview.atoms.rows() > 0)
-        saveGrayImage((dir + "/atoms.png").toStdString(),
-                      tileAtoms(preview.atoms, preview.atomWidth));
-    if (data.dense && !data.dense->image && preview.atoms.rows() > 0)
-        writeFileAtomically(dir + "/loadings.csv", loadingsCsv(preview, data.dense->columnNames));
-    if (!preview.topics.empty())
-        writeFileAtomically(dir + "/topics.csv", topicsCsv(preview.topics));
-    if (preview.weights)
-        writeFileAtomically(dir + "/weights.csv", weightsCsv(*preview.weights));
-    if (preview.slice)
-        writeFileAtomically(dir + "/slice.csv", sliceCsv(*preview.slice));
-    if (preview.covariance && data.dense) {
-        writeFileAtomically(dir + "/covariance_model.csv",
-                            covarianceCsv(preview.covariance->model, data.dense->columnNames));
-        writeFileAtomically(dir + "/covariance_empirical.csv",
-                            covarianceCsv(preview.covariance->empirical, data.dense->columnNames));
-    }
-    if (preview.graph && data.graph) {
-        writeFileAtomically(dir + "/communities.csv", communitiesCsv(*preview.graph, *data.graph));
-        writeFileAtomically(dir + "/link_predictions.csv",
-                            linkPredictionsCsv(*preview.graph, *data.graph));
-    }
-    if (preview.factors && data.counts)
-        writeFactors(dir, *data.counts, *preview.factors, recommendations);
-}
-
 QJsonObject factsJson(const BuiltData& built)
 {
     QJsonObject o;
@@ -134,38 +72,12 @@ QJsonObject factsJson(const BuiltData& built)
 PreparedRun prepareRun(const RunDescription& given, bool quiet,
                        const std::vector<const AlgorithmEntry*>* runs)
 {
-    PreparedRun p;
     if (!quiet)
         std::fprintf(stderr, "loading %s …\n",
                      given.data.files.empty() || given.data.files.front() == kDefaultImage
                          ? "the default image"
                          : given.data.files.front().c_str());
-    // On several ranks, each reads only its part of the files when every trainer to run on
-    // them keeps to its rank's rows and the format allows it; otherwise every rank reads them
-    // whole.
-    std::vector<const AlgorithmEntry*> matching;
-    if (!runs) {
-        for (const AlgorithmEntry& e : builtinRegistry().entries())
-            if (e.model == given.model &&
-                (given.algorithm.empty() || e.algorithm == given.algorithm))
-                matching.push_back(&e);
-        runs = &matching;
-    }
-    const bool inParts = ranks().distributed() && !runs->empty() &&
-                         std::all_of(runs->begin(), runs->end(),
-                                     [](const AlgorithmEntry* e) { return e->readsParts; });
-    try {
-        p.data = prepareData(given.data, builtinDataKinds(), inParts ? &ranks() : nullptr);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    RunDescription run = given;
-    run.data = p.data.data;
-    auto resolved = resolveRun(run, builtinDataKinds(), builtinRegistry());
-    if (auto* e = std::get_if<ParamError>(&resolved))
-        throw UsageError(e->message);
-    p.run = std::get<RunDescription>(resolved);
-    p.entry = builtinRegistry().find(p.run.model, p.run.algorithm);
+    PreparedRun p = usageErrors([&] { return svi::prepareRun(given, runs, &ranks()); });
     if (!quiet)
         std::fprintf(stderr, "%s\n", p.data.built.summary.c_str());
     return p;
@@ -178,35 +90,9 @@ PreparedRun prepareShared(RunDescription given, bool quiet,
     return prepareRun(given, quiet, runs);
 }
 
-PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
-                          const std::string& algorithm, const ParamValues& params)
-{
-    PreparedRun p = prepared;
-    p.run.model = model;
-    p.run.algorithm = algorithm;
-    p.run.params.clear();
-    const AlgorithmEntry* entry = builtinRegistry().find(model, algorithm);
-    if (!entry)
-        throw UsageError("no algorithm '" + algorithm + "' of model '" + model +
-                         "' (see svi list)");
-    for (const ParamSpec& s : entry->params)
-        if (params.count(s.key))
-            p.run.params[s.key] = params.at(s.key);
-    auto resolved = resolveRun(p.run, builtinDataKinds(), builtinRegistry());
-    if (auto* e = std::get_if<ParamError>(&resolved))
-        throw UsageError(e->message);
-    p.run = std::get<RunDescription>(resolved);
-    p.entry = entry;
-    return p;
-}
-
 std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p)
 {
-    try {
-        return p.entry->make(p.data.built.data, p.run.params, p.run.seed);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
+    return usageErrors([&] { return buildRun(*p.entry, p.data.built.data, p.run).trainer; });
 }
 
 bool interruptedBySignal()
@@ -254,17 +140,6 @@ CheckpointIdentity identityOf(const PreparedRun& p)
 
 namespace {
 
-// Reads the checkpoint of the run in `dir` into `trainer` (built from the same description)
-// and its trace up to the checkpoint. Throws UsageError naming the file.
-ResumePoint readResume(const PreparedRun& p, const QString& dir, Trainer& trainer)
-{
-    try {
-        return readResumePoint(dir, identityOf(p), trainer);
-    } catch (const DataError& e) {
-        throw UsageError(e.what());
-    }
-}
-
 Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
                         const std::string& tag, std::vector<Snapshot>* traceOut, bool resume)
 {
@@ -275,39 +150,43 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     quiet = quiet || !lead;
     if (lead)
         makeFolder(dir);
-    const std::unique_ptr<Trainer> trainer = buildTrainer(p);
-    if (world.distributed() && !trainer->distributes())
+    BuiltRun built = usageErrors([&] {
+        try {
+            return buildRun(*p.entry, p.data.built.data, p.run, resume ? dir : QString());
+        } catch (const DataError& e) {
+            throw UsageError(e.what());
+        }
+    });
+    Trainer& trainer = *built.trainer;
+    if (world.distributed() && !trainer.distributes())
         throw UsageError(p.entry->label + " (" + p.run.model + "/" + p.run.algorithm +
                          ") does not run on several ranks: run it on one");
-    trainer->setCommunicator(world);
-    std::optional<ResumePoint> resumed;
-    if (resume)
-        resumed = readResume(p, dir, *trainer);
-    if (!lead) {
-        RunOptions ro = p.run.runOptions();
-        Checkpoints checkpoints;
-        checkpoints.atEnd = true; // the lead's checkpoints are collective-free: nothing here
-        if (resumed)
-            checkpoints.resumeFrom = resumed->progress;
-        const Summary summary = Runner::runBlocking(*trainer, ro, {}, &g_interrupted, checkpoints);
+    trainer.setCommunicator(world);
+    Checkpoints checkpoints;
+    checkpoints.atEnd = true;
+    if (built.resumed)
+        checkpoints.resumeFrom = built.resumed->progress;
+    if (!lead) { // the lead's checkpoints are collective-free: nothing to save here
+        const Summary summary =
+            Runner::runBlocking(trainer, p.run.runOptions(), {}, &g_interrupted, checkpoints);
         recommendationsOfParts(p, summary, world);
         return summary;
     }
-    writeFileAtomically(dir + "/" + kRunJsonFile,
-                        QJsonDocument(runToJson(p.run)).toJson(QJsonDocument::Indented));
-    const DataSet& data = p.data.built.data;
-    if (data.dense && data.dense->image) {
-        // What the model sees, and which pixels those are (255 observed, 0 removed), so that
-        // a peer can be given exactly the same task.
-        const ImageLayout& layout = *data.dense->image;
-        saveGrayImage((dir + "/observed.png").toStdString(), layout.corrupted);
-        saveGrayImage((dir + "/mask.png").toStdString(),
-                      255.0f * layout.pixelObserved.cast<float>().array());
+    // The folder as the run starts (its description, an image task's images, the trace it goes
+    // on from), then as it ends: one writer, the window's too (core/io/run_resume.h).
+    RunFolderContents folder;
+    folder.run = p.run;
+    folder.label = p.entry->label;
+    folder.data = &p.data.built.data;
+    if (built.resumed) {
+        folder.trace = std::move(built.resumed->trace);
+        folder.checkpointFile = dir + "/" + kCheckpointFile;
     }
+    writeRunFolder(dir, folder);
+    std::vector<Snapshot>& trace = folder.trace;
 
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
-    std::vector<Snapshot> trace;
     // The trace is on disk as the run goes (rewritten whole, atomically, at most every second
     // and at each checkpoint), so that the window can chart a run still being written and a
     // killed run leaves what it had.
@@ -317,8 +196,6 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         writeFileAtomically(dir + "/" + kTraceFile, traceCsv(trace, metricKeys(trace)));
         sinceTrace.restart();
     };
-    Checkpoints checkpoints;
-    checkpoints.atEnd = true;
     checkpoints.save = [&](const RunProgress& progress, Trainer& t) {
         // Without --checkpoint-every, only a run stopped by a signal leaves a checkpoint.
         if (p.run.checkpointEvery <= 0 && !g_interrupted.load())
@@ -326,14 +203,11 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         writeTrace();
         writeCheckpointFile(dir + "/" + kCheckpointFile,
                             checkpointState(identityOf(p), progress, t));
+        folder.checkpointFile = dir + "/" + kCheckpointFile;
     };
-    if (resumed) {
-        trace = std::move(resumed->trace);
-        checkpoints.resumeFrom = resumed->progress;
-        if (!quiet)
-            std::fprintf(stderr, "resuming at step %lld (%.1f training seconds)\n",
-                         (long long)resumed->progress.step, resumed->progress.trainSeconds);
-    }
+    if (built.resumed && !quiet)
+        std::fprintf(stderr, "resuming at step %lld (%.1f training seconds)\n",
+                     (long long)built.resumed->progress.step, built.resumed->progress.trainSeconds);
     auto onSnapshot = [&](const Snapshot& s) {
         trace.push_back(s);
         if (sinceTrace.elapsed() >= 1000)
@@ -360,29 +234,26 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     const Summary summary =
-        Runner::runBlocking(*trainer, ro, onSnapshot, &g_interrupted, checkpoints);
+        Runner::runBlocking(trainer, ro, onSnapshot, &g_interrupted, checkpoints);
     if (!quiet)
         std::fprintf(stderr, "\n");
 
-    // Outputs are written whatever the ending, so that nothing computed is lost.
-    writeFileAtomically(dir + "/" + kTraceFile, traceCsv(trace, metricKeys(trace)));
-    const std::optional<QByteArray> recommendations = recommendationsOfParts(p, summary, world);
-    if (summary.last && summary.last->preview)
-        writePreview(dir, p, *summary.last->preview, recommendations);
-    // What every front end says of a run, then what this one measured.
-    QJsonObject summaryJson = runSummaryJson(p.run, p.entry->label, summary);
-    summaryJson["source"] = QString::fromStdString(data.source());
-    summaryJson["data_summary"] = QString::fromStdString(p.data.built.summary);
-    summaryJson["facts"] = factsJson(p.data.built);
-    summaryJson["rows"] = qint64(data.rows());
-    summaryJson["cols"] = qint64(data.cols());
-    summaryJson["training_rows"] = qint64(data.trainingRowCount());
-    summaryJson["threads"] = omp_get_max_threads();
-    summaryJson["ranks"] = world.size();
-    summaryJson["bytes_sent_per_step"] = jsonNumber(
-        summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps) : std::nan(""));
-    writeFileAtomically(dir + "/" + kSummaryFile,
-                        QJsonDocument(summaryJson).toJson(QJsonDocument::Indented));
+    // Outputs are written whatever the ending, so that nothing computed is lost: what every
+    // front end writes of a run, then what this one measured.
+    folder.summary = summary;
+    if (summary.last)
+        folder.preview = summary.last->preview;
+    folder.recommendations = recommendationsOfParts(p, summary, world);
+    folder.measured = {
+        {"data_summary", QString::fromStdString(p.data.built.summary)},
+        {"facts", factsJson(p.data.built)},
+        {"threads", omp_get_max_threads()},
+        {"ranks", world.size()},
+        {"bytes_sent_per_step",
+         jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
+                                      : std::nan(""))},
+    };
+    writeRunFolder(dir, folder);
     if (traceOut)
         *traceOut = std::move(trace);
     return summary;

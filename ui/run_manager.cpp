@@ -2,6 +2,7 @@
 
 #include "core/io/checkpoint_file.h"
 #include "core/io/data_error.h"
+#include "core/io/run_pipeline.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
 #include "core/run/registry.h"
@@ -264,22 +265,20 @@ void RunManager::launch(int id)
         return;
     }
     r->spec.params = std::get<ParamValues>(resolved);
-    // The builder gets copies only: the factory, the shared immutable data, the values.
+    // The builder gets copies only: the entry (the registry outlives the window), the shared
+    // immutable data, the description.
     m_building[id] = std::thread(
-        [this, id, make = entry->make, data = r->data, params = r->spec.params, seed = r->spec.seed,
-         identity = checkpointIdentity(r->spec), folder = r->resumeFrom.toStdString()] {
+        [this, id, entry, data = r->data, spec = r->spec, folder = r->resumeFrom.toStdString()] {
             auto built = std::make_shared<Built>();
             try {
-                built->trainer = make(data, params, seed);
-                built->trainer->setLivePreview(true);
-                if (!folder.empty()) {
-                    ResumePoint from =
-                        readResumePoint(QString::fromStdString(folder), identity, *built->trainer);
-                    built->resumeFrom = from.progress;
-                    built->trace = std::move(from.trace);
+                BuiltRun run = buildRun(*entry, data, spec, QString::fromStdString(folder), true);
+                built->trainer = std::move(run.trainer);
+                if (run.resumed) {
+                    built->resumeFrom = run.resumed->progress;
+                    built->trace = std::move(run.resumed->trace);
                 }
             } catch (const std::exception& e) {
-                built->trainer.reset(); // a trainer half read from a checkpoint is not used
+                built->trainer.reset();
                 built->error = e.what();
             } catch (...) {
                 built->trainer.reset();
@@ -559,6 +558,10 @@ void RunManager::writeNow(RunRecord& r, const QString& folder, bool withCheckpoi
         c.checkpointFile = QDir(r.resumeFrom).filePath(kCheckpointFile); // still to go on from
     if (r.status == RunStatus::Finished)
         c.summary = r.summary;
+    // The task's images and the latest preview's files, as svi run leaves them.
+    if (r.data)
+        c.data = &r.data;
+    c.preview = r.preview;
     QString error;
     try {
         writeRunFolder(folder, c);

@@ -1,7 +1,9 @@
 #include "core/io/run_resume.h"
 
+#include "core/data/image_task.h"
 #include "core/io/checkpoint_file.h"
 #include "core/io/data_error.h"
+#include "core/io/image_file.h"
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
 
@@ -10,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <cmath>
+#include <numeric>
 
 namespace svi {
 
@@ -56,15 +59,95 @@ void removeStale(const QString& path)
 
 } // namespace
 
+namespace {
+
+// user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
+// recommendations.csv: every user's top n items not rated in training (`recommendations` when
+// already listed).
+void writeFactors(const QDir& dir, const CountData& data, const RatingFactors& f,
+                  const std::optional<QByteArray>& recommendations)
+{
+    auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
+        QByteArray out;
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            out +=
+                QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
+            for (Eigen::Index k = 0; k < m.cols(); ++k)
+                out += '\t' + QByteArray::number(m(r, k), 'g', 7);
+            out += '\n';
+        }
+        return out;
+    };
+    writeFileAtomically(dir.filePath("user_factors.tsv"), factorsTsv(f.users, data.rowIds));
+    writeFileAtomically(dir.filePath("item_factors.tsv"), factorsTsv(f.items, data.columnIds));
+    if (recommendations) {
+        writeFileAtomically(dir.filePath("recommendations.csv"), *recommendations);
+        return;
+    }
+    std::vector<std::int64_t> users(std::size_t(data.rows()));
+    std::iota(users.begin(), users.end(), std::int64_t(0));
+    writeFileAtomically(dir.filePath("recommendations.csv"),
+                        recommendationsCsv(f, data, users, f.topN));
+}
+
+// What the model of an image task sees, and which pixels those are (255 observed, 0 removed),
+// so that a peer can be given exactly the same task.
+void writeTaskImages(const QDir& dir, const DataSet& data)
+{
+    if (!data.dense || !data.dense->image)
+        return;
+    const ImageLayout& layout = *data.dense->image;
+    saveGrayImage(dir.filePath("observed.png").toStdString(), layout.corrupted);
+    saveGrayImage(dir.filePath("mask.png").toStdString(),
+                  255.0f * layout.pixelObserved.cast<float>().array());
+}
+
+} // namespace
+
+void writePreviewFiles(const QString& folder, const DataSet& data, const Preview& preview,
+                       const std::optional<QByteArray>& recommendations)
+{
+    const QDir dir(folder);
+    if (preview.reconstruction)
+        saveGrayImage(dir.filePath("reconstruction.png").toStdString(), *preview.reconstruction);
+    if (preview.atomWidth > 0 && preview.atoms.rows() > 0)
+        saveGrayImage(dir.filePath("atoms.png").toStdString(),
+                      tileAtoms(preview.atoms, preview.atomWidth));
+    if (data.dense && !data.dense->image && preview.atoms.rows() > 0)
+        writeFileAtomically(dir.filePath("loadings.csv"),
+                            loadingsCsv(preview, data.dense->columnNames));
+    if (!preview.topics.empty())
+        writeFileAtomically(dir.filePath("topics.csv"), topicsCsv(preview.topics));
+    if (preview.weights)
+        writeFileAtomically(dir.filePath("weights.csv"), weightsCsv(*preview.weights));
+    if (preview.slice)
+        writeFileAtomically(dir.filePath("slice.csv"), sliceCsv(*preview.slice));
+    if (preview.covariance && data.dense) {
+        writeFileAtomically(dir.filePath("covariance_model.csv"),
+                            covarianceCsv(preview.covariance->model, data.dense->columnNames));
+        writeFileAtomically(dir.filePath("covariance_empirical.csv"),
+                            covarianceCsv(preview.covariance->empirical, data.dense->columnNames));
+    }
+    if (preview.graph && data.graph) {
+        writeFileAtomically(dir.filePath("communities.csv"),
+                            communitiesCsv(*preview.graph, *data.graph));
+        writeFileAtomically(dir.filePath("link_predictions.csv"),
+                            linkPredictionsCsv(*preview.graph, *data.graph));
+    }
+    if (preview.factors && data.counts)
+        writeFactors(dir, *data.counts, *preview.factors, recommendations);
+}
+
 void writeRunFolder(const QString& dir, const RunFolderContents& c)
 {
     if (!QDir().mkpath(dir))
         throw DataError("cannot create the folder '" + dir.toStdString() + "'");
     const QDir d(dir);
-    // A reader watching the folder sees run.json first and summary.json last, as svi run
-    // writes them.
+    // A reader watching the folder sees run.json first and summary.json last.
     writeFileAtomically(d.filePath(kRunJsonFile),
                         QJsonDocument(runToJson(c.run)).toJson(QJsonDocument::Indented));
+    if (c.data)
+        writeTaskImages(d, *c.data);
     writeFileAtomically(d.filePath(kTraceFile), traceCsv(c.trace, metricKeys(c.trace)));
     const QString checkpoint = d.filePath(kCheckpointFile);
     if (c.checkpointFile.isEmpty()) {
@@ -76,12 +159,23 @@ void writeRunFolder(const QString& dir, const RunFolderContents& c)
             failFile(c.checkpointFile.toStdString(), from.errorString().toStdString());
         writeFileAtomically(checkpoint, from.readAll());
     }
+    if (c.data && c.preview)
+        writePreviewFiles(dir, *c.data, *c.preview, c.recommendations);
     const QString summary = d.filePath(kSummaryFile);
-    if (c.summary)
-        writeFileAtomically(summary, QJsonDocument(runSummaryJson(c.run, c.label, *c.summary))
-                                         .toJson(QJsonDocument::Indented));
-    else
+    if (!c.summary) {
         removeStale(summary);
+        return;
+    }
+    QJsonObject json = runSummaryJson(c.run, c.label, *c.summary);
+    if (c.data && *c.data) {
+        json["source"] = QString::fromStdString(c.data->source());
+        json["rows"] = qint64(c.data->rows());
+        json["cols"] = qint64(c.data->cols());
+        json["training_rows"] = qint64(c.data->trainingRowCount());
+    }
+    for (auto it = c.measured.begin(); it != c.measured.end(); ++it)
+        json[it.key()] = it.value();
+    writeFileAtomically(summary, QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 
 ResumePoint readResumePoint(const QString& dir, const CheckpointIdentity& expected,

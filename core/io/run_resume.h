@@ -1,18 +1,22 @@
 #pragma once
-// A run folder as a run is saved into it and goes on from it: the files `svi run --out DIR`
-// leaves (run.json, trace.csv, checkpoint.bin, summary.json) written whole by a front end that
-// saves a run (the window's Save Run and sessions), and what a resumed run starts from, read
-// back by both front ends (`svi run --resume DIR`, the window's Resume Run and sessions). The
-// folder read as a finished or growing trace is core/io/run_folder.h.
+// A run folder as a run is saved into it and goes on from it: the files a run leaves (run.json,
+// trace.csv, checkpoint.bin, summary.json, the task's images and the preview's files), written
+// by every front end through writeRunFolder (`svi run --out` as its run starts and ends, the
+// window's Save Run and sessions), and what a resumed run starts from, read back by both
+// (`svi run --resume DIR`, the window's Resume Run and sessions). The folder read as a finished
+// or growing trace is core/io/run_folder.h.
 //
 // Pure functions of their arguments and the files; safe to call from any thread.
 
+#include "core/data/data_set.h"
 #include "core/run/run_checkpoint.h"
 #include "core/run/run_description.h"
 #include "core/run/runner.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,12 +44,32 @@ struct RunFolderContents
     // empty when the run has none.
     QString checkpointFile;
     std::optional<Summary> summary; // the run's ending; absent while it goes on
+    // The data the run ran on (may be null, as for a run read from a folder): an image task's
+    // observed.png and mask.png are written from them, and the preview's files with them.
+    const DataSet* data = nullptr;
+    // The run's latest preview, written as files (writePreviewFiles); none when null.
+    std::shared_ptr<const Preview> preview;
+    // recommendations.csv as already listed (a distributed run's, gathered from its ranks);
+    // unset, the preview's factors list them.
+    std::optional<QByteArray> recommendations;
+    // What the front end measured of the run, added to summary.json (svi run: threads, ranks,
+    // bytes sent per step, the data's facts).
+    QJsonObject measured;
 };
 
-// Writes `dir` (made when absent) as `svi run --out` leaves it: run.json, trace.csv,
-// checkpoint.bin when there is one and summary.json when the run has ended, each atomically,
-// summary.json last; a checkpoint.bin or summary.json already in `dir` that is not this run's
-// is removed, so that the folder never pairs one run's files with another's. Throws DataError
+// The files of a run's preview, written into `dir` with the data the run ran on: an image's
+// reconstruction.png and atoms.png; a table's loadings.csv, covariance_model.csv and
+// covariance_empirical.csv; topics.csv; weights.csv; slice.csv; a network's communities.csv and
+// link_predictions.csv; ratings' user_factors.tsv, item_factors.tsv and recommendations.csv
+// (`recommendations` when given). Only what the preview holds. Throws DataError naming the file.
+void writePreviewFiles(const QString& dir, const DataSet& data, const Preview& preview,
+                       const std::optional<QByteArray>& recommendations = std::nullopt);
+
+// Writes `dir` (made when absent) as `svi run --out` leaves it: run.json, an image task's
+// observed.png and mask.png, trace.csv, checkpoint.bin when there is one, the preview's files,
+// and summary.json when the run has ended (with the data's source and shape when given), each
+// atomically, summary.json last; a checkpoint.bin or summary.json already in `dir` that is not this
+// run's is removed, so that the folder never pairs one run's files with another's. Throws DataError
 // naming the file or the folder.
 void writeRunFolder(const QString& dir, const RunFolderContents& contents);
 

@@ -267,6 +267,14 @@ void TestCli::infoTextAndUnknownFile()
 void TestCli::runWritesEverything()
 {
     const QString out = m_dir.filePath("run1");
+    // A folder another run left its checkpoint and ending in: neither survives this run, which
+    // writes no checkpoint (no --checkpoint-every) and a summary of its own.
+    QVERIFY(QDir().mkpath(out));
+    for (const auto& [name, text] : {std::pair{"checkpoint.bin", "another run's"},
+                                     std::pair{"summary.json", "{\"model\": \"lda\"}"}}) {
+        QFile f(out + "/" + name);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) > 0);
+    }
     const Result r = svi(
         {"run",   m_image,       "--kind",  "image",         "--missing", "0.5",   "--noise",
          "5",     "--algorithm", "mf-ssvi", "--set",         "K=16",      "--set", "minibatch=64",
@@ -276,6 +284,7 @@ void TestCli::runWritesEverything()
     for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png",
                           "reconstruction.png", "atoms.png"})
         QVERIFY2(QFile::exists(out + "/" + f), f);
+    QVERIFY(!QFile::exists(out + "/checkpoint.bin"));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("bpfa"));
     QCOMPARE(s["algorithm"].toString(), QString("mf-ssvi"));

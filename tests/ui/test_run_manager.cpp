@@ -7,6 +7,7 @@
 
 #include "core/data/image_task.h"
 #include "core/io/checkpoint_file.h"
+#include "core/io/image_file.h"
 #include "core/io/run_files.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
@@ -370,7 +371,8 @@ void TestRunManager::savedWhilePausedAndResumedIsTheUninterruptedRun()
 }
 
 // A finished run saved: run.json, the whole trace, its checkpoint at the end (the one a longer
-// budget goes on from) and summary.json, as `svi run --out` leaves them.
+// budget goes on from), summary.json, the task's images and the preview's files, as `svi run
+// --out` leaves them (both write through writeRunFolder).
 void TestRunManager::savingAFinishedRunWritesEveryFile()
 {
     QTemporaryDir dir;
@@ -397,6 +399,21 @@ void TestRunManager::savingAFinishedRunWritesEveryFile()
     const QByteArray summary = readAll(folder + "/summary.json");
     QVERIFY2(summary.contains("\"termination\": \"budget\""), summary.constData());
     QVERIFY2(summary.contains("\"steps\": 12"), summary.constData());
+    QVERIFY2(summary.contains("\"rows\": 775"), summary.constData()); // the data's shape
+    QStringList files = QDir(folder).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files, QStringList({"atoms.png", "checkpoint.bin", "mask.png", "observed.png",
+                                 "reconstruction.png", "run.json", "summary.json", "trace.csv"}));
+    // The images are the run's: what the model saw, and the reconstruction it ended with.
+    const Preview& preview = *m.record(id)->preview;
+    QVERIFY(preview.reconstruction);
+    const Eigen::ArrayXXf shown = loadGrayImage((folder + "/reconstruction.png").toStdString());
+    QCOMPARE(shown.rows(), preview.reconstruction->rows());
+    QVERIFY((shown - preview.reconstruction->cwiseMax(0.0f).cwiseMin(255.0f)).abs().maxCoeff() <=
+            0.5f);
+    const Eigen::ArrayXXf observed = loadGrayImage((folder + "/observed.png").toStdString());
+    QVERIFY((observed - m.record(id)->data.dense->image->corrupted.cwiseMax(0.0f).cwiseMin(255.0f))
+                .abs()
+                .maxCoeff() <= 0.5f);
 
     // Saved again over a folder that holds another run's files: none of them is left.
     const int queued = m.enqueue({smallSpec("mf-svi", 0, 5)}, DataSet{});

@@ -1,0 +1,86 @@
+#include "core/io/run_pipeline.h"
+
+#include "core/base/communicator.h"
+#include "core/models/builtin.h"
+#include "core/run/run_checkpoint.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace svi {
+
+namespace {
+
+RunDescription resolvedOrThrow(const RunDescription& run)
+{
+    auto resolved = resolveRun(run, builtinDataKinds(), builtinRegistry());
+    if (auto* e = std::get_if<ParamError>(&resolved))
+        throw std::invalid_argument(e->message);
+    return std::get<RunDescription>(resolved);
+}
+
+} // namespace
+
+PreparedRun prepareRun(const RunDescription& given, const std::vector<const AlgorithmEntry*>* runs,
+                       Communicator* ranks)
+{
+    std::vector<const AlgorithmEntry*> matching;
+    if (!runs) {
+        for (const AlgorithmEntry& e : builtinRegistry().entries())
+            if (e.model == given.model &&
+                (given.algorithm.empty() || e.algorithm == given.algorithm))
+                matching.push_back(&e);
+        runs = &matching;
+    }
+    // On several ranks each reads only its part of the files when every trainer to run on them
+    // keeps to its rank's rows (and the format allows it); otherwise every rank reads them whole.
+    const bool inParts = ranks && ranks->distributed() && !runs->empty() &&
+                         std::all_of(runs->begin(), runs->end(),
+                                     [](const AlgorithmEntry* e) { return e->readsParts; });
+    PreparedRun p;
+    p.data = prepareData(given.data, builtinDataKinds(), inParts ? ranks : nullptr);
+    RunDescription run = given;
+    run.data = p.data.data;
+    p.run = resolvedOrThrow(run);
+    p.entry = builtinRegistry().find(p.run.model, p.run.algorithm);
+    return p;
+}
+
+PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
+                          const std::string& algorithm, const ParamValues& params)
+{
+    const AlgorithmEntry* entry = builtinRegistry().find(model, algorithm);
+    if (!entry)
+        throw std::invalid_argument("no algorithm '" + algorithm + "' of model '" + model +
+                                    "' (see svi list)");
+    PreparedRun p = prepared;
+    p.run.model = model;
+    p.run.algorithm = algorithm;
+    p.run.params.clear();
+    for (const ParamSpec& s : entry->params)
+        if (params.count(s.key))
+            p.run.params[s.key] = params.at(s.key);
+    p.run = resolvedOrThrow(p.run);
+    p.entry = entry;
+    return p;
+}
+
+BuiltRun buildRun(const AlgorithmEntry& entry, const DataSet& data, const RunDescription& run,
+                  const QString& resumeFrom, bool livePreview)
+{
+    BuiltRun b;
+    b.trainer = entry.make(data, run.params, run.seed);
+    if (livePreview)
+        b.trainer->setLivePreview(true);
+    if (!resumeFrom.isEmpty()) {
+        try {
+            b.resumed = readResumePoint(resumeFrom, checkpointIdentity(run), *b.trainer);
+        } catch (...) {
+            b.trainer.reset(); // a trainer half read from a checkpoint is not used
+            throw;
+        }
+    }
+    return b;
+}
+
+} // namespace svi

@@ -1,0 +1,64 @@
+#pragma once
+// A run from its description to its trainer, the same for every front end: the data prepared
+// (read, completed with what they suggest, built), the run resolved against the registry, and
+// the trainer built, going on from a run folder's checkpoint when one is named. `svi run`,
+// `svi compare` and `svi bench` prepare their runs here, and the window builds its trainers
+// here; what a run leaves behind is written by core/io/run_resume.h's writeRunFolder.
+//
+// Pure functions of their arguments and the files; safe to call from any thread.
+
+#include "core/io/data_kinds.h"
+#include "core/io/run_resume.h"
+#include "core/run/registry.h"
+#include "core/run/run_description.h"
+
+#include <QString>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svi {
+
+class Communicator;
+
+// A run ready to go: its description resolved (every setting and parameter present), its data
+// built, its registry entry.
+struct PreparedRun
+{
+    RunDescription run;
+    PreparedData data;
+    const AlgorithmEntry* entry = nullptr;
+};
+
+// Prepares the data of `given` (prepareData) and resolves the run against the built-in
+// registry. With `ranks` of several ranks (collective) the data are read in parts only when
+// every entry of `runs` reads parts (AlgorithmEntry::readsParts); `runs` unset means the
+// entries `given` names (its model's, or its one algorithm). Throws std::invalid_argument with
+// a one-line reason (a setting, a parameter, an unknown model), DataError naming the file.
+PreparedRun prepareRun(const RunDescription& given,
+                       const std::vector<const AlgorithmEntry*>* runs = nullptr,
+                       Communicator* ranks = nullptr);
+
+// `prepared` for another algorithm, with the values of `params` its entry declares, on the same
+// data. Throws std::invalid_argument.
+PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
+                          const std::string& algorithm, const ParamValues& params);
+
+// A trainer of `run` on `data`, and where it goes on from.
+struct BuiltRun
+{
+    std::unique_ptr<Trainer> trainer;
+    std::optional<ResumePoint> resumed; // set when built to go on from a folder's checkpoint
+};
+
+// Builds `entry`'s trainer for `run` on `data` (its parameters resolved), with a live preview
+// when `livePreview` (Trainer::setLivePreview: set before a checkpoint is read, which then
+// restores the preview's running state too); with `resumeFrom` set, reads that run folder's
+// checkpoint and trace into it (readResumePoint). Throws
+// std::invalid_argument when the trainer cannot be built for the data (e.g. a patch size that
+// does not fit the image), DataError naming the file when the checkpoint cannot be used.
+BuiltRun buildRun(const AlgorithmEntry& entry, const DataSet& data, const RunDescription& run,
+                  const QString& resumeFrom = {}, bool livePreview = false);
+
+} // namespace svi
