@@ -3,6 +3,7 @@
 #include "core/io/data_error.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/sniff.h"
+#include "core/models/builtin.h"
 
 #include <QLocale>
 #include <QString>
@@ -15,10 +16,13 @@ const DataKinds& builtinDataKinds()
 {
     static const DataKinds kinds = [] {
         DataKinds k;
-        // Recognition tries them in this order: the most specific content first.
-        k.add(kinds::synthetic());
+        // Recognition tries them in this order: the names of data drawn by the models first
+        // (no file has them), then the most specific content first.
+        const Registry& models = builtinRegistry();
+        k.add(kinds::synthetic(models.generators()));
+        for (const DataKindSpec& drawn : models.dataKinds())
+            k.add(drawn);
         k.add(kinds::ratings());
-        k.add(kinds::syntheticRatings());
         k.add(kinds::corpus());
         k.add(kinds::labelled());
         k.add(kinds::graph()); // before table: a square 0/1 matrix is a graph

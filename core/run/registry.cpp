@@ -13,6 +13,24 @@ void Registry::add(AlgorithmEntry entry)
     m_entries.push_back(std::move(entry));
 }
 
+void Registry::addGenerator(TableGenerator generator)
+{
+    for (const TableGenerator& g : m_generators)
+        if (g.key == generator.key)
+            throw std::invalid_argument("Registry::addGenerator: '" + g.key +
+                                        "' is already registered");
+    m_generators.push_back(std::move(generator));
+}
+
+void Registry::addDataKind(DataKindSpec kind)
+{
+    for (const DataKindSpec& k : m_dataKinds)
+        if (k.key == kind.key)
+            throw std::invalid_argument("Registry::addDataKind: '" + k.key +
+                                        "' is already registered");
+    m_dataKinds.push_back(std::move(kind));
+}
+
 const AlgorithmEntry* Registry::find(const std::string& model, const std::string& algorithm) const
 {
     for (const AlgorithmEntry& e : m_entries)

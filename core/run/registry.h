@@ -1,10 +1,14 @@
 #pragma once
 // The registry of (model, algorithm) pairs. Each entry declares what data it accepts and its
-// parameters, and builds a Trainer. Everything user-facing is generated from it.
+// parameters, and builds a Trainer. Everything user-facing is generated from it. Models also
+// register the data they can draw: a generator of the synthetic table, or a data kind of their
+// own (a matrix drawn from the model), which the built-in data kinds then list.
 
 #include "core/base/metric_spec.h"
 #include "core/base/params.h"
 #include "core/data/data_set.h"
+#include "core/data/dense_data.h"
+#include "core/run/data_kinds.h"
 #include "core/run/trainer.h"
 
 #include <functional>
@@ -68,10 +72,44 @@ struct AlgorithmEntry
     const MetricSpec* metric(const std::string& key) const;
 };
 
+// The settings of the data kind "synthetic" a generator draws with.
+struct SyntheticTableOptions
+{
+    std::int64_t rows = 0;
+    int cols = 0;
+    int trueK = 0;                // features of the generating dictionary
+    double loadingVariance = 0.0; // 0: the generator's own choice
+    std::uint64_t seed = 0;
+};
+
+// A way to draw the synthetic table (the value of the data kind "synthetic"'s setting
+// `generator`), registered by the model whose data it draws.
+struct TableGenerator
+{
+    std::string key;   // "bpfa"
+    std::string help;  // what it draws, in the setting's help: "the BPFA prior (…)"
+    std::string drawn; // what svi info says of the data: "drawn from the BPFA prior"
+    // Settings of the kind it does not use (shown as ignored).
+    std::vector<std::string> ignoredSettings;
+    // The table as it is to be fitted: every entry observed, standardised by a generator whose
+    // data should be (BPFA's) and otherwise left in the units of its loadings, which are then
+    // in `trueLoadings` (D × K) as the truth a fit is scored against. May throw
+    // std::invalid_argument naming the setting.
+    std::function<DenseDataPtr(const SyntheticTableOptions&)> draw;
+};
+
 class Registry
 {
 public:
     void add(AlgorithmEntry entry);
+    // Throws std::invalid_argument when the key is taken.
+    void addGenerator(TableGenerator generator);
+    // In registration order; the first is the default.
+    const std::vector<TableGenerator>& generators() const { return m_generators; }
+    // A data kind a model brings (its key not taken); listed by builtinDataKinds() before the
+    // kinds read from files.
+    void addDataKind(DataKindSpec kind);
+    const std::vector<DataKindSpec>& dataKinds() const { return m_dataKinds; }
     const std::vector<AlgorithmEntry>& entries() const { return m_entries; }
     // nullptr when absent.
     const AlgorithmEntry* find(const std::string& model, const std::string& algorithm) const;
@@ -92,6 +130,8 @@ public:
 
 private:
     std::vector<AlgorithmEntry> m_entries;
+    std::vector<TableGenerator> m_generators;
+    std::vector<DataKindSpec> m_dataKinds;
 };
 
 } // namespace svi

@@ -408,7 +408,7 @@ void TestCli::badConfig_data()
     QTest::newRow("v2 unknown kind")
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files": ["x.png"],)"
                       R"( "kind": "movie"}, "budget": {"steps": 2}})")
-        << "data.kind: kind = movie, but must be one of: synthetic, ratings, synthetic-ratings, "
+        << "data.kind: kind = movie, but must be one of: synthetic, synthetic-ratings, ratings, "
            "corpus, labelled, graph, table, image";
     QTest::newRow("v2 unknown parameter")
         << QByteArray(R"({"format": "svi-run", "version": 2, "data": {"files":)"

@@ -4,6 +4,7 @@
 
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
+#include "core/io/kinds/kinds.h"
 #include "core/io/run_json.h"
 #include "core/models/builtin.h"
 #include "tests/core/data_testing.h"
@@ -27,6 +28,7 @@ private slots:
     void resolverNamesTheField();
     void settingKeysMeanOneThingAcrossKinds();
     void everyKindInspects();
+    void modelsRegisterTheDataTheyDraw();
     void jsonRoundTrip();
     void readsVersionOneRunJsonAndSessionRuns();
 
@@ -255,4 +257,63 @@ void TestRunDescription::readsVersionOneRunJsonAndSessionRuns()
 }
 
 QTEST_GUILESS_MAIN(TestRunDescription)
+// Data a model draws are registered with the model: the synthetic table's generators (its
+// `generator` setting, the draw, the settings it ignores) and whole kinds (synthetic-ratings),
+// which the built-in kinds then list; a key registered twice is refused.
+void TestRunDescription::modelsRegisterTheDataTheyDraw()
+{
+    Registry r;
+    r.addGenerator({.key = "ramp",
+                    .help = "rows and columns summed",
+                    .drawn = "drawn as a ramp",
+                    .ignoredSettings = {"loading_var", "true_k"},
+                    .draw = [](const SyntheticTableOptions& o) {
+                        auto d = std::make_shared<DenseData>();
+                        d->values.resize(o.rows, o.cols);
+                        for (std::int64_t i = 0; i < o.rows; ++i)
+                            for (int j = 0; j < o.cols; ++j)
+                                d->values(i, j) = float(i + 10 * j);
+                        d->trueLoadings = Eigen::MatrixXd::Constant(o.cols, 1, double(o.seed));
+                        d->source = "a ramp";
+                        return DenseDataPtr(d);
+                    }});
+    TableGenerator again = r.generators().front();
+    again.help = "another";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, r.addGenerator(again));
+    DataKinds kinds;
+    kinds.add(kinds::synthetic(r.generators()));
+    const ParamSpec& generator = paramNamed(kinds.all().front().settings, "generator");
+    QCOMPARE(generator.choices, std::vector<std::string>({"ramp"}));
+    QCOMPARE(QString::fromStdString(generator.defaultChoice), QString("ramp"));
+    QCOMPARE(QString::fromStdString(generator.help), QString("ramp: rows and columns summed"));
+    const PreparedData p = prepareData({{"synthetic"},
+                                        "synthetic",
+                                        {{"rows", std::int64_t(4)},
+                                         {"cols", std::int64_t(3)},
+                                         {"heldout", 0.0},
+                                         {"split_seed", std::int64_t(7)}}},
+                                       kinds);
+    QCOMPARE(p.raw->ignoredSettings(), std::vector<std::string>({"loading_var", "true_k"}));
+    const DenseData& d = *p.built.data.dense;
+    QCOMPARE(d.rows(), std::int64_t(4));
+    QCOMPARE(d.values(3, 2), 23.0f); // as drawn, not standardised
+    QCOMPARE(d.trueLoadings.rows(), 3);
+    QCOMPARE(d.trueLoadings(0, 0), 7.0); // drawn with the split seed
+    QCOMPARE(std::get<std::string>(kinds.all().front().inspect(p.data).lines.front().value),
+             std::string("drawn as a ramp"));
+
+    // The built-in kinds: the generators BPFA and GPFA register, and the kind GPMF brings.
+    std::vector<std::string> keys;
+    for (const TableGenerator& g : builtinRegistry().generators())
+        keys.push_back(g.key);
+    QCOMPARE(keys, std::vector<std::string>({"bpfa", "gpfa"}));
+    QCOMPARE(paramNamed(builtinDataKinds().find("synthetic")->settings, "generator").choices, keys);
+    for (const DataKindSpec& k : builtinRegistry().dataKinds())
+        QVERIFY(builtinDataKinds().find(k.key));
+    QVERIFY(builtinDataKinds().find("synthetic-ratings"));
+    r.addDataKind(*builtinDataKinds().find("synthetic-ratings"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             r.addDataKind(*builtinDataKinds().find("synthetic-ratings")));
+}
+
 #include "test_run_description.moc"

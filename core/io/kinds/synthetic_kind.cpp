@@ -1,13 +1,13 @@
-// Synthetic data named by the pseudo-file "synthetic", then split like any table: drawn from
-// the BPFA prior (paper 000, Sec. 5.1: N × D with K true features; the default generator) or as
-// paper 003's GPFA experiment (Sec. 4.2: sparse non-negative loadings, whose true values reach
-// the trainer in DenseData::trueLoadings for the Amari error).
+// Synthetic data named by the pseudo-file "synthetic", then split like any table: N × D drawn
+// by one of the generators the models register (core/run/registry.h), e.g. from the BPFA prior
+// (paper 000, Sec. 5.1; the default) or as paper 003's GPFA experiment, whose true loadings
+// reach the trainer in DenseData::trueLoadings for the Amari error.
 
 #include "core/data/table.h"
 #include "core/io/data_kinds.h"
 #include "core/io/kinds/kinds.h"
-#include "core/models/bpfa/bpfa_synthetic.h"
-#include "core/models/gpfa/gpfa_synthetic.h"
+
+#include <stdexcept>
 
 namespace svi::kinds {
 
@@ -18,17 +18,12 @@ namespace {
 class RawSynthetic : public RawData
 {
 public:
-    RawSynthetic(Table t, Eigen::MatrixXd loadings)
-        : m_table(std::move(t)), m_loadings(std::move(loadings))
+    RawSynthetic(Table t, Eigen::MatrixXd loadings, std::vector<std::string> ignored)
+        : m_table(std::move(t)), m_loadings(std::move(loadings)), m_ignored(std::move(ignored))
     {
     }
     std::string summary() const override { return m_table.source; }
-    // The GPFA generator's loadings have no variance setting.
-    std::vector<std::string> ignoredSettings() const override
-    {
-        return m_loadings.size() > 0 ? std::vector<std::string>{"loading_var"}
-                                     : std::vector<std::string>{};
-    }
+    std::vector<std::string> ignoredSettings() const override { return m_ignored; }
     const Table& table() const { return m_table; }
     // The true loadings (D × K), when the generator says what they are; empty otherwise.
     const Eigen::MatrixXd& loadings() const { return m_loadings; }
@@ -36,17 +31,28 @@ public:
 private:
     Table m_table;
     Eigen::MatrixXd m_loadings;
+    std::vector<std::string> m_ignored;
 };
-
-bool gpfaGenerator(const DataDescription& d)
-{
-    return getChoice(d.settings, "generator") == "gpfa";
-}
 
 } // namespace
 
-DataKindSpec synthetic()
+DataKindSpec synthetic(const std::vector<TableGenerator>& generators)
 {
+    if (generators.empty())
+        throw std::invalid_argument("the synthetic data kind needs a registered generator");
+    std::vector<std::string> keys;
+    std::string help;
+    for (const TableGenerator& g : generators) {
+        keys.push_back(g.key);
+        help += (help.empty() ? "" : "; ") + g.key + ": " + g.help;
+    }
+    const auto generatorOf = [generators](const DataDescription& d) -> TableGenerator {
+        const std::string key = getChoice(d.settings, "generator");
+        for (const TableGenerator& g : generators)
+            if (g.key == key)
+                return g;
+        return generators.front(); // unreachable: the setting is checked against `keys`
+    };
     DataKindSpec k;
     k.key = "synthetic";
     k.label = "Synthetic";
@@ -54,11 +60,7 @@ DataKindSpec synthetic()
              "loadings); held-out entries (or rows) are predicted and scored";
     k.formats = "the name 'synthetic' (no file: the data are drawn from the model)";
     k.settings = {
-        choiceParam("generator", "Generator",
-                    "bpfa: the BPFA prior (paper 000, Sec. 5.1), standardised; gpfa: paper 003's "
-                    "GPFA data, y = W x + ε, W_dk ~ 0.8 δ₀ + 0.2 U[0, 1], x ~ N(0, I), noise "
-                    "variance 0.1, left as drawn (the paper: cols 50, true_k 10)",
-                    {"bpfa", "gpfa"}, "bpfa"),
+        choiceParam("generator", "Generator", help, keys, keys.front()),
         intParam("rows", "Rows N", "data points drawn", 100000, 1, 1e9),
         intParam("cols", "Columns D", "entries per data point", 40, 1, 100000),
         intParam("true_k", "True features K", "features of the generating dictionary", 80, 1,
@@ -74,46 +76,28 @@ DataKindSpec synthetic()
     k.defaultModel = "bpfa";
     k.views = {DataView::Loadings};
     k.recognise = [](const FileProbe& f) { return f.path == "synthetic"; };
-    k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
+    k.read = [generatorOf](const DataDescription& d) -> std::shared_ptr<const RawData> {
+        const TableGenerator g = generatorOf(d);
+        SyntheticTableOptions o;
+        o.rows = getInt(d.settings, "rows");
+        o.cols = int(getInt(d.settings, "cols"));
+        o.trueK = int(getInt(d.settings, "true_k"));
+        o.loadingVariance = getReal(d.settings, "loading_var");
+        o.seed = std::uint64_t(getInt(d.settings, "split_seed"));
+        const DenseDataPtr drawn = g.draw(o);
         Table table;
-        if (gpfaGenerator(d)) {
-            GpfaSyntheticOptions go;
-            go.N = getInt(d.settings, "rows");
-            go.D = int(getInt(d.settings, "cols"));
-            go.K = int(getInt(d.settings, "true_k"));
-            go.seed = std::uint64_t(getInt(d.settings, "split_seed"));
-            const DenseDataPtr drawn = makeGpfaSynthetic(go);
-            table.values = drawn->values;
-            for (int c = 0; c < drawn->cols(); ++c)
-                table.columns.push_back("y" + std::to_string(c + 1));
-            table.markers.assign(table.columns.size(), std::string());
-            table.source = drawn->source;
-            return std::make_shared<RawSynthetic>(std::move(table), drawn->trueLoadings);
-        }
-        BpfaSyntheticOptions so;
-        so.N = getInt(d.settings, "rows");
-        so.D = int(getInt(d.settings, "cols"));
-        so.K = int(getInt(d.settings, "true_k"));
-        so.loadingVariance = getReal(d.settings, "loading_var");
-        so.heldOut = 0.0; // split when built, like any table, so that rows can be held out too
-        so.seed = std::uint64_t(getInt(d.settings, "split_seed"));
-        const DenseDataPtr drawn = makeBpfaSynthetic(so).data; // standardised as a whole
         table.values = drawn->values;
         for (int c = 0; c < drawn->cols(); ++c)
             table.columns.push_back("y" + std::to_string(c + 1));
         table.markers.assign(table.columns.size(), std::string());
         table.source = drawn->source;
-        return std::make_shared<RawSynthetic>(std::move(table), Eigen::MatrixXd());
+        return std::make_shared<RawSynthetic>(std::move(table), drawn->trueLoadings,
+                                              g.ignoredSettings);
     };
     // Nothing to read: the shape the settings ask for.
-    k.inspect = [](const DataDescription& d) -> DataReport {
+    k.inspect = [generatorOf](const DataDescription& d) -> DataReport {
         return {{
-            {"format",
-             "format",
-             std::string(gpfaGenerator(d) ? "drawn as paper 003's GPFA data"
-                                          : "drawn from the BPFA prior"),
-             {},
-             {}},
+            {"format", "format", generatorOf(d).drawn, {}, {}},
             {"rows", "rows", getInt(d.settings, "rows"), {}, {}},
             {"cols", "cols", getInt(d.settings, "cols"), {}, {}},
             {"true_k", "true features", getInt(d.settings, "true_k"), {}, {}},
@@ -121,8 +105,7 @@ DataKindSpec synthetic()
     };
     k.build = [](const RawData& raw, const DataDescription& d) {
         TableOptions o;
-        // BPFA's draw is standardised already; GPFA's is left in the units of its loadings
-        // (zero mean by construction), so that they stay the truth the fit is scored against.
+        // As drawn (TableGenerator::draw): standardised by the generator that should be.
         o.standardise = false;
         o.heldOut = getReal(d.settings, "heldout");
         o.split =

@@ -1,4 +1,5 @@
 #include "core/models/bpfa/bpfa.h"
+#include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/models/bpfa/bpfa_trainer.h"
 
 #include <limits>
@@ -224,6 +225,24 @@ void registerBpfa(Registry& r)
         "β sampled from q(β); spike-and-slab local factors (Titsias & Lázaro-Gredilla)");
     add(r, BpfaAlgorithm::BatchGibbs, "gibbs", "Batch Gibbs",
         "uncollapsed Gibbs sampler over all items (the paper's baseline)");
+    // The synthetic table's default: paper 000's Sec. 5.1 data, drawn from the prior.
+    r.addGenerator({
+        .key = "bpfa",
+        .help = "the BPFA prior (paper 000, Sec. 5.1), standardised",
+        .drawn = "drawn from the BPFA prior",
+        .ignoredSettings = {},
+        .draw =
+            [](const SyntheticTableOptions& o) {
+                BpfaSyntheticOptions so;
+                so.N = o.rows;
+                so.D = o.cols;
+                so.K = o.trueK;
+                so.loadingVariance = o.loadingVariance;
+                so.heldOut = 0.0; // split when built, like any table, so rows can be held out
+                so.seed = o.seed;
+                return makeBpfaSynthetic(so).data; // standardised as a whole
+            },
+    });
 }
 
 } // namespace svi

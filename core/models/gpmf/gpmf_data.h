@@ -17,6 +17,7 @@
 
 #include "core/data/count_data.h"
 #include "core/inference/likelihoods.h"
+#include "core/run/data_kinds.h"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -112,5 +113,9 @@ struct SyntheticMatrixOptions
     std::uint64_t seed = 1;
 };
 CountDataPtr makeSyntheticMatrix(const SyntheticMatrixOptions& options);
+
+// The data kind "synthetic-ratings": such a matrix, named by that pseudo-file, its options the
+// kind's settings (gpmf_synthetic_kind.cpp).
+DataKindSpec syntheticRatingsKind();
 
 } // namespace svi::gpmf

@@ -168,6 +168,8 @@ void registerGeneralizedPmf(Registry& r)
             return std::make_unique<GpmfTrainer>(data.requireCounts("Generalized PMF"), algorithm,
                                                  options, seed);
         });
+    // Paper 002's artificial matrices, drawn from the model (gpmf_synthetic_kind.cpp).
+    r.addDataKind(gpmf::syntheticRatingsKind());
 }
 
 } // namespace svi

@@ -1,12 +1,11 @@
 // The artificial matrices of paper 002's generalized PMF experiments (Sec. 4.4): every entry of
 // a users × items matrix drawn from the model with one of its likelihoods, named by the
-// pseudo-file "synthetic-ratings".
+// pseudo-file "synthetic-ratings". A data kind the model brings (Registry::addDataKind).
 
-#include "core/io/data_kinds.h"
-#include "core/io/kinds/kinds.h"
 #include "core/models/gpmf/gpmf_data.h"
+#include "core/run/data_kinds.h"
 
-namespace svi::kinds {
+namespace svi::gpmf {
 namespace {
 
 class RawSyntheticRatings : public RawData
@@ -32,7 +31,7 @@ gpmf::SyntheticMatrixOptions optionsOf(const ParamValues& s)
 
 } // namespace
 
-DataKindSpec syntheticRatings()
+DataKindSpec syntheticRatingsKind()
 {
     DataKindSpec k;
     k.key = "synthetic-ratings";
@@ -89,4 +88,4 @@ DataKindSpec syntheticRatings()
     return k;
 }
 
-} // namespace svi::kinds
+} // namespace svi::gpmf
