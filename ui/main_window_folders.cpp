@@ -6,6 +6,7 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_resume.h"
 #include "core/run/run_checkpoint.h"
+#include "ui/data_panel.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
@@ -56,9 +57,10 @@ void MainWindow::resumeRun(const QString& folder)
                   QString::fromStdString(e.what()));
         return;
     }
-    const bool same = m_data && !m_loading && spec.data == dataDescription();
+    const DataPanel* data = m_data;
+    const bool same = data->data() && !data->loading() && spec.data == data->description();
     if (same) {
-        m_runs->resume(spec, m_data, folder);
+        m_runs->resume(spec, data->data(), folder);
         return;
     }
     // The run's own data, prepared off the GUI thread; the window's stay as they are.
@@ -218,7 +220,7 @@ void MainWindow::restoreSessionRuns(const Session& session)
         flush();
         for (int id : restored)
             m_unsavedRuns.remove(id); // the session holds them
-        m_chartsDirty = true;
+        m_charts->markAllDirty();
         if (!notes.isEmpty())
             showError(tr("Some runs of the session start again"), notes.join("\n"));
     });
