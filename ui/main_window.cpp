@@ -7,6 +7,7 @@
 #include "ui/data_panel.h"
 #include "ui/main_window_parts.h"
 #include "ui/results_panel.h"
+#include "ui/session_controller.h"
 
 namespace svi::ui {
 
@@ -87,13 +88,16 @@ void MainWindow::buildUi()
     resizeDocks({runsDock}, {170}, Qt::Vertical);
     resizeDocks({setupDock}, {320}, Qt::Horizontal);
 
+    m_session = new SessionController(
+        SessionParts{m_runs, m_data, m_algorithms, m_busy, statusBar(), this}, this);
+
     connect(m_data, &DataPanel::opened, this, &MainWindow::addRecent);
     connect(m_data, &DataPanel::kindShown, this, &MainWindow::onKindShown);
     connect(m_data, &DataPanel::readyChanged, this, &MainWindow::onDataReady);
     connect(m_data, &DataPanel::stateChanged, this, &MainWindow::updateActions);
     connect(m_data, &DataPanel::readFailed, this,
             [this](const QString& title, const QString& message) {
-                m_pendingSpec.reset();
+                m_session->dropPendingRun();
                 showError(title, message);
             });
     connect(m_algorithms, &AlgorithmPanel::edited, this, &MainWindow::updateActions);
@@ -106,6 +110,9 @@ void MainWindow::buildUi()
         updateActions();
         updateAtoms();
     });
+    connect(m_session, &SessionController::failed, this, &MainWindow::showError);
+    connect(m_session, &SessionController::runsChanged, this, &MainWindow::updateActions);
+    connect(m_session, &SessionController::runsRestored, m_charts, &ChartsPanel::markAllDirty);
 }
 
 void MainWindow::connectRuns()
@@ -115,20 +122,16 @@ void MainWindow::connectRuns()
         markDirty(id);
         updateActions();
     });
-    connect(m_runs, &RunManager::runAdded, this, [this](int id) {
-        m_unsavedRuns.insert(id);
+    connect(m_runs, &RunManager::runAdded, this, [this] {
         m_charts->populateMetrics(dataKind().toStdString()); // a run over other data brings its
                                                              // metrics
     });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
-    connect(m_runs, &RunManager::runSaved, this, &MainWindow::onRunSaved);
     connect(m_runs, &RunManager::folderOpened, this, [this](const QString& folder, QList<int> ids) {
         int watching = 0;
-        for (int id : ids) {
-            m_unsavedRuns.remove(id); // saved in their folder; not the session's
+        for (int id : ids)
             watching += m_runs->record(id)->status == RunStatus::Watching;
-        }
         m_charts->markAllDirty();
         m_results->selectRun(ids.value(ids.size() - 1));
         statusBar()->showMessage(tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
@@ -151,10 +154,7 @@ void MainWindow::onKindShown(const DataKindSpec& kind)
     }
     m_algorithms->populateModels(kind);
     m_charts->populateMetrics(kind.key);
-    if (m_pendingSpec) {
-        m_algorithms->applySpec(*m_pendingSpec);
-        m_pendingSpec.reset();
-    }
+    m_session->applyPendingRun();
 }
 
 void MainWindow::onDataReady(bool ready)
@@ -181,6 +181,16 @@ DataDescription MainWindow::dataDescription() const
 RunDescription MainWindow::runDescription() const
 {
     return m_algorithms->runDescription(m_data->description());
+}
+
+QString MainWindow::sessionPath() const
+{
+    return m_session->path();
+}
+
+int MainWindow::sessionRunCount() const
+{
+    return m_session->runCount();
 }
 
 WeightsView* MainWindow::weightsView() const

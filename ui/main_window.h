@@ -6,10 +6,10 @@
 // computed is lost. GUI thread only.
 //
 // The window is a frame: each dock and page is a panel that builds its widgets and keeps its
-// state (DataPanel, AlgorithmPanel, CentrePages, ChartsPanel, ResultsPanel; the status bar's
-// busy indicator in BusyIndicator). The window places them, wires them together, and keeps the
-// menus and actions, the runs' refresh and what spans them all (sessions and run folders,
-// errors, exports, closing).
+// state (DataPanel, AlgorithmPanel, CentrePages, ChartsPanel, ResultsPanel; the session and run
+// folders in SessionController, the status bar's busy indicator in BusyIndicator). The window
+// places them, wires them together, and keeps the menus and actions, the runs' refresh and what
+// spans them all (errors, exports, closing).
 
 #include "core/data/dense_data.h"
 #include "core/run/data_kinds.h"
@@ -43,6 +43,7 @@ class QTimer;
 namespace svi::ui {
 
 class BusyIndicator;
+class SessionController;
 class ImagePanel;
 class ImageStrip;
 class LoadingsView;
@@ -121,7 +122,7 @@ public:
     // Asks where (a file dialog) and saves; false when cancelled or the save failed.
     bool saveSessionAs();
     // The file the session was last saved to or opened from; empty when none.
-    QString sessionPath() const { return m_sessionPath; }
+    QString sessionPath() const;
 
     // Parts, for tests and for the tour.
     RunManager* runs() const { return m_runs; }
@@ -170,7 +171,7 @@ public:
     QAction* runAction() const { return m_actRun; }
     QLabel* runBlockedReason() const { return m_algorithms->blockedLabel(); }
     QStringList recentFiles() const;
-    int sessionRunCount() const { return int(m_sessionRuns.size()); }
+    int sessionRunCount() const;
     // Brings charts, panels and tables up to date now (normally done on a 5 Hz timer).
     void refreshNow();
 
@@ -194,12 +195,6 @@ private:
     void onKindShown(const DataKindSpec& kind);
     // The data were built, or cannot be with the settings.
     void onDataReady(bool ready);
-    void openSession(const QString& path);
-    void applySession(const Session& session);
-    // A session's runs with folders: finished ones shown as they ended, the others queued to go
-    // on from their checkpoints (or from the start when their folder cannot be used).
-    void restoreSessionRuns(const Session& session);
-    void onRunSaved(int id, const QString& folder, const QString& error);
     void updateActions();
     void showError(const QString& title, const QString& message);
     // Writes atomically; on failure shows `failure` with the reason and returns false.
@@ -219,6 +214,7 @@ private:
     CentrePages* m_centre = nullptr;
     ChartsPanel* m_charts = nullptr;
     ResultsPanel* m_results = nullptr;
+    SessionController* m_session = nullptr;
     QSplitter* m_centreSplit = nullptr; // the centre pages above the charts
     QMenu* m_recentMenu = nullptr;
     QTimer* m_refresh = nullptr;
@@ -232,17 +228,6 @@ private:
     QAction* m_actCompare = nullptr;
     QAction* m_actRerun = nullptr;
     QAction* m_actSaveRun = nullptr;
-
-    std::vector<SessionRun> m_sessionRuns;
-    QString m_sessionPath;                       // last saved to or opened from
-    QSet<int> m_unsavedRuns;                     // runs added since the session was last saved
-    std::optional<RunDescription> m_pendingSpec; // a session's run, applied once its data are read
-    // Saving a session: errors of the runs written at once are gathered into one message.
-    bool m_savingSession = false;
-    QStringList m_saveErrors;
-    // Quitting after a save whose runs' checkpoints are still to come.
-    bool m_quitWhenSaved = false;
-    bool m_quitting = false;
 };
 
 } // namespace svi::ui

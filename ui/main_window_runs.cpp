@@ -1,9 +1,10 @@
-// MainWindow: opening files and sessions; starting runs; what the actions allow; the runs'
-// refresh.
+// MainWindow: opening files, sessions and run folders; starting runs; what the actions allow;
+// the runs' refresh.
 
 #include "core/io/run_folder.h"
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
+#include "ui/session_controller.h"
 
 namespace svi::ui {
 
@@ -19,7 +20,7 @@ void MainWindow::openPaths(const QStringList& paths)
     if (paths.isEmpty())
         return;
     if (paths.size() == 1 && paths.front().endsWith(".json", Qt::CaseInsensitive)) {
-        openSession(paths.front());
+        m_session->open(paths.front());
         return;
     }
     // Folders that `svi run --out` or `svi compare --out` wrote: their runs, not data.
@@ -44,163 +45,35 @@ void MainWindow::openPaths(const QStringList& paths)
     m_data->read(d, true);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Sessions
-
-void MainWindow::openSession(const QString& path)
-{
-    try {
-        applySession(readSessionFile(path));
-        m_sessionPath = path;
-    } catch (const DataError& e) {
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-                  QString::fromStdString(e.what()));
-    }
-}
-
-void MainWindow::applySession(const Session& s)
-{
-    if (!s.runs.empty()) {
-        // Applied now, and again once the data are read: a session of another kind of data
-        // (a corpus after an image) offers its model only then.
-        m_pendingSpec = s.runs.front().run;
-        m_algorithms->applySpec(*m_pendingSpec);
-    }
-    m_sessionRuns = s.runs;
-    m_data->read(s.data, false);
-    restoreSessionRuns(s); // runs saved with their folders come back as they were
-    updateActions();
-    statusBar()->showMessage(
-        tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
-           int(s.runs.size())),
-        10000);
-}
-
 bool MainWindow::rerunSession()
 {
-    if (m_sessionRuns.empty())
-        return false;
-    // Runs are grouped by their data (files, kind and settings); each group's data is built
-    // once, off the GUI thread, then the runs are queued in the session's order.
-    struct Group
-    {
-        DataDescription data;
-        std::vector<RunDescription> specs;
-        DataSet built;
-        QString error;
-    };
-    auto groups = std::make_shared<std::vector<Group>>();
-    for (const SessionRun& r : m_sessionRuns) {
-        if (groups->empty() || !(groups->back().data == r.run.data))
-            groups->push_back(Group{r.run.data, {}, {}, {}});
-        groups->back().specs.push_back(r.run);
-    }
-    // Reuse the window's data where they match.
-    const DataPanel* data = m_data;
-    if (data->data() && !data->loading())
-        for (Group& g : *groups)
-            if (g.data == data->description())
-                g.built = data->data();
-    // Shown as the window's work: it supersedes data being read meanwhile.
-    const int gen = m_busy->start(tr("Preparing the session's data…"));
-    auto* watcher = new QFutureWatcher<void>(this);
-    connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher, gen, groups] {
-        watcher->deleteLater();
-        m_busy->finish(gen);
-        QStringList errors;
-        for (const Group& g : *groups) {
-            if (!g.built) {
-                errors << g.error;
-                continue;
-            }
-            m_runs->enqueue(g.specs, g.built);
-        }
-        if (!errors.isEmpty())
-            showError(tr("Some runs of the session cannot be re-run"), errors.join("\n"));
-    });
-    watcher->setFuture(QtConcurrent::run([groups] {
-        for (Group& g : *groups) {
-            if (g.built)
-                continue;
-            try {
-                g.built = prepareData(g.data).built.data;
-            } catch (const std::exception& e) {
-                g.error = QString::fromStdString(e.what());
-            }
-        }
-    }));
-    return true;
+    return m_session->rerun();
 }
 
 bool MainWindow::saveSession(const QString& path)
 {
-    Session s;
-    s.data = m_data->description();
-    // Each run into a folder of <name>.runs: a run restored from (or saved before into) this
-    // session's folders keeps its own, the others take numbers no folder there has yet, so
-    // that no run's files are written over another's.
-    const QString runsDir = QDir::cleanPath(QFileInfo(sessionRunsFolder(path)).absoluteFilePath());
-    const QDir sessionDir = QFileInfo(path).absoluteDir();
-    std::vector<std::pair<int, QString>> folders;
-    QSet<QString> taken;
-    int next = 1;
-    RunManager* runs = m_runs;
-    for (int id : runs->ids()) {
-        const RunRecord* r = runs->record(id);
-        if (!r->readFrom.isEmpty())
-            continue; // another process's run, in its own folder
-        QString folder = QDir::cleanPath(QFileInfo(r->savedTo).absoluteFilePath());
-        if (r->savedTo.isEmpty() || QFileInfo(folder).absolutePath() != runsDir ||
-            taken.contains(folder)) {
-            do
-                folder = QDir(runsDir).filePath(QString::number(next++));
-            while (QFileInfo::exists(folder) || taken.contains(folder));
-        }
-        taken.insert(folder);
-        folders.emplace_back(id, folder);
-        SessionRun sr;
-        sr.run = r->spec;
-        sr.folder = sessionDir.relativeFilePath(folder);
-        if (r->summary) {
-            sr.reason = terminationName(r->summary->reason);
-            sr.steps = r->summary->steps;
-            if (r->summary->last)
-                sr.metrics = r->summary->last->metrics;
-        }
-        s.runs.push_back(std::move(sr));
-    }
-    // Finished runs are written now; runs that are going once their checkpoints are in.
-    m_savingSession = true;
-    m_saveErrors.clear();
-    for (const auto& [id, folder] : folders)
-        runs->save(id, folder);
-    m_savingSession = false;
-    if (!m_saveErrors.isEmpty()) {
-        showError(tr("Cannot save the session's runs"), m_saveErrors.join("\n"));
-        return false;
-    }
-    if (!writeOrReport(path, QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented),
-                       tr("Cannot save the session")))
-        return false;
-    statusBar()->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
-    m_sessionPath = path;
-    m_unsavedRuns.clear();
-    return true;
+    return m_session->save(path);
 }
 
 bool MainWindow::saveSessionAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionPath,
-                                                tr("Session (*.json)"));
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += ".json";
-    return saveSession(path);
+    return m_session->saveAs();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Runs
+void MainWindow::openRunFolder(const QString& folder)
+{
+    m_session->openRunFolder(folder);
+}
+
+void MainWindow::resumeRun(const QString& folder)
+{
+    m_session->resumeRun(folder);
+}
+
+void MainWindow::saveRun(int id, const QString& folder)
+{
+    m_session->saveRun(id, folder);
+}
 
 int MainWindow::startRun()
 {
@@ -233,7 +106,7 @@ void MainWindow::updateActions()
     m_actRun->setEnabled(blocked.isEmpty());
     m_actCompare->setEnabled(m_algorithms->showBlocked(blocked));
     m_actCompare->setToolTip(m_algorithms->compareButton()->toolTip());
-    m_actRerun->setEnabled(!m_sessionRuns.empty());
+    m_actRerun->setEnabled(m_session->runCount() > 0);
     bool anyRunning = false, anyPaused = false, anyActive = false, anyOwn = false;
     for (int id : m_results->selectedRuns()) {
         const RunRecord* r = m_runs->record(id);

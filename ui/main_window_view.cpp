@@ -1,6 +1,7 @@
 // MainWindow: errors, exports, closing, drops.
 
 #include "ui/main_window_parts.h"
+#include "ui/session_controller.h"
 
 namespace svi::ui {
 
@@ -77,39 +78,9 @@ bool MainWindow::exportReconstructions(const QString& folder)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    // One question when something would be lost: runs still going, runs no session holds.
-    QuitState state;
-    for (int id : m_runs->ids()) {
-        const RunRecord* r = m_runs->record(id);
-        if (r->status != RunStatus::Finished && r->status != RunStatus::Watching)
-            state.activeRuns << r->label;
-        if (m_unsavedRuns.contains(id))
-            ++state.unsavedRuns;
-    }
-    if (m_quitWhenSaved) { // the runs' checkpoints are still coming: quit once they are in
+    if (!m_session->mayClose()) {
         event->ignore();
         return;
-    }
-    switch (m_quitting ? QuitChoice::Quit : askBeforeQuitting(this, state)) {
-    case QuitChoice::Stay:
-        event->ignore();
-        return;
-    case QuitChoice::SaveAndQuit:
-        if (!(m_sessionPath.isEmpty() ? saveSessionAs() : saveSession(m_sessionPath))) {
-            event->ignore(); // cancelled, or the error was shown: nothing is lost
-            return;
-        }
-        if (m_runs->pendingSaves() > 0) {
-            // Runs that are going are written at their next step boundary; the window closes
-            // once they are (onRunSaved).
-            m_quitWhenSaved = true;
-            statusBar()->showMessage(tr("Saving the runs that are going, then quitting…"));
-            event->ignore();
-            return;
-        }
-        break;
-    case QuitChoice::Quit:
-        break;
     }
     saveSettings();
     m_runs->abortAll(); // the workers end promptly; the manager joins them when destroyed
