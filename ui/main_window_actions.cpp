@@ -28,8 +28,8 @@ void MainWindow::buildActions()
         return path;
     };
 
-    m_actOpen = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
-    connect(m_actOpen, &QAction::triggered, this, [this] {
+    auto* open = make(tr("&Open…"), "actionOpen", QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open data or a session"), QString(),
             // Data are recognised by their content, whatever their names (see svi list).
@@ -37,7 +37,8 @@ void MainWindow::buildActions()
         if (!paths.isEmpty())
             openPaths(paths);
     });
-    file->addAction(m_actOpen);
+    connect(m_data, &DataPanel::openRequested, open, &QAction::trigger);
+    file->addAction(open);
     auto* openFolder =
         make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
     openFolder->setToolTip(tr("A corpus: one document per file, read recursively"));
@@ -82,7 +83,7 @@ void MainWindow::buildActions()
         const QString p =
             saveDialog(tr("Export the ELBO chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
         if (!p.isEmpty())
-            exportChart(m_elboChart, p);
+            exportChart(m_charts->elboChart(), p);
     });
     auto* exportMetric =
         make(tr("Metric Chart (PNG or SVG)…"), "actionExportMetric", QKeySequence("Ctrl+Shift+E"));
@@ -90,7 +91,7 @@ void MainWindow::buildActions()
         const QString p =
             saveDialog(tr("Export the metric chart"), tr("PNG (*.png);;SVG (*.svg)"), "png");
         if (!p.isEmpty())
-            exportChart(m_metricChart, p);
+            exportChart(m_charts->metricChart(), p);
     });
     auto* exportTrace = make(tr("Traces (CSV)…"), "actionExportTraces", QKeySequence("Ctrl+T"));
     connect(exportTrace, &QAction::triggered, this, [this, saveDialog] {
@@ -129,22 +130,22 @@ void MainWindow::buildActions()
     m_actRun->setToolTip(
         tr("Start a run with these settings (Ctrl+R); several runs can go at once"));
     connect(m_actRun, &QAction::triggered, this, [this] { startRun(); });
-    connect(m_runButton, &QPushButton::clicked, m_actRun, &QAction::trigger);
+    connect(m_algorithms, &AlgorithmPanel::runRequested, m_actRun, &QAction::trigger);
     m_actPause = make(tr("&Pause"), "actionPause", QKeySequence("Ctrl+P"));
     connect(m_actPause, &QAction::triggered, this, [this] {
-        for (int id : selectedRuns())
+        for (int id : m_results->selectedRuns())
             m_runs->pause(id);
     });
     m_actResume = make(tr("Res&ume"), "actionResume", QKeySequence("Ctrl+Shift+P"));
     connect(m_actResume, &QAction::triggered, this, [this] {
-        for (int id : selectedRuns())
+        for (int id : m_results->selectedRuns())
             m_runs->resume(id);
     });
     m_actStop = make(tr("&Stop"), "actionStop", QKeySequence("Ctrl+."));
     m_actStop->setToolTip(tr("Stop the selected runs (a final full pass still runs; Cancel in the "
                              "status bar skips it)"));
     connect(m_actStop, &QAction::triggered, this, [this] {
-        for (int id : selectedRuns())
+        for (int id : m_results->selectedRuns())
             m_runs->stop(id);
     });
     m_actStopAll = make(tr("Stop &All"), "actionStopAll", QKeySequence("Ctrl+Shift+."));
@@ -154,7 +155,7 @@ void MainWindow::buildActions()
     });
     m_actCompare = make(tr("&Compare Algorithms"), "actionCompare", QKeySequence("Ctrl+K"));
     connect(m_actCompare, &QAction::triggered, this, [this] { compare(); });
-    connect(m_compareButton, &QPushButton::clicked, m_actCompare, &QAction::trigger);
+    connect(m_algorithms, &AlgorithmPanel::compareRequested, m_actCompare, &QAction::trigger);
     m_actRerun = make(tr("Re-run &Session"), "actionRerunSession", QKeySequence("Ctrl+Shift+R"));
     connect(m_actRerun, &QAction::triggered, this, [this] { rerunSession(); });
     m_actSaveRun = make(tr("Sa&ve Run…"), "actionSaveRun", {});
@@ -162,7 +163,7 @@ void MainWindow::buildActions()
                                 "(a run that is going is checkpointed at its next step): 'svi "
                                 "run --resume' or Resume Run goes on with it"));
     connect(m_actSaveRun, &QAction::triggered, this, [this] {
-        const QList<int> ids = selectedRuns();
+        const QList<int> ids = m_results->selectedRuns();
         if (ids.isEmpty())
             return;
         const QString dir = QFileDialog::getExistingDirectory(
@@ -176,22 +177,22 @@ void MainWindow::buildActions()
     run->addSeparator();
     run->addAction(m_actSaveRun);
     // The runs table's context menu: what acts on the selected runs.
-    m_runsView->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_runsView->addActions({m_actPause, m_actResume, m_actStop, m_actSaveRun});
+    m_results->runsView()->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_results->runsView()->addActions({m_actPause, m_actResume, m_actStop, m_actSaveRun});
 
     auto* zoomIn = make(tr("Zoom &In"), "actionZoomIn", QKeySequence::ZoomIn);
-    connect(zoomIn, &QAction::triggered, m_images, &ImageStrip::zoomIn);
+    connect(zoomIn, &QAction::triggered, m_centre->images(), &ImageStrip::zoomIn);
     auto* zoomOut = make(tr("Zoom &Out"), "actionZoomOut", QKeySequence::ZoomOut);
-    connect(zoomOut, &QAction::triggered, m_images, &ImageStrip::zoomOut);
+    connect(zoomOut, &QAction::triggered, m_centre->images(), &ImageStrip::zoomOut);
     auto* zoomFit = make(tr("&Fit Images"), "actionZoomFit", QKeySequence("Ctrl+0"));
-    connect(zoomFit, &QAction::triggered, m_images, &ImageStrip::zoomToFit);
+    connect(zoomFit, &QAction::triggered, m_centre->images(), &ImageStrip::zoomToFit);
     auto* diff = make(tr("&Error View"), "actionErrorView", QKeySequence("Ctrl+D"));
     diff->setCheckable(true);
-    connect(diff, &QAction::toggled, m_difference, &QCheckBox::setChecked);
-    connect(m_difference, &QCheckBox::toggled, diff, &QAction::setChecked);
+    connect(diff, &QAction::toggled, m_centre->differenceToggle(), &QCheckBox::setChecked);
+    connect(m_centre->differenceToggle(), &QCheckBox::toggled, diff, &QAction::setChecked);
     view->addActions({zoomIn, zoomOut, zoomFit, diff});
 
-    bar->addAction(m_actOpen);
+    bar->addAction(open);
     bar->addSeparator();
     bar->addActions({m_actRun, m_actPause, m_actResume, m_actStop, m_actStopAll});
     bar->addSeparator();
@@ -209,30 +210,8 @@ void MainWindow::loadSettings()
     resize(1500, 940);
     restoreGeometry(s.value("window/geometry").toByteArray());
     restoreState(s.value("window/state").toByteArray());
-    auto restoreForm = [&s](ParamForm* form, const QString& group) {
-        for (const ParamSpec& p : form->specs()) {
-            const QVariant v = s.value(group + "/" + QString::fromStdString(p.key));
-            if (v.isValid())
-                form->setText(p.key, v.toString());
-        }
-    };
-    restoreForm(m_budgetForm, "budget");
-    const int model = m_model->findData(s.value("run/model").toString());
-    if (model >= 0)
-        m_model->setCurrentIndex(model);
-    const int algorithm = m_algorithm->findData(s.value("run/algorithm").toString());
-    if (algorithm >= 0)
-        m_algorithm->setCurrentIndex(algorithm);
-    if (s.value("run/model").toString() == m_model->currentData().toString())
-        restoreForm(m_algorithmForm, "params");
-    const int metric = m_metric->findData(s.value("chart/metric").toString());
-    if (metric >= 0)
-        m_metric->setCurrentIndex(metric);
-    const int x = m_xAxis->findData(s.value("chart/x").toString());
-    if (x >= 0)
-        m_xAxis->setCurrentIndex(x);
-    m_logX->setChecked(s.value("chart/logx", false).toBool());
-    m_repeats->setValue(s.value("compare/repeats", 1).toInt());
+    m_algorithms->restoreSettings(s);
+    m_charts->restoreSettings(s);
     rebuildRecentMenu();
 }
 
@@ -241,20 +220,8 @@ void MainWindow::saveSettings() const
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
-    auto saveForm = [&s](const ParamForm* form, const QString& group) {
-        s.remove(group);
-        for (const ParamSpec& p : form->specs())
-            if (form->editor(p.key))
-                s.setValue(group + "/" + QString::fromStdString(p.key), form->text(p.key));
-    };
-    saveForm(m_budgetForm, "budget");
-    saveForm(m_algorithmForm, "params");
-    s.setValue("run/model", m_model->currentData());
-    s.setValue("run/algorithm", m_algorithm->currentData());
-    s.setValue("chart/metric", m_metric->currentData());
-    s.setValue("chart/x", m_xAxis->currentData());
-    s.setValue("chart/logx", m_logX->isChecked());
-    s.setValue("compare/repeats", m_repeats->value());
+    m_algorithms->saveSettings(s);
+    m_charts->saveSettings(s);
 }
 
 QStringList MainWindow::recentFiles() const
@@ -289,8 +256,5 @@ void MainWindow::rebuildRecentMenu()
     }
     m_recentMenu->setEnabled(!list.isEmpty());
 }
-
-// ---------------------------------------------------------------------------------------------
-// Data
 
 } // namespace svi::ui

@@ -1,6 +1,6 @@
 #pragma once
-// What the parts of MainWindow (main_window*.cpp) share: their includes and small helpers.
-// Private to the window.
+// What the window's sources (main_window*.cpp) and its panels' share: their includes and small
+// helpers. Private to the window and its panels.
 
 #include "core/data/image_task.h"
 #include "core/io/compare_results.h"
@@ -84,23 +84,6 @@ inline QString fixed(double v, int decimals)
 {
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : QString();
 }
-
-// What a pool thread read (readData) or built (buildData); `error` set when it failed.
-struct ReadResult
-{
-    const DataKindSpec* kind = nullptr;
-    DataDescription data; // kind set, every setting present
-    std::shared_ptr<const RawData> raw;
-    // The kinds that can read the files (the window's "Read as"), probed off the GUI thread.
-    std::vector<const DataKindSpec*> readers;
-    QString error;
-};
-
-struct BuildResult
-{
-    BuiltData built;
-    QString error;
-};
 
 // "house.png", or "a.fcs + 2 more".
 inline QString filesName(const std::vector<std::string>& files)

@@ -1,4 +1,4 @@
-// MainWindow: run folders (the layout `svi run --out` writes). Opening and watching them,
+// SessionController: run folders (the layout `svi run --out` writes). Opening and watching them,
 // saving a run into one, resuming a run from one, and a session's runs restored from theirs.
 // Nothing here knows a model or a data kind: the folders' run.json say what they hold.
 
@@ -6,59 +6,63 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_resume.h"
 #include "core/run/run_checkpoint.h"
+#include "ui/data_panel.h"
 #include "ui/main_window_parts.h"
+#include "ui/session_controller.h"
 
 namespace svi::ui {
 
 using namespace window_parts;
 
-void MainWindow::openRunFolder(const QString& folder)
+void SessionController::openRunFolder(const QString& folder)
 {
-    statusBar()->showMessage(tr("Reading %1…").arg(QDir::toNativeSeparators(folder)), 5000);
-    m_runs->openFolder(folder);
+    m_parts.statusBar->showMessage(tr("Reading %1…").arg(QDir::toNativeSeparators(folder)), 5000);
+    m_parts.runs->openFolder(folder);
 }
 
-void MainWindow::saveRun(int id, const QString& folder)
+void SessionController::saveRun(int id, const QString& folder)
 {
-    const RunRecord* r = m_runs->record(id);
+    const RunRecord* r = m_parts.runs->record(id);
     if (r && r->status != RunStatus::Finished && r->status != RunStatus::Queued)
-        statusBar()->showMessage(tr("%1: saving at its next step boundary…").arg(r->label), 5000);
-    m_runs->save(id, folder);
+        m_parts.statusBar->showMessage(tr("%1: saving at its next step boundary…").arg(r->label),
+                                       5000);
+    m_parts.runs->save(id, folder);
 }
 
-void MainWindow::onRunSaved(int id, const QString& folder, const QString& error)
+void SessionController::onRunSaved(int id, const QString& folder, const QString& error)
 {
-    const RunRecord* r = m_runs->record(id);
+    const RunRecord* r = m_parts.runs->record(id);
     const QString label = r ? r->label : QString("#%1").arg(id);
     if (!error.isEmpty()) {
-        if (m_savingSession)
+        if (m_saving)
             m_saveErrors << error;
         else
-            showError(tr("Cannot save %1").arg(label), error);
-    } else if (!m_savingSession) {
-        statusBar()->showMessage(tr("%1 saved to %2").arg(label, QDir::toNativeSeparators(folder)),
-                                 8000);
+            emit failed(tr("Cannot save %1").arg(label), error);
+    } else if (!m_saving) {
+        m_parts.statusBar->showMessage(
+            tr("%1 saved to %2").arg(label, QDir::toNativeSeparators(folder)), 8000);
     }
-    if (m_quitWhenSaved && m_runs->pendingSaves() == 0) {
+    if (m_quitWhenSaved && m_parts.runs->pendingSaves() == 0) {
         m_quitWhenSaved = false;
         m_quitting = true; // asked already
-        QTimer::singleShot(0, this, &QWidget::close);
+        QTimer::singleShot(0, m_parts.window, &QWidget::close);
     }
 }
 
-void MainWindow::resumeRun(const QString& folder)
+void SessionController::resumeRun(const QString& folder)
 {
     RunDescription spec;
     try {
         spec = readRunFile(QDir(folder).filePath(kRunJsonFile).toStdString());
     } catch (const std::exception& e) {
-        showError(tr("Cannot resume %1").arg(QFileInfo(folder).fileName()),
-                  QString::fromStdString(e.what()));
+        emit failed(tr("Cannot resume %1").arg(QFileInfo(folder).fileName()),
+                    QString::fromStdString(e.what()));
         return;
     }
-    const bool same = m_data && !m_loading && spec.data == dataDescription();
+    const DataPanel* data = m_parts.data;
+    const bool same = data->data() && !data->loading() && spec.data == data->description();
     if (same) {
-        m_runs->resume(spec, m_data, folder);
+        m_parts.runs->resume(spec, data->data(), folder);
         return;
     }
     // The run's own data, prepared off the GUI thread; the window's stay as they are.
@@ -69,17 +73,18 @@ void MainWindow::resumeRun(const QString& folder)
     };
     // Not the window's busy indicator: that one follows the window's own data, whose loading
     // this must not supersede.
-    statusBar()->showMessage(tr("Preparing the data of %1…").arg(QFileInfo(folder).fileName()));
+    m_parts.statusBar->showMessage(
+        tr("Preparing the data of %1…").arg(QFileInfo(folder).fileName()));
     auto* watcher = new QFutureWatcher<Prepared>(this);
     connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, spec, folder] {
         watcher->deleteLater();
-        statusBar()->clearMessage();
+        m_parts.statusBar->clearMessage();
         const Prepared p = watcher->result();
         if (!p.data) {
-            showError(tr("Cannot resume %1").arg(QFileInfo(folder).fileName()), p.error);
+            emit failed(tr("Cannot resume %1").arg(QFileInfo(folder).fileName()), p.error);
             return;
         }
-        m_runs->resume(spec, p.data, folder);
+        m_parts.runs->resume(spec, p.data, folder);
     });
     watcher->setFuture(QtConcurrent::run([data = spec.data] {
         Prepared p;
@@ -156,7 +161,7 @@ RestoredRun restoreRun(const SessionRun& s)
 
 } // namespace
 
-void MainWindow::restoreSessionRuns(const Session& session)
+void SessionController::restoreRuns(const Session& session)
 {
     struct Restore
     {
@@ -184,7 +189,7 @@ void MainWindow::restoreSessionRuns(const Session& session)
             if (queue.empty())
                 return;
             QList<int> ids;
-            m_runs->enqueue(queue, queueData, &ids);
+            m_parts.runs->enqueue(queue, queueData, &ids);
             restored << ids;
             queue.clear();
         };
@@ -194,8 +199,8 @@ void MainWindow::restoreSessionRuns(const Session& session)
                 notes << tr("%1 starts again: %2").arg(r.folder, r.note);
             if (r.how == Comeback::Finished) {
                 flush();
-                restored << m_runs->addFinished(r.spec, std::move(r.trace), *r.summary,
-                                                r.checkpointFile, r.folder);
+                restored << m_parts.runs->addFinished(r.spec, std::move(r.trace), *r.summary,
+                                                      r.checkpointFile, r.folder);
                 continue;
             }
             const DataSet& data = work->data[i];
@@ -218,9 +223,9 @@ void MainWindow::restoreSessionRuns(const Session& session)
         flush();
         for (int id : restored)
             m_unsavedRuns.remove(id); // the session holds them
-        m_chartsDirty = true;
+        emit runsRestored();
         if (!notes.isEmpty())
-            showError(tr("Some runs of the session start again"), notes.join("\n"));
+            emit failed(tr("Some runs of the session start again"), notes.join("\n"));
     });
     watcher->setFuture(QtConcurrent::run([work, withFolders] {
         std::vector<std::pair<DataDescription, DataSet>> prepared;

@@ -1,7 +1,8 @@
-// MainWindow: Compare. The ticked algorithms of the model's comparison group run one after
-// another on the same data, split, seed and budget, each R times (seeds seed, seed + 1, …);
-// the results table is one row per algorithm with the mean ± sd of each metric the registry
-// declares for the model and the data kind, as `svi compare` writes them (compare_results.h).
+// ResultsPanel: the runs table and Compare's results. The ticked algorithms of the model's
+// comparison group run one after another on the same data, split, seed and budget, each R times
+// (seeds seed, seed + 1, …); the results table aggregates the finished ones as they end.
+
+#include "ui/results_panel.h"
 
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
@@ -40,46 +41,89 @@ std::vector<CompareRun> finishedRuns(const RunManager& runs, const QList<int>& i
 
 } // namespace
 
-void MainWindow::populateCompare()
+ResultsPanel::ResultsPanel(RunManager* runs, QWidget* parent) : QTabWidget(parent), m_runs(runs)
 {
-    const std::string model = m_model->currentData().toString().toStdString();
-    const QSignalBlocker block(m_compareList);
-    m_compareList->clear();
-    for (const AlgorithmEntry* e : builtinRegistry().comparisonGroup(model, true)) {
-        auto* item = new QListWidgetItem(QString::fromStdString(e->label), m_compareList);
-        item->setData(Qt::UserRole, QString::fromStdString(e->algorithm));
-        item->setToolTip(QString::fromStdString(e->help));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        // The group ticked; its baselines (compareRank 0) when the user asks.
-        item->setCheckState(e->compareRank > 0 ? Qt::Checked : Qt::Unchecked);
-    }
+    setObjectName("bottomTabs");
+    auto* runsPage = new QWidget;
+    auto* runsLayout = new QVBoxLayout(runsPage);
+    runsLayout->setContentsMargins(2, 2, 2, 2);
+    m_runsModel = new RunsTableModel(m_runs, this);
+    m_runsView = new QTableView;
+    m_runsView->setObjectName("runsTable");
+    m_runsView->setModel(m_runsModel);
+    m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runsView->verticalHeader()->hide();
+    m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runsView->horizontalHeader()->setSectionResizeMode(RunsTableModel::Parameters,
+                                                         QHeaderView::Stretch);
+    runsLayout->addWidget(m_runsView);
+    addTab(runsPage, tr("Runs"));
+    connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ResultsPanel::selectionChanged);
+
+    m_results = new QStandardItemModel(this);
+    m_resultsView = new QTableView;
+    m_resultsView->setObjectName("resultsTable");
+    m_resultsView->setModel(m_results);
+    m_resultsView->verticalHeader()->hide();
+    m_resultsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_resultsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    addTab(m_resultsView, tr("Compare results"));
+
+    connect(m_runs, &RunManager::runChanged, this, [this](int id) {
+        const RunRecord* r = m_runs->record(id);
+        if (r && m_compareRuns.contains(id) && !r->summary)
+            fillResults(); // "running" in place of "queued"
+    });
+    connect(m_runs, &RunManager::runFinished, this, [this](int id) {
+        if (m_runs->record(id) && m_compareRuns.contains(id))
+            fillResults();
+    });
 }
 
-int MainWindow::compare()
+void ResultsPanel::releaseRuns()
 {
-    if (!m_actCompare->isEnabled())
-        return 0;
-    std::vector<RunDescription> specs;
-    const int repeats = m_repeats->value();
-    for (int r = 0; r < repeats; ++r)
-        for (int i = 0; i < m_compareList->count(); ++i) {
-            const QListWidgetItem* item = m_compareList->item(i);
-            if (item->checkState() != Qt::Checked)
-                continue;
-            RunDescription spec = specFor(item->data(Qt::UserRole).toString().toStdString());
-            spec.seed += std::uint64_t(r);
-            specs.push_back(std::move(spec));
-        }
+    m_runsView->setModel(nullptr);
+    delete m_runsModel;
+    m_runsModel = nullptr;
+}
+
+QList<int> ResultsPanel::selectedRuns() const
+{
+    QList<int> ids;
+    for (const QModelIndex& i : m_runsView->selectionModel()->selectedRows())
+        ids << m_runsModel->idAt(i.row());
+    if (ids.isEmpty() && m_runsModel->rowCount() > 0)
+        ids << m_runsModel->idAt(m_runsModel->rowCount() - 1); // the newest run
+    return ids;
+}
+
+void ResultsPanel::selectRun(int id)
+{
+    if (const int row = m_runsModel->rowOf(id); row >= 0)
+        m_runsView->selectRow(row);
+}
+
+void ResultsPanel::refresh()
+{
+    m_runsModel->refresh();
+}
+
+QByteArray ResultsPanel::runsCsv() const
+{
+    return tableCsv(*m_runsModel);
+}
+
+int ResultsPanel::compare(const std::vector<RunDescription>& specs, const DataSet& data)
+{
     m_compareRuns.clear();
-    m_compareGroup = m_runs->enqueue(specs, m_data, &m_compareRuns);
+    m_compareGroup = m_runs->enqueue(specs, data, &m_compareRuns);
     fillResults();
-    m_tabs->setCurrentIndex(1);
-    statusBar()->showMessage(
-        tr("Compare: %n run(s) queued, one after another", "", int(m_compareRuns.size())), 5000);
+    setCurrentIndex(1);
     return m_compareGroup;
 }
 
-void MainWindow::fillResults()
+void ResultsPanel::fillResults()
 {
     if (m_compareRuns.isEmpty())
         return;
@@ -166,7 +210,7 @@ void MainWindow::fillResults()
     }
 }
 
-bool MainWindow::exportResults(const QString& path)
+QByteArray ResultsPanel::resultsFile(const QString& suffix) const
 {
     std::vector<std::string> models;
     for (int id : m_compareRuns)
@@ -177,12 +221,9 @@ bool MainWindow::exportResults(const QString& path)
     const CompareTable table =
         aggregate(finishedRuns(*m_runs, m_compareRuns),
                   builtinRegistry().metricsOf(models, first ? first->spec.data.kind : ""));
-    // The files `svi compare` writes: CSV, JSON or a booktabs table, by the suffix.
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const QByteArray bytes = suffix == "tex"    ? compareTex(table)
-                             : suffix == "json" ? compareJson(table)
-                                                : compareCsv(table);
-    return writeOrReport(path, bytes, tr("Cannot export the results"));
+    return suffix == "tex"    ? compareTex(table)
+           : suffix == "json" ? compareJson(table)
+                              : compareCsv(table);
 }
 
 } // namespace svi::ui

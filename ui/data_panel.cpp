@@ -1,21 +1,143 @@
-// MainWindow: opening data of any declared kind, its settings form and names list, reading and
-// building the data set off the UI thread. Nothing here knows a kind: the kind's declaration
+// DataPanel: opening data of any declared kind, its settings form and names list, reading and
+// building the data set off the GUI thread. Nothing here knows a kind: the kind's declaration
 // (core/run/data_kinds.h) says what to show.
 
-#include "core/io/run_folder.h"
-#include "core/models/builtin.h"
+#include "ui/data_panel.h"
+
+#include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 
 namespace svi::ui {
 
 using namespace window_parts;
 
-QString MainWindow::dataKind() const
+namespace {
+
+// What a pool thread read (read) or built (buildData); `error` set when it failed.
+struct ReadResult
 {
-    return m_kind ? QString::fromStdString(m_kind->key) : QString();
+    const DataKindSpec* kind = nullptr;
+    DataDescription data; // kind set, every setting present
+    std::shared_ptr<const RawData> raw;
+    // The kinds that can read the files ("Read as"), probed off the GUI thread.
+    std::vector<const DataKindSpec*> readers;
+    QString error;
+};
+
+struct BuildResult
+{
+    BuiltData built;
+    QString error;
+};
+
+} // namespace
+
+DataPanel::DataPanel(BusyIndicator* busy, QWidget* parent) : QWidget(parent), m_busy(busy)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* dataBox = new QGroupBox(tr("Data"));
+    auto* dataLayout = new QVBoxLayout(dataBox);
+    m_label = new QLabel(tr("No data"));
+    m_label->setWordWrap(true);
+    m_label->setObjectName("dataLabel");
+    m_error = new QLabel;
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet("color: #c0392b");
+    m_error->setVisible(false);
+    auto* openButton = new QPushButton(tr("Open…"));
+    connect(openButton, &QPushButton::clicked, this, &DataPanel::openRequested);
+    dataLayout->addWidget(m_label);
+    dataLayout->addWidget(m_error);
+    dataLayout->addWidget(openButton);
+    layout->addWidget(dataBox);
+
+    // The data kind's task settings: one form generated from the kind's declarations, and a
+    // checklist for a setting that picks names (a table's channels).
+    m_settingsBox = new QGroupBox(tr("Task"));
+    m_settingsBox->setObjectName("settingsBox");
+    auto* settingsLayout = new QVBoxLayout(m_settingsBox);
+    m_settingsTask = new QLabel;
+    m_settingsTask->setWordWrap(true);
+    m_settingsTask->setStyleSheet("color: palette(mid)");
+    settingsLayout->addWidget(m_settingsTask);
+    // Files more than one kind can read (a CSV: a table, or labelled data): which one.
+    m_readAsRow = new QWidget;
+    auto* readAsLayout = new QHBoxLayout(m_readAsRow);
+    readAsLayout->setContentsMargins(0, 0, 0, 0);
+    readAsLayout->addWidget(new QLabel(tr("Read as")));
+    m_readAs = new QComboBox;
+    m_readAs->setObjectName("readAsPicker");
+    m_readAs->setToolTip(tr("The kind of data to read the files as; the task and the models "
+                            "follow it"));
+    readAsLayout->addWidget(m_readAs, 1);
+    m_readAsRow->setVisible(false);
+    settingsLayout->addWidget(m_readAsRow);
+    connect(m_readAs, &QComboBox::activated, this, [this](int index) {
+        const std::string key = m_readAs->itemData(index).toString().toStdString();
+        if (m_kind && key != m_kind->key) {
+            DataDescription d;
+            d.files = m_read.files;
+            d.kind = key;
+            read(d, true);
+        }
+    });
+    m_namesArea = new QWidget;
+    auto* namesLayout = new QVBoxLayout(m_namesArea);
+    namesLayout->setContentsMargins(0, 0, 0, 0);
+    m_namesCount = new QLabel;
+    m_namesCount->setObjectName("namesCount");
+    namesLayout->addWidget(m_namesCount);
+    m_names = new QListWidget;
+    m_names->setObjectName("namesList");
+    m_names->setMinimumHeight(140);
+    namesLayout->addWidget(m_names);
+    auto* nameButtons = new QHBoxLayout;
+    auto addNameButton = [&](const QString& text, const QString& tip, int pick) {
+        auto* b = new QPushButton(text);
+        b->setToolTip(tip);
+        connect(b, &QPushButton::clicked, this, [this, pick] {
+            const std::vector<RawData::Name> names =
+                m_raw ? m_raw->names(m_namesKey) : std::vector<RawData::Name>{};
+            const QSignalBlocker block(m_names);
+            for (int i = 0; i < m_names->count() && i < int(names.size()); ++i) {
+                const bool on = pick == 2 ? names[std::size_t(i)].ticked : pick == 1;
+                m_names->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+            }
+            emit m_names->itemChanged(nullptr);
+        });
+        nameButtons->addWidget(b);
+    };
+    addNameButton(tr("All"), tr("Select every name"), 1);
+    addNameButton(tr("None"), tr("Clear the selection"), 0);
+    addNameButton(tr("Default"), tr("The selection the data suggest (for FCS: marker names)"), 2);
+    namesLayout->addLayout(nameButtons);
+    settingsLayout->addWidget(m_namesArea);
+    m_settingsForm = new ParamForm;
+    m_settingsForm->setObjectName("settingsForm");
+    settingsLayout->addWidget(m_settingsForm);
+    layout->addWidget(m_settingsBox);
+    m_settingsBox->setVisible(false);
+
+    m_settingsDebounce = new QTimer(this);
+    m_settingsDebounce->setSingleShot(true);
+    m_settingsDebounce->setInterval(300);
+    auto settingsEdited = [this] {
+        m_loading = bool(m_raw); // the data shown no longer match the form
+        m_settingsDebounce->start();
+        emit stateChanged();
+    };
+    connect(m_settingsForm, &ParamForm::edited, this, settingsEdited);
+    connect(m_names, &QListWidget::itemChanged, this, settingsEdited);
+    connect(m_settingsDebounce, &QTimer::timeout, this, &DataPanel::onSettingsEdited);
+    connect(m_busy, &BusyIndicator::cancelled, this, [this] {
+        m_loading = false; // the data already built stay
+        emit stateChanged();
+    });
 }
 
-DataDescription MainWindow::dataDescription() const
+DataDescription DataPanel::description() const
 {
     DataDescription d = m_read; // hidden and ignored settings keep the values read
     if (!m_kind)
@@ -41,7 +163,20 @@ DataDescription MainWindow::dataDescription() const
     return d;
 }
 
-int MainWindow::tickedNames() const
+QString DataPanel::blockedReason() const
+{
+    if (m_loading)
+        return tr("Preparing the data…");
+    if (!m_data)
+        return !m_error->text().isEmpty() ? m_error->text()
+               : m_raw ? tr("The data cannot be prepared with these settings (see Data).")
+                       : tr("Open data first.");
+    if (auto e = m_settingsForm->firstError())
+        return QString::fromStdString(e->message);
+    return {};
+}
+
+int DataPanel::tickedNames() const
 {
     int n = 0;
     for (int i = 0; i < m_names->count(); ++i)
@@ -49,74 +184,37 @@ int MainWindow::tickedNames() const
     return n;
 }
 
-void MainWindow::openPath(const QString& path)
-{
-    openPaths({path});
-}
-
-void MainWindow::openPaths(const QStringList& paths)
-{
-    if (paths.isEmpty())
-        return;
-    if (paths.size() == 1 && paths.front().endsWith(".json", Qt::CaseInsensitive)) {
-        openSession(paths.front());
-        return;
-    }
-    // Folders that `svi run --out` or `svi compare --out` wrote: their runs, not data.
-    const auto holdsRuns = [](const QString& p) {
-        if (!QFileInfo(p).isDir())
-            return false;
-        if (isRunFolder(p))
-            return true;
-        for (const QString& sub : QDir(p).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            if (isRunFolder(QDir(p).filePath(sub)))
-                return true;
-        return false;
-    };
-    if (std::all_of(paths.begin(), paths.end(), holdsRuns)) {
-        for (const QString& p : paths)
-            openRunFolder(p);
-        return;
-    }
-    DataDescription d;
-    for (const QString& p : paths)
-        d.files.push_back(p.toStdString());
-    readData(d, true);
-}
-
-void MainWindow::readData(const DataDescription& given, bool fresh)
+void DataPanel::read(const DataDescription& given, bool fresh)
 {
     m_settingsDebounce->stop();
-    const int gen = ++m_loadGeneration;
     m_loading = true;
-    updateActions();
-    setBusy(tr("Loading %1…").arg(filesName(given.files)), gen);
+    const int gen = m_busy->start(tr("Loading %1…").arg(filesName(given.files)));
+    emit stateChanged();
     // A file of the kind shown is read with the form's read settings (a tokenizer); the others
     // are taken from the form when the read is done (they may be edited while it runs).
     const std::string shownKind = m_kind ? m_kind->key : std::string();
     ParamValues carried;
     if (fresh && m_kind) {
-        const ParamValues form = dataDescription().settings;
+        const ParamValues form = description().settings;
         for (const std::string& key : m_kind->readSettings)
             carried[key] = form.at(key);
     }
     auto* watcher = new QFutureWatcher<ReadResult>(this);
     connect(watcher, &QFutureWatcher<ReadResult>::finished, this, [this, watcher, gen, fresh] {
         watcher->deleteLater();
-        if (gen != m_loadGeneration)
+        if (!m_busy->isCurrent(gen))
             return; // superseded or cancelled
         const ReadResult r = watcher->result();
         if (!r.error.isEmpty()) {
-            m_pendingSpec.reset();
             m_loading = false;
-            clearBusy(gen);
-            updateActions();
-            showError(tr("Cannot open %1").arg(filesName(r.data.files)), r.error);
+            m_busy->finish(gen);
+            emit stateChanged();
+            emit readFailed(tr("Cannot open %1").arg(filesName(r.data.files)), r.error);
             return;
         }
         ParamValues settings = r.data.settings;
         if (fresh && m_kind == r.kind) { // the form as it is now (edited while the files loaded)
-            const ParamValues form = dataDescription().settings;
+            const ParamValues form = description().settings;
             const std::vector<std::string>& read = r.kind->readSettings;
             for (const auto& [k, v] : form)
                 if (k != m_namesKey && std::find(read.begin(), read.end(), k) == read.end())
@@ -132,10 +230,10 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
         m_readers = r.readers;
         showKind(*r.kind, *r.raw, settings);
         if (fresh && r.data.files.size() == 1)
-            addRecent(QString::fromStdString(r.data.files.front()));
+            emit opened(QString::fromStdString(r.data.files.front()));
         for (const std::string& key : r.kind->readSettings)
             if (!(settings.at(key) == r.data.settings.at(key))) {
-                readData(m_read, false); // a suggestion changes what is read
+                read(m_read, false); // a suggestion changes what is read
                 return;
             }
         buildData();
@@ -164,7 +262,7 @@ void MainWindow::readData(const DataDescription& given, bool fresh)
     }));
 }
 
-void MainWindow::showKind(const DataKindSpec& kind, const RawData& raw, const ParamValues& settings)
+void DataPanel::showKind(const DataKindSpec& kind, const RawData& raw, const ParamValues& settings)
 {
     m_settingsBox->setTitle(tr("%1 task").arg(QString::fromStdString(kind.label)));
     {
@@ -214,62 +312,48 @@ void MainWindow::showKind(const DataKindSpec& kind, const RawData& raw, const Pa
             }
         }
     }
-
-    // The views the kind offers: the first one in the centre.
-    const DataView view = kind.views.empty() ? DataView::Image : kind.views.front();
-    m_centreTop->setCurrentIndex(int(view));
-    m_difference->setEnabled(view == DataView::Image);
-    if (auto* centre = findChild<QSplitter*>("centreSplitter"); centre && view != DataView::Image) {
-        const int h = centre->height(); // lists need less height than images
-        if (h > 0)
-            centre->setSizes({h / 2, h - h / 2});
-    }
-    m_dataLabel->setText(tr("<b>%1</b><br>%2")
-                             .arg(filesName(m_read.files).toHtmlEscaped(),
-                                  QString::fromStdString(raw.summary()).toHtmlEscaped()));
-    populateModels();
-    populateMetrics();
-    if (m_pendingSpec) {
-        applySpec(*m_pendingSpec);
-        m_pendingSpec.reset();
-    }
+    m_label->setText(tr("<b>%1</b><br>%2")
+                         .arg(filesName(m_read.files).toHtmlEscaped(),
+                              QString::fromStdString(raw.summary()).toHtmlEscaped()));
+    emit kindShown(kind);
 }
 
-void MainWindow::onSettingsEdited()
+void DataPanel::onSettingsEdited()
 {
     m_settingsDebounce->stop();
     if (!m_kind || !m_raw)
         return;
     if (!m_settingsForm->isValid()) {
         m_loading = false;
-        updateActions();
+        emit stateChanged();
         return;
     }
-    const DataDescription d = dataDescription();
+    const DataDescription d = description();
     for (const std::string& key : m_kind->readSettings)
         if (!(d.settings.at(key) == m_read.settings.at(key))) {
-            readData(d, false);
+            read(d, false);
             return;
         }
     buildData();
 }
 
-void MainWindow::buildData()
+void DataPanel::refuse(const QString& why)
+{
+    m_loading = false;
+    m_data = {};
+    m_error->setText(why);
+    m_error->setVisible(!why.isEmpty());
+    emit readyChanged(false);
+}
+
+void DataPanel::buildData()
 {
     m_settingsDebounce->stop();
     if (!m_kind || !m_raw)
         return;
-    auto refuse = [this](const QString& why) {
-        m_loading = false;
-        m_data = {};
-        m_dataError->setText(why);
-        m_dataError->setVisible(!why.isEmpty());
-        updateActions();
-        emit dataReadyChanged(false);
-    };
     if (!m_settingsForm->isValid()) {
         m_loading = false;
-        updateActions();
+        emit stateChanged();
         return;
     }
     if (!m_namesKey.empty() && m_names->count() > 0) {
@@ -281,17 +365,16 @@ void MainWindow::buildData()
             return;
         }
     }
-    const DataDescription d = dataDescription();
-    const int gen = ++m_loadGeneration;
+    const DataDescription d = description();
     m_loading = true;
-    updateActions();
-    setBusy(tr("Preparing %1…").arg(filesName(d.files)), gen);
+    const int gen = m_busy->start(tr("Preparing %1…").arg(filesName(d.files)));
+    emit stateChanged();
     auto* watcher = new QFutureWatcher<BuildResult>(this);
-    connect(watcher, &QFutureWatcher<BuildResult>::finished, this, [this, watcher, gen, d, refuse] {
+    connect(watcher, &QFutureWatcher<BuildResult>::finished, this, [this, watcher, gen, d] {
         watcher->deleteLater();
-        if (gen != m_loadGeneration)
+        if (!m_busy->isCurrent(gen))
             return;
-        clearBusy(gen);
+        m_busy->finish(gen);
         const BuildResult r = watcher->result();
         if (!r.built.data) {
             // The settings do not fit the data (e.g. a patch larger than the image): say so
@@ -300,14 +383,13 @@ void MainWindow::buildData()
             return;
         }
         m_loading = false;
-        m_dataError->setVisible(false);
-        m_dataError->clear();
+        m_error->setVisible(false);
+        m_error->clear();
         m_read.settings = d.settings;
         m_data = r.built.data;
-        m_dataSummary = QString::fromStdString(r.built.summary);
+        m_summary = QString::fromStdString(r.built.summary);
         showBuilt();
-        updateActions();
-        emit dataReadyChanged(true);
+        emit readyChanged(true);
     });
     watcher->setFuture(
         QtConcurrent::run([kind = m_kind, raw = m_raw, d, name = filesName(d.files)] {
@@ -321,88 +403,15 @@ void MainWindow::buildData()
         }));
 }
 
-void MainWindow::showBuilt()
+void DataPanel::showBuilt()
 {
     if (!m_namesKey.empty())
         m_namesCount->setText(tr("%1 of %2 selected").arg(tickedNames()).arg(m_names->count()));
-    m_dataLabel->setText(
-        tr("<b>%1</b><br>%2").arg(filesName(m_read.files).toHtmlEscaped(), m_dataSummary));
+    m_label->setText(tr("<b>%1</b><br>%2").arg(filesName(m_read.files).toHtmlEscaped(), m_summary));
     QStringList files;
     for (const std::string& f : m_read.files)
         files << QString::fromStdString(f);
-    m_dataLabel->setToolTip(files.join("\n"));
-    const std::vector<DataView>& views = m_kind->views;
-    auto offers = [&](DataView v) {
-        return std::find(views.begin(), views.end(), v) != views.end();
-    };
-    if (offers(DataView::Recommendations) && m_data.counts)
-        m_recommendations->setData(m_data.counts);
-    if (offers(DataView::Graph) && m_data.graph)
-        m_graphPage->setGraph(m_data.graph);
-    if (offers(DataView::Image) && m_data.dense && m_data.dense->image) {
-        const ImageLayout& img = *m_data.dense->image;
-        ImagePanel* original = m_images->panel("original", tr("Original"));
-        original->setImage(toGrayImage(img.original));
-        original->setCaption(tr("%1×%2").arg(img.width).arg(img.height));
-        ImagePanel* corrupted = m_images->panel("corrupted", tr("Corrupted input"));
-        corrupted->setImage(m_difference->isChecked() ? differenceImage(img.corrupted, img.original)
-                                                      : toGrayImage(img.corrupted));
-        corrupted->setCaption(tr("PSNR %1 dB").arg(fixed(psnr(img.original, img.corrupted), 2)));
-        m_images->zoomToFit();
-    }
-}
-
-void MainWindow::populateModels()
-{
-    const std::string kind = m_kind ? m_kind->key : std::string();
-    const QString keep = m_model->currentData().toString();
-    {
-        const QSignalBlocker block(m_model);
-        m_model->clear();
-        for (const std::string& m : builtinRegistry().modelsFor(kind))
-            m_model->addItem(
-                QString::fromStdString(builtinRegistry().algorithms(m).front()->modelLabel),
-                QString::fromStdString(m));
-        int i = m_model->findData(keep);
-        if (i < 0) // the model last used, when it fits these data (sgp on labelled data)
-            i = m_model->findData(QSettings().value("run/model").toString());
-        if (i < 0 && m_kind)
-            i = m_model->findData(QString::fromStdString(m_kind->defaultModel));
-        m_model->setCurrentIndex(std::max(i, 0));
-    }
-    onModelChanged();
-}
-
-void MainWindow::populateMetrics()
-{
-    const std::string kind = m_kind ? m_kind->key : std::string();
-    const QString keep = m_metric->currentData().toString();
-    // The loaded data's metrics, then those of every run shown that the data's models lack (a
-    // run folder opened over other data, a session's runs), so that each run's can be charted.
-    std::vector<MetricSpec> metrics =
-        builtinRegistry().metricsOf(builtinRegistry().modelsFor(kind), kind);
-    for (int id : m_runs->ids()) {
-        const RunDescription& spec = m_runs->record(id)->spec;
-        for (const MetricSpec& m : builtinRegistry().metricsOf({spec.model}, spec.data.kind))
-            if (std::none_of(metrics.begin(), metrics.end(),
-                             [&](const MetricSpec& o) { return o.key == m.key; }))
-                metrics.push_back(m);
-    }
-    bool same = int(metrics.size()) == m_metric->count();
-    for (int i = 0; same && i < m_metric->count(); ++i)
-        same = m_metric->itemData(i).toString().toStdString() == metrics[std::size_t(i)].key;
-    if (same)
-        return;
-    {
-        const QSignalBlocker block(m_metric);
-        m_metric->clear();
-        for (const MetricSpec& m : metrics)
-            m_metric->addItem(QString::fromStdString(metricTitle(m)),
-                              QString::fromStdString(m.key));
-        // The kind's first metric (the one its models lead with live) unless the choice applies.
-        m_metric->setCurrentIndex(std::max(m_metric->findData(keep), 0));
-    }
-    updateChartAxes();
+    m_label->setToolTip(files.join("\n"));
 }
 
 } // namespace svi::ui

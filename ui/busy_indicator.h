@@ -1,0 +1,56 @@
+#pragma once
+// The status bar's right and left ends: what the window is busy with (with Cancel) and how fast
+// the runs go. The window's own background work (reading and building its data, preparing a
+// session's) is shown one piece at a time: start() supersedes whatever was going and returns its
+// generation, and a result whose generation is no longer current is stale and dropped. With no
+// such work, the indicator shows a run's full pass, which Cancel skips. GUI thread only.
+
+#include <QObject>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStatusBar;
+
+namespace svi::ui {
+
+class RunManager;
+
+class BusyIndicator : public QObject
+{
+    Q_OBJECT
+public:
+    // Adds its widgets to `bar`; `runs` and `bar` outlive it.
+    BusyIndicator(RunManager* runs, QStatusBar* bar, QObject* parent = nullptr);
+
+    // Shows `text` as what the window is busy with; the work's generation.
+    int start(const QString& text);
+    // False once newer work started or the work was cancelled: its result is to be dropped.
+    bool isCurrent(int generation) const { return generation == m_generation; }
+    // Work `generation` is over; the indicator clears unless newer work is shown.
+    void finish(int generation);
+    // The runs' speed, and a full pass under way when nothing else is shown.
+    void refresh();
+    // Cancel: drops the work shown (the pool thread ends on its own, its result unused), or
+    // skips the full pass shown.
+    void cancel();
+
+signals:
+    // The window's work was dropped by Cancel; what it had already is kept.
+    void cancelled();
+
+private:
+    void show(bool on);
+
+    RunManager* m_runs;
+    QStatusBar* m_bar;
+    QLabel* m_label = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_speed = nullptr;
+    int m_generation = 0;  // of the newest work started
+    int m_shown = -1;      // the generation shown, −1 when none
+    int m_fullPassRun = 0; // the run whose full pass is shown
+};
+
+} // namespace svi::ui
