@@ -73,6 +73,7 @@ int cmdCompare(const std::vector<std::string>& args)
     const std::vector<MetricSpec> metrics = builtinRegistry().metricsOf(models);
     // Every run is checked before the first starts: a bad pick fails at once, not after hours.
     std::vector<PreparedRun> prepared;
+    prepared.reserve(picks.size());
     for (const Pick& p : picks)
         prepared.push_back(
             usageErrors([&] { return withAlgorithm(base, p.model, p.algorithm, a.run.params); }));

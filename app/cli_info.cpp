@@ -129,6 +129,7 @@ std::vector<std::string> itemsText(const InfoLine::Value& value)
                 return v;
             else {
                 std::vector<std::string> out;
+                out.reserve(v.size());
                 for (double x : v)
                     out.push_back(numberText(x));
                 return out;

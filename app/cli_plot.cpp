@@ -237,6 +237,7 @@ std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
         return std::count(names.begin(), names.end(), names[i]) > 1;
     };
     std::vector<QString> names;
+    names.reserve(runs.size());
     for (const PlotRun& r : runs)
         names.push_back(QString::fromStdString(r.folder.label) +
                         (r.folder.repeats > 1 ? QString(" #%1").arg(r.folder.repeat) : ""));

@@ -167,7 +167,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     if (built.resumed)
         checkpoints.resumeFrom = built.resumed->progress;
     if (!lead) { // the lead's checkpoints are collective-free: nothing to save here
-        const Summary summary =
+        Summary summary =
             Runner::runBlocking(trainer, p.run.runOptions(), {}, &g_interrupted, checkpoints);
         recommendationsOfParts(p, summary, world);
         return summary;
@@ -233,8 +233,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     };
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
-    const Summary summary =
-        Runner::runBlocking(trainer, ro, onSnapshot, &g_interrupted, checkpoints);
+    Summary summary = Runner::runBlocking(trainer, ro, onSnapshot, &g_interrupted, checkpoints);
     if (!quiet)
         std::fprintf(stderr, "\n");
 

@@ -318,16 +318,23 @@ void DataPanel::showKind(const DataKindSpec& kind, const RawData& raw, const Par
     emit kindShown(kind);
 }
 
-void DataPanel::onSettingsEdited()
+bool DataPanel::readyToBuild()
 {
     m_settingsDebounce->stop();
     if (!m_kind || !m_raw)
-        return;
+        return false;
     if (!m_settingsForm->isValid()) {
         m_loading = false;
         emit stateChanged();
-        return;
+        return false;
     }
+    return true;
+}
+
+void DataPanel::onSettingsEdited()
+{
+    if (!readyToBuild())
+        return;
     const DataDescription d = description();
     for (const std::string& key : m_kind->readSettings)
         if (!(d.settings.at(key) == m_read.settings.at(key))) {
@@ -348,14 +355,8 @@ void DataPanel::refuse(const QString& why)
 
 void DataPanel::buildData()
 {
-    m_settingsDebounce->stop();
-    if (!m_kind || !m_raw)
+    if (!readyToBuild())
         return;
-    if (!m_settingsForm->isValid()) {
-        m_loading = false;
-        emit stateChanged();
-        return;
-    }
     if (!m_namesKey.empty() && m_names->count() > 0) {
         m_namesCount->setText(tr("%1 of %2 selected").arg(tickedNames()).arg(m_names->count()));
         if (tickedNames() == 0) {

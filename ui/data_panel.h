@@ -69,6 +69,9 @@ signals:
     void readFailed(const QString& title, const QString& message);
 
 private:
+    // Stops a pending debounce; false (and no longer loading) when nothing was read or the
+    // form holds a value it refuses.
+    bool readyToBuild();
     void buildData();
     // After an edit of the settings: reads again when a setting that changes what is read
     // moved, else builds again.

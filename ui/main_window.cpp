@@ -128,17 +128,19 @@ void MainWindow::connectRuns()
     });
     connect(m_runs, &RunManager::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunManager::groupFinished, this, &MainWindow::onGroupFinished);
-    connect(m_runs, &RunManager::folderOpened, this, [this](const QString& folder, QList<int> ids) {
-        int watching = 0;
-        for (int id : ids)
-            watching += m_runs->record(id)->status == RunStatus::Watching;
-        m_charts->markAllDirty();
-        m_results->selectRun(ids.value(ids.size() - 1));
-        statusBar()->showMessage(tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
-                                     .arg(QDir::toNativeSeparators(folder))
-                                     .arg(watching),
-                                 8000);
-    });
+    connect(m_runs, &RunManager::folderOpened, this,
+            [this](const QString& folder, const QList<int>& ids) {
+                int watching = 0;
+                for (int id : ids)
+                    watching += m_runs->record(id)->status == RunStatus::Watching;
+                m_charts->markAllDirty();
+                m_results->selectRun(ids.value(ids.size() - 1));
+                statusBar()->showMessage(
+                    tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
+                        .arg(QDir::toNativeSeparators(folder))
+                        .arg(watching),
+                    8000);
+            });
     connect(m_runs, &RunManager::folderFailed, this,
             [this](const QString& folder, const QString& message) {
                 showError(tr("Cannot open %1").arg(QFileInfo(folder).fileName()), message);

@@ -251,7 +251,7 @@ void MainWindow::rebuildRecentMenu()
         QAction* a = m_recentMenu->addAction(
             QString("&%1 %2").arg(i + 1).arg(QFileInfo(list[i]).fileName()));
         a->setToolTip(list[i]);
-        const QString path = list[i];
+        const QString& path = list[i];
         connect(a, &QAction::triggered, this, [this, path] { openPath(path); });
     }
     m_recentMenu->setEnabled(!list.isEmpty());

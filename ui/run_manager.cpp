@@ -179,15 +179,17 @@ int RunManager::start(const RunDescription& spec, DataSet data)
     return id;
 }
 
-int RunManager::enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids)
+int RunManager::enqueue(const std::vector<RunDescription>& specs, const DataSet& data,
+                        QList<int>* ids)
 {
     std::vector<QueuedRun> runs;
+    runs.reserve(specs.size());
     for (const RunDescription& spec : specs)
         runs.push_back({spec, {}, {}});
-    return enqueue(runs, std::move(data), ids);
+    return enqueue(runs, data, ids);
 }
 
-int RunManager::enqueue(const std::vector<QueuedRun>& runs, DataSet data, QList<int>* ids)
+int RunManager::enqueue(const std::vector<QueuedRun>& runs, const DataSet& data, QList<int>* ids)
 {
     const int group = m_nextGroup++;
     for (const QueuedRun& run : runs) {
@@ -291,7 +293,7 @@ void RunManager::launch(int id)
         });
 }
 
-void RunManager::onBuilt(int id, std::shared_ptr<Built> built)
+void RunManager::onBuilt(int id, const std::shared_ptr<Built>& built)
 {
     RunRecord* r = find(id);
     if (!r)
@@ -479,7 +481,7 @@ void RunManager::remove(int id)
 // ---------------------------------------------------------------------------------------------
 // Checkpoints and saving
 
-void RunManager::onCheckpoint(int id, CheckpointNote note)
+void RunManager::onCheckpoint(int id, const CheckpointNote& note)
 {
     RunRecord* r = find(id);
     if (!r) {

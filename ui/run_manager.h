@@ -116,8 +116,9 @@ public:
     int start(const RunDescription& spec, DataSet data);
     // Queues runs to run one after another, after any queued before; they share a new group,
     // which is returned with their ids.
-    int enqueue(const std::vector<RunDescription>& specs, DataSet data, QList<int>* ids = nullptr);
-    int enqueue(const std::vector<QueuedRun>& runs, DataSet data, QList<int>* ids = nullptr);
+    int enqueue(const std::vector<RunDescription>& specs, const DataSet& data,
+                QList<int>* ids = nullptr);
+    int enqueue(const std::vector<QueuedRun>& runs, const DataSet& data, QList<int>* ids = nullptr);
     // Starts now a run that goes on from the checkpoint in `folder` (written by a run of `spec`
     // on these data): the trainer is built, the checkpoint and the trace up to it read into it
     // on the build thread, and the run continues to its budget. A folder without a checkpoint,
@@ -195,16 +196,16 @@ private:
     int add(const RunDescription& spec, DataSet data, int group, RunStatus status,
             const std::function<void(RunRecord&)>& setUp = {});
     void launch(int id);
-    void onBuilt(int id, std::shared_ptr<Built> built);
+    void onBuilt(int id, const std::shared_ptr<Built>& built);
     void onSnapshot(int id, Snapshot s);
     void onFinished(int id, Summary summary);
-    void onCheckpoint(int id, CheckpointNote note);
+    void onCheckpoint(int id, const CheckpointNote& note);
     void finishWithoutRunning(int id, TerminationReason reason, const std::string& message);
     // Writes `r` into `folder` now, with its latest checkpoint when `withCheckpoint` (a queued
     // run that is to go on from a folder keeps that folder's); emits runSaved.
     void writeNow(RunRecord& r, const QString& folder, bool withCheckpoint);
     // Folders (run_manager_folders.cpp).
-    void onFolderRead(int key, std::shared_ptr<FolderRead> read);
+    void onFolderRead(int key, const std::shared_ptr<FolderRead>& read);
     int addFolderRun(const RunFolder& folder, const std::optional<RunDescription>& spec);
     void watch(int id);
     void unwatch(int id);

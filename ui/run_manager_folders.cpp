@@ -91,7 +91,7 @@ void RunManager::openFolder(const QString& folder)
     });
 }
 
-void RunManager::onFolderRead(int key, std::shared_ptr<FolderRead> read)
+void RunManager::onFolderRead(int key, const std::shared_ptr<FolderRead>& read)
 {
     if (key < 0) { // opened
         if (!read->error.isEmpty()) {

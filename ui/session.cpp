@@ -50,7 +50,7 @@ QJsonObject withFolder(QJsonObject data, const QString& folder)
     if (folder.isEmpty() || !data.value("files").isArray())
         return data;
     QJsonArray files;
-    for (const QJsonValue& v : data.value("files").toArray()) {
+    for (const auto& v : data.value("files").toArray()) {
         const QString p = v.toString();
         files.append(v.isString() && !p.startsWith(":/") && QFileInfo(p).isRelative()
                          ? QJsonValue(QDir(folder).absoluteFilePath(p))

@@ -17,7 +17,7 @@ SessionController::SessionController(const SessionParts& parts, QObject* parent)
     RunManager* runs = m_parts.runs;
     connect(runs, &RunManager::runAdded, this, [this](int id) { m_unsavedRuns.insert(id); });
     connect(runs, &RunManager::runSaved, this, &SessionController::onRunSaved);
-    connect(runs, &RunManager::folderOpened, this, [this](const QString&, QList<int> ids) {
+    connect(runs, &RunManager::folderOpened, this, [this](const QString&, const QList<int>& ids) {
         for (int id : ids)
             m_unsavedRuns.remove(id); // saved in their folder; not the session's
     });

@@ -29,11 +29,11 @@ public:
     // o.prior.a; }). The field is an int, std::int64_t, std::uint64_t, double, bool,
     // std::string, or a std::vector<std::string> (a Names list: split at commas, joined by
     // them).
-    template <typename Access> ParamFields& add(ParamSpec spec, Access access);
+    template <typename Access> ParamFields& add(const ParamSpec& spec, Access access);
     // A Choice kept as another type (an enum): name(value) is its declared choice, parse(name)
     // the value (throwing std::invalid_argument on a name it does not know).
     template <typename Access, typename Name, typename Parse>
-    ParamFields& add(ParamSpec spec, Access access, Name name, Parse parse);
+    ParamFields& add(const ParamSpec& spec, Access access, Name name, Parse parse);
     // Every declaration and field of a member that has its own ParamFields, in its order.
     template <typename Access, typename Inner>
     ParamFields& add(Access access, const ParamFields<Inner>& inner);
@@ -129,7 +129,7 @@ template <typename Options> std::function<ParamValues(const ParamValues&)> optio
 
 template <typename Owner>
 template <typename Access>
-ParamFields<Owner>& ParamFields<Owner>::add(ParamSpec spec, Access access)
+ParamFields<Owner>& ParamFields<Owner>::add(const ParamSpec& spec, Access access)
 {
     using T = std::remove_cvref_t<std::invoke_result_t<Access&, Owner&>>;
     static_assert(std::is_same_v<T, int> || std::is_same_v<T, std::int64_t> ||
@@ -175,7 +175,8 @@ ParamFields<Owner>& ParamFields<Owner>::add(ParamSpec spec, Access access)
 
 template <typename Owner>
 template <typename Access, typename Name, typename Parse>
-ParamFields<Owner>& ParamFields<Owner>::add(ParamSpec spec, Access access, Name name, Parse parse)
+ParamFields<Owner>& ParamFields<Owner>::add(const ParamSpec& spec, Access access, Name name,
+                                            Parse parse)
 {
     Field f;
     f.set = [key = spec.key, access, parse](Owner& o, const ParamValue& v) {

@@ -377,7 +377,7 @@ ChannelMoments trainingMoments(const DenseData& data, Communicator* ranks)
         for (int d = 0; d < D; ++d)
             if (data.roles(i, d) == std::uint8_t(EntryRole::Observed)) {
                 sums[std::size_t(d)] += data.values(i, d);
-                sums[std::size_t(D + d)] += 1;
+                sums[std::size_t(D) + std::size_t(d)] += 1;
             }
     }
     if (ranks)
@@ -386,7 +386,7 @@ ChannelMoments trainingMoments(const DenseData& data, Communicator* ranks)
     m.mean.assign(std::size_t(D), 0.0);
     m.scale.assign(std::size_t(D), 1.0);
     for (int d = 0; d < D; ++d) {
-        const double count = sums[std::size_t(D + d)];
+        const double count = sums[std::size_t(D) + std::size_t(d)];
         m.mean[std::size_t(d)] = count > 0 ? sums[std::size_t(d)] / count : 0.0;
     }
     std::vector<double> squares(static_cast<std::size_t>(D), 0.0);
@@ -401,7 +401,7 @@ ChannelMoments trainingMoments(const DenseData& data, Communicator* ranks)
     if (ranks)
         ranks->sum(squares);
     for (int d = 0; d < D; ++d) {
-        const double count = sums[std::size_t(D + d)];
+        const double count = sums[std::size_t(D) + std::size_t(d)];
         const double var = count > 1 ? squares[std::size_t(d)] / count : 0.0;
         m.scale[std::size_t(d)] = var > 1e-24 ? std::sqrt(var) : 1.0;
     }

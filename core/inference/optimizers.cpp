@@ -34,7 +34,9 @@ void AdaGrad::visitState(StateArchive& a)
     a.field("sum_sq", m_sumSq);
 }
 
-void AdaGrad::ascend(Eigen::Ref<Eigen::ArrayXd> x, const Eigen::Ref<const Eigen::ArrayXd>& g)
+// A writable Eigen::Ref is a view, passed by value as Eigen advises.
+void AdaGrad::ascend(Eigen::Ref<Eigen::ArrayXd> x, // NOLINT(performance-unnecessary-value-param)
+                     const Eigen::Ref<const Eigen::ArrayXd>& g)
 {
     checkSizes("AdaGrad", x.size(), g.size(), m_sumSq.size());
     if (m_sumSq.size() == 0)

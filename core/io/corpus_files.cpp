@@ -171,7 +171,7 @@ private:
 
 void checkText(const std::string& container, const std::string& name, const std::string& bytes)
 {
-    if (std::memchr(bytes.data(), 0, bytes.size()))
+    if (bytes.find('\0') != std::string::npos)
         failFile(container, (container == name ? "" : inQuotes(name) + " ") +
                                 "holds binary data (NUL bytes), not text");
 }

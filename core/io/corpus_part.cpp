@@ -78,16 +78,16 @@ std::optional<CorpusPart> readCorpusPart(const std::vector<std::string>& paths,
     const std::vector<std::string_view> lines = linesOf(bytes);
     std::vector<double> counts(2 * std::size_t(R), 0.0);
     counts[std::size_t(r)] = double(lines.size());
-    counts[std::size_t(R + r)] = double(
+    counts[std::size_t(R) + std::size_t(r)] = double(
         std::count_if(lines.begin(), lines.end(), [](std::string_view l) { return !blank(l); }));
     ranks.sum(counts);
     std::int64_t firstLine = 0, firstDoc = 0, documents = 0;
     for (int q = 0; q < R; ++q) {
         if (q < r) {
             firstLine += std::int64_t(counts[std::size_t(q)]);
-            firstDoc += std::int64_t(counts[std::size_t(R + q)]);
+            firstDoc += std::int64_t(counts[std::size_t(R) + std::size_t(q)]);
         }
-        documents += std::int64_t(counts[std::size_t(R + q)]);
+        documents += std::int64_t(counts[std::size_t(R) + std::size_t(q)]);
     }
     if (documents == 0)
         failFile(path, "no documents (the file is empty)");

@@ -17,6 +17,7 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
     if (paths.empty())
         throw DataError("no data file given");
     std::vector<FileFormat> formats;
+    formats.reserve(paths.size());
     for (const std::string& p : paths)
         formats.push_back(recogniseFile(p));
     const auto notFcs = std::find_if(formats.begin(), formats.end(), [](const FileFormat& f) {

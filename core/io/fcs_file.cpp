@@ -193,7 +193,7 @@ FcsHeader parseHeader(const Context& ctx, const std::string& h)
                                       &header.dataBegin,     &header.dataEnd,
                                       &header.analysisBegin, &header.analysisEnd};
     for (int f = 0; f < 6; ++f) {
-        const std::string_view field = std::string_view(h).substr(std::size_t(10 + 8 * f), 8);
+        const std::string_view field = std::string_view(h).substr(10 + 8 * std::size_t(f), 8);
         if (trim(field).empty())
             continue; // blank = 0: the segment lies beyond 99,999,999 bytes (or is absent)
         const auto v = parseInt(field);

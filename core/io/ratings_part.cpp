@@ -110,13 +110,13 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
     }
     std::vector<double> counts(2 * std::size_t(R), 0.0);
     counts[std::size_t(r)] = double(lines.size());
-    counts[std::size_t(R + r)] = text ? 1.0 : 0.0;
+    counts[std::size_t(R) + std::size_t(r)] = text ? 1.0 : 0.0;
     ranks.sum(counts);
     std::int64_t firstLine = 0;
     bool afterText = false;
     for (int q = 0; q < r; ++q) {
         firstLine += std::int64_t(counts[std::size_t(q)]);
-        afterText = afterText || counts[std::size_t(R + q)] > 0.0;
+        afterText = afterText || counts[std::size_t(R) + std::size_t(q)] > 0.0;
     }
 
     // This part's ratings, with their line numbers in the whole file.
@@ -147,14 +147,13 @@ std::optional<RatingsPart> readRatingsPart(const std::string& path, const std::s
     ratings.source = file;
     ratings.counts = *format == RatingsFormat::LastFm;
     out.total = std::int64_t(found[0]);
-    std::vector<std::int64_t> ids(read.size());
-    std::transform(read.begin(), read.end(), ids.begin(),
+    std::vector<std::int64_t> users(read.size()), items(read.size());
+    std::transform(read.begin(), read.end(), users.begin(),
                    [](const RatingLine& x) { return x.user; });
-    ratings.userIds = unionOfIds(std::move(ids), ranks, file, "user");
-    ids.resize(read.size());
-    std::transform(read.begin(), read.end(), ids.begin(),
+    std::transform(read.begin(), read.end(), items.begin(),
                    [](const RatingLine& x) { return x.item; });
-    ratings.itemIds = unionOfIds(std::move(ids), ranks, file, "item");
+    ratings.userIds = unionOfIds(std::move(users), ranks, file, "user");
+    ratings.itemIds = unionOfIds(std::move(items), ranks, file, "item");
 
     // Each rating to the rank of its user: contiguous ranges of user indices, as shardOf.
     const std::int64_t U = ratings.users();

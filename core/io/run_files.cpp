@@ -221,7 +221,7 @@ QByteArray topicsCsv(const std::vector<TopicSummary>& topics)
     for (const TopicSummary& t : topics)
         for (std::size_t i = 0; i < t.words.size(); ++i)
             out += QByteArray::number(t.index + 1) + "," + metricText(t.weight).toUtf8() + "," +
-                   QByteArray::number(qint64(i + 1)) + "," +
+                   QByteArray::number(qint64(i) + 1) + "," +
                    csvField(QString::fromStdString(t.words[i])).toUtf8() + "," +
                    metricText(i < t.probs.size() ? t.probs[i] : std::nan("")).toUtf8() + "\n";
     return out;
@@ -267,7 +267,7 @@ QByteArray loadingsCsv(const Preview& preview, const std::vector<std::string>& c
                          .toUtf8();
     out += "\n";
     for (Eigen::Index k = 0; k < preview.atoms.rows(); ++k) {
-        out += QByteArray::number(qint64(k + 1)) + "," +
+        out += QByteArray::number(qint64(k) + 1) + "," +
                metricText(k < preview.atomWeights.size() ? preview.atomWeights[k] : std::nan(""))
                    .toUtf8();
         for (Eigen::Index d = 0; d < preview.atoms.cols(); ++d)
@@ -315,7 +315,7 @@ QByteArray communitiesCsv(const GraphSummary& summary, const GraphData& graph)
             continue;
         const int c =
             std::size_t(i) < summary.community.size() ? summary.community[std::size_t(i)] : -1;
-        out += QByteArray::number(qulonglong(r + 1)) + ',' + QByteArray::number(i + 1) + ',' +
+        out += QByteArray::number(qulonglong(r) + 1) + ',' + QByteArray::number(i + 1) + ',' +
                nameField(graph.nodeNames, std::size_t(i), "node ") + ',' +
                (c >= 0 ? QByteArray::number(c + 1) : QByteArray()) + ',' +
                QByteArray::number(degree[std::size_t(i)]) + '\n';
@@ -356,7 +356,7 @@ QByteArray recommendationsCsv(const RatingFactors& f, const CountData& data,
             title.replace("\"", "\"\"");
             const double score = f.offset + double(f.users.row(u).dot(f.items.row(i)));
             out += QByteArray::number(idOf(data.rowIds, u)) + ',' +
-                   QByteArray::number(qulonglong(r + 1)) + ',' +
+                   QByteArray::number(qulonglong(r) + 1) + ',' +
                    QByteArray::number(idOf(data.columnIds, i)) + ",\"" + title + "\"," +
                    QByteArray::number(score, 'g', 7) + ',' +
                    (std::binary_search(test.begin(), test.end(), i) ? "1" : "0") + '\n';

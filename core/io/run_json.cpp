@@ -28,7 +28,7 @@ std::string valueText(const QJsonValue& v, const ParamSpec& spec, const std::str
 {
     if (v.isArray() && spec.type == ParamType::Names) {
         QStringList names;
-        for (const QJsonValue& n : v.toArray()) {
+        for (const auto& n : v.toArray()) {
             if (!n.isString())
                 fail(file, field, "must be a list of names");
             names << n.toString();
@@ -109,7 +109,7 @@ DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
     if (files.isString())
         d.files.push_back(files.toString().toStdString());
     else if (files.isArray())
-        for (const QJsonValue& f : files.toArray()) {
+        for (const auto& f : files.toArray()) {
             if (!f.isString() || f.toString().isEmpty())
                 fail(file, where + "files", "must be a file name or a list of them");
             d.files.push_back(f.toString().toStdString());

@@ -470,7 +470,7 @@ RecognisedFile recogniseInDetail(const std::string& path)
         return recognised(DataFileKind::Corpus, zip + "tar archive of text",
                           CorpusFormat::TextArchive);
     }
-    if (std::memchr(head.text.data(), 0, head.text.size()))
+    if (head.text.find('\0') != std::string::npos)
         return byName(path, zip + "binary data");
     if (looksLikeGml(head.text))
         return recognised(DataFileKind::Gml, zip + "GML graph");

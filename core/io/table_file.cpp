@@ -421,7 +421,7 @@ void Parser::decideLayout(const Record& first, const std::vector<std::string>& h
     m_dropCandidate = !m_extraTrailing && m_cols >= 2 && names.back().empty();
     m_fieldNames = names;
     for (int c = 0; c < m_cols; ++c) {
-        std::string& name = m_fieldNames[std::size_t(m_first + c)];
+        std::string& name = m_fieldNames[std::size_t(m_first) + std::size_t(c)];
         if (name.empty())
             name = numberedName(c);
         columns.push_back(name);

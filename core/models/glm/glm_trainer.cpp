@@ -78,8 +78,8 @@ void GlmLocal::visitState(StateArchive& a)
         m_lik = makeLikelihood(LikelihoodKind::Gaussian, m_noiseSd);
 }
 
-GlmTrainer::GlmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GlmOptions& options,
-                       std::uint64_t seed)
+GlmTrainer::GlmTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm,
+                       const GlmOptions& options, std::uint64_t seed)
     : LinearLgmTrainer(data, algorithm, options.checked().lgm,
                        std::make_unique<GlmLocal>(likelihoodFor(options.likelihood, data), options),
                        seed)

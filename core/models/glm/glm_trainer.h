@@ -82,7 +82,7 @@ public:
     // and label for a label outside the likelihood's support ("cannot fit 'a.csv' line 7,
     // label: 2 is not a class label 0 or 1 (likelihood = logistic)"), or when there is no
     // training row.
-    GlmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GlmOptions& options,
+    GlmTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm, const GlmOptions& options,
                std::uint64_t seed);
 
     const Likelihood& likelihood() const { return glm().likelihood(); }

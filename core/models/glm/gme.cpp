@@ -267,8 +267,8 @@ void GmeLocal::updateExtra(std::int64_t, double rho, bool natural, double, doubl
     m_sigma = s[0] > 0.0 ? s[0] : 0.5 * m_sigma; // σ stays positive
 }
 
-GmeTrainer::GmeTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GmeOptions& options,
-                       std::uint64_t seed)
+GmeTrainer::GmeTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm,
+                       const GmeOptions& options, std::uint64_t seed)
     : LinearLgmTrainer(data, algorithm, options.checked().lgm,
                        std::make_unique<GmeLocal>(likelihoodFor(options.likelihood, data), options),
                        seed)

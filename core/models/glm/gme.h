@@ -116,7 +116,7 @@ private:
 class GmeTrainer final : public LinearLgmTrainer
 {
 public:
-    GmeTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const GmeOptions& options,
+    GmeTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm, const GmeOptions& options,
                std::uint64_t seed);
     const GmeLocal& gme() const { return static_cast<const GmeLocal&>(local()); }
     GmeLocal& gme() { return static_cast<GmeLocal&>(local()); }

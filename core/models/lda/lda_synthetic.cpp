@@ -3,6 +3,7 @@
 #include "core/math/random.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -85,7 +86,7 @@ LdaSynthetic makeLdaSynthetic(const LdaSyntheticOptions& o)
     }
 
     const std::int64_t D = o.documents;
-    const std::int64_t tests = std::int64_t(o.testFraction * double(D) + 0.5);
+    const std::int64_t tests = std::llround(o.testFraction * double(D));
     std::vector<std::int64_t> order(static_cast<std::size_t>(D));
     for (std::int64_t d = 0; d < D; ++d)
         order[std::size_t(d)] = d;

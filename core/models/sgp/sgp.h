@@ -85,7 +85,7 @@ struct SgpSetup
     Eigen::VectorXd sliceResidualVariance;
 
     // Throws std::invalid_argument naming the field on bad options or data.
-    static std::shared_ptr<SgpSetup> make(LabelledDataPtr data, const SgpOptions& options,
+    static std::shared_ptr<SgpSetup> make(const LabelledDataPtr& data, const SgpOptions& options,
                                           std::uint64_t seed);
 };
 
@@ -144,8 +144,8 @@ protected:
 private:
     // The optimal or v2 objective by its closed form (not row by row).
     bool closedForm() const;
-    SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm, const SgpOptions& options,
-               std::uint64_t seed);
+    SgpTrainer(const std::shared_ptr<SgpSetup>& setup, LgmAlgorithm algorithm,
+               const SgpOptions& options, std::uint64_t seed);
     void solveOptimal();
     // v2 in closed form: one round of the paper's coordinate ascent — m exactly given S (the
     // objective is quadratic in m), then S by a natural step toward its fixed point

@@ -92,7 +92,7 @@ void setUpSlice(SgpSetup& s, const MatrixRD& train, int j)
 
 } // namespace
 
-std::shared_ptr<SgpSetup> SgpSetup::make(LabelledDataPtr data, const SgpOptions& o,
+std::shared_ptr<SgpSetup> SgpSetup::make(const LabelledDataPtr& data, const SgpOptions& o,
                                          std::uint64_t seed)
 {
     if (!data || data->trainingRows.empty())
@@ -233,7 +233,7 @@ SgpTrainer::SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOp
 {
 }
 
-SgpTrainer::SgpTrainer(std::shared_ptr<SgpSetup> setup, LgmAlgorithm algorithm,
+SgpTrainer::SgpTrainer(const std::shared_ptr<SgpSetup>& setup, LgmAlgorithm algorithm,
                        const SgpOptions& options, std::uint64_t seed)
     : LinearLgmTrainer(setup->features, algorithm, options.lgm,
                        std::make_unique<SgpLocal>(setup, options.bound), seed),
