@@ -32,13 +32,20 @@ execute_process(
     OUTPUT_VARIABLE out
     ERROR_VARIABLE err
     RESULT_VARIABLE status)
-# Only the findings: run-clang-tidy also echoes each command and clang's "N warnings generated".
-string(REGEX MATCHALL "[^\n]*(warning|error): [^\n]*" findings "${out}\n${err}")
+# Only the findings, each once (a header's is reported by every source that includes it):
+# run-clang-tidy also echoes each command and clang's "N warnings generated".
+# (run-clang-tidy asks for colours: their escapes are dropped.)
+string(ASCII 27 escape)
+string(REGEX REPLACE "${escape}\\[[0-9;]*m" "" text "${out}\n${err}")
+string(REPLACE ";" "," text "${text}")
+string(REGEX MATCHALL "[^\n]*: (warning|error): [^\n]*" findings "${text}")
 list(FILTER findings EXCLUDE REGEX "warnings? (generated|treated as errors)")
+list(REMOVE_DUPLICATES findings)
 list(LENGTH findings n)
+foreach(f IN LISTS findings)
+    message(STATUS "${f}")
+endforeach()
 if(NOT status EQUAL 0 OR n GREATER 0)
-    list(REMOVE_DUPLICATES findings)
-    list(JOIN findings "\n" text)
-    message(FATAL_ERROR "clang-tidy (.clang-tidy's checks) found:\n${text}")
+    message(FATAL_ERROR "clang-tidy: ${n} findings of .clang-tidy's checks (above)")
 endif()
 message(STATUS "clang-tidy: no findings")

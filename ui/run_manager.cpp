@@ -106,17 +106,17 @@ void RunManager::drainInbox()
         if (m.built) {
             if (auto node = m_building.extract(m.id))
                 node.mapped().join(); // it has posted its last message: a short join
-            onBuilt(m.id, std::move(m.built));
+            onBuilt(m.id, m.built);
         } else if (m.snapshot) {
             onSnapshot(m.id, std::move(*m.snapshot));
         } else if (m.summary) {
             onFinished(m.id, std::move(*m.summary));
         } else if (m.checkpoint) {
-            onCheckpoint(m.id, std::move(*m.checkpoint));
+            onCheckpoint(m.id, *m.checkpoint);
         } else if (m.folder) {
             if (auto node = m_reading.extract(m.id))
                 node.mapped().join();
-            onFolderRead(m.id, std::move(m.folder));
+            onFolderRead(m.id, m.folder);
         }
     }
 }

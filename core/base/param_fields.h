@@ -168,7 +168,7 @@ ParamFields<Owner>& ParamFields<Owner>::add(const ParamSpec& spec, Access access
         } else
             return field;
     };
-    f.spec = std::move(spec);
+    f.spec = spec;
     m_fields.push_back(std::move(f));
     return *this;
 }
@@ -185,7 +185,7 @@ ParamFields<Owner>& ParamFields<Owner>::add(const ParamSpec& spec, Access access
     f.get = [access, name](const Owner& o) -> ParamValue {
         return std::string(name(std::invoke(access, o)));
     };
-    f.spec = std::move(spec);
+    f.spec = spec;
     m_fields.push_back(std::move(f));
     return *this;
 }

@@ -116,7 +116,7 @@ public:
     // std::invalid_argument naming the field on bad options: the optimal bound with a
     // stochastic algorithm or on more than kMaxCubicRows training rows, v2 with MC-SSVI (not
     // concave in the mean: its natural-gradient steps diverge).
-    SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOptions& options,
+    SgpTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm, const SgpOptions& options,
                std::uint64_t seed);
 
     Evaluation evaluate(bool full) override;

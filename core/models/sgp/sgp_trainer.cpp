@@ -227,9 +227,9 @@ std::optional<std::string> SgpLocal::outsideSupport(double y) const
     return std::nullopt;
 }
 
-SgpTrainer::SgpTrainer(LabelledDataPtr data, LgmAlgorithm algorithm, const SgpOptions& options,
-                       std::uint64_t seed)
-    : SgpTrainer(SgpSetup::make(std::move(data), options.checked(), seed), algorithm, options, seed)
+SgpTrainer::SgpTrainer(const LabelledDataPtr& data, LgmAlgorithm algorithm,
+                       const SgpOptions& options, std::uint64_t seed)
+    : SgpTrainer(SgpSetup::make(data, options.checked(), seed), algorithm, options, seed)
 {
 }
 
