@@ -174,13 +174,14 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     }
     // The folder as the run starts (its description, an image task's images, the trace it goes
     // on from), then as it ends: one writer, the window's too (core/io/run_resume.h).
+    const QString checkpointPath = dir + "/" + kCheckpointFile;
     RunFolderContents folder;
     folder.run = p.run;
     folder.label = p.entry->label;
     folder.data = &p.data.built.data;
     if (built.resumed) {
         folder.trace = std::move(built.resumed->trace);
-        folder.checkpointFile = dir + "/" + kCheckpointFile;
+        folder.checkpointFile = checkpointPath;
     }
     writeRunFolder(dir, folder);
     std::vector<Snapshot>& trace = folder.trace;
@@ -201,9 +202,8 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         if (p.run.checkpointEvery <= 0 && !g_interrupted.load())
             return;
         writeTrace();
-        writeCheckpointFile(dir + "/" + kCheckpointFile,
-                            checkpointState(identityOf(p), progress, t));
-        folder.checkpointFile = dir + "/" + kCheckpointFile;
+        writeCheckpointFile(checkpointPath, checkpointState(identityOf(p), progress, t));
+        folder.checkpointFile = checkpointPath;
     };
     if (built.resumed && !quiet)
         std::fprintf(stderr, "resuming at step %lld (%.1f training seconds)\n",
