@@ -21,8 +21,8 @@ Usage:
   svi run [FILE...] [options]       fit a model and write the results into --out
   svi compare [FILE...] [options]   several algorithms on the same data, split, budget and
                                     seeds: run's options, plus --algorithms a,b (or m/a,m2/b),
-                                    --repeats R, --baselines; writes one folder per run and
-                                    results.csv, results.json, results.tex into --out
+                                    --repeats R, --baselines, --force; writes one folder per
+                                    run and results.csv, results.json, results.tex into --out
   svi bench [FILE] [options]        seconds per step, full-pass time and peak memory of each
                                     algorithm (run's options, plus --algorithms a,b and --json)
   svi split CORPUS... --out DIR     a corpus's document-completion split as LDA-C files
@@ -66,7 +66,8 @@ const char* kRunHead = R"(svi run [FILE...] [options]
 FILE is an image, one or more FCS files, a delimited table, a corpus, a ratings file, or
 'synthetic'; its kind is recognised by its content (or named with --kind). Without FILE: the
 embedded default image. The flags below are generated from the data kinds' and the run's
-declarations; an algorithm's parameters are set with --set KEY=VALUE (see svi list).
+declarations; an algorithm's parameters are set with --set KEY=VALUE (see svi list). Without
+--seconds, --steps or --wall-seconds a run has 60 training seconds, as in the window.
 
 Run description
   --config run.json         start from a saved description (a run.json, version 1 or 2); the
@@ -87,8 +88,16 @@ Output
                             (reconstruction.png, atoms.png, loadings.csv, topics.csv,
                             weights.csv, slice.csv, user_factors.tsv, item_factors.tsv,
                             recommendations.csv); trace.csv is written as the run goes, and
-                            checkpoint.bin at each checkpoint (default: results)
+                            checkpoint.bin at each checkpoint (default: results). It must be
+                            new, empty, or hold this run (--resume); anything else is refused
+                            before the data are read, as is a folder another svi is writing
+  --force                   replace the run or comparison an earlier svi left in --out (a
+                            folder that holds other files is never cleared)
   --quiet                   no progress line
+
+Interrupts: the first Ctrl-C (or SIGTERM) ends the run at its next step with a checkpoint and
+the final evaluation; a second skips the final evaluation. A run that fails before it starts
+leaves no folder behind.
 
 Exit status: 0 when the run ended normally (budget reached or interrupted), 2 for bad input
 (with a one-line reason), 3 when the run failed or diverged.

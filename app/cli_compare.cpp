@@ -29,9 +29,8 @@ int cmdCompare(const std::vector<std::string>& args)
         "compare", args,
         {{"--algorithms", true, "a,b or model/a,model/b (default: the model's group)"},
          {"--repeats", true, "runs of each algorithm, with seeds seed, seed + 1, … (default 1)"},
-         {"--baselines", false, "also the model's algorithms outside its group"}});
-    if (a.run.seconds == 0 && a.run.steps == 0)
-        throw UsageError("no budget: give --seconds S or --steps N (the same for every run)");
+         {"--baselines", false, "also the model's algorithms outside its group"},
+         forceOption()});
     const int repeats =
         a.options.count("--repeats") ? int(parseInteger("--repeats", a.options["--repeats"])) : 1;
     if (repeats < 1 || repeats > 1000)
@@ -42,8 +41,17 @@ int cmdCompare(const std::vector<std::string>& args)
     const bool lead = ranks().rank() == 0;
     const bool quiet = a.quiet || !lead;
     const QString dir = QString::fromStdString(a.out);
+    if (!a.run.hasBudget()) {
+        a.run.seconds = kDefaultBudgetSeconds;
+        if (!quiet)
+            std::fprintf(stderr,
+                         "svi compare: %g training seconds a run, the default budget (--seconds, "
+                         "--wall-seconds or --steps set another)\n",
+                         kDefaultBudgetSeconds);
+    }
+    std::optional<OutputFolder> out; // claimed before any work (core/io/output_folder.h)
     if (lead)
-        makeFolder(dir);
+        out.emplace(dir, outputRules(a));
     const auto picksFor = [&](const std::string& model) {
         std::vector<Pick> picks = picksOf(a.options["--algorithms"], model);
         if (picks.empty())
@@ -78,6 +86,8 @@ int cmdCompare(const std::vector<std::string>& args)
         prepared.push_back(
             usageErrors([&] { return withAlgorithm(base, p.model, p.algorithm, a.run.params); }));
 
+    if (out)
+        out->startWriting();
     std::vector<CompareRun> results;
     bool anyFailed = false;
     const std::size_t planned = std::size_t(repeats) * picks.size();

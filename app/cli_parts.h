@@ -5,6 +5,7 @@
 #include "app/cli_flags.h"
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
+#include "core/io/output_folder.h"
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
 #include "core/io/run_pipeline.h"
@@ -48,19 +49,26 @@ template <typename F> auto usageErrors(F&& f)
 
 std::unique_ptr<Trainer> buildTrainer(const PreparedRun& p);
 
-// Runs `p` to its budget (SIGINT/SIGTERM end it as cancelled, with a last checkpoint), with a
-// progress line on stderr unless quiet; writes run.json first, trace.csv as the run goes,
-// checkpoint.bin every p.run.checkpointEvery steps and at the end (when set), and whatever the
-// ending, trace.csv, summary.json and the previews into `dir`. Returns the summary and fills
-// `trace`.
+// Runs `p` to its budget (SIGINT/SIGTERM end it as cancelled, with a last checkpoint and the
+// final evaluation; a second signal skips the evaluation), with a progress line on stderr
+// unless quiet; writes run.json first, trace.csv as the run goes, checkpoint.bin every
+// p.run.checkpointEvery steps and at the end (when set), and whatever the ending, trace.csv,
+// summary.json and the previews into `dir`: `claimed` when the caller claimed it (its
+// startWriting is called once the trainer is built), else made when absent. Returns the
+// summary and fills `trace`.
 Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
-                    std::vector<Snapshot>* trace = nullptr);
+                    std::vector<Snapshot>* trace = nullptr, OutputFolder* claimed = nullptr);
 // Reads the run folder `dir`'s checkpoint (checkpoint.bin) and trace into a run of `p` and goes
 // on from there, as runAndWrite does, to p's budget: the trace's rows after the checkpoint are
 // replaced by the resumed run's. Throws UsageError when the checkpoint is missing, damaged, of
 // another format version or of another run.
-Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet,
-                       const std::string& tag);
+Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
+                       OutputFolder* claimed = nullptr);
+// --force of the commands that write a run or a comparison into --out.
+CommandOption forceOption();
+// How `a`'s --out is claimed (core/io/output_folder.h): --force, and for a run resumed in the
+// folder `resumed`, its own run.json.
+OutputFolder::Rules outputRules(const RunArgs& a, const QString* resumed = nullptr);
 // The ranks the process's runs are spread over (the local communicator unless main set the
 // MPI world's).
 Communicator& ranks();

@@ -3,7 +3,9 @@
 // from a branch on its kind or model.
 
 #include "app/cli_parts.h"
+#include "app/cli_progress.h"
 #include "core/io/checkpoint_file.h"
+#include "core/io/output_folder.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
 #include "core/run/run_checkpoint.h"
@@ -22,10 +24,12 @@ namespace svi::cli::detail {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<bool> g_abort{false}; // a second signal: skip the final evaluation
 
 extern "C" void onInterrupt(int)
 {
-    g_interrupted.store(true);
+    if (g_interrupted.exchange(true))
+        g_abort.store(true);
 }
 
 // With ratings read in parts a rank holds only its own users' training rows, which a user's
@@ -141,15 +145,25 @@ CheckpointIdentity identityOf(const PreparedRun& p)
 namespace {
 
 Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
-                        const std::string& tag, std::vector<Snapshot>* traceOut, bool resume)
+                        const std::string& tag, std::vector<Snapshot>* traceOut, bool resume,
+                        OutputFolder* claimed)
 {
     // On several ranks every rank runs the same loop on its shard; rank 0 alone speaks and
     // writes.
     Communicator& world = ranks();
     const bool lead = world.rank() == 0;
     quiet = quiet || !lead;
-    if (lead)
+    if (lead && !claimed)
         makeFolder(dir);
+    // One signal ends the run at its next step boundary; a second skips the final evaluation
+    // too (not on several ranks, whose final evaluation is collective: all or none).
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    RunOptions ro = p.run.runOptions();
+    ro.finalFullEvaluation = true;
+    const std::atomic<bool>* abort = world.distributed() ? nullptr : &g_abort;
+    ProgressLine line(tag, ro, !quiet, &g_interrupted, abort);
+    line.setActivity("building " + p.entry->label);
     BuiltRun built = usageErrors([&] {
         try {
             return buildRun(*p.entry, p.data.built.data, p.run, resume ? dir : QString());
@@ -167,8 +181,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     if (built.resumed)
         checkpoints.resumeFrom = built.resumed->progress;
     if (!lead) { // the lead's checkpoints are collective-free: nothing to save here
-        Summary summary =
-            Runner::runBlocking(trainer, p.run.runOptions(), {}, &g_interrupted, checkpoints);
+        Summary summary = Runner::runBlocking(trainer, ro, {}, &g_interrupted, checkpoints);
         recommendationsOfParts(p, summary, world);
         return summary;
     }
@@ -183,11 +196,11 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         folder.trace = std::move(built.resumed->trace);
         folder.checkpointFile = checkpointPath;
     }
+    if (claimed)
+        claimed->startWriting();
     writeRunFolder(dir, folder);
     std::vector<Snapshot>& trace = folder.trace;
 
-    RunOptions ro = p.run.runOptions();
-    ro.finalFullEvaluation = true;
     // The trace is on disk as the run goes (rewritten whole, atomically, at most every second
     // and at each checkpoint), so that the window can chart a run still being written and a
     // killed run leaves what it had.
@@ -209,33 +222,28 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         std::fprintf(stderr, "resuming at step %lld (%.1f training seconds)\n",
                      (long long)built.resumed->progress.step, built.resumed->progress.trainSeconds);
     auto onSnapshot = [&](const Snapshot& s) {
-        trace.push_back(s);
+        appendSnapshot(trace, s);
         if (sinceTrace.elapsed() >= 1000)
             writeTrace();
         if (!quiet) {
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "\r[%s] step %lld  epoch %.2f  %.1f s  elbo %.4g",
-                          tag.c_str(), (long long)s.step, s.epochs, s.trainSeconds, s.elbo);
-            std::string line = buf;
             // The entry's compared metrics, as declared.
+            std::string metrics;
             int shown = 0;
             for (const MetricSpec& m : p.entry->metrics)
                 if (const auto it = s.metrics.find(m.key);
                     m.compared && it != s.metrics.end() && shown < 3) {
+                    char buf[120];
                     std::snprintf(buf, sizeof buf, "  %s %.4g", m.key.c_str(), it->second);
-                    line += buf;
+                    metrics += buf;
                     ++shown;
                 }
-            std::fprintf(stderr, "%s   ", line.c_str());
-            std::fflush(stderr);
+            line.snapshot(s, metrics);
         }
         return CallbackResult::Continue;
     };
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    Summary summary = Runner::runBlocking(trainer, ro, onSnapshot, &g_interrupted, checkpoints);
-    if (!quiet)
-        std::fprintf(stderr, "\n");
+    line.runStarted();
+    Summary summary = Runner::runBlocking(
+        trainer, ro, onSnapshot, RunControl{&g_interrupted, abort, line.phase()}, checkpoints);
 
     // Outputs are written whatever the ending, so that nothing computed is lost: what every
     // front end writes of a run, then what this one measured.
@@ -261,14 +269,35 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
 } // namespace
 
 Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
-                    std::vector<Snapshot>* traceOut)
+                    std::vector<Snapshot>* traceOut, OutputFolder* claimed)
 {
-    return runAndWriteImpl(p, dir, quiet, tag, traceOut, false);
+    return runAndWriteImpl(p, dir, quiet, tag, traceOut, false, claimed);
 }
 
-Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag)
+Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
+                       OutputFolder* claimed)
 {
-    return runAndWriteImpl(p, dir, quiet, tag, nullptr, true);
+    return runAndWriteImpl(p, dir, quiet, tag, nullptr, true, claimed);
+}
+
+CommandOption forceOption()
+{
+    return {"--force", false,
+            "replace what an earlier run or comparison left in --out (a folder svi did not "
+            "write is never cleared)"};
+}
+
+OutputFolder::Rules outputRules(const RunArgs& a, const QString* resumed)
+{
+    OutputFolder::Rules rules;
+    rules.force = a.options.count("--force") > 0;
+    if (resumed) {
+        rules.sameRun = readRunFile((*resumed + "/" + kRunJsonFile).toStdString());
+        rules.hint = "resume it where it was written";
+    } else {
+        rules.hint = "choose another --out, or give --force to replace it";
+    }
+    return rules;
 }
 
 namespace {
@@ -316,26 +345,36 @@ int cmdRun(const std::vector<std::string>& args)
 {
     std::string resumeDir;
     const bool resume = std::find(args.begin(), args.end(), "--resume") != args.end();
-    const RunArgs a = resume ? resumeArgs(args, resumeDir) : parseRunArgs("run", args);
-    if (a.run.seconds == 0 && a.run.steps == 0)
-        throw UsageError("no budget: give --seconds S or --steps N");
+    RunArgs a = resume ? resumeArgs(args, resumeDir) : parseRunArgs("run", args, {forceOption()});
     if (a.run.threads > 0)
         omp_set_num_threads(a.run.threads);
     const QString dir = QString::fromStdString(a.out);
     const bool lead = ranks().rank() == 0;
-    if (lead)
-        makeFolder(dir);
     const bool quiet = a.quiet || !lead;
+    if (!a.run.hasBudget()) {
+        a.run.seconds = kDefaultBudgetSeconds;
+        if (!quiet)
+            std::fprintf(stderr,
+                         "svi run: %g training seconds, the default budget (--seconds, "
+                         "--wall-seconds or --steps set another)\n",
+                         kDefaultBudgetSeconds);
+    }
+    // The output folder is claimed before any work: a folder that cannot be written, holds
+    // another run or is being written by another process is refused now, not after the load.
+    std::optional<OutputFolder> out;
+    if (lead)
+        out.emplace(dir, outputRules(a, resume ? &dir : nullptr));
     const PreparedRun p = prepareRun(a.run, quiet);
-    if (!quiet)
-        std::fprintf(stderr, "building %s…%s\n", p.entry->label.c_str(),
-                     ranks().distributed()
-                         ? (" on " + std::to_string(ranks().size()) + " ranks").c_str()
-                         : "");
-    const Summary summary = resume ? resumeAndWrite(p, dir, quiet, p.run.algorithm)
-                                   : runAndWrite(p, dir, quiet, p.run.algorithm);
+    if (!quiet && ranks().distributed())
+        std::fprintf(stderr, "on %d ranks\n", ranks().size());
+    OutputFolder* claimed = out ? &*out : nullptr;
+    const Summary summary = resume ? resumeAndWrite(p, dir, quiet, p.run.algorithm, claimed)
+                                   : runAndWrite(p, dir, quiet, p.run.algorithm, nullptr, claimed);
     if (!quiet) {
-        std::fprintf(stderr, "%s — %s\n", terminationName(summary.reason), summary.message.c_str());
+        std::fprintf(stderr, "%s — %s (%.1f s of wall time, %.0f %% evaluating)\n",
+                     terminationName(summary.reason), summary.message.c_str(), summary.wallSeconds,
+                     summary.wallSeconds > 0 ? 100 * summary.evalSeconds / summary.wallSeconds
+                                             : 0.0);
         if (summary.last)
             for (const MetricSpec& m : p.entry->metrics)
                 if (const auto it = summary.last->metrics.find(m.key);

@@ -43,7 +43,7 @@ AlgorithmPanel::AlgorithmPanel(QWidget* parent) : QWidget(parent)
     m_budgetForm = new ParamForm;
     m_budgetForm->setObjectName("budgetForm");
     m_budgetForm->setSpecs(runSettings(), {"threads"}); // runs share the machine's threads
-    m_budgetForm->setText("seconds", "60");             // a budget to start with: a minute
+    m_budgetForm->setText("seconds", QString::number(kDefaultBudgetSeconds)); // to start with
     budgetLayout->addWidget(m_budgetForm);
     layout->addWidget(budgetBox);
     connect(m_budgetForm, &ParamForm::edited, this, &AlgorithmPanel::edited);
@@ -219,7 +219,7 @@ QString AlgorithmPanel::blockedReason(const DataDescription& data) const
     if (!m_algorithm->currentData().isValid())
         return tr("Pick an algorithm.");
     if (auto problem = runDescription(data).runOptions().validate())
-        return tr("Set a budget: seconds or steps.");
+        return tr("Set a budget: seconds, steps or wall seconds.");
     return {};
 }
 

@@ -51,6 +51,8 @@ ResultsPanel::ResultsPanel(RunManager* runs, QWidget* parent) : QTabWidget(paren
     m_runsView = new QTableView;
     m_runsView->setObjectName("runsTable");
     m_runsView->setModel(m_runsModel);
+    m_runsView->setItemDelegateForColumn(RunsTableModel::Progress,
+                                         new ProgressDelegate(m_runsView));
     m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_runsView->verticalHeader()->hide();
     m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

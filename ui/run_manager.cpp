@@ -2,6 +2,7 @@
 
 #include "core/io/checkpoint_file.h"
 #include "core/io/data_error.h"
+#include "core/io/output_folder.h"
 #include "core/io/run_pipeline.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
@@ -366,8 +367,8 @@ void RunManager::onSnapshot(int id, Snapshot s)
         return;
     if (s.preview)
         r->preview = s.preview;
-    s.preview.reset(); // the trace keeps numbers only
-    r->trace.push_back(std::move(s));
+    s.preview.reset();                      // the trace keeps numbers only
+    appendSnapshot(r->trace, std::move(s)); // a final evaluation of the last step replaces it
     emit snapshotArrived(id);
 }
 
@@ -566,6 +567,8 @@ void RunManager::writeNow(RunRecord& r, const QString& folder, bool withCheckpoi
     c.preview = r.preview;
     QString error;
     try {
+        // Never beside another run's files, nor over a folder of the user's own.
+        checkOutputFolder(folder, &r.spec, false, "choose an empty or new folder");
         writeRunFolder(folder, c);
         r.savedTo = folder;
     } catch (const std::exception& e) {

@@ -5,8 +5,12 @@
 #include "core/run/registry.h"
 #include "ui/run_manager.h"
 
+#include <QApplication>
 #include <QBrush>
 #include <QDir>
+#include <QStyle>
+#include <QStyleOptionProgressBar>
+#include <algorithm>
 #include <cmath>
 
 namespace svi::ui {
@@ -90,6 +94,10 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Parameters");
     case Status:
         return tr("Status");
+    case Progress:
+        return tr("Progress");
+    case Time:
+        return tr("Time");
     case Steps:
         return tr("Steps");
     case Epochs:
@@ -159,9 +167,18 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
          r->summary->reason == TerminationReason::Failed ||
          r->summary->reason == TerminationReason::InvalidInput))
         return QBrush(QColor(192, 57, 43));
+    const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
+    const bool live = r->readFrom.isEmpty() && r->status != RunStatus::Queued;
+    if (role == ProgressRole && index.column() == Progress)
+        return !live || !last ? QVariant()
+               : r->summary   ? QVariant(1.0)
+                              : QVariant(budgetProgress(r->spec.runOptions(), *last).fraction);
+    if (role == Qt::ToolTipRole && index.column() == Time)
+        return tr("Wall-clock time, training time (evaluation excluded, as in the papers' "
+                  "plots) and the share of the wall time spent evaluating, at the latest "
+                  "snapshot");
     if (role != Qt::DisplayRole)
         return {};
-    const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
     if (index.column() == termination)
         return r->summary ? QString(terminationName(r->summary->reason)) : QString();
     if (index.column() >= FirstMetric) // the latest value the run reported
@@ -184,6 +201,29 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
             s += " · " + QString(phaseName(r->phase));
         return s;
     }
+    case Progress: {
+        if (!live || !last)
+            return QString();
+        if (r->summary)
+            return tr("done");
+        const BudgetProgress p = budgetProgress(r->spec.runOptions(), *last);
+        QString text = QString("%1 %").arg(int(std::floor(100 * p.fraction)));
+        if (std::isfinite(p.secondsLeft))
+            text += tr(" · ~%1 s left").arg(std::lround(p.secondsLeft));
+        return text;
+    }
+    case Time: {
+        if (!last || !std::isfinite(last->wallSeconds))
+            return QString();
+        const double share =
+            last->wallSeconds > 0
+                ? std::max(0.0, last->wallSeconds - last->trainSeconds) / last->wallSeconds
+                : 0.0;
+        return tr("wall %1 s · train %2 s · eval %3 %")
+            .arg(last->wallSeconds, 0, 'f', 1)
+            .arg(last->trainSeconds, 0, 'f', 1)
+            .arg(std::lround(100 * share));
+    }
     case Steps:
         return last ? QVariant(qlonglong(last->step)) : QVariant();
     case Epochs:
@@ -194,6 +234,27 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return last ? num(last->elbo, 6) : QString();
     }
     return {};
+}
+
+void ProgressDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                             const QModelIndex& index) const
+{
+    const QVariant fraction = index.data(RunsTableModel::ProgressRole);
+    if (!fraction.isValid()) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionProgressBar bar;
+    bar.rect = option.rect.adjusted(2, 2, -2, -2);
+    bar.minimum = 0;
+    bar.maximum = 1000;
+    bar.progress = int(std::lround(1000 * std::clamp(fraction.toDouble(), 0.0, 1.0)));
+    bar.text = index.data().toString();
+    bar.textVisible = true;
+    bar.state = option.state | QStyle::State_Horizontal;
+    const QWidget* widget = option.widget;
+    (widget ? widget->style() : QApplication::style())
+        ->drawControl(QStyle::CE_ProgressBar, &bar, painter, widget);
 }
 
 void RunsTableModel::touch(int id)

@@ -1,13 +1,15 @@
 #pragma once
-// RunsTableModel: one row per run of a RunManager (algorithm, parameters, status, steps,
-// epochs, steps/s, ELBO, the current value of every metric the runs' registry entries declare
-// for their data kind (compared ones; a column appears with the first run that declares it),
-// termination reason). GUI thread only.
+// RunsTableModel: one row per run of a RunManager (algorithm, parameters, status, progress
+// through its budget with the time left, its clocks — wall time, training time and the share
+// spent evaluating — steps, epochs, steps/s, ELBO, the current value of every metric the runs'
+// registry entries declare for their data kind (compared ones; a column appears with the first run
+// that declares it), termination reason). GUI thread only.
 
 #include "core/base/metric_spec.h"
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QStyledItemDelegate>
 #include <vector>
 
 namespace svi::ui {
@@ -23,12 +25,17 @@ public:
         Algorithm,
         Parameters,
         Status,
+        Progress, // display: "42 % · ~35 s left"; ProgressRole: the fraction done, 0–1
+        Time,     // "wall 45 s · train 38 s · eval 16 %"
         Steps,
         Epochs,
         StepsPerSecond,
         Elbo,
         FirstMetric // then one column per metric, then the termination
     };
+
+    // The fraction of the budget a run has used (Progress column), for a progress bar.
+    static constexpr int ProgressRole = Qt::UserRole + 1;
 
     explicit RunsTableModel(RunManager* runs, QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -54,6 +61,15 @@ private:
     QList<int> m_ids;
     QList<int> m_dirty;
     std::vector<MetricSpec> m_metrics;
+};
+
+// Draws the Progress column as a progress bar with its text.
+class ProgressDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
 };
 
 // Any table model as CSV (header row from the horizontal header, display text of every cell).

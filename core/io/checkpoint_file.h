@@ -14,7 +14,7 @@ namespace svi {
 
 // The version this build writes and reads. Raise it when the layout of the framing or of any
 // trainer's records changes; readCheckpointFile refuses other versions with a message.
-inline constexpr std::uint32_t kCheckpointFormat = 1;
+inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 // A run folder's checkpoint.
 inline constexpr const char* kCheckpointFile = "checkpoint.bin";

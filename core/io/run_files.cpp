@@ -93,7 +93,7 @@ QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::stri
     if (header) {
         for (const auto& [name, value] : lead)
             out += csvField(name).toUtf8() + ",";
-        out += "step,epochs,train_seconds,rho,elbo";
+        out += "step,epochs,train_seconds,wall_seconds,rho,elbo";
         for (const auto& k : keys)
             out += "," + csvField(QString::fromStdString(k)).toUtf8();
         out += "\n";
@@ -102,7 +102,8 @@ QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::stri
         prefix += csvField(value).toUtf8() + ",";
     for (const Snapshot& s : trace) {
         out += prefix + QByteArray::number(qint64(s.step)) + "," + metricText(s.epochs).toUtf8() +
-               "," + metricText(s.trainSeconds).toUtf8() + "," + metricText(s.rho).toUtf8() + "," +
+               "," + metricText(s.trainSeconds).toUtf8() + "," +
+               metricText(s.wallSeconds).toUtf8() + "," + metricText(s.rho).toUtf8() + "," +
                metricText(s.elbo).toUtf8();
         for (const auto& k : keys) {
             const auto it = s.metrics.find(k);
@@ -163,6 +164,9 @@ std::vector<Snapshot> parseTraceCsv(const QByteArray& csv, const std::string& fi
     };
     const std::size_t step = column("step"), epochs = column("epochs"),
                       seconds = column("train_seconds"), rho = column("rho"), elbo = column("elbo");
+    // A trace written before the wall clock was kept has no wall_seconds: NaN there.
+    const auto wallColumn = std::find(header.begin(), header.end(), QByteArray("wall_seconds"));
+    const std::size_t wall = std::size_t(wallColumn - header.begin());
     std::vector<Snapshot> trace;
     trace.reserve(std::size_t(lines.size() - 1));
     for (qsizetype n = 1; n < lines.size(); ++n) {
@@ -195,6 +199,8 @@ std::vector<Snapshot> parseTraceCsv(const QByteArray& csv, const std::string& fi
                       inQuotes(cells[step].toStdString()) + " is not a whole number");
         s.epochs = number(epochs);
         s.trainSeconds = number(seconds);
+        s.wallSeconds =
+            wall < header.size() ? number(wall) : std::numeric_limits<double>::quiet_NaN();
         s.rho = number(rho);
         s.elbo = number(elbo);
         for (std::size_t c = elbo + 1; c < header.size(); ++c)

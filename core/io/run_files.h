@@ -46,14 +46,15 @@ QString metricText(double value);
 // Every metric key that appears in the trace, sorted.
 std::set<std::string> metricKeys(const std::vector<Snapshot>& trace);
 
-// CSV rows "step,epochs,train_seconds,rho,elbo,<keys…>" for a trace. `lead` columns (header,
-// value) are put before every row (e.g. the run and its algorithm when several runs share a
-// file); the header line is written when `header` is true.
+// CSV rows "step,epochs,train_seconds,wall_seconds,rho,elbo,<keys…>" for a trace. `lead` columns
+// (header, value) are put before every row (e.g. the run and its algorithm when several runs share
+// a file); the header line is written when `header` is true.
 QByteArray traceCsv(const std::vector<Snapshot>& trace, const std::set<std::string>& keys,
                     const std::vector<std::pair<QString, QString>>& lead = {}, bool header = true);
 
 // A trace as traceCsv writes it, read back: the columns step, epochs, train_seconds, rho and
-// elbo (found by name), every column after elbo a metric; columns before step (traceCsv's lead
+// elbo (found by name) and wall_seconds when there (NaN when not: an older trace), every column
+// after elbo a metric; columns before step (traceCsv's lead
 // columns) are skipped. An empty cell is NaN for the fixed columns and no value for a metric
 // (traceCsv writes a metric's NaN as an empty cell too, so it reads back as absent); "inf" and
 // "-inf" are infinities. Throws DataError naming `file`, and the line and column of a bad cell.

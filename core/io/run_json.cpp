@@ -93,7 +93,9 @@ QJsonObject runToJson(const RunDescription& run)
             {"algorithm", QString::fromStdString(run.algorithm)},
             {"params", paramsToJson(run.params)},
             {"seed", qint64(run.seed)},
-            {"budget", QJsonObject{{"seconds", run.seconds}, {"steps", qint64(run.steps)}}},
+            {"budget", QJsonObject{{"seconds", run.seconds},
+                                   {"steps", qint64(run.steps)},
+                                   {"wall_seconds", run.wallSeconds}}},
             {"eval_every", run.evalEvery},
             {"eval_every_steps", qint64(run.evalEverySteps)},
             {"full_every", run.fullEvery},
@@ -172,7 +174,7 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     QJsonObject settings;
     // The run's settings other than the budget sit at the top level.
     for (const ParamSpec& p : runSettings())
-        if (p.key != "seconds" && p.key != "steps" && json.contains(QString::fromStdString(p.key)))
+        if (!isBudgetSetting(p.key) && json.contains(QString::fromStdString(p.key)))
             settings[QString::fromStdString(p.key)] = json.value(QString::fromStdString(p.key));
     const QJsonValue budget = json.value("budget");
     if (!budget.isUndefined() && !budget.isObject())
@@ -180,7 +182,7 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     ParamValues run = paramsFromJson(settings, runSettings(), file, where);
     std::vector<ParamSpec> budgetSpecs;
     for (const ParamSpec& p : runSettings())
-        if (p.key == "seconds" || p.key == "steps")
+        if (isBudgetSetting(p.key))
             budgetSpecs.push_back(p);
     for (auto& [k, v] : paramsFromJson(budget.toObject(), budgetSpecs, file, where + "budget."))
         run[k] = v;

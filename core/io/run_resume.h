@@ -30,6 +30,8 @@ inline constexpr const char* kSummaryFile = "summary.json";
 
 // What summary.json says of every run, whichever front end ran it: model, algorithm, label,
 // data, task (the data's kind and settings), seed, steps, epochs, train_seconds,
+// wall_seconds, eval_share (the wall time's share spent evaluating), final_evaluation ("full",
+// or "cheap" when it was skipped, cut short or turned off),
 // seconds_per_step, termination, message, and the last snapshot's elbo and metrics (NaN as
 // null). `svi run` adds what it measured (threads, ranks, bytes sent, the data's facts).
 QJsonObject runSummaryJson(const RunDescription& run, const std::string& label,

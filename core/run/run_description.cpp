@@ -7,6 +7,7 @@ RunOptions RunDescription::runOptions() const
     RunOptions o;
     o.maxSeconds = seconds;
     o.maxSteps = steps;
+    o.maxWallSeconds = wallSeconds;
     o.evalEverySeconds = evalEvery;
     o.evalEverySteps = evalEverySteps;
     o.checkpointEverySteps = checkpointEvery;
@@ -21,11 +22,18 @@ const std::vector<ParamSpec>& runSettings()
         realParam("seconds", "Seconds",
                   "training-seconds budget (evaluation time excluded); 0 = none", 0, 0, 1e9),
         intParam("steps", "Steps",
-                 "step budget; 0 = none (the run ends at whichever budget comes first)", 0, 0,
-                 9007199254740992.0),
+                 "step budget; 0 = none (the run ends at whichever budget comes first; with no "
+                 "budget at all, 60 training seconds)",
+                 0, 0, 9007199254740992.0),
+        realParam("wall_seconds", "Wall seconds",
+                  "wall-clock budget: training and snapshots, from the run's start (the final "
+                  "evaluation comes after it); 0 = none",
+                  0, 0, 1e9),
         realParam("eval_every", "Snapshot every (s)",
-                  "a snapshot (held-out scores, live image) every this many training seconds", 0.5,
-                  0.0, 1e6),
+                  "a snapshot (held-out scores, live image) every this many training seconds; "
+                  "0 = automatic: a fortieth of the budget, and rarer when evaluating costs more "
+                  "than 15 % of the wall time",
+                  0.0, 0.0, 1e6),
         intParam("eval_every_steps", "Snapshot every (steps)",
                  "a snapshot every this many steps instead of by time (a cadence that does not "
                  "depend on the machine's speed); 0 = by time",
@@ -48,6 +56,7 @@ ParamValues runSettingValues(const RunDescription& run)
     return {{"seed", std::int64_t(run.seed)},
             {"seconds", run.seconds},
             {"steps", run.steps},
+            {"wall_seconds", run.wallSeconds},
             {"eval_every", run.evalEvery},
             {"eval_every_steps", run.evalEverySteps},
             {"full_every", run.fullEvery},
@@ -63,6 +72,8 @@ void setRunSettings(RunDescription& run, const ParamValues& v)
         run.seconds = getReal(v, "seconds");
     if (v.count("steps"))
         run.steps = getInt(v, "steps");
+    if (v.count("wall_seconds"))
+        run.wallSeconds = getReal(v, "wall_seconds");
     if (v.count("eval_every"))
         run.evalEvery = getReal(v, "eval_every");
     if (v.count("full_every"))
@@ -73,6 +84,11 @@ void setRunSettings(RunDescription& run, const ParamValues& v)
         run.evalEverySteps = getInt(v, "eval_every_steps");
     if (v.count("checkpoint_every"))
         run.checkpointEvery = getInt(v, "checkpoint_every");
+}
+
+bool isBudgetSetting(const std::string& key)
+{
+    return key == "seconds" || key == "steps" || key == "wall_seconds";
 }
 
 namespace {
@@ -154,8 +170,8 @@ resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& re
     auto checked = resolveParams(runSettings(), runSettingValues(out));
     if (auto* e = std::get_if<ParamError>(&checked))
         return *e;
-    if (out.seconds == 0 && out.steps == 0)
-        return ParamError{"budget", "budget: none given (seconds or steps)"};
+    if (!out.hasBudget())
+        out.seconds = kDefaultBudgetSeconds;
     return out;
 }
 

@@ -25,18 +25,26 @@ struct RunDescription
     std::uint64_t seed = 1;
     double seconds = 0.0;            // training-seconds budget; 0 = none
     std::int64_t steps = 0;          // step budget; 0 = none
-    double evalEvery = 0.5;          // snapshot cadence, training seconds
+    double wallSeconds = 0.0;        // wall-clock budget; 0 = none
+    double evalEvery = 0.0;          // snapshot cadence, training seconds; 0 = automatic
     std::int64_t evalEverySteps = 0; // or every this many steps; 0 = by time
     double fullEvery = 0.0; // a full pass every this many training seconds; 0 = only at the end
     int threads = 0;        // OpenMP threads; 0 = the machine's
     std::int64_t checkpointEvery = 0; // a checkpoint every this many steps; 0 = none
 
     RunOptions runOptions() const;
+    // Whether any budget (seconds, steps, wall seconds) is set.
+    bool hasBudget() const { return seconds > 0 || steps > 0 || wallSeconds > 0; }
     bool operator==(const RunDescription&) const = default;
 };
 
-// The run's own settings, declared once: seed, seconds, steps, eval_every, eval_every_steps,
-// full_every, threads, checkpoint_every (keys as in the JSON; flags --seed, --seconds, …).
+// The budget of a run given none, in training seconds: the window's and `svi run`'s.
+inline constexpr double kDefaultBudgetSeconds = 60.0;
+
+// The run's own settings, declared once: seed, seconds, steps, wall_seconds, eval_every,
+// eval_every_steps, full_every, threads, checkpoint_every (keys as in the JSON; flags --seed,
+// --seconds, …). The budget settings are seconds, steps and wall_seconds.
+bool isBudgetSetting(const std::string& key);
 const std::vector<ParamSpec>& runSettings();
 // The run settings of `run` as values of runSettings(), and back.
 ParamValues runSettingValues(const RunDescription& run);
@@ -51,10 +59,10 @@ resolveEntry(RunDescription& run, const DataKinds& kinds, const Registry& regist
 // Resolves and checks a description against the data kinds and the registry: the kind is
 // known (it must be set: recognising files is core/io's job), the settings resolve against the
 // kind's declarations, the model fits the kind (empty: the kind's default), the algorithm is
-// the model's (empty: its first), the parameters resolve, a budget is given. Returns the
+// the model's (empty: its first), the parameters resolve. Returns the
 // description with every setting and parameter present, or the first error with the field
-// ("data.kind", "data.settings.missing", "model", "algorithm", "params.K", "budget") and a
-// message naming it.
+// ("data.kind", "data.settings.missing", "model", "algorithm", "params.K") and a message naming
+// it. A description without a budget gets kDefaultBudgetSeconds.
 std::variant<RunDescription, ParamError>
 resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry);
 

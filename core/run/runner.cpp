@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <initializer_list>
+#include <limits>
 #include <stdexcept>
 
 namespace svi {
@@ -67,20 +68,67 @@ std::optional<std::string> checkCount(const char* field, std::int64_t v)
 std::optional<std::string> RunOptions::validate() const
 {
     for (auto problem : {checkCount("maxSteps", maxSteps), checkSeconds("maxSeconds", maxSeconds),
+                         checkSeconds("maxWallSeconds", maxWallSeconds),
                          checkSeconds("evalEverySeconds", evalEverySeconds),
                          checkCount("evalEverySteps", evalEverySteps),
                          checkCount("checkpointEverySteps", checkpointEverySteps),
                          checkSeconds("fullEvalEverySeconds", fullEvalEverySeconds)})
         if (problem)
             return problem;
-    if (maxSteps == 0 && maxSeconds == 0)
-        return std::string("no budget: set maxSteps or maxSeconds");
+    if (maxSteps == 0 && maxSeconds == 0 && maxWallSeconds == 0)
+        return std::string("no budget: set maxSteps, maxSeconds or maxWallSeconds");
     return std::nullopt;
+}
+
+double nextAutoSnapshot(double trainSeconds, double byCadence, double evalSeconds, double share)
+{
+    if (!(evalSeconds > 0) || !(share > 0 && share < 1))
+        return byCadence;
+    return std::max(byCadence, trainSeconds + evalSeconds * (1 - share) / share);
+}
+
+BudgetProgress budgetProgress(const RunOptions& budget, const Snapshot& s)
+{
+    BudgetProgress p;
+    p.secondsLeft = std::numeric_limits<double>::infinity();
+    const double wall = std::isfinite(s.wallSeconds) ? s.wallSeconds : s.trainSeconds;
+    if (budget.maxSeconds > 0) {
+        p.fraction = std::max(p.fraction, s.trainSeconds / budget.maxSeconds);
+        if (s.trainSeconds > 0)
+            p.secondsLeft = std::min(p.secondsLeft,
+                                     (budget.maxSeconds - s.trainSeconds) * wall / s.trainSeconds);
+    }
+    if (budget.maxWallSeconds > 0) {
+        p.fraction = std::max(p.fraction, wall / budget.maxWallSeconds);
+        p.secondsLeft = std::min(p.secondsLeft, budget.maxWallSeconds - wall);
+    }
+    if (budget.maxSteps > 0) {
+        p.fraction = std::max(p.fraction, double(s.step) / double(budget.maxSteps));
+        if (s.step > 0)
+            p.secondsLeft =
+                std::min(p.secondsLeft, double(budget.maxSteps - s.step) * wall / double(s.step));
+    }
+    p.fraction = std::clamp(p.fraction, 0.0, 1.0);
+    p.secondsLeft = std::max(0.0, p.secondsLeft);
+    return p;
+}
+
+void appendSnapshot(std::vector<Snapshot>& trace, Snapshot s)
+{
+    if (!trace.empty() && trace.back().step == s.step)
+        trace.back() = std::move(s);
+    else
+        trace.push_back(std::move(s));
 }
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 std::string secondsText(double s)
 {
@@ -115,9 +163,16 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     const bool stepCadence = options.evalEverySteps > 0;
     double cadenceSeconds = options.evalEverySeconds;
     std::int64_t cadenceSteps = options.evalEverySteps;
+    // The automatic cadence: a time budget's fortieth (a wall budget's, less the evaluation it
+    // allows), held back after a costly evaluation (nextAutoSnapshot); by steps with a step
+    // budget alone.
+    const bool autoCadence = !stepCadence && cadenceSeconds <= 0 &&
+                             (options.maxSeconds > 0 || options.maxWallSeconds > 0);
     if (!stepCadence && cadenceSeconds <= 0) {
         if (options.maxSeconds > 0)
             cadenceSeconds = std::max(0.05, options.maxSeconds / 40.0);
+        else if (options.maxWallSeconds > 0)
+            cadenceSeconds = std::max(0.05, options.maxWallSeconds * (1 - kAutoEvalShare) / 40.0);
         else
             cadenceSteps = std::max<std::int64_t>(1, options.maxSteps / 40);
     }
@@ -129,38 +184,52 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     std::int64_t t = 0;
     double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
     double nextFull = options.fullEvalEverySeconds;
+    // The wall clock: what the run had when it was resumed, plus this loop's time.
+    const Clock::time_point started = Clock::now();
+    double wallBefore = 0.0, evalSeconds = 0.0, lastEval = 0.0;
+    const auto wallSeconds = [&] { return wallBefore + secondsSince(started); };
     std::int64_t snapshots = 0;
     if (const auto& from = checkpoints.resumeFrom) {
         t = from->step;
         trainSeconds = from->trainSeconds;
+        wallBefore = from->wallSeconds;
+        evalSeconds = from->evalSeconds;
         rho = from->rho;
         snapshots = from->snapshots;
         nextSnapshot = from->nextSnapshot;
         nextFull = from->nextFull;
     }
     bool userStop = false;
-    // On several ranks, rank 0's clock and stop request rule every rank's decisions (the time
-    // budget, the time cadence, a signal), so that all take the same steps, evaluations and
+    // On several ranks, rank 0's clocks and stop request rule every rank's decisions (the time
+    // budgets, the time cadence, a signal), so that all take the same steps, evaluations and
     // collectives; the others' own clocks and flags are not read.
     Communicator& ranks = trainer.communicator();
     bool agreedStop = false;
+    double agreedWall = wallBefore;
     std::string decision;
     const auto agree = [&](bool stopHere) {
-        decision.assign(sizeof(double) + 1, '\0');
-        std::memcpy(decision.data(), &trainSeconds, sizeof(double));
-        decision[sizeof(double)] = stopHere ? 1 : 0;
+        const double clocks[3] = {trainSeconds, wallSeconds(), nextSnapshot};
+        decision.assign(sizeof clocks + 1, '\0');
+        std::memcpy(decision.data(), clocks, sizeof clocks);
+        decision[sizeof clocks] = stopHere ? 1 : 0;
         ranks.broadcast(decision);
-        std::memcpy(&trainSeconds, decision.data(), sizeof(double));
-        agreedStop = decision[sizeof(double)] != 0;
+        double agreed[3];
+        std::memcpy(agreed, decision.data(), sizeof agreed);
+        trainSeconds = agreed[0];
+        agreedWall = agreed[1];
+        nextSnapshot = agreed[2];
+        agreedStop = decision[sizeof clocks] != 0;
+    };
+    const auto progress = [&](bool snapshotDue) {
+        return RunProgress{t,         trainSeconds, wallSeconds(), evalSeconds, rho,
+                           snapshots, nextSnapshot, nextFull,      snapshotDue};
     };
     // The step of the last checkpoint (a resumed run's is the one it resumed from).
     std::int64_t savedAt = checkpoints.resumeFrom ? t : -1;
     const auto checkpoint = [&](bool snapshotDue) {
         if (!checkpoints.save || savedAt == t)
             return;
-        checkpoints.save(
-            RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull, snapshotDue},
-            trainer);
+        checkpoints.save(progress(snapshotDue), trainer);
         savedAt = t;
     };
     // A checkpoint asked for from another thread: saved here even at a step already saved.
@@ -169,9 +238,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         if (!control.checkpointRequest || !control.checkpointRequest->exchange(false))
             return false;
         if (checkpoints.save) {
-            checkpoints.save(
-                RunProgress{t, trainSeconds, rho, snapshots, nextSnapshot, nextFull, false},
-                trainer);
+            checkpoints.save(progress(false), trainer);
             savedAt = t;
         }
         return true;
@@ -190,13 +257,18 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         summary.steps = t;
         summary.epochs = double(t) * itemsPerStep / itemCount; // never calls the trainer
         summary.trainSeconds = trainSeconds;
+        summary.wallSeconds = wallSeconds();
+        summary.evalSeconds = evalSeconds;
     };
 
     // Evaluates and publishes a snapshot. Returns false when the bound came out NaN or infinite:
     // the run has diverged, the summary says so, and that snapshot was the last.
     auto publish = [&](bool full, bool final = false) {
         setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
+        const double wallAtStep = wallSeconds();
         const Evaluation ev = trainer.evaluate(full);
+        lastEval = wallSeconds() - wallAtStep;
+        evalSeconds += lastEval;
         setPhase(RunPhase::Training);
         const bool broken = ev.hasBound && !std::isfinite(ev.elbo);
         if (broken && summary.reason != TerminationReason::Diverged) // the parameters' reason first
@@ -207,6 +279,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         s.step = t;
         s.epochs = double(t) * itemsPerStep / itemCount;
         s.trainSeconds = trainSeconds;
+        s.wallSeconds = wallAtStep;
         s.rho = rho;
         s.elbo = ev.elbo;
         s.metrics = ev.metrics;
@@ -224,7 +297,25 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         setPhase(RunPhase::Training);
         const auto budgetReached = [&] {
             return (options.maxSteps > 0 && t >= options.maxSteps) ||
-                   (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds);
+                   (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds) ||
+                   (options.maxWallSeconds > 0 &&
+                    (ranks.distributed() ? agreedWall : wallSeconds()) >= options.maxWallSeconds);
+        };
+        // The next snapshot's time after one was published at this step's training time.
+        const auto scheduleNext = [&] {
+            if (!byTime)
+                return;
+            while (nextSnapshot <= trainSeconds)
+                nextSnapshot += cadenceSeconds;
+            if (autoCadence)
+                nextSnapshot = nextAutoSnapshot(trainSeconds, nextSnapshot, lastEval);
+        };
+        const auto budgetText = [&] {
+            if (options.maxSteps > 0 && t >= options.maxSteps)
+                return "budget reached: " + std::to_string(t) + " steps";
+            if (options.maxSeconds > 0 && trainSeconds >= options.maxSeconds)
+                return "budget reached: " + secondsText(trainSeconds) + " training seconds";
+            return "budget reached: " + secondsText(wallSeconds()) + " wall-clock seconds";
         };
         // A run resumed at or past its budget takes no step.
         if (checkpoints.resumeFrom && budgetReached()) {
@@ -232,14 +323,13 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                    "budget reached before resuming: the checkpoint is at step " +
                        std::to_string(t));
             publish(options.finalFullEvaluation, true);
+            summary.finalFull = options.finalFullEvaluation;
             return summary;
         }
         if (checkpoints.resumeFrom && checkpoints.resumeFrom->snapshotDue) {
             if (!publish(false))
                 return summary;
-            if (byTime)
-                while (nextSnapshot <= trainSeconds)
-                    nextSnapshot += cadenceSeconds;
+            scheduleNext();
         }
         for (;;) {
             if (control.waitWhilePaused) {
@@ -286,10 +376,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                 break;
             }
             if (budgetReached()) {
-                finish(TerminationReason::BudgetReached,
-                       options.maxSteps > 0 && t >= options.maxSteps
-                           ? "budget reached: " + std::to_string(t) + " steps"
-                           : "budget reached: " + secondsText(trainSeconds) + " training seconds");
+                finish(TerminationReason::BudgetReached, budgetText());
                 break;
             }
             if (nextFull > 0 && trainSeconds >= nextFull) {
@@ -302,16 +389,18 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             if (snapshotDue()) {
                 if (!publish(false))
                     return summary;
-                if (byTime)
-                    while (nextSnapshot <= trainSeconds)
-                        nextSnapshot += cadenceSeconds;
+                scheduleNext();
             }
         }
         // Ended by the budget or at convergence, the loop left before the step's snapshot.
         if (checkpoints.atEnd)
             checkpoint(t > 0 && summary.reason != TerminationReason::Cancelled && snapshotDue());
         const bool aborted = control.abort && control.abort->load();
-        publish(options.finalFullEvaluation && !aborted, true); // a broken bound says Diverged
+        const bool full = options.finalFullEvaluation && !aborted;
+        publish(full, true); // a broken bound says Diverged
+        summary.finalFull = full && !(control.abort && control.abort->load());
+        summary.wallSeconds = wallSeconds(); // the final evaluation's time too
+        summary.evalSeconds = evalSeconds;
     } catch (const std::exception& e) {
         finish(TerminationReason::Failed, e.what());
     } catch (...) {
@@ -450,21 +539,41 @@ Summary Runner::runBlocking(Trainer& trainer, const RunOptions& options,
                             const SnapshotCallback& onSnapshot, const std::atomic<bool>* stopFlag,
                             const Checkpoints& checkpoints)
 {
+    return runBlocking(trainer, options, onSnapshot, RunControl{stopFlag, nullptr, nullptr},
+                       checkpoints);
+}
+
+Summary Runner::runBlocking(Trainer& trainer, const RunOptions& options,
+                            const SnapshotCallback& onSnapshot, const RunControl& run,
+                            const Checkpoints& checkpoints)
+{
     LoopControl control;
-    control.stop = stopFlag;
-    return trainLoop(trainer, options, onSnapshot, control, checkpoints);
+    control.stop = run.stop;
+    control.abort = run.abort;
+    control.phase = run.phase;
+    if (run.abort)
+        trainer.setInterrupt(run.abort);
+    Summary s = trainLoop(trainer, options, onSnapshot, control, checkpoints);
+    if (run.abort)
+        trainer.setInterrupt(nullptr);
+    if (run.phase)
+        run.phase->store(RunPhase::Finished);
+    return s;
 }
 
 void RunProgress::visitState(StateArchive& a)
 {
     a.field("step", step);
     a.field("train_seconds", trainSeconds);
+    a.field("wall_seconds", wallSeconds);
+    a.field("eval_seconds", evalSeconds);
     a.field("rho", rho);
     a.field("snapshots", snapshots);
     a.field("next_snapshot", nextSnapshot);
     a.field("next_full", nextFull);
     a.field("snapshot_due", snapshotDue);
-    if (a.loading() && (step < 0 || snapshots < 0 || !(trainSeconds >= 0.0)))
+    if (a.loading() && (step < 0 || snapshots < 0 || !(trainSeconds >= 0.0) ||
+                        !(wallSeconds >= 0.0) || !(evalSeconds >= 0.0)))
         throw StateError("checkpoint: the run's progress is impossible (step " +
                          std::to_string(step) + ", " + std::to_string(snapshots) + " snapshots)");
 }

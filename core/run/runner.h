@@ -2,7 +2,10 @@
 // Runner: runs a Trainer on its own thread, with pause / resume / stop, and publishes
 // Snapshots at a steady cadence through one callback.
 //
-// Evaluation time is excluded from the training clock (as in the papers' plots).
+// Evaluation time is excluded from the training clock (as in the papers' plots); the wall clock
+// counts everything from the loop's start (training and snapshots), so that a run can be held
+// to either. The automatic snapshot cadence keeps evaluation to at most kAutoEvalShare of the
+// wall time (nextAutoSnapshot); a cadence the caller sets is obeyed as given.
 // Exceptions thrown by the trainer are caught on the worker and reported as a Summary with
 // TerminationReason::Failed and the message; nothing escapes the worker thread.
 // Divergence ends a run with TerminationReason::Diverged: NaN or infinity in the global
@@ -22,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace svi {
 
@@ -40,11 +44,26 @@ const char* terminationName(TerminationReason reason);
 // other text.
 std::optional<TerminationReason> terminationOf(std::string_view name);
 
+// The automatic snapshot cadence's ceiling on evaluation: its share of the wall time.
+inline constexpr double kAutoEvalShare = 0.15;
+
+// When the next snapshot of the automatic cadence is due, in training seconds: the base
+// cadence's next time `byCadence`, or later when the snapshot just taken at `trainSeconds` cost
+// `evalSeconds` of wall time — late enough that evaluation takes at most `share` of the wall
+// time between the two (evalSeconds · (1 − share) / share training seconds after this one).
+double nextAutoSnapshot(double trainSeconds, double byCadence, double evalSeconds,
+                        double share = kAutoEvalShare);
+
 struct RunOptions
 {
-    std::int64_t maxSteps = 0;             // 0 = no step limit
-    double maxSeconds = 0.0;               // training seconds; 0 = no time limit
-    double evalEverySeconds = 0.0;         // snapshot cadence in training seconds; 0 = auto
+    std::int64_t maxSteps = 0;   // 0 = no step limit
+    double maxSeconds = 0.0;     // training seconds; 0 = no time limit
+    double maxWallSeconds = 0.0; // wall-clock seconds (training and snapshots); 0 = none
+    // Snapshot cadence in training seconds; 0 = automatic: every budget / 40 (by steps when
+    // only a step budget is given), and no more often than keeps evaluation within
+    // kAutoEvalShare of the wall time (a time cadence only: a step cadence stays a function of
+    // the step count).
+    double evalEverySeconds = 0.0;
     std::int64_t evalEverySteps = 0;       // or every this many steps; 0 = by time only
     bool finalFullEvaluation = true;       // a full evaluation (e.g. whole-image pass) at the end
     double fullEvalEverySeconds = 0.0;     // also a full evaluation every this many training s
@@ -60,12 +79,28 @@ struct Snapshot
     std::int64_t step = 0;
     double epochs = 0.0;       // items processed / N
     double trainSeconds = 0.0; // excluding evaluation
+    double wallSeconds = 0.0;  // since the run started, at the step shown (before its evaluation)
     double rho = 0.0;          // step size of the last step
     double elbo = 0.0;
     std::map<std::string, double> metrics;
     std::shared_ptr<const Preview> preview;
     bool final = false; // the last snapshot of the run
 };
+
+// How far a run is through its budget at snapshot `s`: the largest fraction of any budget
+// used (the run ends at whichever comes first), and the wall-clock seconds left at the pace so
+// far (the final evaluation not counted; infinite when no pace is known yet).
+struct BudgetProgress
+{
+    double fraction = 0.0;
+    double secondsLeft = 0.0;
+};
+BudgetProgress budgetProgress(const RunOptions& budget, const Snapshot& s);
+
+// Appends `s` to a trace, or replaces the trace's last row when it shows the same step: a run
+// stopped right after a snapshot ends with its final evaluation of that step, which takes the
+// cheap one's place, so that a trace never repeats a step.
+void appendSnapshot(std::vector<Snapshot>& trace, Snapshot s);
 
 struct Summary
 {
@@ -74,6 +109,11 @@ struct Summary
     std::int64_t steps = 0;
     double epochs = 0.0;
     double trainSeconds = 0.0;
+    double wallSeconds = 0.0; // the loop's, final evaluation included
+    double evalSeconds = 0.0; // of wallSeconds, spent on snapshots and full passes
+    // Whether the last snapshot is a whole final full evaluation (not skipped or cut short by
+    // Runner::abort, nor turned off).
+    bool finalFull = false;
     std::optional<Snapshot> last;
 };
 
@@ -84,6 +124,8 @@ struct RunProgress
 {
     std::int64_t step = 0;      // steps taken
     double trainSeconds = 0.0;  // training clock
+    double wallSeconds = 0.0;   // wall clock
+    double evalSeconds = 0.0;   // of which evaluating
     double rho = 0.0;           // step size of the last step
     std::int64_t snapshots = 0; // snapshots published (the rows of the trace so far)
     double nextSnapshot = 0.0;  // the time cadence's next snapshot (training seconds)
@@ -115,6 +157,20 @@ enum class CallbackResult { Continue, Stop };
 
 // What a run's worker is doing now; readable from any thread (for status displays).
 enum class RunPhase { Idle, Training, Evaluating, FullEvaluation, Paused, Finished };
+
+// What the caller of a blocking run steers and watches from other threads (a signal handler,
+// a progress line). Every member may be null.
+struct RunControl
+{
+    // Ends the run at its next step boundary, with its checkpoint at the end and its final
+    // evaluation (Runner::requestStop).
+    const std::atomic<bool>* stop = nullptr;
+    // Also skips the final full evaluation and interrupts a full pass under way
+    // (Runner::abort): the trainer's interrupt flag is set to it for the run.
+    const std::atomic<bool>* abort = nullptr;
+    // Kept up to date with what the run is doing.
+    std::atomic<RunPhase>* phase = nullptr;
+};
 
 // "idle", "training", "evaluating", "full pass", "paused", "finished"
 const char* phaseName(RunPhase phase);
@@ -163,6 +219,10 @@ public:
     static Summary runBlocking(Trainer& trainer, const RunOptions& options,
                                const SnapshotCallback& onSnapshot,
                                const std::atomic<bool>* stopFlag = nullptr,
+                               const Checkpoints& checkpoints = {});
+    // The same, steered and watched through `control`.
+    static Summary runBlocking(Trainer& trainer, const RunOptions& options,
+                               const SnapshotCallback& onSnapshot, const RunControl& control,
                                const Checkpoints& checkpoints = {});
 
 private:

@@ -267,14 +267,6 @@ void TestCli::infoTextAndUnknownFile()
 void TestCli::runWritesEverything()
 {
     const QString out = m_dir.filePath("run1");
-    // A folder another run left its checkpoint and ending in: neither survives this run, which
-    // writes no checkpoint (no --checkpoint-every) and a summary of its own.
-    QVERIFY(QDir().mkpath(out));
-    for (const auto& [name, text] : {std::pair{"checkpoint.bin", "another run's"},
-                                     std::pair{"summary.json", "{\"model\": \"lda\"}"}}) {
-        QFile f(out + "/" + name);
-        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) > 0);
-    }
     const Result r = svi(
         {"run",   m_image,       "--kind",  "image",         "--missing", "0.5",   "--noise",
          "5",     "--algorithm", "mf-ssvi", "--set",         "K=16",      "--set", "minibatch=64",
@@ -450,7 +442,6 @@ void TestCli::badInput_data()
     QTest::newRow("unknown parameter")
         << QStringList{"run", "--set", "foo=1", "--steps", "1"}
         << "--set foo: not a parameter of bpfa gibbs-ssvi (known: K,";
-    QTest::newRow("no budget") << QStringList{"run"} << "no budget";
     QTest::newRow("bad number") << QStringList{"run", "--seconds", "ten"} << "--seconds = ten";
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
     QTest::newRow("info without file") << QStringList{"info"} << "which file";

@@ -110,9 +110,11 @@ void TestCheckpointFile::refusesWhatIsNotAWholeCheckpoint_data()
     QTest::newRow("cut in the header") << as(good.substr(0, 20)) << "ends inside its header";
     std::string older = good;
     poke(older, 8, std::uint32_t(0));
-    QTest::newRow("an older version") << as(older)
-                                      << "format version 0, but this build reads "
-                                         "version 1 (an older format";
+    QTest::newRow("an older version")
+        << as(older)
+        << "format version 0, but this build reads "
+           "version " +
+               QString::number(kCheckpointFormat) + " (an older format";
     std::string newer = good;
     poke(newer, 8, std::uint32_t(kCheckpointFormat + 1));
     QTest::newRow("a newer version") << as(newer) << "(written by a newer build)";

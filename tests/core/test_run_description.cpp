@@ -116,8 +116,16 @@ void TestRunDescription::resolverNamesTheField()
     bad.params["K"] = std::int64_t(0);
     QCOMPARE(error(bad), QString("params.K"));
     bad = r;
-    bad.steps = 0;
-    QCOMPARE(error(bad), QString("budget"));
+    bad.data.files.clear();
+    QCOMPARE(error(bad), QString("data.files"));
+    // No budget at all: the default one, as the window's and svi run's.
+    RunDescription none = r;
+    none.steps = 0;
+    none.seconds = 0;
+    const auto withDefault = resolveRun(none, builtinDataKinds(), builtinRegistry());
+    QVERIFY(std::holds_alternative<RunDescription>(withDefault));
+    QCOMPARE(std::get<RunDescription>(withDefault).seconds, kDefaultBudgetSeconds);
+    QCOMPARE(std::get<RunDescription>(withDefault).steps, std::int64_t(0));
     bad = r;
     bad.data.kind = "movie";
     QCOMPARE(error(bad), QString("data.kind"));

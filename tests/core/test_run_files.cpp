@@ -69,6 +69,7 @@ void TestRunFiles::traceCsvHasLeadColumnsAndGaps()
     std::vector<Snapshot> trace(2);
     trace[0].step = 1;
     trace[0].trainSeconds = 0.5;
+    trace[0].wallSeconds = 0.75;
     trace[0].elbo = -10;
     trace[0].metrics["psnr"] = 20;
     trace[1].step = 2;
@@ -78,9 +79,10 @@ void TestRunFiles::traceCsvHasLeadColumnsAndGaps()
         traceCsv(trace, metricKeys(trace), {{"run", "1"}, {"algorithm", "MF, SVI"}});
     const QList<QByteArray> lines = csv.split('\n');
     QCOMPARE(lines.size(), 4); // header, two rows, the empty tail
-    QCOMPARE(lines[0], QByteArray("run,algorithm,step,epochs,train_seconds,rho,elbo,mse,psnr"));
-    QCOMPARE(lines[1], QByteArray("1,\"MF, SVI\",1,0,0.5,0,-10,,20"));
-    QCOMPARE(lines[2], QByteArray("1,\"MF, SVI\",2,0,0,0,,inf,"));
+    QCOMPARE(lines[0], QByteArray("run,algorithm,step,epochs,train_seconds,wall_seconds,rho,elbo,"
+                                  "mse,psnr"));
+    QCOMPARE(lines[1], QByteArray("1,\"MF, SVI\",1,0,0.5,0.75,0,-10,,20"));
+    QCOMPARE(lines[2], QByteArray("1,\"MF, SVI\",2,0,0,0,0,,inf,"));
     // Without the header, rows only.
     QCOMPARE(traceCsv(trace, metricKeys(trace), {}, false).count('\n'), 2);
 }
@@ -194,6 +196,7 @@ void TestRunFiles::traceCsvReadsBack()
     trace[0].step = 1;
     trace[0].epochs = 0.25;
     trace[0].trainSeconds = 0.5;
+    trace[0].wallSeconds = 0.625;
     trace[0].rho = 0.75;
     trace[0].elbo = -10.5;
     trace[0].metrics["psnr_running"] = 20.125;
@@ -214,6 +217,7 @@ void TestRunFiles::traceCsvReadsBack()
         QCOMPARE(back[i].step, trace[i].step);
         QCOMPARE(back[i].epochs, trace[i].epochs);
         QCOMPARE(back[i].trainSeconds, trace[i].trainSeconds);
+        QCOMPARE(back[i].wallSeconds, trace[i].wallSeconds);
         QCOMPARE(back[i].rho, trace[i].rho);
         QCOMPARE(std::isnan(back[i].elbo), std::isnan(trace[i].elbo));
         if (!std::isnan(trace[i].elbo))
@@ -229,6 +233,12 @@ void TestRunFiles::traceCsvReadsBack()
     QCOMPARE(parseTraceCsv(crlf, "t.csv").size(), trace.size());
     // A header alone: an empty trace.
     QVERIFY(parseTraceCsv("step,epochs,train_seconds,rho,elbo\n", "t.csv").empty());
+    // A trace written before the wall clock was kept: its wall time is unknown.
+    const std::vector<Snapshot> older =
+        parseTraceCsv("step,epochs,train_seconds,rho,elbo\n3,0.5,1.5,0.1,-2\n", "t.csv");
+    QCOMPARE(older.size(), std::size_t(1));
+    QCOMPARE(older[0].trainSeconds, 1.5);
+    QVERIFY(std::isnan(older[0].wallSeconds));
 }
 
 void TestRunFiles::badTraceCsv_data()

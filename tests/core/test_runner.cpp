@@ -107,6 +107,11 @@ private slots:
     void callbackCanStop();
     void abortSkipsTheFinalFullPass();
     void abortInterruptsAFullPassUnderWay();
+    void blockingRunStoppedOnceThenTwice();
+    void autoCadenceRule();
+    void autoCadenceKeepsEvaluationWithinItsShare();
+    void wallBudgetCountsEvaluation();
+    void budgetProgressOfASnapshot();
     void exceptionBecomesFailed();
     void divergenceIsReported();
     void divergenceWithUnevaluableState();
@@ -281,6 +286,143 @@ void TestRunner::abortSkipsTheFinalFullPass()
     }
 }
 
+// The command line's signals: one stops the run with its final full evaluation, a second
+// (abort) makes it a cheap one; either way the trace, kept with appendSnapshot, shows each step
+// once, though the final evaluation is of the step whose snapshot was just published.
+void TestRunner::blockingRunStoppedOnceThenTwice()
+{
+    for (bool twice : {false, true}) {
+        FakeTrainer t;
+        RunOptions o = steps(1000000);
+        o.evalEverySteps = 1;
+        std::atomic<bool> stop{false}, abort{false};
+        std::atomic<RunPhase> phase{RunPhase::Idle};
+        std::vector<Snapshot> trace;
+        int published = 0;
+        const Summary s = Runner::runBlocking(
+            t, o,
+            [&](const Snapshot& snap) {
+                ++published;
+                appendSnapshot(trace, snap);
+                if (snap.step == 5) {
+                    stop.store(true);
+                    abort.store(twice);
+                }
+                return CallbackResult::Continue;
+            },
+            RunControl{&stop, &abort, &phase});
+        QCOMPARE(s.reason, TerminationReason::Cancelled);
+        QCOMPARE(s.steps, std::int64_t(5));
+        QCOMPARE(s.finalFull, !twice);
+        QCOMPARE(s.last->metrics.at("full"), twice ? 0.0 : 1.0);
+        QCOMPARE(phase.load(), RunPhase::Finished);
+        QCOMPARE(published, 6); // steps 1–5, then the final evaluation of step 5…
+        QCOMPARE(trace.size(), std::size_t(5)); // …in that step's place
+        QVERIFY(trace.back().final);
+        QCOMPARE(trace.back().metrics.at("full"), twice ? 0.0 : 1.0);
+        for (std::size_t i = 0; i < trace.size(); ++i)
+            QCOMPARE(trace[i].step, std::int64_t(i + 1));
+    }
+}
+
+void TestRunner::autoCadenceRule()
+{
+    // Evaluating cost 0.3 s: the next snapshot no sooner than 0.3 · 0.85 / 0.15 = 1.7 training
+    // seconds later, so that evaluation is 15 % of the wall time between the two.
+    QCOMPARE(nextAutoSnapshot(10.0, 10.5, 0.3), 10.0 + 0.3 * 0.85 / 0.15);
+    const double gap = nextAutoSnapshot(10.0, 10.5, 0.3) - 10.0;
+    QVERIFY(std::abs(0.3 / (0.3 + gap) - kAutoEvalShare) < 1e-12);
+    // A cheap evaluation keeps the base cadence; so does an unknown cost.
+    QCOMPARE(nextAutoSnapshot(10.0, 12.0, 0.03), 12.0);
+    QCOMPARE(nextAutoSnapshot(10.0, 10.5, 0.0), 10.5);
+    QCOMPARE(nextAutoSnapshot(10.0, 10.5, std::nan("")), 10.5);
+    // Another share.
+    QCOMPARE(nextAutoSnapshot(0.0, 0.1, 1.0, 0.5), 1.0);
+}
+
+// Evaluations ten times dearer than the base cadence allows: the automatic cadence spaces them
+// out to about their share of the wall time; a cadence the caller sets is obeyed whatever it
+// costs.
+void TestRunner::autoCadenceKeepsEvaluationWithinItsShare()
+{
+    for (bool automatic : {true, false}) {
+        FakeTrainer t;
+        t.stepTime = 2ms;
+        t.evalTime = 30ms;
+        RunOptions o;
+        o.maxSeconds = 0.6; // a base cadence of 15 ms
+        o.evalEverySeconds = automatic ? 0.0 : 0.015;
+        o.finalFullEvaluation = false;
+        int published = 0;
+        const Summary s = Runner::runBlocking(t, o, [&](const Snapshot&) {
+            ++published;
+            return CallbackResult::Continue;
+        });
+        QCOMPARE(s.reason, TerminationReason::BudgetReached);
+        const double share = s.evalSeconds / s.wallSeconds;
+        if (automatic) {
+            // The first snapshot (step 1) and the final one are outside the rule.
+            QVERIFY2(share < kAutoEvalShare + 0.1, qPrintable(QString::number(share)));
+            QVERIFY2(published >= 3 && published <= 8, qPrintable(QString::number(published)));
+        } else {
+            QVERIFY2(share > 0.4, qPrintable(QString::number(share)));
+            QVERIFY2(published >= 20, qPrintable(QString::number(published)));
+        }
+    }
+}
+
+// A wall-clock budget counts the snapshots' time too; the training clock does not.
+void TestRunner::wallBudgetCountsEvaluation()
+{
+    FakeTrainer t;
+    t.stepTime = 1ms;
+    t.evalTime = 20ms;
+    RunOptions o;
+    o.maxWallSeconds = 0.3;
+    o.evalEverySteps = 1;
+    o.finalFullEvaluation = false;
+    std::vector<Snapshot> trace;
+    const Summary s = Runner::runBlocking(t, o, [&](const Snapshot& snap) {
+        appendSnapshot(trace, snap);
+        return CallbackResult::Continue;
+    });
+    QCOMPARE(s.reason, TerminationReason::BudgetReached);
+    QVERIFY2(QString::fromStdString(s.message).contains("wall-clock seconds"), s.message.c_str());
+    QVERIFY(s.wallSeconds >= 0.3);
+    QVERIFY(s.trainSeconds < 0.5 * s.wallSeconds);
+    QVERIFY(s.evalSeconds > 0.5 * s.wallSeconds);
+    for (std::size_t i = 1; i < trace.size(); ++i) {
+        QVERIFY(trace[i].wallSeconds > trace[i - 1].wallSeconds);
+        QVERIFY(trace[i].wallSeconds >= trace[i].trainSeconds);
+    }
+}
+
+void TestRunner::budgetProgressOfASnapshot()
+{
+    Snapshot s;
+    s.step = 50;
+    s.trainSeconds = 15;
+    s.wallSeconds = 20;
+    RunOptions o;
+    o.maxSeconds = 60;
+    BudgetProgress p = budgetProgress(o, s);
+    QCOMPARE(p.fraction, 0.25);
+    QCOMPARE(p.secondsLeft, 45.0 * 20.0 / 15.0); // at the pace so far, evaluation included
+    o.maxSteps = 100;                            // whichever budget ends first
+    p = budgetProgress(o, s);
+    QCOMPARE(p.fraction, 0.5);
+    QCOMPARE(p.secondsLeft, 20.0);
+    o = RunOptions{};
+    o.maxWallSeconds = 30;
+    p = budgetProgress(o, s);
+    QCOMPARE(p.fraction, 20.0 / 30.0);
+    QCOMPARE(p.secondsLeft, 10.0);
+    s.wallSeconds = 40; // past it: done, nothing left
+    p = budgetProgress(o, s);
+    QCOMPARE(p.fraction, 1.0);
+    QCOMPARE(p.secondsLeft, 0.0);
+}
+
 void TestRunner::abortInterruptsAFullPassUnderWay()
 {
     auto trainer = std::make_unique<FakeTrainer>();
@@ -448,7 +590,7 @@ void TestRunner::invalidOptions_data()
     QTest::addColumn<QString>("message");
     const double inf = std::numeric_limits<double>::infinity();
     QTest::newRow("no budget") << qint64(0) << 0.0 << 0.0 << qint64(0) << 0.0
-                               << "no budget: set maxSteps or maxSeconds";
+                               << "no budget: set maxSteps, maxSeconds or maxWallSeconds";
     QTest::newRow("negative steps")
         << qint64(-5) << 1.0 << 0.0 << qint64(0) << 0.0 << "maxSteps = -5, but must be ≥ 0";
     QTest::newRow("negative seconds")

@@ -415,14 +415,23 @@ void TestRunManager::savingAFinishedRunWritesEveryFile()
                 .abs()
                 .maxCoeff() <= 0.5f);
 
-    // Saved again over a folder that holds another run's files: none of them is left.
+    // Saved again, the same run: allowed, the same files.
+    m.save(id, folder);
+    QCOMPARE(saved.size(), 2);
+    QVERIFY2(saved.at(1).at(2).toString().isEmpty(), qPrintable(saved.at(1).at(2).toString()));
+    // Another run over that folder is refused, naming the folder and the run there; nothing of
+    // the first run's is lost or mixed.
     const int queued = m.enqueue({smallSpec("mf-svi", 0, 5)}, DataSet{});
     Q_UNUSED(queued);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000); // no data: ends at once
     m.save(m.ids().back(), folder);
-    QCOMPARE(saved.size(), 2);
-    QVERIFY(!QFile::exists(folder + "/" + kCheckpointFile));
-    QVERIFY(readAll(folder + "/summary.json").contains("invalid_input"));
+    QCOMPARE(saved.size(), 3);
+    const QString refusal = saved.at(2).at(2).toString();
+    QVERIFY2(refusal.contains("holds another run (bpfa/gibbs-ssvi)") &&
+                 refusal.contains(QDir::toNativeSeparators(folder)),
+             qPrintable(refusal));
+    QVERIFY(QFile::exists(folder + "/" + kCheckpointFile));
+    QVERIFY(readAll(folder + "/summary.json").contains("\"termination\": \"budget\""));
 }
 
 // A resume that cannot be done ends that run, the message naming the file; nothing else is
