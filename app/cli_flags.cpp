@@ -2,6 +2,7 @@
 
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
+#include "core/io/load_control.h"
 #include "core/io/run_json.h"
 #include "core/models/builtin.h"
 
@@ -298,6 +299,9 @@ int reportingErrors(const std::function<int()>& command)
     } catch (const DataError& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 2;
+    } catch (const LoadCancelled&) {
+        std::fprintf(stderr, "svi: interrupted while the data were read; nothing was written\n");
+        return 130;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "svi: error: %s\n", e.what());
         return 3;

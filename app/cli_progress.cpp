@@ -48,10 +48,11 @@ ProgressLine::~ProgressLine()
         std::fprintf(stderr, "\n");
 }
 
-void ProgressLine::setActivity(const std::string& what)
+void ProgressLine::setActivity(const std::string& what, const LoadControl* load)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_activity = what;
+    m_load = load;
     m_activityStart = now();
     draw(true);
 }
@@ -76,8 +77,13 @@ std::string ProgressLine::line()
 {
     std::string out = "[" + m_tag + "] ";
     const double t = now();
-    if (m_runStart < 0) // before the loop: what is being prepared, and for how long
-        return out + m_activity + "… " + format("%.0f s", t - m_activityStart);
+    if (m_runStart < 0) { // before the loop: what is being prepared, and for how long
+        out += m_activity + "… " + format("%.0f s", t - m_activityStart);
+        if (m_load && m_load->total() > 0)
+            out += format("  %.0f %%", 100 * m_load->fraction()) +
+                   format(" of %.1f MB", double(m_load->total()) / 1e6);
+        return out;
+    }
     const RunPhase phase = m_phase.load();
     if (!m_haveSnapshot)
         return out + "first step… " + format("%.0f s", t - m_runStart);

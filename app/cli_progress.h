@@ -6,6 +6,7 @@
 // a log it is written at each snapshot and each change of phase. Also says, once, what a
 // signal did (the first Ctrl-C stops at the next step, the second skips the final evaluation).
 
+#include "core/io/load_control.h"
 #include "core/run/runner.h"
 
 #include <atomic>
@@ -28,8 +29,9 @@ public:
     ProgressLine(const ProgressLine&) = delete;
     ProgressLine& operator=(const ProgressLine&) = delete;
 
-    // What happens before the run's loop ("building"); the clock of the phase starts now.
-    void setActivity(const std::string& what);
+    // What happens before the run's loop ("building", "loading x.csv"); the clock of the phase
+    // starts now. With `load`, the share of its bytes read is shown too.
+    void setActivity(const std::string& what, const LoadControl* load = nullptr);
     // The run's loop starts: its phase is read from phase() from now on.
     void runStarted();
     // A snapshot arrived: its figures and `metrics` (its compared metrics, formatted).
@@ -51,6 +53,7 @@ private:
 
     std::mutex m_mutex; // guards what follows
     std::string m_activity;
+    const LoadControl* m_load = nullptr;
     double m_activityStart = 0, m_runStart = -1;
     Snapshot m_last;
     bool m_haveSnapshot = false;

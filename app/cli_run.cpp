@@ -25,11 +25,19 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_abort{false}; // a second signal: skip the final evaluation
+LoadControl g_load;               // the command's data load, which a signal cancels
 
 extern "C" void onInterrupt(int)
 {
+    g_load.cancel();
     if (g_interrupted.exchange(true))
         g_abort.store(true);
+}
+
+void catchInterrupts()
+{
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
 }
 
 // With ratings read in parts a rank holds only its own users' training rows, which a user's
@@ -76,15 +84,24 @@ QJsonObject factsJson(const BuiltData& built)
 PreparedRun prepareRun(const RunDescription& given, bool quiet,
                        const std::vector<const AlgorithmEntry*>* runs)
 {
+    // The files' bytes as they are read, and an interrupt that stops the reader at its next
+    // block (core/io/load_control.h).
+    catchInterrupts();
+    g_load.setTotal(totalBytes(given.data.files));
+    std::optional<PreparedRun> p;
+    {
+        ProgressLine line("load", {}, !quiet, nullptr, nullptr);
+        line.setActivity("loading " +
+                             (given.data.files.empty() || given.data.files.front() == kDefaultImage
+                                  ? std::string("the default image")
+                                  : given.data.files.front()),
+                         &g_load);
+        LoadScope scope(g_load);
+        p = usageErrors([&] { return svi::prepareRun(given, runs, &ranks()); });
+    }
     if (!quiet)
-        std::fprintf(stderr, "loading %s …\n",
-                     given.data.files.empty() || given.data.files.front() == kDefaultImage
-                         ? "the default image"
-                         : given.data.files.front().c_str());
-    PreparedRun p = usageErrors([&] { return svi::prepareRun(given, runs, &ranks()); });
-    if (!quiet)
-        std::fprintf(stderr, "%s\n", p.data.built.summary.c_str());
-    return p;
+        std::fprintf(stderr, "%s\n", p->data.built.summary.c_str());
+    return std::move(*p);
 }
 
 PreparedRun prepareShared(RunDescription given, bool quiet,
@@ -157,8 +174,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         makeFolder(dir);
     // One signal ends the run at its next step boundary; a second skips the final evaluation
     // too (not on several ranks, whose final evaluation is collective: all or none).
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    catchInterrupts();
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
     const std::atomic<bool>* abort = world.distributed() ? nullptr : &g_abort;

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 #include <cmath>
 
 namespace svi::ui {
@@ -29,6 +30,15 @@ BusyIndicator::BusyIndicator(RunManager* runs, QStatusBar* bar, QObject* parent)
     m_speed = new QLabel;
     m_speed->setObjectName("speedLabel");
     bar->addPermanentWidget(m_speed);
+    m_progress->setObjectName("busyProgress");
+    m_loadTimer = new QTimer(this);
+    m_loadTimer->setInterval(100);
+    connect(m_loadTimer, &QTimer::timeout, this, [this] {
+        if (m_load && m_load->total() > 0) {
+            m_progress->setRange(0, 1000);
+            m_progress->setValue(int(std::lround(1000 * m_load->fraction())));
+        }
+    });
 }
 
 void BusyIndicator::show(bool on)
@@ -38,10 +48,16 @@ void BusyIndicator::show(bool on)
     m_cancel->setVisible(on);
 }
 
-int BusyIndicator::start(const QString& text)
+int BusyIndicator::start(const QString& text, std::shared_ptr<LoadControl> load)
 {
     m_shown = ++m_generation;
     m_label->setText(text);
+    m_load = std::move(load);
+    m_progress->setRange(0, 0); // indeterminate until the load knows its total
+    if (m_load)
+        m_loadTimer->start();
+    else
+        m_loadTimer->stop();
     show(true);
     return m_generation;
 }
@@ -51,6 +67,9 @@ void BusyIndicator::finish(int generation)
     if (generation != m_shown)
         return;
     m_shown = -1;
+    m_load.reset();
+    m_loadTimer->stop();
+    m_progress->setRange(0, 0);
     show(false);
     refresh();
 }
@@ -83,6 +102,8 @@ void BusyIndicator::refresh()
 void BusyIndicator::cancel()
 {
     if (m_shown >= 0) {
+        if (m_load)
+            m_load->cancel(); // the reader stops at its next block
         ++m_generation;
         finish(m_shown);
         emit cancelled();

@@ -3,14 +3,20 @@
 // the runs go. The window's own background work (reading and building its data, preparing a
 // session's) is shown one piece at a time: start() supersedes whatever was going and returns its
 // generation, and a result whose generation is no longer current is stale and dropped. With no
-// such work, the indicator shows a run's full pass, which Cancel skips. GUI thread only.
+// such work, the indicator shows a run's full pass, which Cancel skips. Work that reads files
+// gives its LoadControl: the bar then shows the share of the bytes read, and Cancel stops the
+// reader at its next block (core/io/load_control.h). GUI thread only.
+
+#include "core/io/load_control.h"
 
 #include <QObject>
+#include <memory>
 
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QStatusBar;
+class QTimer;
 
 namespace svi::ui {
 
@@ -23,8 +29,9 @@ public:
     // Adds its widgets to `bar`; `runs` and `bar` outlive it.
     BusyIndicator(RunManager* runs, QStatusBar* bar, QObject* parent = nullptr);
 
-    // Shows `text` as what the window is busy with; the work's generation.
-    int start(const QString& text);
+    // Shows `text` as what the window is busy with; the work's generation. With `load`, a
+    // determinate bar follows its bytes and Cancel cancels it.
+    int start(const QString& text, std::shared_ptr<LoadControl> load = {});
     // False once newer work started or the work was cancelled: its result is to be dropped.
     bool isCurrent(int generation) const { return generation == m_generation; }
     // Work `generation` is over; the indicator clears unless newer work is shown.
@@ -48,9 +55,11 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_speed = nullptr;
-    int m_generation = 0;  // of the newest work started
-    int m_shown = -1;      // the generation shown, −1 when none
-    int m_fullPassRun = 0; // the run whose full pass is shown
+    QTimer* m_loadTimer = nullptr;
+    std::shared_ptr<LoadControl> m_load; // of the work shown
+    int m_generation = 0;                // of the newest work started
+    int m_shown = -1;                    // the generation shown, −1 when none
+    int m_fullPassRun = 0;               // the run whose full pass is shown
 };
 
 } // namespace svi::ui

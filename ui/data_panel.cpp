@@ -188,7 +188,8 @@ void DataPanel::read(const DataDescription& given, bool fresh)
 {
     m_settingsDebounce->stop();
     m_loading = true;
-    const int gen = m_busy->start(tr("Loading %1…").arg(filesName(given.files)));
+    auto load = std::make_shared<LoadControl>();
+    const int gen = m_busy->start(tr("Loading %1…").arg(filesName(given.files)), load);
     emit stateChanged();
     // A file of the kind shown is read with the form's read settings (a tokenizer); the others
     // are taken from the form when the read is done (they may be edited while it runs).
@@ -238,10 +239,12 @@ void DataPanel::read(const DataDescription& given, bool fresh)
             }
         buildData();
     });
-    watcher->setFuture(QtConcurrent::run([given, shownKind, carried] {
+    watcher->setFuture(QtConcurrent::run([given, shownKind, carried, load] {
         ReadResult r;
         r.data = given;
         try {
+            load->setTotal(totalBytes(given.files));
+            LoadScope scope(*load); // bytes read, and Cancel, reach the readers
             DataDescription d = withKind(given);
             const DataKindSpec& kind = kindOf(d);
             if (kind.key == shownKind)

@@ -80,6 +80,8 @@ std::size_t ByteSource::readRaw(char* out, std::size_t n)
     const qint64 got = m_file.read(out, qint64(n));
     if (got < 0)
         failFile(m_path, m_file.errorString().toStdString());
+    if (m_load)
+        m_load->advance(got);
     return std::size_t(got);
 }
 

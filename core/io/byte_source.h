@@ -5,6 +5,7 @@
 // must not be shared between threads; separate objects may run on any thread.
 
 #include "core/io/data_error.h"
+#include "core/io/load_control.h"
 
 #include <QFile>
 #include <cstdint>
@@ -16,7 +17,9 @@
 namespace svi {
 
 // The file's bytes, inflated when they start with the gzip magic 1f 8b, whatever the name says.
-// Concatenated gzip members are read one after another, as gzip -d does.
+// Concatenated gzip members are read one after another, as gzip -d does. Opened while a load is
+// current on its thread (core/io/load_control.h), it adds the bytes it reads from disk to that
+// load and throws LoadCancelled from read() once the load is cancelled.
 class ByteSource
 {
 public:
@@ -47,6 +50,7 @@ private:
     QFile m_file;
     bool m_gzip = false;
     std::int64_t m_sizeHint = 0;
+    LoadControl* m_load = currentLoad();
     z_stream m_z{};
     bool m_zReady = false;
     bool m_inMember = false;

@@ -1,5 +1,7 @@
 #include "core/io/fcs_file.h"
 
+#include "core/io/load_control.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
@@ -702,10 +704,20 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     float* dst = table.values.data();
     const auto n = std::size_t(events) * std::size_t(par);
     const bool swap = out.bigEndian != (std::endian::native == std::endian::big);
+    // In blocks, each reported to the current load (core/io/load_control.h), which a Cancel
+    // ends between two of them.
     auto readInto = [&](void* to) {
-        if (!file.seek(data.begin + first) || file.read(static_cast<char*>(to), bytes) != bytes)
+        if (!file.seek(data.begin + first))
             ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
                      file.errorString().toStdString() + ")");
+        constexpr std::int64_t kBlock = std::int64_t(16) << 20;
+        for (std::int64_t at = 0; at < std::int64_t(bytes); at += kBlock) {
+            const std::int64_t want = std::min<std::int64_t>(kBlock, std::int64_t(bytes) - at);
+            if (file.read(static_cast<char*>(to) + at, want) != want)
+                ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
+                         file.errorString().toStdString() + ")");
+            reportRead(want);
+        }
     };
     if (out.dataType == 'F') {
         readInto(dst);

@@ -1,5 +1,7 @@
 #include "core/io/image_file.h"
 
+#include "core/io/load_control.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -46,6 +48,7 @@ QImage readImage(const std::string& path, QByteArray* format)
     if (format)
         *format = reader.format();
     QImage img = reader.read();
+    reportRead(QFileInfo(QString::fromStdString(path)).size());
     if (img.isNull())
         failFile(path,
                  "image is truncated or corrupt (" + reader.errorString().toStdString() + ")");

@@ -6,15 +6,18 @@
 // expression matrix and its load time.
 
 #include "core/io/data_files.h"
+#include "core/io/load_control.h"
 #include "core/io/table_file.h"
 #include "tests/core/data_testing.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 using namespace svi;
 using namespace data_testing;
@@ -73,6 +76,7 @@ private slots:
     void gzipReadsLikePlain();
     void longFileAcrossBuffers();
     void lineLongerThanTheBuffer();
+    void loadProgressAndCancel();
     void transpose();
     void inspect();
     void errors_data();
@@ -371,6 +375,64 @@ void TestTableFile::longFileAcrossBuffers()
     QVERIFY2(
         errorOf(bad).contains(QString("line %1: 6 fields, but the header has 7").arg(rows + 2)),
         qPrintable(errorOf(bad)));
+}
+
+// A load (core/io/load_control.h) counts the bytes its readers take from disk — the packed
+// bytes of a gzipped file — and a cancel, before or during the read, ends the reader with
+// LoadCancelled (not a DataError) at its next block.
+void TestTableFile::loadProgressAndCancel()
+{
+    QByteArray text = "a,b,c,d\n";
+    for (int r = 0; r < 150000; ++r)
+        text += QByteArray::number(r) + ",1.5,2.5,3.5\n";
+    const QString plain = write("load.csv", text), gz = m_dir.filePath("load.csv.gz");
+    QVERIFY(writeGzip(gz, text));
+    for (const QString& path : {plain, gz}) {
+        LoadControl load;
+        load.setTotal(totalBytes({path.toStdString()}));
+        QCOMPARE(load.total(), QFileInfo(path).size());
+        {
+            LoadScope scope(load);
+            QCOMPARE(readTableFile(path.toStdString()).rows(), std::int64_t(150000));
+        }
+        QCOMPARE(load.done(), load.total());
+        QCOMPARE(load.fraction(), 1.0);
+        // Outside a scope nothing is counted.
+        readTableFile(path.toStdString());
+        QCOMPARE(load.done(), load.total());
+    }
+    // Cancelled before the read, and by another thread once the read is under way.
+    LoadControl before;
+    before.cancel();
+    {
+        LoadScope scope(before);
+        QVERIFY_THROWS_EXCEPTION(LoadCancelled, readTableFile(plain.toStdString()));
+    }
+    QByteArray big;
+    for (int i = 0; i < 8; ++i)
+        big += i == 0 ? text : text.mid(8);
+    const QString large = write("load_large.csv", big);
+    LoadControl during;
+    during.setTotal(big.size());
+    std::thread canceller([&] {
+        while (during.done() == 0)
+            std::this_thread::yield();
+        during.cancel();
+    });
+    bool cancelled = false;
+    {
+        LoadScope scope(during);
+        try {
+            readTableFile(large.toStdString());
+        } catch (const LoadCancelled&) {
+            cancelled = true;
+        }
+    }
+    canceller.join();
+    QVERIFY(cancelled);
+    QVERIFY(during.done() < during.total()); // stopped before the end
+    // A folder's total is the files under it.
+    QCOMPARE(totalBytes({m_dir.path().toStdString()}) >= big.size() + text.size(), true);
 }
 
 // A line of 2 MB (a whole sample of a wide matrix) makes the reader grow its buffer.

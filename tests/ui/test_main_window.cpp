@@ -27,6 +27,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -35,6 +36,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtTest>
 #include <cmath>
 #include <memory>
@@ -54,6 +56,7 @@ private slots:
     void parameterFormReflectsTheRegistry();
     void outOfRangeValueKeepsRunDisabled();
     void badFilesAreReportedAndNothingIsLost();
+    void aLoadShowsItsBytesAndCancelStopsItsReader();
     void taskThatDoesNotFitTheImage();
     void runStreamsSnapshotsIntoChartsAndPanels();
     void pauseResumeStop();
@@ -181,6 +184,34 @@ void TestMainWindow::outOfRangeValueKeepsRunDisabled()
     // A budget of neither seconds nor steps is refused too.
     w.budgetForm()->setText("seconds", "0");
     QVERIFY(!w.runAction()->isEnabled());
+}
+
+// A large table: the status bar's bar follows the bytes read; Cancel stops the reader (the
+// pool has no thread left within a second) and the data already there stay.
+void TestMainWindow::aLoadShowsItsBytesAndCancelStopsItsReader()
+{
+    QTemporaryDir tmp;
+    const QString big = tmp.filePath("big.csv");
+    {
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,b,c,d,e,f,g,h\n");
+        const QByteArray rows = QByteArray("1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5\n").repeated(1 << 16);
+        for (int i = 0; i < 96; ++i) // 200 MB
+            QVERIFY(f.write(rows) == rows.size());
+    }
+    MainWindow w;
+    QVERIFY(waitForData(w));
+    auto* bar = w.findChild<QProgressBar*>("busyProgress");
+    auto* cancel = w.findChild<QPushButton*>("busyCancel");
+    QVERIFY(bar && cancel);
+    w.openPath(big);
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() == 1000 && bar->value() > 0, 20000);
+    QVERIFY(bar->value() < 1000);
+    cancel->click();
+    QVERIFY(QThreadPool::globalInstance()->waitForDone(1000));
+    QVERIFY(!bar->isVisible());
+    QCOMPARE(w.dataKind(), QString("image"));
 }
 
 void TestMainWindow::badFilesAreReportedAndNothingIsLost()
