@@ -7,20 +7,10 @@
 #include <chrono>
 #include <omp.h>
 #include <sstream>
-#include <sys/resource.h>
 
 namespace svi::cli::detail {
 
 namespace {
-
-long peakRssKb()
-{
-    struct rusage ru
-    {
-    };
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
 
 std::vector<std::string> splitList(const std::string& text)
 {
@@ -89,7 +79,7 @@ int cmdBench(const std::vector<std::string>& args)
         const auto t3 = Clock::now();
         trainer->evaluate(true);
         const double fullSeconds = seconds(t3);
-        const double peakMb = double(peakRssKb()) / 1024.0;
+        const double peakMb = double(peakResidentBytes()) / (1024.0 * 1024.0);
         const double itemsPerSecond = double(trainer->itemsPerStep()) / perStep;
         const double epochSeconds = double(trainer->itemCount()) / itemsPerSecond;
         if (json)

@@ -154,6 +154,12 @@ void setRanks(Communicator& world)
     g_ranks = &world;
 }
 
+std::string memoryNote(const PreparedRun& p)
+{
+    const std::vector<MemoryTerm> need = runMemory(*p.entry, p.data.built.data, p.run.params);
+    return need.empty() ? std::string() : "the run takes " + memoryEstimateText(need);
+}
+
 CheckpointIdentity identityOf(const PreparedRun& p)
 {
     return checkpointIdentity(p.run);
@@ -177,6 +183,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     catchInterrupts();
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
+    ro.outOfMemoryNote = memoryNote(p);
     const std::atomic<bool>* abort = world.distributed() ? nullptr : &g_abort;
     ProgressLine line(tag, ro, !quiet, &g_interrupted, abort);
     line.setActivity("building " + p.entry->label);
@@ -272,6 +279,9 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         {"facts", factsJson(p.data.built)},
         {"threads", omp_get_max_threads()},
         {"ranks", world.size()},
+        {"peak_rss_mb", double(peakResidentBytes()) / 1e6},
+        {"memory_estimate_mb",
+         totalBytes(runMemory(*p.entry, p.data.built.data, p.run.params)) / 1e6},
         {"bytes_sent_per_step",
          jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
                                       : std::nan(""))},

@@ -3,6 +3,7 @@
 
 #include "ui/algorithm_panel.h"
 
+#include "core/io/run_pipeline.h"
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
 
@@ -210,7 +211,7 @@ void AlgorithmPanel::applySpec(const RunDescription& spec)
     m_budgetForm->setValues(runSettingValues(spec));
 }
 
-QString AlgorithmPanel::blockedReason(const DataDescription& data) const
+QString AlgorithmPanel::blockedReason(const DataDescription& data, const DataSet& built) const
 {
     if (auto e = m_algorithmForm->firstError())
         return QString::fromStdString(e->message);
@@ -218,8 +219,16 @@ QString AlgorithmPanel::blockedReason(const DataDescription& data) const
         return QString::fromStdString(e->message);
     if (!m_algorithm->currentData().isValid())
         return tr("Pick an algorithm.");
-    if (auto problem = runDescription(data).runOptions().validate())
+    const RunDescription run = runDescription(data);
+    if (auto problem = run.runOptions().validate())
         return tr("Set a budget: seconds, steps or wall seconds.");
+    // A run that would not fit in the memory the machine has now is refused before it starts.
+    if (const AlgorithmEntry* entry = builtinRegistry().find(run.model, run.algorithm)) {
+        const std::string why = memoryRefusal(runMemory(*entry, built, run.params),
+                                              availableMemory(), entry->label + " on these data");
+        if (!why.empty())
+            return QString::fromStdString(why);
+    }
     return {};
 }
 

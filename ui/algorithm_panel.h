@@ -40,8 +40,9 @@ public:
     std::vector<RunDescription> compareSpecs(const DataDescription& data) const;
     // Model, algorithm, parameters and budget of `spec`, where the pickers offer them.
     void applySpec(const RunDescription& spec);
-    // Why a run on `data` cannot start (the forms, the pickers, the budget); empty when it can.
-    QString blockedReason(const DataDescription& data) const;
+    // Why a run on `data` (built: `built`) cannot start (the forms, the pickers, the budget, the
+    // memory it would take); empty when it can.
+    QString blockedReason(const DataDescription& data, const DataSet& built) const;
     // Shows `blocked` (the first reason Run is disabled; empty when it is not) and enables Run
     // and Compare to match; true when Compare may go (also some algorithm is ticked).
     bool showBlocked(const QString& blocked);

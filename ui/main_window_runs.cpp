@@ -102,7 +102,7 @@ void MainWindow::updateActions()
         return; // still building the window
     QString blocked = m_data->blockedReason();
     if (blocked.isEmpty())
-        blocked = m_algorithms->blockedReason(m_data->description());
+        blocked = m_algorithms->blockedReason(m_data->description(), m_data->data());
     m_actRun->setEnabled(blocked.isEmpty());
     m_actCompare->setEnabled(m_algorithms->showBlocked(blocked));
     m_actCompare->setToolTip(m_algorithms->compareButton()->toolTip());

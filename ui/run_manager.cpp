@@ -334,8 +334,14 @@ void RunManager::onBuilt(int id, const std::shared_ptr<Built>& built)
         checkpoints.resumeFrom = built->resumeFrom;
         r->trace = std::move(built->trace);
     }
-    auto runner =
-        std::make_unique<Runner>(std::move(built->trainer), r->spec.runOptions(), checkpoints);
+    RunOptions options = r->spec.runOptions();
+    if (const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm);
+        entry && r->data) {
+        const std::vector<MemoryTerm> need = runMemory(*entry, r->data, r->spec.params);
+        if (!need.empty())
+            options.outOfMemoryNote = "the run takes " + memoryEstimateText(need);
+    }
+    auto runner = std::make_unique<Runner>(std::move(built->trainer), options, checkpoints);
     Runner* raw = runner.get();
     m_runners[id] = std::move(runner);
     // The callbacks run on the worker: they copy what they report into the inbox. This

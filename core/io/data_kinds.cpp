@@ -185,6 +185,12 @@ PreparedData prepareData(const DataDescription& given, const DataKinds& kinds, C
     const DataKindSpec& kind = recognisedKind(out.data, kinds);
     const ParamValues asGiven = out.data.settings;
     out.data.settings = resolvedSettings(kind, asGiven);
+    if (kind.memory) { // data drawn from settings: checked before they are drawn
+        const std::string why = memoryRefusal(kind.memory(out.data), availableMemory(),
+                                              "the " + kind.label + " data asked for");
+        if (!why.empty())
+            throw DataError(why);
+    }
     if (ranks && ranks->distributed() && kind.readPart)
         out.raw = kind.readPart(out.data, *ranks);
     if (!out.raw)

@@ -43,7 +43,27 @@ PreparedRun prepareRun(const RunDescription& given, const std::vector<const Algo
     run.data = p.data.data;
     p.run = resolvedOrThrow(run);
     p.entry = builtinRegistry().find(p.run.model, p.run.algorithm);
+    checkRunMemory(*p.entry, p.data.built.data, p.run.params);
     return p;
+}
+
+std::vector<MemoryTerm> runMemory(const AlgorithmEntry& entry, const DataSet& data,
+                                  const ParamValues& params)
+{
+    if (!entry.memory || !data)
+        return {};
+    auto resolved = resolveParams(entry.params, params);
+    if (std::holds_alternative<ParamError>(resolved))
+        return {};
+    return entry.memory(data, std::get<ParamValues>(resolved));
+}
+
+void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const ParamValues& params)
+{
+    const std::string why = memoryRefusal(runMemory(entry, data, params), availableMemory(),
+                                          entry.label + " on these data");
+    if (!why.empty())
+        throw std::invalid_argument(why);
 }
 
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
@@ -62,6 +82,7 @@ PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
             p.run.params[s.key] = params.at(s.key);
     p.run = resolvedOrThrow(p.run);
     p.entry = entry;
+    checkRunMemory(*entry, p.data.built.data, p.run.params);
     return p;
 }
 
@@ -69,7 +90,12 @@ BuiltRun buildRun(const AlgorithmEntry& entry, const DataSet& data, const RunDes
                   const QString& resumeFrom, bool livePreview)
 {
     BuiltRun b;
-    b.trainer = entry.make(data, run.params, run.seed);
+    try {
+        b.trainer = entry.make(data, run.params, run.seed);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(outOfMemoryMessage("while building " + entry.label,
+                                                    runMemory(entry, data, run.params)));
+    }
     if (livePreview)
         b.trainer->setLivePreview(true);
     if (!resumeFrom.isEmpty()) {

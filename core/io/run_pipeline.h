@@ -35,15 +35,25 @@ struct PreparedRun
 // registry. With `ranks` of several ranks (collective) the data are read in parts only when
 // every entry of `runs` reads parts (AlgorithmEntry::readsParts); `runs` unset means the
 // entries `given` names (its model's, or its one algorithm). Throws std::invalid_argument with
-// a one-line reason (a setting, a parameter, an unknown model), DataError naming the file.
+// a one-line reason (a setting, a parameter, an unknown model, a run that would not fit in the
+// memory available: checkRunMemory), DataError naming the file (or data a kind would draw
+// that would not fit).
 PreparedRun prepareRun(const RunDescription& given,
                        const std::vector<const AlgorithmEntry*>* runs = nullptr,
                        Communicator* ranks = nullptr);
 
 // `prepared` for another algorithm, with the values of `params` its entry declares, on the same
-// data. Throws std::invalid_argument.
+// data. Throws std::invalid_argument (as prepareRun, the memory check included).
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
                           const std::string& algorithm, const ParamValues& params);
+
+// The memory a run of `entry` on `data` with `params` (completed with the declared defaults)
+// takes beyond its data; empty when the entry declares none or the parameters do not resolve.
+std::vector<MemoryTerm> runMemory(const AlgorithmEntry& entry, const DataSet& data,
+                                  const ParamValues& params);
+// Throws std::invalid_argument with memoryRefusal's message when that memory is more than the
+// machine has available.
+void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const ParamValues& params);
 
 // A trainer of `run` on `data`, and where it goes on from.
 struct BuiltRun
@@ -57,7 +67,9 @@ struct BuiltRun
 // restores the preview's running state too); with `resumeFrom` set, reads that run folder's
 // checkpoint and trace into it (readResumePoint). Throws
 // std::invalid_argument when the trainer cannot be built for the data (e.g. a patch size that
-// does not fit the image), DataError naming the file when the checkpoint cannot be used.
+// does not fit the image), DataError naming the file when the checkpoint cannot be used,
+// std::runtime_error "out of memory while building …" with the run's estimate when an
+// allocation fails.
 BuiltRun buildRun(const AlgorithmEntry& entry, const DataSet& data, const RunDescription& run,
                   const QString& resumeFrom = {}, bool livePreview = false);
 

@@ -12,6 +12,7 @@
 #include "core/base/communicator.h"
 #include "core/base/params.h"
 #include "core/data/data_set.h"
+#include "core/run/memory_need.h"
 
 #include <cstdint>
 #include <functional>
@@ -154,6 +155,9 @@ struct DataKindSpec
     // Writes the built data's held-out split into the folder `dir` in formats other tools
     // read (`svi split`), returning a line on what was written; unset when the kind has none.
     std::function<std::string(const BuiltData&, const std::string& dir)> writeSplit;
+    // For a kind that draws its data from its settings: the memory read() and build() will
+    // take (core/run/memory_need.h), checked before they run. Unset when files decide it.
+    std::function<std::vector<MemoryTerm>(const DataDescription&)> memory;
 };
 
 // The list of kinds, in the order recognition tries them.

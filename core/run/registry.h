@@ -9,6 +9,7 @@
 #include "core/data/data_set.h"
 #include "core/data/dense_data.h"
 #include "core/run/data_kinds.h"
+#include "core/run/memory_need.h"
 #include "core/run/trainer.h"
 
 #include <functional>
@@ -56,6 +57,11 @@ struct AlgorithmEntry
     // key (optionsReader<Options>() in core/base/param_fields.h): what the registry-wide tests
     // hold the declarations against.
     std::function<ParamValues(const ParamValues&)> readOptions;
+    // The memory a run takes beyond its data (core/run/memory_need.h): its large parts, from
+    // the data's shape and the resolved parameters, each naming the setting that scales it.
+    // Checked before the trainer is built; every entry declares it (a registry-wide test holds
+    // it to the peak memory a run measures).
+    std::function<std::vector<MemoryTerm>(const DataSet&, const ParamValues&)> memory;
 
     // What the registry-wide tests run of every entry, declared with the model so that they need
     // no list of models (each applied where the entry declares the key):

@@ -401,6 +401,10 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         summary.finalFull = full && !(control.abort && control.abort->load());
         summary.wallSeconds = wallSeconds(); // the final evaluation's time too
         summary.evalSeconds = evalSeconds;
+    } catch (const std::bad_alloc&) {
+        finish(TerminationReason::Failed,
+               "out of memory after " + std::to_string(t) + " steps" +
+                   (options.outOfMemoryNote.empty() ? "" : ": " + options.outOfMemoryNote));
     } catch (const std::exception& e) {
         finish(TerminationReason::Failed, e.what());
     } catch (...) {

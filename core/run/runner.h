@@ -68,6 +68,9 @@ struct RunOptions
     bool finalFullEvaluation = true;       // a full evaluation (e.g. whole-image pass) at the end
     double fullEvalEverySeconds = 0.0;     // also a full evaluation every this many training s
     std::int64_t checkpointEverySteps = 0; // Checkpoints::save every this many steps; 0 = none
+    // What a run that runs out of memory says after "out of memory after N steps" (the front end's
+    // estimate of the run's memory, core/run/memory_need.h); may be empty.
+    std::string outOfMemoryNote;
 
     // Empty when valid (at least one budget must be set; all values ≥ 0).
     std::optional<std::string> validate() const;

@@ -8,6 +8,7 @@
 #include "core/base/param_fields.h"
 #include "core/models/builtin.h"
 #include "core/run/registry.h"
+#include "tests/core/registry_testing.h"
 
 #include <QtTest>
 #include <cmath>
@@ -107,6 +108,16 @@ void TestModelOptions::everyEntryDeclaresItsTestSettings()
     QFETCH(QString, algorithm);
     const AlgorithmEntry& e = entryNamed(model, algorithm);
     QVERIFY2(e.readOptions, "no readOptions (optionsReader<Options>())");
+    // Its memory (AlgorithmEntry::memory; test_cli_memory holds it to the measured peak): on
+    // small data of its kind, a finite size of named parts.
+    QVERIFY2(e.memory, "no memory declaration");
+    const std::vector<MemoryTerm> need =
+        e.memory(svi::test_support::dataFor(e), svi::test_support::smallParams(e));
+    QVERIFY(!need.empty());
+    for (const MemoryTerm& t : need) {
+        QVERIFY2(std::isfinite(t.bytes) && t.bytes >= 0, t.what.c_str());
+        QVERIFY2(!t.what.empty() && !t.setting.empty(), t.what.c_str());
+    }
     QVERIFY2(!e.smallSettings.empty(), "no small settings for the registry-wide tests");
     QVERIFY2(!e.divergentSettings.empty(), "no setting that drives it to divergence");
     // Each setting is a key some entry of the model declares, and a value it accepts.

@@ -31,6 +31,7 @@ private slots:
     void modelsRegisterTheDataTheyDraw();
     void jsonRoundTrip();
     void readsVersionOneRunJsonAndSessionRuns();
+    void memoryIsRefusedWithItsLargestPart();
 
 private:
     QTemporaryDir m_dir;
@@ -322,6 +323,31 @@ void TestRunDescription::modelsRegisterTheDataTheyDraw()
     r.addDataKind(*builtinDataKinds().find("synthetic-ratings"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              r.addDataKind(*builtinDataKinds().find("synthetic-ratings")));
+}
+
+// core/run/memory_need.h: the refusal names the total, the largest part and its setting, and
+// says nothing when the run fits or the machine's memory is unknown.
+void TestRunDescription::memoryIsRefusedWithItsLargestPart()
+{
+    QCOMPARE(QString::fromStdString(bytesText(999)), QString("999 bytes"));
+    QCOMPARE(QString::fromStdString(bytesText(1.5e6)), QString("1.5 MB"));
+    QCOMPARE(QString::fromStdString(bytesText(24.1e9)), QString("24 GB"));
+    const std::vector<MemoryTerm> need = {{"λ: V × K doubles", 19e9, "K"},
+                                          {"the minibatch's statistics", 5e9, "minibatch"}};
+    QCOMPARE(totalBytes(need), 24e9);
+    QVERIFY(memoryRefusal(need, std::int64_t(25e9), "SVI").empty());
+    QVERIFY(memoryRefusal(need, -1, "SVI").empty()); // unknown: not refused
+    QCOMPARE(QString::fromStdString(memoryRefusal(need, std::int64_t(6e9), "SVI on these data")),
+             QString("SVI on these data would need about 24 GB of memory (the largest part: λ: "
+                     "V × K doubles, 19 GB — lower K), but 6.0 GB are available"));
+    QVERIFY(QString::fromStdString(memoryRefusal({{"the drawn table", 2e9, "data"}}, 1000, "x"))
+                .contains("use fewer data"));
+    // This machine says what it has; the process has used some.
+    QVERIFY(availableMemory() > 0);
+    QVERIFY(peakResidentBytes() > 0);
+    QVERIFY(QString::fromStdString(outOfMemoryMessage("at step 3", need))
+                .startsWith("out of memory at step 3: the run takes about 24 GB beyond its data, "
+                            "most of it λ: V × K doubles (19 GB, scaled by K)"));
 }
 
 #include "test_run_description.moc"

@@ -28,6 +28,7 @@ public:
     std::chrono::milliseconds evalTime{0};
     std::chrono::milliseconds fullEvalTime{0};
     std::int64_t throwAt = -1;
+    std::int64_t outOfMemoryAt = -1; // step() throws std::bad_alloc there
     std::int64_t divergeAt = -1;
     bool evaluateThrowsWhenDiverged = false;
     bool itemCountThrows = false;
@@ -42,6 +43,8 @@ public:
     {
         if (t == throwAt)
             throw std::runtime_error("boom at step " + std::to_string(t));
+        if (t == outOfMemoryAt)
+            throw std::bad_alloc();
         const auto t0 = std::chrono::steady_clock::now();
         std::this_thread::sleep_for(stepTime);
         busySeconds.store(
@@ -464,6 +467,15 @@ void TestRunner::exceptionBecomesFailed()
     QCOMPARE(s.reason, TerminationReason::Failed);
     QCOMPARE(s.message, std::string("boom at step 5"));
     QCOMPARE(s.steps, std::int64_t(4));
+    // Out of memory: said so, with the front end's estimate, never as "std::bad_alloc".
+    FakeTrainer t;
+    t.outOfMemoryAt = 3;
+    RunOptions o = steps(100);
+    o.outOfMemoryNote = "the run takes about 24 GB beyond its data";
+    const Summary m = Runner::runBlocking(t, o, {});
+    QCOMPARE(m.reason, TerminationReason::Failed);
+    QCOMPARE(m.message,
+             std::string("out of memory after 2 steps: the run takes about 24 GB beyond its data"));
 }
 
 void TestRunner::divergenceIsReported()

@@ -76,6 +76,17 @@ DataKindSpec synthetic(const std::vector<TableGenerator>& generators)
     k.defaultModel = "bpfa";
     k.views = {DataView::Loadings};
     k.recognise = [](const FileProbe& f) { return f.path == "synthetic"; };
+    // The drawn table, its copy as read and the built data with its mask: about 16 bytes an
+    // entry; the draw's factors besides.
+    k.memory = [](const DataDescription& d) {
+        const double rows = double(getInt(d.settings, "rows")),
+                     cols = double(getInt(d.settings, "cols")),
+                     trueK = double(getInt(d.settings, "true_k"));
+        return std::vector<MemoryTerm>{
+            {"the drawn table: rows × cols entries, 16 bytes each", 16 * rows * cols, "rows"},
+            {"the draw's factors: rows × true_k doubles", 8 * rows * trueK, "true_k"},
+        };
+    };
     k.read = [generatorOf](const DataDescription& d) -> std::shared_ptr<const RawData> {
         const TableGenerator g = generatorOf(d);
         SyntheticTableOptions o;

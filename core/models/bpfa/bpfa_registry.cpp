@@ -1,6 +1,7 @@
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/models/memory_terms.h"
 
 #include <limits>
 #include <stdexcept>
@@ -144,6 +145,32 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
                                              BpfaOptions::fromParams(values), seed);
     };
     e.readOptions = optionsReader<BpfaOptions>();
+    // K × D arrays (the dictionary's q, each chunk's workspaces and statistics, the targets and
+    // the evaluation's draws), the Gibbs initialisation's chain, the batch sampler's chain over
+    // every row, and an image's reconstruction and live preview.
+    e.memory = [algorithm](const DataSet& data, const ParamValues& v) {
+        using namespace memory;
+        const DenseData& d = *data.dense;
+        const double N = double(d.rows()), D = double(d.cols()), K = number(v, "K");
+        const double Ntr = double(data.trainingRowCount());
+        const double arrays = 64 + 10 + 2 * (1 + number(v, "eval_samples", 1));
+        std::vector<MemoryTerm> terms = {
+            {"the dictionary's arrays: about " + std::to_string(int(arrays)) + " × K × D doubles",
+             arrays * kDouble * K * D, "K"},
+        };
+        if (algorithm == BpfaAlgorithm::BatchGibbs)
+            terms.push_back({"the chain's factors: rows × K doubles", kDouble * Ntr * K, "K"});
+        else if (choice(v, "init") == "gibbs")
+            terms.push_back({"the initialisation's chain",
+                             kDouble * std::min(number(v, "init_items"), Ntr) * K +
+                                 12 * std::min(number(v, "init_items"), Ntr) * D,
+                             "init_items"});
+        if (d.image)
+            terms.push_back({"the image's reconstruction and live preview: 2 × patches × D "
+                             "floats",
+                             2 * kFloat * N * D, "data"});
+        return terms;
+    };
     e.smallSettings = {{"K", std::int64_t(8)},           {"minibatch", std::int64_t(40)},
                        {"init", std::string("random")},  {"eval_items", std::int64_t(40)},
                        {"eval_burnin", std::int64_t(1)}, {"eval_kept", std::int64_t(1)},

@@ -2,6 +2,7 @@
 #include "core/models/ctm/ctm.h"
 #include "core/models/ctm/ctm_trainer.h"
 #include "core/models/lgm/lgm_entries.h"
+#include "core/models/memory_terms.h"
 #include "core/models/topics/topics.h" // topicMetrics, addTopicEvaluationFields
 #include "core/run/registry.h"
 
@@ -110,6 +111,42 @@ const ParamFields<CtmOptions>& CtmOptions::fields()
     return f;
 }
 
+namespace {
+
+// α and β (K × V each) with the bound's own K × V arrays (the optimal bound's word sums,
+// AdaGrad's squares and gradient; the simple bound's topic sums; mean-field's counts), each
+// document's q(η) kept for every training document, and the (K−1) × (K−1) matrices of the
+// prior and each thread's draws.
+std::vector<MemoryTerm> ctmMemory(const DataSet& data, const ParamValues& v, LgmAlgorithm a,
+                                  bool meanField)
+{
+    using namespace memory;
+    const CountData& c = *data.counts;
+    const double V = double(c.vocabularySize), K = number(v, "K"), k1 = std::max(K - 1, 1.0);
+    const double D = double(c.trainingRowCount());
+    const bool full = choice(v, "covariance") == "full", sdsvi = a == LgmAlgorithm::SDsvi;
+    const bool simple = choice(v, "bound") == "simple";
+    const double perDocument = meanField ? 16 * k1 + 200
+                               : full    ? kDouble * (k1 * k1 * (sdsvi ? 2 : 1) + 2 * k1)
+                                         : kDouble * k1 * (sdsvi ? 4 : 3) + 200;
+    std::vector<MemoryTerm> terms = {
+        {"the topics' arrays: " + std::string(meanField ? "3" : "5") + " × K × V doubles",
+         (meanField ? 3 : 5) * kDouble * K * V, "K"},
+        {"each document's q(η): the training documents × (K−1)" +
+             std::string(full && !meanField ? "² doubles" : " doubles"),
+         D * perDocument, full ? "covariance" : "K"},
+        {"the (K−1) × (K−1) matrices of the prior and the threads' draws",
+         (11 + 4 * threads() + (full ? 15 : 0)) * kDouble * k1 * k1, "K"},
+        {"the evaluation's scores", 16 * double(c.rows()) + kDouble * K * number(v, "eval_docs"),
+         "eval_docs"},
+    };
+    if (simple && !meanField)
+        terms.push_back({"the simple bound's θ of every document", kDouble * D * K, "K"});
+    return terms;
+}
+
+} // namespace
+
 void registerCtm(Registry& r)
 {
     const std::vector<LgmAlgorithmEntry> algorithms = {
@@ -122,7 +159,7 @@ void registerCtm(Registry& r)
     std::vector<MetricSpec> metrics = topicMetrics();
     metrics.push_back(
         {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
-    const LgmModelEntry model{
+    LgmModelEntry model{
         "ctm",
         "Correlated topic model",
         "the optimal bound (56), −Σ_d KL(q(η_d) ‖ N(μ, Σ)) + Σ_d Σ_w c_dw E_q[log Σ_k h_k(η_d) "
@@ -137,6 +174,9 @@ void registerCtm(Registry& r)
         // A mean's rate of 1e308: the first AdaGrad step sends a document's mean to ±1e308,
         // whose KL to the prior is infinite.
         {{"adagrad_rate", 1e308}}};
+    model.memory = [](const DataSet& data, const ParamValues& values, LgmAlgorithm a) {
+        return ctmMemory(data, values, a, false);
+    };
     addLgmAlgorithms<CtmOptions>(r, model, algorithms,
                                  [](const DataSet& data, LgmAlgorithm algorithm,
                                     const CtmOptions& options, std::uint64_t seed) {
@@ -157,6 +197,9 @@ void registerCtm(Registry& r)
     e.compareRank = int(algorithms.size()) + 1;
     e.params = CtmOptions::declareMeanField().specs();
     e.readOptions = optionsReader<CtmOptions>();
+    e.memory = [](const DataSet& data, const ParamValues& values) {
+        return ctmMemory(data, values, LgmAlgorithm::HybridMcSsvi, true);
+    };
     e.smallSettings = model.smallSettings;
     e.divergentSettings = model.divergentSettings;
     e.metrics = model.metrics;

@@ -1,6 +1,7 @@
 #include "core/models/epm/epm.h"
 #include "core/models/epm/epm_gibbs.h"
 #include "core/models/epm/epm_trainer.h"
+#include "core/models/memory_terms.h"
 
 #include <limits>
 #include <stdexcept>
@@ -151,6 +152,31 @@ void registerEpm(Registry& r)
             };
         }
         e.readOptions = optionsReader<EpmOptions>();
+        // SGVB: q's parameters over V × K + K + 2V values with their gradient, draws and the
+        // optimizer's arrays; Gibbs: the node × community counts and φ's samples. Both: the
+        // graph's edges and held-out pairs, the adjacency preview of a small network.
+        e.memory = [gibbs = key == "gibbs", map = key == "map"](const DataSet& data,
+                                                                const ParamValues& v) {
+            using namespace memory;
+            const GraphData& g = *data.graph;
+            const double V = double(g.nodes), K = number(v, "K");
+            const double E = double(g.trainEdges.size()), H = double(g.heldOut.size());
+            const bool preview = g.nodes <= epm::kPreviewMaxNodes;
+            std::vector<MemoryTerm> terms = {
+                {"the edges and held-out pairs", 16 * E + 37 * H + 16 * V, "test_share"},
+            };
+            if (gibbs)
+                terms.push_back({"the counts and φ's samples: about 24 (92 below 2,500 nodes) × "
+                                 "nodes × K bytes",
+                                 (preview ? 92 : 24) * V * K, "K"});
+            else
+                terms.push_back({"q's parameters, gradient, draws and optimizer: about " +
+                                     std::string(map ? "14" : "22") + " × nodes × K doubles",
+                                 ((map ? 10 : 16) + 6) * kDouble * (V * K + K + 2 * V), "K"});
+            if (preview)
+                terms.push_back({"the adjacency preview", 20 * V * V, "data"});
+            return terms;
+        };
         e.smallSettings = {{"K", std::int64_t(3)},
                            {"eval_draws", std::int64_t(2)},
                            {"elbo_samples", std::int64_t(2)},

@@ -59,6 +59,9 @@ void registerGlm(Registry& r)
     // bound; a Gaussian noise of 1e-300, kept fixed, has a variance that underflows to 0
     // (learnt, its M-step would set it right at the first step).
     m.divergentSettings = {{"noise_sd", 1e-300}};
+    m.memory = [](const DataSet& data, const ParamValues& values, LgmAlgorithm a) {
+        return linearLgmMemory(double(data.cols()), double(data.trainingRowCount()), values, a);
+    };
     addLgmEntries<GlmOptions, GlmTrainer>(
         r, m,
         {{LgmAlgorithm::HybridMcSsvi,

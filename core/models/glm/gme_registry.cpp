@@ -64,6 +64,16 @@ void registerGme(Registry& r)
                        {"samples", std::int64_t(2)},
                        {"inner_nodes", std::int64_t(4)}};
     m.divergentSettings = {{"tau", 1e-300}}; // σ²/τ² overflows in KL(q(w2) ‖ p(w2))
+    m.memory = [](const DataSet& data, const ParamValues& values, LgmAlgorithm a) {
+        // q(w1) and q(w2), each over the D features.
+        std::vector<MemoryTerm> terms =
+            linearLgmMemory(double(data.cols()), double(data.trainingRowCount()), values, a);
+        for (MemoryTerm t : linearLgmMemory(double(data.cols()), 0.0, values, a)) {
+            t.what += " (of w2)";
+            terms.push_back(std::move(t));
+        }
+        return terms;
+    };
     addLgmEntries<GmeOptions, GmeTrainer>(
         r, m,
         {{LgmAlgorithm::HybridMcSsvi,

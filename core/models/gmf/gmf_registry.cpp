@@ -1,5 +1,6 @@
 #include "core/models/gmf/gmf.h"
 #include "core/models/gmf/gmf_trainer.h"
+#include "core/models/memory_terms.h"
 #include "core/models/recommender/recommender.h"
 
 #include <limits>
@@ -40,6 +41,21 @@ void registerGaussianMf(Registry& r)
                                             GmfOptions::fromParams(values), seed);
     };
     e.readOptions = optionsReader<GmfOptions>();
+    // A mean and a full K × K covariance for every user and item, the residuals indexed both
+    // ways, each thread's K × K workspaces, the evaluation.
+    e.memory = [](const DataSet& data, const ParamValues& v) {
+        using namespace memory;
+        const CountData& c = *data.counts;
+        const double N = double(c.rows()), M = double(c.cols()), K = number(v, "K");
+        return std::vector<MemoryTerm>{
+            {"each user's and item's mean and covariance: (users + items) × (K + K²) doubles",
+             kDouble * (N + M) * (K + K * K), "K"},
+            {"the residuals, by user and by item",
+             24 * double(c.train.nonZeros()) + kDouble * (N + M), "data"},
+            {"the threads' K × K workspaces", (threads() + 16) * 24 * K * K, "K"},
+            recommenderEvaluation(c, K),
+        };
+    };
     e.smallSettings = {{"K", std::int64_t(3)}, {"eval_users", std::int64_t(20)}};
     e.divergentSettings = {{"a0", 1e308}};
     r.add(std::move(e));

@@ -1,6 +1,7 @@
 #include "core/models/gpfa/gpfa.h"
 #include "core/models/gpfa/gpfa_synthetic.h"
 #include "core/models/gpfa/gpfa_trainer.h"
+#include "core/models/memory_terms.h"
 
 #include <limits>
 
@@ -65,6 +66,19 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
                                              GpfaOptions::fromParams(values), seed);
     };
     e.readOptions = optionsReader<GpfaOptions>();
+    // GPFA's D × D matrices (D: the table's columns), which no setting but the data's shape
+    // changes: the scatter's per-chunk partials, the likelihood's scratch and each
+    // evaluation's draws and scorer (about 80 at once, at most); the loadings besides.
+    e.memory = [](const DataSet& data, const ParamValues& v) {
+        using namespace memory;
+        const double D = double(data.cols()), K = number(v, "K");
+        return std::vector<MemoryTerm>{
+            {"the D × D matrices of the scatter, the likelihood and an evaluation: about 80 × "
+             "columns² doubles",
+             80 * kDouble * D * D, "the table's columns (--channels, or --transpose)"},
+            {"the loadings' q and the optimizer", 15 * kDouble * (D * K + K + 4), "K"},
+        };
+    };
     e.smallSettings = {
         {"K", std::int64_t(3)}, {"cov_draws", std::int64_t(5)}, {"elbo_samples", std::int64_t(2)}};
     // A noise prior shape of 1e308: log Γ(a_τ) overflows the log joint (the SGVB algorithms);

@@ -123,6 +123,39 @@ gpmf::Observation observationFor(const std::string& name, const CountData& data)
     return gpmf::Observation::Ordinal;
 }
 
+namespace {
+
+// One Gaussian q per row and per column (D × D with a full covariance, twice for S-DSVI's
+// AdaGrad), the observations, the widest column's draws, the evaluation (with a full covariance
+// a full pass holds every user's).
+std::vector<MemoryTerm> gpmfMemory(const DataSet& data, const ParamValues& v, LgmAlgorithm a)
+{
+    using namespace memory;
+    const CountData& c = *data.counts;
+    const double N = double(c.rows()), M = double(c.cols()), Q = N + M, D = number(v, "D");
+    const double n = double(c.train.nonZeros()), T = double(c.heldOut.nonZeros());
+    const bool full = choice(v, "covariance") != "diagonal";
+    const double perQ = full ? kDouble * D * D * (a == LgmAlgorithm::SDsvi ? 2 : 1) : 0.0;
+    const double sub = number(v, "subsample");
+    const double widest = sub > 0 ? sub : std::max(N, M);
+    std::vector<MemoryTerm> terms = {
+        {std::string("each row's and column's q: (rows + cols) × ") +
+             (full ? "D² doubles" : "D doubles"),
+         Q * (perQ + 3 * kDouble * D + 180), full ? "covariance" : "D"},
+        {"the observations", 16 * n + 8 * Q + 12 * T + 12 * (n + T), "data"},
+        {"the widest column's draws",
+         widest * number(v, "outer_samples", 1) * (16 * D + 32) + 72 * widest +
+             16 * kDouble * (D * D + D),
+         sub > 0 ? "subsample" : "outer_samples"},
+        {"the evaluation's factors",
+         12 * Q * D + 20 * n + 16 * T + (full ? kDouble * N * D * D : 0),
+         full ? "covariance" : "D"},
+    };
+    return terms;
+}
+
+} // namespace
+
 void registerGeneralizedPmf(Registry& r)
 {
     const std::vector<LgmAlgorithmEntry> algorithms = {
@@ -161,7 +194,8 @@ void registerGeneralizedPmf(Registry& r)
           {"eval_users", std::int64_t(20)},
           {"eval_entries", std::int64_t(50)}},
          // A start of variance 1e308: uᵀSu overflows, the likelihood's derivatives are NaN.
-         {{"init_variance", 1e308}}},
+         {{"init_variance", 1e308}},
+         gpmfMemory},
         algorithms,
         [](const DataSet& data, LgmAlgorithm algorithm, const GpmfOptions& options,
            std::uint64_t seed) {

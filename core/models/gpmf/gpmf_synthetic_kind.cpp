@@ -58,6 +58,17 @@ DataKindSpec syntheticRatingsKind()
     k.defaultModel = "gpmf";
     k.views = {DataView::Recommendations};
     k.recognise = [](const FileProbe& f) { return f.path == "synthetic-ratings"; };
+    // Every entry observed: the drawn matrix's entries as read and as built (about 40 bytes an
+    // entry), and the generating U and V.
+    k.memory = [](const DataDescription& d) {
+        const double rows = double(getInt(d.settings, "rows")),
+                     cols = double(getInt(d.settings, "cols")),
+                     trueD = double(getInt(d.settings, "true_d"));
+        return std::vector<MemoryTerm>{
+            {"the drawn matrix: rows × cols entries, 40 bytes each", 40 * rows * cols, "rows"},
+            {"the generating U and V", 8 * (rows + cols) * trueD, "true_d"},
+        };
+    };
     k.read = [](const DataDescription&) -> std::shared_ptr<const RawData> {
         return std::make_shared<RawSyntheticRatings>();
     };

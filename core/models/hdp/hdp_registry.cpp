@@ -1,5 +1,6 @@
 #include "core/models/hdp/hdp.h"
 #include "core/models/hdp/hdp_trainer.h"
+#include "core/models/memory_terms.h"
 #include "core/models/topics/topics.h"
 
 #include <limits>
@@ -7,6 +8,29 @@
 
 namespace svi {
 namespace {
+
+// λ, E[log β] and the evaluation's copy of E[β] (V × T each), the minibatch's per-document
+// T × K tables and per-entry ζ, each thread's workspaces (its longest document × T and × K).
+std::vector<MemoryTerm> hdpMemory(const DataSet& data, const ParamValues& v, bool batch)
+{
+    using namespace memory;
+    const CountData& c = *data.counts;
+    const double V = double(c.vocabularySize), T = number(v, "T"), K = number(v, "K");
+    const double N = double(c.rows()), D = double(c.trainingRowCount());
+    const double B = batch ? D : std::min(number(v, "minibatch", D), D);
+    const double entries = N > 0 ? B * double(c.train.nonZeros()) / N : 0.0;
+    const double W = widestRow(c.train);
+    return {
+        {"λ, E[log β] and E[β]: 3 × V × T doubles", 3 * kDouble * V * T, "T"},
+        {"the minibatch's document tables: its documents × T × K doubles",
+         kDouble * B * T * (K + 1), batch ? "K" : "minibatch"},
+        {"the minibatch's ζ: its entries × K doubles", entries * (kDouble * K + 16), "K"},
+        {"the minibatch's word statistics: its words × T doubles",
+         kDouble * std::min(V, entries) * T, "T"},
+        {"each thread's workspaces: its longest document × (2T + 3K) doubles",
+         threads() * kDouble * (W * (2 * T + 3 * K + 5) + 3 * K * T), "T"},
+    };
+}
 
 void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
@@ -26,6 +50,9 @@ void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label
                                             HdpOptions::fromParams(values), seed);
     };
     e.readOptions = optionsReader<HdpOptions>();
+    e.memory = [algorithm](const DataSet& data, const ParamValues& values) {
+        return hdpMemory(data, values, algorithm != HdpAlgorithm::Svi);
+    };
     e.smallSettings = {{"T", std::int64_t(8)},
                        {"K", std::int64_t(4)},
                        {"minibatch", std::int64_t(20)},

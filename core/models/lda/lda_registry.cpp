@@ -1,5 +1,6 @@
 #include "core/models/lda/lda.h"
 #include "core/models/lda/lda_trainer.h"
+#include "core/models/memory_terms.h"
 #include "core/models/topics/topics.h"
 
 #include <limits>
@@ -7,6 +8,31 @@
 
 namespace svi {
 namespace {
+
+// λ and exp E[log β] (V × K each), the minibatch's word statistics, each thread's document
+// workspace (its longest document × K), the minibatch's θ; the adaptive schedule's gradient
+// averages. Nothing is kept per document across steps.
+std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, bool batch)
+{
+    using namespace memory;
+    const CountData& c = *data.counts;
+    const double V = double(c.vocabularySize), K = number(v, "K"), N = double(c.rows());
+    const double D = double(c.trainingRowCount()), nnz = double(c.train.nonZeros());
+    const double B = batch ? D : std::min(number(v, "minibatch", D), D);
+    const double entries = N > 0 ? B * nnz / N : 0.0; // a minibatch's (document, word) entries
+    const double words = batch ? V : std::min(V, entries);
+    std::vector<MemoryTerm> terms = {
+        {"λ and exp E[log β]: 2 × V × K doubles", 2 * kDouble * V * K, "K"},
+        {"the minibatch's word statistics: its words × K doubles", kDouble * words * K, "K"},
+        {"each thread's workspace: its longest document × K doubles",
+         threads() * kDouble * widestRow(c.train) * (K + 3), "K"},
+        {"the minibatch's θ and entries", kDouble * B * K + 24 * entries, "minibatch"},
+    };
+    if (choice(v, "schedule") == "adaptive")
+        terms.push_back({"the adaptive schedule's gradient averages: 2 × V × K doubles",
+                         2 * kDouble * V * K, "K"});
+    return terms;
+}
 
 void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label, std::string help)
 {
@@ -26,6 +52,9 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
                                             LdaOptions::fromParams(values), seed);
     };
     e.readOptions = optionsReader<LdaOptions>();
+    e.memory = [algorithm](const DataSet& data, const ParamValues& values) {
+        return ldaMemory(data, values, algorithm != LdaAlgorithm::Svi);
+    };
     e.smallSettings = {
         {"K", std::int64_t(4)}, {"minibatch", std::int64_t(20)}, {"eval_docs", std::int64_t(20)}};
     e.divergentSettings = {{"eta", 1e308}}; // Σ_w λ_kw overflows: E[log β] is NaN

@@ -5,6 +5,7 @@
 
 #include "core/base/param_fields.h"
 #include "core/models/lgm/linear_lgm.h"
+#include "core/models/memory_terms.h"
 #include "core/run/registry.h"
 
 #include <string>
@@ -59,6 +60,29 @@ struct LgmAlgorithmEntry
     const char* help;
 };
 
+// The memory of the shared linear-LGM trainer over `D` weights (core/models/lgm/linear_lgm.h):
+// the prior's precision (D × D, dense whatever the covariance), with a full covariance its root,
+// precision, each chunk's Γ and the natural step's temporaries (S-DSVI's root, gradient and
+// AdaGrad sums besides), and the rows a full pass gathers (`rows` × D, twice with a full
+// covariance).
+inline std::vector<MemoryTerm> linearLgmMemory(double D, double rows, const ParamValues& v,
+                                               LgmAlgorithm a, const std::string& what = "D")
+{
+    using namespace memory;
+    const bool full = choice(v, "covariance") != "diagonal";
+    std::vector<MemoryTerm> terms = {
+        {"the prior's precision: " + what + " × " + what + " doubles", kDouble * D * D, "data"},
+        {"the rows a pass gathers: rows × " + what + " doubles",
+         (full ? 2 : 1) * kDouble * rows * D, "data"},
+    };
+    if (full)
+        terms.push_back({"the full covariance's matrices: about " +
+                             std::string(a == LgmAlgorithm::SDsvi ? "30" : "26") + " × " + what +
+                             " × " + what + " doubles",
+                         (a == LgmAlgorithm::SDsvi ? 30 : 26) * kDouble * D * D, "covariance"});
+    return terms;
+}
+
 // What the entries of one latent Gaussian model share.
 struct LgmModelEntry
 {
@@ -68,6 +92,9 @@ struct LgmModelEntry
     // The settings of the registry-wide tests (AlgorithmEntry::smallSettings,
     // divergentSettings).
     ParamValues smallSettings = {}, divergentSettings = {};
+    // The memory of a run of each algorithm (AlgorithmEntry::memory).
+    std::function<std::vector<MemoryTerm>(const DataSet&, const ParamValues&, LgmAlgorithm)>
+        memory = {};
 };
 
 // Adds an entry per algorithm, in Compare's order: its parameters are
@@ -94,6 +121,11 @@ void addLgmAlgorithms(Registry& r, const LgmModelEntry& model,
         e.metrics = model.metrics;
         e.bound = model.bound;
         const LgmAlgorithm algorithm = a.algorithm;
+        if (model.memory)
+            e.memory = [algorithm, memory = model.memory](const DataSet& data,
+                                                          const ParamValues& values) {
+                return memory(data, values, algorithm);
+            };
         e.make = [algorithm, make](const DataSet& data, const ParamValues& values,
                                    std::uint64_t seed) {
             return make(data, algorithm, Options::fromParams(values), seed);

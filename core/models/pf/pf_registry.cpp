@@ -1,3 +1,4 @@
+#include "core/models/memory_terms.h"
 #include "core/models/pf/pf.h"
 #include "core/models/pf/pf_trainer.h"
 #include "core/models/recommender/recommender.h"
@@ -27,6 +28,28 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
         return std::make_unique<PfTrainer>(data.requireCounts(hierarchical ? "HPF" : "PMF"),
                                            algorithm, PfOptions::fromParams(values, hierarchical),
                                            seed);
+    };
+    // The users' and items' factors (shape, rate, mean and E[log], N + M rows × K), the items'
+    // gradient, the minibatch's statistics (every rating for batch), the evaluation.
+    e.memory = [algorithm](const DataSet& data, const ParamValues& v) {
+        using namespace memory;
+        const CountData& c = *data.counts;
+        const double N = double(c.rows()), M = double(c.cols()), K = number(v, "K");
+        const double nnz = double(c.train.nonZeros());
+        const bool batch = algorithm != PfAlgorithm::Svi;
+        const double B = batch ? N : std::min(number(v, "minibatch", N), N);
+        const double ratings = N > 0 ? B * nnz / N : 0.0;
+        std::vector<MemoryTerm> terms = {
+            {"the factors: 4 × (users + items) × K doubles", 4 * kDouble * (N + M) * K, "K"},
+            {"the items' gradient: 2 × items × K doubles", 2 * kDouble * M * K, "K"},
+            {"the minibatch's statistics",
+             24 * ratings + 2 * kDouble * B * K + kDouble * K * std::min(M, ratings),
+             batch ? "data" : "minibatch"},
+            recommenderEvaluation(c, K),
+        };
+        if (choice(v, "schedule") == "adaptive")
+            terms.push_back({"the adaptive schedule's averages", 2 * kDouble * M * K, "K"});
+        return terms;
     };
     e.readOptions = [hierarchical](const ParamValues& values) {
         return PfOptions::fromParams(values, hierarchical).checked().toParams();

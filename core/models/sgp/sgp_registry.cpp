@@ -124,6 +124,31 @@ void registerSgp(Registry& r)
                        {"inducing", std::int64_t(5)},
                        {"hyperparameters", std::string("given")}};
     m.divergentSettings = {{"noise_variance", 1e-310}}; // subnormal: 1/σ² overflows
+    // The rows' features over the M inducing points (n × M, with the kernel's temporaries while
+    // they are made), the rows themselves, the optimal bound's n × n solve, and the linear LGM's
+    // matrices over M weights.
+    m.memory = [](const DataSet& data, const ParamValues& v, LgmAlgorithm a) {
+        using namespace memory;
+        const double N = double(data.rows()), Ntr = double(data.trainingRowCount());
+        const double D = double(data.cols()), given = number(v, "train_rows");
+        const double n = (given > 0 ? std::min(given, Ntr) : Ntr) + (N - Ntr);
+        const double inducing = number(v, "inducing");
+        const double M = inducing > 0 ? inducing : std::max(1.0, std::floor(N / 100));
+        std::vector<MemoryTerm> terms = {
+            {"the rows' kernel features: 3 × rows × M doubles", 3 * kDouble * n * M, "inducing"},
+            {"copies of the rows: 2 × rows × features doubles", 2 * kDouble * n * D, "train_rows"},
+        };
+        if (choice(v, "bound") == "optimal") {
+            const double m = std::min(n, 5000.0);
+            terms.push_back({"the optimal bound's n × n solve", 3 * kDouble * m * m, "train_rows"});
+        }
+        for (MemoryTerm t :
+             linearLgmMemory(M, a == LgmAlgorithm::FixedPoint ? n : 0.0, v, a, "M")) {
+            t.setting = t.setting == "data" ? "inducing" : t.setting;
+            terms.push_back(std::move(t));
+        }
+        return terms;
+    };
     addLgmEntries<SgpOptions, SgpTrainer>(
         r, m,
         {{LgmAlgorithm::FixedPoint,
