@@ -587,9 +587,13 @@ void RunManager::pollPhases()
 {
     for (auto& [id, runner] : m_runners) {
         RunRecord* r = find(id);
+        if (!r)
+            continue;
         const RunPhase p = runner->phase();
-        if (r && p != r->phase) {
+        const Snapshot live = runner->progress();
+        if (p != r->phase || live.step != r->live.step) {
             r->phase = p;
+            r->live = live;
             emit runChanged(id);
         }
     }

@@ -71,6 +71,9 @@ struct RunRecord
     QColor color;
     RunStatus status = RunStatus::Queued;
     RunPhase phase = RunPhase::Idle;
+    // Where a running run stands between snapshots (Runner::progress: step and clocks),
+    // polled with its phase.
+    Snapshot live;
     std::vector<Snapshot> trace;            // every snapshot, previews dropped
     std::shared_ptr<const Preview> preview; // the latest preview
     std::optional<Summary> summary;         // once finished

@@ -169,10 +169,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return QBrush(QColor(192, 57, 43));
     const Snapshot* last = r->trace.empty() ? nullptr : &r->trace.back();
     const bool live = r->readFrom.isEmpty() && r->status != RunStatus::Queued;
+    // A running run's clocks between its snapshots.
+    const Snapshot* now = !r->summary && r->live.step > (last ? last->step : 0) ? &r->live : last;
     if (role == ProgressRole && index.column() == Progress)
-        return !live || !last ? QVariant()
-               : r->summary   ? QVariant(1.0)
-                              : QVariant(budgetProgress(r->spec.runOptions(), *last).fraction);
+        return !live || !now ? QVariant()
+               : r->summary  ? QVariant(1.0)
+                             : QVariant(budgetProgress(r->spec.runOptions(), *now).fraction);
     if (role == Qt::ToolTipRole && index.column() == Time)
         return tr("Wall-clock time, training time (evaluation excluded, as in the papers' "
                   "plots) and the share of the wall time spent evaluating, at the latest "
@@ -202,30 +204,30 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return s;
     }
     case Progress: {
-        if (!live || !last)
+        if (!live || !now)
             return QString();
         if (r->summary)
             return tr("done");
-        const BudgetProgress p = budgetProgress(r->spec.runOptions(), *last);
+        const BudgetProgress p = budgetProgress(r->spec.runOptions(), *now);
         QString text = QString("%1 %").arg(int(std::floor(100 * p.fraction)));
         if (std::isfinite(p.secondsLeft))
             text += tr(" · ~%1 s left").arg(std::lround(p.secondsLeft));
         return text;
     }
     case Time: {
-        if (!last || !std::isfinite(last->wallSeconds))
+        if (!now || !std::isfinite(now->wallSeconds))
             return QString();
         const double share =
-            last->wallSeconds > 0
-                ? std::max(0.0, last->wallSeconds - last->trainSeconds) / last->wallSeconds
+            now->wallSeconds > 0
+                ? std::max(0.0, now->wallSeconds - now->trainSeconds) / now->wallSeconds
                 : 0.0;
         return tr("wall %1 s · train %2 s · eval %3 %")
-            .arg(last->wallSeconds, 0, 'f', 1)
-            .arg(last->trainSeconds, 0, 'f', 1)
+            .arg(now->wallSeconds, 0, 'f', 1)
+            .arg(now->trainSeconds, 0, 'f', 1)
             .arg(std::lround(100 * share));
     }
     case Steps:
-        return last ? QVariant(qlonglong(last->step)) : QVariant();
+        return now ? QVariant(qlonglong(now->step)) : QVariant();
     case Epochs:
         return last ? num(last->epochs, 3) : QString();
     case StepsPerSecond:

@@ -148,6 +148,9 @@ struct LoopControl
     std::atomic<bool>* checkpointRequest = nullptr;
     // Returns when resumed or stopped, or when a checkpoint is asked for.
     std::function<void()> waitWhilePaused;
+    // Kept up to date after every step (Runner::progress).
+    std::atomic<std::int64_t>* step = nullptr;
+    std::atomic<double>*trainSeconds = nullptr, *wallSeconds = nullptr;
 };
 
 Summary trainLoop(Trainer& trainer, const RunOptions& options,
@@ -354,6 +357,11 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             rho = trainer.step(t + 1);
             ++t;
             trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+            if (control.step) {
+                control.trainSeconds->store(trainSeconds, std::memory_order_relaxed);
+                control.wallSeconds->store(wallSeconds(), std::memory_order_relaxed);
+                control.step->store(t, std::memory_order_release);
+            }
             if (ranks.distributed())
                 agree(userStop || (control.stop && control.stop->load()));
             if (trainer.diverged()) {
@@ -498,6 +506,15 @@ void Runner::abort()
     requestStop();
 }
 
+Snapshot Runner::progress() const
+{
+    Snapshot s;
+    s.step = m_step.load(std::memory_order_acquire);
+    s.trainSeconds = m_trainSeconds.load(std::memory_order_relaxed);
+    s.wallSeconds = m_wallSeconds.load(std::memory_order_relaxed);
+    return s;
+}
+
 Summary Runner::wait()
 {
     if (m_thread.joinable())
@@ -512,6 +529,9 @@ void Runner::work()
     control.abort = &m_abort;
     control.phase = &m_phase;
     control.checkpointRequest = &m_checkpointRequest;
+    control.step = &m_step;
+    control.trainSeconds = &m_trainSeconds;
+    control.wallSeconds = &m_wallSeconds;
     control.waitWhilePaused = [this] {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_cv.wait(lock, [this] {

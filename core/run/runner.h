@@ -216,6 +216,9 @@ public:
     bool running() const { return m_running.load(); }
     bool paused() const { return m_paused.load(); }
     RunPhase phase() const { return m_phase.load(); }
+    // Where the run stands between snapshots (steps taken, its training and wall clocks at
+    // the last step's end), for a status display; any thread.
+    Snapshot progress() const;
 
     // Runs on the calling thread (for the CLI and tests); same semantics as start()+wait().
     // A set stopFlag ends the run like requestStop().
@@ -244,6 +247,8 @@ private:
     std::atomic<bool> m_abort{false}; // also handed to the trainer as its interrupt flag
     std::atomic<bool> m_checkpointRequest{false};
     std::atomic<RunPhase> m_phase{RunPhase::Idle};
+    std::atomic<std::int64_t> m_step{0};
+    std::atomic<double> m_trainSeconds{0.0}, m_wallSeconds{0.0};
     std::mutex m_mutex;
     std::condition_variable m_cv;
     Summary m_summary;

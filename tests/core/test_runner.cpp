@@ -279,6 +279,10 @@ void TestRunner::abortSkipsTheFinalFullPass()
         r.start([](const Snapshot&) { return CallbackResult::Continue; });
         QTRY_VERIFY_WITH_TIMEOUT(t->steps.load() > 3, 5000);
         QCOMPARE(r.phase(), RunPhase::Training);
+        // Between snapshots the run's step and clocks are readable from here.
+        QTRY_VERIFY_WITH_TIMEOUT(r.progress().step >= 3, 5000);
+        const Snapshot now = r.progress();
+        QVERIFY(now.trainSeconds > 0 && now.wallSeconds >= now.trainSeconds);
         abort ? r.abort() : r.requestStop();
         const Summary s = r.wait();
         QCOMPARE(s.reason, TerminationReason::Cancelled);
