@@ -129,7 +129,7 @@ void TestCliMemory::initTestCase()
     m_network = m_dir.filePath("network.csv");
     QVERIFY(writeText(m_corpus, corpus()));
     QVERIFY(writeText(m_ratings, ratings()));
-    QVERIFY(writeText(m_wide, labelled(400, 1000)));
+    QVERIFY(writeText(m_wide, labelled(400, 800)));
     QVERIFY(writeText(m_long, labelled(3000, 20)));
     QVERIFY(writeText(m_network, network()));
 }
@@ -184,21 +184,21 @@ void TestCliMemory::estimateAgainstPeakMemory_data()
                                "--true-d",          "5"};
     const QStringList epm = {m_network, "--set", "elbo_samples=1", "--set", "eval_draws=1"};
     const auto with = [](QStringList args, const QStringList& more) { return args + more; };
-    QTest::newRow("lda") << with(topics, {"--set", "K=600", "--set", "minibatch=4"})
+    QTest::newRow("lda") << with(topics, {"--set", "K=350", "--set", "minibatch=4"})
                          << with(topics, {"--set", "K=2", "--set", "minibatch=4"});
     QTest::newRow("hdp") << with(topics,
-                                 {"--model", "hdp", "--set", "T=500", "--set", "minibatch=4"})
+                                 {"--model", "hdp", "--set", "T=300", "--set", "minibatch=4"})
                          << with(topics,
                                  {"--model", "hdp", "--set", "T=2", "--set", "minibatch=4"});
-    QTest::newRow("ctm") << with(topics, {"--model", "ctm", "--set", "K=400", "--set", "samples=2"})
+    QTest::newRow("ctm") << with(topics, {"--model", "ctm", "--set", "K=250", "--set", "samples=2"})
                          << with(topics, {"--model", "ctm", "--set", "K=2", "--set", "samples=2"});
-    QTest::newRow("hpf") << QStringList{m_ratings, "--model", "hpf", "--set", "K=600"}
+    QTest::newRow("hpf") << QStringList{m_ratings, "--model", "hpf", "--set", "K=350"}
                          << QStringList{m_ratings, "--model", "hpf", "--set", "K=1"};
-    QTest::newRow("gmf") << QStringList{m_ratings, "--model", "gmf", "--set", "K=60"}
+    QTest::newRow("gmf") << QStringList{m_ratings, "--model", "gmf", "--set", "K=45"}
                          << QStringList{m_ratings, "--model", "hpf", "--set", "K=1"};
-    QTest::newRow("gpmf") << with(drawn, {"--set", "D=100"}) << with(drawn, {"--set", "D=1"});
-    QTest::newRow("epm") << with(epm, {"--set", "K=10000"}) << with(epm, {"--set", "K=1"});
-    QTest::newRow("bpfa") << (table + bpfa + QStringList{"--set", "K=512"})
+    QTest::newRow("gpmf") << with(drawn, {"--set", "D=70"}) << with(drawn, {"--set", "D=1"});
+    QTest::newRow("epm") << with(epm, {"--set", "K=7000"}) << with(epm, {"--set", "K=1"});
+    QTest::newRow("bpfa") << (table + bpfa + QStringList{"--set", "K=400"})
                           << (table + bpfa + QStringList{"--set", "K=1"});
     QTest::newRow("gpfa") << (table + QStringList{"--model", "gpfa"})
                           << (table + bpfa + QStringList{"--set", "K=1"});
@@ -210,7 +210,7 @@ void TestCliMemory::estimateAgainstPeakMemory_data()
                                         "likelihood=gaussian",
                                         "--set",
                                         "covariance=diagonal"};
-    QTest::newRow("sgp") << QStringList{m_long, "--model", "sgp", "--set", "inducing=1000"}
+    QTest::newRow("sgp") << QStringList{m_long, "--model", "sgp", "--set", "inducing=800"}
                          << QStringList{m_long, "--model", "sgp", "--set", "inducing=2"};
 }
 
