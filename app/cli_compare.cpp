@@ -41,14 +41,7 @@ int cmdCompare(const std::vector<std::string>& args)
     const bool lead = ranks().rank() == 0;
     const bool quiet = a.quiet || !lead;
     const QString dir = QString::fromStdString(a.out);
-    if (!a.run.hasBudget()) {
-        a.run.seconds = kDefaultBudgetSeconds;
-        if (!quiet)
-            std::fprintf(stderr,
-                         "svi compare: %g training seconds a run, the default budget (--seconds, "
-                         "--wall-seconds or --steps set another)\n",
-                         kDefaultBudgetSeconds);
-    }
+    giveDefaultBudget(a.run, quiet, "svi compare", " a run");
     std::optional<OutputFolder> out; // claimed before any work (core/io/output_folder.h)
     if (lead)
         out.emplace(dir, outputRules(a));

@@ -64,6 +64,9 @@ Summary runAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const 
 // another format version or of another run.
 Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, const std::string& tag,
                        OutputFolder* claimed = nullptr);
+// Without a budget, `run` gets the default one (kDefaultBudgetSeconds), and unless quiet the
+// first line says so: "<command>: 60 training seconds<each>, the default budget (…)".
+void giveDefaultBudget(RunDescription& run, bool quiet, const char* command, const char* each);
 // --force of the commands that write a run or a comparison into --out.
 CommandOption forceOption();
 // How `a`'s --out is claimed (core/io/output_folder.h): --force, and for a run resumed in the

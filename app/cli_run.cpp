@@ -306,6 +306,18 @@ Summary resumeAndWrite(const PreparedRun& p, const QString& dir, bool quiet, con
     return runAndWriteImpl(p, dir, quiet, tag, nullptr, true, claimed);
 }
 
+void giveDefaultBudget(RunDescription& run, bool quiet, const char* command, const char* each)
+{
+    if (run.hasBudget())
+        return;
+    run.seconds = kDefaultBudgetSeconds;
+    if (!quiet)
+        std::fprintf(stderr,
+                     "%s: %g training seconds%s, the default budget (--seconds, --wall-seconds or "
+                     "--steps set another)\n",
+                     command, kDefaultBudgetSeconds, each);
+}
+
 CommandOption forceOption()
 {
     return {"--force", false,
@@ -377,14 +389,7 @@ int cmdRun(const std::vector<std::string>& args)
     const QString dir = QString::fromStdString(a.out);
     const bool lead = ranks().rank() == 0;
     const bool quiet = a.quiet || !lead;
-    if (!a.run.hasBudget()) {
-        a.run.seconds = kDefaultBudgetSeconds;
-        if (!quiet)
-            std::fprintf(stderr,
-                         "svi run: %g training seconds, the default budget (--seconds, "
-                         "--wall-seconds or --steps set another)\n",
-                         kDefaultBudgetSeconds);
-    }
+    giveDefaultBudget(a.run, quiet, "svi run", "");
     // The output folder is claimed before any work: a folder that cannot be written, holds
     // another run or is being written by another process is refused now, not after the load.
     std::optional<OutputFolder> out;
