@@ -443,7 +443,8 @@ const char* phaseName(RunPhase phase)
 }
 
 Runner::Runner(std::unique_ptr<Trainer> trainer, RunOptions options, Checkpoints checkpoints)
-    : m_trainer(std::move(trainer)), m_options(options), m_checkpoints(std::move(checkpoints))
+    : m_trainer(std::move(trainer)), m_options(std::move(options)),
+      m_checkpoints(std::move(checkpoints))
 {
     if (!m_trainer)
         throw std::invalid_argument("Runner: trainer is null");
