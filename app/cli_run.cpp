@@ -85,8 +85,9 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet,
                        const std::vector<const AlgorithmEntry*>* runs)
 {
     // The files' bytes as they are read, and an interrupt that stops the reader at its next
-    // block (core/io/load_control.h).
-    catchInterrupts();
+    // block (core/io/load_control.h); the command's own handlers are back once the data are in.
+    const auto previousInt = std::signal(SIGINT, onInterrupt);
+    const auto previousTerm = std::signal(SIGTERM, onInterrupt);
     g_load.setTotal(totalBytes(given.data.files));
     std::optional<PreparedRun> p;
     {
@@ -99,6 +100,10 @@ PreparedRun prepareRun(const RunDescription& given, bool quiet,
         LoadScope scope(g_load);
         p = usageErrors([&] { return svi::prepareRun(given, runs, &ranks()); });
     }
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+    if (g_load.cancelled()) // interrupted after the last byte was read: stop all the same
+        throw LoadCancelled();
     if (!quiet)
         std::fprintf(stderr, "%s\n", p->data.built.summary.c_str());
     return std::move(*p);
