@@ -447,6 +447,17 @@ void TestRunner::abortInterruptsAFullPassUnderWay()
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     QCOMPARE(s.reason, TerminationReason::Cancelled);
     QVERIFY2(waited < 5.0, qPrintable(QString("abort took %1 s").arg(waited)));
+
+    // Cut short during the final full pass: the summary does not call it a whole one.
+    auto last = std::make_unique<FakeTrainer>();
+    last->fullEvalTime = 20s;
+    Runner end(std::move(last), steps(3));
+    end.start([](const Snapshot&) { return CallbackResult::Continue; });
+    QTRY_COMPARE_WITH_TIMEOUT(end.phase(), RunPhase::FullEvaluation, 5000);
+    end.abort();
+    const Summary e = end.wait();
+    QCOMPARE(e.reason, TerminationReason::BudgetReached);
+    QVERIFY(!e.finalFull);
 }
 
 void TestRunner::callbackCanStop()
