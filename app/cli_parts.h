@@ -76,8 +76,6 @@ OutputFolder::Rules outputRules(const RunArgs& a, const QString* resumed = nullp
 // MPI world's).
 Communicator& ranks();
 void setRanks(Communicator& world);
-// What a run of `p` out of memory says of its size (RunOptions::outOfMemoryNote).
-std::string memoryNote(const PreparedRun& p);
 // Which run a checkpoint of `p` belongs to.
 CheckpointIdentity identityOf(const PreparedRun& p);
 // True once SIGINT or SIGTERM arrived during a run of runAndWrite (the run then ends as

@@ -90,9 +90,7 @@ std::string ProgressLine::line()
     const Snapshot& s = m_last;
     out += "step " + std::to_string(s.step) + format("  epoch %.2f", s.epochs) +
            format("  train %.1f s", s.trainSeconds) + format("  wall %.1f s", s.wallSeconds);
-    if (s.wallSeconds > 0)
-        out += format("  eval %.0f %%",
-                      100 * std::max(0.0, s.wallSeconds - s.trainSeconds) / s.wallSeconds);
+    out += format("  eval %.0f %%", 100 * evalShare(s));
     out += format("  elbo %.4g", s.elbo) + m_metrics;
     const double left = budgetProgress(m_budget, s).secondsLeft;
     if (phase == RunPhase::FullEvaluation)

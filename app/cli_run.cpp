@@ -159,12 +159,6 @@ void setRanks(Communicator& world)
     g_ranks = &world;
 }
 
-std::string memoryNote(const PreparedRun& p)
-{
-    const std::vector<MemoryTerm> need = runMemory(*p.entry, p.data.built.data, p.run.params);
-    return need.empty() ? std::string() : "the run takes " + memoryEstimateText(need);
-}
-
 CheckpointIdentity identityOf(const PreparedRun& p)
 {
     return checkpointIdentity(p.run);
@@ -186,9 +180,10 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     // One signal ends the run at its next step boundary; a second skips the final evaluation
     // too (not on several ranks, whose final evaluation is collective: all or none).
     catchInterrupts();
+    const std::vector<MemoryTerm> need = runMemory(*p.entry, p.data.built.data, p.run.params);
     RunOptions ro = p.run.runOptions();
     ro.finalFullEvaluation = true;
-    ro.outOfMemoryNote = memoryNote(p);
+    ro.outOfMemoryNote = memoryNote(need);
     const std::atomic<bool>* abort = world.distributed() ? nullptr : &g_abort;
     ProgressLine line(tag, ro, !quiet, &g_interrupted, abort);
     line.setActivity("building " + p.entry->label);
@@ -285,8 +280,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         {"threads", omp_get_max_threads()},
         {"ranks", world.size()},
         {"peak_rss_mb", double(peakResidentBytes()) / 1e6},
-        {"memory_estimate_mb",
-         totalBytes(runMemory(*p.entry, p.data.built.data, p.run.params)) / 1e6},
+        {"memory_estimate_mb", totalBytes(need) / 1e6},
         {"bytes_sent_per_step",
          jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
                                       : std::nan(""))},
@@ -409,8 +403,7 @@ int cmdRun(const std::vector<std::string>& args)
     if (!quiet) {
         std::fprintf(stderr, "%s — %s (%.1f s of wall time, %.0f %% evaluating)\n",
                      terminationName(summary.reason), summary.message.c_str(), summary.wallSeconds,
-                     summary.wallSeconds > 0 ? 100 * summary.evalSeconds / summary.wallSeconds
-                                             : 0.0);
+                     100 * summary.evalShare());
         if (summary.last)
             for (const MetricSpec& m : p.entry->metrics)
                 if (const auto it = summary.last->metrics.find(m.key);

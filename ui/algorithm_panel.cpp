@@ -223,12 +223,9 @@ QString AlgorithmPanel::blockedReason(const DataDescription& data, const DataSet
     if (auto problem = run.runOptions().validate())
         return tr("Set a budget: seconds, steps or wall seconds.");
     // A run that would not fit in the memory the machine has now is refused before it starts.
-    if (const AlgorithmEntry* entry = builtinRegistry().find(run.model, run.algorithm)) {
-        const std::string why = memoryRefusal(runMemory(*entry, built, run.params),
-                                              availableMemory(), entry->label + " on these data");
-        if (!why.empty())
+    if (const AlgorithmEntry* entry = builtinRegistry().find(run.model, run.algorithm))
+        if (const std::string why = runMemoryRefusal(*entry, built, run.params); !why.empty())
             return QString::fromStdString(why);
-    }
     return {};
 }
 

@@ -335,12 +335,8 @@ void RunManager::onBuilt(int id, const std::shared_ptr<Built>& built)
         r->trace = std::move(built->trace);
     }
     RunOptions options = r->spec.runOptions();
-    if (const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm);
-        entry && r->data) {
-        const std::vector<MemoryTerm> need = runMemory(*entry, r->data, r->spec.params);
-        if (!need.empty())
-            options.outOfMemoryNote = "the run takes " + memoryEstimateText(need);
-    }
+    if (const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm))
+        options.outOfMemoryNote = memoryNote(runMemory(*entry, r->data, r->spec.params));
     auto runner = std::make_unique<Runner>(std::move(built->trainer), options, checkpoints);
     Runner* raw = runner.get();
     m_runners[id] = std::move(runner);

@@ -217,10 +217,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     case Time: {
         if (!now || !std::isfinite(now->wallSeconds))
             return QString();
-        const double share =
-            now->wallSeconds > 0
-                ? std::max(0.0, now->wallSeconds - now->trainSeconds) / now->wallSeconds
-                : 0.0;
+        const double share = evalShare(*now);
         return tr("wall %1 s · train %2 s · eval %3 %")
             .arg(now->wallSeconds, 0, 'f', 1)
             .arg(now->trainSeconds, 0, 'f', 1)

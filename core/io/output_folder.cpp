@@ -105,12 +105,10 @@ OutputFolder::OutputFolder(const QString& dir, Rules rules) : m_dir(dir), m_rule
     m_lock->setStaleLockTime(0); // stale only when its writer is gone, however old
     if (!m_lock->tryLock(0)) {
         const QLockFile::LockError error = m_lock->error();
+        qint64 pid = 0;
+        m_lock->getLockInfo(&pid, nullptr, nullptr); // the holder's, when there is one
         m_lock.reset();
         if (error == QLockFile::LockFailedError) {
-            qint64 pid = 0;
-            QString host, app;
-            QLockFile probe(QDir(dir).filePath(kLockFile));
-            probe.getLockInfo(&pid, &host, &app);
             m_created.clear(); // not ours to remove
             refuse(dir,
                    "is being written by another run (process " + std::to_string(pid) +

@@ -58,10 +58,16 @@ std::vector<MemoryTerm> runMemory(const AlgorithmEntry& entry, const DataSet& da
     return entry.memory(data, std::get<ParamValues>(resolved));
 }
 
+std::string runMemoryRefusal(const AlgorithmEntry& entry, const DataSet& data,
+                             const ParamValues& params)
+{
+    return memoryRefusal(runMemory(entry, data, params), availableMemory(),
+                         entry.label + " on these data");
+}
+
 void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const ParamValues& params)
 {
-    const std::string why = memoryRefusal(runMemory(entry, data, params), availableMemory(),
-                                          entry.label + " on these data");
+    const std::string why = runMemoryRefusal(entry, data, params);
     if (!why.empty())
         throw std::invalid_argument(why);
 }

@@ -51,8 +51,11 @@ PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
 // takes beyond its data; empty when the entry declares none or the parameters do not resolve.
 std::vector<MemoryTerm> runMemory(const AlgorithmEntry& entry, const DataSet& data,
                                   const ParamValues& params);
-// Throws std::invalid_argument with memoryRefusal's message when that memory is more than the
-// machine has available.
+// Why that memory does not fit in what the machine has available now (memoryRefusal: "<label>
+// on these data would need …"); empty when it fits.
+std::string runMemoryRefusal(const AlgorithmEntry& entry, const DataSet& data,
+                             const ParamValues& params);
+// Throws std::invalid_argument with runMemoryRefusal's message when it is not empty.
 void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const ParamValues& params);
 
 // A trainer of `run` on `data`, and where it goes on from.

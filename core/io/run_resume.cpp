@@ -40,9 +40,7 @@ QJsonObject runSummaryJson(const RunDescription& run, const std::string& label,
         {"epochs", jsonNumber(summary.epochs)},
         {"train_seconds", jsonNumber(summary.trainSeconds)},
         {"wall_seconds", jsonNumber(summary.wallSeconds)},
-        {"eval_share",
-         jsonNumber(summary.wallSeconds > 0 ? summary.evalSeconds / summary.wallSeconds
-                                            : std::nan(""))},
+        {"eval_share", jsonNumber(summary.evalShare())},
         {"seconds_per_step",
          jsonNumber(summary.steps > 0 ? summary.trainSeconds / double(summary.steps)
                                       : std::nan(""))},

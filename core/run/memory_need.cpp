@@ -120,11 +120,16 @@ std::string memoryEstimateText(const std::vector<MemoryTerm>& need)
            ")";
 }
 
+std::string memoryNote(const std::vector<MemoryTerm>& need)
+{
+    return need.empty() ? std::string() : "the run takes " + memoryEstimateText(need);
+}
+
 std::string outOfMemoryMessage(const std::string& where, const std::vector<MemoryTerm>& need)
 {
     std::string text = "out of memory " + where;
     if (!need.empty())
-        text += ": the run takes " + memoryEstimateText(need);
+        text += ": " + memoryNote(need);
     const std::int64_t available = availableMemory();
     if (available >= 0)
         text += std::string(need.empty() ? ": " : ", ") + bytesText(double(available)) +

@@ -43,6 +43,10 @@ std::string memoryRefusal(const std::vector<MemoryTerm>& need, std::int64_t avai
 // for no terms.
 std::string memoryEstimateText(const std::vector<MemoryTerm>& need);
 
+// "the run takes " and memoryEstimateText(need), empty for no terms: what a run out of memory
+// says of its size (RunOptions::outOfMemoryNote).
+std::string memoryNote(const std::vector<MemoryTerm>& need);
+
 // What to say when an allocation failed anyway: "out of memory <where>: …" with the estimate
 // and the memory available now.
 std::string outOfMemoryMessage(const std::string& where, const std::vector<MemoryTerm>& need);

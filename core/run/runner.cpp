@@ -113,6 +113,11 @@ BudgetProgress budgetProgress(const RunOptions& budget, const Snapshot& s)
     return p;
 }
 
+double evalShare(const Snapshot& s)
+{
+    return s.wallSeconds > 0 ? std::max(0.0, s.wallSeconds - s.trainSeconds) / s.wallSeconds : 0.0;
+}
+
 void appendSnapshot(std::vector<Snapshot>& trace, Snapshot s)
 {
     if (!trace.empty() && trace.back().step == s.step)

@@ -100,6 +100,10 @@ struct BudgetProgress
 };
 BudgetProgress budgetProgress(const RunOptions& budget, const Snapshot& s);
 
+// The share of a run's wall time spent evaluating up to snapshot `s` (what its wall clock has
+// beyond its training clock); 0 before any wall time.
+double evalShare(const Snapshot& s);
+
 // Appends `s` to a trace, or replaces the trace's last row when it shows the same step: a run
 // stopped right after a snapshot ends with its final evaluation of that step, which takes the
 // cheap one's place, so that a trace never repeats a step.
@@ -114,6 +118,8 @@ struct Summary
     double trainSeconds = 0.0;
     double wallSeconds = 0.0; // the loop's, final evaluation included
     double evalSeconds = 0.0; // of wallSeconds, spent on snapshots and full passes
+    // evalSeconds / wallSeconds; 0 before any wall time.
+    double evalShare() const { return wallSeconds > 0 ? evalSeconds / wallSeconds : 0.0; }
     // Whether the last snapshot is a whole final full evaluation (not skipped or cut short by
     // Runner::abort, nor turned off).
     bool finalFull = false;
