@@ -307,6 +307,20 @@ void TestEpm::heldOutProbabilityAveragesTheDraws()
     }
     for (std::size_t k = 0; k < pairs.size(); ++k)
         QVERIFY2(std::abs(got[k] - want[k]) < 1e-12, qPrintable(QString::number(k)));
+    // The preview's N × N matrix from the first 4 of the same draws: at every pair, the mean
+    // of 1 − exp(−p_ij) over those 4; the held-out pairs' figures stay those of all 7.
+    const int linkDraws = 4;
+    Eigen::MatrixXd links = Eigen::MatrixXd::Zero(12, 12);
+    QVERIFY(t.heldOutProbability(S, &links, linkDraws) == got);
+    Eigen::MatrixXd wantLinks = Eigen::MatrixXd::Zero(12, 12);
+    for (int s = 0; s < linkDraws; ++s) {
+        t.drawLinkParameters(0, std::uint64_t(s), W, r);
+        for (int i = 0; i < 12; ++i)
+            for (int j = 0; j < 12; ++j)
+                wantLinks(i, j) += (1.0 - std::exp(-epm::linkRate(W, r, i, j))) / linkDraws;
+    }
+    QVERIFY2((links - wantLinks).cwiseAbs().maxCoeff() < 1e-12,
+             qPrintable(QString::number((links - wantLinks).cwiseAbs().maxCoeff())));
     // Its communities in use are those of the expected latent counts at q's mean.
     const epm::Layout& L = t.model().layout();
     const Eigen::ArrayXd mean = t.sgvb().mean();

@@ -46,7 +46,7 @@ void addSharedFields(CtmFields& f, const std::string& adagradHelp)
                       "natural steps fitting a test document's observed half", 100, 1, 100000),
              &O::localIters)
         .add(intParam("eval_docs", "Evaluation documents",
-                      "documents a live evaluation uses; a full pass uses all", 500, 1, kHuge),
+                      "documents a live evaluation uses; a full pass uses all", 30, 1, kHuge),
              &O::evalDocs)
         .add(intParam("top_words", "Top words", "words listed per topic", 10, 1, 1000),
              &O::topWords);

@@ -27,8 +27,8 @@ SgvbMethod methodOf(const std::string& algorithm)
 ParamSpec evalDrawsParam()
 {
     return intParam("eval_draws", "Predictive draws",
-                    "draws of q averaged for the held-out link probabilities (the paper's code: "
-                    "100)",
+                    "draws of q averaged for the held-out link probabilities of the final "
+                    "evaluation (the paper's code: 100); a snapshot averages at most 10",
                     100, 1, 1e6);
 }
 

@@ -81,8 +81,11 @@ public:
     void visitState(StateArchive& archive) override;
 
     // E_q[1 − exp(−p_ij)] for each held-out pair (GraphData's order), from `draws` draws. On
-    // several ranks a collective (each rank its share of the pairs).
-    std::vector<double> heldOutProbability(int draws) const;
+    // several ranks a collective (each rank its share of the pairs). With `links`, the first
+    // `linkDraws` (≤ draws) of the same draws also give every pair's probability, averaged into
+    // that N × N matrix (the preview's), so a snapshot draws q once for both.
+    std::vector<double> heldOutProbability(int draws, Eigen::MatrixXd* links = nullptr,
+                                           int linkDraws = 0) const;
     // One draw of (W, r) from q (the point for MAP), from the stream (seed, id, draw).
     void drawLinkParameters(std::uint64_t id, std::uint64_t draw, epm::MatrixRD& W,
                             Eigen::VectorXd& r) const;

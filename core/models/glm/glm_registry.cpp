@@ -30,7 +30,7 @@ ParamFields<GlmOptions> GlmOptions::declare(LgmAlgorithm algorithm)
         .add(boolParam("learn_noise", "Learn the noise",
                        "gaussian likelihood: σ² by its stochastic M-step after each update", true),
              &O::learnNoise);
-    addLgmEvalRows(f);
+    addLgmEvalRows(f, 5000);
     return f;
 }
 

@@ -38,7 +38,7 @@ ParamFields<GmeOptions> GmeOptions::declare(LgmAlgorithm algorithm)
         .add(positiveParam("noise_sd", "Noise σ",
                            "gaussian likelihood: y ~ N(f, σ²), on the standardised label", 1.0),
              &O::noiseSd);
-    addLgmEvalRows(f);
+    addLgmEvalRows(f, 150); // 2 ms a row: inner quadrature over w2
     return f;
 }
 

@@ -96,7 +96,7 @@ ParamFields<GpmfOptions> GpmfOptions::declare(LgmAlgorithm algorithm)
              &O::initVariance)
         .add(intParam("eval_entries", "Evaluation entries",
                       "training and test entries a live evaluation uses; a full pass uses all",
-                      5000, 1, kHuge),
+                      1000, 1, kHuge),
              &O::evalEntries);
     addRecommenderEvaluationFields(f);
     return f;

@@ -102,7 +102,7 @@ ParamFields<HdpOptions> HdpOptions::declare(HdpAlgorithm algorithm)
                        "after each step, order topics by decreasing stick statistic (Wang et al.)",
                        true),
              &O::sortTopics);
-    addTopicEvaluationFields(f);
+    addTopicEvaluationFields(f, 50); // 0.35 s of each snapshot is the global bound (T × V)
     return f;
 }
 

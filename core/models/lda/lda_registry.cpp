@@ -85,7 +85,7 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
         .add(realParam("local_tol", "Local tolerance",
                        "stop a document's updates once the mean |Δγ_k| < tol", 1e-3, 0.0, kHuge),
              &O::localTol);
-    addTopicEvaluationFields(f);
+    addTopicEvaluationFields(f, 200);
     return f;
 }
 

@@ -70,11 +70,11 @@ bool adagradSteps(LgmAlgorithm algorithm)
            algorithm == LgmAlgorithm::BatchHybrid;
 }
 
-ParamSpec lgmEvalRowsParam()
+ParamSpec lgmEvalRowsParam(int defaultRows)
 {
     return intParam("eval_rows", "Evaluation rows",
-                    "rows (training, test) a live evaluation uses; a full pass uses all", 5000, 1,
-                    kHuge);
+                    "rows (training, test) a live evaluation uses; a full pass uses all",
+                    defaultRows, 1, kHuge);
 }
 
 ParamSpec likelihoodParam()

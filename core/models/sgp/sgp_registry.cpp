@@ -91,7 +91,7 @@ ParamFields<SgpOptions> SgpOptions::declare(LgmAlgorithm algorithm)
                     "the window's predictive slice: a feature's name; empty = the one most "
                     "correlated with the label"),
           &O::sliceFeature);
-    addLgmEvalRows(f);
+    addLgmEvalRows(f, 5000);
     return f;
 }
 

@@ -11,12 +11,12 @@ std::vector<MetricSpec> topicMetrics()
     };
 }
 
-ParamSpec evalDocsParam()
+ParamSpec evalDocsParam(int defaultDocs)
 {
     return intParam("eval_docs", "Evaluation documents",
                     "test documents scored (and training documents in the ELBO estimate) at each "
                     "snapshot; a full evaluation uses all",
-                    1000, 1, kHuge);
+                    defaultDocs, 1, kHuge);
 }
 
 ParamSpec topWordsParam()

@@ -12,12 +12,16 @@ namespace svi {
 std::vector<MetricSpec> topicMetrics();
 
 // The evaluation settings every topic model declares, eval_docs and top_words, bound to the
-// fields evalDocs and topWords of its options.
-ParamSpec evalDocsParam();
+// fields evalDocs and topWords of its options. Each model sizes its default eval_docs so that a
+// snapshot costs about 0.3 s on a corpus like AP (2,246 documents, 10,473 words, defaults), and
+// the automatic cadence can take 30 snapshots a minute at 15 % of the wall time.
+ParamSpec evalDocsParam(int defaultDocs);
 ParamSpec topWordsParam();
-template <typename Options> void addTopicEvaluationFields(ParamFields<Options>& fields)
+template <typename Options>
+void addTopicEvaluationFields(ParamFields<Options>& fields, int defaultDocs)
 {
-    fields.add(evalDocsParam(), &Options::evalDocs).add(topWordsParam(), &Options::topWords);
+    fields.add(evalDocsParam(defaultDocs), &Options::evalDocs)
+        .add(topWordsParam(), &Options::topWords);
 }
 
 } // namespace svi
