@@ -110,10 +110,18 @@ void TestBpfaTrainer::sameResultWithOneAndTwoThreads()
 // Gibbs-SSVI must come close to the noise floor and beat MF-SVI, the ordering of the paper.
 // Summed over three data sets, since one small data set can tie. Measured locally on seeds
 // 1–6 (200 steps): Gibbs/MF MSE ratio 0.77–1.00, never above 1; Gibbs/floor 1.4–1.7.
+// Under the sanitizers (-O1, every access checked: 3.5 minutes for three data sets) one data set
+// checks the noise floor and the code's memory; the ordering, which needs three, is the release
+// build's.
 void TestBpfaTrainer::gibbsSsviReachesNoiseFloorAndBeatsMeanField()
 {
+#ifdef SVI_SANITIZED
+    constexpr std::uint64_t kDataSets = 1;
+#else
+    constexpr std::uint64_t kDataSets = 3;
+#endif
     double totalGibbs = 0.0, totalMf = 0.0;
-    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (std::uint64_t seed = 1; seed <= kDataSets; ++seed) {
         BpfaSyntheticOptions so;
         so.N = 2000;
         so.D = 40;
@@ -140,6 +148,8 @@ void TestBpfaTrainer::gibbsSsviReachesNoiseFloorAndBeatsMeanField()
         totalGibbs += mseGibbs;
         totalMf += mseMf;
     }
+    if (kDataSets < 3)
+        return;
     QVERIFY2(totalGibbs < 0.97 * totalMf,
              qPrintable(QString("Gibbs-SSVI %1 vs MF-SVI %2").arg(totalGibbs).arg(totalMf)));
 }
