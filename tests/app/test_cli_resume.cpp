@@ -361,6 +361,15 @@ void TestCliResume::outputFolderRules()
     refused(runArgs(tmp.filePath("failed/c"), 5) << "--set"
                                                  << "K=0",
             "K = 0");
+    // Those two fail before the folder is claimed; this one as it reads, after.
+    const QString ragged = tmp.filePath("ragged.csv");
+    {
+        QFile f(ragged);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,b,c\n1,2,3\n4,5\n");
+    }
+    refused({"run", ragged, "--steps", "1", "--out", tmp.filePath("failed/d/e")},
+            "line 3: 2 fields");
     QVERIFY(!QFileInfo::exists(tmp.filePath("failed")));
 }
 
