@@ -11,6 +11,7 @@
 #include <Eigen/LU>
 #include <QtTest>
 #include <cmath>
+#include <initializer_list>
 #include <set>
 #include <span>
 
@@ -459,12 +460,19 @@ private slots:
 
     // Planted factors are recovered: U, V ~ N(0, 2 I) with D = 2, every entry drawn from the
     // likelihood, 20 % held out; after H-MC-SSVI's sweeps the posterior means' products follow
-    // the true f_ij, and the test measures beat what the data alone give.
+    // the true f_ij, and the test measures beat what the data alone give. Under the sanitizers
+    // (8,800 steps a row, 2 minutes for six) binary data alone, by both algorithms: the other
+    // likelihoods' code is checked there by columnStepAtRhoOneIsTheFixedPoint.
     void recoversPlantedFactors_data()
     {
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("algorithm");
-        for (int k : {0, 1, 2}) {
+#ifdef SVI_SANITIZED
+        const std::initializer_list<int> kinds = {0};
+#else
+        const std::initializer_list<int> kinds = {0, 1, 2};
+#endif
+        for (int k : kinds) {
             QTest::addRow("%s h-mc-ssvi", gpmf::observationName(Observation(k)).c_str())
                 << k << int(LgmAlgorithm::HybridMcSsvi);
             QTest::addRow("%s s-dsvi", gpmf::observationName(Observation(k)).c_str())
