@@ -337,7 +337,8 @@ void RunManager::onBuilt(int id, const std::shared_ptr<Built>& built)
     RunOptions options = r->spec.runOptions();
     if (const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm))
         options.outOfMemoryNote = memoryNote(runMemory(*entry, r->data, r->spec.params));
-    auto runner = std::make_unique<Runner>(std::move(built->trainer), options, checkpoints);
+    auto runner = std::make_unique<Runner>(std::move(built->trainer), std::move(options),
+                                           std::move(checkpoints));
     Runner* raw = runner.get();
     m_runners[id] = std::move(runner);
     // The callbacks run on the worker: they copy what they report into the inbox. This
