@@ -12,7 +12,8 @@ namespace {
 const char* kMainHelp = R"(svi — stochastic variational inference, headless
 
 Usage:
-  svi list [--json|--markdown]      models, algorithms and their parameters
+  svi list [--json|--markdown]      models, algorithms and their parameters; --presets: the
+                                    named sets of values --preset starts from
   svi info FILE [--json] [settings]
                                     what a data file holds (image, FCS, CSV/TSV, corpus,
                                     ratings, LIBSVM, graph) as its kind reads it with the
@@ -75,6 +76,9 @@ Run description
   --kind K                  the data kind, when its content does not say it
   --model M                 model key (default: the data kind's; see svi list)
   --algorithm A             algorithm key (default: the model's first)
+  --preset P                start from a named set of parameter values, such as a paper's
+                            settings for one of its figures (svi list --presets); the flags
+                            and --set given as well override it
   --set KEY=VALUE           a parameter of the algorithm, repeatable (e.g. --set K=256)
   --resume DIR              go on with the run in DIR from its checkpoint (written every
                             --checkpoint-every steps, and when SIGTERM or SIGINT stopped it) to

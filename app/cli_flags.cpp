@@ -104,8 +104,8 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
     std::vector<std::pair<std::string, std::string>> settingFlags; // flag, text
     std::map<std::string, std::string> sets;
     std::vector<std::pair<std::string, std::string>> runFlags;
-    std::string model, algorithm;
-    bool modelGiven = false, algorithmGiven = false;
+    std::string model, algorithm, preset;
+    bool modelGiven = false, algorithmGiven = false, presetGiven = false;
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -128,6 +128,8 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
             model = value(), modelGiven = true;
         else if (a == "--algorithm")
             algorithm = value(), algorithmGiven = true;
+        else if (a == "--preset")
+            preset = value(), presetGiven = true;
         else if (a == "--out")
             out.out = value();
         else if (a == "--quiet")
@@ -193,6 +195,10 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
                              r.data.files.front() + "'; see svi help " + command + ")");
         r.data.settings[s->key] = parsed(*s, flag, text);
     }
+
+    if (presetGiven)
+        r.preset = preset;
+    applyPresetSettings(r, builtinDataKinds(), builtinRegistry());
 
     if (modelGiven && model != r.model)
         r.params.clear(), r.algorithm.clear();

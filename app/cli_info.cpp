@@ -33,18 +33,58 @@ std::string typeName(ParamType t)
 // ---------------------------------------------------------------------------------------------
 // svi list
 
+namespace {
+
+// svi list --presets: the registry's named sets of values, each with what it sets.
+int listPresets(bool json)
+{
+    const Registry& r = builtinRegistry();
+    if (json) {
+        QJsonArray out;
+        for (const Preset& p : r.presets()) {
+            QJsonObject params, settings;
+            for (const auto& [k, v] : p.params)
+                params[QString::fromStdString(k)] = QString::fromStdString(formatParam(v));
+            for (const auto& [k, v] : p.settings)
+                settings[QString::fromStdString(k)] = QString::fromStdString(formatParam(v));
+            out.append(QJsonObject{{"key", QString::fromStdString(p.key)},
+                                   {"model", QString::fromStdString(p.model)},
+                                   {"help", QString::fromStdString(p.help)},
+                                   {"params", params},
+                                   {"settings", settings}});
+        }
+        std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    for (const Preset& p : r.presets()) {
+        std::printf("--preset %s (model %s)\n    %s\n   ", p.key.c_str(), p.model.c_str(),
+                    p.help.c_str());
+        for (const ParamValues* values : {&p.settings, &p.params})
+            for (const auto& [k, v] : *values)
+                std::printf(" %s=%s", k.c_str(), formatParam(v).c_str());
+        std::printf("\n\n");
+    }
+    return 0;
+}
+
+} // namespace
+
 int cmdList(const std::vector<std::string>& args)
 {
-    bool json = false;
+    bool json = false, presets = false;
     for (const auto& a : args) {
         if (a == "--json")
             json = true;
+        else if (a == "--presets")
+            presets = true;
         else if (a == "--markdown") {
             std::fputs(markdownTables(builtinRegistry()).c_str(), stdout);
             return 0;
         } else
             throw UsageError("list: unknown option '" + a + "'");
     }
+    if (presets)
+        return listPresets(json);
     const Registry& r = builtinRegistry();
     if (json) {
         QJsonArray entries;

@@ -214,8 +214,8 @@ const ParamFields<TableOptions>& TableOptions::fields()
                             "one"),
                  &O::channels)
             .add(realParam("arcsinh", "arcsinh cofactor",
-                           "y ← asinh(y / c) before anything else; 5 is usual for CyTOF, 150 for "
-                           "flow; 0 = off",
+                           "y ← asinh(y / c) before anything else; 0 = off. An FCS file proposes "
+                           "5 for mass cytometry (CyTOF), 150 for flow",
                            0.0, 0.0, 1e9),
                  &O::arcsinhCofactor)
             .add(boolParam("standardise", "Standardise",

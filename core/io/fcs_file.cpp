@@ -1,5 +1,6 @@
 #include "core/io/fcs_file.h"
 
+#include "core/io/fcs_decode.h"
 #include "core/io/load_control.h"
 
 #include <QFile>
@@ -253,101 +254,6 @@ void parseText(const Context& ctx, std::string_view seg, char delim,
     }
 }
 
-// Byte swaps: FCS byte order against this machine's. memcpy keeps the loads legal at any
-// alignment; compilers turn these into single load (+ bswap) instructions.
-inline std::uint16_t bswap(std::uint16_t v)
-{
-    return std::uint16_t((v >> 8) | (v << 8));
-}
-inline std::uint32_t bswap(std::uint32_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_bswap32(v);
-#else
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-#endif
-}
-inline std::uint64_t bswap(std::uint64_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_bswap64(v);
-#else
-    return (std::uint64_t(bswap(std::uint32_t(v))) << 32) | bswap(std::uint32_t(v >> 32));
-#endif
-}
-
-template <class T, bool Swap> inline T load(const unsigned char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof(T));
-    if constexpr (Swap)
-        v = bswap(v);
-    return v;
-}
-
-void swapFloats(float* values, std::size_t n)
-{
-    auto* p = reinterpret_cast<unsigned char*>(values);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t v = load<std::uint32_t, true>(p + 4 * i);
-        std::memcpy(p + 4 * i, &v, 4);
-    }
-}
-
-template <bool Swap> void decodeDouble(const unsigned char* src, float* dst, std::size_t n)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        dst[i] = float(std::bit_cast<double>(load<std::uint64_t, Swap>(src + 8 * i)));
-}
-
-struct IntColumn
-{
-    int offset = 0; // byte offset inside an event
-    int bytes = 0;
-    std::uint64_t mask = ~std::uint64_t(0);
-};
-
-// Unsigned integers of 1–8 bytes, in the file's byte order (Big = most significant first).
-template <bool Big>
-void decodeInts(const unsigned char* src, float* dst, std::int64_t events, int eventBytes,
-                const std::vector<IntColumn>& cols)
-{
-    constexpr bool hostBig = std::endian::native == std::endian::big;
-    constexpr bool swap = Big != hostBig;
-    const std::size_t P = cols.size();
-    for (std::int64_t r = 0; r < events; ++r) {
-        const unsigned char* e = src + r * eventBytes;
-        float* out = dst + std::size_t(r) * P;
-        for (std::size_t c = 0; c < P; ++c) {
-            const IntColumn& col = cols[c];
-            const unsigned char* p = e + col.offset;
-            std::uint64_t v = 0;
-            switch (col.bytes) {
-            case 1:
-                v = p[0];
-                break;
-            case 2:
-                v = load<std::uint16_t, swap>(p);
-                break;
-            case 3:
-                v = Big ? (std::uint64_t(p[0]) << 16) | (std::uint64_t(p[1]) << 8) | p[2]
-                        : std::uint64_t(p[0]) | (std::uint64_t(p[1]) << 8) |
-                              (std::uint64_t(p[2]) << 16);
-                break;
-            case 4:
-                v = load<std::uint32_t, swap>(p);
-                break;
-            default:
-                for (int k = 0; k < col.bytes; ++k) {
-                    const int b = Big ? k : col.bytes - 1 - k;
-                    v = (v << 8) | p[b];
-                }
-            }
-            out[c] = float(v & col.mask);
-        }
-    }
-}
-
 // The mask for an integer parameter: FCS 2.0-era instruments store e.g. 10-bit values in 16-bit
 // words with flag bits above them, so (like flowCore and FlowIO) values are masked to the next
 // power of two ≥ $PnR, minus 1 — only when that is narrower than $PnB, so that a full-width
@@ -365,6 +271,33 @@ std::uint64_t rangeMask(const std::string* range, int bits)
     while (pow2 < need && pow2 < (std::uint64_t(1) << 63))
         pow2 <<= 1;
     return pow2 - 1 < all ? pow2 - 1 : all;
+}
+
+// The log scale of an integer parameter from $PnE ("f1,f2") and $PnR; linear (decades 0) when
+// $PnE is absent, 0,0, or not two numbers (a note says so for the last).
+fcs::LogScale logScale(const std::string& p, const std::string* e, const std::string* range,
+                       std::vector<std::string>& notes)
+{
+    fcs::LogScale out;
+    if (!e)
+        return out;
+    const std::size_t comma = e->find(',');
+    // -1 for a value that is not a number (value_or keeps GCC's flow analysis quiet).
+    const double f1 = parseReal(std::string_view(*e).substr(0, comma)).value_or(-1.0);
+    const double f2 = comma == std::string::npos
+                          ? -1.0
+                          : parseReal(std::string_view(*e).substr(comma + 1)).value_or(-1.0);
+    const double r = range ? parseReal(*range).value_or(-1.0) : -1.0;
+    if (f1 < 0 || f2 < 0) {
+        notes.push_back(p + "E = " + *e + " is not two numbers f1,f2; read as linear");
+        return out;
+    }
+    if (f1 == 0 || r <= 0)
+        return out;
+    out.decades = f1;
+    out.offset = f2 > 0 ? f2 : 1.0;
+    out.range = r;
+    return out;
 }
 
 struct Segment
@@ -511,7 +444,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
             ctx.fail("$PAR = " + num(par) + ", but $P" + num(beyond) + "N is present");
     }
 
-    std::vector<IntColumn> intCols;
+    std::vector<fcs::IntColumn> intCols;
     int eventBytes = 0;
     int widest = 0;
     for (int i = 1; i <= par; ++i) {
@@ -545,11 +478,13 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
             ctx.fail(p + "DATATYPE = " + *t +
                      ", but mixed data types are not supported ($DATATYPE = " + *dataType + ")");
         out.bits.push_back(int(*bits));
-        IntColumn col;
+        fcs::IntColumn col;
         col.offset = eventBytes;
         col.bytes = int(*bits / 8);
-        if (out.dataType == 'I')
+        if (out.dataType == 'I') {
             col.mask = rangeMask(kw(p + "R"), int(*bits));
+            col.log = logScale(p, kw(p + "E"), kw(p + "R"), out.notes);
+        }
         intCols.push_back(col);
         eventBytes += col.bytes;
         widest = std::max(widest, col.bytes);
@@ -652,7 +587,9 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     table.columns = out.names;
     table.markers = out.markers;
     table.source = path;
-    table.suggestedArcsinh = isMassCytometry(out) ? 5.0 : 0.0;
+    // The usual cofactors: 5 for mass cytometry's ion counts, 150 for a flow cytometer's
+    // fluorescence on a linear scale (log-amplified parameters are made linear below).
+    table.suggestedArcsinh = isMassCytometry(out) ? 5.0 : 150.0;
     if (allBytes == 0) {
         table.values.resize(0, par);
         return out;
@@ -722,17 +659,20 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     if (out.dataType == 'F') {
         readInto(dst);
         if (swap)
-            swapFloats(dst, n);
+            fcs::swapFloats(dst, n);
         return out;
     }
     std::unique_ptr<unsigned char[]> buffer(new unsigned char[std::size_t(bytes)]);
     readInto(buffer.get());
     if (out.dataType == 'D')
-        swap ? decodeDouble<true>(buffer.get(), dst, n) : decodeDouble<false>(buffer.get(), dst, n);
+        swap ? fcs::decodeDouble<true>(buffer.get(), dst, n)
+             : fcs::decodeDouble<false>(buffer.get(), dst, n);
     else if (out.bigEndian)
-        decodeInts<true>(buffer.get(), dst, events, eventBytes, intCols);
+        fcs::decodeInts<true>(buffer.get(), dst, events, eventBytes, intCols);
     else
-        decodeInts<false>(buffer.get(), dst, events, eventBytes, intCols);
+        fcs::decodeInts<false>(buffer.get(), dst, events, eventBytes, intCols);
+    if (out.dataType == 'I')
+        fcs::linearise(table, intCols, out.notes);
     return out;
 }
 

@@ -91,6 +91,7 @@ QJsonObject runToJson(const RunDescription& run)
             {"data", dataToJson(run.data)},
             {"model", QString::fromStdString(run.model)},
             {"algorithm", QString::fromStdString(run.algorithm)},
+            {"preset", QString::fromStdString(run.preset)},
             {"params", paramsToJson(run.params)},
             {"seed", qint64(run.seed)},
             {"budget", QJsonObject{{"seconds", run.seconds},
@@ -160,6 +161,7 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     };
     r.model = text("model");
     r.algorithm = text("algorithm");
+    r.preset = text("preset");
     // Model and algorithm first (their defaults come from the kind), so that the parameters
     // can be typed by the entry's declarations.
     auto found = resolveEntry(r, kinds, registry);

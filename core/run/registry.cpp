@@ -31,6 +31,38 @@ void Registry::addDataKind(DataKindSpec kind)
     m_dataKinds.push_back(std::move(kind));
 }
 
+void Registry::addPreset(Preset preset)
+{
+    const std::string where = "Registry::addPreset: '" + preset.key + "'";
+    if (this->preset(preset.key))
+        throw std::invalid_argument(where + " is already registered");
+    const auto entries = algorithms(preset.model);
+    if (entries.empty())
+        throw std::invalid_argument(where + ": no model '" + preset.model + "' is registered");
+    for (const auto& [key, value] : preset.params) {
+        bool declared = false;
+        for (const AlgorithmEntry* e : entries)
+            for (const ParamSpec& p : e->params)
+                if (p.key == key) {
+                    declared = true;
+                    if (const auto bad = checkParam(p, value))
+                        throw std::invalid_argument(where + ": " + bad->message);
+                }
+        if (!declared)
+            throw std::invalid_argument(where + ": no algorithm of " + preset.model +
+                                        " declares the parameter '" + key + "'");
+    }
+    m_presets.push_back(std::move(preset));
+}
+
+const Preset* Registry::preset(const std::string& key) const
+{
+    for (const Preset& p : m_presets)
+        if (p.key == key)
+            return &p;
+    return nullptr;
+}
+
 const AlgorithmEntry* Registry::find(const std::string& model, const std::string& algorithm) const
 {
     for (const AlgorithmEntry& e : m_entries)

@@ -104,6 +104,19 @@ struct TableGenerator
     std::function<DenseDataPtr(const SyntheticTableOptions&)> draw;
 };
 
+// A named set of values a run can start from (`svi run --preset KEY`, "preset" in run.json):
+// the defaults are chosen for a first run on real data of the model's kind, and a preset keeps
+// another choice, such as the settings behind a paper's figure, under a name the reproduction
+// scripts use. A value the run sets itself wins over the preset's.
+struct Preset
+{
+    std::string key;      // "paper-002-fig4"
+    std::string model;    // the registry model it is for ("gpmf")
+    std::string help;     // one line: what it is for and what it sets
+    ParamValues params;   // algorithm parameters (each declared by an algorithm of the model)
+    ParamValues settings; // data-kind settings (each declared by a kind the model fits)
+};
+
 class Registry
 {
 public:
@@ -117,6 +130,13 @@ public:
     void addDataKind(DataKindSpec kind);
     const std::vector<DataKindSpec>& dataKinds() const { return m_dataKinds; }
     const std::vector<AlgorithmEntry>& entries() const { return m_entries; }
+    // Throws std::invalid_argument when the key is taken, the model has no entry yet, or a
+    // parameter is declared by none of the model's algorithms.
+    void addPreset(Preset preset);
+    // In registration order.
+    const std::vector<Preset>& presets() const { return m_presets; }
+    // nullptr when absent.
+    const Preset* preset(const std::string& key) const;
     // nullptr when absent.
     const AlgorithmEntry* find(const std::string& model, const std::string& algorithm) const;
     std::vector<std::string> models() const;
@@ -138,6 +158,7 @@ private:
     std::vector<AlgorithmEntry> m_entries;
     std::vector<TableGenerator> m_generators;
     std::vector<DataKindSpec> m_dataKinds;
+    std::vector<Preset> m_presets;
 };
 
 } // namespace svi

@@ -1,5 +1,7 @@
 #include "core/run/run_description.h"
 
+#include <algorithm>
+
 namespace svi {
 
 RunOptions RunDescription::runOptions() const
@@ -113,6 +115,23 @@ resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& regist
             known += (known.empty() ? "" : ", ") + m;
         return known;
     };
+    const Preset* preset = nullptr;
+    if (!out.preset.empty()) {
+        preset = registry.preset(out.preset);
+        if (!preset) {
+            std::string known;
+            for (const Preset& p : registry.presets())
+                known += (known.empty() ? "" : ", ") + p.key;
+            return ParamError{"preset",
+                              fieldError("preset", out.preset, "must be one of: " + known)};
+        }
+        if (out.model.empty())
+            out.model = preset->model;
+        else if (out.model != preset->model)
+            return ParamError{"preset", "preset = " + out.preset + " is for the model " +
+                                            preset->model + ", but the run's model is " +
+                                            out.model};
+    }
     if (out.model.empty())
         out.model = kind->defaultModel;
     const auto algorithms = registry.algorithms(out.model);
@@ -137,6 +156,18 @@ resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& regist
     return entry;
 }
 
+void applyPresetSettings(RunDescription& run, const DataKinds& kinds, const Registry& registry)
+{
+    const Preset* preset = registry.preset(run.preset);
+    const DataKindSpec* kind = kinds.find(run.data.kind);
+    if (!preset || !kind)
+        return;
+    for (const auto& [key, value] : preset->settings)
+        if (std::any_of(kind->settings.begin(), kind->settings.end(),
+                        [&](const ParamSpec& p) { return p.key == key; }))
+            run.data.settings.try_emplace(key, value);
+}
+
 std::variant<RunDescription, ParamError>
 resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry)
 {
@@ -150,6 +181,9 @@ resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& re
     if (!kind)
         return ParamError{
             "data.kind", fieldError("data.kind", out.data.kind, "must be one of: " + kinds.keys())};
+    // The preset's values under those the run sets itself (checked by resolveEntry below).
+    const Preset* preset = registry.preset(out.preset);
+    applyPresetSettings(out, kinds, registry);
     if (out.data.files.size() > 1 && !kind->severalFiles)
         return ParamError{"data.files", "data.files: one " + kind->key + " at a time ('" +
                                             out.data.files[1] + "' is extra)"};
@@ -162,6 +196,11 @@ resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& re
     if (auto* e = std::get_if<ParamError>(&found))
         return *e;
     const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
+    if (preset)
+        for (const auto& [key, value] : preset->params)
+            if (std::any_of(entry->params.begin(), entry->params.end(),
+                            [&](const ParamSpec& p) { return p.key == key; }))
+                out.params.try_emplace(key, value);
     auto params = resolveParams(entry->params, out.params);
     if (auto* e = std::get_if<ParamError>(&params))
         return under("params.", *e);

@@ -21,6 +21,7 @@ struct RunDescription
     DataDescription data;
     std::string model;     // a registry model key; "" = the data kind's default model
     std::string algorithm; // "" = the model's first algorithm
+    std::string preset;    // a registry preset the parameters start from; "" = the defaults
     ParamValues params;    // the entry's parameters (absent keys take their defaults)
     std::uint64_t seed = 1;
     double seconds = 0.0;            // training-seconds budget; 0 = none
@@ -50,19 +51,28 @@ const std::vector<ParamSpec>& runSettings();
 ParamValues runSettingValues(const RunDescription& run);
 void setRunSettings(RunDescription& run, const ParamValues& values);
 
-// The registry entry `run` names: its model completed with the data kind's default and its
+// The registry entry `run` names: its model completed with its preset's, else the data kind's
+// default, and its
 // algorithm with the model's first, checked to fit the kind (run.data.kind must be set). The
 // parameters and the rest are not looked at: resolveRun does that.
 std::variant<const AlgorithmEntry*, ParamError>
 resolveEntry(RunDescription& run, const DataKinds& kinds, const Registry& registry);
+
+// Sets the data settings of `run`'s preset that `run` does not set itself (none without a
+// preset or a known kind; an unknown preset is left to resolveRun to report). Call it before
+// the data's own suggestions fill the rest (prepareData), as the command line does: once every
+// setting holds a value, a preset cannot tell a default from a choice. resolveRun fills the
+// preset's parameters.
+void applyPresetSettings(RunDescription& run, const DataKinds& kinds, const Registry& registry);
 
 // Resolves and checks a description against the data kinds and the registry: the kind is
 // known (it must be set: recognising files is core/io's job), the settings resolve against the
 // kind's declarations, the model fits the kind (empty: the kind's default), the algorithm is
 // the model's (empty: its first), the parameters resolve. Returns the
 // description with every setting and parameter present, or the first error with the field
-// ("data.kind", "data.settings.missing", "model", "algorithm", "params.K") and a message naming
-// it. A description without a budget gets kDefaultBudgetSeconds.
+// ("data.kind", "data.settings.missing", "model", "algorithm", "preset", "params.K") and a
+// message naming it. A preset's values fill the settings and parameters the run leaves unset. A
+// description without a budget gets kDefaultBudgetSeconds.
 std::variant<RunDescription, ParamError>
 resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& registry);
 

@@ -123,7 +123,8 @@ DataReport inspectFcs(const std::string& path)
         {"mass_cytometry",
          "mass cytometry",
          mass,
-         mass ? "(svi run applies asinh(x / 5) unless --arcsinh says otherwise)" : "",
+         mass ? "(a run applies asinh(x / 5) unless the arcsinh setting says otherwise)"
+              : "(flow: a run applies asinh(x / 150) unless the arcsinh setting says otherwise)",
          {}},
         {"names", "name ($PnN)", f.names, {}, "parameters"},
         {"markers", "marker ($PnS)", f.markers, {}, "parameters"},
@@ -162,6 +163,27 @@ DataReport inspectDelimited(const std::string& path, const DataDescription& d)
 
 namespace {
 
+// The table's channels the data leave out (unticked by default, such as scatter and time when
+// the others name markers, or by the channels setting), so that a run says what it did not
+// model: " · left out: FSC-A, SSC-A, Time".
+std::string leftOutText(const Table& table, const DenseData& data)
+{
+    if (data.columnNames.empty())
+        return {};
+    std::string out;
+    for (int c = 0; c < table.cols(); ++c) {
+        // The data name a channel by its marker when it has one (makeTableData).
+        const std::string& column = table.columns[std::size_t(c)];
+        const std::string marker =
+            c < int(table.markers.size()) ? table.markers[std::size_t(c)] : std::string();
+        const std::string& name = marker.empty() ? column : marker;
+        if (std::find(data.columnNames.begin(), data.columnNames.end(), name) ==
+            data.columnNames.end())
+            out += (out.empty() ? "" : ", ") + column;
+    }
+    return out.empty() ? out : " · left out: " + out;
+}
+
 // With `part`, the table holds one rank's rows (collective: the counts are summed over the
 // ranks).
 BuiltData buildTableData(const Table& table, const TableOptions& o, const TablePart* part)
@@ -180,7 +202,8 @@ BuiltData buildTableData(const Table& table, const TableOptions& o, const TableP
         (data->trainingRows.empty()
              ? std::string()
              : " · " + groupedNumber(data->trainingRowCount()) + " training rows") +
-        (part ? " · read in " + std::to_string(part->ranks->size()) + " parts" : std::string());
+        (part ? " · read in " + std::to_string(part->ranks->size()) + " parts" : std::string()) +
+        leftOutText(table, *data);
     out.facts = {{"rows", double(data->rows())},
                  {"channels", double(data->cols())},
                  {"training_rows", double(data->trainingRowCount())},

@@ -272,6 +272,12 @@ void registerBpfa(Registry& r)
                 return makeBpfaSynthetic(so).data; // standardised as a whole
             },
     });
+    r.addPreset({"paper-000-table1",
+                 "bpfa",
+                 "paper 000, Table 1: K = 250 atoms and minibatches of 250 patches (the defaults "
+                 "are 256 and 256)",
+                 {{"K", std::int64_t(250)}, {"minibatch", std::int64_t(250)}},
+                 {}});
 }
 
 } // namespace svi
