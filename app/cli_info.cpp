@@ -1,6 +1,7 @@
 // 'svi list' and 'svi info': the registry's models and what a data file holds.
 
 #include "app/cli_parts.h"
+#include "app/cli_text.h"
 #include "core/models/builtin.h"
 #include "core/run/docs_tables.h"
 
@@ -61,7 +62,10 @@ int cmdList(const std::vector<std::string>& args)
                     for (const auto& c : p.choices)
                         choices.append(QString::fromStdString(c));
                     o["choices"] = choices;
-                } else if (p.type != ParamType::Bool) {
+                } else if (p.type == ParamType::Bool) {
+                    if (!p.offHelp.empty())
+                        o["off_help"] = QString::fromStdString(p.offHelp);
+                } else {
                     o["min"] = jsonNumber(p.minValue);
                     o["max"] = p.maxValue >= 1e300 ? QJsonValue() : jsonNumber(p.maxValue);
                 }
@@ -84,13 +88,15 @@ int cmdList(const std::vector<std::string>& args)
             std::printf("model %s — %s\n\n", e.model.c_str(), e.modelLabel.c_str());
             lastModel = e.model;
         }
-        std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(),
+        std::printf("  --algorithm %s%s: %s\n", padded(e.algorithm, 15, 1).c_str(), e.label.c_str(),
                     e.help.c_str());
         std::printf("      ELBO: %s\n", e.boundText().c_str());
+        // Columns padded by what a reader sees: a range such as [1, ∞) is wider in bytes.
         for (const ParamSpec& p : e.params)
-            std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
-                        typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),
-                        helpText(p).c_str());
+            std::printf("      %s%sdefault %srange %s%s\n", padded(p.key, 14, 1).c_str(),
+                        padded(typeName(p.type), 7, 1).c_str(),
+                        padded(defaultText(p), 9, 1).c_str(), padded(rangeText(p), 15, 1).c_str(),
+                        helpWithOffText(p).c_str());
         std::printf("\n");
     }
     return 0;
@@ -166,20 +172,6 @@ QJsonValue jsonValue(const InfoLine::Value& value)
     return a;
 }
 
-// Characters, not bytes, for aligning UTF-8 text.
-std::size_t width(const std::string& s)
-{
-    std::size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80 ? 1 : 0;
-    return n;
-}
-
-std::string padded(const std::string& s, std::size_t to)
-{
-    return s + std::string(to > width(s) ? to - width(s) : 0, ' ');
-}
-
 // The lists of one table (the lines named `table`) under its name, a row per item, headed by
 // the columns' labels when there are several.
 std::string tableText(const std::vector<InfoLine>& lines, const std::string& table)
@@ -204,7 +196,7 @@ std::string tableText(const std::vector<InfoLine>& lines, const std::string& tab
     for (const auto& column : columns) {
         std::size_t w = 0;
         for (const std::string& cell : column)
-            w = std::max(w, width(cell));
+            w = std::max(w, displayWidth(cell));
         widths.push_back(w);
     }
     std::string out = "  " + table + "\n";
@@ -224,7 +216,7 @@ std::string reportText(const std::string& path, const DataKindSpec& kind, const 
     std::size_t labelWidth = 4; // "kind"
     for (const InfoLine& l : report.lines)
         if (l.table.empty())
-            labelWidth = std::max(labelWidth, width(l.label));
+            labelWidth = std::max(labelWidth, displayWidth(l.label));
     auto line = [&](const std::string& label, const std::string& text) {
         return "  " + padded(label, labelWidth + 2) + text + "\n";
     };

@@ -22,8 +22,8 @@ struct ParamRow
 
 bool sameDeclaration(const ParamSpec& a, const ParamSpec& b)
 {
-    return a.key == b.key && a.label == b.label && a.help == b.help && a.type == b.type &&
-           defaultText(a) == defaultText(b) && rangeText(a) == rangeText(b);
+    return a.key == b.key && a.label == b.label && a.help == b.help && a.offHelp == b.offHelp &&
+           a.type == b.type && defaultText(a) == defaultText(b) && rangeText(a) == rangeText(b);
 }
 
 std::vector<ParamRow> paramRows(const std::vector<const AlgorithmEntry*>& entries)
@@ -102,7 +102,7 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
         const ParamSpec& p = *row.spec;
         out << "| " << code(p.key) << " | " << markdownCell(p.label) << " | "
             << markdownCell(code(defaultText(p))) << " | " << markdownCell(rangeText(p)) << " | "
-            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(helpText(p))
+            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(helpWithOffText(p))
             << " |\n";
     }
     out << "\n";
