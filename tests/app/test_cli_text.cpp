@@ -1,5 +1,5 @@
-// What the `svi` command says, read as a user reads it: the help of every declared flag (a
-// negated flag says what it does, the columns line up) and svi list's columns.
+// What the `svi` command says, read as a user reads it: --version, the help of every declared
+// flag (a negated flag says what it does, the columns line up) and svi list's columns.
 
 #include "core/io/data_kinds.h"
 #include "core/models/builtin.h"
@@ -78,10 +78,19 @@ class TestCliText : public QObject
 {
     Q_OBJECT
 private slots:
+    void versionIsTheProjectVersion();
     void negatedFlagsSayWhatTheyDo();
     void everyFlagsHelpStartsAtItsColumn();
     void listColumnsAreAlignedByWhatAReaderSees();
 };
+
+void TestCliText::versionIsTheProjectVersion()
+{
+    const CliResult r = runCli({"--version"});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out, QString("svi " SVI_VERSION "\n"));
+    QVERIFY(runCli({"--help"}).out.contains("--version"));
+}
 
 void TestCliText::negatedFlagsSayWhatTheyDo()
 {
