@@ -1,12 +1,15 @@
 // What the `svi` command says, read as a user reads it: --version, the help of every declared
-// flag (a negated flag says what it does, the columns line up) and svi list's columns.
+// flag (a negated flag says what it does, the columns line up), svi list's columns and the
+// progress lines in a log.
 
 #include "core/io/data_kinds.h"
 #include "core/models/builtin.h"
 #include "core/run/run_description.h"
 #include "tests/app/cli_testing.h"
 
+#include <QImage>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <set>
 
@@ -82,6 +85,7 @@ private slots:
     void negatedFlagsSayWhatTheyDo();
     void everyFlagsHelpStartsAtItsColumn();
     void listColumnsAreAlignedByWhatAReaderSees();
+    void progressInALogIsWholeLinesAtAModestCadence();
 };
 
 void TestCliText::versionIsTheProjectVersion()
@@ -176,6 +180,27 @@ void TestCliText::listColumnsAreAlignedByWhatAReaderSees()
         }
     QVERIFY(infinite > 0);
     QCOMPARE(columns.size(), std::size_t(1));
+}
+
+void TestCliText::progressInALogIsWholeLinesAtAModestCadence()
+{
+    QTemporaryDir dir;
+    const QImage coins(QString(SVI_TEST_DATA_DIR) + "/coins.png");
+    QVERIFY(!coins.isNull());
+    const QString image = dir.filePath("small.png");
+    QVERIFY(coins.copy(100, 80, 40, 32).save(image));
+    // 60 snapshots; stderr is a pipe (QProcess), as in `svi run … 2>&1 | tee log`.
+    const CliResult r = runCli({"run", image, "--algorithm", "mf-ssvi", "--set", "K=4", "--set",
+                                "init=random", "--set", "eval_items=20", "--steps", "120",
+                                "--eval-every-steps", "2", "--out", dir.filePath("run")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(!r.err.contains('\r'), qPrintable(r.err));
+    QVERIFY(r.err.endsWith('\n'));
+    // The first and last snapshot and one per tenth of the steps: about 12 lines, not 60.
+    const qsizetype steps = r.err.count(
+        QRegularExpression("^\\[mf-ssvi\\] step ", QRegularExpression::MultilineOption));
+    QVERIFY2(steps >= 3 && steps <= 13, qPrintable(r.err));
+    QVERIFY(r.err.contains("[mf-ssvi] step 120 "));
 }
 
 QTEST_GUILESS_MAIN(TestCliText)
