@@ -115,7 +115,7 @@ void writePreviewFiles(const QString& folder, const DataSet& data, const Preview
         saveGrayImage(dir.filePath("reconstruction.png").toStdString(), *preview.reconstruction);
     if (preview.atomWidth > 0 && preview.atoms.rows() > 0)
         saveGrayImage(dir.filePath("atoms.png").toStdString(),
-                      tileAtoms(preview.atoms, preview.atomWidth));
+                      atomsFileImage(preview.atoms, preview.atomWidth));
     if (data.dense && !data.dense->image && preview.atoms.rows() > 0)
         writeFileAtomically(dir.filePath("loadings.csv"),
                             loadingsCsv(preview, data.dense->columnNames));

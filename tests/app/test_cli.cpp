@@ -276,6 +276,8 @@ void TestCli::runWritesEverything()
     for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png",
                           "reconstruction.png", "atoms.png"})
         QVERIFY2(QFile::exists(out + "/" + f), f);
+    // 16 atoms of 8×8: 4 × 4 tiles, 8 pixels per atom pixel, 2-pixel borders (not 37 × 37).
+    QCOMPARE(QImage(out + "/atoms.png").size(), QSize(4 * (64 + 2) + 2, 4 * (64 + 2) + 2));
     QVERIFY(!QFile::exists(out + "/checkpoint.bin"));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("bpfa"));
