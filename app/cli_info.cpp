@@ -32,7 +32,7 @@ std::string typeName(ParamType t)
 }
 
 // ---------------------------------------------------------------------------------------------
-// svi list
+// svi list: every entry with its parameters, and each model's metrics with their caveats.
 
 int cmdList(const std::vector<std::string>& args)
 {
@@ -71,13 +71,25 @@ int cmdList(const std::vector<std::string>& args)
                 }
                 params.append(o);
             }
+            QJsonArray metrics;
+            for (const MetricSpec& m : e.metrics) {
+                QJsonObject o{{"key", QString::fromStdString(m.key)},
+                              {"label", QString::fromStdString(m.label)},
+                              {"unit", QString::fromStdString(m.unit)},
+                              {"direction", m.higherIsBetter ? "higher" : "lower"},
+                              {"compared", m.compared}};
+                if (!m.caveat.empty())
+                    o["caveat"] = QString::fromStdString(m.caveat);
+                metrics.append(o);
+            }
             entries.append(QJsonObject{{"model", QString::fromStdString(e.model)},
                                        {"model_label", QString::fromStdString(e.modelLabel)},
                                        {"algorithm", QString::fromStdString(e.algorithm)},
                                        {"label", QString::fromStdString(e.label)},
                                        {"help", QString::fromStdString(e.help)},
                                        {"bound", QString::fromStdString(e.boundText())},
-                                       {"params", params}});
+                                       {"params", params},
+                                       {"metrics", metrics}});
         }
         std::fputs(QJsonDocument(entries).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
@@ -85,7 +97,13 @@ int cmdList(const std::vector<std::string>& args)
     std::string lastModel;
     for (const AlgorithmEntry& e : r.entries()) {
         if (e.model != lastModel) {
-            std::printf("model %s — %s\n\n", e.model.c_str(), e.modelLabel.c_str());
+            std::printf("model %s — %s\n", e.model.c_str(), e.modelLabel.c_str());
+            // Its metrics, each caveat once below them.
+            Notes notes;
+            std::string keys;
+            for (const MetricSpec& m : r.metricsOf({e.model}))
+                keys += (keys.empty() ? "" : ", ") + m.key + notes.mark(m.caveat);
+            std::printf("  metrics: %s\n%s\n", keys.c_str(), notes.lines("    ").c_str());
             lastModel = e.model;
         }
         std::printf("  --algorithm %s%s: %s\n", padded(e.algorithm, 15, 1).c_str(), e.label.c_str(),

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace svi::cli {
 
@@ -25,5 +26,35 @@ inline std::string padded(const std::string& text, std::size_t width, std::size_
     const std::size_t w = displayWidth(text);
     return text + std::string(w + gap < width ? width - w : gap, ' ');
 }
+
+// Footnotes to figures: a marker beside each figure that has a caveat (MetricSpec::caveat), the
+// caveat's text once, below.
+class Notes
+{
+public:
+    // " [n]" for `text`, the same n for the same text; "" for no text.
+    std::string mark(const std::string& text)
+    {
+        if (text.empty())
+            return {};
+        std::size_t i = 0;
+        while (i < m_texts.size() && m_texts[i] != text)
+            ++i;
+        if (i == m_texts.size())
+            m_texts.push_back(text);
+        return " [" + std::to_string(i + 1) + "]";
+    }
+    // "<indent>[n] text\n" for each text marked, in order.
+    std::string lines(const std::string& indent) const
+    {
+        std::string out;
+        for (std::size_t i = 0; i < m_texts.size(); ++i)
+            out += indent + "[" + std::to_string(i + 1) + "] " + m_texts[i] + "\n";
+        return out;
+    }
+
+private:
+    std::vector<std::string> m_texts;
+};
 
 } // namespace svi::cli

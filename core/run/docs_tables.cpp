@@ -107,14 +107,23 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
     }
     out << "\n";
 
-    out << "| metric | label | unit | better |\n| --- | --- | --- | --- |\n";
-    for (const MetricSpec& m : registry.metricsOf({model}))
+    // A note column when a metric declares a caveat.
+    const std::vector<MetricSpec> metrics = registry.metricsOf({model});
+    const bool notes = std::any_of(metrics.begin(), metrics.end(),
+                                   [](const MetricSpec& m) { return !m.caveat.empty(); });
+    out << "| metric | label | unit | better |" << (notes ? " note |" : "") << "\n"
+        << "| --- | --- | --- | --- |" << (notes ? " --- |" : "") << "\n";
+    for (const MetricSpec& m : metrics) {
         out << "| " << code(m.key) << " | " << markdownCell(m.label) << " | "
             << markdownCell(m.unit) << " | "
             << (!m.compared        ? "not compared"
                 : m.higherIsBetter ? "higher"
                                    : "lower")
-            << " |\n";
+            << " |";
+        if (notes)
+            out << " " << markdownCell(m.caveat) << " |";
+        out << "\n";
+    }
 }
 
 } // namespace

@@ -1,13 +1,17 @@
 // What the `svi` command says, read as a user reads it: --version, the help of every declared
-// flag (a negated flag says what it does, the columns line up), svi list's columns and the
-// progress lines in a log.
+// flag (a negated flag says what it does, the columns line up), svi list's columns, the progress
+// lines in a log, and a metric's caveat beside its figure.
 
 #include "core/io/data_kinds.h"
 #include "core/models/builtin.h"
 #include "core/run/run_description.h"
 #include "tests/app/cli_testing.h"
+#include "tests/data_writers.h"
 
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -86,6 +90,7 @@ private slots:
     void everyFlagsHelpStartsAtItsColumn();
     void listColumnsAreAlignedByWhatAReaderSees();
     void progressInALogIsWholeLinesAtAModestCadence();
+    void poissonRmseCarriesItsCaveat();
 };
 
 void TestCliText::versionIsTheProjectVersion()
@@ -201,6 +206,48 @@ void TestCliText::progressInALogIsWholeLinesAtAModestCadence()
         QRegularExpression("^\\[mf-ssvi\\] step ", QRegularExpression::MultilineOption));
     QVERIFY2(steps >= 3 && steps <= 13, qPrintable(r.err));
     QVERIFY(r.err.contains("[mf-ssvi] step 120 "));
+}
+
+void TestCliText::poissonRmseCarriesItsCaveat()
+{
+    QTemporaryDir dir;
+    QVERIFY(test_support::writeTasteGroups(dir.path()));
+    const std::string caveat = [] {
+        for (const MetricSpec& m : builtinRegistry().algorithms("hpf").front()->metrics)
+            if (m.key == "rmse")
+                return m.caveat;
+        return std::string();
+    }();
+    QVERIFY(!caveat.empty());
+    const CliResult r =
+        runCli({"run", dir.filePath("u.data"), "--model", "hpf", "--algorithm", "batch", "--set",
+                "K=3", "--steps", "3", "--out", dir.filePath("hpf")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // Beside the figures it qualifies, and said once.
+    QCOMPARE(r.err.count(text(caveat)), 1);
+    QVERIFY2(r.err.contains(QRegularExpression("\\n  rmse +[0-9.]+ \\[1\\]\\n")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QRegularExpression("\\n  accuracy +[0-9.]+ \\[1\\]\\n")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QRegularExpression("\\n  precision_at_20 +[0-9.]+\\n")),
+             qPrintable(r.err));
+
+    // svi list names it with the model's metrics; --json carries it on the Poisson models
+    // only (GMF's mean is on the stars' scale).
+    QVERIFY(runCli({"list"}).out.contains(text(caveat)));
+    const QJsonArray entries =
+        QJsonDocument::fromJson(runCli({"list", "--json"}).out.toUtf8()).array();
+    int seen = 0;
+    for (const auto& e : entries) {
+        const QString model = e.toObject()["model"].toString();
+        for (const auto& m : e.toObject()["metrics"].toArray())
+            if (m.toObject()["key"].toString() == "rmse") {
+                ++seen;
+                const bool poisson = model == "hpf" || model == "pmf";
+                QCOMPARE(m.toObject()["caveat"].toString(), poisson ? text(caveat) : QString());
+            }
+    }
+    QVERIFY(seen >= 5); // hpf, pmf (svi, batch), gmf
 }
 
 QTEST_GUILESS_MAIN(TestCliText)
