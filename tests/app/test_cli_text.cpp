@@ -8,7 +8,6 @@
 #include "tests/app/cli_testing.h"
 #include "tests/data_writers.h"
 
-#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -190,22 +189,20 @@ void TestCliText::listColumnsAreAlignedByWhatAReaderSees()
 void TestCliText::progressInALogIsWholeLinesAtAModestCadence()
 {
     QTemporaryDir dir;
-    const QImage coins(QString(SVI_TEST_DATA_DIR) + "/coins.png");
-    QVERIFY(!coins.isNull());
-    const QString image = dir.filePath("small.png");
-    QVERIFY(coins.copy(100, 80, 40, 32).save(image));
-    // 60 snapshots; stderr is a pipe (QProcess), as in `svi run … 2>&1 | tee log`.
-    const CliResult r = runCli({"run", image, "--algorithm", "mf-ssvi", "--set", "K=4", "--set",
-                                "init=random", "--set", "eval_items=20", "--steps", "120",
-                                "--eval-every-steps", "2", "--out", dir.filePath("run")});
+    // 40 snapshots; stderr is a pipe (QProcess), as in `svi run … 2>&1 | tee log`.
+    const QStringList args = QString("run synthetic --rows 100 --cols 6 --true-k 2 --algorithm "
+                                     "mf-ssvi --set K=3 --set init=random --steps 40 "
+                                     "--eval-every-steps 1 --out")
+                                 .split(' ');
+    const CliResult r = runCli(args + QStringList{dir.filePath("run")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(!r.err.contains('\r'), qPrintable(r.err));
     QVERIFY(r.err.endsWith('\n'));
-    // The first and last snapshot and one per tenth of the steps: about 12 lines, not 60.
+    // The first and last snapshot and one per tenth of the steps: about 11 lines, not 40.
     const qsizetype steps = r.err.count(
         QRegularExpression("^\\[mf-ssvi\\] step ", QRegularExpression::MultilineOption));
     QVERIFY2(steps >= 3 && steps <= 13, qPrintable(r.err));
-    QVERIFY(r.err.contains("[mf-ssvi] step 120 "));
+    QVERIFY(r.err.contains("[mf-ssvi] step 40 "));
 }
 
 void TestCliText::poissonRmseCarriesItsCaveat()
