@@ -38,6 +38,7 @@ Usage:
                                     --size WxH (svi help plot)
   svi help run                      all options of 'svi run'
   svi help plot                     all options of 'svi plot'
+  svi --version                     the version, as "svi 0.1.0"
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey).
 
@@ -127,6 +128,10 @@ int main(int argc, char** argv, Communicator& world)
         (args[0] == "help" && args.size() == 1)) {
         std::fputs(kMainHelp, stdout);
         return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("svi %s\n", SVI_VERSION); // the CMake project's version
+        return 0;
     }
     const std::string command = args[0];
     args.erase(args.begin());

@@ -3,15 +3,38 @@
 // seed, seed + 1, …; one folder per run and the results as CSV, JSON and a LaTeX table.
 
 #include "app/cli_parts.h"
+#include "app/cli_text.h"
 #include "core/io/compare_results.h"
 #include "core/models/builtin.h"
 
 #include <algorithm>
+#include <cmath>
 #include <omp.h>
 
 namespace svi::cli::detail {
 
 namespace {
+
+// "mean ± sd"; the mean alone when there is no spread to show (one run: sd undefined), "—"
+// when no run gave a finite value.
+std::string meanSdText(const MeanSd& m, const char* format)
+{
+    if (m.n == 0)
+        return "—";
+    char mean[32], sd[32];
+    std::snprintf(mean, sizeof mean, format, m.mean);
+    if (m.n < 2 || !std::isfinite(m.sd))
+        return mean;
+    std::snprintf(sd, sizeof sd, "%.2g", m.sd);
+    return std::string(mean) + " ± " + sd;
+}
+
+// `text` after spaces up to `width` columns (printf's %22s counts the bytes of '±').
+std::string rightAligned(const std::string& text, std::size_t width)
+{
+    const std::size_t w = displayWidth(text);
+    return std::string(w < width ? width - w : 0, ' ') + text;
+}
 
 std::string folderName(const Pick& p, int repeat, int repeats)
 {
@@ -112,19 +135,33 @@ int cmdCompare(const std::vector<std::string>& args)
     writeFileAtomically(dir + "/results.tex", compareTex(table));
     if (!quiet) {
         std::fprintf(stderr, "\n%-34s", "algorithm");
-        for (const CompareColumn& c : table.columns)
-            std::fprintf(stderr, " %22s", c.metric.key.c_str());
+        // A column as wide as its key, and at least 22.
+        std::vector<std::size_t> widths;
+        for (const CompareColumn& c : table.columns) {
+            widths.push_back(std::max<std::size_t>(22, displayWidth(c.metric.key)));
+            std::fprintf(stderr, " %s", rightAligned(c.metric.key, widths.back()).c_str());
+        }
         std::fprintf(stderr, " %18s\n", "s/step");
+        Notes notes; // the caveats the rows' entries declare of their figures, once below
         for (const CompareRow& row : table.rows) {
             std::fprintf(stderr, "%-34s", (row.model + "/" + row.algorithm).c_str());
-            for (const MeanSd& m : row.metrics) {
-                char cell[64];
-                std::snprintf(cell, sizeof cell, "%.4g ± %.2g", m.mean, m.sd);
-                std::fprintf(stderr, " %22s", m.n == 0 ? "—" : cell);
+            const AlgorithmEntry* entry = builtinRegistry().find(row.model, row.algorithm);
+            for (std::size_t c = 0; c < row.metrics.size(); ++c) {
+                std::string caveat;
+                for (const MetricSpec& m : entry ? entry->metrics : std::vector<MetricSpec>{})
+                    if (m.key == table.columns[c].metric.key)
+                        caveat = m.caveat;
+                const MeanSd& m = row.metrics[c];
+                std::fprintf(
+                    stderr, " %s",
+                    rightAligned(meanSdText(m, "%.4g") + (m.n > 0 ? notes.mark(caveat) : ""),
+                                 widths[c])
+                        .c_str());
             }
-            std::fprintf(stderr, " %10.4g ± %.2g\n", row.secondsPerStep.mean,
-                         row.secondsPerStep.sd);
+            std::fprintf(stderr, " %s\n",
+                         rightAligned(meanSdText(row.secondsPerStep, "%.4g"), 18).c_str());
         }
+        std::fputs(notes.lines("  ").c_str(), stderr);
         std::fprintf(stderr, "results in %s (results.csv, results.json, results.tex)\n",
                      a.out.c_str());
     }

@@ -1,5 +1,6 @@
 #include "app/cli_flags.h"
 
+#include "app/cli_text.h"
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
 #include "core/io/load_control.h"
@@ -257,37 +258,72 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
     return out;
 }
 
+namespace {
+
+// The flag column of the help: "  --flag METAVAR" padded to here, the help after it.
+constexpr std::size_t kFlagColumn = 28;
+
+// How a setting is given on the command line: "--missing X", "--channels A,B,…", and for a
+// Bool the flag that changes it from its default ("--strip-headers", "--no-lowercase").
+std::string flagUsage(const ParamSpec& p)
+{
+    const std::string flag = flagOf(p.key);
+    switch (p.type) {
+    case ParamType::Bool:
+        return p.defaultValue != 0 ? "--no-" + flag.substr(2) : flag;
+    case ParamType::Int:
+        return flag + " N";
+    case ParamType::Real:
+        return flag + " X";
+    case ParamType::Names:
+        return flag + " A,B,…";
+    case ParamType::Text:
+        return flag + " TEXT";
+    case ParamType::Choice:
+        return flag + " CHOICE";
+    }
+    return flag;
+}
+
+// What the flag of flagUsage does. A Bool on by default is turned off by its flag: the line
+// says what off does (its declared offHelp), then what the default does.
+std::string flagHelp(const ParamSpec& p)
+{
+    if (p.type == ParamType::Bool) {
+        if (p.defaultValue == 0)
+            return helpText(p);
+        // Every such Bool declares offHelp (test_cli_text checks); "off" stands in otherwise.
+        return (p.offHelp.empty() ? std::string("off") : p.offHelp) +
+               "; by default: " + helpText(p);
+    }
+    const std::string def = defaultText(p);
+    return def.empty() ? helpText(p) : helpText(p) + " (default " + def + ", " + rangeText(p) + ")";
+}
+
+// One setting's line: how it is given, in a column, then what that does.
+std::string flagHelpLine(const ParamSpec& p)
+{
+    // A flag too wide for its column has the help on a line of its own, at the column.
+    const std::string usage = "  " + flagUsage(p);
+    const std::string lead = displayWidth(usage) + 2 <= kFlagColumn
+                                 ? padded(usage, kFlagColumn)
+                                 : usage + "\n" + std::string(kFlagColumn, ' ');
+    return lead + flagHelp(p) + "\n";
+}
+
+} // namespace
+
 std::string runFlagsHelp()
 {
     std::string out;
-    auto line = [&](const ParamSpec& p) {
-        std::string flag = flagOf(p.key);
-        if (p.type == ParamType::Bool)
-            flag = p.defaultValue != 0 ? "--no-" + flag.substr(2) : flag;
-        else
-            flag += p.type == ParamType::Int    ? " N"
-                    : p.type == ParamType::Real ? " X"
-                    : p.type == ParamType::Names
-                        ? " A,B,…"
-                        : " " + std::string(p.type == ParamType::Text ? "TEXT" : "CHOICE");
-        std::string text = helpText(p);
-        if (p.type == ParamType::Bool)
-            text += p.defaultValue != 0 ? " (on by default)" : "";
-        else if (!defaultText(p).empty())
-            text += " (default " + defaultText(p) + ", " + rangeText(p) + ")";
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "  %-26s", flag.c_str());
-        out += buf;
-        out += text + "\n";
-    };
     for (const DataKindSpec& k : builtinDataKinds().all()) {
         out += "\n" + k.label + " (--kind " + k.key + "): " + k.formats + "\n  " + k.task + "\n";
         for (const ParamSpec& p : k.settings)
-            line(p);
+            out += flagHelpLine(p);
     }
     out += "\nRun\n";
     for (const ParamSpec& p : runSettings())
-        line(p);
+        out += flagHelpLine(p);
     return out;
 }
 

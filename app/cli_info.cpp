@@ -1,6 +1,7 @@
 // 'svi list' and 'svi info': the registry's models and what a data file holds.
 
 #include "app/cli_parts.h"
+#include "app/cli_text.h"
 #include "core/models/builtin.h"
 #include "core/run/docs_tables.h"
 
@@ -31,7 +32,7 @@ std::string typeName(ParamType t)
 }
 
 // ---------------------------------------------------------------------------------------------
-// svi list
+// svi list: every entry with its parameters, and each model's metrics with their caveats.
 
 namespace {
 
@@ -101,11 +102,25 @@ int cmdList(const std::vector<std::string>& args)
                     for (const auto& c : p.choices)
                         choices.append(QString::fromStdString(c));
                     o["choices"] = choices;
-                } else if (p.type != ParamType::Bool) {
+                } else if (p.type == ParamType::Bool) {
+                    if (!p.offHelp.empty())
+                        o["off_help"] = QString::fromStdString(p.offHelp);
+                } else {
                     o["min"] = jsonNumber(p.minValue);
                     o["max"] = p.maxValue >= 1e300 ? QJsonValue() : jsonNumber(p.maxValue);
                 }
                 params.append(o);
+            }
+            QJsonArray metrics;
+            for (const MetricSpec& m : e.metrics) {
+                QJsonObject o{{"key", QString::fromStdString(m.key)},
+                              {"label", QString::fromStdString(m.label)},
+                              {"unit", QString::fromStdString(m.unit)},
+                              {"direction", m.higherIsBetter ? "higher" : "lower"},
+                              {"compared", m.compared}};
+                if (!m.caveat.empty())
+                    o["caveat"] = QString::fromStdString(m.caveat);
+                metrics.append(o);
             }
             entries.append(QJsonObject{{"model", QString::fromStdString(e.model)},
                                        {"model_label", QString::fromStdString(e.modelLabel)},
@@ -113,7 +128,8 @@ int cmdList(const std::vector<std::string>& args)
                                        {"label", QString::fromStdString(e.label)},
                                        {"help", QString::fromStdString(e.help)},
                                        {"bound", QString::fromStdString(e.boundText())},
-                                       {"params", params}});
+                                       {"params", params},
+                                       {"metrics", metrics}});
         }
         std::fputs(QJsonDocument(entries).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
@@ -121,16 +137,24 @@ int cmdList(const std::vector<std::string>& args)
     std::string lastModel;
     for (const AlgorithmEntry& e : r.entries()) {
         if (e.model != lastModel) {
-            std::printf("model %s — %s\n\n", e.model.c_str(), e.modelLabel.c_str());
+            std::printf("model %s — %s\n", e.model.c_str(), e.modelLabel.c_str());
+            // Its metrics, each caveat once below them.
+            Notes notes;
+            std::string keys;
+            for (const MetricSpec& m : r.metricsOf({e.model}))
+                keys += (keys.empty() ? "" : ", ") + m.key + notes.mark(m.caveat);
+            std::printf("  metrics: %s\n%s\n", keys.c_str(), notes.lines("    ").c_str());
             lastModel = e.model;
         }
-        std::printf("  --algorithm %-14s %s: %s\n", e.algorithm.c_str(), e.label.c_str(),
+        std::printf("  --algorithm %s%s: %s\n", padded(e.algorithm, 15, 1).c_str(), e.label.c_str(),
                     e.help.c_str());
         std::printf("      ELBO: %s\n", e.boundText().c_str());
+        // Columns padded by what a reader sees: a range such as [1, ∞) is wider in bytes.
         for (const ParamSpec& p : e.params)
-            std::printf("      %-13s %-6s default %-8s range %-14s %s\n", p.key.c_str(),
-                        typeName(p.type).c_str(), defaultText(p).c_str(), rangeText(p).c_str(),
-                        helpText(p).c_str());
+            std::printf("      %s%sdefault %srange %s%s\n", padded(p.key, 14, 1).c_str(),
+                        padded(typeName(p.type), 7, 1).c_str(),
+                        padded(defaultText(p), 9, 1).c_str(), padded(rangeText(p), 15, 1).c_str(),
+                        helpWithOffText(p).c_str());
         std::printf("\n");
     }
     return 0;
@@ -206,20 +230,6 @@ QJsonValue jsonValue(const InfoLine::Value& value)
     return a;
 }
 
-// Characters, not bytes, for aligning UTF-8 text.
-std::size_t width(const std::string& s)
-{
-    std::size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80 ? 1 : 0;
-    return n;
-}
-
-std::string padded(const std::string& s, std::size_t to)
-{
-    return s + std::string(to > width(s) ? to - width(s) : 0, ' ');
-}
-
 // The lists of one table (the lines named `table`) under its name, a row per item, headed by
 // the columns' labels when there are several.
 std::string tableText(const std::vector<InfoLine>& lines, const std::string& table)
@@ -244,7 +254,7 @@ std::string tableText(const std::vector<InfoLine>& lines, const std::string& tab
     for (const auto& column : columns) {
         std::size_t w = 0;
         for (const std::string& cell : column)
-            w = std::max(w, width(cell));
+            w = std::max(w, displayWidth(cell));
         widths.push_back(w);
     }
     std::string out = "  " + table + "\n";
@@ -264,7 +274,7 @@ std::string reportText(const std::string& path, const DataKindSpec& kind, const 
     std::size_t labelWidth = 4; // "kind"
     for (const InfoLine& l : report.lines)
         if (l.table.empty())
-            labelWidth = std::max(labelWidth, width(l.label));
+            labelWidth = std::max(labelWidth, displayWidth(l.label));
     auto line = [&](const std::string& label, const std::string& text) {
         return "  " + padded(label, labelWidth + 2) + text + "\n";
     };

@@ -1,5 +1,7 @@
 #include "app/cli_progress.h"
 
+#include "app/cli_text.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -67,10 +69,23 @@ void ProgressLine::runStarted()
 void ProgressLine::snapshot(const Snapshot& s, const std::string& metrics)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
+    const bool first = !m_haveSnapshot;
     m_last = s;
     m_haveSnapshot = true;
     m_metrics = metrics;
-    draw(true);
+    if (m_terminal) {
+        draw(true);
+        return;
+    }
+    // In a log, a line at the first and the last snapshot and between them at most one per
+    // tenth of the budget or ten seconds, whichever comes first: a long run's log stays short.
+    const double fraction = budgetProgress(m_budget, s).fraction;
+    if (first || s.final || now() - m_loggedAt >= kLogSeconds ||
+        fraction - m_loggedFraction >= kLogFraction) {
+        m_loggedAt = now();
+        m_loggedFraction = fraction;
+        draw(true);
+    }
 }
 
 std::string ProgressLine::line()
@@ -109,13 +124,14 @@ void ProgressLine::draw(bool force)
     const std::string text = line();
     // On a terminal the line is redrawn in place; in a log each state is a line of its own.
     if (m_terminal) {
-        const std::size_t pad = m_width > text.size() ? m_width - text.size() : 0;
+        const std::size_t width = displayWidth(text);
+        const std::size_t pad = m_width > width ? m_width - width : 0;
         std::fprintf(stderr, "\r%s%*s", text.c_str(), int(pad), "");
     } else {
         std::fprintf(stderr, "%s\n", text.c_str());
     }
     std::fflush(stderr);
-    m_width = text.size();
+    m_width = displayWidth(text);
 }
 
 void ProgressLine::tick()
@@ -128,14 +144,18 @@ void ProgressLine::tick()
         const RunPhase phase = m_phase.load();
         const bool changed = phase != m_drawnPhase;
         m_drawnPhase = phase;
+        // On a terminal the progress line is left first; in a log every line is whole.
+        const char* leave = m_terminal ? "\n" : "";
         if (m_stop && m_stop->load() && !m_saidStop) {
             m_saidStop = true;
-            std::fprintf(stderr, "\nstopping at the next step, with a checkpoint and the final "
-                                 "evaluation (interrupt again to skip the evaluation)\n");
+            std::fprintf(stderr,
+                         "%sstopping at the next step, with a checkpoint and the final "
+                         "evaluation (interrupt again to skip the evaluation)\n",
+                         leave);
         }
         if (m_abort && m_abort->load() && !m_saidAbort) {
             m_saidAbort = true;
-            std::fprintf(stderr, "\nskipping the final evaluation\n");
+            std::fprintf(stderr, "%sskipping the final evaluation\n", leave);
         }
         if (phase == RunPhase::FullEvaluation && changed && m_haveSnapshot && !m_terminal)
             std::fprintf(stderr, "[%s] full pass…\n", m_tag.c_str());

@@ -2,9 +2,12 @@
 // The progress line of a run on stderr: what the run is doing (loading, building, training,
 // evaluating, the final pass) with its clocks — the wall time, the training time, the share
 // spent evaluating — its latest figures and the time left of its budget. On a terminal a
-// thread redraws it twice a second, so that a long build or a full pass shows its time too; in
-// a log it is written at each snapshot and each change of phase. Also says, once, what a
-// signal did (the first Ctrl-C stops at the next step, the second skips the final evaluation).
+// thread redraws it in place ('\r') twice a second, so that a long build or a full pass shows
+// its time too. In a log (stderr not a terminal: a pipe, a file) every line is whole and ends
+// in '\n', with no '\r': one at each change of phase, and of the snapshots the first, the last
+// and between them one per tenth of the budget or per kLogSeconds, whichever comes first. Also
+// says, once, what a signal did (the first Ctrl-C stops at the next step, the second skips the
+// final evaluation).
 
 #include "core/io/load_control.h"
 #include "core/run/runner.h"
@@ -20,6 +23,10 @@ namespace svi::cli::detail {
 class ProgressLine
 {
 public:
+    // A log's cadence of snapshot lines (see above).
+    static constexpr double kLogSeconds = 10.0;
+    static constexpr double kLogFraction = 0.1;
+
     // Nothing is written when `enabled` is false. `stop` and `abort` are the signal flags the
     // line reports on.
     ProgressLine(std::string tag, const RunOptions& budget, bool enabled,
@@ -59,6 +66,7 @@ private:
     bool m_haveSnapshot = false;
     std::string m_metrics;
     RunPhase m_drawnPhase = RunPhase::Idle;
+    double m_loggedAt = 0, m_loggedFraction = 0; // a log's last snapshot line
     bool m_saidStop = false, m_saidAbort = false, m_finished = false;
     std::size_t m_width = 0;
     std::condition_variable m_cv;

@@ -4,6 +4,7 @@
 
 #include "app/cli_parts.h"
 #include "app/cli_progress.h"
+#include "app/cli_text.h"
 #include "core/io/checkpoint_file.h"
 #include "core/io/output_folder.h"
 #include "core/io/run_resume.h"
@@ -404,12 +405,16 @@ int cmdRun(const std::vector<std::string>& args)
         std::fprintf(stderr, "%s — %s (%.1f s of wall time, %.0f %% evaluating)\n",
                      terminationName(summary.reason), summary.message.c_str(), summary.wallSeconds,
                      100 * summary.evalShare());
+        // The entry's metrics as declared, each caveat once below the figures it marks.
+        Notes notes;
         if (summary.last)
             for (const MetricSpec& m : p.entry->metrics)
                 if (const auto it = summary.last->metrics.find(m.key);
                     it != summary.last->metrics.end())
-                    std::fprintf(stderr, "  %-28s %.4f %s\n", m.key.c_str(), it->second,
-                                 m.unit.c_str());
+                    std::fprintf(stderr, "  %s%.4f%s%s\n", padded(m.key, 29, 1).c_str(), it->second,
+                                 m.unit.empty() ? "" : (" " + m.unit).c_str(),
+                                 notes.mark(m.caveat).c_str());
+        std::fputs(notes.lines("  ").c_str(), stderr);
         std::fprintf(stderr, "results in %s\n", a.out.c_str());
     }
     if (exitStatus(summary) != 0 && lead)

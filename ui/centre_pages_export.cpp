@@ -97,7 +97,7 @@ void CentrePages::exportViews(const QString& folder) const
             saveGrayImage(dir.filePath(stem + ".png").toStdString(), *r->preview->reconstruction);
         if (r->preview->atomWidth > 0 && r->preview->atoms.rows() > 0)
             saveGrayImage(dir.filePath(stem + "-atoms.png").toStdString(),
-                          tileAtoms(r->preview->atoms, r->preview->atomWidth));
+                          atomsFileImage(r->preview->atoms, r->preview->atomWidth));
     }
 }
 

@@ -145,6 +145,11 @@ void ResultsPanel::fillResults()
     headers << tr("s/step") << tr("Steps") << tr("Termination");
     m_results->clear();
     m_results->setHorizontalHeaderLabels(headers);
+    // A metric's caveat (a Poisson mean's RMSE against stars) is its column's tooltip.
+    for (std::size_t i = 0; i < metrics.size(); ++i)
+        if (!metrics[i].caveat.empty())
+            m_results->horizontalHeaderItem(2 + int(i))
+                ->setToolTip(QString::fromStdString(metrics[i].caveat));
 
     // One row per algorithm in the order queued; the runs not finished say how far they are.
     QStringList order;
@@ -189,6 +194,11 @@ void ResultsPanel::fillResults()
                     if (table.columns[c].metric.key == m.key)
                         text = cell(row->metrics[c]);
             add(text, true);
+            // and each figure's, as the row's entry declares it
+            if (entry)
+                for (const MetricSpec& own : entry->metrics)
+                    if (own.key == m.key && !own.caveat.empty() && !text.isEmpty())
+                        items.back()->setToolTip(QString::fromStdString(own.caveat));
         }
         add(row ? cell(row->secondsPerStep) : QString(), true);
         add(row ? cell(row->steps) : QString(), true);

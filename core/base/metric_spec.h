@@ -22,6 +22,11 @@ struct MetricSpec
     bool compared = true;
     // The data kinds it is reported on (PSNR on images only); empty: every kind the entry fits.
     std::vector<std::string> dataKinds = {};
+    // What a reader must know before setting the figure beside others of its name, one line
+    // shown beside it wherever it is reported (the command line's summary and tables, the
+    // window's results, the docs); "" for none. HPF's RMSE scores a Poisson mean, not a star
+    // rating, against star ratings.
+    std::string caveat = {};
     bool reportedOn(const std::string& kind) const
     {
         return dataKinds.empty() ||

@@ -431,17 +431,20 @@ ParamSpec namesParam(std::string key, std::string label, std::string help)
         std::move(key), std::move(label), std::move(help), ParamType::Names, 0, 0, 0, {}, {}};
 }
 
-ParamSpec boolParam(std::string key, std::string label, std::string help, bool def)
+ParamSpec boolParam(std::string key, std::string label, std::string help, bool def,
+                    std::string offHelp)
 {
-    return ParamSpec{std::move(key),
-                     std::move(label),
-                     std::move(help),
-                     ParamType::Bool,
-                     def ? 1.0 : 0.0,
-                     0,
-                     1,
-                     {},
-                     {}};
+    ParamSpec spec{std::move(key),
+                   std::move(label),
+                   std::move(help),
+                   ParamType::Bool,
+                   def ? 1.0 : 0.0,
+                   0,
+                   1,
+                   {},
+                   {}};
+    spec.offHelp = std::move(offHelp);
+    return spec;
 }
 
 ParamSpec choiceParam(std::string key, std::string label, std::string help,
@@ -476,6 +479,13 @@ std::string helpText(const ParamSpec& spec)
                                                      : ", ") +
                   spec.whenValues[i];
     return spec.help + "; only when " + spec.whenKey + " is " + values;
+}
+
+std::string helpWithOffText(const ParamSpec& spec)
+{
+    const std::string help = helpText(spec);
+    return spec.type == ParamType::Bool && !spec.offHelp.empty() ? help + "; false: " + spec.offHelp
+                                                                 : help;
 }
 
 std::vector<std::string> splitNames(const std::string& text)

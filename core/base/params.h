@@ -44,6 +44,10 @@ struct ParamSpec
     // what the form showed.
     std::string whenKey = {};
     std::vector<std::string> whenValues = {};
+    // Bool only: what false does, one line in the voice of `help` ("keep the words' case" for
+    // "fold words to lower case"). Every Bool that is on by default declares it: its flag is
+    // --no-KEY, whose help says what turning it off does, not what it stops doing.
+    std::string offHelp = {};
     bool appliesWhen(const std::string& choice) const;
 };
 
@@ -53,6 +57,9 @@ ParamSpec onlyWhen(ParamSpec spec, std::string key, std::vector<std::string> val
 // The help as the front ends print it: the declared line, then when it applies ("; only when
 // optimizer is adadelta" or "… is sgd, adagrad or rmsprop").
 std::string helpText(const ParamSpec& spec);
+// helpText, then for a Bool that declares what false does, "; false: <offHelp>": the help of a
+// KEY=true|false setting (svi list, the docs' tables).
+std::string helpWithOffText(const ParamSpec& spec);
 
 using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 using ParamValues = std::map<std::string, ParamValue>;
@@ -78,8 +85,9 @@ ParamSpec positiveParam(std::string key, std::string label, std::string help, do
 // Free text (Text) and lists of names (Names), default "".
 ParamSpec textParam(std::string key, std::string label, std::string help);
 ParamSpec namesParam(std::string key, std::string label, std::string help);
-// A Bool, default `def`.
-ParamSpec boolParam(std::string key, std::string label, std::string help, bool def);
+// A Bool, default `def`; `offHelp` says what false does (required when `def` is true).
+ParamSpec boolParam(std::string key, std::string label, std::string help, bool def,
+                    std::string offHelp = {});
 // A Choice among `choices`, default `def` (one of them).
 ParamSpec choiceParam(std::string key, std::string label, std::string help,
                       std::vector<std::string> choices, std::string def);

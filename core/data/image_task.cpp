@@ -193,25 +193,37 @@ Eigen::ArrayXXf keepObservedPixels(const ImageLayout& L, Eigen::ArrayXXf fit)
     return fit;
 }
 
-Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int p, int maxTiles)
+Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int p, int maxTiles, int scale, int border)
 {
     if (p < 1 || atoms.cols() != p * p)
         throw std::invalid_argument("tileAtoms: atoms have " + std::to_string(atoms.cols()) +
                                     " entries, but patch " + std::to_string(p) + " needs " +
                                     std::to_string(p * p));
+    if (scale < 1 || border < 0)
+        throw std::invalid_argument("tileAtoms: scale = " + std::to_string(scale) +
+                                    " and border = " + std::to_string(border) +
+                                    ", but must be ≥ 1 and ≥ 0");
     const int n = int(std::min<Eigen::Index>(atoms.rows(), std::max(maxTiles, 0)));
     const int cols = std::max(1, int(std::ceil(std::sqrt(double(std::max(n, 1))))));
     const int rows = std::max(1, (n + cols - 1) / cols);
-    Eigen::ArrayXXf img = Eigen::ArrayXXf::Constant(rows * (p + 1) + 1, cols * (p + 1) + 1, 128.0f);
+    const int tile = p * scale, step = tile + border;
+    Eigen::ArrayXXf img =
+        Eigen::ArrayXXf::Constant(rows * step + border, cols * step + border, 128.0f);
     for (int j = 0; j < n; ++j) {
         const double lo = atoms.row(j).minCoeff(), hi = atoms.row(j).maxCoeff();
-        const int r0 = 1 + (j / cols) * (p + 1), c0 = 1 + (j % cols) * (p + 1);
+        const int r0 = border + (j / cols) * step, c0 = border + (j % cols) * step;
         for (int d = 0; d < p * p; ++d) {
             const double v = hi > lo ? 255.0 * (atoms(j, d) - lo) / (hi - lo) : 128.0;
-            img(r0 + d / p, c0 + d % p) = float(v);
+            img.block(r0 + (d / p) * scale, c0 + (d % p) * scale, scale, scale)
+                .setConstant(float(v));
         }
     }
     return img;
+}
+
+Eigen::ArrayXXf atomsFileImage(const Eigen::MatrixXd& atoms, int patch)
+{
+    return tileAtoms(atoms, patch, 256, kAtomFileScale, kAtomFileBorder);
 }
 
 } // namespace svi

@@ -49,7 +49,17 @@ Eigen::ArrayXXf keepObservedPixels(const ImageLayout& layout, Eigen::ArrayXXf fi
 
 // Lays out dictionary atoms (one per row of `atoms`, p·p entries each, row-major tiles) as a
 // near-square grid of p×p tiles separated by 1-pixel grey borders; each tile is stretched to
-// 0–255 by its own range (a constant atom is mid-grey). At most maxTiles atoms are shown.
-Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int patch, int maxTiles = 256);
+// 0–255 by its own range (a constant atom is mid-grey). At most maxTiles atoms are shown. With
+// `scale` > 1 each atom pixel is a scale × scale block (nearest neighbour) and the borders are
+// `border` pixels wide.
+Eigen::ArrayXXf tileAtoms(const Eigen::MatrixXd& atoms, int patch, int maxTiles = 256,
+                          int scale = 1, int border = 1);
+
+// The atoms as a file shows them (a run folder's atoms.png, the window's export): tileAtoms
+// with each atom pixel kAtomFileScale pixels wide and kAtomFileBorder-pixel borders, so that a
+// reader sees them at their natural size (256 atoms of 8×8: 1,058 pixels square, not 145).
+inline constexpr int kAtomFileScale = 8;
+inline constexpr int kAtomFileBorder = 2;
+Eigen::ArrayXXf atomsFileImage(const Eigen::MatrixXd& atoms, int patch);
 
 } // namespace svi

@@ -87,15 +87,16 @@ const ParamFields<LabelledOptions>& LabelledOptions::fields()
                           0, 0, 1e12),
                  &O::maxRows)
             .add(boolParam("standardise", "Standardise",
-                           "z-score every feature column with the training rows' mean and sd",
-                           true),
+                           "z-score every feature column with the training rows' mean and sd", true,
+                           "leave the feature columns on their own scales"),
                  &O::standardise)
             .add(boolParam("standardise_label", "Standardise a real label",
                            "z-score a real (not binary, not count) label with the training rows' "
                            "mean and sd",
-                           true),
+                           true, "leave a real label on its own scale"),
                  &O::standardiseLabel)
-            .add(boolParam("intercept", "Intercept", "append a column of ones, named 1", true),
+            .add(boolParam("intercept", "Intercept", "append a column of ones, named 1", true,
+                           "append no column of ones (the model has no intercept)"),
                  &O::intercept)
             .add(
                 choiceParam("label_kind", "Label kind",

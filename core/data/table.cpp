@@ -219,7 +219,8 @@ const ParamFields<TableOptions>& TableOptions::fields()
                            0.0, 0.0, 1e9),
                  &O::arcsinhCofactor)
             .add(boolParam("standardise", "Standardise",
-                           "scale every channel to mean 0, variance 1 (as paper 000)", true),
+                           "scale every channel to mean 0, variance 1 (as paper 000)", true,
+                           "leave the channels on their own scales"),
                  &O::standardise)
             .add(intParam("subsample", "Subsample rows",
                           "keep this many rows, drawn at random; 0 = every row", 0, 0, 1e12),

@@ -64,14 +64,19 @@ void removeStale(const QString& path)
 
 namespace {
 
-// user_factors.tsv / item_factors.tsv: the file's id, then the K expected factors; and
+// user_factors.tsv / item_factors.tsv: a header (user_id or item_id, factor_1 … factor_K), then
+// a line per user or item: its id in the ratings file, then its K expected factors; and
 // recommendations.csv: every user's top n items not rated in training (`recommendations` when
 // already listed).
 void writeFactors(const QDir& dir, const CountData& data, const RatingFactors& f,
                   const std::optional<QByteArray>& recommendations)
 {
-    auto factorsTsv = [](const Eigen::MatrixXf& m, const std::vector<std::int64_t>& ids) {
-        QByteArray out;
+    auto factorsTsv = [](const char* idColumn, const Eigen::MatrixXf& m,
+                         const std::vector<std::int64_t>& ids) {
+        QByteArray out = idColumn;
+        for (Eigen::Index k = 0; k < m.cols(); ++k)
+            out += "\tfactor_" + QByteArray::number(qint64(k + 1));
+        out += '\n';
         for (Eigen::Index r = 0; r < m.rows(); ++r) {
             out +=
                 QByteArray::number(std::size_t(r) < ids.size() ? ids[std::size_t(r)] : qint64(r));
@@ -81,8 +86,10 @@ void writeFactors(const QDir& dir, const CountData& data, const RatingFactors& f
         }
         return out;
     };
-    writeFileAtomically(dir.filePath("user_factors.tsv"), factorsTsv(f.users, data.rowIds));
-    writeFileAtomically(dir.filePath("item_factors.tsv"), factorsTsv(f.items, data.columnIds));
+    writeFileAtomically(dir.filePath("user_factors.tsv"),
+                        factorsTsv("user_id", f.users, data.rowIds));
+    writeFileAtomically(dir.filePath("item_factors.tsv"),
+                        factorsTsv("item_id", f.items, data.columnIds));
     if (recommendations) {
         writeFileAtomically(dir.filePath("recommendations.csv"), *recommendations);
         return;
@@ -115,7 +122,7 @@ void writePreviewFiles(const QString& folder, const DataSet& data, const Preview
         saveGrayImage(dir.filePath("reconstruction.png").toStdString(), *preview.reconstruction);
     if (preview.atomWidth > 0 && preview.atoms.rows() > 0)
         saveGrayImage(dir.filePath("atoms.png").toStdString(),
-                      tileAtoms(preview.atoms, preview.atomWidth));
+                      atomsFileImage(preview.atoms, preview.atomWidth));
     if (data.dense && !data.dense->image && preview.atoms.rows() > 0)
         writeFileAtomically(dir.filePath("loadings.csv"),
                             loadingsCsv(preview, data.dense->columnNames));

@@ -62,8 +62,10 @@ struct RunFolderContents
 // The files of a run's preview, written into `dir` with the data the run ran on: an image's
 // reconstruction.png and atoms.png; a table's loadings.csv, covariance_model.csv and
 // covariance_empirical.csv; topics.csv; weights.csv; slice.csv; a network's communities.csv and
-// link_predictions.csv; ratings' user_factors.tsv, item_factors.tsv and recommendations.csv
-// (`recommendations` when given). Only what the preview holds. Throws DataError naming the file.
+// link_predictions.csv; ratings' user_factors.tsv and item_factors.tsv (a header user_id or
+// item_id, factor_1 … factor_K, then one line per user or item: its id, its K expected
+// factors) and recommendations.csv (`recommendations` when given). Every table starts with a
+// header row. Only what the preview holds. Throws DataError naming the file.
 void writePreviewFiles(const QString& dir, const DataSet& data, const Preview& preview,
                        const std::optional<QByteArray>& recommendations = std::nullopt);
 

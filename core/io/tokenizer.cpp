@@ -155,13 +155,14 @@ const ParamFields<TokenizerOptions>& TokenizerOptions::fields()
     using O = TokenizerOptions;
     static const ParamFields<O> f =
         ParamFields<O>()
-            .add(boolParam("lowercase", "Lowercase", "fold words to lower case (É → é)", true),
+            .add(boolParam("lowercase", "Lowercase", "fold words to lower case (É → é)", true,
+                           "keep the words' case"),
                  &O::lowercase)
             .add(
                 intParam("min_length", "Shortest word", "drop words with fewer letters", 2, 1, 100),
                 &O::minLength)
             .add(boolParam("stop_words", "Remove stop words", "drop common English function words",
-                           true),
+                           true, "keep common English function words"),
                  &O::removeStopWords)
             .add(boolParam("strip_headers", "Strip e-mail headers",
                            "drop a leading block of 'Name: value' header lines (news posts, "
@@ -169,7 +170,8 @@ const ParamFields<TokenizerOptions>& TokenizerOptions::fields()
                            false),
                  &O::stripEmailHeaders)
             .add(boolParam("keep_subject", "Keep the subject",
-                           "with strip_headers: keep the words of the Subject line", true),
+                           "with strip_headers: keep the words of the Subject line", true,
+                           "with strip_headers: drop the Subject line with the other headers"),
                  &O::keepSubject)
             .add(intParam("min_df", "Minimum documents", "drop words found in fewer documents", 2,
                           1, 1e9),

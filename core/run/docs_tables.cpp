@@ -22,8 +22,8 @@ struct ParamRow
 
 bool sameDeclaration(const ParamSpec& a, const ParamSpec& b)
 {
-    return a.key == b.key && a.label == b.label && a.help == b.help && a.type == b.type &&
-           defaultText(a) == defaultText(b) && rangeText(a) == rangeText(b);
+    return a.key == b.key && a.label == b.label && a.help == b.help && a.offHelp == b.offHelp &&
+           a.type == b.type && defaultText(a) == defaultText(b) && rangeText(a) == rangeText(b);
 }
 
 std::vector<ParamRow> paramRows(const std::vector<const AlgorithmEntry*>& entries)
@@ -102,19 +102,28 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
         const ParamSpec& p = *row.spec;
         out << "| " << code(p.key) << " | " << markdownCell(p.label) << " | "
             << markdownCell(code(defaultText(p))) << " | " << markdownCell(rangeText(p)) << " | "
-            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(helpText(p))
+            << algorithmsText(row.algorithms, entries) << " | " << markdownCell(helpWithOffText(p))
             << " |\n";
     }
     out << "\n";
 
-    out << "| metric | label | unit | better |\n| --- | --- | --- | --- |\n";
-    for (const MetricSpec& m : registry.metricsOf({model}))
+    // A note column when a metric declares a caveat.
+    const std::vector<MetricSpec> metrics = registry.metricsOf({model});
+    const bool notes = std::any_of(metrics.begin(), metrics.end(),
+                                   [](const MetricSpec& m) { return !m.caveat.empty(); });
+    out << "| metric | label | unit | better |" << (notes ? " note |" : "") << "\n"
+        << "| --- | --- | --- | --- |" << (notes ? " --- |" : "") << "\n";
+    for (const MetricSpec& m : metrics) {
         out << "| " << code(m.key) << " | " << markdownCell(m.label) << " | "
             << markdownCell(m.unit) << " | "
             << (!m.compared        ? "not compared"
                 : m.higherIsBetter ? "higher"
                                    : "lower")
-            << " |\n";
+            << " |";
+        if (notes)
+            out << " " << markdownCell(m.caveat) << " |";
+        out << "\n";
+    }
 }
 
 } // namespace

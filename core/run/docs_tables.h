@@ -13,7 +13,9 @@ namespace svi {
 // a table of its algorithms (key, label, help), one table of its parameters (key, label,
 // default, range, which algorithms have it, help: a parameter declared alike by several
 // algorithms is listed once, "all" when every algorithm has it) and one of its metrics (key,
-// label, unit, better: "higher", "lower", or "not compared" for a diagnostic). GitHub-flavoured
+// label, unit, better: "higher", "lower", or "not compared" for a diagnostic; and a note, the
+// metric's caveat, when one of the model's metrics declares one). A Bool's help ends with what
+// false does, when declared (helpWithOffText). GitHub-flavoured
 // Markdown; deterministic (registry and declaration order only). Thread-safe: reads the registry
 // only.
 std::string markdownTables(const Registry& registry);

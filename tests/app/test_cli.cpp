@@ -276,6 +276,8 @@ void TestCli::runWritesEverything()
     for (const char* f : {"summary.json", "trace.csv", "run.json", "observed.png",
                           "reconstruction.png", "atoms.png"})
         QVERIFY2(QFile::exists(out + "/" + f), f);
+    // 16 atoms of 8×8: 4 × 4 tiles, 8 pixels per atom pixel, 2-pixel borders (not 37 × 37).
+    QCOMPARE(QImage(out + "/atoms.png").size(), QSize(4 * (64 + 2) + 2, 4 * (64 + 2) + 2));
     QVERIFY(!QFile::exists(out + "/checkpoint.bin"));
     const QJsonObject s = readJson(out + "/summary.json");
     QCOMPARE(s["model"].toString(), QString("bpfa"));
@@ -738,9 +740,11 @@ void TestCli::ratingsInfoRunSplitAndErrors()
                             .arg(m["recall_at_20"].toDouble())
                             .arg(m["popularity_recall_at_20"].toDouble())));
     const QList<QByteArray> users = readAll(out + "/user_factors.tsv").trimmed().split('\n');
-    QCOMPARE(users.size(), 90);
-    QCOMPARE(users[0].split('\t').size(), 1 + 3); // id, K factors
-    QCOMPARE(users[0].split('\t')[0], QByteArray("1"));
+    QCOMPARE(users.size(), 1 + 90); // a header, then a line per user: id, K factors
+    QCOMPARE(users[0], QByteArray("user_id\tfactor_1\tfactor_2\tfactor_3"));
+    QCOMPARE(users[1].split('\t').size(), 1 + 3);
+    QCOMPARE(users[1].split('\t')[0], QByteArray("1"));
+    QVERIFY(readAll(out + "/item_factors.tsv").startsWith("item_id\tfactor_1\tfactor_2\t"));
     const QList<QByteArray> recs = readAll(out + "/recommendations.csv").trimmed().split('\n');
     QCOMPARE(recs[0], QByteArray("user_id,rank,item_id,title,score,held_out"));
     QCOMPARE(recs.size(), 1 + 90 * 20);

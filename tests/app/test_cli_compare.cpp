@@ -1,8 +1,8 @@
 // `svi compare` as a user runs it: a model's comparison group (or picks of several models) on
 // one corpus and one set of ratings, with repeats; results.csv one row per algorithm with
 // mean and sd columns, results.json per run, results.tex a booktabs table of the right shape,
-// one folder per run; bad picks refused before anything runs; an interrupt ends the comparison
-// with the runs done so far tabulated.
+// one folder per run; a single run's figure without a spread; bad picks refused before anything
+// runs; an interrupt ends the comparison with the runs done so far tabulated.
 
 #include "tests/app/cli_testing.h"
 #include "tests/data_writers.h"
@@ -79,6 +79,7 @@ private slots:
     void badPicksAreRefusedFirst();
     void anInterruptStopsTheRemainingRuns();
     void setKeysGoToThePicksThatDeclareThem();
+    void oneRunShowsItsFigureWithoutASpread();
 };
 
 void TestCliCompare::corpusLdaGroupAndHdp()
@@ -219,6 +220,32 @@ void TestCliCompare::setKeysGoToThePicksThatDeclareThem()
     QVERIFY(refused.exitCode != 0);
     QVERIFY2(refused.err.contains("local_tol: not a parameter of bpfa gibbs-ssvi"),
              qPrintable(refused.err));
+}
+
+void TestCliCompare::oneRunShowsItsFigureWithoutASpread()
+{
+    // One run per algorithm has no sd: the table shows each mean alone, not "0.2189 ± nan",
+    // and the files leave the sd empty (CSV) or null (JSON).
+    QTemporaryDir dir;
+    const QString out = dir.filePath("one");
+    const Result r =
+        svi({"compare", "synthetic", "--rows", "300", "--cols", "10", "--true-k", "4",
+             "--algorithms", "mf-svi,gibbs-ssvi", "--set", "K=5", "--steps", "3", "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString table = r.err.mid(r.err.lastIndexOf("\nalgorithm"));
+    QVERIFY2(table.contains("bpfa/mf-svi") && table.contains("heldout_loglik"), qPrintable(table));
+    QVERIFY2(!table.contains("nan") && !table.contains(QString::fromUtf8("±")), qPrintable(table));
+    const Csv csv = readCsv(out + "/results.csv");
+    QCOMPARE(csv.at(0, "runs"), QString("1"));
+    QVERIFY(!csv.at(0, "heldout_loglik_mean").isEmpty());
+    QVERIFY(csv.at(0, "heldout_loglik_sd").isEmpty());
+    const QJsonObject summary = readJson(out + "/results.json")["rows"]
+                                    .toArray()[0]
+                                    .toObject()["summary"]
+                                    .toObject()["heldout_loglik"]
+                                    .toObject();
+    QVERIFY(summary["mean"].isDouble());
+    QVERIFY(summary["sd"].isNull());
 }
 
 QTEST_GUILESS_MAIN(TestCliCompare)

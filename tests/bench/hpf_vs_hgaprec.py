@@ -12,7 +12,9 @@ Needs numpy (Debian's python3-numpy: run with /usr/bin/python3 if another python
 DIR (--split) holds hgaprec's inputs: train.tsv, validation.tsv, test.tsv, each line
 "user TAB item TAB rating" (integer ids as in the source data); test_users.tsv (one user id
 a line), if present, makes hgaprec score those users when it stops. --factors-dir DIR holds
-user_factors.tsv and item_factors.tsv, each line "id TAB E[.]_1 ... TAB E[.]_K".
+user_factors.tsv and item_factors.tsv as svi writes them: a header line "user_id (or item_id)
+TAB factor_1 ... TAB factor_K", then each line "id TAB E[.]_1 ... TAB E[.]_K" (a file without
+the header, as older runs wrote, is read too).
 
 hgaprec is run as `hgaprec -dir DIR -n N -m M -k K [-hier] -seed S -rfreq R
 -max-iterations I` in a fresh working directory (batch coordinate-ascent VB; it has no
@@ -58,13 +60,17 @@ def read_tsv(path):
 
 
 def read_factors(path, skip):
-    """{id: row}, from lines 'id v1..vK' (skip=0) or hgaprec's 'seq id v1..vK' (skip=1)."""
+    """{id: row}, from lines 'id v1..vK' (skip=0) or hgaprec's 'seq id v1..vK' (skip=1); a
+    header line (svi's "user_id factor_1 ...": its id cell is not a number) is skipped."""
     out = {}
     with open(path) as f:
-        for line in f:
+        for n, line in enumerate(f):
             c = line.split()
-            if c:
-                out[int(c[skip])] = np.array(c[skip + 1:], dtype=float)
+            if not c:
+                continue
+            if n == 0 and not c[skip].lstrip("-").isdigit():
+                continue
+            out[int(c[skip])] = np.array(c[skip + 1:], dtype=float)
     return out
 
 
@@ -231,8 +237,11 @@ def main():
         label = "factors"
     if a.export_factors:
         os.makedirs(a.export_factors, exist_ok=True)
-        for fname, fac in (("user_factors.tsv", theta), ("item_factors.tsv", beta)):
+        for fname, fac, id_column in (("user_factors.tsv", theta, "user_id"),
+                                      ("item_factors.tsv", beta, "item_id")):
             with open(os.path.join(a.export_factors, fname), "w") as f:
+                k = len(next(iter(fac.values()))) if fac else 0
+                f.write("\t".join([id_column] + [f"factor_{j + 1}" for j in range(k)]) + "\n")
                 for i in sorted(fac):
                     f.write(str(i) + "\t" + "\t".join(f"{v:.10g}" for v in fac[i]) + "\n")
 

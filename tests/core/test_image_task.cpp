@@ -405,6 +405,21 @@ void TestImageTask::tileAtomsLayout()
     QCOMPARE(two.cols(), Eigen::Index(2 * 3 + 1));
     QCOMPARE(two.rows(), Eigen::Index(1 * 3 + 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tileAtoms(atoms, 3));
+    // Scaled: each atom pixel a 3×3 block (nearest neighbour), 2-pixel borders.
+    const Eigen::ArrayXXf big = tileAtoms(atoms, 2, 256, 3, 2);
+    QCOMPARE(big.cols(), Eigen::Index(3 * (2 * 3 + 2) + 2));
+    QCOMPARE(big.rows(), Eigen::Index(2 * (2 * 3 + 2) + 2));
+    QCOMPARE(big(1, 1), 128.0f);                      // border
+    QVERIFY((big.block(2, 2, 3, 3) == 0.0f).all());   // atom 0 entry 0, its minimum
+    QVERIFY((big.block(5, 5, 3, 3) == 255.0f).all()); // atom 0 entry 3, its maximum
+    QCOMPARE(big(2, 8), 128.0f);                      // border between tiles 0 and 1
+    QVERIFY((big.block(2, 10, 3, 3) == 0.0f).all());  // atom 1 starts after it
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tileAtoms(atoms, 2, 256, 0));
+    // As a file shows them: 256 atoms of 8×8 are 16 × 16 tiles of 64 pixels.
+    const Eigen::ArrayXXf file = atomsFileImage(Eigen::MatrixXd::Random(256, 64), 8);
+    QCOMPARE(file.cols(),
+             Eigen::Index(16 * (8 * kAtomFileScale + kAtomFileBorder) + kAtomFileBorder));
+    QVERIFY(file.rows() >= 1000);
 }
 
 void TestImageTask::declaredSettingsAgreeWithValidation()

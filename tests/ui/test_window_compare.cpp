@@ -283,6 +283,11 @@ void TestWindowCompare::ratingsHpfAndPmf()
     const int rmse = column(*w.resultsModel(), "RMSE, held-out ratings");
     QVERIFY(rmse > 0);
     QVERIFY(meanOf(w.resultsModel()->item(0, rmse)->text()) > 0);
+    // A Poisson mean's RMSE against stars carries its caveat, on the column and the figure.
+    const QString caveat = w.resultsModel()->horizontalHeaderItem(rmse)->toolTip();
+    QVERIFY2(caveat.contains("not a star rating"), qPrintable(caveat));
+    QCOMPARE(w.resultsModel()->item(0, rmse)->toolTip(), caveat);
+    QVERIFY(w.resultsModel()->horizontalHeaderItem(precision)->toolTip().isEmpty());
 }
 
 // The run the window would start and the same run asked of `svi run` by its flags: one

@@ -40,7 +40,8 @@ void addSharedFields(CtmFields& f, const std::string& adagradHelp)
     using O = CtmOptions;
     f.add(positiveParam("adagrad_rate", "AdaGrad rate", adagradHelp, 1.0), &O::adagradRate)
         .add(boolParam("learn_prior", "Learn μ, Σ",
-                       "by eq. 60–61, after each document (mean-field: each pass)", true),
+                       "by eq. 60–61, after each document (mean-field: each pass)", true,
+                       "keep μ, Σ at their starting values"),
              &O::learnPrior)
         .add(intParam("local_iters", "Test document steps",
                       "natural steps fitting a test document's observed half", 100, 1, 100000),

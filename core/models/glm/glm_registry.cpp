@@ -28,7 +28,8 @@ ParamFields<GlmOptions> GlmOptions::declare(LgmAlgorithm algorithm)
              1.0),
          &O::noiseSd)
         .add(boolParam("learn_noise", "Learn the noise",
-                       "gaussian likelihood: σ² by its stochastic M-step after each update", true),
+                       "gaussian likelihood: σ² by its stochastic M-step after each update", true,
+                       "gaussian likelihood: keep σ at noise_sd"),
              &O::learnNoise);
     addLgmEvalRows(f, 5000);
     return f;

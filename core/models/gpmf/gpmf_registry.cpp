@@ -91,7 +91,7 @@ ParamFields<GpmfOptions> GpmfOptions::declare(LgmAlgorithm algorithm)
                         "u_i ~ N(0, σ_U² I), v_j ~ N(0, σ_V² I), both from this (paper: 1)", 1.0),
           &O::priorVariance)
         .add(boolParam("learn_prior", "Learn σ_U², σ_V²", "by eq. 68 after each column update",
-                       true),
+                       true, "keep σ_U², σ_V² at prior_variance"),
              &O::learnPrior)
         .add(positiveParam("init_variance", "Initial variance",
                            "q starts at N(m0, init_variance · I), m0 drawn from N(0, "

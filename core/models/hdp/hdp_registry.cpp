@@ -100,7 +100,7 @@ ParamFields<HdpOptions> HdpOptions::declare(HdpAlgorithm algorithm)
              &O::localTol)
         .add(boolParam("sort_topics", "Sort topics",
                        "after each step, order topics by decreasing stick statistic (Wang et al.)",
-                       true),
+                       true, "keep the topics in the order they were made"),
              &O::sortTopics);
     addTopicEvaluationFields(f, 50); // 0.35 s of each snapshot is the global bound (T × V)
     return f;

@@ -19,7 +19,13 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.label = std::move(label);
     e.help = std::move(help);
     e.dataKinds = {"ratings"};
-    e.metrics = recommenderMetrics();
+    // A Poisson model fits every user × item cell, an unrated one as 0: its mean rate is the
+    // expected count of a rating event, far below the stars, so rmse and accuracy score it on a
+    // scale it does not model. They are kept (against PMF, GMF on the same split, and to show
+    // it), with the caveat beside them.
+    e.metrics = recommenderMetrics(
+        "the Poisson mean counts ratings as events (an unrated item as 0); it is not a star "
+        "rating");
     e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
     e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
     e.params = PfOptions::declare(hierarchical, algorithm).specs();

@@ -2,9 +2,9 @@
 
 namespace svi {
 
-std::vector<MetricSpec> recommenderMetrics()
+std::vector<MetricSpec> recommenderMetrics(const std::string& meanCaveat)
 {
-    return {
+    std::vector<MetricSpec> metrics = {
         {"precision_at_20", "Precision@20, held-out ratings", "", true, true},
         {"recall_at_20", "Recall@20, held-out ratings"},
         {"normalized_precision_at_20", "Normalized precision@20"},
@@ -15,6 +15,10 @@ std::vector<MetricSpec> recommenderMetrics()
         {"popularity_precision_at_20", "Popularity baseline: precision@20", "", true, false, false},
         {"popularity_recall_at_20", "Popularity baseline: recall@20", "", true, false, false},
     };
+    for (MetricSpec& m : metrics)
+        if (m.key == "rmse" || m.key == "accuracy")
+            m.caveat = meanCaveat;
+    return metrics;
 }
 
 ParamSpec evalUsersParam()
