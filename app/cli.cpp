@@ -13,7 +13,8 @@ const char* kMainHelp = R"(svi — stochastic variational inference, headless
 
 Usage:
   svi list [--json|--markdown]      models, algorithms and their parameters; --presets: the
-                                    named sets of values --preset starts from
+                                    named sets of values --preset starts from; --samples:
+                                    the data sets --sample opens
   svi info FILE [--json] [settings]
                                     what a data file holds (image, FCS, CSV/TSV, corpus,
                                     ratings, LIBSVM, graph) as its kind reads it with the
@@ -77,6 +78,8 @@ Run description
   --kind K                  the data kind, when its content does not say it
   --model M                 model key (default: the data kind's; see svi list)
   --algorithm A             algorithm key (default: the model's first)
+  --sample NAME             instead of FILE, one of the small data sets of each kind embedded
+                            in svi (svi list --samples)
   --preset P                start from a named set of parameter values, such as a paper's
                             settings for one of its figures (svi list --presets); the flags
                             and --set given as well override it

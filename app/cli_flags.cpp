@@ -5,6 +5,7 @@
 #include "core/io/data_kinds.h"
 #include "core/io/load_control.h"
 #include "core/io/run_json.h"
+#include "core/io/samples.h"
 #include "core/models/builtin.h"
 
 #include <QDir>
@@ -100,7 +101,7 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
                      const std::vector<CommandOption>& commandOptions)
 {
     RunArgs out;
-    std::string config, kind;
+    std::string config, kind, sample;
     std::vector<std::string> files;
     std::vector<std::pair<std::string, std::string>> settingFlags; // flag, text
     std::map<std::string, std::string> sets;
@@ -131,6 +132,8 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
             algorithm = value(), algorithmGiven = true;
         else if (a == "--preset")
             preset = value(), presetGiven = true;
+        else if (a == "--sample")
+            sample = value();
         else if (a == "--out")
             out.out = value();
         else if (a == "--quiet")
@@ -156,6 +159,21 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
             files.push_back(a);
     }
 
+    if (!sample.empty()) {
+        const SampleData* s = findSample(sample);
+        if (!s)
+            throw UsageError("--sample = " + sample + ", but must be one of: " + sampleKeys() +
+                             " (svi list --samples)");
+        if (!files.empty())
+            throw UsageError("--sample " + sample + " names the data: give no file as well");
+        try {
+            files = sampleFiles(*s);
+        } catch (const DataError& e) {
+            throw UsageError(e.what());
+        }
+        if (kind.empty())
+            kind = s->kind;
+    }
     RunDescription& r = out.run;
     out.dataGiven = !files.empty() || !config.empty();
     if (!config.empty()) {

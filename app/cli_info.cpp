@@ -2,6 +2,8 @@
 
 #include "app/cli_parts.h"
 #include "app/cli_text.h"
+#include "core/io/data_kinds.h"
+#include "core/io/samples.h"
 #include "core/models/builtin.h"
 #include "core/run/docs_tables.h"
 
@@ -68,16 +70,49 @@ int listPresets(bool json)
     return 0;
 }
 
+// svi list --samples: the embedded data sets, each with the kind its content is read as and
+// the model a run on it starts with.
+int listSamples(bool json)
+{
+    QJsonArray out;
+    for (const SampleData& s : sampleData()) {
+        DataDescription d{sampleFiles(s), s.kind, {}};
+        d = withKind(d);
+        const DataKindSpec& kind = kindOf(d);
+        if (json) {
+            QJsonArray files;
+            for (const std::string& f : d.files)
+                files.append(QString::fromStdString(f));
+            out.append(QJsonObject{{"key", QString::fromStdString(s.key)},
+                                   {"label", QString::fromStdString(s.label)},
+                                   {"about", QString::fromStdString(s.about)},
+                                   {"licence", QString::fromStdString(s.licence)},
+                                   {"kind", QString::fromStdString(kind.key)},
+                                   {"model", QString::fromStdString(kind.defaultModel)},
+                                   {"files", files}});
+            continue;
+        }
+        std::printf("--sample %s\n    %s\n    %s data, model %s; %s\n    %s\n\n", s.key.c_str(),
+                    s.label.c_str(), kind.label.c_str(), kind.defaultModel.c_str(),
+                    s.licence.c_str(), s.about.c_str());
+    }
+    if (json)
+        std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
+    return 0;
+}
+
 } // namespace
 
 int cmdList(const std::vector<std::string>& args)
 {
-    bool json = false, presets = false;
+    bool json = false, presets = false, samples = false;
     for (const auto& a : args) {
         if (a == "--json")
             json = true;
         else if (a == "--presets")
             presets = true;
+        else if (a == "--samples")
+            samples = true;
         else if (a == "--markdown") {
             std::fputs(markdownTables(builtinRegistry()).c_str(), stdout);
             return 0;
@@ -86,6 +121,8 @@ int cmdList(const std::vector<std::string>& args)
     }
     if (presets)
         return listPresets(json);
+    if (samples)
+        return listSamples(json);
     const Registry& r = builtinRegistry();
     if (json) {
         QJsonArray entries;

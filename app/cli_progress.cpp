@@ -106,7 +106,11 @@ std::string ProgressLine::line()
     out += "step " + std::to_string(s.step) + format("  epoch %.2f", s.epochs) +
            format("  train %.1f s", s.trainSeconds) + format("  wall %.1f s", s.wallSeconds);
     out += format("  eval %.0f %%", 100 * evalShare(s));
-    out += format("  elbo %.4g", s.elbo) + m_metrics;
+    // A sampler has no bound (its ELBO is NaN by design, core/run/trainer.h); a diverged run
+    // ends with its own message, so a missing number is left out rather than shown as "nan".
+    if (std::isfinite(s.elbo))
+        out += format("  elbo %.4g", s.elbo);
+    out += m_metrics;
     const double left = budgetProgress(m_budget, s).secondsLeft;
     if (phase == RunPhase::FullEvaluation)
         out += s.final ? "" : "  full pass…";

@@ -1,8 +1,9 @@
 // What the `svi` command says, read as a user reads it: --version, the help of every declared
 // flag (a negated flag says what it does, the columns line up), svi list's columns, the progress
-// lines in a log, and a metric's caveat beside its figure.
+// lines in a log, a metric's caveat beside its figure, the embedded samples and the presets.
 
 #include "core/io/data_kinds.h"
+#include "core/io/samples.h"
 #include "core/models/builtin.h"
 #include "core/run/run_description.h"
 #include "tests/app/cli_testing.h"
@@ -90,6 +91,8 @@ private slots:
     void listColumnsAreAlignedByWhatAReaderSees();
     void progressInALogIsWholeLinesAtAModestCadence();
     void poissonRmseCarriesItsCaveat();
+    void samplesOpenAsEachKindWithItsModel();
+    void presetFillsWhatTheRunLeavesUnset();
 };
 
 void TestCliText::versionIsTheProjectVersion()
@@ -245,6 +248,93 @@ void TestCliText::poissonRmseCarriesItsCaveat()
             }
     }
     QVERIFY(seen >= 5); // hpf, pmf (svi, batch), gmf
+}
+
+void TestCliText::samplesOpenAsEachKindWithItsModel()
+{
+    // The samples are copied into the cache folder: this test's own, not the user's.
+    QTemporaryDir cache;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", cache.path());
+    const CliResult list = runCli({"list", "--samples", "--json"}, 120000, {}, env);
+    QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+    const QJsonArray samples = QJsonDocument::fromJson(list.out.toUtf8()).array();
+    QCOMPARE(samples.size(), qsizetype(sampleData().size()));
+    std::set<QString> kinds;
+    for (const auto& v : samples) {
+        const QJsonObject o = v.toObject();
+        const QString key = o["key"].toString(), kind = o["kind"].toString();
+        QVERIFY2(findSample(key.toStdString()), qPrintable(key));
+        QVERIFY2(kinds.insert(kind).second, qPrintable(kind + " twice"));
+        // Its model is the kind's default, and it models that kind.
+        QCOMPARE(o["model"].toString(),
+                 text(builtinDataKinds().find(kind.toStdString())->defaultModel));
+        QVERIFY(builtinRegistry()
+                    .algorithms(o["model"].toString().toStdString())
+                    .front()
+                    ->fits(kind.toStdString()));
+        for (const auto& f : o["files"].toArray())
+            QVERIFY2(QFileInfo(f.toString()).isFile() && f.toString().startsWith(cache.path()),
+                     qPrintable(f.toString()));
+        QVERIFY(!o["licence"].toString().isEmpty() && !o["about"].toString().isEmpty());
+    }
+    // One of each kind a user opens from files.
+    QCOMPARE(kinds,
+             (std::set<QString>{"image", "table", "corpus", "ratings", "labelled", "graph"}));
+
+    // A run on a sample needs no file; a sample read as a kind its content does not say
+    // (biopsy.csv as labelled data) is read so.
+    QTemporaryDir out;
+    for (const char* key : {"karate", "biopsy"}) {
+        const CliResult r =
+            runCli({"run", "--sample", key, "--steps", "2", "--quiet", "--out", out.filePath(key)},
+                   120000, {}, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile json(out.filePath(QString(key) + "/run.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject run = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(run["data"].toObject()["kind"].toString(),
+                 QString(key == std::string("karate") ? "graph" : "labelled"));
+    }
+    const CliResult unknown = runCli({"run", "--sample", "nope", "--out", out.filePath("x")});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("--sample = nope") && unknown.err.contains("karate"),
+             qPrintable(unknown.err));
+}
+
+void TestCliText::presetFillsWhatTheRunLeavesUnset()
+{
+    QTemporaryDir dir;
+    QVERIFY(test_support::writeTasteGroups(dir.path()));
+    const Preset* preset = builtinRegistry().preset("paper-002-fig4-6");
+    QVERIFY(preset);
+    const CliResult r = runCli({"run", dir.filePath("u.data"), "--preset", "paper-002-fig4-6",
+                                "--set", "D=3", "--validation-fraction", "0.05", "--steps", "1",
+                                "--quiet", "--out", dir.filePath("run")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(dir.filePath("run/run.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject run = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(run["preset"].toString(), QString("paper-002-fig4-6"));
+    QCOMPARE(run["model"].toString(), QString("gpmf")); // the preset's model
+    const QJsonObject params = run["params"].toObject();
+    const QJsonObject settings = run["data"].toObject()["settings"].toObject();
+    // What the run sets wins; the preset fills the rest, parameters and data settings.
+    QCOMPARE(params["D"].toInt(), 3);
+    QCOMPARE(settings["validation_fraction"].toDouble(), 0.05);
+    QCOMPARE(params["slope"].toDouble(), 100.0);
+    QCOMPARE(params["learn_cuts"].toBool(), false);
+    QCOMPARE(settings["test_fraction"].toDouble(), 0.2);
+    // Without the preset, the defaults differ from the paper's.
+    QVERIFY(getReal(defaultValues(builtinRegistry().find("gpmf", "h-mc-ssvi")->params), "slope") !=
+            100.0);
+
+    const CliResult unknown = runCli({"run", dir.filePath("u.data"), "--preset", "nope", "--steps",
+                                      "1", "--out", dir.filePath("x")});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("preset = nope") && unknown.err.contains("paper-002-fig4-6"),
+             qPrintable(unknown.err));
+    QVERIFY(runCli({"list", "--presets"}).out.contains("--preset paper-002-fig4-6 (model gpmf)"));
 }
 
 QTEST_GUILESS_MAIN(TestCliText)

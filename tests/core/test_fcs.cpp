@@ -176,6 +176,7 @@ private slots:
     void integers_data();
     void integers();
     void integerRangeMask();
+    void logAmplifiedParametersAreMadeLinear();
     void textSyntax();
     void missingFinalDelimiter();
     void blankHeaderOffsets_data();
@@ -592,6 +593,35 @@ void TestFcs::garbledFilesFailCleanly()
     QVERIFY(loaded > 0 && refused > 0);
 }
 
+void TestFcs::logAmplifiedParametersAreMadeLinear()
+{
+    // 3 events × 3 16-bit parameters: 4 decades written "4,0" (an old instrument's 0 for f2,
+    // read as 1) over $PnR = 1024; 2 decades from 10 ("2,10"); linear ("0,0").
+    FcsSpec s;
+    s.keywords = standardKeywords('I', {16, 16, 16}, 3, false, {"1024", "1024", "1024"});
+    replaceKeyword(s, "$P1E", "4,0");
+    replaceKeyword(s, "$P2E", "2,10");
+    const quint64 stored[3] = {0, 256, 1023};
+    for (quint64 x : stored)
+        for (int c = 0; c < 3; ++c)
+            appendUint(s.data, x, 2, false);
+    const FcsFile f = readFcs(write(buildFcs(s)));
+    for (int r = 0; r < 3; ++r) {
+        const double x = double(stored[r]);
+        QCOMPARE(f.table.values(r, 0), float(std::pow(10.0, 4.0 * x / 1024.0)));
+        QCOMPARE(f.table.values(r, 1), float(10.0 * std::pow(10.0, 2.0 * x / 1024.0)));
+        QCOMPARE(f.table.values(r, 2), float(x));
+    }
+    QVERIFY2(notesOf(f).contains("made linear") && notesOf(f).contains("FSC-A, P2") &&
+                 !notesOf(f).contains("P3"),
+             qPrintable(notesOf(f)));
+    // A $PnE that is not two numbers is read as linear, and said so.
+    replaceKeyword(s, "$P1E", "log");
+    const FcsFile g = readFcs(write(buildFcs(s)));
+    QCOMPARE(g.table.values(1, 0), 256.0f);
+    QVERIFY2(notesOf(g).contains("$P1E = log"), qPrintable(notesOf(g)));
+}
+
 void TestFcs::recognisesMassCytometry()
 {
     // By channel names: the Krieg files name channels by metal tag ("Bi209Di") and have no $CYT.
@@ -601,12 +631,12 @@ void TestFcs::recognisesMassCytometry()
     // A flow cytometer's file: neither.
     const std::string cyflow = dataFile("cyflow_cube_8.fcs").toStdString();
     QVERIFY(!isMassCytometry(readFcs(cyflow, false)));
-    QCOMPARE(readFcsFiles({cyflow}).suggestedArcsinh, 0.0);
+    QCOMPARE(readFcsFiles({cyflow}).suggestedArcsinh, 150.0); // flow's usual cofactor
     // By $CYT, whatever the channel names ("FSC-A", "P2", "P3").
     FcsSpec s = floatSpec(false);
     const std::string plain = write(buildFcs(s));
     QVERIFY(!isMassCytometry(readFcs(plain)));
-    QCOMPARE(readFcs(plain).table.suggestedArcsinh, 0.0);
+    QCOMPARE(readFcs(plain).table.suggestedArcsinh, 150.0);
     replaceKeyword(s, "$CYT", "DVSSCIENCES-CYTOF-5.1.559");
     const std::string cytof = write(buildFcs(s));
     QVERIFY(isMassCytometry(readFcs(cytof)));

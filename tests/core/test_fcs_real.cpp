@@ -10,6 +10,8 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 using namespace svi;
@@ -69,12 +71,15 @@ void TestFcsReal::realFiles_data()
                                    << QList<float>{1010, 12, 21, 14, 5, 7, 9, 5, 99861, 0};
     // 25 × 16-bit and one 32-bit integer; the Time values are masked by $PnR = 11209599 to
     // 24 bits (its DATA bytes were mangled by a text conversion, so the values mean nothing).
+    // "Log" parameters have $PnE = 4,1 and $PnR = 65536: stored x, read as 10^(4x / 65536);
+    // the "Lin" ones (0,0) as stored. Stored values from Python.
+    const auto lin = [](double x) { return float(std::pow(10.0, 4.0 * x / 65536.0)); };
     QTest::newRow("variable integer widths")
         << "variable_int_example.fcs" << qint64(2) << 26 << "FCS3.0"
         << "FSC LogH"
         << "Time"
-        << "Time" << QList<float>{49135, 61373, 48575, 49135}
-        << QList<float>{61266, 48575, 49135, 20925};
+        << "Time" << QList<float>{lin(49135), lin(61373), 48575, 49135}
+        << QList<float>{lin(61266), lin(48575), 49135, 20925};
 }
 
 void TestFcsReal::realFiles()
@@ -141,6 +146,14 @@ void TestFcsReal::realEdgeCases()
     QCOMPARE(v.bits.back(), 32);
     QCOMPARE(v.table.values(0, 25), 8265081.0f);  // 142482809 & 0xFFFFFF
     QCOMPARE(v.table.values(1, 25), 15691602.0f); // 3220139858 & 0xFFFFFF
+    // The log-amplified parameters are named in a note, the linear ones are not.
+    const auto note = std::find_if(v.notes.begin(), v.notes.end(), [](const std::string& n) {
+        return n.find("made linear") != std::string::npos;
+    });
+    QVERIFY(note != v.notes.end());
+    QVERIFY2(note->find("FSC LogH") != std::string::npos &&
+                 note->find("FSC LinH") == std::string::npos,
+             note->c_str());
 }
 
 void TestFcsReal::stacksFiles()

@@ -42,7 +42,7 @@ ParamFields<GpmfOptions> GpmfOptions::declare(LgmAlgorithm algorithm)
                        "ordinal: b_1 and the gaps b_k+1 − b_k (on a log scale) by AdaGrad on "
                        "the bound's gradient after each pass over the users' columns; the "
                        "paper kept them fixed",
-                       true),
+                       true, "keep the cut points at δ(k − C/2), as the paper did"),
              &O::learnCuts)
         .add(positiveParam("cuts_rate", "Cut points' rate",
                            "learn_cuts: AdaGrad's rate for b_1 and the log gaps", 0.1),
