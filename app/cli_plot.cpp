@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -153,7 +154,16 @@ PlotArgs parsePlotArgs(const std::vector<std::string>& args)
 struct PlotRun
 {
     RunFolder folder;
-    QString shownPath; // the folder as the user named it (a compare folder's run below it)
+    QString shownPath;     // the folder as the user named it (a compare folder's run below it)
+    QString compareFolder; // the compare folder as the user named it; empty for a run folder
+};
+
+// Runs drawn under one legend entry in one colour: the repeats (seeds) of one algorithm in a
+// compare folder, or a run alone.
+struct PlotGroup
+{
+    std::vector<std::size_t> runs; // indices into the runs
+    QString shownPath;             // the compare folder, or the run's folder
 };
 
 // The runs of every FOLDER argument, each folder once.
@@ -161,9 +171,9 @@ std::vector<PlotRun> collectRuns(const std::vector<std::string>& folders)
 {
     std::vector<PlotRun> runs;
     std::set<QString> seen;
-    const auto add = [&](RunFolder&& f, const QString& shown) {
+    const auto add = [&](RunFolder&& f, const QString& shown, const QString& compare) {
         if (seen.insert(QFileInfo(f.path).canonicalFilePath()).second)
-            runs.push_back({std::move(f), shown});
+            runs.push_back({std::move(f), shown, compare});
     };
     for (const std::string& arg : folders) {
         QString path = QDir::cleanPath(QString::fromStdString(arg));
@@ -177,7 +187,7 @@ std::vector<PlotRun> collectRuns(const std::vector<std::string>& folders)
                             "' is not a folder (give a folder written by 'svi run --out' or "
                             "'svi compare --out', or a run's trace.csv)");
         if (isRunFolder(path)) {
-            add(readRunFolder(path), path);
+            add(readRunFolder(path), path, {});
             continue;
         }
         std::vector<RunFolder> compared = readCompareFolder(path);
@@ -187,7 +197,7 @@ std::vector<PlotRun> collectRuns(const std::vector<std::string>& folders)
                             "written by 'svi run --out' or 'svi compare --out'");
         for (RunFolder& f : compared) {
             const QString shown = path + "/" + QFileInfo(f.path).fileName();
-            add(std::move(f), shown);
+            add(std::move(f), shown, path);
         }
     }
     return runs;
@@ -229,42 +239,67 @@ std::string heldMetrics(const std::vector<PlotRun>& runs)
     return out;
 }
 
-// The legend: the algorithm's label, #K for a compare folder's repeats, and the folder where
-// two runs would otherwise share a name.
-std::vector<QString> legendNames(const std::vector<PlotRun>& runs)
+// The repeats of one algorithm in one compare folder form a group; every other run is a group
+// of its own. In the runs' order.
+std::vector<PlotGroup> groupRuns(const std::vector<PlotRun>& runs)
+{
+    std::vector<PlotGroup> groups;
+    std::map<QString, std::size_t> byKey;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const PlotRun& r = runs[i];
+        if (r.compareFolder.isEmpty() || r.folder.repeats <= 1) {
+            groups.push_back({{i}, r.shownPath});
+            continue;
+        }
+        const QString key = r.compareFolder + '\n' + QString::fromStdString(r.folder.model) + '\n' +
+                            QString::fromStdString(r.folder.algorithm);
+        const auto [it, added] = byKey.emplace(key, groups.size());
+        if (added)
+            groups.push_back({{}, r.compareFolder});
+        groups[it->second].runs.push_back(i);
+    }
+    return groups;
+}
+
+// The legend: the algorithm's label for each group, and the folder where two groups would
+// otherwise share a name.
+std::vector<QString> legendNames(const std::vector<PlotRun>& runs,
+                                 const std::vector<PlotGroup>& groups)
 {
     const auto alike = [](const std::vector<QString>& names, std::size_t i) {
         return std::count(names.begin(), names.end(), names[i]) > 1;
     };
+    const auto model = [&](std::size_t g) -> const std::string& {
+        return runs[groups[g].runs.front()].folder.model;
+    };
     std::vector<QString> names;
-    names.reserve(runs.size());
-    for (const PlotRun& r : runs)
-        names.push_back(QString::fromStdString(r.folder.label) +
-                        (r.folder.repeats > 1 ? QString(" #%1").arg(r.folder.repeat) : ""));
-    // Runs of different models with alike names: the model first ("GME H-MC-SSVI").
+    names.reserve(groups.size());
+    for (const PlotGroup& g : groups)
+        names.push_back(QString::fromStdString(runs[g.runs.front()].folder.label));
+    // Groups of different models with alike names: the model first ("GME H-MC-SSVI").
     std::vector<QString> out = names;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (alike(names, i) && !runs[i].folder.model.empty())
-            for (std::size_t j = 0; j < runs.size(); ++j)
-                if (names[j] == names[i] && runs[j].folder.model != runs[i].folder.model) {
-                    out[i] =
-                        QString::fromStdString(runs[i].folder.model).toUpper() + " " + names[i];
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        if (alike(names, i) && !model(i).empty())
+            for (std::size_t j = 0; j < groups.size(); ++j)
+                if (names[j] == names[i] && model(j) != model(i)) {
+                    out[i] = QString::fromStdString(model(i)).toUpper() + " " + names[i];
                     break;
                 }
     // Still alike: the shortest tail of the folder's path, as the user named it, that tells
     // them apart ("simple" for simple/gme-h-mc-ssvi beside optimal/gme-h-mc-ssvi), else all of it.
     const std::vector<QString> named = out;
     const auto tail = [&](std::size_t i, int parts) {
-        const QStringList p = QDir::cleanPath(runs[i].shownPath).split('/', Qt::SkipEmptyParts);
-        return p.size() <= parts ? runs[i].shownPath : p.mid(p.size() - parts).join('/');
+        const QString& shown = groups[i].shownPath;
+        const QStringList p = QDir::cleanPath(shown).split('/', Qt::SkipEmptyParts);
+        return p.size() <= parts ? shown : p.mid(p.size() - parts).join('/');
     };
-    for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t i = 0; i < groups.size(); ++i) {
         if (!alike(named, i))
             continue;
-        QString best = runs[i].shownPath;
+        QString best = groups[i].shownPath;
         for (int parts = 1; parts <= 3; ++parts) {
             bool distinct = true;
-            for (std::size_t j = 0; j < runs.size() && distinct; ++j)
+            for (std::size_t j = 0; j < groups.size() && distinct; ++j)
                 distinct = j == i || named[j] != named[i] || tail(j, parts) != tail(i, parts);
             if (distinct) {
                 // The folder's own name alone, or its parent's when the name is shared.
@@ -426,37 +461,57 @@ int drawPlot(const std::vector<std::string>& args)
     // width (a few points per pixel column), as in the window.
     view.resize(a.size);
     view.layout()->activate();
-    view.setTitle(QString::fromStdString(a.title ? *a.title : spec.label));
-    view.setAxisTitles(QCoreApplication::translate("TracePlot", ui::traceAxis(a.axis).title),
-                       QString::fromStdString(metricTitle(spec)));
+    if (a.title)
+        view.setTitle(QString::fromStdString(*a.title));
+    else
+        view.setTitle(QString::fromStdString(spec.label), QString::fromStdString(spec.shortLabel));
+    const ui::TraceAxisInfo& x = ui::traceAxis(a.axis);
+    view.setAxisTitles(QCoreApplication::translate("TracePlot", x.title),
+                       QString::fromStdString(metricTitle(spec)),
+                       QCoreApplication::translate("TracePlot", x.shortTitle),
+                       QString::fromStdString(metricShortTitle(spec)));
+    view.setXFromZero(true); // a run's clocks and counts start at 0
     view.setLogX(a.logX);
     view.setYRange(a.yLo, a.yHi);
-    const std::vector<QString> names = legendNames(runs);
-    int drawn = 0;
+    const std::vector<PlotGroup> groups = groupRuns(runs);
+    const std::vector<QString> names = legendNames(runs, groups);
+    int drawn = 0, lone = 0;
     view.beginUpdate();
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const RunFolder& f = runs[i].folder;
-        QString ending;
-        if (f.termination == terminationName(TerminationReason::Diverged) ||
-            f.termination == terminationName(TerminationReason::Failed))
-            ending = QString::fromStdString(f.message.empty() ? f.termination : f.message);
-        const ui::TraceSeries s =
-            ui::traceSeries(f.trace, elbo ? std::string() : a.metric, a.axis, ending);
-        if (s.empty()) {
-            if (!a.quiet)
-                std::fprintf(stderr, "svi plot: note: '%s' has no '%s' values; not drawn\n",
-                             qPrintable(runs[i].shownPath), spec.key.c_str());
-            continue;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (std::size_t i : groups[g].runs) {
+            const RunFolder& f = runs[i].folder;
+            QString ending;
+            if (f.termination == terminationName(TerminationReason::Diverged) ||
+                f.termination == terminationName(TerminationReason::Failed))
+                ending = QString::fromStdString(f.message.empty() ? f.termination : f.message);
+            const ui::TraceSeries s =
+                ui::traceSeries(f.trace, elbo ? std::string() : a.metric, a.axis, ending);
+            if (s.empty()) {
+                if (!a.quiet)
+                    std::fprintf(stderr, "svi plot: note: '%s' has no '%s' values; not drawn\n",
+                                 qPrintable(runs[i].shownPath), spec.key.c_str());
+                continue;
+            }
+            ++drawn;
+            lone += s.points.size() == 1;
+            // One colour per group, by its place among the FOLDERs, drawn or not: the same
+            // folders keep their colours from one metric's figure to the next. A repeat's
+            // read-out says which seed it is.
+            ui::PlotView::SeriesLook look{names[g], groups[g].runs.size() > 1};
+            const QString name = look.thin ? names[g] + QString(" #%1").arg(f.repeat) : names[g];
+            view.setSeries(int(i) + 1, name, ui::runColor(int(g) + 1), s.points, s.events, look);
         }
-        ++drawn;
-        // Colours by the run's place among the FOLDERs, drawn or not: the same folders keep
-        // their colours from one metric's figure to the next.
-        view.setSeries(int(i) + 1, names[i], ui::runColor(int(i) + 1), s.points, s.events);
     }
     view.endUpdate();
     if (drawn == 0)
         throw UsageError("nothing to draw: no run has " + spec.key + " values (the traces hold " +
                          heldMetrics(runs) + ")");
+    if (lone == drawn && !a.quiet)
+        std::fprintf(stderr,
+                     "svi plot: note: each run holds one '%s' value (a metric of the final "
+                     "evaluation only, or a run of one snapshot): each is drawn as a marker "
+                     "with its value\n",
+                     spec.key.c_str());
 
     saveView(view, a);
     if (!a.quiet)

@@ -5,6 +5,9 @@
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
 
+#include <map>
+#include <tuple>
+
 namespace svi::ui {
 
 using namespace window_parts;
@@ -38,6 +41,8 @@ ChartsPanel::ChartsPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m
     m_elboChart->setTitle(tr("ELBO"));
     m_metricChart = new PlotView;
     m_metricChart->setObjectName("metricChart");
+    for (PlotView* chart : {m_elboChart, m_metricChart})
+        chart->setXFromZero(true); // a run's clocks and counts start at 0
     chartSplit->addWidget(m_elboChart);
     chartSplit->addWidget(m_metricChart);
     layout->addWidget(chartSplit, 1);
@@ -51,9 +56,21 @@ void ChartsPanel::updateAxes()
     const TraceAxis axis =
         traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
     const QString x = QCoreApplication::translate("TracePlot", traceAxis(axis).title);
-    m_elboChart->setAxisTitles(x, tr("ELBO"));
-    m_metricChart->setTitle(m_metric->currentText());
-    m_metricChart->setAxisTitles(x, m_metric->currentText());
+    const QString xShort = QCoreApplication::translate("TracePlot", traceAxis(axis).shortTitle);
+    m_elboChart->setAxisTitles(x, tr("ELBO"), xShort);
+    const std::string key = m_metric->currentData().toString().toStdString();
+    const auto picked = std::find_if(m_metrics.begin(), m_metrics.end(),
+                                     [&](const MetricSpec& m) { return m.key == key; });
+    if (picked != m_metrics.end()) {
+        const MetricSpec& m = *picked;
+        m_metricChart->setTitle(QString::fromStdString(m.label),
+                                QString::fromStdString(m.shortLabel));
+        m_metricChart->setAxisTitles(x, QString::fromStdString(metricTitle(m)), xShort,
+                                     QString::fromStdString(metricShortTitle(m)));
+    } else {
+        m_metricChart->setTitle(m_metric->currentText());
+        m_metricChart->setAxisTitles(x, m_metric->currentText(), xShort);
+    }
     m_elboChart->setLogX(m_logX->isChecked());
     m_metricChart->setLogX(m_logX->isChecked());
     m_allDirty = true;
@@ -67,12 +84,35 @@ void ChartsPanel::refresh(const QList<int>& dirty)
     const TraceAxis x =
         traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
     const std::string key = m_metric->currentData().toString().toStdString();
+    // The repeats of one algorithm started together: one colour (the first's) and one legend
+    // entry naming them all, "#3, #5 MF-SSVI".
+    std::map<std::tuple<int, std::string, std::string>, QList<int>> repeats;
+    for (int id : m_runs->ids()) {
+        const RunRecord* r = m_runs->record(id);
+        if (r->group != 0)
+            repeats[{r->group, r->spec.model, r->spec.algorithm}] << id;
+    }
     m_elboChart->beginUpdate();
     m_metricChart->beginUpdate();
     for (int id : m_runs->ids()) {
         if (!all && !dirty.contains(id))
             continue;
         const RunRecord* r = m_runs->record(id);
+        QColor color = r->color;
+        PlotView::SeriesLook look;
+        if (r->group != 0) {
+            const QList<int>& ids = repeats[{r->group, r->spec.model, r->spec.algorithm}];
+            if (ids.size() > 1) {
+                color = m_runs->record(ids.front())->color;
+                QStringList numbers;
+                for (int other : ids)
+                    numbers << QString("#%1").arg(other);
+                const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm);
+                look.legendName = numbers.join(", ") + " " +
+                                  QString::fromStdString(e ? e->label : r->spec.algorithm);
+                look.thin = true;
+            }
+        }
         QString ending;
         if (r->summary && (r->summary->reason == TerminationReason::Diverged ||
                            r->summary->reason == TerminationReason::Failed))
@@ -80,9 +120,9 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         // A run whose ELBO is undefined (the batch sampler) has no ELBO series.
         const TraceSeries elbo = traceSeries(r->trace, {}, x, ending);
         if (!elbo.empty())
-            m_elboChart->setSeries(id, r->label, r->color, elbo.points, elbo.events);
+            m_elboChart->setSeries(id, r->label, color, elbo.points, elbo.events, look);
         const TraceSeries metric = traceSeries(r->trace, key, x, ending);
-        m_metricChart->setSeries(id, r->label, r->color, metric.points, metric.events);
+        m_metricChart->setSeries(id, r->label, color, metric.points, metric.events, look);
     }
     m_elboChart->endUpdate();
     m_metricChart->endUpdate();
@@ -107,6 +147,7 @@ void ChartsPanel::populateMetrics(const std::string& kind)
         same = m_metric->itemData(i).toString().toStdString() == metrics[std::size_t(i)].key;
     if (same)
         return;
+    m_metrics = metrics;
     {
         const QSignalBlocker block(m_metric);
         m_metric->clear();

@@ -1,12 +1,16 @@
 #pragma once
 // The charts under the centre pages: every run's ELBO and a held-out metric against the x axis
 // picked (seconds, steps, epochs), drawn in batches as the runs' traces grow. The metrics
-// offered are those the loaded data's models declare, then those of any other run shown. GUI
-// thread only.
+// offered are those the loaded data's models declare, then those of any other run shown. The
+// repeats of one algorithm started together (Compare's seeds) share a colour and a legend
+// entry, each drawn as a thin line. GUI thread only.
+
+#include "core/base/metric_spec.h"
 
 #include <QList>
 #include <QWidget>
 #include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -50,6 +54,7 @@ private:
     QCheckBox* m_logX = nullptr;
     PlotView* m_elboChart = nullptr;
     PlotView* m_metricChart = nullptr;
+    std::vector<MetricSpec> m_metrics; // the declarations of the picker's metrics
 };
 
 } // namespace svi::ui

@@ -10,10 +10,12 @@ const std::vector<TraceAxisInfo>& traceAxes()
 {
     static const std::vector<TraceAxisInfo> axes = {
         {TraceAxis::Seconds, "seconds", QT_TRANSLATE_NOOP("TracePlot", "Training seconds"),
-         QT_TRANSLATE_NOOP("TracePlot", "training s")},
+         QT_TRANSLATE_NOOP("TracePlot", "training time (s)"),
+         QT_TRANSLATE_NOOP("TracePlot", "time (s)")},
         {TraceAxis::Steps, "steps", QT_TRANSLATE_NOOP("TracePlot", "Steps"),
-         QT_TRANSLATE_NOOP("TracePlot", "steps")},
+         QT_TRANSLATE_NOOP("TracePlot", "training steps"), QT_TRANSLATE_NOOP("TracePlot", "steps")},
         {TraceAxis::Epochs, "epochs", QT_TRANSLATE_NOOP("TracePlot", "Epochs"),
+         QT_TRANSLATE_NOOP("TracePlot", "epochs (passes over the data)"),
          QT_TRANSLATE_NOOP("TracePlot", "epochs")},
     };
     return axes;

@@ -22,9 +22,10 @@ enum class TraceAxis { Seconds, Steps, Epochs };
 struct TraceAxisInfo
 {
     TraceAxis axis;
-    const char* key;    // "seconds": the window's settings and `svi plot --x`
-    const char* choice; // "Training seconds": the window's x-axis picker
-    const char* title;  // "training s": the axis title
+    const char* key;        // "seconds": the window's settings and `svi plot --x`
+    const char* choice;     // "Training seconds": the window's x-axis picker
+    const char* title;      // "training time (s)": the axis title
+    const char* shortTitle; // "time (s)": the title where the full one does not fit
 };
 
 // Every x axis, in the window picker's order (the first is the default).

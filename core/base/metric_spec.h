@@ -27,6 +27,9 @@ struct MetricSpec
     // window's results, the docs); "" for none. HPF's RMSE scores a Poisson mean, not a star
     // rating, against star ratings.
     std::string caveat = {};
+    // A shorter name where the label does not fit (a chart's axis at a column's width):
+    // "Perplexity" for "Perplexity, held-out words"; empty when the label is short already.
+    std::string shortLabel = {};
     bool reportedOn(const std::string& kind) const
     {
         return dataKinds.empty() ||
@@ -38,6 +41,13 @@ struct MetricSpec
 inline std::string metricTitle(const MetricSpec& metric)
 {
     return metric.unit.empty() ? metric.label : metric.label + " (" + metric.unit + ")";
+}
+
+// "PSNR (dB)": metricTitle with the short label, for narrow places.
+inline std::string metricShortTitle(const MetricSpec& metric)
+{
+    const std::string& label = metric.shortLabel.empty() ? metric.label : metric.shortLabel;
+    return metric.unit.empty() ? label : label + " (" + metric.unit + ")";
 }
 
 } // namespace svi

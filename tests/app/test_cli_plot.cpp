@@ -68,6 +68,7 @@ private slots:
     void pngOfOneRun();
     void svgNamesTheMetricAndTheAxes();
     void severalFoldersAndACompareFolder();
+    void columnWidthCutsNothing();
     void runsOfTwoModelsAreNamedByTheirModel();
     void runWithoutTheMetricIsLeftOut();
     void badInput_data();
@@ -112,6 +113,15 @@ void TestCliPlot::initTestCase()
                 "--steps", "3", "--out", "gibbs", "--quiet"},
                m_dir.path());
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // The GLM's and GME's H-MC-SSVI on the first lines of a9a: alike labels of two models.
+    const QString a9a = QString(SVI_TEST_DATA_DIR) + "/labelled/a9a_head200";
+    for (const char* model : {"glm", "gme"}) {
+        r = runSvi({"run", a9a, "--model", model, "--set", "minibatch=50", "--set", "samples=2",
+                    "--steps", "20", "--eval-every", "0.001", "--out", QString("lab-%1").arg(model),
+                    "--quiet"},
+                   m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
 }
 
 void TestCliPlot::help()
@@ -168,21 +178,29 @@ void TestCliPlot::svgNamesTheMetricAndTheAxes()
     QVERIFY(m && !m->unit.empty());
     QVERIFY2(texts.contains(QString::fromStdString(svi::metricTitle(*m))),
              qPrintable(texts.join('|')));
-    QVERIFY(texts.contains("steps"));
+    QVERIFY(texts.contains("training steps"));
     QVERIFY(texts.contains("Inpainting, 48×40"));
     QVERIFY(texts.contains("MF-SSVI"));
     QVERIFY(!texts.contains("ELBO"));
 
     // PSNR of the final full pass (one point per run), against epochs on a log axis; the
-    // title defaults to the metric's label.
+    // title defaults to the metric's label. The lone point is a marker with its value.
     const Result p = runSvi(
         {"plot", "run1", "--metric", "psnr", "--x", "epochs", "--log-x", "--out", "psnr.svg"},
         m_dir.path());
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+    QVERIFY2(p.err.contains("one 'psnr' value"), qPrintable(p.err));
     const QStringList psnr = svgTexts(path("psnr.svg"));
     QVERIFY2(psnr.contains("PSNR, full pass (dB)"), qPrintable(psnr.join('|')));
     QVERIFY(psnr.contains("PSNR, full pass"));
-    QVERIFY(psnr.contains("epochs (log)"));
+    QVERIFY(psnr.contains("epochs (passes over the data), log scale"));
+    QFile trace(path("run1/trace.csv"));
+    QVERIFY(trace.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(trace.readAll()).trimmed().split('\n');
+    const qsizetype column = lines.front().split(',').indexOf("psnr");
+    QVERIFY(column > 0);
+    const double value = lines.back().split(',').value(column).toDouble();
+    QVERIFY2(psnr.contains(QString::number(value, 'g', 4)), qPrintable(psnr.join('|')));
 
     // A y range: the axis's ticks run between its ends.
     const Result y =
@@ -197,14 +215,6 @@ void TestCliPlot::runsOfTwoModelsAreNamedByTheirModel()
 {
     // The GLM's and GME's H-MC-SSVI on the first lines of a9a: alike labels of two models are
     // told apart by the model, not by their folders.
-    const QString a9a = QString(SVI_TEST_DATA_DIR) + "/labelled/a9a_head200";
-    for (const char* model : {"glm", "gme"}) {
-        const Result r = runSvi({"run", a9a, "--model", model, "--set", "minibatch=50", "--set",
-                                 "samples=2", "--steps", "20", "--eval-every", "0.001", "--out",
-                                 QString("lab-%1").arg(model), "--quiet"},
-                                m_dir.path());
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    }
     const Result r =
         runSvi({"plot", "lab-glm", "lab-gme", "--metric", "test_nll", "--out", "models.svg"},
                m_dir.path());
@@ -236,18 +246,83 @@ void TestCliPlot::severalFoldersAndACompareFolder()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.err.contains("of 6 runs"));
     const QStringList texts = svgTexts(path("all.svg"));
-    // One legend entry per run: a compare folder's runs with their repeat, in Compare's order;
-    // two runs of one algorithm from separate folders told apart by their folder.
-    const QStringList legend = {"MF-SVI #1",  "MF-SVI #2",      "MF-SSVI #1",
-                                "MF-SSVI #2", "MF-SSVI (run1)", "MF-SSVI (run2)"};
+    // One legend entry per algorithm of a compare folder (its repeats), in Compare's order; runs
+    // of one algorithm from separate folders told apart by their folder.
+    const QStringList legend = {"MF-SVI", "MF-SSVI (cmp)", "MF-SSVI (run1)", "MF-SSVI (run2)"};
     qsizetype previous = -1;
     for (const QString& name : legend) {
         const qsizetype at = texts.indexOf(name);
         QVERIFY2(at > previous, qPrintable(name + " in " + texts.join('|')));
         previous = at;
     }
+    QVERIFY2(!texts.join('|').contains(" #"), qPrintable(texts.join('|')));
     QVERIFY(texts.contains("ELBO"));
-    QVERIFY(texts.contains("training s"));
+    QVERIFY(texts.contains("training time (s)"));
+    // One colour per entry: the two repeats of each algorithm share theirs.
+    QFile f(path("all.svg"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(f.readAll());
+    for (int n = 1; n <= 6; ++n)
+        QVERIFY2(svg.contains("stroke=\"" + svi::ui::runColor(n).name() + "\"") == (n <= 4),
+                 qPrintable(QString::number(n)));
+}
+
+// A figure at a column's width: every title, tick label and legend entry drawn whole (Qt Charts
+// would write "Test NL..." or "H-MC-..."), and nothing past the figure's edge.
+void TestCliPlot::columnWidthCutsNothing()
+{
+    // Each figure's texts (SVG), and the widest legend's edges (PNG).
+    const QList<std::pair<QStringList, QStringList>> figures = {
+        {{"cmp"}, {"svg"}},
+        {{"lab-glm", "lab-gme", "--metric", "test_nll"}, {"svg"}},
+        {{"lab-glm", "lab-gme", "other/lab-gme", "--x", "steps"}, {"svg", "png"}},
+    };
+    QVERIFY(QDir(m_dir.path()).mkpath("other/lab-gme"));
+    for (const QString& f : QDir(path("lab-gme")).entryList(QDir::Files))
+        QFile::copy(path("lab-gme/" + f), path("other/lab-gme/" + f));
+    for (const auto& [args, suffixes] : figures) {
+        for (const QString& suffix : suffixes) {
+            const QString out = "column." + suffix;
+            const Result r = runSvi(
+                QStringList{"plot"} + args +
+                    QStringList{"--size", "320x200", "--scale", "1", "--quiet", "--out", out},
+                m_dir.path());
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            if (suffix == "png") {
+                // Nothing drawn on the outermost pixels: no text runs off the figure.
+                const QImage img(path(out));
+                QCOMPARE(img.size(), QSize(320, 200));
+                for (int x = 0; x < img.width(); ++x)
+                    for (int y : {0, img.height() - 1})
+                        QVERIFY2(qGray(img.pixel(x, y)) > 200, qPrintable(args.join(' ')));
+                for (int y = 0; y < img.height(); ++y)
+                    for (int x : {0, img.width() - 1})
+                        QVERIFY2(qGray(img.pixel(x, y)) > 200, qPrintable(args.join(' ')));
+                continue;
+            }
+            const QStringList texts = svgTexts(path(out));
+            const QString all = texts.join('|');
+            for (const QString& t : texts)
+                QVERIFY2(!t.endsWith("...") && !t.contains(QChar(0x2026)), qPrintable(all));
+            if (args.contains("lab-glm") && args.contains("--metric")) {
+                QVERIFY2(texts.contains("GLM H-MC-SSVI") && texts.contains("GME H-MC-SSVI"),
+                         qPrintable(all));
+                // The declared short title where the full one does not fit.
+                const svi::MetricSpec* m =
+                    svi::builtinRegistry().find("glm", "h-mc-ssvi")->metric("test_nll");
+                QVERIFY(m && !m->shortLabel.empty());
+                QVERIFY2(texts.contains(QString::fromStdString(svi::metricTitle(*m))) ||
+                             texts.contains(QString::fromStdString(svi::metricShortTitle(*m))),
+                         qPrintable(all));
+            } else if (args.contains("lab-glm")) {
+                for (const char* name :
+                     {"GLM H-MC-SSVI", "GME H-MC-SSVI (lab-gme)", "GME H-MC-SSVI (other)"})
+                    QVERIFY2(texts.contains(name), qPrintable(QString(name) + " in " + all));
+            } else {
+                QVERIFY2(texts.contains("MF-SVI") && texts.contains("MF-SSVI"), qPrintable(all));
+            }
+        }
+    }
 }
 
 void TestCliPlot::runWithoutTheMetricIsLeftOut()

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -49,6 +50,11 @@ void TestTracePlot::axesByKey()
         QCOMPARE(traceAxis(a.axis).key, a.key);
     }
     QCOMPARE(keys, (std::set<std::string>{"seconds", "steps", "epochs"}));
+    // Titles a figure can carry: what is counted and in what unit, with a shorter form.
+    QCOMPARE(QString(traceAxis(TraceAxis::Seconds).title), QString("training time (s)"));
+    QCOMPARE(QString(traceAxis(TraceAxis::Steps).title), QString("training steps"));
+    for (const TraceAxisInfo& a : traceAxes())
+        QVERIFY(std::strlen(a.shortTitle) > 0 && std::strlen(a.shortTitle) < std::strlen(a.title));
     QCOMPARE(traceAxes().front().axis, TraceAxis::Seconds); // the default
     QVERIFY(!traceAxisOf("minutes"));
     Snapshot s;

@@ -126,6 +126,14 @@ void TestWindowCompare::imageRepeatsExportsAndTheSession()
     const QStringList rows = compareAndWait(*w);
     QCOMPARE(rows, QStringList({"MF-SVI", "MF-SSVI", "Titsias-SSVI", "Mimno-SVI", "Gibbs-SSVI"}));
     QCOMPARE(w->runs()->ids().size(), 10);
+    // The charts: the two seeds of an algorithm share one legend entry naming both (Compare
+    // queues the first seed of every algorithm, then the second).
+    const QList<int> ids = w->runs()->ids();
+    const QStringList entries = w->elboChart()->legendNames();
+    QCOMPARE(entries.size(), 5);
+    QCOMPARE(entries.front(), QString("#%1, #%2 MF-SVI").arg(ids[0]).arg(ids[5]));
+    QCOMPARE(entries.back(), QString("#%1, #%2 Gibbs-SSVI").arg(ids[4]).arg(ids[9]));
+    QCOMPARE(w->metricChart()->legendNames(), entries);
 
     // Mean ± sd over the two seeds of every declared metric, s/step, the steps.
     QStandardItemModel* results = w->resultsModel();

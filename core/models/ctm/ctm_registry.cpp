@@ -158,8 +158,11 @@ void registerCtm(Registry& r)
          "AdaGrad on each document's mean (eq. 69) and Cholesky factor (eq. 71)"},
     };
     std::vector<MetricSpec> metrics = topicMetrics();
-    metrics.push_back(
-        {"test_nll_per_word", "Test NLL per word (importance sampling)", "nats", false});
+    metrics.push_back({.key = "test_nll_per_word",
+                       .label = "Test NLL per word (importance sampling)",
+                       .unit = "nats",
+                       .higherIsBetter = false,
+                       .shortLabel = "Test NLL per word"});
     LgmModelEntry model{
         "ctm",
         "Correlated topic model",

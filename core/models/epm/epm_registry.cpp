@@ -11,10 +11,17 @@ namespace {
 
 std::vector<MetricSpec> linkMetrics()
 {
-    return {{"auc_roc", "Test AUC-ROC", "", true, true},
-            {"auc_pr", "Test AUC-PR (average precision)", "", true},
-            {"heldout_loglik", "Held-out log-likelihood per pair", "nats", true},
-            {"communities_used", "Communities holding an edge count", "", true, false, false}};
+    return {
+        {"auc_roc", "Test AUC-ROC", "", true, true},
+        {.key = "auc_pr", .label = "Test AUC-PR (average precision)", .shortLabel = "Test AUC-PR"},
+        {.key = "heldout_loglik",
+         .label = "Held-out log-likelihood per pair",
+         .unit = "nats",
+         .shortLabel = "Held-out LL"},
+        {.key = "communities_used",
+         .label = "Communities holding an edge count",
+         .compared = false,
+         .shortLabel = "Communities used"}};
 }
 
 SgvbMethod methodOf(const std::string& algorithm)

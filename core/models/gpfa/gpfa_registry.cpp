@@ -13,13 +13,29 @@ namespace {
 std::vector<MetricSpec> gpfaMetrics()
 {
     return {
-        {"perplexity", "Held-out perplexity (NLL per test row)", "nats", false, true},
-        {"heldout_loglik", "Held-out log-likelihood per entry", "nats", true, true},
+        {.key = "perplexity",
+         .label = "Held-out perplexity (NLL per test row)",
+         .unit = "nats",
+         .higherIsBetter = false,
+         .headline = true,
+         .shortLabel = "Perplexity"},
+        {.key = "heldout_loglik",
+         .label = "Held-out log-likelihood per entry",
+         .unit = "nats",
+         .headline = true,
+         .shortLabel = "Held-out LL"},
         {"mse", "Held-out MSE", "normalised units", false},
-        {"amari_error", "Amari error of the loadings", "", false, false, true, {"synthetic"}},
+        {.key = "amari_error",
+         .label = "Amari error of the loadings",
+         .higherIsBetter = false,
+         .dataKinds = {"synthetic"},
+         .shortLabel = "Amari error"},
         {"factors_used", "Factors in use", "", true, false, false},
         {"noise_sd", "Learned noise σ", "data units", true, false, false},
-        {"shrinkage", "Ledoit–Wolf shrinkage intensity", "", true, false, false},
+        {.key = "shrinkage",
+         .label = "Ledoit–Wolf shrinkage intensity",
+         .compared = false,
+         .shortLabel = "Shrinkage"},
     };
 }
 

@@ -5,7 +5,12 @@ namespace svi {
 std::vector<MetricSpec> supervisedMetrics()
 {
     return {
-        {"test_nll", "Test NLL per example", "nats", false, true},
+        {.key = "test_nll",
+         .label = "Test NLL per example",
+         .unit = "nats",
+         .higherIsBetter = false,
+         .headline = true,
+         .shortLabel = "Test NLL"},
         {"test_error", "Test error", "%", false, false},
         {"test_rmse", "Test RMSE", "", false, false},
     };

@@ -116,7 +116,11 @@ void registerSgp(Registry& r)
         "evaluation): standard (3) and optimal (6) are lower bounds on log p(y), optimal exact; "
         "v1 and v2 are not bounds",
         {},
-        {{"length_scale", "Kernel length scale", "", false, false, false},
+        {{.key = "length_scale",
+          .label = "Kernel length scale",
+          .higherIsBetter = false,
+          .compared = false,
+          .shortLabel = "Length scale"},
          {"kernel_variance", "Kernel variance", "", false, false, false},
          {"noise_variance", "Noise variance", "", false, false, false}}};
     m.smallSettings = {{"minibatch", std::int64_t(50)},

@@ -5,8 +5,15 @@ namespace svi {
 std::vector<MetricSpec> topicMetrics()
 {
     return {
-        {"perplexity", "Perplexity, held-out words", "", false, true},
-        {"heldout_loglik_per_word", "Held-out log-likelihood per word", "nats"},
+        {.key = "perplexity",
+         .label = "Perplexity, held-out words",
+         .higherIsBetter = false,
+         .headline = true,
+         .shortLabel = "Perplexity"},
+        {.key = "heldout_loglik_per_word",
+         .label = "Held-out log-likelihood per word",
+         .unit = "nats",
+         .shortLabel = "Held-out LL per word"},
         {"topics_used", "Topics in use", "", true, false, false},
     };
 }
