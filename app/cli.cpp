@@ -41,7 +41,8 @@ Usage:
   svi help plot                     all options of 'svi plot'
   svi --version                     the version, as "svi 0.1.0"
 
-Without FILE, 'svi run' uses the embedded default image (512×512 grey).
+Without FILE, 'svi run' uses the embedded default image (512×512 grey); --sample NAME runs on
+one of the small data sets of each kind embedded in svi (svi list --samples).
 
 Example — inpaint the default image with 80 % of its pixels removed, for one minute:
   svi run --missing 0.8 --algorithm gibbs-ssvi --seconds 60 --out results

@@ -11,7 +11,7 @@ svi plot --table FILE.csv --out FILE.png|FILE.svg [options]
 svi plot --matrix FILE.csv --out FILE.png [options]
 
 Draws finished runs as the window's charts draw them: the ELBO (default) or a metric against
-training seconds, steps or epochs, one line per run. FOLDER is what 'svi run --out' wrote (it
+training seconds, steps or epochs, one colour per algorithm. FOLDER is what 'svi run --out' wrote (it
 holds trace.csv, summary.json, run.json) or what 'svi compare --out' wrote (each of its runs is
 drawn); several FOLDERs are drawn together. A run's trace.csv may be named instead of its folder.
 
@@ -43,10 +43,14 @@ Options
                             largest off-diagonal |value| of a square matrix, else the largest)
   --quiet                   no line saying what was written
 
-The legend names each run by its algorithm's label (as in 'svi list'), with #K for the K-th
-repeat when a compare folder holds several runs of one algorithm; runs whose names would still
-be alike get their folder in brackets. The y axis is titled with the metric's declared label
-and unit, e.g. "PSNR, running reconstruction (dB)". NaN and infinite values, and the point where
+The legend names each algorithm once by its label (as in 'svi list'); the repeats of one
+algorithm (several seeds in a compare folder) are thin lines of its colour. Runs whose names
+would still be alike get their folder in brackets. The axes end at the data; when the first
+few percent of a run's x span would stretch the y axis to more than twice the rest's range,
+those early points run off the axis, marked by an arrow and a note. The y axis is titled with
+the metric's declared label and unit, e.g. "PSNR, running reconstruction (dB)", or its short
+label where that does not fit; a metric with one value per run (PSNR of a headless run's final
+pass) is a marker with its value written beside it. NaN and infinite values, and the point where
 a run diverged or failed, are marked with red squares, as in the window. A run that does not
 hold the metric is left out, with a note on stderr (the batch sampler has no ELBO).
 
