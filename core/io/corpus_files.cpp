@@ -239,6 +239,68 @@ bool isVocabularyFile(const std::string& path)
     return (name.startsWith("vocab") && name.endsWith(".txt")) || name.endsWith(".vocab");
 }
 
+namespace {
+
+// "word = id = tf df", the line of the Knowceans vocabularies (the NIPS 0–12 release's
+// nips.vocab: "network = 0 = 19882 1395"): the word and its id (the counts are not needed).
+std::optional<std::pair<QStringView, std::int64_t>> knowceansLine(QStringView line)
+{
+    const QList<QStringView> f = line.split(u' ', Qt::SkipEmptyParts);
+    if (f.size() != 6 || f[1] != u"=" || f[3] != u"=")
+        return std::nullopt;
+    std::int64_t numbers[3] = {0, 0, 0};
+    const QStringView texts[3] = {f[2], f[4], f[5]};
+    for (int k = 0; k < 3; ++k) {
+        const QByteArray digits = texts[k].toLatin1();
+        if (parseWholeUpTo(std::string_view(digits.constData(), std::size_t(digits.size())),
+                           kMaxWordId, numbers[k]))
+            return std::nullopt;
+    }
+    return std::make_pair(f[0], numbers[0]);
+}
+
+// The words of a Knowceans vocabulary, placed by their id column; std::nullopt when a line is
+// not of that shape. Throws naming the line when the ids are not 0 … V−1, each once.
+std::optional<std::vector<std::string>> knowceansWords(const std::string& path,
+                                                       const QList<QStringView>& lines)
+{
+    std::vector<std::pair<QStringView, std::int64_t>> entries;
+    std::vector<std::int64_t> lineOf;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QStringView l = lines[i].trimmed();
+        if (l.isEmpty())
+            continue;
+        const auto e = knowceansLine(l);
+        if (!e)
+            return std::nullopt;
+        entries.push_back(*e);
+        lineOf.push_back(std::int64_t(i) + 1);
+    }
+    if (entries.empty())
+        return std::nullopt;
+    const auto V = std::int64_t(entries.size());
+    std::vector<std::string> words(static_cast<std::size_t>(V));
+    std::vector<std::int64_t> seenOn(static_cast<std::size_t>(V), 0);
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const std::int64_t id = entries[k].second;
+        if (id >= V)
+            failLine(path, lineOf[k],
+                     "id " + std::to_string(id) + ", but the " + std::to_string(V) +
+                         " lines of a 'word = id = tf df' vocabulary have ids 0 to " +
+                         std::to_string(V - 1));
+        if (seenOn[std::size_t(id)] != 0)
+            failLine(path, lineOf[k],
+                     "id " + std::to_string(id) + " again (also line " +
+                         std::to_string(seenOn[std::size_t(id)]) +
+                         "): each id of a 'word = id = tf df' vocabulary names one word");
+        seenOn[std::size_t(id)] = lineOf[k];
+        words[std::size_t(id)] = entries[k].first.toString().toStdString();
+    }
+    return words;
+}
+
+} // namespace
+
 std::vector<std::string> readVocabulary(const std::string& path)
 {
     const std::string bytes = readAllBytes(path);
@@ -247,10 +309,13 @@ std::vector<std::string> readVocabulary(const std::string& path)
     QString text = utf8(view);
     if (utf8.hasError())
         text = QString::fromLatin1(view);
+    const QList<QStringView> lines = QStringView(text).split(u'\n');
+    if (auto words = knowceansWords(path, lines))
+        return std::move(*words);
     std::vector<std::string> words;
     std::int64_t blank = 0; // the first blank line not yet followed by a word
     std::int64_t line = 0;
-    for (QStringView l : QStringView(text).split(u'\n')) {
+    for (QStringView l : lines) {
         ++line;
         l = l.trimmed();
         if (l.isEmpty()) {

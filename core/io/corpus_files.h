@@ -20,6 +20,9 @@
 // and ids (UCI: W) up to 4,194,303 (2²² − 1) are accepted; a UCI header's D is at most 2²⁵.
 // Vocabulary files: UTF-8, or Latin-1 when not valid UTF-8; spaces around a word are dropped
 // (the AP vocabulary has trailing spaces); a blank line before the last word is an error.
+// A vocabulary every line of which reads "word = id = tf df" (Knowceans' nips.vocab of the NIPS
+// 0–12 release: "network = 0 = 19882 1395", CRLF) is recognised by that shape: the word is
+// placed by its id column, and the ids must be 0 … V−1, each once (a message names the line).
 //
 // Raw text: one document per file, tokenized as tokenizer.h describes, the vocabulary built
 // with its filters. Folders are read recursively; archives are tar files, plain or gzipped
@@ -75,7 +78,7 @@ std::string findVocabulary(const std::string& countsPath);
 // A vocabulary file by its name: vocab*.txt(.gz) or *.vocab(.gz).
 bool isVocabularyFile(const std::string& path);
 
-// One word per line (see the top of this file), as UTF-8.
+// One word per line, or "word = id = tf df" lines (see the top of this file), as UTF-8.
 std::vector<std::string> readVocabulary(const std::string& path);
 
 // An empty vocabPath looks for one beside the file (findVocabulary).
