@@ -208,10 +208,11 @@ FcsHeader parseHeader(const Context& ctx, const std::string& h)
     return header;
 }
 
-// Splits a TEXT segment (its first byte is the delimiter) into keyword/value pairs and adds them
-// to `keywords`; keys already there are kept (the primary TEXT wins over the supplemental).
-void parseText(const Context& ctx, std::string_view seg, char delim,
-               std::map<std::string, std::string>& keywords, const char* what)
+// The tokens of a TEXT segment (its first byte is the delimiter). A doubled delimiter is a
+// literal one inside a key or value (FCS 3.1 §3.2.9); with `emptyValues`, one that ends a
+// keyword is that keyword's empty value instead, as FCS 2.0 writers such as CellQuest
+// (FACSCalibur) write it: "\$P3S\\$P4S\\…".
+std::vector<std::string> textTokens(std::string_view seg, char delim, bool emptyValues)
 {
     std::vector<std::string> tokens;
     std::string cur;
@@ -220,8 +221,14 @@ void parseText(const Context& ctx, std::string_view seg, char delim,
         if (c != delim) {
             cur += c;
         } else if (i + 1 < seg.size() && seg[i + 1] == delim) {
-            cur += delim; // a doubled delimiter is a literal one inside a key or value
             ++i;
+            if (emptyValues && tokens.size() % 2 == 0 && !cur.empty()) {
+                tokens.push_back(std::move(cur));
+                tokens.emplace_back();
+                cur.clear();
+            } else {
+                cur += delim;
+            }
         } else {
             tokens.push_back(std::move(cur));
             cur.clear();
@@ -231,6 +238,40 @@ void parseText(const Context& ctx, std::string_view seg, char delim,
     // padding many writers leave after it.
     if (!trim(cur).empty() || tokens.size() % 2 == 1)
         tokens.push_back(std::move(cur));
+    return tokens;
+}
+
+// Whether tokens read with doubled delimiters as escapes went wrong: a keyword holding the
+// delimiter, or a value holding the delimiter and then a '$' keyword (it swallowed the keywords
+// after an empty value).
+bool swallowsKeywords(const std::vector<std::string>& tokens, char delim)
+{
+    const std::string swallowed{delim, '$'};
+    for (std::size_t t = 0; t < tokens.size(); ++t)
+        if (t % 2 == 0 ? tokens[t].find(delim) != std::string::npos
+                       : tokens[t].find(swallowed) != std::string::npos)
+            return true;
+    return false;
+}
+
+// Splits a TEXT segment (its first byte is the delimiter) into keyword/value pairs and adds them
+// to `keywords`; keys already there are kept (the primary TEXT wins over the supplemental). A
+// doubled delimiter is an escaped one, unless that reading leaves keywords swallowed by others
+// (swallowsKeywords) and reading the doubled delimiters after keywords as empty values does
+// not: then that reading is taken (as flowCore's emptyValue) and a note says so.
+void parseText(const Context& ctx, std::string_view seg, char delim,
+               std::map<std::string, std::string>& keywords, const char* what)
+{
+    std::vector<std::string> tokens = textTokens(seg, delim, false);
+    if (swallowsKeywords(tokens, delim)) {
+        std::vector<std::string> empties = textTokens(seg, delim, true);
+        if (!swallowsKeywords(empties, delim)) {
+            tokens = std::move(empties);
+            ctx.notes.push_back(std::string(what) +
+                                " writes empty values as a doubled delimiter ('" +
+                                std::string(2, delim) + "' after a keyword); read so");
+        }
+    }
     if (tokens.size() % 2 == 1) {
         const std::string_view last = trim(tokens.back());
         if (!last.empty())

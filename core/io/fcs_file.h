@@ -1,8 +1,9 @@
 #pragma once
 // FCS (Flow Cytometry Standard 2.0, 3.0, 3.1) list-mode files: flow and mass cytometry events ×
 // parameters. Written from the FCS 3.1 standard, tolerant of the deviations real writers make
-// (padded values, Latin-1 text, blank HEADER offsets, $ENDDATA one byte past the data), strict
-// where a guess could silently return wrong numbers (truncated data, unknown byte orders).
+// (padded values, Latin-1 text, blank HEADER offsets, $ENDDATA one byte past the data, empty
+// values written as a doubled delimiter by FCS 2.0 writers such as CellQuest), strict where a
+// guess could silently return wrong numbers (truncated data, unknown byte orders).
 // Uses QtCore's QFile only; the functions are reentrant and may run on any thread.
 
 #include "core/base/shard.h"
