@@ -1,5 +1,6 @@
 #include "core/io/fcs_file.h"
 
+#include "core/io/byte_source.h"
 #include "core/io/load_control.h"
 
 #include <QFile>
@@ -143,10 +144,11 @@ struct Context
 {
     const std::string& path;
     std::vector<std::string>& notes;
+    bool gzip = false; // the FCS file is the inflated content of a gzip file
 
     [[noreturn]] void fail(const std::string& reason) const
     {
-        throw DataError("cannot read '" + path + "': " + reason);
+        throw DataError("cannot read '" + path + "'" + gzipOf(gzip, "an FCS file") + ": " + reason);
     }
 };
 
@@ -163,7 +165,7 @@ void checkReadable(const Context& ctx)
         ctx.fail("file is empty");
 }
 
-std::string readAt(const Context& ctx, QFile& file, std::int64_t offset, std::int64_t bytes,
+std::string readAt(const Context& ctx, QIODevice& file, std::int64_t offset, std::int64_t bytes,
                    const char* what)
 {
     if (!file.seek(offset))
@@ -431,11 +433,13 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
 {
     FcsFile out;
     out.path = path;
-    const Context ctx{path, out.notes};
+    Context ctx{path, out.notes};
     checkReadable(ctx);
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        ctx.fail(file.errorString().toStdString());
+    // A gzip'd FCS file is read from its inflated content, in memory.
+    const SeekableContent content = openSeekable(path);
+    ctx.gzip = content.gzip;
+    out.gzip = content.gzip;
+    QIODevice& file = *content.device;
     const std::int64_t fileSize = file.size();
 
     // --- HEADER ---
@@ -757,7 +761,8 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
             if (file.read(static_cast<char*>(to) + at, want) != want)
                 ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
                          file.errorString().toStdString() + ")");
-            reportRead(want);
+            if (!content.gzip) // inflated content was reported as it was read
+                reportRead(want);
         }
     };
     if (out.dataType == 'F') {

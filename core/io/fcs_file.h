@@ -4,7 +4,9 @@
 // (padded values, Latin-1 text, blank HEADER offsets, $ENDDATA one byte past the data, empty
 // values written as a doubled delimiter by FCS 2.0 writers such as CellQuest), strict where a
 // guess could silently return wrong numbers (truncated data, unknown byte orders).
-// Uses QtCore's QFile only; the functions are reentrant and may run on any thread.
+// A gzip'd FCS file (recognised by the gzip magic, whatever its name) is read from its inflated
+// content; its messages say "(gzip of an FCS file)". Uses QtCore and zlib; the functions are
+// reentrant and may run on any thread.
 
 #include "core/base/shard.h"
 #include "core/data/table.h"
@@ -48,6 +50,7 @@ struct FcsFile
     std::int64_t dataBegin = 0;     // DATA offsets used (first and last byte, inclusive)
     std::int64_t dataEnd = -1;      // after reconciling HEADER and TEXT, see readFcs
     std::vector<std::string> notes; // deviations tolerated, one sentence each (for logs)
+    bool gzip = false;              // read from the inflated content of a gzip file
 
     // events × parameters as float (integers after the $PnR mask, float64 rounded); columns =
     // $PnN, markers = $PnS or "", source = path. Empty when only the metadata was read.

@@ -453,15 +453,17 @@ RecognisedFile recogniseInDetail(const std::string& path)
     const Head head = readHead(path);
     if (head.raw.empty())
         return byName(path, "empty file");
-    if (!head.gzip) {
-        if (const auto version = fcsVersion(head.raw))
-            return recognised(DataFileKind::Fcs, "FCS " + *version);
-        if (const auto image = imageFormatOf(head.raw, info.suffix().toLower()))
-            return recognised(DataFileKind::Image, *image + " image");
-    }
     const std::string zip = head.gzip ? "gzip'd " : "";
     if (head.corrupt)
         return byName(path, "corrupt gzip data");
+    // Binary formats by their signature, in the file or (gzip'd) in its inflated content; the
+    // suffix that gives TGA and WBMP away is the one under ".gz".
+    if (const auto version = fcsVersion(head.text))
+        return recognised(DataFileKind::Fcs, zip + "FCS " + *version);
+    const QString suffix =
+        head.gzip ? QFileInfo(plainName(path)).suffix() : info.suffix().toLower();
+    if (const auto image = imageFormatOf(head.text, suffix))
+        return recognised(DataFileKind::Image, zip + *image + " image");
     if (head.text.empty())
         return byName(path, "gzip'd empty file");
     if (isTar(head.text)) {

@@ -35,10 +35,9 @@ struct FileFormat
 // 1f 8b, whatever its name) and decides, in this order:
 //   - a folder → Ratings when it holds u.data, ratings.dat or ratings.csv (ratingsFileIn),
 //     else Corpus (a folder of text files);
-//   - "FCS" + version + 4 spaces + numeric offsets → Fcs (not when gzipped: FCS is read in
-//     place);
-//   - an image by its signature (QImageReader; not when gzipped) → Image. TGA and WBMP have no
-//     real signature and count only with their suffix;
+//   - "FCS" + version + 4 spaces + numeric offsets → Fcs (gzipped too: its reader inflates it);
+//   - an image by its signature (QImageReader; gzipped too) → Image. TGA and WBMP have no
+//     real signature and count only with their suffix (the one under ".gz");
 //   - a tar header (checksum, ustar magic at byte 257), plain or gzipped → Corpus, unless the
 //     first member holds binary data;
 //   - GML text ("graph [" after top-level key–value lines such as Creator "…" and # comments)

@@ -109,7 +109,7 @@ DataReport inspectFcs(const std::string& path)
     const bool mass = isMassCytometry(f);
     std::vector<double> bits(f.bits.begin(), f.bits.end());
     return {{
-        {"format", "format", std::string("FCS"), {}, {}},
+        {"format", "format", std::string(f.gzip ? "FCS, gzip" : "FCS"), {}, {}},
         {"version", "version", f.version, {}, {}},
         {"rows", "rows", std::int64_t(f.events), "events", {}},
         {"cols", "cols", std::int64_t(f.parameters), "parameters", {}},
