@@ -487,7 +487,7 @@ void TestTableFile::transpose()
 
 void TestTableFile::inspect()
 {
-    const QString path = write("info.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tx\t6\n\n");
+    const QString path = write("info.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tNA\t6\n\n");
     const TableFileInfo info = inspectTableFile(path.toStdString());
     QCOMPARE(info.rows, std::int64_t(2));
     QCOMPARE(info.cols, 3);
@@ -495,9 +495,20 @@ void TestTableFile::inspect()
     QVERIFY(info.hasRowNames);
     QCOMPARE(info.delimiter, '\t');
     QVERIFY(!info.gzip);
-    // The values are not converted: 'x' is found only by readTableFile …
-    QVERIFY(errorOf(path).contains("line 3, column 3 ('B'): 'x' is not a number"));
-    // … but the shape is checked on every line.
+    // Every cell is converted as readTableFile converts it: text outside the first column is
+    // refused by both, in the same words (`svi info` and a run agree).
+    const QString text = write("info_text.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tx\t6\n");
+    QString inspected;
+    try {
+        inspectTableFile(text.toStdString());
+    } catch (const DataError& e) {
+        inspected = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(inspected.contains("line 3, column 3 ('B'): 'x' is not a number: a table's columns "
+                                "hold numbers"),
+             qPrintable(inspected));
+    QCOMPARE(errorOf(text), inspected);
+    // The shape is checked on every line too.
     const QString ragged = write("info_ragged.tsv", "a\tb\n1\t2\n3\n");
     try {
         inspectTableFile(ragged.toStdString());
