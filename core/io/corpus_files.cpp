@@ -3,6 +3,7 @@
 #include "core/io/byte_source.h"
 #include "core/io/ldac_lines.h"
 #include "core/io/path_names.h"
+#include "core/io/reuters_sgml.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
@@ -693,11 +694,29 @@ Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions
             return "a folder";
         case CorpusFormat::TextArchive:
             return "a tar archive";
+        case CorpusFormat::ReutersSgml:
+            return "Reuters-21578 markup";
         case CorpusFormat::TextFiles:
             break;
         }
         return "text files";
     };
+    if (format == CorpusFormat::ReutersSgml) {
+        // Several files of articles make one corpus (the distribution's 22 reut2-*.sgm).
+        for (const std::string& p : rest)
+            if (corpusFormatOf(p) != CorpusFormat::ReutersSgml)
+                throw DataError("'" + p + "' is not Reuters-21578 markup like '" + first +
+                                "', and cannot be read together with it");
+        if (!options.subset.empty())
+            throw std::invalid_argument("loadCorpus: subset = '" + options.subset +
+                                        "', but only a folder or an archive has subfolders ('" +
+                                        first + "' is " + describe(*format) + ")");
+        if (!vocabulary.empty())
+            throw DataError("a vocabulary ('" + vocabulary +
+                            "') goes with LDA-C or UCI counts, but '" + first + "' is " +
+                            describe(*format));
+        return readReutersFiles(rest, options);
+    }
     if (format && rest.size() > 1)
         throw DataError("'" + first + "' is " + describe(*format) +
                         ", read on its own (with at most its vocabulary file), but " +
@@ -728,6 +747,7 @@ Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions
         return readTextFolder(first, options);
     case CorpusFormat::TextArchive:
         return readTextArchive(first, options);
+    case CorpusFormat::ReutersSgml: // read above
     case CorpusFormat::TextFiles:
         break;
     }

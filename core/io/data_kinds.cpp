@@ -1,6 +1,7 @@
 #include "core/io/data_kinds.h"
 
 #include "core/io/data_error.h"
+#include "core/io/data_folder.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/sniff.h"
 #include "core/models/builtin.h"
@@ -22,12 +23,13 @@ const DataKinds& builtinDataKinds()
         k.add(kinds::synthetic(models.generators()));
         for (const DataKindSpec& drawn : models.dataKinds())
             k.add(drawn);
-        k.add(kinds::ratings());
-        k.add(kinds::corpus());
-        k.add(kinds::labelled());
-        k.add(kinds::graph()); // before table: a square 0/1 matrix is a graph
-        k.add(kinds::table());
-        k.add(kinds::image());
+        // The kinds read from files read folders by what the folder holds (data_folder.h).
+        k.add(readingFolders(kinds::ratings()));
+        k.add(readingFolders(kinds::corpus()));
+        k.add(readingFolders(kinds::labelled()));
+        k.add(readingFolders(kinds::graph())); // before table: a square 0/1 matrix is a graph
+        k.add(readingFolders(kinds::table()));
+        k.add(readingFolders(kinds::image()));
         return k;
     }();
     return kinds;
