@@ -461,8 +461,10 @@ void TestCli::badInput_data()
         << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
     QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"}
                                << "--split = cells";
-    QTest::newRow("mixed kinds") << QStringList{"run", fcs, csv, "--steps", "1"}
-                                 << "all are FCS files";
+    // An FCS file and a table stack only when their columns agree: the first that differs is
+    // named.
+    QTest::newRow("columns differ") << QStringList{"run", fcs, csv, "--steps", "1"}
+                                    << "levine32_H1_sub200.csv' has no channel 'Bi209Di'";
     QTest::newRow("truncated FCS")
         << QStringList{"info", QString(SVI_TEST_DATA_DIR) + "/fcs/npm_fcs_AriaFile1_truncated.fcs"}
         << "truncated: 6052 of 10000 events present";
