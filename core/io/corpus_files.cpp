@@ -85,9 +85,10 @@ constexpr std::int64_t kMaxUnnamedWords = std::int64_t(1) << 22;
 // UCI documents without any triple are rows that cost memory without a byte in the file; the
 // header's D is bounded so that a corrupt one cannot ask for billions (PubMed has 8.2 million).
 constexpr std::int64_t kMaxUciDocuments = std::int64_t(1) << 25;
-// How to name the words without a vocabulary file, for messages.
-const char* const kGiveVocabulary =
-    "the largest accepted without a vocabulary file (put one beside the counts, or give --vocab)";
+// How to name the words without a vocabulary file, for messages (in the words of no front
+// end: the window shows them too).
+const char* const kGiveVocabulary = "the largest accepted without a vocabulary file (put one "
+                                    "beside the counts, or name it in the setting vocab)";
 // Counts are stored as float, exact up to 2^24.
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 24;
 

@@ -142,6 +142,60 @@ DataDescription withKind(DataDescription d, const DataKinds& kinds)
     return d;
 }
 
+namespace {
+
+// Whether `model` (its `algorithm`, or any of its algorithms) takes data of kind `kind`.
+bool modelTakes(const Registry& registry, const std::string& model, const std::string& algorithm,
+                const std::string& kind)
+{
+    for (const AlgorithmEntry* e : registry.algorithms(model))
+        if ((algorithm.empty() || e->algorithm == algorithm) && e->fits(kind))
+            return true;
+    return false;
+}
+
+} // namespace
+
+DataDescription withKindFor(DataDescription d, const std::string& model,
+                            const std::string& algorithm, const DataKinds& kinds,
+                            const Registry& registry)
+{
+    if (!d.kind.empty() || model.empty() || registry.algorithms(model).empty())
+        return withKind(std::move(d), kinds);
+    const DataKindSpec* recognised = recogniseData(d.files, kinds).kind;
+    d.kind = recognised->key;
+    if (modelTakes(registry, model, algorithm, d.kind))
+        return d;
+    for (const DataKindSpec* k : kindsThatRead(d.files, kinds))
+        if (k != recognised && modelTakes(registry, model, algorithm, k->key)) {
+            d.kind = k->key;
+            break;
+        }
+    return d;
+}
+
+DataDescription withKindFor(DataDescription d, const std::string& model,
+                            const std::string& algorithm)
+{
+    return withKindFor(std::move(d), model, algorithm, builtinDataKinds(), builtinRegistry());
+}
+
+std::string kindNote(const DataDescription& d, const std::string& model,
+                     const std::string& algorithm)
+{
+    const Registry& registry = builtinRegistry();
+    const DataKindSpec* chosen = builtinDataKinds().find(d.kind);
+    const auto entries = registry.algorithms(model);
+    if (!chosen || entries.empty() || d.files.empty())
+        return {};
+    std::string error;
+    const DataKindSpec* content = kindOfProbe(probe(d.files.front(), &error), builtinDataKinds());
+    if (!content || content == chosen || modelTakes(registry, model, algorithm, content->key))
+        return {};
+    return "read as " + chosen->label + " data: " + entries.front()->modelLabel +
+           " does not model " + content->label + " data";
+}
+
 ParamValues withSuggestions(const RawData& raw, ParamValues given)
 {
     for (const auto& [key, value] : raw.suggestedSettings())

@@ -686,7 +686,9 @@ void TestCli::corpusErrors()
     r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out",
              m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("does not model Corpus data (lda, hdp, ctm do)"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("does not model Corpus data: choose a model of Corpus data (lda, "
+                            "hdp, ctm), or data of a kind"),
+             qPrintable(r.err));
 }
 
 // Ratings as a user runs them: info counts users, items and the scale; run fits HPF and writes

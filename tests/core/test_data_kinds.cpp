@@ -2,11 +2,13 @@
 // the files it holds (FCS files and tables stacked, images and graphs opened one, a LIBSVM pair
 // as training and test, LDA-C with its vocabulary, ratings and text folders as before; a mixed
 // folder refused, listing what it holds), built in temporary folders from tests/data files;
-// and `svi info` (inspectData) and a run (prepareData) giving the same verdict on a table with a
-// text column.
+// `svi info` (inspectData) and a run (prepareData) giving the same verdict on a table with a
+// text column; and a CSV with a label column read as labelled data for a model that takes
+// only that, with a refusal that says what to do in words no front end owns.
 
 #include "core/data/labelled_data.h"
 #include "core/io/data_kinds.h"
+#include "core/io/run_pipeline.h"
 #include "tests/core/data_testing.h"
 
 #include <QDir>
@@ -65,6 +67,7 @@ private slots:
     void foldersAsBefore();
     void mixedFolderRefused();
     void infoAndRunAgree();
+    void labelColumnReadForTheModel();
 
 private:
     QString copy(const QString& from, const QString& to) const
@@ -255,6 +258,40 @@ void TestDataKinds::infoAndRunAgree()
              std::int64_t(1));
     QCOMPARE(prepareData({{clean}, "", {{"heldout", 0.0}}}).built.data.dense->rows(),
              std::int64_t(1));
+}
+
+// A spambase-like CSV whose label column is y: a table by its content. For the Bayesian GLM,
+// which takes only labelled data, it is read as labelled data, and the data's summary says
+// so; with the kind chosen as table, the refusal names what to do in words of no front end.
+void TestDataKinds::labelColumnReadForTheModel()
+{
+    QByteArray csv = "word_freq_make,capital_run_length_total,y\n";
+    for (int i = 0; i < 40; ++i)
+        csv += QByteArray::number(0.05 * (i % 7) + (i % 2)) + "," + QByteArray::number(3 + i) +
+               "," + QByteArray::number(i % 2) + "\n";
+    const std::string spam = std8(m_files.write("spam/spambase.csv", csv));
+    QCOMPARE(str(recogniseData({spam}).kind->key), QString("table"));
+    QCOMPARE(withKindFor({{spam}, "", {}}, "glm").kind, std::string("labelled"));
+    QCOMPARE(withKindFor({{spam}, "", {}}, "bpfa").kind, std::string("table"));
+    QCOMPARE(withKindFor({{spam}, "table", {}}, "glm").kind, std::string("table")); // chosen
+
+    RunDescription run;
+    run.data = {{spam}, "", {}};
+    run.model = "glm";
+    run.steps = 1;
+    const PreparedRun p = prepareRun(run);
+    QCOMPARE(p.run.data.kind, std::string("labelled"));
+    QCOMPARE(str(p.data.built.data.labelled->labelName), QString("y"));
+    QVERIFY2(str(p.data.built.summary)
+                 .endsWith(" · read as Labelled data: Bayesian GLM does not model Table data"),
+             p.data.built.summary.c_str());
+
+    run.data.kind = "table";
+    const QString msg = anyErrorOf([&] { prepareRun(run); });
+    QVERIFY2(msg.contains("Bayesian GLM does not model Table data: choose a model of Table data "
+                          "(bpfa, gpfa), or data of a kind Bayesian GLM models (Labelled)"),
+             qPrintable(msg));
+    QVERIFY2(!msg.contains("--"), qPrintable(msg)); // no command-line flag: the window shows it
 }
 
 QTEST_GUILESS_MAIN(TestDataKinds)
