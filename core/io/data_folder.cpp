@@ -35,6 +35,7 @@ struct Sniffed
 };
 
 // README, licences, scripts, markup about the data: never data, whatever their content says.
+// (Such names are common beside data; a data file named so would be a surprise.)
 bool isSideFile(const QString& fileName)
 {
     const QString n = fileName.toLower();
@@ -229,6 +230,10 @@ FolderContents folderContents(const std::string& folder)
         if (plain == sniffedFiles && plain >= kTextFilesDecide)
             break; // a corpus of text files
     }
+    // The Reuters-21578 distribution holds, beside its articles, lists and a world factbook in
+    // text that may pass for tables: with articles present, every other file is a side file.
+    const bool articles = std::any_of(all.begin(), all.end(),
+                                      [](const Sniffed& s) { return s.group == Group::Reuters; });
     std::map<Group, std::vector<const Sniffed*>> groups;
     std::vector<const Sniffed*> data, leftOut;
     for (const Sniffed& s : all) {
@@ -236,8 +241,9 @@ FolderContents folderContents(const std::string& folder)
             side.push_back(&s);
             continue;
         }
-        groups[s.group].push_back(&s);
-        if (s.group != Group::Text && s.group != Group::Other)
+        const Group g = articles && s.group != Group::Reuters ? Group::Text : s.group;
+        groups[g].push_back(&s);
+        if (g != Group::Text && g != Group::Other)
             data.push_back(&s);
     }
     const auto dataGroups = std::count_if(groups.begin(), groups.end(), [](const auto& g) {

@@ -13,7 +13,8 @@
 //     the corpus reader reads the folder itself);
 //   - FCS files and tables of numbers: one table, the rows of every file stacked when their
 //     columns agree (the table reader refuses naming the first file whose columns differ);
-//   - Reuters-21578 SGML files: one corpus of all their articles;
+//   - Reuters-21578 SGML files: one corpus of all their articles, every other file beside them
+//     left out (the distribution's lists, DTD and factbook);
 //   - LDA-C or UCI counts: the first counts file, with its vocabulary (found beside it, or the
 //     one vocabulary file the folder holds);
 //   - LIBSVM files: NAME with NAME.t as the given test set when both are there (a9a, a9a.t),

@@ -123,7 +123,8 @@ void TestReuters::articlesOfOneFile()
              std::string("Reuters-21578 articles"));
 }
 
-// The distribution's layout: reut2-*.sgm beside README.txt, lewis.dtd and the category lists.
+// The distribution's layout: reut2-*.sgm beside README.txt, lewis.dtd, the category lists and
+// the factbook.
 void TestReuters::folderOfTheDistribution()
 {
     const QByteArray second = QByteArray(kArticles).replace("NEWID=\"", "NEWID=\"10");
@@ -133,6 +134,8 @@ void TestReuters::folderOfTheDistribution()
     m_files.write("dist/lewis.dtd", "<!ELEMENT LEWIS - - (REUTERS*)>\n");
     m_files.write("dist/all-places-strings.lc.txt", "afghanistan\nalgeria\nusa\n");
     m_files.write("dist/cat-descriptions_120396.txt", "Categories of the collection\n");
+    // Text that passes for a table of numbers: beside articles, left out all the same.
+    m_files.write("dist/feldman-cia-worldfactbook-data.txt", "area,population\n652,15\n2381,25\n");
     const std::string dist = std8(m_files.filePath("dist"));
     const Recognised r = recogniseData({dist});
     QCOMPARE(str(r.kind->key), QString("corpus"));
@@ -141,8 +144,9 @@ void TestReuters::folderOfTheDistribution()
     DataDescription d{{dist}, "", {{"min_df", std::int64_t(1)}}};
     const PreparedData p = prepareData(d);
     QCOMPARE(p.built.data.counts->rows(), std::int64_t(8));
-    const QString note = "left out 4 files (not Reuters-21578 markup): README.txt, "
-                         "all-places-strings.lc.txt, cat-descriptions_120396.txt, lewis.dtd";
+    const QString note = "left out 5 files (not Reuters-21578 markup): README.txt, "
+                         "all-places-strings.lc.txt, cat-descriptions_120396.txt, "
+                         "feldman-cia-worldfactbook-data.txt, lewis.dtd";
     QVERIFY2(str(p.raw->summary()).endsWith(" · " + note), p.raw->summary().c_str());
     const DataReport info = inspectData(d);
     const auto notes = std::find_if(info.lines.begin(), info.lines.end(),
