@@ -270,7 +270,7 @@ FolderContents folderContents(const std::string& folder)
     for (const Sniffed& s : all)
         if (s.group != group)
             leftOut.push_back(&s);
-    const std::string what = counted(mine.size(), mine.front()->what);
+    const std::string what = listedKinds(mine); // "2 FCS files and 1 table"
     const auto first = [&](const std::string& noun) {
         out.files = {mine.front()->path};
         if (mine.size() > 1)
