@@ -729,8 +729,22 @@ void TestTableFile::loadTableDispatchesByKind()
     QCOMPARE(guessFileKind("x.FCS"), DataFileKind::Fcs);
     QCOMPARE(guessFileKind("a/b.tsv.gz"), DataFileKind::Delimited);
     QCOMPARE(guessFileKind("p.png"), DataFileKind::Image);
+    // Several tables of numbers stack when their columns agree (a folder of them), each file's
+    // rows said; the first file whose columns differ is named.
     const std::string a = write("k1.csv", "a\n1\n").toStdString();
-    QVERIFY_THROWS_EXCEPTION(DataError, loadTable({a, a}));
+    const Table twice = loadTable({a, a});
+    QCOMPARE(twice.rows(), std::int64_t(2));
+    QCOMPARE(twice.stacked.size(), std::size_t(2));
+    QCOMPARE(twice.stacked[1], (std::pair<std::string, std::int64_t>(a, 1)));
+    const std::string b = write("k2.csv", "b\n2\n").toStdString();
+    try {
+        loadTable({a, b});
+        QFAIL("tables with other columns were stacked");
+    } catch (const DataError& e) {
+        QVERIFY2(
+            QString(e.what()).contains("'" + QString::fromStdString(b) + "' has no channel 'a'"),
+            e.what());
+    }
     const Table t =
         tiledRows(readTableFile(write("t.csv", "a,b\n1,2\n3,4\n5,6\n").toStdString()), 7);
     QCOMPARE(t.rows(), std::int64_t(7));
