@@ -67,11 +67,13 @@ the empirical covariance and Ledoit–Wolf on the same test cells:
 
 const char* kRunHead = R"(svi run [FILE...] [options]
 
-FILE is an image, one or more FCS files, a delimited table, a corpus, a ratings file, or
-'synthetic'; its kind is recognised by its content (or named with --kind). Without FILE: the
-embedded default image. The flags below are generated from the data kinds' and the run's
-declarations; an algorithm's parameters are set with --set KEY=VALUE (see svi list). Without
---seconds, --steps or --wall-seconds a run has 60 training seconds, as in the window.
+FILE is an image, one or more FCS files, a delimited table, a corpus, a ratings file, labelled
+examples, a graph, a folder of one kind of these, or 'synthetic'; its kind is recognised by its
+content, gzip'd or not (or named with --kind; without it, data a model does not take are read
+as a kind it does when they can be). Without FILE: the embedded default image. The flags below
+are generated from the data kinds' and the run's declarations; an algorithm's parameters are
+set with --set KEY=VALUE (see svi list). Without --seconds, --steps or --wall-seconds a run has
+60 training seconds, as in the window.
 
 Run description
   --config run.json         start from a saved description (a run.json, version 1 or 2); the

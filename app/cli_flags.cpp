@@ -199,7 +199,12 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
         r.data.kind = kind;
     }
     try {
-        r.data = withKind(r.data);
+        // Without --kind, the files are read as a kind the model takes when they can be (a CSV
+        // with a label column as labelled data for --model glm): core/io/data_kinds.h.
+        r.data = withKindFor(r.data, modelGiven ? model : r.model,
+                             algorithmGiven ? algorithm
+                             : modelGiven   ? std::string()
+                                            : r.algorithm);
     } catch (const DataError& e) {
         throw UsageError(e.what());
     }

@@ -23,8 +23,10 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument("files",
                                  "An image, a table (CSV/TSV), one or more FCS files (stacked), a "
-                                 "text corpus (LDA-C, UCI, a folder or .tar.gz of text files), or "
-                                 "a saved session (.json) to open instead of the default image.",
+                                 "text corpus (LDA-C, UCI, Reuters-21578 SGML, a .tar.gz of text "
+                                 "files), ratings, labelled examples, a graph, a folder of one "
+                                 "kind of these, or a saved session (.json) to open instead of "
+                                 "the default image.",
                                  "[file...]");
     QCommandLineOption run(
         "run", "Start a run with the remembered settings as soon as the data are ready.");

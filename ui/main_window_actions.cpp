@@ -40,11 +40,13 @@ void MainWindow::buildActions()
     connect(m_data, &DataPanel::openRequested, open, &QAction::trigger);
     file->addAction(open);
     auto* openFolder =
-        make(tr("Open a &Folder of Text Files…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
-    openFolder->setToolTip(tr("A corpus: one document per file, read recursively"));
+        make(tr("Open a Data &Folder…"), "actionOpenFolder", QKeySequence("Ctrl+Shift+O"));
+    // The folder's kind is that of the files it holds (core/io/data_folder.h).
+    openFolder->setToolTip(tr("Read as the kind of the files it holds: FCS files or tables "
+                              "stacked, text files as a corpus, MovieLens ratings, a LIBSVM "
+                              "pair, the first of its images or graphs"));
     connect(openFolder, &QAction::triggered, this, [this] {
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, tr("Open a folder of text files"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a data folder"));
         if (!dir.isEmpty())
             openPath(dir);
     });

@@ -305,6 +305,7 @@ Table combineTables(const std::vector<Table>& tables)
             out.source += (f ? " + " : "") + t.source;
         else if (f == 0)
             out.source = t.source + " + " + std::to_string(tables.size() - 1) + " more files";
+        out.stacked.emplace_back(t.source, t.rows());
         r += t.rows();
     }
     return out;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace svi {
@@ -26,6 +27,9 @@ struct Table
     // The arcsinh cofactor usual for these data: 5 for mass cytometry (an FCS file whose $CYT
     // names a CyTOF or Helios, or whose channels are metal tags such as "Nd142Di"), else 0.
     double suggestedArcsinh = 0.0;
+    // The tables stacked into this one (combineTables), in order: each one's source and rows.
+    // Empty for a table read from one file.
+    std::vector<std::pair<std::string, std::int64_t>> stacked;
 
     std::int64_t rows() const { return values.rows(); }
     int cols() const { return int(values.cols()); }
@@ -62,7 +66,8 @@ struct TableOptions : DeclaredOptions<TableOptions>
 };
 
 // Stacks the rows of several tables with the same channels (matched by name, in the first
-// table's order). Throws std::invalid_argument naming the table whose channels differ.
+// table's order), `stacked` saying where the rows came from. Throws std::invalid_argument
+// naming the first table whose channels differ from the first table's.
 Table combineTables(const std::vector<Table>& tables);
 
 // Swaps rows and columns (genes as data points: an expression matrix read as probe sets ×

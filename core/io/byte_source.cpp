@@ -1,5 +1,6 @@
 #include "core/io/byte_source.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QString>
 #include <algorithm>
@@ -188,6 +189,29 @@ std::string readAllBytes(const std::string& path)
     while (const std::size_t got = source.read(block, sizeof block))
         bytes.append(block, got);
     return bytes;
+}
+
+SeekableContent openSeekable(const std::string& path)
+{
+    SeekableContent out;
+    {
+        ByteSource probe(path); // the checks and messages of every reader
+        out.gzip = probe.gzip();
+    }
+    if (!out.gzip) {
+        auto file = std::make_unique<QFile>(QString::fromStdString(path));
+        if (!file->open(QIODevice::ReadOnly))
+            failFile(path, file->errorString().toStdString());
+        out.device = std::move(file);
+        return out;
+    }
+    const std::string bytes = readAllBytes(path);
+    auto buffer = std::make_unique<QBuffer>();
+    buffer->setData(bytes.data(), qsizetype(bytes.size()));
+    if (!buffer->open(QIODevice::ReadOnly))
+        failFile(path, "cannot hold its inflated content in memory");
+    out.device = std::move(buffer);
+    return out;
 }
 
 } // namespace svi

@@ -8,7 +8,9 @@
 #include "core/io/load_control.h"
 
 #include <QFile>
+#include <QIODevice>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,6 +85,28 @@ void splitFields(std::string_view line, std::vector<std::string_view>& out);
 
 // The whole file (inflated when gzipped), for readers that parse it in one piece.
 std::string readAllBytes(const std::string& path);
+
+// A data file's content for a reader that seeks in it or hands it to Qt as a device (FCS,
+// images): the file itself or, when it starts with the gzip magic 1f 8b (whatever its name),
+// its inflated content held in memory (read through ByteSource, so a current load sees its
+// bytes and can cancel). One reader, one thread.
+struct SeekableContent
+{
+    std::unique_ptr<QIODevice> device; // open for reading, at the start
+    // The content was inflated into memory: its bytes were reported to the current load as
+    // they were read, so the reader reports none of its own (it does for the file itself).
+    bool gzip = false;
+};
+
+// Throws DataError "cannot read '<path>': <reason>" as ByteSource does (missing, a folder,
+// unreadable, corrupt or truncated gzip data).
+SeekableContent openSeekable(const std::string& path);
+
+// " (gzip of <what>)" for a gzip'd file's messages, "" otherwise.
+inline std::string gzipOf(bool gzip, const std::string& what)
+{
+    return gzip ? " (gzip of " + what + ")" : std::string();
+}
 
 // The text of a ByteSource not yet consumed: bytes [pos, end) of `bytes`. A reader scans them
 // and advances pos; fill() moves them to the front and reads more after them, doubling the

@@ -3,6 +3,7 @@
 #include "core/io/byte_source.h"
 #include "core/io/ldac_lines.h"
 #include "core/io/path_names.h"
+#include "core/io/reuters_sgml.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
@@ -84,9 +85,10 @@ constexpr std::int64_t kMaxUnnamedWords = std::int64_t(1) << 22;
 // UCI documents without any triple are rows that cost memory without a byte in the file; the
 // header's D is bounded so that a corrupt one cannot ask for billions (PubMed has 8.2 million).
 constexpr std::int64_t kMaxUciDocuments = std::int64_t(1) << 25;
-// How to name the words without a vocabulary file, for messages.
-const char* const kGiveVocabulary =
-    "the largest accepted without a vocabulary file (put one beside the counts, or give --vocab)";
+// How to name the words without a vocabulary file, for messages (in the words of no front
+// end: the window shows them too).
+const char* const kGiveVocabulary = "the largest accepted without a vocabulary file (put one "
+                                    "beside the counts, or name it in the setting vocab)";
 // Counts are stored as float, exact up to 2^24.
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 24;
 
@@ -239,6 +241,68 @@ bool isVocabularyFile(const std::string& path)
     return (name.startsWith("vocab") && name.endsWith(".txt")) || name.endsWith(".vocab");
 }
 
+namespace {
+
+// "word = id = tf df", the line of the Knowceans vocabularies (the NIPS 0–12 release's
+// nips.vocab: "network = 0 = 19882 1395"): the word and its id (the counts are not needed).
+std::optional<std::pair<QStringView, std::int64_t>> knowceansLine(QStringView line)
+{
+    const QList<QStringView> f = line.split(u' ', Qt::SkipEmptyParts);
+    if (f.size() != 6 || f[1] != u"=" || f[3] != u"=")
+        return std::nullopt;
+    std::int64_t numbers[3] = {0, 0, 0};
+    const QStringView texts[3] = {f[2], f[4], f[5]};
+    for (int k = 0; k < 3; ++k) {
+        const QByteArray digits = texts[k].toLatin1();
+        if (parseWholeUpTo(std::string_view(digits.constData(), std::size_t(digits.size())),
+                           kMaxWordId, numbers[k]))
+            return std::nullopt;
+    }
+    return std::make_pair(f[0], numbers[0]);
+}
+
+// The words of a Knowceans vocabulary, placed by their id column; std::nullopt when a line is
+// not of that shape. Throws naming the line when the ids are not 0 … V−1, each once.
+std::optional<std::vector<std::string>> knowceansWords(const std::string& path,
+                                                       const QList<QStringView>& lines)
+{
+    std::vector<std::pair<QStringView, std::int64_t>> entries;
+    std::vector<std::int64_t> lineOf;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QStringView l = lines[i].trimmed();
+        if (l.isEmpty())
+            continue;
+        const auto e = knowceansLine(l);
+        if (!e)
+            return std::nullopt;
+        entries.push_back(*e);
+        lineOf.push_back(std::int64_t(i) + 1);
+    }
+    if (entries.empty())
+        return std::nullopt;
+    const auto V = std::int64_t(entries.size());
+    std::vector<std::string> words(static_cast<std::size_t>(V));
+    std::vector<std::int64_t> seenOn(static_cast<std::size_t>(V), 0);
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const std::int64_t id = entries[k].second;
+        if (id >= V)
+            failLine(path, lineOf[k],
+                     "id " + std::to_string(id) + ", but the " + std::to_string(V) +
+                         " lines of a 'word = id = tf df' vocabulary have ids 0 to " +
+                         std::to_string(V - 1));
+        if (seenOn[std::size_t(id)] != 0)
+            failLine(path, lineOf[k],
+                     "id " + std::to_string(id) + " again (also line " +
+                         std::to_string(seenOn[std::size_t(id)]) +
+                         "): each id of a 'word = id = tf df' vocabulary names one word");
+        seenOn[std::size_t(id)] = lineOf[k];
+        words[std::size_t(id)] = entries[k].first.toString().toStdString();
+    }
+    return words;
+}
+
+} // namespace
+
 std::vector<std::string> readVocabulary(const std::string& path)
 {
     const std::string bytes = readAllBytes(path);
@@ -247,10 +311,13 @@ std::vector<std::string> readVocabulary(const std::string& path)
     QString text = utf8(view);
     if (utf8.hasError())
         text = QString::fromLatin1(view);
+    const QList<QStringView> lines = QStringView(text).split(u'\n');
+    if (auto words = knowceansWords(path, lines))
+        return std::move(*words);
     std::vector<std::string> words;
     std::int64_t blank = 0; // the first blank line not yet followed by a word
     std::int64_t line = 0;
-    for (QStringView l : QStringView(text).split(u'\n')) {
+    for (QStringView l : lines) {
         ++line;
         l = l.trimmed();
         if (l.isEmpty()) {
@@ -628,11 +695,29 @@ Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions
             return "a folder";
         case CorpusFormat::TextArchive:
             return "a tar archive";
+        case CorpusFormat::ReutersSgml:
+            return "Reuters-21578 markup";
         case CorpusFormat::TextFiles:
             break;
         }
         return "text files";
     };
+    if (format == CorpusFormat::ReutersSgml) {
+        // Several files of articles make one corpus (the distribution's 22 reut2-*.sgm).
+        for (const std::string& p : rest)
+            if (corpusFormatOf(p) != CorpusFormat::ReutersSgml)
+                throw DataError("'" + p + "' is not Reuters-21578 markup like '" + first +
+                                "', and cannot be read together with it");
+        if (!options.subset.empty())
+            throw std::invalid_argument("loadCorpus: subset = '" + options.subset +
+                                        "', but only a folder or an archive has subfolders ('" +
+                                        first + "' is " + describe(*format) + ")");
+        if (!vocabulary.empty())
+            throw DataError("a vocabulary ('" + vocabulary +
+                            "') goes with LDA-C or UCI counts, but '" + first + "' is " +
+                            describe(*format));
+        return readReutersFiles(rest, options);
+    }
     if (format && rest.size() > 1)
         throw DataError("'" + first + "' is " + describe(*format) +
                         ", read on its own (with at most its vocabulary file), but " +
@@ -663,6 +748,7 @@ Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions
         return readTextFolder(first, options);
     case CorpusFormat::TextArchive:
         return readTextArchive(first, options);
+    case CorpusFormat::ReutersSgml: // read above
     case CorpusFormat::TextFiles:
         break;
     }

@@ -20,6 +20,9 @@
 // and ids (UCI: W) up to 4,194,303 (2²² − 1) are accepted; a UCI header's D is at most 2²⁵.
 // Vocabulary files: UTF-8, or Latin-1 when not valid UTF-8; spaces around a word are dropped
 // (the AP vocabulary has trailing spaces); a blank line before the last word is an error.
+// A vocabulary every line of which reads "word = id = tf df" (Knowceans' nips.vocab of the NIPS
+// 0–12 release: "network = 0 = 19882 1395", CRLF) is recognised by that shape: the word is
+// placed by its id column, and the ids must be 0 … V−1, each once (a message names the line).
 //
 // Raw text: one document per file, tokenized as tokenizer.h describes, the vocabulary built
 // with its filters. Folders are read recursively; archives are tar files, plain or gzipped
@@ -57,14 +60,15 @@ struct CorpusReadOptions
     std::optional<std::string> validate() const;
 };
 
-enum class CorpusFormat { Ldac, Uci, TextFolder, TextArchive, TextFiles };
+// ReutersSgml: Reuters-21578 markup, one document per article (core/io/reuters_sgml.h).
+enum class CorpusFormat { Ldac, Uci, TextFolder, TextArchive, TextFiles, ReutersSgml };
 
 // The corpus format of a path as recogniseFile (sniff.h) finds it, by content first: a folder
-// → TextFolder; a tar archive (plain or gzipped, any name) → TextArchive; UCI docword lines →
-// Uci; LDA-C lines → Ldac; when the content shows nothing, the name (.tar, .tar.gz, .tgz;
-// docword.*.txt(.gz); .ldac(.gz), and .dat(.gz) when a vocabulary file is beside it).
-// std::nullopt for anything else (raw text files included, since any name can hold text) and
-// for a path that cannot be read.
+// → TextFolder; a tar archive (plain or gzipped, any name) → TextArchive; Reuters-21578 markup
+// → ReutersSgml; UCI docword lines → Uci; LDA-C lines → Ldac; when the content shows nothing, the
+// name (.tar, .tar.gz, .tgz; docword.*.txt(.gz); .ldac(.gz), and .dat(.gz) when a vocabulary file
+// is beside it). std::nullopt for anything else (raw text files included, since any name can hold
+// text) and for a path that cannot be read.
 std::optional<CorpusFormat> corpusFormatOf(const std::string& path);
 
 // vocab.<name>.txt(.gz) beside docword.<name>.txt(.gz); for other count files <stem>.vocab,
@@ -75,7 +79,7 @@ std::string findVocabulary(const std::string& countsPath);
 // A vocabulary file by its name: vocab*.txt(.gz) or *.vocab(.gz).
 bool isVocabularyFile(const std::string& path);
 
-// One word per line (see the top of this file), as UTF-8.
+// One word per line, or "word = id = tf df" lines (see the top of this file), as UTF-8.
 std::vector<std::string> readVocabulary(const std::string& path);
 
 // An empty vocabPath looks for one beside the file (findVocabulary).
@@ -90,7 +94,8 @@ Corpus readTextFiles(const std::vector<std::string>& paths, const CorpusReadOpti
 // Reads a corpus in whichever format the paths have (corpusFormatOf: by content first): one
 // folder, one archive, one LDA-C or UCI file (optionally followed or preceded by its vocabulary
 // file, known by its name: isVocabularyFile; a lone .dat is LDA-C, its words numbered when no
-// vocabulary is beside it), or any number of raw text files. Throws DataError
+// vocabulary is beside it), any number of Reuters-21578 SGML files (reut2-*.sgm), or any number
+// of raw text files. Throws DataError
 // naming the file that cannot be used, or saying which paths do not go together;
 // std::invalid_argument when the options are invalid. For 'svi info': Corpus::stats() of the result
 // gives documents, vocabulary and tokens.

@@ -28,9 +28,28 @@ Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& o
         return options.transpose ? transposed(t) : t;
     }
     if (paths.size() > 1) {
-        const std::string& other = paths[std::size_t(notFcs - formats.begin())];
-        throw DataError("several files can be read together only when all are FCS files ('" +
-                        other + "' is " + notFcs->name + ")");
+        // FCS files and tables of numbers (a folder of them): their rows stacked when their
+        // columns agree.
+        std::vector<Table> tables;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            const FileFormat& f = formats[i];
+            if (f.kind == DataFileKind::Fcs)
+                tables.push_back(std::move(readFcs(paths[i]).table));
+            else if (f.kind == DataFileKind::Delimited && f.graph == GraphLayout::None)
+                tables.push_back(readTableFile(paths[i], TableReadOptions{}));
+            else
+                throw DataError("several files can be read together only when all are FCS "
+                                "files or tables of numbers ('" +
+                                paths[i] + "' is " + f.name + ")");
+        }
+        Table t;
+        try {
+            t = combineTables(tables);
+        } catch (const std::invalid_argument& e) {
+            // combineTables names both files ("'b.csv' has no channel 'X' (which 'a.csv' has)").
+            throw DataError(std::string("cannot stack the tables' rows: ") + e.what());
+        }
+        return options.transpose ? transposed(t) : t;
     }
     const std::string& path = paths.front();
     const FileFormat& format = formats.front();

@@ -18,10 +18,11 @@ namespace svi {
 // DataError for a path that does not exist or cannot be read.
 DataFileKind dataFileKind(const std::string& path);
 
-// Reads one delimited file, or one or more FCS files stacked into one table. Throws DataError
-// naming the file (and line, field) that cannot be used, what it holds instead when it is not a
-// table (a corpus, ratings, an image, or content svi does not read), or asking for one
-// delimited file or only FCS files when the kinds are mixed.
+// Reads one delimited file, or several FCS files and tables of numbers stacked into one table
+// (their columns matched by name; Table::stacked says how many rows came from each file).
+// Throws DataError naming the file (and line, field) that cannot be used, what it holds instead
+// when it is not a table (a corpus, ratings, an image, or content svi does not read), or the
+// first file whose columns differ from the first file's.
 Table loadTable(const std::vector<std::string>& paths, const TableReadOptions& options = {});
 
 // Repeats the rows of `table` cyclically until it has `rows` rows (benchmarks at the paper's

@@ -1,6 +1,7 @@
 #include "core/io/data_kinds.h"
 
 #include "core/io/data_error.h"
+#include "core/io/data_folder.h"
 #include "core/io/kinds/kinds.h"
 #include "core/io/sniff.h"
 #include "core/models/builtin.h"
@@ -22,12 +23,13 @@ const DataKinds& builtinDataKinds()
         k.add(kinds::synthetic(models.generators()));
         for (const DataKindSpec& drawn : models.dataKinds())
             k.add(drawn);
-        k.add(kinds::ratings());
-        k.add(kinds::corpus());
-        k.add(kinds::labelled());
-        k.add(kinds::graph()); // before table: a square 0/1 matrix is a graph
-        k.add(kinds::table());
-        k.add(kinds::image());
+        // The kinds read from files read folders by what the folder holds (data_folder.h).
+        k.add(readingFolders(kinds::ratings()));
+        k.add(readingFolders(kinds::corpus()));
+        k.add(readingFolders(kinds::labelled()));
+        k.add(readingFolders(kinds::graph())); // before table: a square 0/1 matrix is a graph
+        k.add(readingFolders(kinds::table()));
+        k.add(readingFolders(kinds::image()));
         return k;
     }();
     return kinds;
@@ -138,6 +140,60 @@ DataDescription withKind(DataDescription d, const DataKinds& kinds)
     if (d.kind.empty())
         d.kind = recogniseData(d.files, kinds).kind->key;
     return d;
+}
+
+namespace {
+
+// Whether `model` (its `algorithm`, or any of its algorithms) takes data of kind `kind`.
+bool modelTakes(const Registry& registry, const std::string& model, const std::string& algorithm,
+                const std::string& kind)
+{
+    for (const AlgorithmEntry* e : registry.algorithms(model))
+        if ((algorithm.empty() || e->algorithm == algorithm) && e->fits(kind))
+            return true;
+    return false;
+}
+
+} // namespace
+
+DataDescription withKindFor(DataDescription d, const std::string& model,
+                            const std::string& algorithm, const DataKinds& kinds,
+                            const Registry& registry)
+{
+    if (!d.kind.empty() || model.empty() || registry.algorithms(model).empty())
+        return withKind(std::move(d), kinds);
+    const DataKindSpec* recognised = recogniseData(d.files, kinds).kind;
+    d.kind = recognised->key;
+    if (modelTakes(registry, model, algorithm, d.kind))
+        return d;
+    for (const DataKindSpec* k : kindsThatRead(d.files, kinds))
+        if (k != recognised && modelTakes(registry, model, algorithm, k->key)) {
+            d.kind = k->key;
+            break;
+        }
+    return d;
+}
+
+DataDescription withKindFor(DataDescription d, const std::string& model,
+                            const std::string& algorithm)
+{
+    return withKindFor(std::move(d), model, algorithm, builtinDataKinds(), builtinRegistry());
+}
+
+std::string kindNote(const DataDescription& d, const std::string& model,
+                     const std::string& algorithm)
+{
+    const Registry& registry = builtinRegistry();
+    const DataKindSpec* chosen = builtinDataKinds().find(d.kind);
+    const auto entries = registry.algorithms(model);
+    if (!chosen || entries.empty() || d.files.empty())
+        return {};
+    std::string error;
+    const DataKindSpec* content = kindOfProbe(probe(d.files.front(), &error), builtinDataKinds());
+    if (!content || content == chosen || modelTakes(registry, model, algorithm, content->key))
+        return {};
+    return "read as " + chosen->label + " data: " + entries.front()->modelLabel +
+           " does not model " + content->label + " data";
 }
 
 ParamValues withSuggestions(const RawData& raw, ParamValues given)

@@ -4,6 +4,7 @@
 // their content, read them, and build the data set. Any thread.
 
 #include "core/run/data_kinds.h"
+#include "core/run/registry.h"
 
 #include <memory>
 #include <string>
@@ -34,6 +35,26 @@ std::vector<const DataKindSpec*> kindsThatRead(const std::vector<std::string>& f
 
 // `description` with its kind recognised when empty. Throws as recogniseData.
 DataDescription withKind(DataDescription description, const DataKinds& kinds = builtinDataKinds());
+
+// `description` with its kind chosen, when empty, for a run of `model` (with `algorithm`; any
+// of the model's when empty): the recognised kind when the model takes it; else the first
+// other kind that reads the files (kindsThatRead) and that the model takes (a CSV with a label
+// column, a table by its content, read as Labelled data for the Bayesian GLM); else the
+// recognised kind, which resolveRun then refuses saying what to do. A kind already set is kept
+// (it was chosen), and an unknown or empty model changes nothing. Throws as recogniseData.
+DataDescription withKindFor(DataDescription description, const std::string& model,
+                            const std::string& algorithm, const DataKinds& kinds,
+                            const Registry& registry);
+// With the built-in kinds and registry.
+DataDescription withKindFor(DataDescription description, const std::string& model,
+                            const std::string& algorithm = {});
+
+// What a run of `model` on `data` says of its kind: when the files' content is recognised as a
+// kind the model does not take and `data` is read as another, "read as Labelled data: Bayesian
+// GLM does not model Table data" (withKindFor chose it); "" otherwise. Any front end shows it
+// with the data's summary.
+std::string kindNote(const DataDescription& data, const std::string& model,
+                     const std::string& algorithm = {});
 
 // `given` completed with what `raw` suggests for the settings it does not hold (a CyTOF file's
 // arcsinh cofactor, the held-out share usual for such data).

@@ -1,6 +1,8 @@
 #include "core/io/fcs_file.h"
 
+#include "core/io/byte_source.h"
 #include "core/io/fcs_decode.h"
+#include "core/io/fcs_text.h"
 #include "core/io/load_control.h"
 
 #include <QFile>
@@ -22,6 +24,10 @@
 namespace svi {
 namespace {
 
+using fcs::toUtf8;
+using fcs::trim;
+using fcs::upperAscii;
+
 // The HEADER is 6 bytes of version, 4 spaces and six 8-byte ASCII offsets.
 constexpr std::int64_t kFcsHeaderBytes = 58;
 // Some writers (FlowJo) put 99999999 rather than 0 in the HEADER for offsets that do not fit.
@@ -32,91 +38,6 @@ constexpr std::int64_t kEndSlack = 2;
 std::string num(std::int64_t v)
 {
     return std::to_string(v);
-}
-
-// Bytes that surround values in real files: padding spaces, and the odd newline or NUL.
-bool isPad(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0';
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && isPad(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isPad(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-// Well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
-bool validUtf8(std::string_view s)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const std::size_t n = s.size();
-    std::size_t i = 0;
-    while (i < n) {
-        const unsigned c = p[i];
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        int extra = 0;
-        unsigned cp = 0;
-        if (c >= 0xC2 && c <= 0xDF) {
-            extra = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            extra = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            extra = 3;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + std::size_t(extra) >= n)
-            return false;
-        for (int k = 1; k <= extra; ++k) {
-            const unsigned cc = p[i + std::size_t(k)];
-            if ((cc & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        if ((extra == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return false;
-        i += std::size_t(extra) + 1;
-    }
-    return true;
-}
-
-// FCS 3.1 makes TEXT values UTF-8, but older writers used Latin-1 (e.g. 'µ', 'ª' as one
-// byte). A value that is not valid UTF-8 is taken as Latin-1, whose code points are its bytes.
-std::string toUtf8(std::string_view s)
-{
-    if (validUtf8(s))
-        return std::string(s);
-    std::string out;
-    out.reserve(s.size() + 8);
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x80) {
-            out += ch;
-        } else {
-            out += char(0xC0 | (c >> 6));
-            out += char(0x80 | (c & 0x3F));
-        }
-    }
-    return out;
-}
-
-std::string upperAscii(std::string s)
-{
-    for (char& c : s)
-        if (c >= 'a' && c <= 'z')
-            c = char(c - 'a' + 'A');
-    return s;
 }
 
 std::optional<std::int64_t> parseInt(std::string_view s)
@@ -144,10 +65,11 @@ struct Context
 {
     const std::string& path;
     std::vector<std::string>& notes;
+    bool gzip = false; // the FCS file is the inflated content of a gzip file
 
     [[noreturn]] void fail(const std::string& reason) const
     {
-        throw DataError("cannot read '" + path + "': " + reason);
+        throw DataError("cannot read '" + path + "'" + gzipOf(gzip, "an FCS file") + ": " + reason);
     }
 };
 
@@ -164,7 +86,7 @@ void checkReadable(const Context& ctx)
         ctx.fail("file is empty");
 }
 
-std::string readAt(const Context& ctx, QFile& file, std::int64_t offset, std::int64_t bytes,
+std::string readAt(const Context& ctx, QIODevice& file, std::int64_t offset, std::int64_t bytes,
                    const char* what)
 {
     if (!file.seek(offset))
@@ -207,51 +129,6 @@ FcsHeader parseHeader(const Context& ctx, const std::string& h)
         *offsets[f] = *v;
     }
     return header;
-}
-
-// Splits a TEXT segment (its first byte is the delimiter) into keyword/value pairs and adds them
-// to `keywords`; keys already there are kept (the primary TEXT wins over the supplemental).
-void parseText(const Context& ctx, std::string_view seg, char delim,
-               std::map<std::string, std::string>& keywords, const char* what)
-{
-    std::vector<std::string> tokens;
-    std::string cur;
-    for (std::size_t i = 1; i < seg.size(); ++i) {
-        const char c = seg[i];
-        if (c != delim) {
-            cur += c;
-        } else if (i + 1 < seg.size() && seg[i + 1] == delim) {
-            cur += delim; // a doubled delimiter is a literal one inside a key or value
-            ++i;
-        } else {
-            tokens.push_back(std::move(cur));
-            cur.clear();
-        }
-    }
-    // Text after the last delimiter: the last value when the final delimiter is missing, or the
-    // padding many writers leave after it.
-    if (!trim(cur).empty() || tokens.size() % 2 == 1)
-        tokens.push_back(std::move(cur));
-    if (tokens.size() % 2 == 1) {
-        const std::string_view last = trim(tokens.back());
-        if (!last.empty())
-            ctx.notes.push_back(std::string(what) + " ends with '" + toUtf8(last) +
-                                "' without a value; ignored");
-        tokens.pop_back();
-    }
-    for (std::size_t t = 0; t + 1 < tokens.size(); t += 2) {
-        std::string key = upperAscii(toUtf8(trim(tokens[t])));
-        if (key.empty()) {
-            ctx.notes.push_back(std::string(what) + " has an empty keyword; its value is ignored");
-            continue;
-        }
-        std::string value = toUtf8(trim(tokens[t + 1]));
-        const auto [it, added] = keywords.emplace(std::move(key), value);
-        // The Krieg CyTOF files repeat some $PnS with the same value; only a conflict is news.
-        if (!added && it->second != value)
-            ctx.notes.push_back(std::string(what) + " repeats " + it->first + " with '" + value +
-                                "'; the first value, '" + it->second + "', is kept");
-    }
 }
 
 // The mask for an integer parameter: FCS 2.0-era instruments store e.g. 10-bit values in 16-bit
@@ -323,11 +200,13 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
 {
     FcsFile out;
     out.path = path;
-    const Context ctx{path, out.notes};
+    Context ctx{path, out.notes};
     checkReadable(ctx);
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        ctx.fail(file.errorString().toStdString());
+    // A gzip'd FCS file is read from its inflated content, in memory.
+    const SeekableContent content = openSeekable(path);
+    ctx.gzip = content.gzip;
+    out.gzip = content.gzip;
+    QIODevice& file = *content.device;
     const std::int64_t fileSize = file.size();
 
     // --- HEADER ---
@@ -369,7 +248,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
     if (delim == '\0' || static_cast<unsigned char>(delim) > 126)
         ctx.fail("TEXT segment at byte " + num(h.textBegin) + " starts with byte " +
                  num(static_cast<unsigned char>(delim)) + ", which cannot be a delimiter");
-    parseText(ctx, text, delim, out.keywords, "TEXT");
+    fcs::parseText(text, delim, out.keywords, out.notes, "TEXT");
 
     auto kw = [&](const std::string& key) -> const std::string* {
         const auto it = out.keywords.find(key);
@@ -407,7 +286,7 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
                 if (stext.front() != delim)
                     out.notes.push_back(where + " does not start with the TEXT delimiter; ignored");
                 else
-                    parseText(ctx, stext, delim, out.keywords, "supplemental TEXT");
+                    fcs::parseText(stext, delim, out.keywords, out.notes, "supplemental TEXT");
             }
         } else if ((sb || se) && !(b == 0 && e == 0)) {
             out.notes.push_back("$BEGINSTEXT/$ENDSTEXT do not give a segment; ignored");
@@ -653,7 +532,8 @@ FcsFile readFcs(const std::string& path, bool readData, std::optional<Shard> eve
             if (file.read(static_cast<char*>(to) + at, want) != want)
                 ctx.fail("cannot read the DATA segment at bytes " + range(data) + " (" +
                          file.errorString().toStdString() + ")");
-            reportRead(want);
+            if (!content.gzip) // inflated content was reported as it was read
+                reportRead(want);
         }
     };
     if (out.dataType == 'F') {

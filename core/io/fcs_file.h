@@ -1,9 +1,12 @@
 #pragma once
 // FCS (Flow Cytometry Standard 2.0, 3.0, 3.1) list-mode files: flow and mass cytometry events ×
 // parameters. Written from the FCS 3.1 standard, tolerant of the deviations real writers make
-// (padded values, Latin-1 text, blank HEADER offsets, $ENDDATA one byte past the data), strict
-// where a guess could silently return wrong numbers (truncated data, unknown byte orders).
-// Uses QtCore's QFile only; the functions are reentrant and may run on any thread.
+// (padded values, Latin-1 text, blank HEADER offsets, $ENDDATA one byte past the data, empty
+// values written as a doubled delimiter by FCS 2.0 writers such as CellQuest), strict where a
+// guess could silently return wrong numbers (truncated data, unknown byte orders).
+// A gzip'd FCS file (recognised by the gzip magic, whatever its name) is read from its inflated
+// content; its messages say "(gzip of an FCS file)". Uses QtCore and zlib; the functions are
+// reentrant and may run on any thread.
 
 #include "core/base/shard.h"
 #include "core/data/table.h"
@@ -47,6 +50,7 @@ struct FcsFile
     std::int64_t dataBegin = 0;     // DATA offsets used (first and last byte, inclusive)
     std::int64_t dataEnd = -1;      // after reconciling HEADER and TEXT, see readFcs
     std::vector<std::string> notes; // deviations tolerated, one sentence each (for logs)
+    bool gzip = false;              // read from the inflated content of a gzip file
 
     // events × parameters as float (integers after the $PnR mask, float64 rounded); columns =
     // $PnN, markers = $PnS or "", source = path. Empty when only the metadata was read.

@@ -1,5 +1,6 @@
 #include "core/io/image_file.h"
 
+#include "core/io/byte_source.h"
 #include "core/io/load_control.h"
 
 #include <QFile>
@@ -33,25 +34,38 @@ void checkReadable(const std::string& path)
 QImage readImage(const std::string& path, QByteArray* format)
 {
     checkReadable(path);
-    // The content decides (a PNG named .jpg or .dat is a PNG); formats without a signature of
-    // their own (TGA) are found by their suffix after that.
-    QImageReader reader(QString::fromStdString(path));
+    // A gzip'd image is read from its inflated content (its format then from the content
+    // alone); the file itself by its name, so that formats without a signature of their own
+    // (TGA) are found by their suffix when the content does not decide (a PNG named .jpg or
+    // .dat is a PNG).
+    SeekableContent content;
+    QImageReader reader;
+    if (ByteSource(path).gzip()) {
+        content = openSeekable(path);
+        reader.setDevice(content.device.get());
+    } else {
+        reader.setFileName(QString::fromStdString(path));
+    }
+    const auto fail = [&](const std::string& reason) {
+        throw DataError("cannot read '" + path + "'" + gzipOf(content.gzip, "an image") + ": " +
+                        reason);
+    };
     reader.setDecideFormatFromContent(true);
-    if (!reader.canRead()) {
+    if (!reader.canRead() && !content.gzip) {
         reader.setFileName(QString::fromStdString(path));
         reader.setDecideFormatFromContent(false);
     }
     reader.setAutoTransform(false);
     if (!reader.canRead())
-        failFile(path, "not an image or unsupported format (" + reader.errorString().toStdString() +
-                           "; supported: png, jpeg, tiff, pgm, bmp)");
+        fail("not an image or unsupported format (" + reader.errorString().toStdString() +
+             "; supported: png, jpeg, tiff, pgm, bmp)");
     if (format)
         *format = reader.format();
     QImage img = reader.read();
-    reportRead(QFileInfo(QString::fromStdString(path)).size());
+    if (!content.gzip) // inflated content was reported as it was read
+        reportRead(QFileInfo(QString::fromStdString(path)).size());
     if (img.isNull())
-        failFile(path,
-                 "image is truncated or corrupt (" + reader.errorString().toStdString() + ")");
+        fail("image is truncated or corrupt (" + reader.errorString().toStdString() + ")");
     return img;
 }
 
@@ -134,7 +148,8 @@ DataInfo inspectFile(const std::string& path, int patch)
     const QByteArray suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toLatin1();
     const bool imageName = QImageReader::supportedImageFormats().contains(suffix) ||
                            suffix == "jpg" || suffix == "tif";
-    if (!imageName && !QImageReader(QString::fromStdString(path)).canRead())
+    if (!imageName && !ByteSource(path).gzip() &&
+        !QImageReader(QString::fromStdString(path)).canRead())
         failFile(path, "not a supported data file (images: png, jpg, tiff, pgm, bmp)");
     QByteArray format;
     const QImage img = readImage(path, &format);

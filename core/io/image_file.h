@@ -1,5 +1,6 @@
 #pragma once
-// Image files (PNG, JPEG, TIFF, PGM, BMP) in and out, and what a data file holds.
+// Image files (PNG, JPEG, TIFF, PGM, BMP; read gzip'd too, from their inflated content) in and
+// out, and what a data file holds.
 // Uses QtGui's image readers; safe to call from any thread (no QPixmap, no display).
 
 #include "core/io/data_error.h"

@@ -105,7 +105,9 @@ QJsonObject runToJson(const RunDescription& run)
 }
 
 DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
-                             const std::string& where, const DataKinds& kinds)
+                             const std::string& where, const DataKinds& kinds,
+                             const std::string& model, const std::string& algorithm,
+                             const Registry& registry)
 {
     DataDescription d;
     const QJsonValue files = json.value("files");
@@ -124,7 +126,7 @@ DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
         fail(file, where + "kind", "must be one of: " + kinds.keys());
     d.kind = kind.toString().toStdString();
     try {
-        d = withKind(d, kinds);
+        d = withKindFor(d, model, algorithm, kinds, registry);
     } catch (const DataError& e) {
         fail(file, where + "files", e.what());
     }
@@ -152,7 +154,6 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     RunDescription r;
     if (!json.value("data").isObject())
         fail(file, where + "data", "missing or not an object");
-    r.data = dataFromJson(json.value("data").toObject(), file, where + "data.", kinds);
     auto text = [&](const char* key) {
         const QJsonValue v = json.value(key);
         if (!v.isUndefined() && !v.isString())
@@ -162,6 +163,9 @@ RunDescription runFromJson(const QJsonObject& given, const std::string& file,
     r.model = text("model");
     r.algorithm = text("algorithm");
     r.preset = text("preset");
+    // The model first: data without a kind are read as one it takes, when they can be.
+    r.data = dataFromJson(json.value("data").toObject(), file, where + "data.", kinds, r.model,
+                          r.algorithm, registry);
     // Model and algorithm first (their defaults come from the kind), so that the parameters
     // can be typed by the entry's declarations.
     auto found = resolveEntry(r, kinds, registry);

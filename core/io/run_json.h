@@ -34,11 +34,13 @@ QJsonObject upgradeRunJson(const QJsonObject& run, const QJsonValue& sessionData
                            const QJsonValue& sessionTask = {});
 
 // The data of `json` (a "data" object of this form): every value checked against the kind's
-// declarations; a missing kind is recognised from the files. Throws DataError "<file>: <where>
-// <field>: <message>".
+// declarations; a missing kind is recognised from the files, for a run of `model` (and
+// `algorithm`) when given (withKindFor). Throws DataError "<file>: <where> <field>: <message>".
 DataDescription dataFromJson(const QJsonObject& json, const std::string& file,
                              const std::string& where = "data.",
-                             const DataKinds& kinds = builtinDataKinds());
+                             const DataKinds& kinds = builtinDataKinds(),
+                             const std::string& model = {}, const std::string& algorithm = {},
+                             const Registry& registry = builtinRegistry());
 
 // A run of this form or of version 1, resolved (resolveRun: every setting and parameter present,
 // checked). Throws DataError "<file>: <field>: <message>", with `where` before the field

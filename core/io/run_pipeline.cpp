@@ -38,11 +38,16 @@ PreparedRun prepareRun(const RunDescription& given, const std::vector<const Algo
                          std::all_of(runs->begin(), runs->end(),
                                      [](const AlgorithmEntry* e) { return e->readsParts; });
     PreparedRun p;
-    p.data = prepareData(given.data, builtinDataKinds(), inParts ? ranks : nullptr);
+    // Data without a kind are read as a kind the model takes, when they can be (withKindFor).
+    const DataDescription data = withKindFor(given.data, given.model, given.algorithm);
+    p.data = prepareData(data, builtinDataKinds(), inParts ? ranks : nullptr);
     RunDescription run = given;
     run.data = p.data.data;
     p.run = resolvedOrThrow(run);
     p.entry = builtinRegistry().find(p.run.model, p.run.algorithm);
+    // A kind other than the content's, chosen for the model, is said with the data's summary.
+    if (const std::string note = kindNote(p.run.data, p.run.model, p.run.algorithm); !note.empty())
+        p.data.built.summary += " · " + note;
     checkRunMemory(*p.entry, p.data.built.data, p.run.params);
     return p;
 }

@@ -2,9 +2,11 @@
 
 #include "core/io/byte_source.h"
 #include "core/io/data_error.h"
+#include "core/io/data_folder.h"
 #include "core/io/graph_files.h"
 #include "core/io/path_names.h"
 #include "core/io/ratings_files.h"
+#include "core/io/reuters_sgml.h"
 #include "core/io/sniff_detail.h"
 #include "core/io/tar_archive.h"
 
@@ -443,25 +445,29 @@ RecognisedFile recogniseInDetail(const std::string& path)
     if (!info.exists())
         failFile(path, "file does not exist");
     if (info.isDir()) {
-        const std::string ratings = ratingsFileIn(path);
-        if (!ratings.empty())
-            return recognised(DataFileKind::Ratings,
-                              "folder with MovieLens " +
-                                  QFileInfo(qstr(ratings)).fileName().toStdString());
-        return recognised(DataFileKind::Corpus, "folder of text files", CorpusFormat::TextFolder);
+        FolderContents folder = folderContents(path);
+        return RecognisedFile{std::move(folder.format), folder.corpus};
     }
     const Head head = readHead(path);
     if (head.raw.empty())
         return byName(path, "empty file");
-    if (!head.gzip) {
-        if (const auto version = fcsVersion(head.raw))
-            return recognised(DataFileKind::Fcs, "FCS " + *version);
-        if (const auto image = imageFormatOf(head.raw, info.suffix().toLower()))
-            return recognised(DataFileKind::Image, *image + " image");
-    }
     const std::string zip = head.gzip ? "gzip'd " : "";
     if (head.corrupt)
         return byName(path, "corrupt gzip data");
+    // Reuters-21578 before the images: Qt's SVG reader takes its XML variant for a drawing.
+    if (looksLikeReuters(head.text))
+        return recognised(
+            DataFileKind::Corpus,
+            zip + (head.text.find("<?xml") < 16 ? "Reuters-21578 XML" : "Reuters-21578 SGML"),
+            CorpusFormat::ReutersSgml);
+    // Binary formats by their signature, in the file or (gzip'd) in its inflated content; the
+    // suffix that gives TGA and WBMP away is the one under ".gz".
+    if (const auto version = fcsVersion(head.text))
+        return recognised(DataFileKind::Fcs, zip + "FCS " + *version);
+    const QString suffix =
+        head.gzip ? QFileInfo(plainName(path)).suffix() : info.suffix().toLower();
+    if (const auto image = imageFormatOf(head.text, suffix))
+        return recognised(DataFileKind::Image, zip + *image + " image");
     if (head.text.empty())
         return byName(path, "gzip'd empty file");
     if (isTar(head.text)) {

@@ -33,12 +33,15 @@ struct FileFormat
 
 // Looks at the first 256 KiB of the content (gunzipped when the file starts with the gzip magic
 // 1f 8b, whatever its name) and decides, in this order:
-//   - a folder → Ratings when it holds u.data, ratings.dat or ratings.csv (ratingsFileIn),
-//     else Corpus (a folder of text files);
-//   - "FCS" + version + 4 spaces + numeric offsets → Fcs (not when gzipped: FCS is read in
-//     place);
-//   - an image by its signature (QImageReader; not when gzipped) → Image. TGA and WBMP have no
-//     real signature and count only with their suffix;
+//   - a folder → the kind of the files it holds, sniffed one by one (data_folder.h): Ratings
+//     when it holds u.data, ratings.dat, ratings.csv or user_artists.dat (ratingsFileIn),
+//     Corpus for text files only, Fcs for FCS files, Image for images, …; refused (DataError)
+//     when it holds several kinds;
+//   - Reuters-21578 markup (a first element <REUTERS …>, after an optional <?xml …?> or
+//     <!DOCTYPE lewis …>) → Corpus (reuters_sgml.h);
+//   - "FCS" + version + 4 spaces + numeric offsets → Fcs (gzipped too: its reader inflates it);
+//   - an image by its signature (QImageReader; gzipped too) → Image. TGA and WBMP have no
+//     real signature and count only with their suffix (the one under ".gz");
 //   - a tar header (checksum, ustar magic at byte 257), plain or gzipped → Corpus, unless the
 //     first member holds binary data;
 //   - GML text ("graph [" after top-level key–value lines such as Creator "…" and # comments)

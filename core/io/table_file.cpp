@@ -445,7 +445,13 @@ float Parser::slowCell(const char*& p, const char* end, const Record& rec, int f
     case Cell::Text:
         break;
     }
-    failCell(rec, field, inQuotes(trim(text, delim)) + " is not a number");
+    // A first column of text is the rows' names (decideLayout); text anywhere else is refused,
+    // by `svi info` as by a run, with what to do about it.
+    failCell(rec, field,
+             inQuotes(trim(text, delim)) +
+                 " is not a number: a table's columns hold numbers (only a first column of "
+                 "text is read, as row names); leave the column out of the file, or read the "
+                 "file as Labelled data, whose columns may hold text (factors)");
 }
 
 // The hot loop: numbers are parsed straight from the buffer; only cells that are not plain
@@ -461,6 +467,9 @@ void Parser::row(const Record& rec)
         if (m_wantRowNames)
             rowNames.emplace_back(name);
     }
+    // Without values wanted (inspectTableFile) every cell is still converted, into one
+    // discarded slot, so that what `svi info` accepts is exactly what a run reads.
+    float discarded = 0;
     float* out = nullptr;
     if (m_wantValues) {
         // Row-major with fixed columns, so growing is a realloc, often without a copy.
@@ -475,25 +484,20 @@ void Parser::row(const Record& rec)
                 failCount(rec);
             ++p; // the delimiter
         }
-        if (!out) {
-            std::string_view text;
-            if (const char* problem = takeField(p, end, delim, m_scratch, text))
-                failCell(rec, field, problem);
-            continue;
-        }
+        float& cell = out ? out[c] : discarded;
         if (p != end && *p != '"') {
             double d = 0;
             const auto r = std::from_chars(p, end, d);
             if (r.ec == std::errc() && (r.ptr == end || *r.ptr == delim)) {
                 const float f = float(d);
                 if (std::isfinite(f)) {
-                    out[c] = f;
+                    cell = f;
                     p = r.ptr;
                     continue;
                 }
             }
         }
-        out[c] = slowCell(p, end, rec, field);
+        cell = slowCell(p, end, rec, field);
     }
     if (m_extraTrailing) {
         if (p == end)

@@ -66,9 +66,10 @@ struct TableFileInfo
     bool gzip = false;
 };
 
-// Says what readTableFile would return (for 'svi info') without converting the values: one pass
-// that splits every line into fields, so ragged lines are reported here, cells that are not
-// numbers only by readTableFile. Throws as readTableFile does.
+// Says what readTableFile would return (for 'svi info') without keeping the values: one pass
+// that converts every cell as readTableFile does and throws the same DataError for the same
+// file (a ragged line, a cell that is not a number), so that a file `svi info` describes is
+// one a run reads. Throws as readTableFile does.
 TableFileInfo inspectTableFile(const std::string& path, const TableReadOptions& options = {});
 
 // A delimited file read as text, cell by cell, without converting any: for readers that

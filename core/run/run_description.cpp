@@ -149,10 +149,19 @@ resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& regist
         return ParamError{"algorithm", fieldError("algorithm", out.algorithm,
                                                   "must be one of " + out.model + "'s: " + known)};
     }
-    if (!entry->fits(kind->key))
+    if (!entry->fits(kind->key)) {
+        // What to do, in words every front end shows as they are: another model, or data of a
+        // kind this one takes (the data kind is a setting of every front end).
+        std::string takes;
+        for (const std::string& k : entry->dataKinds)
+            if (const DataKindSpec* other = kinds.find(k))
+                takes += (takes.empty() ? "" : ", ") + other->label;
         return ParamError{"model", "model = " + out.model + ", but " + entry->modelLabel +
-                                       " does not model " + kind->label + " data (" +
-                                       modelsOfKind() + " do)"};
+                                       " does not model " + kind->label +
+                                       " data: choose a model of " + kind->label + " data (" +
+                                       modelsOfKind() + "), or data of a kind " +
+                                       entry->modelLabel + " models (" + takes + ")"};
+    }
     return entry;
 }
 

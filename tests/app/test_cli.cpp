@@ -463,8 +463,10 @@ void TestCli::badInput_data()
         << QStringList{"run", fcs, "--heldout", "1", "--steps", "1"} << "heldout = 1";
     QTest::newRow("bad split") << QStringList{"run", fcs, "--split", "cells", "--steps", "1"}
                                << "--split = cells";
-    QTest::newRow("mixed kinds") << QStringList{"run", fcs, csv, "--steps", "1"}
-                                 << "all are FCS files";
+    // An FCS file and a table stack only when their columns agree: the first that differs is
+    // named.
+    QTest::newRow("columns differ") << QStringList{"run", fcs, csv, "--steps", "1"}
+                                    << "levine32_H1_sub200.csv' has no channel 'Bi209Di'";
     QTest::newRow("truncated FCS")
         << QStringList{"info", QString(SVI_TEST_DATA_DIR) + "/fcs/npm_fcs_AriaFile1_truncated.fcs"}
         << "truncated: 6052 of 10000 events present";
@@ -686,7 +688,9 @@ void TestCli::corpusErrors()
     r = svi({"run", writeSmallCorpus(), "--model", "bpfa", "--steps", "2", "--out",
              m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("does not model Corpus data (lda, hdp, ctm do)"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("does not model Corpus data: choose a model of Corpus data (lda, "
+                            "hdp, ctm), or data of a kind"),
+             qPrintable(r.err));
 }
 
 // Ratings as a user runs them: info counts users, items and the scale; run fits HPF and writes

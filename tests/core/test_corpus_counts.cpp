@@ -28,6 +28,7 @@ private slots:
     void ldacErrors_data();
     void ldacErrors();
     void vocabularyErrors();
+    void knowceansVocabulary();
     void uciReads();
     void uciErrors_data();
     void uciErrors();
@@ -150,6 +151,38 @@ void TestCorpusCounts::vocabularyErrors()
     const QString missing = m_files.filePath("vocabbad/none.txt");
     QCOMPARE(errorOf([&] { readLdac(std8(write("vocabbad/x.ldac", "1 0:1\n")), std8(missing)); }),
              "cannot read '" + missing + "': file does not exist");
+}
+
+// The NIPS 0–12 release of Knowceans: nips.corpus (LDA-C, 0-based ids) beside nips.vocab, whose
+// CRLF lines are "word = id = tf df": the word is placed by its id, the counts are not words.
+void TestCorpusCounts::knowceansVocabulary()
+{
+    const QString corpus = write("nips/nips.corpus", "2 0:2 3:1\n3 1:1 2:4 4:1\n1 3:2\n");
+    // The ids in an order of their own, so that placing by line would be wrong.
+    write("nips/nips.vocab", "network = 0 = 19882 1395\r\nlearning = 2 = 8000 1100\r\n"
+                             "model = 1 = 9000 1200\r\nneural = 3 = 7000 1000\r\n"
+                             "input = 4 = 6000 900\r\n");
+    QCOMPARE(str(findVocabulary(std8(corpus))), m_files.filePath("nips/nips.vocab"));
+    const Corpus c = loadCorpus({std8(corpus)});
+    QCOMPARE(list(c.vocabulary), QStringList({"network", "model", "learning", "neural", "input"}));
+    QCOMPARE(wordCounts(c, 1),
+             (std::map<std::string, float>{{"model", 1}, {"learning", 4}, {"input", 1}}));
+
+    // The ids must be 0 … V−1, each once; the message names the line and the id.
+    const QString twice =
+        write("nipsbad/twice.vocab", "a = 0 = 5 1\r\nb = 1 = 4 1\r\nc = 1 = 3 1\r\n");
+    QCOMPARE(errorOf([&] { readVocabulary(std8(twice)); }),
+             "cannot read '" + twice +
+                 "' line 3: id 1 again (also line 2): each id of a 'word = id = tf df' "
+                 "vocabulary names one word");
+    const QString beyond = write("nipsbad/beyond.vocab", "a = 0 = 5 1\nb = 7 = 4 1\n");
+    QCOMPARE(errorOf([&] { readVocabulary(std8(beyond)); }),
+             "cannot read '" + beyond +
+                 "' line 2: id 7, but the 2 lines of a 'word = id = tf df' vocabulary have ids "
+                 "0 to 1");
+    // One line of another shape: every line is a word, as in any vocabulary.
+    const QString mixed = write("nipsbad/mixed.vocab", "a = 0 = 5 1\nb\n");
+    QCOMPARE(list(readVocabulary(std8(mixed))), QStringList({"a = 0 = 5 1", "b"}));
 }
 
 void TestCorpusCounts::uciReads()

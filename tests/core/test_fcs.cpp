@@ -179,6 +179,7 @@ private slots:
     void logAmplifiedParametersAreMadeLinear();
     void textSyntax();
     void missingFinalDelimiter();
+    void cellQuestEmptyValues();
     void blankHeaderOffsets_data();
     void blankHeaderOffsets();
     void endDataOffByOne_data();
@@ -367,6 +368,64 @@ void TestFcs::missingFinalDelimiter()
     const FcsFile f = readFcs(write(bytes));
     QCOMPARE(f.table.rows(), std::int64_t(3));
     QCOMPARE(f.table.values(2, 1), kFloats[2][1]);
+}
+
+// FACSCalibur files from CellQuest (FCS 2.0, delimiter '\\') write an empty value as a doubled
+// delimiter, "\\$P3S\\\\$P4S\\\\…", which the standard's reading (an escaped delimiter) turns
+// into keywords swallowing each other. Read as flowCore's emptyValue does; a delimiter escaped
+// inside a value still reads as one.
+void TestFcs::cellQuestEmptyValues()
+{
+    const QList<QByteArray> names = {"FSC-H", "SSC-H", "FL1-H", "FL2-H",
+                                     "FL3-H", "FL1-A", "FL4-H", "Time"};
+    FcsSpec s;
+    s.version = "FCS2.0";
+    s.delim = '\\';
+    s.keywords = {{"$BYTEORD", "4,3,2,1"}, {"$DATATYPE", "I"},
+                  {"$MODE", "L"},          {"$NEXTDATA", "0"},
+                  {"$PAR", "8"},           {"$TOT", "2"},
+                  {"$CYT", "FACSCalibur"}, {"CREATOR", "CellQuest Pro 6.0"}};
+    for (int i = 0; i < names.size(); ++i) {
+        const QByteArray p = "$P" + QByteArray::number(i + 1);
+        s.keywords.append(Keyword{p + "N", names[i]});
+        s.keywords.append(Keyword{p + "S", i == 2 ? QByteArray("CD4 FITC") : QByteArray()});
+        s.keywords.append(Keyword{p + "B", "16"});
+        s.keywords.append(Keyword{p + "R", "1024"});
+        s.keywords.append(Keyword{p + "E", "0,0"});
+    }
+    s.keywords.append(Keyword{"$COM", "gate R1\\R2"}); // an escaped delimiter inside a value
+    s.keywords.append(Keyword{"$SMNO", ""});           // the last keyword's value empty too
+    for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < names.size(); ++i)
+            appendUint(s.data, quint64(100 * e + 10 * i + 1), 2, true);
+    const QByteArray bytes = buildFcs(s);
+    QVERIFY(bytes.contains("\\$P1S\\\\$P1B\\16\\")); // written the CellQuest way
+    QVERIFY(bytes.contains("gate R1\\\\R2"));
+
+    const FcsFile f = readFcs(write(bytes));
+    QCOMPARE(f.version, std::string("FCS2.0"));
+    QCOMPARE(f.parameters, 8);
+    std::vector<std::string> expected;
+    for (const QByteArray& n : names)
+        expected.push_back(n.toStdString());
+    QCOMPARE(f.names, expected);
+    QCOMPARE(f.markers[0], std::string());
+    QCOMPARE(f.markers[2], std::string("CD4 FITC"));
+    QCOMPARE(f.keywords.at("$P4S"), std::string());
+    QCOMPARE(f.keywords.at("$COM"), std::string("gate R1\\R2"));
+    QCOMPARE(f.keywords.at("$SMNO"), std::string());
+    QCOMPARE(f.keywords.at("CREATOR"), std::string("CellQuest Pro 6.0"));
+    QCOMPARE(f.table.values(0, 0), 1.0f);
+    QCOMPARE(f.table.values(1, 7), 171.0f);
+    QVERIFY2(notesOf(f).contains("empty values as a doubled delimiter"), qPrintable(notesOf(f)));
+
+    // Without empty values the doubled delimiter stays an escape (textSyntax), and no note.
+    FcsSpec plain = floatSpec(false);
+    plain.delim = '\\';
+    plain.keywords.append(Keyword{"$COM", "gate R1\\R2"});
+    const FcsFile g = readFcs(write(buildFcs(plain)));
+    QCOMPARE(g.keywords.at("$COM"), std::string("gate R1\\R2"));
+    QVERIFY2(g.notes.empty(), qPrintable(notesOf(g)));
 }
 
 void TestFcs::blankHeaderOffsets_data()

@@ -11,7 +11,9 @@
 #include "core/io/corpus_files.h"
 #include "core/io/data_files.h"
 #include "core/io/fcs_file.h"
+#include "core/io/graph_files.h"
 #include "core/io/image_file.h"
+#include "core/io/labelled_files.h"
 #include "core/io/ratings_files.h"
 #include "core/io/sniff.h"
 #include "tests/core/data_testing.h"
@@ -38,6 +40,7 @@ private slots:
     void fcsWhateverItsName_data();
     void fcsWhateverItsName();
     void gzipByItsMagic();
+    void gzipAroundAnyFormat();
     void tarWithoutTar();
     void countsUnderOtherNames();
     void imageByItsContent();
@@ -116,6 +119,55 @@ void TestSniff::gzipByItsMagic()
     const std::string plain = std8(m_files.write("gz/plain.csv.gz", "a;b\n1,5;2\n3;4\n"));
     QCOMPARE(str(recogniseFile(plain).name), QString("semicolon-separated table"));
     QCOMPARE(loadTable({plain}).values(0, 0), 1.5f);
+}
+
+// Gzip is transparent for every kind: recognised by its magic bytes (not the name), the inner
+// content recognised as usual and read by its reader, whether it reads text in one pass (GML,
+// LIBSVM) or seeks (FCS, images: inflated into memory). The gzip members are zlib's own.
+void TestSniff::gzipAroundAnyFormat()
+{
+    const QString fcs = "fcs/Data23_Panel3_base_NR4_Patient9.fcs";
+    QVERIFY(QDir().mkpath(m_files.filePath("anygz")));
+    const QString fcsGz = m_files.filePath("anygz/cells"); // no suffix at all
+    QVERIFY(writeGzip(fcsGz, readBytes(dataFile(fcs))));
+    QCOMPARE(recogniseFile(std8(fcsGz)).kind, DataFileKind::Fcs);
+    QCOMPARE(str(recogniseFile(std8(fcsGz)).name), QString("gzip'd FCS 3.0"));
+    const FcsFile plainFcs = readFcs(std8(dataFile(fcs)));
+    const FcsFile inflated = readFcs(std8(fcsGz));
+    QVERIFY(inflated.gzip && !plainFcs.gzip);
+    QCOMPARE(inflated.names, plainFcs.names);
+    QVERIFY(inflated.table.values == plainFcs.table.values);
+    QCOMPARE(loadTable({std8(fcsGz)}).rows(), std::int64_t(234));
+
+    const QString gml = m_files.filePath("anygz/karate.gml.gz");
+    QVERIFY(writeGzip(gml, readBytes(dataFile("graphs/karate_newman.gml"))));
+    QCOMPARE(recogniseFile(std8(gml)).kind, DataFileKind::Gml);
+    QCOMPARE(str(recogniseFile(std8(gml)).name), QString("gzip'd GML graph"));
+    const GraphFile g = readGraphFile(std8(gml));
+    QCOMPARE(g.graph.nodes, 34);
+    QCOMPARE(g.graph.links.size(), std::size_t(78));
+
+    const QString svm = m_files.filePath("anygz/a9a.gz");
+    QVERIFY(writeGzip(svm, readBytes(dataFile("labelled/a9a_head200"))));
+    QCOMPARE(recogniseFile(std8(svm)).kind, DataFileKind::Libsvm);
+    QCOMPARE(str(recogniseFile(std8(svm)).name), QString("gzip'd LIBSVM text"));
+    QCOMPARE(readLabelledFiles({std8(svm)}, {}).rows(), std::int64_t(200));
+
+    const QString png = m_files.filePath("anygz/coins.png.gz");
+    QVERIFY(writeGzip(png, readBytes(dataFile("coins.png"))));
+    QCOMPARE(recogniseFile(std8(png)).kind, DataFileKind::Image);
+    QVERIFY((loadGrayImage(std8(png)) == loadGrayImage(std8(dataFile("coins.png")))).all());
+
+    // A gzip'd FCS file cut short: the FCS reader names the file and says it is inside gzip.
+    QByteArray cut = readBytes(dataFile(fcs));
+    cut.chop(4000);
+    const QString cutGz = m_files.filePath("anygz/cut.fcs.gz");
+    QVERIFY(writeGzip(cutGz, cut));
+    QVERIFY(str(recogniseFile(std8(cutGz)).name).startsWith("gzip'd FCS"));
+    const QString msg = errorOf([&] { readFcs(std8(cutGz)); });
+    QVERIFY2(msg.startsWith("cannot read '" + cutGz + "' (gzip of an FCS file): ") &&
+                 msg.contains("truncated"),
+             qPrintable(msg));
 }
 
 void TestSniff::tarWithoutTar()

@@ -487,7 +487,7 @@ void TestTableFile::transpose()
 
 void TestTableFile::inspect()
 {
-    const QString path = write("info.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tx\t6\n\n");
+    const QString path = write("info.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tNA\t6\n\n");
     const TableFileInfo info = inspectTableFile(path.toStdString());
     QCOMPARE(info.rows, std::int64_t(2));
     QCOMPARE(info.cols, 3);
@@ -495,9 +495,20 @@ void TestTableFile::inspect()
     QVERIFY(info.hasRowNames);
     QCOMPARE(info.delimiter, '\t');
     QVERIFY(!info.gzip);
-    // The values are not converted: 'x' is found only by readTableFile …
-    QVERIFY(errorOf(path).contains("line 3, column 3 ('B'): 'x' is not a number"));
-    // … but the shape is checked on every line.
+    // Every cell is converted as readTableFile converts it: text outside the first column is
+    // refused by both, in the same words (`svi info` and a run agree).
+    const QString text = write("info_text.tsv", "gene\tA\tB\tC\np1\t1\t2\t3\np2\t4\tx\t6\n");
+    QString inspected;
+    try {
+        inspectTableFile(text.toStdString());
+    } catch (const DataError& e) {
+        inspected = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(inspected.contains("line 3, column 3 ('B'): 'x' is not a number: a table's columns "
+                                "hold numbers"),
+             qPrintable(inspected));
+    QCOMPARE(errorOf(text), inspected);
+    // The shape is checked on every line too.
     const QString ragged = write("info_ragged.tsv", "a\tb\n1\t2\n3\n");
     try {
         inspectTableFile(ragged.toStdString());
@@ -718,8 +729,22 @@ void TestTableFile::loadTableDispatchesByKind()
     QCOMPARE(guessFileKind("x.FCS"), DataFileKind::Fcs);
     QCOMPARE(guessFileKind("a/b.tsv.gz"), DataFileKind::Delimited);
     QCOMPARE(guessFileKind("p.png"), DataFileKind::Image);
+    // Several tables of numbers stack when their columns agree (a folder of them), each file's
+    // rows said; the first file whose columns differ is named.
     const std::string a = write("k1.csv", "a\n1\n").toStdString();
-    QVERIFY_THROWS_EXCEPTION(DataError, loadTable({a, a}));
+    const Table twice = loadTable({a, a});
+    QCOMPARE(twice.rows(), std::int64_t(2));
+    QCOMPARE(twice.stacked.size(), std::size_t(2));
+    QCOMPARE(twice.stacked[1], (std::pair<std::string, std::int64_t>(a, 1)));
+    const std::string b = write("k2.csv", "b\n2\n").toStdString();
+    try {
+        loadTable({a, b});
+        QFAIL("tables with other columns were stacked");
+    } catch (const DataError& e) {
+        QVERIFY2(
+            QString(e.what()).contains("'" + QString::fromStdString(b) + "' has no channel 'a'"),
+            e.what());
+    }
     const Table t =
         tiledRows(readTableFile(write("t.csv", "a,b\n1,2\n3,4\n5,6\n").toStdString()), 7);
     QCOMPARE(t.rows(), std::int64_t(7));

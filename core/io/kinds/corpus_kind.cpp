@@ -123,6 +123,8 @@ std::string formatName(const std::string& path)
         return "text files in a tar archive";
     case CorpusFormat::TextFolder:
         return "text files in a folder";
+    case CorpusFormat::ReutersSgml:
+        return "Reuters-21578 articles";
     case CorpusFormat::TextFiles:
         break;
     }
@@ -164,7 +166,8 @@ DataKindSpec corpus()
     k.label = "Corpus";
     k.task = "document completion: half of each test document's words condition it, the other "
              "half are scored (perplexity)";
-    k.formats = "LDA-C, UCI bag-of-words (docword), a folder or tar archive of text files";
+    k.formats = "LDA-C, UCI bag-of-words (docword), Reuters-21578 SGML (one document per "
+                "article), a folder or tar archive of text files";
     k.settings = CorpusOptions::allParams();
     k.settings.push_back(textParam(
         "subset", "Subset",

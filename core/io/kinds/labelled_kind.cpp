@@ -226,7 +226,8 @@ DataKindSpec labelled()
     k.task = "supervised: a label is predicted from features; the model learns on the training "
              "rows and is scored on the test rows (a test file, or a share drawn at random)";
     k.formats = "LIBSVM / SVMlight text (optionally gzip'd; a second file = the test set); a "
-                "CSV / TSV with a label column when --kind labelled is given";
+                "CSV / TSV with a label column when read as Labelled data (the data kind chosen, "
+                "or a model that takes only labelled data)";
     k.settings = LabelledReadOptions::allParams();
     for (const ParamSpec& p : LabelledOptions::allParams())
         k.settings.push_back(p);
@@ -237,7 +238,8 @@ DataKindSpec labelled()
     k.severalFiles = true;
     k.defaultModel = "glm";
     k.views = {DataView::Weights};
-    // A table is labelled data only when asked for (--kind labelled): by default it is a table.
+    // A table is labelled data only when asked for (the data kind chosen, or a model that takes
+    // labelled data and not tables: withKindFor): by default it is a table.
     k.recognise = [](const FileProbe& f) { return f.content == "libsvm"; };
     k.reads = [](const FileProbe& f) { return f.content == "libsvm" || f.content == "delimited"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {

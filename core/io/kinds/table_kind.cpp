@@ -9,11 +9,29 @@
 #include "core/io/kinds/kinds.h"
 #include "core/io/table_part.h"
 
+#include <QFileInfo>
 #include <QString>
 #include <algorithm>
 
 namespace svi::kinds {
 namespace {
+
+std::string fileNameOf(const std::string& path)
+{
+    return QFileInfo(QString::fromStdString(path)).fileName().toStdString();
+}
+
+// " · rows from each file: a.fcs 234, b.fcs 339" for a table stacked from several files.
+std::string stackedNote(const Table& t)
+{
+    if (t.stacked.empty())
+        return {};
+    std::string out = " · rows from each file:";
+    for (std::size_t i = 0; i < t.stacked.size(); ++i)
+        out += (i ? ", " : " ") + fileNameOf(t.stacked[i].first) + " " +
+               groupedNumber(t.stacked[i].second);
+    return out;
+}
 
 class RawTable : public RawData
 {
@@ -28,7 +46,8 @@ public:
     {
         return groupedNumber(m_part ? m_part->wholeRows : m_table.rows()) + " rows × " +
                std::to_string(m_table.cols()) + " channels" +
-               (m_part ? " · read in " + std::to_string(m_part->ranks->size()) + " parts" : "");
+               (m_part ? " · read in " + std::to_string(m_part->ranks->size()) + " parts" : "") +
+               stackedNote(m_table);
     }
     std::vector<Name> names(const std::string& key) const override
     {
@@ -109,7 +128,7 @@ DataReport inspectFcs(const std::string& path)
     const bool mass = isMassCytometry(f);
     std::vector<double> bits(f.bits.begin(), f.bits.end());
     return {{
-        {"format", "format", std::string("FCS"), {}, {}},
+        {"format", "format", std::string(f.gzip ? "FCS, gzip" : "FCS"), {}, {}},
         {"version", "version", f.version, {}, {}},
         {"rows", "rows", std::int64_t(f.events), "events", {}},
         {"cols", "cols", std::int64_t(f.parameters), "parameters", {}},
@@ -159,6 +178,36 @@ DataReport inspectDelimited(const std::string& path, const DataDescription& d)
     }};
 }
 
+// Several files (a folder of them) as read() stacks them: the shape, the columns and the rows
+// each file gave.
+DataReport inspectStacked(const DataDescription& d)
+{
+    TableReadOptions ro;
+    ro.transpose = getBool(d.settings, "transpose");
+    const Table t = loadTable(d.files, ro);
+    std::vector<std::string> files;
+    std::vector<double> rows;
+    for (const auto& [source, n] : t.stacked) {
+        files.push_back(fileNameOf(source));
+        rows.push_back(double(n));
+    }
+    const bool fcs = std::all_of(d.files.begin(), d.files.end(), [](const std::string& p) {
+        return dataFileKind(p) == DataFileKind::Fcs;
+    });
+    return {{
+        {"format",
+         "format",
+         std::to_string(d.files.size()) + (fcs ? " FCS files" : " files") + ", rows stacked",
+         {},
+         {}},
+        {"rows", "rows", t.rows(), {}, {}},
+        {"cols", "cols", std::int64_t(t.cols()), {}, {}},
+        {"names", "names", t.columns, {}, {}},
+        {"files", "file", files, {}, "rows from each file"},
+        {"file_rows", "rows", rows, {}, "rows from each file"},
+    }};
+}
+
 } // namespace
 
 namespace {
@@ -203,7 +252,7 @@ BuiltData buildTableData(const Table& table, const TableOptions& o, const TableP
              ? std::string()
              : " · " + groupedNumber(data->trainingRowCount()) + " training rows") +
         (part ? " · read in " + std::to_string(part->ranks->size()) + " parts" : std::string()) +
-        leftOutText(table, *data);
+        leftOutText(table, *data) + stackedNote(table);
     out.facts = {{"rows", double(data->rows())},
                  {"channels", double(data->cols())},
                  {"training_rows", double(data->trainingRowCount())},
@@ -225,8 +274,8 @@ DataKindSpec table()
     k.key = "table";
     k.label = "Table";
     k.task = "held-out entries (or rows) of a rows × channels table are predicted and scored";
-    k.formats = "FCS 2.0–3.1 (any name; several stacked), CSV / TSV / whitespace text, "
-                "optionally gzip'd";
+    k.formats = "FCS 2.0–3.1 (any name), CSV / TSV / whitespace text, optionally gzip'd; several "
+                "files (or a folder of them) stacked when their columns agree";
     k.settings = TableOptions::allParams();
     k.settings.insert(
         k.settings.begin() + 1,
@@ -267,6 +316,8 @@ DataKindSpec table()
                                           dataFileKind(d.files.front()) == DataFileKind::Fcs);
     };
     k.inspect = [](const DataDescription& d) {
+        if (d.files.size() > 1)
+            return inspectStacked(d);
         const std::string& path = d.files.front();
         return dataFileKind(path) == DataFileKind::Fcs ? inspectFcs(path)
                                                        : inspectDelimited(path, d);
