@@ -80,7 +80,7 @@ Run description
                             flags given as well override it
   --kind K                  the data kind, when its content does not say it
   --model M                 model key (default: the data kind's; see svi list)
-  --algorithm A             algorithm key (default: the model's first)
+  --algorithm A             algorithm key (default: the model's, marked in svi list)
   --sample NAME             instead of FILE, one of the small data sets of each kind embedded
                             in svi (svi list --samples)
   --preset P                start from a named set of parameter values, such as a paper's

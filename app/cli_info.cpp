@@ -183,8 +183,9 @@ int cmdList(const std::vector<std::string>& args)
             std::printf("  metrics: %s\n%s\n", keys.c_str(), notes.lines("    ").c_str());
             lastModel = e.model;
         }
-        std::printf("  --algorithm %s%s: %s\n", padded(e.algorithm, 15, 1).c_str(), e.label.c_str(),
-                    e.help.c_str());
+        const bool isDefault = r.defaultAlgorithm(e.model) == &e;
+        std::printf("  --algorithm %s%s%s: %s\n", padded(e.algorithm, 15, 1).c_str(),
+                    e.label.c_str(), isDefault ? " (default)" : "", e.help.c_str());
         std::printf("      ELBO: %s\n", e.boundText().c_str());
         // Columns padded by what a reader sees: a range such as [1, ∞) is wider in bytes.
         for (const ParamSpec& p : e.params)

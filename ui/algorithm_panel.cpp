@@ -121,8 +121,12 @@ void AlgorithmPanel::onModelChanged()
         if (QString::fromStdString(e.model) == model)
             m_algorithm->addItem(QString::fromStdString(e.label),
                                  QString::fromStdString(e.algorithm));
-    // The model's first algorithm unless the one picked is the model's too.
-    m_algorithm->setCurrentIndex(std::max(m_algorithm->findData(keep), 0));
+    // The model's default algorithm unless the one picked is the model's too.
+    int pick = m_algorithm->findData(keep);
+    if (pick < 0)
+        if (const AlgorithmEntry* d = builtinRegistry().defaultAlgorithm(model.toStdString()))
+            pick = m_algorithm->findData(QString::fromStdString(d->algorithm));
+    m_algorithm->setCurrentIndex(std::max(pick, 0));
     populateCompare();
     onAlgorithmChanged();
 }

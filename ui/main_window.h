@@ -201,6 +201,9 @@ private:
     bool writeOrReport(const QString& path, const QByteArray& bytes, const QString& failure);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    // File ▸ Open Sample (main_window_samples.cpp).
+    void buildSampleMenu(QMenu* file);
+    void openSample(const std::string& key);
     void markDirty(int id);
     void refreshPanels();
     void updateAtoms();

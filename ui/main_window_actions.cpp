@@ -71,6 +71,7 @@ void MainWindow::buildActions()
     });
     file->addAction(resumeRunAct);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    buildSampleMenu(file);
     auto* openDefault = make(tr("Open the &Default Image"), "actionOpenDefault", {});
     connect(openDefault, &QAction::triggered, this, [this] { openPath(kDefaultImage); });
     file->addAction(openDefault);

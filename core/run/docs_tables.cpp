@@ -92,7 +92,8 @@ void modelTables(std::ostringstream& out, const Registry& registry, const std::s
 
     out << "| algorithm | label | what it does | its ELBO trace |\n| --- | --- | --- | --- |\n";
     for (const AlgorithmEntry* e : entries)
-        out << "| " << code(e->algorithm) << " | " << markdownCell(e->label) << " | "
+        out << "| " << code(e->algorithm) << " | " << markdownCell(e->label)
+            << (registry.defaultAlgorithm(e->model) == e ? " (default)" : "") << " | "
             << markdownCell(e->help) << " | " << markdownCell(e->boundText()) << " |\n";
     out << "\n";
 

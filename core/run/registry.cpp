@@ -55,6 +55,22 @@ void Registry::addPreset(Preset preset)
     m_presets.push_back(std::move(preset));
 }
 
+const AlgorithmEntry* Registry::defaultAlgorithm(const std::string& model) const
+{
+    if (const auto it = m_defaultAlgorithms.find(model); it != m_defaultAlgorithms.end())
+        return find(model, it->second);
+    const auto all = algorithms(model);
+    return all.empty() ? nullptr : all.front();
+}
+
+void Registry::setDefaultAlgorithm(const std::string& model, const std::string& algorithm)
+{
+    if (!find(model, algorithm))
+        throw std::invalid_argument("Registry::setDefaultAlgorithm: " + model + "/" + algorithm +
+                                    " is not registered");
+    m_defaultAlgorithms[model] = algorithm;
+}
+
 const Preset* Registry::preset(const std::string& key) const
 {
     for (const Preset& p : m_presets)

@@ -144,6 +144,12 @@ public:
     std::vector<std::string> modelsFor(const std::string& dataKind) const;
     // The entries of `model`, in registry order.
     std::vector<const AlgorithmEntry*> algorithms(const std::string& model) const;
+    // The algorithm a run of `model` gets when it names none: the one the model declares with
+    // setDefaultAlgorithm (the best held-out figure within a minute on real data of its kind,
+    // where that is not its first), else its first. nullptr for an unknown model.
+    const AlgorithmEntry* defaultAlgorithm(const std::string& model) const;
+    // Throws std::invalid_argument when the model has no such algorithm (yet).
+    void setDefaultAlgorithm(const std::string& model, const std::string& algorithm);
     // The model's comparison group: its algorithms by compareRank (those ranked 0 last, in
     // registry order, when `withBaselines`).
     std::vector<const AlgorithmEntry*> comparisonGroup(const std::string& model,
@@ -159,6 +165,7 @@ private:
     std::vector<TableGenerator> m_generators;
     std::vector<DataKindSpec> m_dataKinds;
     std::vector<Preset> m_presets;
+    std::map<std::string, std::string> m_defaultAlgorithms; // model → algorithm
 };
 
 } // namespace svi

@@ -140,7 +140,7 @@ resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& regist
             "model", fieldError("model", out.model,
                                 "must be a model of " + kind->key + " data: " + modelsOfKind())};
     if (out.algorithm.empty())
-        out.algorithm = algorithms.front()->algorithm;
+        out.algorithm = registry.defaultAlgorithm(out.model)->algorithm;
     const AlgorithmEntry* entry = registry.find(out.model, out.algorithm);
     if (!entry) {
         std::string known;

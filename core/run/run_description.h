@@ -20,7 +20,7 @@ struct RunDescription
 {
     DataDescription data;
     std::string model;     // a registry model key; "" = the data kind's default model
-    std::string algorithm; // "" = the model's first algorithm
+    std::string algorithm; // "" = the model's default algorithm (Registry::defaultAlgorithm)
     std::string preset;    // a registry preset the parameters start from; "" = the defaults
     ParamValues params;    // the entry's parameters (absent keys take their defaults)
     std::uint64_t seed = 1;
@@ -53,7 +53,7 @@ void setRunSettings(RunDescription& run, const ParamValues& values);
 
 // The registry entry `run` names: its model completed with its preset's, else the data kind's
 // default, and its
-// algorithm with the model's first, checked to fit the kind (run.data.kind must be set). The
+// algorithm with the model's default, checked to fit the kind (run.data.kind must be set). The
 // parameters and the rest are not looked at: resolveRun does that.
 std::variant<const AlgorithmEntry*, ParamError>
 resolveEntry(RunDescription& run, const DataKinds& kinds, const Registry& registry);

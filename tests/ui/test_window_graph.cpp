@@ -6,6 +6,7 @@
 // after it hides it.
 
 #include "core/io/data_kinds.h"
+#include "core/io/samples.h"
 #include "tests/test_files.h"
 #include "tests/ui/window_testing.h"
 #include "ui/covariance_view.h"
@@ -103,6 +104,30 @@ private slots:
         QVERIFY(last.metrics.count("auc_roc"));
         QVERIFY2(last.metrics.at("auc_roc") > 0.7,
                  qPrintable(QString::number(last.metrics.at("auc_roc"))));
+    }
+
+    // File ▸ Open Sample: every embedded sample opens as the kind its content (or its
+    // declaration) says, with that kind's model picked and Run ready.
+    void samplesOpenFromTheFileMenu()
+    {
+        auto w = std::make_unique<MainWindow>();
+        QVERIFY(waitForData(*w));
+        for (const SampleData& s : sampleData()) {
+            auto* open =
+                w->findChild<QAction*>(QString::fromStdString("actionOpenSample_" + s.key));
+            QVERIFY2(open, s.key.c_str());
+            QVERIFY(!open->text().isEmpty() && !open->toolTip().isEmpty());
+            const DataDescription d = withKind({sampleFiles(s), s.kind, {}});
+            const DataKindSpec& kind = kindOf(d);
+            open->trigger();
+            QTRY_VERIFY2_WITH_TIMEOUT(w->dataKind() == QString::fromStdString(kind.key) &&
+                                          w->dataReady() && w->dataDescription().files == d.files,
+                                      s.key.c_str(), 60000);
+            QCOMPARE(w->modelPicker()->currentData().toString(),
+                     QString::fromStdString(kind.defaultModel));
+            QVERIFY2(w->findChild<QAction*>("actionRun")->isEnabled(),
+                     qPrintable(s.key + ": " + w->runBlockedReason()->text()));
+        }
     }
 
     void gpfaShowsItsCovarianceBesideTheLoadings()
