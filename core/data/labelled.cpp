@@ -100,8 +100,9 @@ const ParamFields<LabelledOptions>& LabelledOptions::fields()
                  &O::intercept)
             .add(
                 choiceParam("label_kind", "Label kind",
-                            "auto: two values are classes, whole numbers ≥ 0 counts, the rest "
-                            "real; real: always real values (house prices in whole dollars)",
+                            "auto: two values are classes, whole numbers ≥ 0 with a mean up to "
+                            "1,000 counts, the rest real (house prices in whole dollars); real: "
+                            "always real values",
                             {"auto", "real"}, "auto"),
                 &O::realLabel, [](bool real) { return real ? "real" : "auto"; },
                 [](const std::string& name) { return name == "real"; })

@@ -76,6 +76,7 @@ public:
         m_value.push_back(v);
         m_textOf.push_back(-1);
         m_counts = m_counts && v >= 0 && v == std::floor(v) && v < 9007199254740992.0;
+        m_sum += v;
         if (m_numbers.size() <= 2 && !m_numbers.count(v))
             m_numbers.emplace(v, std::string(text));
     }
@@ -138,7 +139,11 @@ public:
                             " has one value only (" + m_texts.front() + ")");
         for (std::size_t i = 0; i < m_value.size(); ++i)
             d.y(std::int64_t(i)) = m_value[i];
-        d.labelKind = m_counts ? LabelKind::Count : LabelKind::Real;
+        // Whole numbers with a large mean are measurements written without decimals (house
+        // values in dollars, cadata), not counts: a Poisson model of them is a Gaussian one in
+        // all but name, and as counts they would be left unstandardised.
+        const bool smallMean = m_value.empty() || m_sum / double(m_value.size()) <= kCountMeanLimit;
+        d.labelKind = m_counts && smallMean ? LabelKind::Count : LabelKind::Real;
     }
 
 private:
@@ -148,6 +153,8 @@ private:
     std::unordered_map<std::string, int> m_textId;
     std::map<double, std::string> m_numbers; // the first three numbers, as first written
     bool m_counts = true;                    // every number a whole number ≥ 0
+    double m_sum = 0.0;                      // of the numbers
+    static constexpr double kCountMeanLimit = 1000.0;
     int m_firstTextFile = 0;
     std::int64_t m_firstTextLine = 0;
 };

@@ -125,8 +125,9 @@ private slots:
                                       s.key.c_str(), 60000);
             QCOMPARE(w->modelPicker()->currentData().toString(),
                      QString::fromStdString(kind.defaultModel));
-            QVERIFY2(w->findChild<QAction*>("actionRun")->isEnabled(),
-                     qPrintable(s.key + ": " + w->runBlockedReason()->text()));
+            QVERIFY2(
+                w->findChild<QAction*>("actionRun")->isEnabled(),
+                qPrintable(QString::fromStdString(s.key) + ": " + w->runBlockedReason()->text()));
         }
     }
 
