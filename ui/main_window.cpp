@@ -88,8 +88,8 @@ void MainWindow::buildUi()
     resizeDocks({runsDock}, {170}, Qt::Vertical);
     resizeDocks({setupDock}, {320}, Qt::Horizontal);
 
-    m_session = new SessionController(
-        SessionParts{m_runs, m_data, m_algorithms, m_busy, statusBar(), this}, this);
+    m_session =
+        new SessionController(SessionParts{m_runs, m_data, m_algorithms, m_busy, this}, this);
 
     connect(m_data, &DataPanel::opened, this, &MainWindow::addRecent);
     connect(m_data, &DataPanel::kindShown, this, &MainWindow::onKindShown);
@@ -135,11 +135,10 @@ void MainWindow::connectRuns()
                     watching += m_runs->record(id)->status == RunStatus::Watching;
                 m_charts->markAllDirty();
                 m_results->selectRun(ids.value(ids.size() - 1));
-                statusBar()->showMessage(
-                    tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
-                        .arg(QDir::toNativeSeparators(folder))
-                        .arg(watching),
-                    8000);
+                m_busy->showMessage(tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
+                                        .arg(QDir::toNativeSeparators(folder))
+                                        .arg(watching),
+                                    8000);
             });
     connect(m_runs, &RunManager::folderFailed, this,
             [this](const QString& folder, const QString& message) {

@@ -90,9 +90,9 @@ int MainWindow::compare()
         return 0;
     const int group =
         m_results->compare(m_algorithms->compareSpecs(m_data->description()), m_data->data());
-    statusBar()->showMessage(tr("Compare: %n run(s) queued, one after another", "",
-                                int(m_results->compareRuns().size())),
-                             5000);
+    m_busy->showMessage(tr("Compare: %n run(s) queued, one after another", "",
+                           int(m_results->compareRuns().size())),
+                        5000);
     return group;
 }
 
@@ -135,7 +135,7 @@ void MainWindow::onRunFinished(int id)
         showError(tr("Run %1 could not run").arg(r->label),
                   QString::fromStdString(r->summary->message));
     else if (r->summary)
-        statusBar()->showMessage(
+        m_busy->showMessage(
             QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
     updateActions();
 }
@@ -144,7 +144,7 @@ void MainWindow::onGroupFinished(int group)
 {
     if (group == m_results->compareGroup()) {
         refreshNow();
-        statusBar()->showMessage(tr("Compare finished"), 8000);
+        m_busy->showMessage(tr("Compare finished"), 8000);
         emit compareFinished();
     }
 }

@@ -1,5 +1,6 @@
 // MainWindow: errors, exports, closing, drops.
 
+#include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
 
@@ -9,7 +10,7 @@ using namespace window_parts;
 
 void MainWindow::showError(const QString& title, const QString& message)
 {
-    statusBar()->showMessage(message, 10000);
+    m_busy->showMessage(message, 10000);
     emit errorShown(message);
     // Non-blocking: runs keep reporting while the message is up.
     auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
@@ -29,7 +30,7 @@ bool MainWindow::exportChart(PlotView* chart, const QString& path)
         showError(tr("Cannot export the chart"), QString::fromStdString(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Chart written to %1").arg(QFileInfo(path).fileName()), 5000);
+    m_busy->showMessage(tr("Chart written to %1").arg(QFileInfo(path).fileName()), 5000);
     return true;
 }
 
@@ -69,7 +70,7 @@ bool MainWindow::exportReconstructions(const QString& folder)
         showError(tr("Cannot export the images"), QString::fromStdString(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Exports written to %1").arg(folder), 5000);
+    m_busy->showMessage(tr("Exports written to %1").arg(folder), 5000);
     return true;
 }
 
