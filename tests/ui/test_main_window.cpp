@@ -327,7 +327,7 @@ void TestMainWindow::runStreamsSnapshotsIntoChartsAndPanels()
     // The metric columns are those BPFA declares for images, with their units.
     const int psnrColumn = runsModel->metricColumn("psnr");
     QVERIFY(psnrColumn > 0 && runsModel->metricColumn("heldout_loglik") > 0);
-    QCOMPARE(runsModel->headerData(psnrColumn, Qt::Horizontal).toString(),
+    QCOMPARE(runsModel->headerData(psnrColumn, Qt::Horizontal).toString().simplified(),
              QString("PSNR, full pass (dB)"));
     QVERIFY(table->model()->index(0, psnrColumn).data().toDouble() > 10);
     QCOMPARE(runsModel->metricColumn("precision_at_20"), -1);
