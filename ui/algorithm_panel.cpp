@@ -6,6 +6,7 @@
 #include "core/io/run_pipeline.h"
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
+#include "ui/whole_combo_box.h"
 
 namespace svi::ui {
 
@@ -19,9 +20,11 @@ AlgorithmPanel::AlgorithmPanel(QWidget* parent) : QWidget(parent)
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
     auto* pickers = new QFormLayout;
-    m_model = new QComboBox;
+    // Each as wide as its longest item ("Hierarchical Poisson factorization"): the setup
+    // column widens to them.
+    m_model = new WholeComboBox;
     m_model->setObjectName("modelPicker");
-    m_algorithm = new QComboBox;
+    m_algorithm = new WholeComboBox;
     m_algorithm->setObjectName("algorithmPicker");
     pickers->addRow(tr("Model"), m_model);
     pickers->addRow(tr("Algorithm"), m_algorithm);

@@ -6,6 +6,7 @@
 
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
+#include "ui/whole_combo_box.h"
 
 namespace svi::ui {
 
@@ -67,7 +68,7 @@ DataPanel::DataPanel(BusyIndicator* busy, QWidget* parent) : QWidget(parent), m_
     auto* readAsLayout = new QHBoxLayout(m_readAsRow);
     readAsLayout->setContentsMargins(0, 0, 0, 0);
     readAsLayout->addWidget(new QLabel(tr("Read as")));
-    m_readAs = new QComboBox;
+    m_readAs = new WholeComboBox;
     m_readAs->setObjectName("readAsPicker");
     m_readAs->setToolTip(tr("The kind of data to read the files as; the task and the models "
                             "follow it"));

@@ -9,9 +9,43 @@
 #include "ui/results_panel.h"
 #include "ui/session_controller.h"
 
+#include <QScrollBar>
+
 namespace svi::ui {
 
 using namespace window_parts;
+
+namespace {
+
+// The setup column: it scrolls vertically only, so it is as wide as its widest row needs (a
+// model's long name, the longest choice of a setting), following them as the data kind, the
+// model and the forms change.
+class SetupScrollArea : public QScrollArea
+{
+public:
+    SetupScrollArea()
+    {
+        setWidgetResizable(true);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setMinimumWidth(300);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        // QScrollArea watches its widget; a layout request there may change what it needs.
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            QTimer::singleShot(0, this, [this] {
+                if (widget())
+                    setMinimumWidth(std::max(300, widget()->minimumSizeHint().width() +
+                                                      verticalScrollBar()->sizeHint().width() +
+                                                      2 * frameWidth()));
+            });
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -55,11 +89,8 @@ void MainWindow::buildUi()
     setupLayout->addWidget(m_data);
     setupLayout->addWidget(m_algorithms);
     setupLayout->addStretch(1);
-    auto* setupScroll = new QScrollArea;
+    auto* setupScroll = new SetupScrollArea;
     setupScroll->setWidget(setup);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setupScroll->setMinimumWidth(300);
     auto* setupDock = new QDockWidget(tr("Setup"), this);
     setupDock->setObjectName("setupDock");
     setupDock->setWidget(setupScroll);

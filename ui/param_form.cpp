@@ -1,5 +1,7 @@
 #include "ui/param_form.h"
 
+#include "ui/whole_combo_box.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -90,7 +92,7 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs, const std::set<std::strin
             break;
         }
         case ParamType::Choice: {
-            auto* combo = new QComboBox;
+            auto* combo = new WholeComboBox; // its longest choice shows
             for (const auto& c : spec.choices)
                 combo->addItem(QString::fromStdString(c));
             connect(combo, &QComboBox::currentTextChanged, this, [this, key](const QString& t) {
