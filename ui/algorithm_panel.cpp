@@ -6,6 +6,7 @@
 #include "core/io/run_pipeline.h"
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
+#include "ui/shown_messages.h"
 #include "ui/whole_combo_box.h"
 
 namespace svi::ui {
@@ -228,7 +229,7 @@ QString AlgorithmPanel::blockedReason(const DataDescription& data, const DataSet
     // A run that would not fit in the memory the machine has now is refused before it starts.
     if (const AlgorithmEntry* entry = builtinRegistry().find(run.model, run.algorithm))
         if (const std::string why = runMemoryRefusal(*entry, built, run.params); !why.empty())
-            return QString::fromStdString(why);
+            return shownMessage(why, run); // "lower Features K"
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
+#include "ui/shown_messages.h"
 
 namespace svi::ui {
 
@@ -133,10 +134,10 @@ void MainWindow::onRunFinished(int id)
         (r->summary->reason == TerminationReason::InvalidInput ||
          r->summary->reason == TerminationReason::Failed))
         showError(tr("Run %1 could not run").arg(r->label),
-                  QString::fromStdString(r->summary->message));
+                  shownMessage(r->summary->message, r->spec));
     else if (r->summary)
         m_busy->showMessage(
-            QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
+            QString("%1: %2").arg(r->label, shownMessage(r->summary->message, r->spec)), 8000);
     updateActions();
 }
 

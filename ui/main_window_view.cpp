@@ -3,13 +3,20 @@
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
+#include "ui/shown_messages.h"
 
 namespace svi::ui {
 
 using namespace window_parts;
 
-void MainWindow::showError(const QString& title, const QString& message)
+void MainWindow::showError(const QString& title, const QString& shown)
 {
+    // A message from core that names a setting names it by the label of its field in these forms
+    // (the run's own messages are shown so already: shownMessage with the run's settings).
+    std::vector<ParamSpec> specs = m_data->settingsForm()->specs();
+    for (const ParamForm* form : {algorithmForm(), budgetForm()})
+        specs.insert(specs.end(), form->specs().begin(), form->specs().end());
+    const QString message = shownMessage(shown.toStdString(), specs);
     m_busy->showMessage(message, 10000);
     emit errorShown(message);
     // Non-blocking: runs keep reporting while the message is up.

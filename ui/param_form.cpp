@@ -1,5 +1,6 @@
 #include "ui/param_form.h"
 
+#include "ui/shown_messages.h"
 #include "ui/whole_combo_box.h"
 
 #include <QCheckBox>
@@ -162,7 +163,7 @@ void ParamForm::onEdited(Field& f, const QString& text)
     auto parsed = parseParam(f.spec, text.trimmed().toStdString());
     if (auto* e = std::get_if<ParamError>(&parsed)) {
         f.value.reset();
-        f.errorText = QString::fromStdString(e->message);
+        f.errorText = shownMessage(e->message, m_specs); // the field by its label
     } else {
         f.value = std::get<ParamValue>(parsed);
         f.errorText.clear();

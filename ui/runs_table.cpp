@@ -4,6 +4,7 @@
 #include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "ui/run_manager.h"
+#include "ui/shown_messages.h"
 
 #include <QApplication>
 #include <QBrush>
@@ -179,7 +180,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return r->color;
     const int termination = terminationColumn();
     if (role == Qt::ToolTipRole && index.column() == termination && r->summary)
-        return QString::fromStdString(r->summary->message);
+        return shownMessage(r->summary->message, r->spec);
     if (role == Qt::ToolTipRole && index.column() == Parameters)
         return parameterText(*r);
     if (role == Qt::ToolTipRole && (index.column() == Run || index.column() == Status)) {
