@@ -119,7 +119,7 @@ int cmdCompare(const std::vector<std::string>& args)
             results.push_back(compareRunOf(*p.entry, p.run.seed, r, s));
             anyFailed = anyFailed || exitStatus(s) != 0;
             if (!quiet && exitStatus(s) != 0)
-                std::fprintf(stderr, "%s: %s\n", tag.c_str(), s.message.c_str());
+                std::fprintf(stderr, "%s: %s\n", tag.c_str(), cliMessage(s.message).c_str());
         }
     // Interrupted: the runs done so far (the last one cancelled) are tabulated, the rest not run.
     const bool interrupted = interruptedBySignal();

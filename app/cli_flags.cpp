@@ -87,15 +87,38 @@ const ParamSpec* runSettingOf(const std::string& flag)
     return nullptr;
 }
 
+// The value of `flag` (given as `text`) typed by its declaration; the error names the flag
+// (cliMessage: the declaration's key is the flag's).
 ParamValue parsed(const ParamSpec& spec, const std::string& flag, const std::string& text)
 {
     auto v = parseParam(spec, text);
     if (auto* e = std::get_if<ParamError>(&v))
-        throw UsageError(flag + " = " + text + ": " + e->message);
+        throw UsageError(e->message.find(kSettingMark) == std::string::npos
+                             ? flag + " = " + text + ": " + e->message
+                             : e->message);
     return std::get<ParamValue>(v);
 }
 
+// svi's name for the setting of `key`: its flag, or --set KEY for an algorithm's parameter; ""
+// for a key that is neither.
+std::string flagNaming(const std::string& key)
+{
+    if (settingOfAnyKind(flagOf(key)) || runSettingOf(flagOf(key)) || key == "kind" ||
+        key == "model" || key == "algorithm")
+        return flagOf(key);
+    for (const AlgorithmEntry& e : builtinRegistry().entries())
+        for (const ParamSpec& p : e.params)
+            if (p.key == key)
+                return "--set " + key;
+    return {};
+}
+
 } // namespace
+
+std::string cliMessage(const std::string& message)
+{
+    return renderSettingRefs(message, flagNaming);
+}
 
 RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>& args,
                      const std::vector<CommandOption>& commandOptions)
@@ -359,16 +382,16 @@ int reportingErrors(const std::function<int()>& command)
     try {
         return command();
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        std::fprintf(stderr, "svi: error: %s\n", cliMessage(e.what()).c_str());
         return 2;
     } catch (const DataError& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        std::fprintf(stderr, "svi: error: %s\n", cliMessage(e.what()).c_str());
         return 2;
     } catch (const LoadCancelled&) {
         std::fprintf(stderr, "svi: interrupted while the data were read; nothing was written\n");
         return 130;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "svi: error: %s\n", e.what());
+        std::fprintf(stderr, "svi: error: %s\n", cliMessage(e.what()).c_str());
         return 3;
     }
 }

@@ -67,6 +67,12 @@ std::vector<Pick> picksOf(const std::string& text, const std::string& model);
 // "--max-documents" for "max_documents".
 std::string flagOf(const std::string& key);
 
+// A message made in core as svi prints it: each setting it names (core/base/params.h,
+// settingRef) by the flag that sets it — a data kind's or the run's setting by its own flag
+// (--missing, --eval-every), an algorithm's parameter as --set KEY — so that "missing = 1.5, but
+// must be in [0, 0.99]" reads "--missing = 1.5, but …". reportingErrors prints every error so.
+std::string cliMessage(const std::string& message);
+
 // A number or an integer given to `flag`; throws UsageError "flag = text, but must be …".
 double parseNumber(const std::string& flag, const std::string& text);
 std::int64_t parseInteger(const std::string& flag, const std::string& text);

@@ -403,8 +403,8 @@ int cmdRun(const std::vector<std::string>& args)
                                    : runAndWrite(p, dir, quiet, p.run.algorithm, nullptr, claimed);
     if (!quiet) {
         std::fprintf(stderr, "%s — %s (%.1f s of wall time, %.0f %% evaluating)\n",
-                     terminationName(summary.reason), summary.message.c_str(), summary.wallSeconds,
-                     100 * summary.evalShare());
+                     terminationName(summary.reason), cliMessage(summary.message).c_str(),
+                     summary.wallSeconds, 100 * summary.evalShare());
         // The entry's metrics as declared, each caveat once below the figures it marks.
         Notes notes;
         if (summary.last)
@@ -418,7 +418,7 @@ int cmdRun(const std::vector<std::string>& args)
         std::fprintf(stderr, "results in %s\n", a.out.c_str());
     }
     if (exitStatus(summary) != 0 && lead)
-        std::fprintf(stderr, "svi: error: %s\n", summary.message.c_str());
+        std::fprintf(stderr, "svi: error: %s\n", cliMessage(summary.message).c_str());
     return exitStatus(summary);
 }
 

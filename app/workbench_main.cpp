@@ -6,17 +6,24 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <cstring>
 
-int main(int argc, char** argv)
+namespace {
+
+struct Options
 {
-    QApplication::setHighDpiScaleFactorRoundingPolicy(
-        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("SviWorkbench");
-    QApplication::setApplicationName("svi-workbench");
-    QApplication::setApplicationVersion(SVI_VERSION);
+    QCommandLineOption run{
+        "run", "Start a run with the remembered settings as soon as the data are ready."};
+    QCommandLineOption compare{
+        "compare",
+        "Run Compare (the ticked algorithms of the model, one after another) once the data are "
+        "ready."};
+    QCommandLineOption seconds{"seconds", "Training-seconds budget of each run (sets the form).",
+                               "S"};
+};
 
-    QCommandLineParser parser;
+void describe(QCommandLineParser& parser, const Options& o)
+{
     parser.setApplicationDescription(
         "SVI Workbench: stochastic variational inference on your own data.");
     parser.addHelpOption();
@@ -28,25 +35,53 @@ int main(int argc, char** argv)
                                  "kind of these, or a saved session (.json) to open instead of "
                                  "the default image.",
                                  "[file...]");
-    QCommandLineOption run(
-        "run", "Start a run with the remembered settings as soon as the data are ready.");
-    QCommandLineOption compare(
-        "compare",
-        "Run Compare (the ticked algorithms of the model, one after another) once the data are "
-        "ready.");
-    QCommandLineOption seconds("seconds", "Training-seconds budget of each run (sets the form).",
-                               "S");
-    parser.addOptions({run, compare, seconds});
+    parser.addOptions({o.run, o.compare, o.seconds});
+}
+
+// Whether the command line asks only for the help or the version, which need no display.
+bool onlyText(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char* flag : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication::setOrganizationName("SviWorkbench");
+    QCoreApplication::setApplicationName("svi-workbench");
+    QCoreApplication::setApplicationVersion(SVI_VERSION);
+    Options options;
+
+    // The help and the version are printed by a QCoreApplication, before any window system is
+    // asked for: `svi-workbench --help` works on a machine without a display.
+    if (onlyText(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        describe(parser, options);
+        parser.process(core); // prints and exits
+        return 0;
+    }
+
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    describe(parser, options);
     parser.process(app);
 
     svi::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openPaths(parser.positionalArguments());
-    if (parser.isSet(seconds))
-        window.budgetForm()->setText("seconds", parser.value(seconds));
-    if (parser.isSet(run) || parser.isSet(compare)) {
+    if (parser.isSet(options.seconds))
+        window.budgetForm()->setText("seconds", parser.value(options.seconds));
+    if (parser.isSet(options.run) || parser.isSet(options.compare)) {
         // Once, when the data asked for (the file given, else the default image) are ready.
-        const bool doCompare = parser.isSet(compare);
+        const bool doCompare = parser.isSet(options.compare);
         auto startOnce = std::make_shared<QMetaObject::Connection>();
         *startOnce = QObject::connect(
             &window, &svi::ui::MainWindow::dataReadyChanged, &window,

@@ -6,6 +6,8 @@
 #include "core/io/run_pipeline.h"
 #include "core/models/builtin.h"
 #include "ui/main_window_parts.h"
+#include "ui/shown_messages.h"
+#include "ui/whole_combo_box.h"
 
 namespace svi::ui {
 
@@ -19,9 +21,11 @@ AlgorithmPanel::AlgorithmPanel(QWidget* parent) : QWidget(parent)
     auto* modelBox = new QGroupBox(tr("Model and algorithm"));
     auto* modelLayout = new QVBoxLayout(modelBox);
     auto* pickers = new QFormLayout;
-    m_model = new QComboBox;
+    // Each as wide as its longest item ("Hierarchical Poisson factorization"): the setup
+    // column widens to them.
+    m_model = new WholeComboBox;
     m_model->setObjectName("modelPicker");
-    m_algorithm = new QComboBox;
+    m_algorithm = new WholeComboBox;
     m_algorithm->setObjectName("algorithmPicker");
     pickers->addRow(tr("Model"), m_model);
     pickers->addRow(tr("Algorithm"), m_algorithm);
@@ -229,7 +233,7 @@ QString AlgorithmPanel::blockedReason(const DataDescription& data, const DataSet
     // A run that would not fit in the memory the machine has now is refused before it starts.
     if (const AlgorithmEntry* entry = builtinRegistry().find(run.model, run.algorithm))
         if (const std::string why = runMemoryRefusal(*entry, built, run.params); !why.empty())
-            return QString::fromStdString(why);
+            return shownMessage(why, run); // "lower Features K"
     return {};
 }
 

@@ -2,6 +2,7 @@
 
 #include "ui/busy_indicator.h"
 
+#include "ui/elided_label.h"
 #include "ui/run_manager.h"
 
 #include <QLabel>
@@ -14,7 +15,7 @@
 namespace svi::ui {
 
 BusyIndicator::BusyIndicator(RunManager* runs, QStatusBar* bar, QObject* parent)
-    : QObject(parent), m_runs(runs), m_bar(bar)
+    : QObject(parent), m_runs(runs)
 {
     m_label = new QLabel;
     m_progress = new QProgressBar;
@@ -27,6 +28,12 @@ BusyIndicator::BusyIndicator(RunManager* runs, QStatusBar* bar, QObject* parent)
     bar->addWidget(m_progress);
     bar->addWidget(m_cancel);
     show(false);
+    m_message = new ElidedLabel;
+    m_message->setObjectName("statusMessage");
+    bar->addWidget(m_message, 1);
+    m_messageTimer = new QTimer(this);
+    m_messageTimer->setSingleShot(true);
+    connect(m_messageTimer, &QTimer::timeout, m_message, &ElidedLabel::clear);
     m_speed = new QLabel;
     m_speed->setObjectName("speedLabel");
     bar->addPermanentWidget(m_speed);
@@ -99,6 +106,20 @@ void BusyIndicator::refresh()
     show(m_fullPassRun != 0);
 }
 
+void BusyIndicator::showMessage(const QString& text, int timeoutMs)
+{
+    m_message->setText(text);
+    if (timeoutMs > 0)
+        m_messageTimer->start(timeoutMs);
+    else
+        m_messageTimer->stop();
+}
+
+QString BusyIndicator::message() const
+{
+    return m_message->text();
+}
+
 void BusyIndicator::cancel()
 {
     if (m_shown >= 0) {
@@ -107,7 +128,7 @@ void BusyIndicator::cancel()
         ++m_generation;
         finish(m_shown);
         emit cancelled();
-        m_bar->showMessage(tr("Cancelled"), 4000);
+        showMessage(tr("Cancelled"), 4000);
         return;
     }
     if (m_fullPassRun)

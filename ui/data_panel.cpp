@@ -6,6 +6,8 @@
 
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
+#include "ui/shown_messages.h"
+#include "ui/whole_combo_box.h"
 
 namespace svi::ui {
 
@@ -67,7 +69,7 @@ DataPanel::DataPanel(BusyIndicator* busy, QWidget* parent) : QWidget(parent), m_
     auto* readAsLayout = new QHBoxLayout(m_readAsRow);
     readAsLayout->setContentsMargins(0, 0, 0, 0);
     readAsLayout->addWidget(new QLabel(tr("Read as")));
-    m_readAs = new QComboBox;
+    m_readAs = new WholeComboBox;
     m_readAs->setObjectName("readAsPicker");
     m_readAs->setToolTip(tr("The kind of data to read the files as; the task and the models "
                             "follow it"));
@@ -242,11 +244,13 @@ void DataPanel::read(const DataDescription& given, bool fresh)
     watcher->setFuture(QtConcurrent::run([given, shownKind, carried, load] {
         ReadResult r;
         r.data = given;
+        const DataKindSpec* recognised = nullptr; // whose settings its messages name
         try {
             load->setTotal(totalBytes(given.files));
             LoadScope scope(*load); // bytes read, and Cancel, reach the readers
             DataDescription d = withKind(given);
             const DataKindSpec& kind = kindOf(d);
+            recognised = &kind;
             if (kind.key == shownKind)
                 for (const auto& [k, v] : carried)
                     d.settings.emplace(k, v);
@@ -259,7 +263,8 @@ void DataPanel::read(const DataDescription& given, bool fresh)
             r.readers = kindsThatRead(d.files);
             r.data = d;
         } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
+            r.error = shownMessage(e.what(),
+                                   recognised ? recognised->settings : std::vector<ParamSpec>{});
         }
         return r;
     }));
@@ -401,7 +406,7 @@ void DataPanel::buildData()
             try {
                 r.built = kind->build(*raw, d);
             } catch (const std::exception& e) {
-                r.error = QString("%1: %2").arg(name, QString::fromStdString(e.what()));
+                r.error = QString("%1: %2").arg(name, shownMessage(e.what(), kind->settings));
             }
             return r;
         }));

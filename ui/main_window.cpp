@@ -9,9 +9,43 @@
 #include "ui/results_panel.h"
 #include "ui/session_controller.h"
 
+#include <QScrollBar>
+
 namespace svi::ui {
 
 using namespace window_parts;
+
+namespace {
+
+// The setup column: it scrolls vertically only, so it is as wide as its widest row needs (a
+// model's long name, the longest choice of a setting), following them as the data kind, the
+// model and the forms change.
+class SetupScrollArea : public QScrollArea
+{
+public:
+    SetupScrollArea()
+    {
+        setWidgetResizable(true);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setMinimumWidth(300);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        // QScrollArea watches its widget; a layout request there may change what it needs.
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            QTimer::singleShot(0, this, [this] {
+                if (widget())
+                    setMinimumWidth(std::max(300, widget()->minimumSizeHint().width() +
+                                                      verticalScrollBar()->sizeHint().width() +
+                                                      2 * frameWidth()));
+            });
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -55,11 +89,8 @@ void MainWindow::buildUi()
     setupLayout->addWidget(m_data);
     setupLayout->addWidget(m_algorithms);
     setupLayout->addStretch(1);
-    auto* setupScroll = new QScrollArea;
+    auto* setupScroll = new SetupScrollArea;
     setupScroll->setWidget(setup);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setupScroll->setMinimumWidth(300);
     auto* setupDock = new QDockWidget(tr("Setup"), this);
     setupDock->setObjectName("setupDock");
     setupDock->setWidget(setupScroll);
@@ -88,8 +119,8 @@ void MainWindow::buildUi()
     resizeDocks({runsDock}, {170}, Qt::Vertical);
     resizeDocks({setupDock}, {320}, Qt::Horizontal);
 
-    m_session = new SessionController(
-        SessionParts{m_runs, m_data, m_algorithms, m_busy, statusBar(), this}, this);
+    m_session =
+        new SessionController(SessionParts{m_runs, m_data, m_algorithms, m_busy, this}, this);
 
     connect(m_data, &DataPanel::opened, this, &MainWindow::addRecent);
     connect(m_data, &DataPanel::kindShown, this, &MainWindow::onKindShown);
@@ -135,11 +166,10 @@ void MainWindow::connectRuns()
                     watching += m_runs->record(id)->status == RunStatus::Watching;
                 m_charts->markAllDirty();
                 m_results->selectRun(ids.value(ids.size() - 1));
-                statusBar()->showMessage(
-                    tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
-                        .arg(QDir::toNativeSeparators(folder))
-                        .arg(watching),
-                    8000);
+                m_busy->showMessage(tr("%1: %n run(s), %2 still being written", "", int(ids.size()))
+                                        .arg(QDir::toNativeSeparators(folder))
+                                        .arg(watching),
+                                    8000);
             });
     connect(m_runs, &RunManager::folderFailed, this,
             [this](const QString& folder, const QString& message) {

@@ -5,6 +5,7 @@
 #include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
+#include "ui/shown_messages.h"
 
 namespace svi::ui {
 
@@ -90,9 +91,9 @@ int MainWindow::compare()
         return 0;
     const int group =
         m_results->compare(m_algorithms->compareSpecs(m_data->description()), m_data->data());
-    statusBar()->showMessage(tr("Compare: %n run(s) queued, one after another", "",
-                                int(m_results->compareRuns().size())),
-                             5000);
+    m_busy->showMessage(tr("Compare: %n run(s) queued, one after another", "",
+                           int(m_results->compareRuns().size())),
+                        5000);
     return group;
 }
 
@@ -133,10 +134,10 @@ void MainWindow::onRunFinished(int id)
         (r->summary->reason == TerminationReason::InvalidInput ||
          r->summary->reason == TerminationReason::Failed))
         showError(tr("Run %1 could not run").arg(r->label),
-                  QString::fromStdString(r->summary->message));
+                  shownMessage(r->summary->message, r->spec));
     else if (r->summary)
-        statusBar()->showMessage(
-            QString("%1: %2").arg(r->label, QString::fromStdString(r->summary->message)), 8000);
+        m_busy->showMessage(
+            QString("%1: %2").arg(r->label, shownMessage(r->summary->message, r->spec)), 8000);
     updateActions();
 }
 
@@ -144,7 +145,7 @@ void MainWindow::onGroupFinished(int group)
 {
     if (group == m_results->compareGroup()) {
         refreshNow();
-        statusBar()->showMessage(tr("Compare finished"), 8000);
+        m_busy->showMessage(tr("Compare finished"), 8000);
         emit compareFinished();
     }
 }

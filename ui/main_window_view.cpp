@@ -1,15 +1,23 @@
 // MainWindow: errors, exports, closing, drops.
 
+#include "ui/busy_indicator.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
+#include "ui/shown_messages.h"
 
 namespace svi::ui {
 
 using namespace window_parts;
 
-void MainWindow::showError(const QString& title, const QString& message)
+void MainWindow::showError(const QString& title, const QString& shown)
 {
-    statusBar()->showMessage(message, 10000);
+    // A message from core that names a setting names it by the label of its field in these forms
+    // (the run's own messages are shown so already: shownMessage with the run's settings).
+    std::vector<ParamSpec> specs = m_data->settingsForm()->specs();
+    for (const ParamForm* form : {algorithmForm(), budgetForm()})
+        specs.insert(specs.end(), form->specs().begin(), form->specs().end());
+    const QString message = shownMessage(shown.toStdString(), specs);
+    m_busy->showMessage(message, 10000);
     emit errorShown(message);
     // Non-blocking: runs keep reporting while the message is up.
     auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
@@ -29,7 +37,7 @@ bool MainWindow::exportChart(PlotView* chart, const QString& path)
         showError(tr("Cannot export the chart"), QString::fromStdString(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Chart written to %1").arg(QFileInfo(path).fileName()), 5000);
+    m_busy->showMessage(tr("Chart written to %1").arg(QFileInfo(path).fileName()), 5000);
     return true;
 }
 
@@ -69,7 +77,7 @@ bool MainWindow::exportReconstructions(const QString& folder)
         showError(tr("Cannot export the images"), QString::fromStdString(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Exports written to %1").arg(folder), 5000);
+    m_busy->showMessage(tr("Exports written to %1").arg(folder), 5000);
     return true;
 }
 

@@ -1,5 +1,8 @@
 #include "ui/param_form.h"
 
+#include "ui/shown_messages.h"
+#include "ui/whole_combo_box.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -90,7 +93,7 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs, const std::set<std::strin
             break;
         }
         case ParamType::Choice: {
-            auto* combo = new QComboBox;
+            auto* combo = new WholeComboBox; // its longest choice shows
             for (const auto& c : spec.choices)
                 combo->addItem(QString::fromStdString(c));
             connect(combo, &QComboBox::currentTextChanged, this, [this, key](const QString& t) {
@@ -160,7 +163,7 @@ void ParamForm::onEdited(Field& f, const QString& text)
     auto parsed = parseParam(f.spec, text.trimmed().toStdString());
     if (auto* e = std::get_if<ParamError>(&parsed)) {
         f.value.reset();
-        f.errorText = QString::fromStdString(e->message);
+        f.errorText = shownMessage(e->message, m_specs); // the field by its label
     } else {
         f.value = std::get<ParamValue>(parsed);
         f.errorText.clear();

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace svi::ui {
 namespace {
@@ -31,6 +32,57 @@ QTableView* makeTable(QStandardItemModel* model, const char* name)
     view->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     return view;
 }
+
+} // namespace
+
+// The user picker: its value is the user's row, its text the id the ratings file gives them (as
+// the exported lists and the data panel name them), so that "User 196" is user 196 of u.data.
+// Stepping goes to the next row, the next id; typing an id picks that user. Rows without ids
+// (data made in memory) show their row number, as the exports do.
+class UserIdBox : public QSpinBox
+{
+public:
+    void setIds(const std::vector<std::int64_t>* ids, std::int64_t rows)
+    {
+        m_ids = ids;
+        setRange(0, int(std::max<std::int64_t>(rows - 1, 0)));
+    }
+    std::int64_t idOf(int row) const
+    {
+        return m_ids && std::size_t(row) < m_ids->size() ? (*m_ids)[std::size_t(row)] : row;
+    }
+
+protected:
+    QString textFromValue(int row) const override { return QString::number(idOf(row)); }
+    int valueFromText(const QString& text) const override
+    {
+        return rowOf(text.toLongLong()).value_or(value());
+    }
+    QValidator::State validate(QString& text, int&) const override
+    {
+        bool number = false;
+        const qlonglong id = text.toLongLong(&number);
+        if (text.isEmpty() || (number && !rowOf(id)))
+            return QValidator::Intermediate; // on the way to an id
+        return number ? QValidator::Acceptable : QValidator::Invalid;
+    }
+
+private:
+    // The row of the user with file id `id`; none when no user has it.
+    std::optional<int> rowOf(std::int64_t id) const
+    {
+        if (!m_ids || m_ids->empty())
+            return id >= minimum() && id <= maximum() ? std::optional<int>(int(id)) : std::nullopt;
+        const auto it = std::lower_bound(m_ids->begin(), m_ids->end(), id); // ids ascend
+        if (it == m_ids->end() || *it != id || it - m_ids->begin() > maximum())
+            return std::nullopt;
+        return int(it - m_ids->begin());
+    }
+
+    const std::vector<std::int64_t>* m_ids = nullptr; // the data's rowIds, kept by the view
+};
+
+namespace {
 
 void setRow(QStandardItemModel* m, int row, const QStringList& cells, bool bold = false)
 {
@@ -57,10 +109,10 @@ RecommendationsView::RecommendationsView(QWidget* parent)
     m_title =
         new QLabel(tr("Recommendations of the selected run appear here once it has started."));
     m_title->setObjectName("recommendationsTitle");
-    m_user = new QSpinBox;
+    m_user = new UserIdBox;
     m_user->setObjectName("recommendUser");
     m_user->setRange(0, 0);
-    m_user->setToolTip(tr("The user (row of the ratings file, from 0) whose list is shown"));
+    m_user->setToolTip(tr("The user whose list is shown, by the id the ratings file gives them"));
     m_n = new QSpinBox;
     m_n->setObjectName("recommendCount");
     m_n->setRange(1, 500);
@@ -100,7 +152,7 @@ void RecommendationsView::setData(CountDataPtr data)
     m_data = std::move(data);
     m_factors.reset();
     const QSignalBlocker block(m_user);
-    m_user->setRange(0, m_data ? int(std::max<std::int64_t>(m_data->rows() - 1, 0)) : 0);
+    m_user->setIds(m_data ? &m_data->rowIds : nullptr, m_data ? m_data->rows() : 0);
     m_user->setValue(0);
     refresh();
 }
@@ -130,6 +182,11 @@ void RecommendationsView::setUser(std::int64_t u)
 std::int64_t RecommendationsView::user() const
 {
     return m_user->value();
+}
+
+std::int64_t RecommendationsView::userId() const
+{
+    return m_user->idOf(m_user->value());
 }
 
 int RecommendationsView::count() const
@@ -162,12 +219,8 @@ void RecommendationsView::refresh()
             setRow(m_rated, r,
                    {QString::number(ys[order[std::size_t(r)]]),
                     itemTitle(cols[order[std::size_t(r)]])});
-        const QString id = std::size_t(u) < m_data->rowIds.size()
-                               ? QString::number(m_data->rowIds[std::size_t(u)])
-                               : QString::number(u);
-        m_userInfo->setText(
-            tr("user id %1 · %n rating(s) in training", "", int(cols.size())).arg(id) +
-            tr(", %n held out", "", int(m_data->heldOut.rowNonZeros(u))));
+        m_userInfo->setText(tr("%n rating(s) in training", "", int(cols.size())) +
+                            tr(", %n held out", "", int(m_data->heldOut.rowNonZeros(u))));
     } else {
         m_rated->setRowCount(0);
         m_userInfo->clear();

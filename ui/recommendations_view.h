@@ -18,6 +18,8 @@ class QTableView;
 
 namespace svi::ui {
 
+class UserIdBox;
+
 class RecommendationsView : public QWidget
 {
     Q_OBJECT
@@ -32,9 +34,11 @@ public:
     void setTitle(const QString& title);
     void clear();
 
-    // Selects user row `u` (0-based row of the data).
+    // Selects user row `u` (0-based row of the data). The picker shows the user by the id the
+    // ratings file gives them (CountData::rowIds), as the exports do: userId().
     void setUser(std::int64_t u);
     std::int64_t user() const;
+    std::int64_t userId() const;
     int count() const; // n, the length of the list
 
     // For tests and export: the titles listed (recommended, rated).
@@ -52,7 +56,7 @@ private:
     CountDataPtr m_data;
     std::shared_ptr<const RatingFactors> m_factors;
     QLabel* m_title = nullptr;
-    QSpinBox* m_user = nullptr;
+    UserIdBox* m_user = nullptr;
     QSpinBox* m_n = nullptr;
     QLabel* m_userInfo = nullptr;
     QTableView* m_recommendedView = nullptr;

@@ -48,16 +48,9 @@ ResultsPanel::ResultsPanel(RunManager* runs, QWidget* parent) : QTabWidget(paren
     auto* runsLayout = new QVBoxLayout(runsPage);
     runsLayout->setContentsMargins(2, 2, 2, 2);
     m_runsModel = new RunsTableModel(m_runs, this);
-    m_runsView = new QTableView;
+    m_runsView = new RunsView;
     m_runsView->setObjectName("runsTable");
     m_runsView->setModel(m_runsModel);
-    m_runsView->setItemDelegateForColumn(RunsTableModel::Progress,
-                                         new ProgressDelegate(m_runsView));
-    m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runsView->verticalHeader()->hide();
-    m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_runsView->horizontalHeader()->setSectionResizeMode(RunsTableModel::Parameters,
-                                                         QHeaderView::Stretch);
     runsLayout->addWidget(m_runsView);
     addTab(runsPage, tr("Runs"));
     connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,

@@ -75,8 +75,8 @@ void RunManager::openFolder(const QString& folder)
                 read->runs = readCompareFolder(read->folder);
                 if (read->runs.empty())
                     throw DataError("'" + path + "' holds no " + kTraceFile +
-                                    ", nor sub-folders that do: not a folder written by 'svi run "
-                                    "--out' or 'svi compare --out'");
+                                    ", nor sub-folders that do: it is not the folder of a run "
+                                    "(Run ▸ Save Run… writes one) or of compared runs");
             }
             for (const RunFolder& r : read->runs)
                 read->specs.push_back(specIn(r.path));

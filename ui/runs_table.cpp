@@ -4,14 +4,19 @@
 #include "core/models/builtin.h"
 #include "core/run/registry.h"
 #include "ui/run_manager.h"
+#include "ui/shown_messages.h"
 
 #include <QApplication>
 #include <QBrush>
 #include <QDir>
+#include <QHeaderView>
 #include <QStyle>
 #include <QStyleOptionProgressBar>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 
 namespace svi::ui {
 
@@ -68,6 +73,32 @@ int RunsTableModel::metricColumn(const std::string& key) const
     return -1;
 }
 
+namespace {
+
+// `title` broken at spaces into lines of at most 12 characters, or as few more as keep it to three
+// lines (a word longer than a line keeps its own): a column not much wider than its numbers.
+QString inLines(const QString& title)
+{
+    const QStringList words = title.split(' ', Qt::SkipEmptyParts);
+    for (qsizetype width = 12;; ++width) {
+        QStringList lines;
+        QString line;
+        for (const QString& w : words) {
+            if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
+                lines << line;
+                line = w;
+            } else {
+                line += (line.isEmpty() ? "" : " ") + w;
+            }
+        }
+        lines << line;
+        if (lines.size() <= 3)
+            return lines.join('\n');
+    }
+}
+
+} // namespace
+
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal)
@@ -82,7 +113,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role != Qt::DisplayRole)
         return {};
     if (metric)
-        return QString::fromStdString(metricTitle(m_metrics[std::size_t(section - FirstMetric)]));
+        return inLines(
+            QString::fromStdString(metricTitle(m_metrics[std::size_t(section - FirstMetric)])));
     if (section == terminationColumn())
         return tr("Termination");
     switch (section) {
@@ -148,7 +180,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return r->color;
     const int termination = terminationColumn();
     if (role == Qt::ToolTipRole && index.column() == termination && r->summary)
-        return QString::fromStdString(r->summary->message);
+        return shownMessage(r->summary->message, r->spec);
     if (role == Qt::ToolTipRole && index.column() == Parameters)
         return parameterText(*r);
     if (role == Qt::ToolTipRole && (index.column() == Run || index.column() == Status)) {
@@ -176,9 +208,13 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
                : r->summary  ? QVariant(1.0)
                              : QVariant(budgetProgress(r->spec.runOptions(), *now).fraction);
     if (role == Qt::ToolTipRole && index.column() == Time)
-        return tr("Wall-clock time, training time (evaluation excluded, as in the papers' "
+        return data(index, Qt::DisplayRole).toString() + "\n" +
+               tr("Wall-clock time, training time (evaluation excluded, as in the papers' "
                   "plots) and the share of the wall time spent evaluating, at the latest "
                   "snapshot");
+    if (role == Qt::ToolTipRole && index.column() == Algorithm)
+        if (const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm))
+            return QString::fromStdString(e->modelLabel + ", " + e->label + ": " + e->help);
     if (role != Qt::DisplayRole)
         return {};
     if (index.column() == termination)
@@ -256,6 +292,100 @@ void ProgressDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
         ->drawControl(QStyle::CE_ProgressBar, &bar, painter, widget);
 }
 
+namespace {
+
+// The columns whose text may be elided to leave the others their room, in the order they give
+// way.
+// (The algorithm's label is in the charts' legends too; the clocks are only here.)
+constexpr int kElastic[] = {RunsTableModel::Parameters, RunsTableModel::Algorithm,
+                            RunsTableModel::Time};
+
+bool isElastic(int column)
+{
+    return std::find(std::begin(kElastic), std::end(kElastic), column) != std::end(kElastic);
+}
+
+} // namespace
+
+RunsView::RunsView(QWidget* parent) : QTableView(parent)
+{
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideRight);
+    verticalHeader()->hide();
+    // The other columns follow their text (a run's counts, a new metric's column).
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (!isElastic(section))
+            scheduleFit();
+    });
+}
+
+void RunsView::setModel(QAbstractItemModel* model)
+{
+    QTableView::setModel(model);
+    if (!model)
+        return;
+    setItemDelegateForColumn(RunsTableModel::Progress, new ProgressDelegate(this));
+    connect(model, &QAbstractItemModel::modelReset, this, &RunsView::scheduleFit);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &RunsView::scheduleFit);
+    connect(model, &QAbstractItemModel::rowsInserted, this, &RunsView::scheduleFit);
+    connect(model, &QAbstractItemModel::dataChanged, this, &RunsView::scheduleFit);
+    scheduleFit();
+}
+
+void RunsView::resizeEvent(QResizeEvent* event)
+{
+    QTableView::resizeEvent(event);
+    scheduleFit();
+}
+
+void RunsView::scheduleFit()
+{
+    if (m_fitPending)
+        return;
+    m_fitPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_fitPending = false;
+        fitColumns();
+    });
+}
+
+void RunsView::fitColumns()
+{
+    QHeaderView* header = horizontalHeader();
+    if (!model() || header->count() <= RunsTableModel::Elbo)
+        return;
+    // A reset (a new metric's column) makes every section anew.
+    for (int c = 0; c < header->count(); ++c) {
+        const auto mode = isElastic(c) ? QHeaderView::Fixed : QHeaderView::ResizeToContents;
+        if (header->sectionResizeMode(c) != mode)
+            header->setSectionResizeMode(c, mode);
+    }
+    auto natural = [&](int c) {
+        return std::max(header->sectionSizeHint(c), sizeHintForColumn(c));
+    };
+    int others = 0;
+    for (int c = 0; c < header->count(); ++c)
+        if (!isElastic(c) && !header->isSectionHidden(c))
+            others += header->sectionSize(c);
+    const int few = fontMetrics().horizontalAdvance(QStringLiteral("xxxxxxxx…"));
+    std::map<int, int> width;
+    int excess = -(viewport()->width() - others);
+    for (int c : kElastic) {
+        width[c] = natural(c);
+        excess += width[c];
+    }
+    for (int c : kElastic) {
+        const int floor = std::min(width[c], std::max(header->sectionSizeHint(c), few));
+        const int cut = std::clamp(excess, 0, width[c] - floor);
+        width[c] -= cut;
+        excess -= cut;
+    }
+    for (const auto& [c, w] : width)
+        if (header->sectionSize(c) != w)
+            header->resizeSection(c, w);
+}
+
 void RunsTableModel::touch(int id)
 {
     if (!m_dirty.contains(id))
@@ -277,7 +407,7 @@ QByteArray tableCsv(const QAbstractItemModel& model)
     QByteArray out;
     QStringList cells;
     for (int c = 0; c < model.columnCount(); ++c)
-        cells << csvField(model.headerData(c, Qt::Horizontal).toString());
+        cells << csvField(model.headerData(c, Qt::Horizontal).toString().simplified());
     out += cells.join(',').toUtf8() + "\n";
     for (int r = 0; r < model.rowCount(); ++r) {
         cells.clear();

@@ -10,6 +10,7 @@
 #include <QAbstractTableModel>
 #include <QList>
 #include <QStyledItemDelegate>
+#include <QTableView>
 #include <vector>
 
 namespace svi::ui {
@@ -44,7 +45,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    // The metric columns, in order from FirstMetric.
+    // The metric columns, in order from FirstMetric. Their titles (the header's display text)
+    // are broken into up to three lines; the tooltip holds each on one line.
     const std::vector<MetricSpec>& metrics() const { return m_metrics; }
     // The column of a metric's key, −1 when none.
     int metricColumn(const std::string& key) const;
@@ -72,7 +74,30 @@ public:
                const QModelIndex& index) const override;
 };
 
-// Any table model as CSV (header row from the horizontal header, display text of every cell).
+// The view of a RunsTableModel, sized so that the progress, the counts and every metric stay in
+// view at the window's default size: each column takes its contents' width, long metric titles
+// on up to three lines, except the three whose text can be long — the parameters ("K=64,
+// kappa=0.7, seed=3, 60 s", longer with each parameter changed), the algorithm's label and the
+// clocks — which share the room the others leave: each its text's width when they fit, else
+// narrowed in that order down to a few characters, their text elided and whole in its tooltip.
+class RunsView : public QTableView
+{
+public:
+    explicit RunsView(QWidget* parent = nullptr);
+    void setModel(QAbstractItemModel* model) override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    // Soon (once per pass of the event loop): fitColumns().
+    void scheduleFit();
+    void fitColumns();
+    bool m_fitPending = false;
+};
+
+// Any table model as CSV (header row from the horizontal header, each title on one line; the
+// display text of every cell).
 QByteArray tableCsv(const QAbstractItemModel& model);
 
 } // namespace svi::ui

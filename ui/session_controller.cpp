@@ -46,7 +46,7 @@ void SessionController::apply(const Session& s)
     m_parts.data->read(s.data, false);
     restoreRuns(s); // runs saved with their folders come back as they were
     emit runsChanged();
-    m_parts.statusBar->showMessage(
+    m_parts.busy->showMessage(
         tr("Session restored: %n run(s). Run ▸ Re-run Session runs them again.", "",
            int(s.runs.size())),
         10000);
@@ -169,7 +169,7 @@ bool SessionController::save(const QString& path)
         emit failed(tr("Cannot save the session"), QString::fromStdString(e.what()));
         return false;
     }
-    m_parts.statusBar->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
+    m_parts.busy->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()), 5000);
     m_path = path;
     m_unsavedRuns.clear();
     return true;
@@ -210,7 +210,7 @@ bool SessionController::mayClose()
             // Runs that are going are written at their next step boundary; the window closes
             // once they are (onRunSaved).
             m_quitWhenSaved = true;
-            m_parts.statusBar->showMessage(tr("Saving the runs that are going, then quitting…"));
+            m_parts.busy->showMessage(tr("Saving the runs that are going, then quitting…"));
             return false;
         }
         break;

@@ -13,7 +13,6 @@
 #include <optional>
 #include <vector>
 
-class QStatusBar;
 class QWidget;
 
 namespace svi::ui {
@@ -30,7 +29,6 @@ struct SessionParts
     DataPanel* data = nullptr;
     AlgorithmPanel* algorithms = nullptr;
     BusyIndicator* busy = nullptr;
-    QStatusBar* statusBar = nullptr;
     QWidget* window = nullptr;
 };
 

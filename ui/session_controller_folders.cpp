@@ -6,6 +6,7 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_resume.h"
 #include "core/run/run_checkpoint.h"
+#include "ui/busy_indicator.h"
 #include "ui/data_panel.h"
 #include "ui/main_window_parts.h"
 #include "ui/session_controller.h"
@@ -16,7 +17,7 @@ using namespace window_parts;
 
 void SessionController::openRunFolder(const QString& folder)
 {
-    m_parts.statusBar->showMessage(tr("Reading %1…").arg(QDir::toNativeSeparators(folder)), 5000);
+    m_parts.busy->showMessage(tr("Reading %1…").arg(QDir::toNativeSeparators(folder)), 5000);
     m_parts.runs->openFolder(folder);
 }
 
@@ -24,8 +25,7 @@ void SessionController::saveRun(int id, const QString& folder)
 {
     const RunRecord* r = m_parts.runs->record(id);
     if (r && r->status != RunStatus::Finished && r->status != RunStatus::Queued)
-        m_parts.statusBar->showMessage(tr("%1: saving at its next step boundary…").arg(r->label),
-                                       5000);
+        m_parts.busy->showMessage(tr("%1: saving at its next step boundary…").arg(r->label), 5000);
     m_parts.runs->save(id, folder);
 }
 
@@ -39,8 +39,8 @@ void SessionController::onRunSaved(int id, const QString& folder, const QString&
         else
             emit failed(tr("Cannot save %1").arg(label), error);
     } else if (!m_saving) {
-        m_parts.statusBar->showMessage(
-            tr("%1 saved to %2").arg(label, QDir::toNativeSeparators(folder)), 8000);
+        m_parts.busy->showMessage(tr("%1 saved to %2").arg(label, QDir::toNativeSeparators(folder)),
+                                  8000);
     }
     if (m_quitWhenSaved && m_parts.runs->pendingSaves() == 0) {
         m_quitWhenSaved = false;
@@ -71,14 +71,13 @@ void SessionController::resumeRun(const QString& folder)
         DataSet data;
         QString error;
     };
-    // Not the window's busy indicator: that one follows the window's own data, whose loading
-    // this must not supersede.
-    m_parts.statusBar->showMessage(
-        tr("Preparing the data of %1…").arg(QFileInfo(folder).fileName()));
+    // A message, not the busy indicator's work: that follows the window's own data, whose
+    // loading this must not supersede.
+    m_parts.busy->showMessage(tr("Preparing the data of %1…").arg(QFileInfo(folder).fileName()));
     auto* watcher = new QFutureWatcher<Prepared>(this);
     connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, spec, folder] {
         watcher->deleteLater();
-        m_parts.statusBar->clearMessage();
+        m_parts.busy->showMessage({});
         const Prepared p = watcher->result();
         if (!p.data) {
             emit failed(tr("Cannot resume %1").arg(QFileInfo(folder).fileName()), p.error);

@@ -54,7 +54,7 @@ std::string rangeRule(const ParamSpec& spec)
 
 ParamError error(const ParamSpec& spec, const std::string& text, const std::string& rule)
 {
-    return ParamError{spec.key, fieldError(spec.key, text, rule)};
+    return ParamError{spec.key, settingError(spec.key, text, rule)};
 }
 
 bool belowMin(const ParamSpec& spec, double v)
@@ -396,6 +396,64 @@ std::string paramToText(const std::string& key, const ParamValue& value)
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule)
 {
     return field + " = " + value + ", but " + rule;
+}
+
+std::string settingError(const std::string& key, const std::string& value, const std::string& rule)
+{
+    return fieldError(settingRef(key), value, rule);
+}
+
+namespace {
+
+bool isKeyChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+} // namespace
+
+bool isSettingKey(const std::string& text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), isKeyChar);
+}
+
+std::string settingRef(const std::string& key)
+{
+    return kSettingMark + key;
+}
+
+std::string renderSettingRefs(const std::string& message, const SettingNamer& name)
+{
+    const std::string mark = kSettingMark;
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t at = message.find(mark); at != std::string::npos;
+         at = message.find(mark, from)) {
+        out.append(message, from, at - from);
+        std::size_t end = at + mark.size();
+        while (end < message.size() && isKeyChar(message[end]))
+            ++end;
+        const std::string key = message.substr(at + mark.size(), end - at - mark.size());
+        const std::string named = key.empty() || !name ? std::string() : name(key);
+        out += named.empty() ? key : named;
+        from = end;
+    }
+    return out.append(message, from, std::string::npos);
+}
+
+std::string plainSettingRefs(const std::string& message)
+{
+    return renderSettingRefs(message, {});
+}
+
+SettingNamer labelsOf(std::vector<ParamSpec> specs)
+{
+    return [specs = std::move(specs)](const std::string& key) {
+        for (const ParamSpec& s : specs)
+            if (s.key == key)
+                return s.label;
+        return std::string();
+    };
 }
 
 ParamSpec seedParam(std::string help)

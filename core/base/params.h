@@ -96,6 +96,30 @@ std::vector<std::string> splitNames(const std::string& text);
 
 // The one message format for an invalid setting: "<field> = <value>, but <rule>".
 std::string fieldError(const std::string& field, const std::string& value, const std::string& rule);
+// The same for a declared setting (a parameter, a data kind's or the run's setting), named by a
+// reference to it (below) so that each front end names it its own way. The checks made from the
+// declarations (parseParam, checkParam, an options struct's validate()) write their messages so.
+std::string settingError(const std::string& key, const std::string& value, const std::string& rule);
+
+// --- Settings named in messages ---
+// A message made in core (a range check, a rule between settings, a memory estimate's advice)
+// names a declared setting by a reference: its key behind a mark, U+2060 WORD JOINER, which is
+// invisible, so that a reference shown as it is reads as the key. Each front end names the setting
+// its own way where it shows the message (renderSettingRefs): the command line by its flag
+// (--eval-every; --set eval_docs for an algorithm's parameter), the window by the label of its
+// form field ("Evaluation documents"), the files a run writes by the key (plainSettingRefs).
+inline constexpr const char* kSettingMark = "\u2060";
+std::string settingRef(const std::string& key);
+// Whether `text` is a key: letters, digits and '_', not empty.
+bool isSettingKey(const std::string& text);
+// A front end's name for the setting of `key`; "" leaves the key.
+using SettingNamer = std::function<std::string(const std::string& key)>;
+// `message` with each reference replaced by the front end's name for its setting.
+std::string renderSettingRefs(const std::string& message, const SettingNamer& name);
+// `message` with each reference as its key, for files.
+std::string plainSettingRefs(const std::string& message);
+// The labels of `specs` by key (the window's form fields).
+SettingNamer labelsOf(std::vector<ParamSpec> specs);
 
 // The "seed" field of a run: an integer in [0, 2³¹ − 1], default 1.
 ParamSpec seedParam(std::string help);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <span>
@@ -49,10 +50,14 @@ void checkIds(const std::vector<std::int64_t>& ids, const Ratings& r, const char
 
 std::optional<std::string> RatingsOptions::relations() const
 {
-    if (!(testFraction + validationFraction < 1.0))
-        return fieldError("validation_fraction", formatNumber(validationFraction),
-                          "must be < 1 − test_fraction = " + formatNumber(1.0 - testFraction) +
-                              " (some ratings must train)");
+    if (!(testFraction + validationFraction < 1.0)) {
+        // 1 − 0.8 is 0.19999999999999996 in binary; the bound reads as the user would write it.
+        char bound[32];
+        std::snprintf(bound, sizeof bound, "%.12g", 1.0 - testFraction);
+        return settingError("validation_fraction", formatNumber(validationFraction),
+                            "must be < 1 − " + settingRef("test_fraction") + " = " + bound +
+                                " (some ratings must train)");
+    }
     return std::nullopt;
 }
 

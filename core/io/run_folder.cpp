@@ -97,7 +97,8 @@ RunFolder readRunFolder(const QString& dir)
     QFile trace(tracePath);
     if (!trace.exists())
         throw DataError("'" + dir.toStdString() + "' holds no " + kTraceFile +
-                        ": not a folder written by 'svi run --out' or 'svi compare --out'");
+                        ": it is not the folder of a run (one holds the run.json, " + kTraceFile +
+                        " and summary.json a run writes)");
     if (!trace.open(QIODevice::ReadOnly))
         failFile(tracePath.toStdString(), trace.errorString().toStdString());
     r.trace = parseTraceCsv(trace.readAll(), tracePath.toStdString());

@@ -18,8 +18,9 @@ constexpr int kVersion = 2;
 
 [[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& why)
 {
+    // The file's own names for its settings: their keys.
     throw DataError(QFileInfo(QString::fromStdString(file)).fileName().toStdString() + ": " +
-                    field + ": " + why);
+                    field + ": " + plainSettingRefs(why));
 }
 
 // A Names value may be written as a list of names (version 1 did): joined with commas.

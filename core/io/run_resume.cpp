@@ -46,7 +46,7 @@ QJsonObject runSummaryJson(const RunDescription& run, const std::string& label,
                                       : std::nan(""))},
         {"termination", terminationName(summary.reason)},
         {"final_evaluation", summary.finalFull ? "full" : "cheap"},
-        {"message", QString::fromStdString(summary.message)},
+        {"message", QString::fromStdString(plainSettingRefs(summary.message))},
         {"elbo", jsonNumber(elbo)},
         {"metrics", metrics},
     };

@@ -1,5 +1,7 @@
 #include "core/run/memory_need.h"
 
+#include "core/base/params.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -47,6 +49,13 @@ std::int64_t numberIn(const char* path)
     } catch (const std::exception&) {
         return -1;
     }
+}
+
+// A term's setting as messages name it: a key as a reference to the setting (fieldError), a
+// phrase ("the table's columns") as it is.
+std::string named(const std::string& setting)
+{
+    return isSettingKey(setting) ? settingRef(setting) : setting;
 }
 
 } // namespace
@@ -98,7 +107,7 @@ std::string memoryRefusal(const std::vector<MemoryTerm>& need, std::int64_t avai
         });
     const std::string advice = largest.setting == "data" || largest.setting.empty()
                                    ? "use fewer data"
-                                   : "lower " + largest.setting;
+                                   : "lower " + named(largest.setting);
     return subject + " would need about " + bytesText(total) +
            " of memory (the largest part: " + largest.what + ", " + bytesText(largest.bytes) +
            " — " + advice + "), but " + bytesText(double(available)) + " are available";
@@ -116,7 +125,7 @@ std::string memoryEstimateText(const std::vector<MemoryTerm>& need)
            " (" + bytesText(largest.bytes) +
            (largest.setting.empty() || largest.setting == "data"
                 ? ", scaled by the data"
-                : ", scaled by " + largest.setting) +
+                : ", scaled by " + named(largest.setting)) +
            ")";
 }
 

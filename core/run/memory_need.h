@@ -14,9 +14,11 @@ namespace svi {
 
 struct MemoryTerm
 {
-    std::string what;    // "λ: K × V doubles"
-    double bytes = 0.0;  // may exceed any machine: a double, not an integer
-    std::string setting; // the key that scales it ("K", "minibatch"), or "data"
+    std::string what;   // "λ: K × V doubles"
+    double bytes = 0.0; // may exceed any machine: a double, not an integer
+    // The key that scales it ("K", "minibatch": messages name it as a reference to the setting,
+    // core/base/params.h), "data", or a phrase naming what does ("the table's columns").
+    std::string setting;
 };
 
 // The sum of the terms' bytes.

@@ -47,7 +47,7 @@ const std::vector<ParamSpec>& runSettings()
         intParam("threads", "Threads", "OpenMP threads; 0 = the machine's", 0, 0, 4096),
         intParam("checkpoint_every", "Checkpoint every (steps)",
                  "save the run's whole state every this many steps, and when it ends, so that "
-                 "it can be resumed (svi run --resume); 0 = only when stopped by a signal",
+                 "it can be resumed from its folder; 0 = only when stopped by a signal",
                  0, 0, 9007199254740992.0),
     };
     return specs;
@@ -95,9 +95,11 @@ bool isBudgetSetting(const std::string& key)
 
 namespace {
 
+// The error of a setting of a part of the description: its field qualified ("params.K"), its
+// message naming the setting as every message does (fieldError).
 ParamError under(const std::string& prefix, const ParamError& e)
 {
-    return ParamError{prefix + e.key, prefix + e.message};
+    return ParamError{prefix + e.key, e.message};
 }
 
 } // namespace

@@ -34,11 +34,13 @@ inline CliResult runProgram(const QString& program, const QStringList& args, int
     return r;
 }
 
+#ifdef SVI_CLI // (a test of another program uses runProgram alone)
 // Runs svi with `args` in `dir` (the current folder when empty) and `env`.
 inline CliResult runCli(const QStringList& args, int timeoutMs = 120000, const QString& dir = {},
                         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     return runProgram(SVI_CLI, args, timeoutMs, dir, env);
 }
+#endif
 
 } // namespace test_support

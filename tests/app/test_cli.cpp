@@ -436,9 +436,21 @@ void TestCli::badInput_data()
     const QString missing = "/no/such/file.png";
     QTest::newRow("missing file") << QStringList{"run", missing, "--steps", "1"}
                                   << "cannot read '/no/such/file.png': file does not exist";
-    QTest::newRow("missing fraction")
-        << QStringList{"run", "--missing", "1.5", "--steps", "1"} << "missing = 1.5";
-    QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"} << "K = 0";
+    // A setting is named by the flag that sets it, once.
+    QTest::newRow("missing fraction") << QStringList{"run", "--missing", "1.5", "--steps", "1"}
+                                      << "svi: error: --missing = 1.5, but must be in";
+    QTest::newRow("K < 1") << QStringList{"run", "--set", "K=0", "--steps", "1"}
+                           << "svi: error: --set K = 0, but must be in [1, 4096]";
+    QTest::newRow("ratings split leaves nothing to train")
+        << QStringList{"run",
+                       QString(SVI_TEST_DATA_DIR) + "/ratings/ml100k_style/u.data",
+                       "--test-fraction",
+                       "0.8",
+                       "--validation-fraction",
+                       "0.3",
+                       "--steps",
+                       "1"}
+        << "--validation-fraction = 0.3, but must be < 1 − --test-fraction = 0.2";
     QTest::newRow("unknown algorithm")
         << QStringList{"run", "--algorithm", "magic", "--steps", "1"} << "algorithm = magic";
     QTest::newRow("unknown parameter")
@@ -788,7 +800,7 @@ void TestCli::ratingsInfoRunSplitAndErrors()
     r = svi(
         {"run", folder, "--test-fraction", "1.5", "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("test_fraction"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("--test-fraction = 1.5, but must be in [0, 0.99]"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

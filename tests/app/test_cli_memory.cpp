@@ -151,7 +151,7 @@ void TestCliMemory::runsThatWouldNotFitAreRefusedFirst()
     };
     // 10⁶ × 10⁵ drawn entries: refused before they are drawn.
     refused({"run", "synthetic", "--rows", "1000000", "--cols", "100000"},
-            {"the Synthetic data asked for would need about 1.6 TB", "lower rows"});
+            {"the Synthetic data asked for would need about 1.6 TB", "lower --rows"});
     // K = 100,000 topics (inside K's range) over ~500,000 words: λ alone is terabytes.
     std::mt19937 rng(10);
     std::uniform_int_distribution<int> word(0, 999999);
@@ -167,10 +167,10 @@ void TestCliMemory::runsThatWouldNotFitAreRefusedFirst()
     }
     const QString wideCorpus = m_dir.filePath("wide.ldac");
     QVERIFY(writeText(wideCorpus, wide));
-    refused({"run", wideCorpus, "--set", "K=100000"}, {"λ and exp E[log β]", "lower K"});
+    refused({"run", wideCorpus, "--set", "K=100000"}, {"λ and exp E[log β]", "lower --set K"});
     // GPFA on 50,000 columns: its columns² matrices.
     refused({"run", "synthetic", "--rows", "20", "--cols", "50000", "--model", "gpfa"},
-            {"columns² doubles", "lower the table's columns"});
+            {"columns² doubles", "lower the table's columns (--channels, or --transpose)"});
 }
 
 void TestCliMemory::estimateAgainstPeakMemory_data()

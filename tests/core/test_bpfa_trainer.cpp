@@ -301,7 +301,8 @@ void TestBpfaTrainer::badOptionsNameTheField()
         BpfaTrainer t(s.data, BpfaAlgorithm::GibbsSsvi, o, 1);
         QFAIL("no exception");
     } catch (const std::invalid_argument& e) {
-        QVERIFY2(QString(e.what()).startsWith(field + " = "), e.what());
+        QVERIFY2(QString::fromStdString(plainSettingRefs(e.what())).startsWith(field + " = "),
+                 e.what());
     }
 }
 

@@ -601,7 +601,8 @@ void TestGpfa::badInputIsNamed()
         GpfaTrainer(d, GpfaAlgorithm::GammaSgvb, o, 1);
         QFAIL("K = 0 accepted");
     } catch (const std::invalid_argument& e) {
-        QCOMPARE(QString(e.what()), QString("K = 0, but must be in [1, 4096]"));
+        QCOMPARE(QString::fromStdString(plainSettingRefs(e.what())),
+                 QString("K = 0, but must be in [1, 4096]"));
     }
     // An entry split with every training row incomplete: the baselines have nothing to
     // estimate from, and say which setting to change.

@@ -652,7 +652,8 @@ void TestHdp::badOptionsNameTheField()
         HdpTrainer t(data, HdpAlgorithm::Svi, o, 1);
         QFAIL("no exception");
     } catch (const std::invalid_argument& e) {
-        QVERIFY2(QString(e.what()).startsWith(field + " = "), e.what());
+        QVERIFY2(QString::fromStdString(plainSettingRefs(e.what())).startsWith(field + " = "),
+                 e.what());
     }
 }
 

@@ -62,6 +62,12 @@ std::vector<ParamSpec> specs()
     };
 }
 
+// A message as the files a run writes give it: each setting it names by its key.
+QString plain(const std::string& message)
+{
+    return QString::fromStdString(plainSettingRefs(message));
+}
+
 const ParamSpec& spec(const std::string& key)
 {
     static const std::vector<ParamSpec> s = specs();
@@ -95,6 +101,7 @@ private slots:
     void firstInvalidNamesTheFirstBadField();
     void mergeKeepsTheFirstDeclaration();
     void declaredOptionsComeFromTheirDeclarations();
+    void settingsAreNamedByEachFrontEnd();
 };
 
 void TestParams::parsesValid_data()
@@ -241,7 +248,9 @@ void TestParams::rejectsWithFieldMessage()
     QVERIFY(std::holds_alternative<ParamError>(r));
     const ParamError& e = std::get<ParamError>(r);
     QCOMPARE(QString::fromStdString(e.key), key);
-    QCOMPARE(QString::fromStdString(e.message), message);
+    QCOMPARE(plain(e.message), message);
+    // The field is named by a reference to the setting, for each front end to name its way.
+    QVERIFY(e.message.rfind(settingRef(e.key), 0) == 0);
 }
 
 void TestParams::resolveFillsDefaultsAndRejectsUnknown()
@@ -341,7 +350,7 @@ void TestParams::checkValues()
     }
     QVERIFY(e);
     QCOMPARE(QString::fromStdString(e->key), key);
-    QCOMPARE(QString::fromStdString(e->message), message);
+    QCOMPARE(plain(e->message), message);
 }
 
 void TestParams::defaultsAreTyped()
@@ -408,21 +417,17 @@ void TestParams::positiveExcludesZero()
 {
     const ParamSpec eta = positiveParam("eta", "η", "Dirichlet parameter", 0.01);
     QCOMPARE(QString::fromStdString(rangeText(eta)), QString("(0, ∞)"));
-    QCOMPARE(QString::fromStdString(checkParam(eta, 0.0)->message),
-             QString("eta = 0, but must be > 0"));
-    QCOMPARE(QString::fromStdString(checkParam(eta, -1.0)->message),
-             QString("eta = -1, but must be > 0"));
-    QCOMPARE(
-        QString::fromStdString(checkParam(eta, std::numeric_limits<double>::infinity())->message),
-        QString("eta = inf, but must be > 0"));
-    QCOMPARE(QString::fromStdString(checkParam(eta, std::nan(""))->message),
+    QCOMPARE(plain(checkParam(eta, 0.0)->message), QString("eta = 0, but must be > 0"));
+    QCOMPARE(plain(checkParam(eta, -1.0)->message), QString("eta = -1, but must be > 0"));
+    QCOMPARE(plain(checkParam(eta, std::numeric_limits<double>::infinity())->message),
+             QString("eta = inf, but must be > 0"));
+    QCOMPARE(plain(checkParam(eta, std::nan(""))->message),
              QString("eta = nan, but must be finite"));
     QVERIFY(!checkParam(eta, std::numeric_limits<double>::denorm_min()));
     QVERIFY(std::holds_alternative<ParamError>(parseParam(eta, "0")));
     QVERIFY(std::holds_alternative<ParamValue>(parseParam(eta, "1e-300")));
     // A bounded real: an infinity names the range.
-    QCOMPARE(QString::fromStdString(
-                 checkParam(spec("kappa"), -std::numeric_limits<double>::infinity())->message),
+    QCOMPARE(plain(checkParam(spec("kappa"), -std::numeric_limits<double>::infinity())->message),
              QString("kappa = -inf, but must be in [0.5, 1]"));
 }
 
@@ -586,7 +591,7 @@ void TestParams::declaredOptionsComeFromTheirDeclarations()
     Declared both;
     both.share = 0.6;
     both.rest = 0.5;
-    QCOMPARE(QString::fromStdString(both.validate().value_or("")),
+    QCOMPARE(plain(both.validate().value_or("")),
              QString("rest = 0.5, but must leave some of the whole"));
 }
 
@@ -601,7 +606,7 @@ void TestParams::firstInvalidNamesTheFirstBadField()
     QVERIFY2(e, "accepted κ = 2 and K = 0");
     // kappa is declared before K.
     QCOMPARE(QString::fromStdString(e->key), QString("kappa"));
-    QCOMPARE(QString::fromStdString(e->message), QString("kappa = 2, but must be in [0.5, 1]"));
+    QCOMPARE(plain(e->message), QString("kappa = 2, but must be in [0.5, 1]"));
     v["kappa"] = 0.75;
     QCOMPARE(QString::fromStdString(firstInvalid(specs(), v)->key), QString("K"));
 }
@@ -636,3 +641,36 @@ void TestParams::helpSaysWhenAFieldApplies()
 
 QTEST_GUILESS_MAIN(TestParams)
 #include "test_params.moc"
+
+// A message names a setting by a reference that each front end renders its own way: the window by
+// the field's label, the command line by its flag, the files by the key; what is not a reference
+// (a file name that looks like a key, a key unknown to the namer) is left as it is.
+void TestParams::settingsAreNamedByEachFrontEnd()
+{
+    const auto r = parseParam(spec("kappa"), "1.5");
+    QVERIFY(std::holds_alternative<ParamError>(r));
+    const std::string message = std::get<ParamError>(r).message;
+    QCOMPARE(QString::fromStdString(renderSettingRefs(message, labelsOf(specs()))),
+             QString("κ = 1.5, but must be in [0.5, 1]"));
+    const SettingNamer flags = [](const std::string& key) { return "--" + key; };
+    QCOMPARE(QString::fromStdString(renderSettingRefs(message, flags)),
+             QString("--kappa = 1.5, but must be in [0.5, 1]"));
+    QCOMPARE(plain(message), QString("kappa = 1.5, but must be in [0.5, 1]"));
+
+    // References among other text, several, at either end; unknown keys stay keys.
+    const std::string text = "cannot read 'kappa.txt': " + settingRef("K") + " and " +
+                             settingRef("minibatch") + " exceed " + settingRef("unknown_key");
+    QCOMPARE(QString::fromStdString(renderSettingRefs(text, labelsOf(specs()))),
+             QString("cannot read 'kappa.txt': Features K and Minibatch exceed unknown_key"));
+    QCOMPARE(plain(text), QString("cannot read 'kappa.txt': K and minibatch exceed unknown_key"));
+    // A mark with no key after it is dropped; text without references is unchanged.
+    QCOMPARE(plain(std::string("a ") + kSettingMark + " b"), QString("a  b"));
+    QCOMPARE(plain("K = 0"), QString("K = 0"));
+    // Only keys are references; fieldError names what it is given as it is.
+    QVERIFY(isSettingKey("eval_docs") && isSettingKey("K") && !isSettingKey("data.kind") &&
+            !isSettingKey("") && !isSettingKey("a b"));
+    QCOMPARE(QString::fromStdString(fieldError("data.kind", "x", "must be known")),
+             QString("data.kind = x, but must be known"));
+    QCOMPARE(QString::fromStdString(settingError("K", "0", "must be ≥ 1")),
+             QString::fromStdString(settingRef("K") + " = 0, but must be ≥ 1"));
+}

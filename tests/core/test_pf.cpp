@@ -550,7 +550,7 @@ void TestPf::rejectsBadOptions()
         PfTrainer t(data, PfAlgorithm::Svi, o, 1);
         QFAIL("accepted");
     } catch (const std::invalid_argument& e) {
-        QCOMPARE(QString::fromUtf8(e.what()), message);
+        QCOMPARE(QString::fromStdString(plainSettingRefs(e.what())), message);
     }
     // No ratings at all.
     auto empty = std::make_shared<CountData>();

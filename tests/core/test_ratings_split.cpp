@@ -177,9 +177,11 @@ void TestRatingsSplit::options()
     o.validationFraction = validation;
     const std::optional<std::string> problem = o.validate();
     QVERIFY(problem);
-    QVERIFY2(str(*problem).startsWith(expected), problem->c_str());
+    QVERIFY2(str(plainSettingRefs(*problem)).startsWith(expected), problem->c_str());
     const QString msg =
-        invalidOf([&] { makeRatingsData(makeRatings(randomTriples(5, 4, 2, 4, 1)), o); });
+        str(plainSettingRefs(invalidOf([&] {
+                                 makeRatingsData(makeRatings(randomTriples(5, 4, 2, 4, 1)), o);
+                             }).toStdString()));
     QVERIFY2(msg.startsWith("makeRatingsData: " + expected), qPrintable(msg));
 }
 

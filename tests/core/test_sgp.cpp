@@ -371,7 +371,8 @@ void TestSgp::badSettingsAreNamed()
         try {
             SgpTrainer t(std::move(d), a, o, 1);
         } catch (const std::invalid_argument& e) {
-            QVERIFY2(QString(e.what()).startsWith(field), e.what());
+            QVERIFY2(QString::fromStdString(plainSettingRefs(e.what())).startsWith(field),
+                     e.what());
             return;
         }
         QFAIL(qPrintable("no error for " + field));

@@ -518,7 +518,7 @@ void TestGmf::rejectsBadOptions()
         GmfTrainer t(data, o, 1);
         QFAIL("accepted");
     } catch (const std::invalid_argument& e) {
-        QCOMPARE(QString::fromUtf8(e.what()), message);
+        QCOMPARE(QString::fromStdString(plainSettingRefs(e.what())), message);
     }
     // No training ratings at all.
     auto empty = std::make_shared<CountData>();

@@ -66,7 +66,8 @@ void TestParamForm::outOfRangeIsMarkedAndExplained()
     QCOMPARE(validity.size(), 1);
     QCOMPARE(validity.last().at(0).toBool(), false);
     QVERIFY(kappa->property("invalid").toBool());
-    QCOMPARE(form.errorText("kappa"), QString("kappa = 1.5, but must be in [0.5, 1]"));
+    // The field is named by its label, as the form shows it (not by its key or a flag).
+    QCOMPARE(form.errorText("kappa"), QString("Forgetting rate κ = 1.5, but must be in [0.5, 1]"));
     QCOMPARE(form.firstError()->key, std::string("kappa"));
     // The value typed stays on screen: nothing is clamped behind the user's back.
     QCOMPARE(kappa->text(), QString("1.5"));

@@ -87,7 +87,7 @@ private slots:
 
         // A bad setting keeps Run disabled with the reason, and the data stay.
         w->algorithmForm()->setText("samples", "0");
-        QTRY_VERIFY(w->runBlockedReason()->text().contains("samples"));
+        QTRY_VERIFY(w->runBlockedReason()->text().contains("Samples per row = 0"));
         QVERIFY(!w->runAction()->isEnabled());
         QVERIFY(w->algorithmForm()->setText("samples", "10"));
         QVERIFY(w->algorithmForm()->setText("minibatch", "50"));

@@ -91,7 +91,9 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
         return std::vector<MemoryTerm>{
             {"the D × D matrices of the scatter, the likelihood and an evaluation: about 80 × "
              "columns² doubles",
-             80 * kDouble * D * D, "the table's columns (--channels, or --transpose)"},
+             80 * kDouble * D * D,
+             "the table's columns (" + settingRef("channels") + ", or " + settingRef("transpose") +
+                 ")"},
             {"the loadings' q and the optimizer", 15 * kDouble * (D * K + K + 4), "K"},
         };
     };
