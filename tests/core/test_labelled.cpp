@@ -315,8 +315,10 @@ void TestLabelled::labelsBinaryCountReal()
     const std::string cadata = std8(m_files.write(
         "labels/cadata", "452600 1:8.3252 2:41 8:-122.23\n358500 1:8.3014 2:21 8:-122.22\n"
                          "352100 1:7.2574 2:52 8:-122.24\n"));
+    // Whole numbers with a mean above 1,000 are measurements written without decimals (house
+    // prices in dollars), not counts; small whole numbers stay counts (epil, cbpp above).
     const LabelledData prices = readLabelledFiles({cadata}, {});
-    QCOMPARE(prices.labelKind, LabelKind::Count);
+    QCOMPARE(prices.labelKind, LabelKind::Real);
     // label_kind = real: prices in whole dollars are values, standardised like any real label.
     LabelledOptions asReal;
     asReal.testShare = 0.0;
@@ -325,7 +327,9 @@ void TestLabelled::labelsBinaryCountReal()
     QCOMPARE(pr->labelKind, LabelKind::Real);
     QVERIFY(std::abs(pr->labelMean - (452600.0 + 358500.0 + 352100.0) / 3.0) < 1e-6);
     QVERIFY(std::abs(pr->y.sum()) < 1e-9);
-    QCOMPARE(makeLabelledData(prices, {})->labelKind, LabelKind::Count);
+    QCOMPARE(makeLabelledData(prices, {})->labelKind, LabelKind::Real);
+    const std::string counts = std8(m_files.write("labels/counts", "3 1:1\n0 1:2\n7 2:1\n"));
+    QCOMPARE(readLabelledFiles({counts}, {}).labelKind, LabelKind::Count);
     const std::string reals = std8(m_files.write("labels/reals", "0.5 1:1\n2 1:2\n-3 2:1\n"));
     QCOMPARE(readLabelledFiles({reals}, {}).labelKind, LabelKind::Real);
     const std::string zeroOne = std8(m_files.write("labels/01", "1 1:1\n0 1:2\n1 2:1\n"));

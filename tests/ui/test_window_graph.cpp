@@ -125,7 +125,7 @@ private slots:
                                       s.key.c_str(), 60000);
             QCOMPARE(w->modelPicker()->currentData().toString(),
                      QString::fromStdString(kind.defaultModel));
-            QVERIFY2(
+            QTRY_VERIFY2(
                 w->findChild<QAction*>("actionRun")->isEnabled(),
                 qPrintable(QString::fromStdString(s.key) + ": " + w->runBlockedReason()->text()));
         }
