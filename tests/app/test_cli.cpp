@@ -1,6 +1,7 @@
 // The headless tool as a user runs it: list, info, run, re-run from run.json, and bad input.
 
 #include "tests/app/cli_testing.h"
+#include "tests/data_writers.h"
 #include "tests/test_files.h"
 
 #include <QDir>
@@ -681,15 +682,8 @@ void TestCli::corpusInfoRunAndSplit()
 
 void TestCli::corpusErrors()
 {
-    const QString bad = m_dir.filePath("bad.ldac");
-    {
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("2 0:1 1:2\n2 0:1 7x:2\n");
-        QFile v(m_dir.filePath("bad.vocab"));
-        QVERIFY(v.open(QIODevice::WriteOnly));
-        v.write("a\nb\n");
-    }
+    const QString bad = test_support::writeFile(m_dir, "bad.ldac", "2 0:1 1:2\n2 0:1 7x:2\n");
+    test_support::writeFile(m_dir, "bad.vocab", "a\nb\n");
     Result r = svi({"run", bad, "--steps", "2", "--out", m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.ldac") && r.err.contains("line 2"), qPrintable(r.err));
@@ -722,9 +716,7 @@ void TestCli::ratingsInfoRunSplitAndErrors()
         data += QByteArray::number(u) + '\t' + QByteArray::number(1 + ((g + 1) % 3) * 10 + u % 10) +
                 "\t1\t881250950\n";
     }
-    QFile f(folder + "/u.data");
-    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(data) == data.size());
-    f.close();
+    test_support::writeFile(m_dir, "ml/u.data", data.toStdString());
 
     Result r = svi({"info", folder + "/u.data", "--json"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
