@@ -84,8 +84,8 @@ void ChartsPanel::refresh(const QList<int>& dirty)
     const TraceAxis x =
         traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
     const std::string key = m_metric->currentData().toString().toStdString();
-    // The repeats of one algorithm started together: one colour (the first's) and one legend
-    // entry naming them all, "#3, #5 MF-SSVI".
+    // The repeats of one algorithm started together (one colour, given by the run manager): one
+    // legend entry naming them all, "#3, #5 MF-SSVI".
     std::map<std::tuple<int, std::string, std::string>, QList<int>> repeats;
     for (int id : m_runs->ids()) {
         const RunRecord* r = m_runs->record(id);
@@ -98,12 +98,10 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         if (!all && !dirty.contains(id))
             continue;
         const RunRecord* r = m_runs->record(id);
-        QColor color = r->color;
         PlotView::SeriesLook look;
         if (r->group != 0) {
             const QList<int>& ids = repeats[{r->group, r->spec.model, r->spec.algorithm}];
             if (ids.size() > 1) {
-                color = m_runs->record(ids.front())->color;
                 QStringList numbers;
                 for (int other : ids)
                     numbers << QString("#%1").arg(other);
@@ -120,9 +118,9 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         // A run whose ELBO is undefined (the batch sampler) has no ELBO series.
         const TraceSeries elbo = traceSeries(r->trace, {}, x, ending);
         if (!elbo.empty())
-            m_elboChart->setSeries(id, r->label, color, elbo.points, elbo.events, look);
+            m_elboChart->setSeries(id, r->label, r->color, elbo.points, elbo.events, look);
         const TraceSeries metric = traceSeries(r->trace, key, x, ending);
-        m_metricChart->setSeries(id, r->label, color, metric.points, metric.events, look);
+        m_metricChart->setSeries(id, r->label, r->color, metric.points, metric.events, look);
     }
     m_elboChart->endUpdate();
     m_metricChart->endUpdate();

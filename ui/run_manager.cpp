@@ -162,6 +162,15 @@ int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStat
     r.data = std::move(data);
     r.status = status;
     r.color = runColor(r.id);
+    // The repeats of one algorithm started together share the first's colour, in the runs table
+    // as in the charts.
+    if (group != 0)
+        for (const auto& [other, rec] : m_records)
+            if (rec.group == group && rec.spec.model == spec.model &&
+                rec.spec.algorithm == spec.algorithm) {
+                r.color = rec.color;
+                break;
+            }
     const AlgorithmEntry* entry = builtinRegistry().find(spec.model, spec.algorithm);
     r.label = QString("#%1 %2").arg(r.id).arg(
         QString::fromStdString(entry ? entry->label : spec.algorithm));

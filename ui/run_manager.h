@@ -209,7 +209,7 @@ private:
     void writeNow(RunRecord& r, const QString& folder, bool withCheckpoint);
     // Folders (run_manager_folders.cpp).
     void onFolderRead(int key, const std::shared_ptr<FolderRead>& read);
-    int addFolderRun(const RunFolder& folder, const std::optional<RunDescription>& spec);
+    int addFolderRun(const RunFolder& folder, const std::optional<RunDescription>& spec, int group);
     void watch(int id);
     void unwatch(int id);
     void readAgain(int id);

@@ -98,9 +98,11 @@ void RunManager::onFolderRead(int key, const std::shared_ptr<FolderRead>& read)
             emit folderFailed(read->folder, read->error);
             return;
         }
+        // The runs of one compare folder are one group, as when they were started together.
+        const int group = read->runs.size() > 1 ? m_nextGroup++ : 0;
         QList<int> ids;
         for (std::size_t i = 0; i < read->runs.size(); ++i)
-            ids << addFolderRun(read->runs[i], read->specs[i]);
+            ids << addFolderRun(read->runs[i], read->specs[i], group);
         emit folderOpened(read->folder, ids);
         return;
     }
@@ -133,7 +135,8 @@ void RunManager::onFolderRead(int key, const std::shared_ptr<FolderRead>& read)
     emit runFinished(key);
 }
 
-int RunManager::addFolderRun(const RunFolder& f, const std::optional<RunDescription>& spec)
+int RunManager::addFolderRun(const RunFolder& f, const std::optional<RunDescription>& spec,
+                             int group)
 {
     RunDescription d;
     if (spec) {
@@ -145,7 +148,7 @@ int RunManager::addFolderRun(const RunFolder& f, const std::optional<RunDescript
     }
     const bool ended = !f.termination.empty();
     const int id =
-        add(d, {}, 0, ended ? RunStatus::Finished : RunStatus::Watching, [&](RunRecord& r) {
+        add(d, {}, group, ended ? RunStatus::Finished : RunStatus::Watching, [&](RunRecord& r) {
             r.readFrom = f.path;
             r.label = QString("#%1 %2 · %3")
                           .arg(r.id)

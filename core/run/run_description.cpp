@@ -167,6 +167,15 @@ resolveEntry(RunDescription& out, const DataKinds& kinds, const Registry& regist
     return entry;
 }
 
+namespace {
+// Whether `specs` declares `key` (a preset sets only what the model or kind declares).
+bool declares(const std::vector<ParamSpec>& specs, const std::string& key)
+{
+    return std::any_of(specs.begin(), specs.end(),
+                       [&key](const ParamSpec& p) { return p.key == key; });
+}
+} // namespace
+
 void applyPresetSettings(RunDescription& run, const DataKinds& kinds, const Registry& registry)
 {
     const Preset* preset = registry.preset(run.preset);
@@ -174,8 +183,7 @@ void applyPresetSettings(RunDescription& run, const DataKinds& kinds, const Regi
     if (!preset || !kind)
         return;
     for (const auto& [key, value] : preset->settings)
-        if (std::any_of(kind->settings.begin(), kind->settings.end(),
-                        [&](const ParamSpec& p) { return p.key == key; }))
+        if (declares(kind->settings, key))
             run.data.settings.try_emplace(key, value);
 }
 
@@ -209,8 +217,7 @@ resolveRun(const RunDescription& run, const DataKinds& kinds, const Registry& re
     const AlgorithmEntry* entry = std::get<const AlgorithmEntry*>(found);
     if (preset)
         for (const auto& [key, value] : preset->params)
-            if (std::any_of(entry->params.begin(), entry->params.end(),
-                            [&](const ParamSpec& p) { return p.key == key; }))
+            if (declares(entry->params, key))
                 out.params.try_emplace(key, value);
     auto params = resolveParams(entry->params, out.params);
     if (auto* e = std::get_if<ParamError>(&params))

@@ -134,6 +134,9 @@ void TestWindowCompare::imageRepeatsExportsAndTheSession()
     QCOMPARE(entries.front(), QString("#%1, #%2 MF-SVI").arg(ids[0]).arg(ids[5]));
     QCOMPARE(entries.back(), QString("#%1, #%2 Gibbs-SSVI").arg(ids[4]).arg(ids[9]));
     QCOMPARE(w->metricChart()->legendNames(), entries);
+    // The runs table shows each repeat in its chart colour, the first seed's.
+    QCOMPARE(w->runs()->record(ids[5])->color, w->runs()->record(ids[0])->color);
+    QVERIFY(w->runs()->record(ids[5])->color != w->runs()->record(ids[4])->color);
 
     // Mean ± sd over the two seeds of every declared metric, s/step, the steps.
     QStandardItemModel* results = w->resultsModel();

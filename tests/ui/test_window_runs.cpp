@@ -7,6 +7,7 @@
 #include "core/io/run_files.h"
 #include "core/io/run_json.h"
 #include "core/io/run_resume.h"
+#include "core/models/builtin.h"
 #include "core/run/run_checkpoint.h"
 #include "tests/app/cli_testing.h"
 #include "tests/ui/run_folder_testing.h"
@@ -16,6 +17,7 @@
 #include "ui/plot_view.h"
 #include "ui/run_manager.h"
 #include "ui/runs_table.h"
+#include "ui/trace_plot.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -227,6 +229,16 @@ void TestWindowRuns::watchesARunFolderAsItIsWritten()
         QCOMPARE(w.runs()->record(c)->status, RunStatus::Finished);
         QCOMPARE(w.runs()->record(c)->trace.size(), std::size_t(4));
     }
+    // Its two runs of one algorithm (the same spec here) are repeats started together: one
+    // colour, in the runs table as in the charts, and one legend entry naming both.
+    const int first = runReadFrom(w, compared + "/bpfa-mf-svi"),
+              second = runReadFrom(w, compared + "/bpfa-gibbs-ssvi");
+    QCOMPARE(w.runs()->record(first)->color, w.runs()->record(second)->color);
+    QVERIFY(w.runs()->record(first)->color != runColor(second));
+    QVERIFY2(w.elboChart()->legendNames().contains(
+                 QString("#%1, #%2 ").arg(std::min(first, second)).arg(std::max(first, second)) +
+                 QString::fromStdString(builtinRegistry().find(spec.model, spec.algorithm)->label)),
+             qPrintable(w.elboChart()->legendNames().join(" | ")));
     QCOMPARE(errors.size(), 2);
 
     // An LDA run's folder opened over the image: its held-out metric joins the picker (which
