@@ -104,6 +104,17 @@ void TestRunDescription::resolverNamesTheField()
     QCOMPARE(str(resolved.algorithm), str(builtinRegistry().algorithms("bpfa").front()->algorithm));
     QCOMPARE(getInt(resolved.data.settings, "patch"), std::int64_t(8));
 
+    // A model that declares its default algorithm runs it when none is named: the edge partition
+    // model's Gibbs sampler, not its first-registered algorithm.
+    RunDescription graph;
+    graph.data = {{"graph.csv"}, "graph", {}};
+    graph.model = "epm";
+    graph.steps = 1;
+    const auto epm =
+        std::get<RunDescription>(resolveRun(graph, builtinDataKinds(), builtinRegistry()));
+    QCOMPARE(str(epm.algorithm), QString("gibbs"));
+    QVERIFY(builtinRegistry().algorithms("epm").front()->algorithm != "gibbs");
+
     RunDescription bad = r;
     bad.data.settings["missing"] = 2.0;
     QCOMPARE(error(bad), QString("data.settings.missing"));
