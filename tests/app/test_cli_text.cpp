@@ -309,7 +309,7 @@ void TestCliText::presetFillsWhatTheRunLeavesUnset()
     const Preset* preset = builtinRegistry().preset("paper-002-fig4-6");
     QVERIFY(preset);
     const CliResult r = runCli({"run", dir.filePath("u.data"), "--preset", "paper-002-fig4-6",
-                                "--set", "D=3", "--validation-fraction", "0.05", "--steps", "1",
+                                "--set", "D=3", "--test-fraction", "0.1", "--steps", "1",
                                 "--quiet", "--out", dir.filePath("run")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(dir.filePath("run/run.json"));
@@ -321,10 +321,10 @@ void TestCliText::presetFillsWhatTheRunLeavesUnset()
     const QJsonObject settings = run["data"].toObject()["settings"].toObject();
     // What the run sets wins; the preset fills the rest, parameters and data settings.
     QCOMPARE(params["D"].toInt(), 3);
-    QCOMPARE(settings["validation_fraction"].toDouble(), 0.05);
+    QCOMPARE(settings["test_fraction"].toDouble(), 0.1);
     QCOMPARE(params["slope"].toDouble(), 100.0);
     QCOMPARE(params["learn_cuts"].toBool(), false);
-    QCOMPARE(settings["test_fraction"].toDouble(), 0.2);
+    QCOMPARE(settings["validation_fraction"].toDouble(), 0.0); // the kind's default is 0.01
     // Without the preset, the defaults differ from the paper's.
     QVERIFY(getReal(defaultValues(builtinRegistry().find("gpmf", "h-mc-ssvi")->params), "slope") !=
             100.0);
