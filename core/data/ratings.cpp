@@ -19,7 +19,7 @@ enum class Part : std::uint8_t { Train, Test, Validation };
 
 [[noreturn]] void invalidRatings(const std::string& what)
 {
-    throw std::invalid_argument("makeRatingsData: " + what);
+    throw std::invalid_argument(what);
 }
 
 std::string sourceName(const Ratings& r)

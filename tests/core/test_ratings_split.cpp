@@ -182,7 +182,7 @@ void TestRatingsSplit::options()
         str(plainSettingRefs(invalidOf([&] {
                                  makeRatingsData(makeRatings(randomTriples(5, 4, 2, 4, 1)), o);
                              }).toStdString()));
-    QVERIFY2(msg.startsWith("makeRatingsData: " + expected), qPrintable(msg));
+    QVERIFY2(msg.startsWith(expected), qPrintable(msg));
 }
 
 void TestRatingsSplit::paramsRoundTrip()
@@ -445,7 +445,7 @@ void TestRatingsSplit::binarize()
     // A threshold above every rating leaves nothing.
     o.binarize = 6.0;
     QCOMPARE(invalidOf([&] { makeRatingsData(makeRatings(t), o); }),
-             QString("makeRatingsData: binarize = 6, but drops every rating of 'synthetic' (the "
+             QString("binarize = 6, but drops every rating of 'synthetic' (the "
                      "largest is 5)"));
     // With a split: the held-out entries are ones too.
     o.binarize = 4.0;
@@ -501,17 +501,17 @@ void TestRatingsSplit::splitErrors()
     Ratings empty;
     empty.source = "none.dat";
     QCOMPARE(invalidOf([&] { makeRatingsData(empty, {}); }),
-             QString("makeRatingsData: 'none.dat' has no ratings"));
+             QString("'none.dat' has no ratings"));
 
     Ratings r = makeRatings({{5, 7, 4.0f}, {6, 7, 3.0f}, {5, 7, 2.0f}, {6, 8, 1.0f}});
     QCOMPARE(invalidOf([&] { makeRatingsData(r, {}); }),
-             QString("makeRatingsData: 'synthetic' line 3: user 5 rated item 7 again (first at "
+             QString("'synthetic' line 3: user 5 rated item 7 again (first at "
                      "line 1)"));
     r = makeRatings({{5, 7, 4.0f}, {6, 7, 3.0f}});
     r.entries[1].line = 0; // made in memory: its position is named
     r.entries[1].item = 3;
     QCOMPARE(invalidOf([&] { makeRatingsData(r, {}); }),
-             QString("makeRatingsData: 'synthetic' rating 2: item index 3, but there are 1 items"));
+             QString("'synthetic' rating 2: item index 3, but there are 1 items"));
     r = makeRatings({{5, 7, 4.0f}, {6, 7, 3.0f}});
     r.entries[0].user = -1;
     QVERIFY(invalidOf([&] {
