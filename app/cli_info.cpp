@@ -165,6 +165,7 @@ int cmdList(const std::vector<std::string>& args)
                                        {"label", QString::fromStdString(e.label)},
                                        {"help", QString::fromStdString(e.help)},
                                        {"bound", QString::fromStdString(e.boundText())},
+                                       {"default", r.defaultAlgorithm(e.model) == &e},
                                        {"params", params},
                                        {"metrics", metrics}});
         }

@@ -89,6 +89,7 @@ private slots:
     void negatedFlagsSayWhatTheyDo();
     void everyFlagsHelpStartsAtItsColumn();
     void listColumnsAreAlignedByWhatAReaderSees();
+    void listJsonMarksEachModelsDefault();
     void progressInALogIsWholeLinesAtAModestCadence();
     void poissonRmseCarriesItsCaveat();
     void samplesOpenAsEachKindWithItsModel();
@@ -187,6 +188,24 @@ void TestCliText::listColumnsAreAlignedByWhatAReaderSees()
         }
     QVERIFY(infinite > 0);
     QCOMPARE(columns.size(), std::size_t(1));
+}
+
+void TestCliText::listJsonMarksEachModelsDefault()
+{
+    // The registry's default algorithm of each model, and only it, is "default": true (EPM's
+    // Gibbs sampler is not its first entry).
+    const QJsonArray entries =
+        QJsonDocument::fromJson(runCli({"list", "--json"}).out.toUtf8()).array();
+    QVERIFY(!entries.isEmpty());
+    for (const auto& e : entries) {
+        const QJsonObject o = e.toObject();
+        const AlgorithmEntry* d =
+            builtinRegistry().defaultAlgorithm(o["model"].toString().toStdString());
+        QVERIFY(d);
+        QCOMPARE(o["default"].toBool(), o["algorithm"].toString().toStdString() == d->algorithm);
+        if (o["model"].toString() == "epm")
+            QCOMPARE(o["default"].toBool(), o["algorithm"].toString() == "gibbs");
+    }
 }
 
 void TestCliText::progressInALogIsWholeLinesAtAModestCadence()
@@ -308,9 +327,9 @@ void TestCliText::presetFillsWhatTheRunLeavesUnset()
     QVERIFY(test_support::writeTasteGroups(dir.path()));
     const Preset* preset = builtinRegistry().preset("paper-002-fig4-6");
     QVERIFY(preset);
-    const CliResult r = runCli({"run", dir.filePath("u.data"), "--preset", "paper-002-fig4-6",
-                                "--set", "D=3", "--test-fraction", "0.1", "--steps", "1",
-                                "--quiet", "--out", dir.filePath("run")});
+    const CliResult r =
+        runCli({"run", dir.filePath("u.data"), "--preset", "paper-002-fig4-6", "--set", "D=3",
+                "--test-fraction", "0.1", "--steps", "1", "--quiet", "--out", dir.filePath("run")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(dir.filePath("run/run.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
