@@ -122,6 +122,22 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         const TraceSeries metric = traceSeries(r->trace, key, x, ending);
         m_metricChart->setSeries(id, r->label, r->color, metric.points, metric.events, look);
     }
+    // No ELBO drawn, and a run whose algorithm declares none (a sampler's "none: …"): the
+    // chart says why it is empty.
+    QString note;
+    if (m_elboChart->seriesCount() == 0)
+        for (int id : m_runs->ids()) {
+            const RunRecord* r = m_runs->record(id);
+            const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm);
+            const std::string none = "none: ";
+            if (e && e->bound.rfind(none, 0) == 0) {
+                note = tr("No ELBO for %1: %2. The held-out metric shows its progress.")
+                           .arg(QString::fromStdString(e->label),
+                                QString::fromStdString(e->bound.substr(none.size())));
+                break;
+            }
+        }
+    m_elboChart->setEmptyNote(note);
     m_elboChart->endUpdate();
     m_metricChart->endUpdate();
 }

@@ -76,6 +76,9 @@ public:
     void setXFromZero(bool on);
     // Fixes the y axis's ends (NaN: from the data, the default); points beyond are clipped.
     void setYRange(double lo, double hi);
+    // Shown in the middle of the plot while no series has a point (e.g. why a sampler's run has
+    // no ELBO); empty: nothing.
+    void setEmptyNote(const QString& text);
     double yMin() const;
     double yMax() const;
     double xMin() const;
@@ -94,6 +97,8 @@ public:
     QStringList legendNames() const;
     // The note on values beyond the y axis ("▼ min −50000 off the axis"); empty when none.
     QString offAxisNote() const;
+    // The empty-chart note when it is drawn now (no series has a point), else empty.
+    QString emptyNoteShown() const;
     // The titles as drawn now (short or wrapped forms included; lines joined by '\n').
     QString titleShown() const;
     QString xTitleShown() const;

@@ -73,6 +73,7 @@ struct PlotView::Impl
         bool below;
     };
     std::vector<OffMark> offMarks;
+    QString emptyNote; // setEmptyNote
 
     // Drawn over the chart by us: the legend, and the marks and notes over the plot area.
     QGraphicsRectItem* legend = nullptr;

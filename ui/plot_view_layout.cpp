@@ -151,6 +151,22 @@ QString PlotView::yTitleShown() const
     return d->yDrawn.shown();
 }
 
+void PlotView::setEmptyNote(const QString& text)
+{
+    if (d->emptyNote == text)
+        return;
+    d->emptyNote = text;
+    if (m_batch == 0) // else endUpdate() lays the chart out again
+        placeOverlays();
+}
+
+QString PlotView::emptyNoteShown() const
+{
+    const bool anyPoint = std::any_of(m_series.begin(), m_series.end(),
+                                      [](const Series* s) { return !s->shown.isEmpty(); });
+    return anyPoint ? QString() : d->emptyNote;
+}
+
 QString PlotView::offAxisNote() const
 {
     QStringList notes;
@@ -455,6 +471,16 @@ void PlotView::placeOverlays()
         label->setFont(font);
         label->setBrush(textColour());
         label->setPos(box.topLeft());
+    }
+
+    // Nothing to draw: the reason, wrapped and centred over the empty plot.
+    if (const QString empty = emptyNoteShown(); !empty.isEmpty()) {
+        auto* label = new QGraphicsTextItem(d->overlay);
+        label->setFont(font);
+        label->setDefaultTextColor(textColour());
+        label->setTextWidth(std::max(40.0, plot.width() - 16));
+        label->setHtml("<div align=\"center\">" + empty.toHtmlEscaped() + "</div>");
+        label->setPos(plot.left() + 8, plot.center().y() - label->boundingRect().height() / 2);
     }
 }
 

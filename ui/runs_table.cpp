@@ -144,9 +144,15 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 
 namespace {
 
+// `digits` significant digits, but a whole number past them in full ("3000" epochs, not
+// "3e+03"; an ELBO of "-1022830", not "-1.02283e+06").
 QString num(double v, int digits = 4)
 {
-    return std::isfinite(v) ? QString::number(v, 'g', digits) : QString();
+    if (!std::isfinite(v))
+        return {};
+    if (std::abs(v) >= std::pow(10.0, digits) && std::abs(v) < 1e15)
+        return QString::number(std::round(v), 'f', 0);
+    return QString::number(v, 'g', digits);
 }
 
 // The values that differ from the declared defaults, then seed and budget.

@@ -36,6 +36,7 @@ private slots:
     void savesPngAndSvg();
     void lonePointIsDrawn();
     void flatSeriesGrownLiveIsFlat();
+    void emptyChartSaysWhy();
 };
 
 void TestPlotView::thinningKeepsTheEnvelope()
@@ -428,6 +429,29 @@ void TestPlotView::flatSeriesGrownLiveIsFlat()
     QVERIFY(bottom >= 0);
     QVERIFY2(bottom - top <= 4,
              qPrintable(QString("the line spans rows %1–%2").arg(top).arg(bottom)));
+}
+
+void TestPlotView::emptyChartSaysWhy()
+{
+    // A chart with nothing to draw (a sampler's run has no ELBO) says why, over its plot area,
+    // at a column's width too; once a series has points the note goes.
+    PlotView plot;
+    plot.resize(320, 200);
+    const QString why = "No ELBO for Gibbs sampler: a sampler has no bound. The held-out "
+                        "metric shows its progress.";
+    plot.setEmptyNote(why);
+    QCOMPARE(plot.emptyNoteShown(), why);
+    const auto noteDrawn = [&] {
+        const PlotView::Drawn drawn = plot.drawnAt(QSize(320, 200));
+        for (const PlotView::DrawnText& t : drawn.texts)
+            if (t.text.simplified() == why)
+                return drawn.plotArea.contains(t.box);
+        return false;
+    };
+    QVERIFY(noteDrawn());
+    plot.setSeries(1, "a", Qt::blue, {{0.0, 1.0}, {1.0, 2.0}});
+    QVERIFY(plot.emptyNoteShown().isEmpty());
+    QVERIFY(!noteDrawn());
 }
 
 QTEST_MAIN(TestPlotView)

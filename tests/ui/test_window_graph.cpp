@@ -15,6 +15,7 @@
 #include "ui/main_window.h"
 #include "ui/matrix_view.h"
 #include "ui/param_form.h"
+#include "ui/plot_view.h"
 #include "ui/run_manager.h"
 
 #include <QComboBox>
@@ -71,6 +72,14 @@ private slots:
         QVERIFY(page->order().front() == 0 && page->order().back() == 33);
         QCOMPARE(w->modelPicker()->currentData().toString(), QString("epm"));
 
+        // The sampler (EPM's default) has no ELBO: its chart says so instead of empty axes.
+        QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("gibbs"));
+        QVERIFY(w->algorithmForm()->setText("K", "4"));
+        QVERIFY(runSteps(*w, 20) > 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            w->elboChart()->emptyNoteShown().startsWith("No ELBO for Gibbs sampler"),
+            qPrintable(w->elboChart()->emptyNoteShown()), 10000);
+
         // The optimizer's own settings follow the picker.
         QVERIFY(selectAlgorithm(*w, "gamma-sgvb"));
         ParamForm* f = w->algorithmForm();
@@ -91,6 +100,7 @@ private slots:
         QVERIFY(r->summary);
         QVERIFY2(r->summary->reason == TerminationReason::BudgetReached,
                  r->summary->message.c_str());
+        QTRY_VERIFY_WITH_TIMEOUT(w->elboChart()->emptyNoteShown().isEmpty(), 10000); // an ELBO
         QVERIFY(r->preview && r->preview->graph);
         const GraphSummary& s = *r->preview->graph;
         QCOMPARE(int(s.order.size()), 34);

@@ -161,7 +161,10 @@ void TestWindowRuns::watchesARunFolderAsItIsWritten()
     spec.seconds = 0;
     spec.steps = 100;
     writeFileAtomically(folder + "/run.json", QJsonDocument(runToJson(spec)).toJson());
-    const std::vector<Snapshot> rows = psnrTrace(4, 25, 1000.0);
+    std::vector<Snapshot> rows = psnrTrace(4, 25, 1000.0);
+    // Large values in full in the table, not as "3e+03" epochs or a "-1.02283e+06" ELBO.
+    rows.back().epochs = 3000.0;
+    rows.back().elbo = -1022830.4;
     const auto writeTrace = [&](std::size_t n) { writeTracePrefix(folder, rows, n); };
     writeTrace(2);
     w.openPath(folder); // a folder with a trace.csv: its run, not data
@@ -194,6 +197,8 @@ void TestWindowRuns::watchesARunFolderAsItIsWritten()
     auto* model = qobject_cast<RunsTableModel*>(w.runsView()->model());
     QCOMPARE(cell(w, id, model->terminationColumn()), QString("budget"));
     QCOMPARE(cell(w, id, RunsTableModel::Status), QString("from folder"));
+    QCOMPARE(cell(w, id, RunsTableModel::Epochs), QString("3000"));
+    QCOMPARE(cell(w, id, RunsTableModel::Elbo), QString("-1022830"));
 
     // Not a run folder; a trace that cannot be read: each named.
     const QString empty = m_dir.filePath("empty");
