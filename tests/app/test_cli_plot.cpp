@@ -116,9 +116,9 @@ void TestCliPlot::initTestCase()
     // The GLM's and GME's H-MC-SSVI on the first lines of a9a: alike labels of two models.
     const QString a9a = QString(SVI_TEST_DATA_DIR) + "/labelled/a9a_head200";
     for (const char* model : {"glm", "gme"}) {
-        r = runSvi({"run", a9a, "--model", model, "--set", "minibatch=50", "--set", "samples=2",
-                    "--steps", "20", "--eval-every", "0.001", "--out", QString("lab-%1").arg(model),
-                    "--quiet"},
+        r = runSvi({"run", a9a, "--model", model, "--algorithm", "h-mc-ssvi", "--set",
+                    "minibatch=50", "--set", "samples=2", "--steps", "20", "--eval-every", "0.001",
+                    "--out", QString("lab-%1").arg(model), "--quiet"},
                    m_dir.path());
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }

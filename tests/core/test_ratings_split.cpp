@@ -500,8 +500,7 @@ void TestRatingsSplit::splitErrors()
 {
     Ratings empty;
     empty.source = "none.dat";
-    QCOMPARE(invalidOf([&] { makeRatingsData(empty, {}); }),
-             QString("'none.dat' has no ratings"));
+    QCOMPARE(invalidOf([&] { makeRatingsData(empty, {}); }), QString("'none.dat' has no ratings"));
 
     Ratings r = makeRatings({{5, 7, 4.0f}, {6, 7, 3.0f}, {5, 7, 2.0f}, {6, 8, 1.0f}});
     QCOMPARE(invalidOf([&] { makeRatingsData(r, {}); }),
