@@ -313,7 +313,7 @@ constexpr std::size_t kFlagColumn = 28;
 // Bool the flag that changes it from its default ("--strip-headers", "--no-lowercase").
 std::string flagUsage(const ParamSpec& p)
 {
-    const std::string flag = flagOf(p.key);
+    std::string flag = flagOf(p.key);
     switch (p.type) {
     case ParamType::Bool:
         return p.defaultValue != 0 ? "--no-" + flag.substr(2) : flag;

@@ -420,6 +420,7 @@ std::vector<std::string> namesInside(const std::string& folder,
 {
     const QDir dir(qstr(folder));
     std::vector<std::string> out;
+    out.reserve(paths.size());
     for (const std::string& p : paths)
         out.push_back(dir.relativeFilePath(qstr(p)).toStdString());
     return out;

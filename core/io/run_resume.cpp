@@ -75,7 +75,7 @@ void writeFactors(const QDir& dir, const CountData& data, const RatingFactors& f
                          const std::vector<std::int64_t>& ids) {
         QByteArray out = idColumn;
         for (Eigen::Index k = 0; k < m.cols(); ++k)
-            out += "\tfactor_" + QByteArray::number(qint64(k + 1));
+            out += "\tfactor_" + QByteArray::number(qint64(k) + 1);
         out += '\n';
         for (Eigen::Index r = 0; r < m.rows(); ++r) {
             out +=
