@@ -77,8 +77,8 @@ ParamFields<HdpOptions> HdpOptions::declare(HdpAlgorithm algorithm)
     if (algorithm == HdpAlgorithm::Svi) {
         // Wang et al.'s large early steps (τ0 = 1, κ = 0.5) over 500 documents a step: on AP,
         // about 1.2 epochs each, held-out perplexity 3,230 against 3,613 with Wang et al.'s
-        // 100 documents, whose local steps converge slower and cost three times the time per
-        // document (docs/results.md, where the defaults were measured).
+        // 100 documents, which also took about three times the training time for as many
+        // documents (docs/results.md, where the defaults were measured).
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 500, 1, kHuge),
               &O::minibatch);
         addRobbinsMonroFields(f, 0.5, 1.0, &O::kappa, &O::tau0);

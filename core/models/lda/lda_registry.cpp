@@ -72,8 +72,8 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, kHuge),
               &O::minibatch);
         // τ0 = 4: on AP (2,021 training documents, ten epochs, two seeds) held-out perplexity
-        // 2,854 and 2,973, against 2,910 / 3,038 at τ0 = 10, 3,597 at τ0 = 64 (the early steps
-        // too small: most topics never leave their start) and 3,133 at τ0 = 1 (docs/results.md).
+        // 2,854 and 2,973, against 2,910 / 3,038 at τ0 = 10, 3,597 at τ0 = 64 (its small early
+        // steps: 23 of the 100 topics in use) and 3,133 at τ0 = 1 (docs/results.md).
         addStepSizeFields(f, 0.7, 4.0);
     }
     f.add(realParam("alpha", "Prior α",
