@@ -3,6 +3,7 @@
 #include "ui/charts_panel.h"
 
 #include "core/models/builtin.h"
+#include "core/run/no_bound.h"
 #include "ui/main_window_parts.h"
 
 #include <map>
@@ -122,18 +123,16 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         const TraceSeries metric = traceSeries(r->trace, key, x, ending);
         m_metricChart->setSeries(id, r->label, r->color, metric.points, metric.events, look);
     }
-    // No ELBO drawn, and a run whose algorithm declares none (a sampler's "none: …"): the
-    // chart says why it is empty.
+    // No ELBO drawn, and a run whose algorithm declares none (a sampler): the chart says why
+    // it is empty.
     QString note;
     if (m_elboChart->seriesCount() == 0)
         for (int id : m_runs->ids()) {
             const RunRecord* r = m_runs->record(id);
             const AlgorithmEntry* e = builtinRegistry().find(r->spec.model, r->spec.algorithm);
-            const std::string none = "none: ";
-            if (e && e->bound.rfind(none, 0) == 0) {
+            if (const auto why = e ? noBoundReason(*e) : std::nullopt) {
                 note = tr("No ELBO for %1: %2. The held-out metric shows its progress.")
-                           .arg(QString::fromStdString(e->label),
-                                QString::fromStdString(e->bound.substr(none.size())));
+                           .arg(QString::fromStdString(e->label), QString::fromStdString(*why));
                 break;
             }
         }

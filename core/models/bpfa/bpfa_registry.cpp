@@ -2,6 +2,7 @@
 #include "core/models/bpfa/bpfa_synthetic.h"
 #include "core/models/bpfa/bpfa_trainer.h"
 #include "core/models/memory_terms.h"
+#include "core/run/no_bound.h"
 
 #include <limits>
 #include <stdexcept>
@@ -145,7 +146,7 @@ std::string bound(BpfaAlgorithm a)
                "bounded by the best spike-and-slab factors" +
                mc;
     case BpfaAlgorithm::BatchGibbs:
-        return "none: a sampler has no bound";
+        return noBound("a sampler has no bound");
     }
     return {};
 }

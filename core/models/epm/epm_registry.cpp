@@ -2,6 +2,7 @@
 #include "core/models/epm/epm_gibbs.h"
 #include "core/models/epm/epm_trainer.h"
 #include "core/models/memory_terms.h"
+#include "core/run/no_bound.h"
 
 #include <limits>
 #include <stdexcept>
@@ -142,7 +143,7 @@ void registerEpm(Registry& r)
         e.metrics = linkMetrics();
         const std::string key = a.key;
         if (key == "gibbs") {
-            e.bound = "none: a sampler has no bound";
+            e.bound = noBound("a sampler has no bound");
             e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
                 return std::make_unique<EpmGibbsTrainer>(data.requireGraph("EPM"),
                                                          EpmOptions::fromParams(values), seed);
