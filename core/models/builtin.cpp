@@ -5,6 +5,7 @@
 #include "core/models/epm/epm.h"
 #include "core/models/glm/glm.h"
 #include "core/models/glm/gme.h"
+#include "core/models/glmm/glmm.h"
 #include "core/models/gmf/gmf.h"
 #include "core/models/gpfa/gpfa.h"
 #include "core/models/gpmf/gpmf.h"
@@ -29,6 +30,7 @@ const Registry& builtinRegistry()
         registerGeneralizedPmf(r);
         registerGlm(r);
         registerGme(r);
+        registerGlmm(r);
         registerSgp(r);
         registerEpm(r);
         registerGpfa(r);

@@ -66,7 +66,8 @@ inline DataSet ratingsData()
     return makeRatingsData(r, RatingsOptions{});
 }
 
-// 300 labelled rows of 3 features, binary labels from a logistic model; 60 test rows.
+// 300 labelled rows of 3 features in 30 groups, binary labels from a logistic model; 60 test
+// rows.
 inline DataSet labelledData()
 {
     auto d = std::make_shared<LabelledData>();
@@ -79,7 +80,10 @@ inline DataSet labelledData()
         const double f = d->x(i, 0) - 0.5 * d->x(i, 1);
         d->y[i] = rng.uniform() < 1.0 / (1.0 + std::exp(-f)) ? 1.0 : 0.0;
         (i < 240 ? d->trainingRows : d->testRows).push_back(i);
+        d->group.push_back(i % 30); // 30 groups, for the mixed-effects models
     }
+    for (int g = 0; g < 30; ++g)
+        d->groupNames.push_back("g" + std::to_string(g + 1));
     d->labelKind = LabelKind::Binary;
     d->source = "labelled rows in memory";
     return DataSet(LabelledDataPtr(d));

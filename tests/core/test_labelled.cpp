@@ -490,6 +490,17 @@ void TestLabelled::recognisedBuiltInspectedAndWritten()
     const QByteArray names = readBytes(out + "/features.txt");
     QVERIFY2(names.startsWith("# ") && names.contains("z-scored") && names.endsWith("\n104 1\n"),
              names.constData());
+    // Grouped rows: each row's group, one a line, in the .svm files' order.
+    const QString grouped = m_files.filePath("split-groups");
+    QVERIFY(QDir().mkpath(grouped));
+    QVERIFY(str(kind.writeSplit(e.built, std8(grouped))).contains("train_groups.txt"));
+    const QList<QByteArray> groupLines = readBytes(grouped + "/train_groups.txt").split('\n');
+    const LabelledData& g = *e.built.data.labelled;
+    QCOMPARE(groupLines.size(), qsizetype(189 + 1)); // the last line ends with a newline
+    for (std::size_t j = 0; j < g.trainingRows.size(); ++j)
+        QCOMPARE(groupLines[qsizetype(j)].toStdString(),
+                 g.groupNames[std::size_t(g.group[std::size_t(g.trainingRows[j])])]);
+    QCOMPARE(readBytes(grouped + "/test_groups.txt").count('\n'), qsizetype(47));
 }
 
 QTEST_GUILESS_MAIN(TestLabelled)

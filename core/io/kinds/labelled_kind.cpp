@@ -117,9 +117,25 @@ std::string writeLabelledSplit(const BuiltData& built, const std::string& folder
         names += QByteArray::number(c + 1) + ' ' +
                  QByteArray::fromStdString(d.featureNames[std::size_t(c)]) + '\n';
     writeFileAtomically(dir + "/features.txt", names);
+    // Grouped rows (mixed effects): each row's group name, one a line, in the .svm files' order.
+    std::string groupFiles;
+    if (!d.group.empty()) {
+        const auto groupLines = [&d](const std::vector<std::int64_t>& rows) {
+            QByteArray out;
+            for (const std::int64_t i : rows)
+                out +=
+                    QByteArray::fromStdString(d.groupNames[std::size_t(d.group[std::size_t(i)])]) +
+                    '\n';
+            return out;
+        };
+        writeFileAtomically(dir + "/train_groups.txt", groupLines(d.trainingRows));
+        writeFileAtomically(dir + "/test_groups.txt", groupLines(d.testRows));
+        groupFiles = ", train_groups.txt, test_groups.txt";
+    }
     return groupedNumber(d.trainingRowCount()) + " training and " +
            groupedNumber(std::int64_t(d.testRows.size())) + " test examples × " +
-           std::to_string(d.cols()) + " features (train.svm, test.svm, features.txt)";
+           std::to_string(d.cols()) + " features (train.svm, test.svm, features.txt" + groupFiles +
+           ")";
 }
 
 // What the one file holds, read as read() reads it (every line, so that a bad one is named).

@@ -10,23 +10,6 @@ constexpr int kQuadratureNodes = 32;
 
 } // namespace
 
-LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data)
-{
-    if (name != "auto")
-        return likelihoodFromName(name);
-    if (!data)
-        throw std::invalid_argument("data: none");
-    switch (data->labelKind) {
-    case LabelKind::Binary:
-        return LikelihoodKind::Logistic;
-    case LabelKind::Count:
-        return LikelihoodKind::Poisson;
-    case LabelKind::Real:
-        break;
-    }
-    return LikelihoodKind::Gaussian;
-}
-
 GlmLocal::GlmLocal(LikelihoodKind kind, const GlmOptions& o)
     : LikelihoodLocal(makeLikelihood(kind, o.noiseSd)), m_noiseSd(o.noiseSd),
       m_learnNoise(o.learnNoise), m_estimator(o.estimator, o.samples), m_gh(kQuadratureNodes)

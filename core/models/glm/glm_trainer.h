@@ -45,10 +45,6 @@ struct GlmOptions : DeclaredOptions<GlmOptions>
     static const ParamFields<GlmOptions>& fields();
 };
 
-// The likelihood `name` names, or for "auto" the one the labels suggest: two classes → logistic,
-// counts → poisson, values → gaussian. Throws std::invalid_argument naming "likelihood".
-LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data);
-
 // The GLM's part of a row: its likelihood.
 class GlmLocal final : public LikelihoodLocal
 {

@@ -2,7 +2,7 @@
 
 #include "core/math/constants.h"
 #include "core/math/log_sum_exp.h"
-#include "core/models/glm/glm_trainer.h" // likelihoodFor
+#include "core/models/glm/glm_trainer.h"
 
 #include <algorithm>
 #include <array>

@@ -87,6 +87,23 @@ ParamSpec likelihoodParam()
                        names, "auto");
 }
 
+LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data)
+{
+    if (name != "auto")
+        return likelihoodFromName(name);
+    if (!data)
+        throw std::invalid_argument("data: none");
+    switch (data->labelKind) {
+    case LabelKind::Binary:
+        return LikelihoodKind::Logistic;
+    case LabelKind::Count:
+        return LikelihoodKind::Poisson;
+    case LabelKind::Real:
+        break;
+    }
+    return LikelihoodKind::Gaussian;
+}
+
 LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm,
                                    const LgmOptions& options, std::unique_ptr<LocalModel> local,
                                    std::uint64_t seed)

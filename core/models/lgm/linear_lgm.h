@@ -135,6 +135,9 @@ ParamSpec lgmInitVarianceParam(bool whitened = false);
 ParamSpec lgmEvalRowsParam(int defaultRows);
 // The likelihood choice: "auto" and every likelihoodName.
 ParamSpec likelihoodParam();
+// The likelihood `name` names, or for "auto" the one the labels suggest: two classes → logistic,
+// counts → poisson, values → gaussian. Throws std::invalid_argument naming "likelihood".
+LikelihoodKind likelihoodFor(const std::string& name, const LabelledDataPtr& data);
 // Whether `algorithm` takes AdaGrad steps (and declares adagrad_rate).
 bool adagradSteps(LgmAlgorithm algorithm);
 
