@@ -155,14 +155,36 @@ LabelledDataPtr makeLabelledData(const LabelledData& read, const LabelledOptions
     auto out = std::make_shared<LabelledData>();
     LabelledData& d = *out;
     const std::int64_t kept = std::count(keep.begin(), keep.end(), std::uint8_t(1));
-    const int D = read.cols();
+    // The columns kept: with an intercept, each factor's first level is the reference level
+    // and its column is left out (the levels' columns would sum to the intercept's).
+    std::vector<int> columns, newIndex(std::size_t(read.cols()), -1);
+    {
+        std::vector<std::uint8_t> reference(std::size_t(read.cols()), 0);
+        if (o.intercept)
+            for (const auto& [first, end] : read.factorColumns)
+                if (end - first >= 2)
+                    reference[std::size_t(first)] = 1;
+        for (int c = 0; c < read.cols(); ++c)
+            if (!reference[std::size_t(c)]) {
+                newIndex[std::size_t(c)] = int(columns.size());
+                columns.push_back(c);
+                d.featureNames.push_back(read.featureNames[std::size_t(c)]);
+            }
+        for (const auto& [first, end] : read.factorColumns) {
+            const int from = first + int(reference[std::size_t(first)]);
+            if (from < end)
+                d.factorColumns.emplace_back(newIndex[std::size_t(from)],
+                                             newIndex[std::size_t(end - 1)] + 1);
+        }
+    }
+    const int D = int(columns.size());
     d.x.resize(kept, D + (o.intercept ? 1 : 0));
     d.y.resize(kept);
     const bool lines = !read.lineOfRow.empty();
     for (std::int64_t i = 0, r = 0; i < N; ++i) {
         if (!keep[std::size_t(i)])
             continue;
-        d.x.row(r).head(D) = read.x.row(i);
+        d.x.row(r).head(D) = read.x.row(i)(columns);
         d.y(r) = read.y(i);
         (isTest[std::size_t(i)] ? d.testRows : d.trainingRows).push_back(r);
         if (!read.group.empty())
@@ -176,7 +198,6 @@ LabelledDataPtr makeLabelledData(const LabelledData& read, const LabelledOptions
     d.labelKind = o.realLabel ? LabelKind::Real : read.labelKind;
     if (!o.realLabel)
         d.classes = read.classes;
-    d.featureNames = read.featureNames;
     d.labelName = read.labelName;
     d.groupNames = read.groupNames;
     d.files = read.files;

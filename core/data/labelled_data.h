@@ -4,16 +4,17 @@
 // supervised models of paper 002 (Bayesian GLM, GME, sparse GP) fit.
 //
 // The features are stored dense, already transformed as the data kind's settings ask (factor
-// columns one-hot encoded, z-scored with the training rows' mean and standard deviation, an
-// intercept column of ones appended), so that a model reads only x_i and y_i. Labels keep
-// their values as read, except that a label with exactly two values is coded 0/1 (LIBSVM's
-// −1/+1, a CSV's "no"/"yes"): `classes` then names the two. Immutable once built and shared
-// through std::shared_ptr<const LabelledData>.
+// columns one-hot encoded (the first level left out beside an intercept), z-scored with the
+// training rows' mean and standard deviation, an intercept column of ones appended), so that a
+// model reads only x_i and y_i. Labels keep their values as read, except that a label with exactly
+// two values is coded 0/1 (LIBSVM's −1/+1, a CSV's "no"/"yes"): `classes` then names the two.
+// Immutable once built and shared through std::shared_ptr<const LabelledData>.
 
 #include <Eigen/Core>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace svi {
@@ -34,7 +35,11 @@ struct LabelledData
     LabelKind labelKind = LabelKind::Real;
     std::vector<std::string> classes;      // Binary: the names of label 0 and label 1
     std::vector<std::string> featureNames; // D names ("age", "workclass=Private", "x17", "1")
-    std::string labelName;                 // "label", or the CSV column's name
+    // The columns [first, end) of each factor's 0/1 level columns, as read (tables). With an
+    // intercept the first level of each is left out (the reference level, as R's treatment
+    // contrasts): all its levels beside a column of ones would be collinear.
+    std::vector<std::pair<int, int>> factorColumns;
+    std::string labelName; // "label", or the CSV column's name
     // Per row: its group (0 … groupNames.size() − 1) when a group column was given (mixed
     // effects), otherwise empty.
     std::vector<std::int32_t> group;

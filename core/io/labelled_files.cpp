@@ -535,6 +535,7 @@ LabelledData readLabelledTables(const std::vector<std::string>& paths, const Lab
             rank[j] = levels[j].ranks(sorted);
             for (const std::string& level : sorted)
                 d.featureNames.push_back(t.columns[c] + "=" + level);
+            d.factorColumns.emplace_back(int(offset[c]), int(d.featureNames.size()));
             if (levels[j].names.size() > levels[widest].names.size())
                 widest = j;
             ++j;
@@ -603,7 +604,8 @@ const ParamFields<LabelledReadOptions>& LabelledReadOptions::fields()
                  &O::label)
             .add(namesParam("factors", "Factors",
                             "tables: numeric columns read as factors, one 0/1 column per level (a "
-                            "year)"),
+                            "year); beside the intercept the first level is the reference, left "
+                            "out"),
                  &O::factors)
             .add(namesParam("groups", "Group column",
                             "tables: the column of groups for mixed effects (one); not a feature"),

@@ -14,9 +14,10 @@
 // column is `label` (a name, or a 1-based index), by default the first of the columns named y,
 // label, target or class (any case), else the first column. A column with a cell that is not a
 // number, or listed in `factors`, is a factor: one 0/1 column per level, named "name=level",
-// levels sorted (as numbers when they all are). `groups` names one grouping column (mixed
-// effects: LabelledData::group); `exclude` drops columns. Empty cells and missing values (NA,
-// NaN, inf) are errors in numeric columns; an empty cell is an error anywhere.
+// levels sorted (as numbers when they all are), their ranges in LabelledData::factorColumns
+// (makeLabelled leaves out the first beside an intercept). `groups` names one grouping column
+// (mixed effects: LabelledData::group); `exclude` drops columns. Empty cells and missing values
+// (NA, NaN, inf) are errors in numeric columns; an empty cell is an error anywhere.
 //
 // Labels (over both files): exactly two distinct values → Binary, coded 0 for the smaller
 // (numerically, or alphabetically when one is not a number) and 1 for the other, `classes`

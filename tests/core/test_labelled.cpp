@@ -455,9 +455,20 @@ void TestLabelled::recognisedBuiltInspectedAndWritten()
 
     const PreparedData e = prepareData({{kEpil}, "labelled", {{"groups", std::string("subject")}}});
     QCOMPARE(a.built.data.shape(), DataShape::Labelled);
-    QCOMPARE(str(e.built.summary), QString("189 train + 47 test examples × 9 features (count "
+    QCOMPARE(str(e.built.summary), QString("189 train + 47 test examples × 8 features (count "
                                            "label y) · 59 groups"));
     QCOMPARE(e.built.data.labelled->group.size(), std::size_t(236));
+    // A factor beside the intercept loses its first level (the reference): placebo's column
+    // would be 1 minus progabide's. Without the intercept every level keeps its column.
+    const auto featureNames = [](const PreparedData& p) {
+        return list(p.built.data.labelled->featureNames);
+    };
+    QVERIFY(featureNames(e).contains("trt=progabide") && !featureNames(e).contains("trt=placebo"));
+    QCOMPARE(e.built.data.labelled->factorColumns.size(), std::size_t(1));
+    const PreparedData noIntercept = prepareData(
+        {{kEpil}, "labelled", {{"groups", std::string("subject")}, {"intercept", false}}});
+    QVERIFY(featureNames(noIntercept).contains("trt=placebo") &&
+            featureNames(noIntercept).contains("trt=progabide"));
 
     // svi info: what the file holds, read to its last line.
     const DataReport report = inspectData({{kHead}, "", {}});

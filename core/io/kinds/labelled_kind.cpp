@@ -148,13 +148,14 @@ DataReport inspectLabelled(const DataDescription& d)
     DataReport r;
     r.lines.push_back({"format", "format", facts.formatName, {}, {}});
     r.lines.push_back({"rows", "rows", data.rows(), "examples", {}});
-    r.lines.push_back({"features",
-                       "features",
-                       std::int64_t(data.cols()),
-                       !libsvm                               ? "(factors one-hot encoded)"
-                       : getInt(d.settings, "dimension") > 0 ? "(as the dimension setting says)"
-                                                             : "(the highest index)",
-                       {}});
+    r.lines.push_back(
+        {"features",
+         "features",
+         std::int64_t(data.cols()),
+         !libsvm ? "(factors one-hot encoded; beside the intercept, less each factor's first level)"
+         : getInt(d.settings, "dimension") > 0 ? "(as the dimension setting says)"
+                                               : "(the highest index)",
+         {}});
     if (!libsvm)
         r.lines.push_back({"label", "label", data.labelName, {}, {}});
     r.lines.push_back({"label_kind", "label kind", labelKindName(data.labelKind), {}, {}});
