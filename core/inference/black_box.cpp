@@ -66,9 +66,13 @@ ParamFields<BbviOptions> BbviOptions::declare(bool hasLocals, std::int64_t minib
                        localSteps, 0, 10000),
               &O::localSteps)
             .add(
-                positiveParam("local_rate", "Local rate", "AdaGrad's rate of the local steps", 0.5),
+                positiveParam("local_rate", "Local rate", "AdaGrad's rate of the local steps", 1.0),
                 &O::localRate);
-    f.add(&O::optimizer, OptimizerOptions::declare(OptimizerKind::AdaGrad))
+    // RMSprop at 0.1 rather than the paper's AdaGrad: AdaGrad's sums keep the first, largest
+    // score-function gradients, and its steps shrink before q is near the optimum (PMF on
+    // planted ratings, 10,000 steps: AdaGrad at rates 0.5–2 ended 1.0–3.0 % below coordinate
+    // ascent's bound, RMSprop at 0.1 within 0.3 %).
+    f.add(&O::optimizer, OptimizerOptions::declare(OptimizerKind::RmsProp, 0.0, 0.1))
         .add(intParam("elbo_samples", "Bound draws",
                       "draws of q per estimate of the bound at an evaluation", 20, 1, 100000),
              &O::elboSamples)

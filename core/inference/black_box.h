@@ -15,7 +15,8 @@
 //     (E[h] = 0) for the entries d of λ_i, the estimate is mean_s(f_d − a*_i h_d), with
 //     a*_i = Σ_d Cov(f_d, h_d) / Σ_d Var(h_d) estimated from the same S draws (the paper's
 //     eq. 9, one scale per variable pooled over its entries).
-// Steps are taken by the SGVB engine's optimizers (AdaGrad by default, as the paper).
+// Steps are taken by the SGVB engine's optimizers (RMSprop by default, the paper's AdaGrad a
+// choice: see BbviOptions::declare).
 //
 // A model with local variables (one set per item: a subject's random effect, a user's
 // factors) is fitted as the paper's stochastic version: each step draws a minibatch B of the N

@@ -100,7 +100,8 @@ double OptimizerOptions::ownRate(OptimizerKind kind)
     return 1.0;
 }
 
-ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, double momentum)
+ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, double momentum,
+                                                        double rate)
 {
     using O = OptimizerOptions;
     ParamFields<O> f;
@@ -112,7 +113,7 @@ ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, doub
         .add(realParam("rate", "Rate γ",
                        "the step's scale; 0 = the optimizer's own: sgd 0.001, adagrad 0.1, "
                        "rmsprop 0.01, adadelta 1, adam 0.01",
-                       0.0, 0.0, kHuge),
+                       rate, 0.0, kHuge),
              &O::rate)
         .add(realParam("rate_kappa", "Rate decay κ",
                        "γ_t = rate · (1 + t/τ)^(−κ): 0 keeps the rate constant; κ in (0.5, 1] "

@@ -26,10 +26,12 @@ PreparedRun prepareRun(const RunDescription& given, const std::vector<const Algo
 {
     std::vector<const AlgorithmEntry*> matching;
     if (!runs) {
-        for (const AlgorithmEntry& e : builtinRegistry().entries())
-            if (e.model == given.model &&
-                (given.algorithm.empty() || e.algorithm == given.algorithm))
-                matching.push_back(&e);
+        // The algorithm given, or the one a run without one takes: the model's default.
+        const Registry& r = builtinRegistry();
+        if (const AlgorithmEntry* e = given.algorithm.empty()
+                                          ? r.defaultAlgorithm(given.model)
+                                          : r.find(given.model, given.algorithm))
+            matching.push_back(e);
         runs = &matching;
     }
     // On several ranks each reads only its part of the files when every trainer to run on them

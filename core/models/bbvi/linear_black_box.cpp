@@ -111,7 +111,7 @@ void addLinearBbviEntry(Registry& r, const std::string& model, const std::string
     e.algorithm = "bbvi";
     e.label = "BBVI";
     e.help = "black-box VI (paper 004 §2.5): score-function gradients from S draws of q, "
-             "Rao-Blackwellised, with control variates, AdaGrad steps";
+             "Rao-Blackwellised, with control variates";
     e.dataKinds = {"labelled"};
     e.compareRank = compareRank;
     e.params = LinearBbviOptions::declare(effects).specs();

@@ -50,6 +50,10 @@ namespace svi::pf {
 
 using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// The stream of the pick of the users a cheap evaluation scores (Rng::stream(seed, this, ·)):
+// one for every PF trainer, so that SVI, batch VB and BBVI runs of one seed score the same users.
+inline constexpr std::uint64_t kEvaluationPickStream = 4;
+
 struct Priors : DeclaredOptions<Priors>
 {
     // HPF, with the declared defaults of both models' priors.

@@ -1,5 +1,6 @@
 #include "core/models/memory_terms.h"
 #include "core/models/pf/pf.h"
+#include "core/models/pf/pf_black_box.h"
 #include "core/models/pf/pf_trainer.h"
 #include "core/models/recommender/recommender.h"
 
@@ -7,6 +8,20 @@
 
 namespace svi {
 namespace {
+
+// A Poisson model fits every user × item cell, an unrated one as 0: its mean rate is the
+// expected count of a rating event, far below the stars, so rmse and accuracy score it on a
+// scale it does not model. They are kept (against PMF, GMF on the same split, and to show it),
+// with the caveat beside them. BBVI's gradient variance is declared for every algorithm, so
+// that Compare has one column set.
+std::vector<MetricSpec> pfMetrics()
+{
+    std::vector<MetricSpec> metrics = recommenderMetrics(
+        "the Poisson mean counts ratings as events (an unrated item as 0); it is not a star "
+        "rating");
+    metrics.push_back(gradientVarianceMetric());
+    return metrics;
+}
 
 void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key, std::string label,
          std::string help)
@@ -19,13 +34,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.label = std::move(label);
     e.help = std::move(help);
     e.dataKinds = {"ratings"};
-    // A Poisson model fits every user × item cell, an unrated one as 0: its mean rate is the
-    // expected count of a rating event, far below the stars, so rmse and accuracy score it on a
-    // scale it does not model. They are kept (against PMF, GMF on the same split, and to show
-    // it), with the caveat beside them.
-    e.metrics = recommenderMetrics(
-        "the Poisson mean counts ratings as events (an unrated item as 0); it is not a star "
-        "rating");
+    e.metrics = pfMetrics();
     e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
     e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
     e.params = PfOptions::declare(hierarchical, algorithm).specs();
@@ -114,6 +123,7 @@ void registerPoissonFactorization(Registry& r)
             "minibatches of users; λ ← (1 − ρ_t)λ + ρ_t λ̂ with scale N/|B|");
         add(r, hierarchical, PfAlgorithm::Batch, "batch", "Batch variational Bayes",
             "coordinate ascent over the non-zero ratings: φ, users, items each step");
+        addPfBbviEntry(r, hierarchical, pfMetrics());
     }
 }
 

@@ -16,7 +16,7 @@ enum PfStreamId : std::uint64_t {
     kPfStreamUsers = 1,
     kPfStreamItems,
     kPfStreamSampler,
-    kPfStreamEvalPick,
+    kPfStreamEvalPick = pf::kEvaluationPickStream,
 };
 
 } // namespace
