@@ -100,8 +100,10 @@ struct BbviOptions : DeclaredOptions<BbviOptions>
 
     // The declarations, with a model's defaults for the minibatch, the local steps (none
     // declared when `hasLocals` is false) and S.
+    // `rateKappa` is the decay κ of the optimizer's rate (RMSprop at 0.1): 0 keeps it constant.
     static ParamFields<BbviOptions> declare(bool hasLocals, std::int64_t minibatch = 100,
-                                            int localSteps = 5, int samples = 16);
+                                            int localSteps = 5, int samples = 16,
+                                            double rateKappa = 0.0);
     static const ParamFields<BbviOptions>& fields();
 };
 

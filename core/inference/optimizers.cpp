@@ -101,7 +101,7 @@ double OptimizerOptions::ownRate(OptimizerKind kind)
 }
 
 ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, double momentum,
-                                                        double rate)
+                                                        double rate, double kappa)
 {
     using O = OptimizerOptions;
     ParamFields<O> f;
@@ -118,7 +118,7 @@ ParamFields<OptimizerOptions> OptimizerOptions::declare(OptimizerKind kind, doub
         .add(realParam("rate_kappa", "Rate decay κ",
                        "γ_t = rate · (1 + t/τ)^(−κ): 0 keeps the rate constant; κ in (0.5, 1] "
                        "satisfies Robbins–Monro",
-                       0.0, 0.0, 1.0),
+                       kappa, 0.0, 1.0),
              &O::rateKappa)
         .add(positiveParam("rate_tau", "Rate delay τ",
                            "γ_t = rate · (1 + t/τ)^(−κ): steps before the rate starts to fall",

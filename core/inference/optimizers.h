@@ -80,9 +80,10 @@ struct OptimizerOptions : DeclaredOptions<OptimizerOptions>
     double adamBeta2{};
 
     // The declarations, with a model's default optimizer, momentum (paper 003's EPM and GPFA
-    // runs: AdaDelta with λ = 0.9) and rate (0: the optimizer's own).
+    // runs: AdaDelta with λ = 0.9), rate (0: the optimizer's own) and its decay κ.
     static ParamFields<OptimizerOptions> declare(OptimizerKind kind = OptimizerKind::AdaDelta,
-                                                 double momentum = 0.0, double rate = 0.0);
+                                                 double momentum = 0.0, double rate = 0.0,
+                                                 double kappa = 0.0);
     static const ParamFields<OptimizerOptions>& fields();
     // The rate `kind` uses when `rate` is 0: sgd 0.001, adagrad 0.1, rmsprop 0.01 and adadelta
     // 1 (paper 003 and its code), adam 0.01.
