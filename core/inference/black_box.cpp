@@ -327,8 +327,11 @@ double BlackBoxVi::step(std::int64_t t)
     return rate;
 }
 
-void BlackBoxVi::globalGradient(std::span<const std::int64_t> items, std::uint64_t id,
-                                Eigen::Ref<Eigen::ArrayXd> gradient, double* variance) const
+// A writable Eigen::Ref is a view, passed by value as Eigen advises.
+void BlackBoxVi::globalGradient(
+    std::span<const std::int64_t> items, std::uint64_t id,
+    Eigen::Ref<Eigen::ArrayXd> gradient, // NOLINT(performance-unnecessary-value-param)
+    double* variance) const
 {
     Draws d;
     d.prepare(m_model.globals(), m_model.locals(), m_options.draws, std::int64_t(items.size()));

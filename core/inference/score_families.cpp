@@ -333,8 +333,10 @@ void QLayout::setMoments(Eigen::Ref<Eigen::ArrayXd> lambda, Eigen::Index v, doub
     }
 }
 
-void QLayout::setBlockMoments(Eigen::Ref<Eigen::ArrayXd> lambda, int b, double mean,
-                              double variance) const
+// A writable Eigen::Ref is a view, passed by value as Eigen advises.
+void QLayout::setBlockMoments(
+    Eigen::Ref<Eigen::ArrayXd> lambda, // NOLINT(performance-unnecessary-value-param)
+    int b, double mean, double variance) const
 {
     for (Eigen::Index j = 0; j < m_blocks[std::size_t(b)].count; ++j)
         setMoments(lambda, m_firstVariable[std::size_t(b)] + j, mean, variance);

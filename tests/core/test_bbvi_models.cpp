@@ -178,7 +178,9 @@ void TestBbviModels::recoversPlantedPoissonEffects_data()
 {
     QTest::addColumn<bool>("gammaEffects");
     QTest::newRow("gamma-normal") << false;
+#ifndef SVI_SANITIZED // under the sanitizers, normal effects alone
     QTest::newRow("gamma-gamma") << true;
+#endif
 }
 
 void TestBbviModels::recoversPlantedPoissonEffects()
@@ -238,9 +240,13 @@ void TestBbviModels::refusesWhatItCannotFit()
     }
     auto negative = std::make_shared<LabelledData>(*grouped(5, 4, {0, 0, 1}, 0.5, false, 1));
     negative->y[3] = -1;
-    QVERIFY_EXCEPTION_THROWN(
-        LinearBlackBoxModel(negative, settings(LikelihoodKind::Poisson, RandomEffects::Normal, 1)),
-        std::invalid_argument);
+    try {
+        LinearBlackBoxModel m(negative,
+                              settings(LikelihoodKind::Poisson, RandomEffects::Normal, 1));
+        QFAIL("a negative count accepted");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).startsWith("cannot fit 'grouped' row 4, label"), e.what());
+    }
 }
 
 // The registry's glmm/bbvi entry builds from its declarations and fits the epilepsy counts
@@ -275,7 +281,9 @@ void TestBbviModels::registeredWithItsDeclarations()
 void TestBbviModels::poissonFactorizationReachesCoordinateAscent_data()
 {
     QTest::addColumn<bool>("hierarchical");
+#ifndef SVI_SANITIZED // under the sanitizers, PMF alone: the same code but HPF's levels
     QTest::newRow("hpf") << true;
+#endif
     QTest::newRow("pmf") << false;
 }
 

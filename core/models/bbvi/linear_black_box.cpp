@@ -305,7 +305,7 @@ void LinearBlackBoxModel::start(Eigen::ArrayXd& global, Eigen::MatrixXd& local,
     local.colwise() = column.matrix();
 }
 
-LinearBlackBoxTrainer::LinearBlackBoxTrainer(LabelledDataPtr data,
+LinearBlackBoxTrainer::LinearBlackBoxTrainer(const LabelledDataPtr& data,
                                              const LinearBlackBoxSettings& settings,
                                              const BbviOptions& options, std::uint64_t seed)
     : BlackBoxTrainer(std::make_unique<LinearBlackBoxModel>(data, settings), options, seed),

@@ -118,7 +118,7 @@ private:
 class LinearBlackBoxTrainer final : public BlackBoxTrainer
 {
 public:
-    LinearBlackBoxTrainer(LabelledDataPtr data, const LinearBlackBoxSettings& settings,
+    LinearBlackBoxTrainer(const LabelledDataPtr& data, const LinearBlackBoxSettings& settings,
                           const BbviOptions& options, std::uint64_t seed);
 
 private:

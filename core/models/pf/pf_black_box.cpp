@@ -184,7 +184,7 @@ void PfBlackBoxModel::start(Eigen::ArrayXd& global, Eigen::MatrixXd& local,
     }
 }
 
-PfBlackBoxTrainer::PfBlackBoxTrainer(CountDataPtr data, const PfBbviOptions& options,
+PfBlackBoxTrainer::PfBlackBoxTrainer(const CountDataPtr& data, const PfBbviOptions& options,
                                      std::uint64_t seed)
     : BlackBoxTrainer(std::make_unique<PfBlackBoxModel>(data, options.K, options.priors),
                       options.bbvi, seed),

@@ -75,7 +75,7 @@ private:
 class PfBlackBoxTrainer final : public BlackBoxTrainer
 {
 public:
-    PfBlackBoxTrainer(CountDataPtr data, const PfBbviOptions& options, std::uint64_t seed);
+    PfBlackBoxTrainer(const CountDataPtr& data, const PfBbviOptions& options, std::uint64_t seed);
 
 private:
     void report(Evaluation& ev, bool full, std::uint64_t id) const override;
