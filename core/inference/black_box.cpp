@@ -12,7 +12,8 @@
 namespace svi {
 namespace {
 
-// Stream purposes: Rng::stream(seed, purpose·2 + (local ? 1 : 0), id, round·2¹⁶ + draw).
+// Stream purposes: Rng::stream(seed, purpose·2 + (local ? 1 : 0), id,
+// round·2⁴⁸ + chunk·2³² + draw), a chunk being a fixed range of variables (or items).
 enum Purpose : std::uint64_t {
     kStep = 1,
     kBound = 2,
@@ -95,15 +96,13 @@ const ParamFields<BbviOptions>& BbviOptions::fields()
     return f;
 }
 
-double scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& scores,
-                     const Eigen::Ref<const Eigen::MatrixXd>& weights, bool controlVariate,
-                     Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd* aStar)
+void scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& scores,
+                   const Eigen::Ref<const Eigen::MatrixXd>& weights, bool controlVariate,
+                   Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd* aStar)
 {
     const Eigen::Index S = scores.cols();
-    const double n = double(S);
     if (aStar)
         aStar->setZero(layout.variables());
-    double trace = 0.0;
     for (int b = 0; b < int(layout.blocks().size()); ++b) {
         const int w = layout.width(b);
         for (Eigen::Index j = 0; j < layout.blocks()[std::size_t(b)].count; ++j) {
@@ -116,24 +115,19 @@ double scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::Matrix
                 double cov = 0.0, var = 0.0;
                 for (Eigen::Index d = p0; d < p0 + w; ++d) {
                     const auto h = scores.row(d).array();
-                    const double hMean = h.mean(), fMean = (h * weight).mean();
-                    cov += ((h * weight - fMean) * (h - hMean)).sum();
+                    const auto f = h * weight;
+                    const double hMean = h.mean(), fMean = f.mean();
+                    cov += ((f - fMean) * (h - hMean)).sum();
                     var += (h - hMean).square().sum();
                 }
                 a = var > 0.0 ? cov / var : 0.0;
             }
             if (aStar)
                 (*aStar)[v] = a;
-            for (Eigen::Index d = p0; d < p0 + w; ++d) {
-                const auto term = scores.row(d).array() * (weight - a);
-                const double mean = term.mean();
-                gradient[d] = mean;
-                if (S >= 2)
-                    trace += (term - mean).square().sum() / (n - 1.0) / n;
-            }
+            for (Eigen::Index d = p0; d < p0 + w; ++d)
+                gradient[d] = (scores.row(d).array() * (weight - a)).mean();
         }
     }
-    return trace;
 }
 
 // The scratch of S draws of the globals and of the locals of some items: column s is draw s.
@@ -143,6 +137,7 @@ struct BlackBoxVi::Draws
     Eigen::MatrixXd zLocal, logQLocal, scoreLocal;    // (items × local ...) × S, likewise
     std::vector<FactorSums> sums;
     Eigen::MatrixXd weights;  // global variables × S
+    Eigen::ArrayXd whole;     // S: the plain local weight of each draw
     std::vector<Rng> streams; // kChunks × S: one stream per chunk of variables and draw
     std::int64_t items = -1;
 
@@ -158,6 +153,7 @@ struct BlackBoxVi::Draws
         logQLocal.resize(l.variables() * n, S);
         scoreLocal.resize(l.parameters() * n, S);
         weights.resize(g.variables(), S);
+        whole.resize(S);
         streams.assign(std::size_t(kChunks) * std::size_t(S), Rng());
         sums.assign(std::size_t(S), FactorSums{});
         for (FactorSums& f : sums) {
@@ -204,7 +200,8 @@ BlackBoxVi::BlackBoxVi(const BlackBoxModel& model, const BbviOptions& options, s
 BlackBoxVi::~BlackBoxVi() = default;
 
 void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purpose,
-                         std::uint64_t id, int round, bool wantItems, Draws& d) const
+                         std::uint64_t id, int round, bool wantGlobal, bool wantItems,
+                         Draws& d) const
 {
     const QLayout& g = m_model.globals();
     const QLayout& l = m_model.locals();
@@ -243,7 +240,9 @@ void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purp
     for (int s = 0; s < S; ++s) {
         FactorSums& f = d.sums[std::size_t(s)];
         f.global = f.items = 0.0;
-        f.globalBlanket.setZero();
+        f.wantGlobal = wantGlobal;
+        if (wantGlobal)
+            f.globalBlanket.setZero();
         f.wantItemBlanket = wantItems;
         if (wantItems)
             f.itemBlanket.setZero();
@@ -261,10 +260,11 @@ void BlackBoxVi::localStep(std::span<const std::int64_t> items, Draws& d)
     const int S = int(d.sums.size());
     // The plain weight of a local variable: the whole log joint of the minibatch as if it
     // were the data (unscaled: an item's own terms enter once), less the whole log q.
-    Eigen::ArrayXd whole(S);
-    for (int s = 0; s < S; ++s)
-        whole[s] = d.sums[std::size_t(s)].global + d.sums[std::size_t(s)].items -
-                   d.logQGlobal.col(s).sum() - d.logQLocal.col(s).sum();
+    Eigen::ArrayXd& whole = d.whole;
+    if (!m_options.raoBlackwell)
+        for (int s = 0; s < S; ++s)
+            whole[s] = d.sums[std::size_t(s)].global + d.sums[std::size_t(s)].items -
+                       d.logQGlobal.col(s).sum() - d.logQLocal.col(s).sum();
     static thread_local LocalScratch scratch;
     const double rate = m_options.localRate;
 #pragma omp parallel for schedule(static) if (pl * S * Eigen::Index(items.size()) >=               \
@@ -314,13 +314,16 @@ double BlackBoxVi::step(std::int64_t t)
     d.prepare(m_model.globals(), m_model.locals(), m_options.draws, std::int64_t(items.size()));
     const int rounds = m_model.locals().empty() ? 0 : m_options.localSteps;
     for (int r = 0; r <= rounds; ++r) {
-        drawAll(items, kStep, std::uint64_t(t), r, r == rounds, d);
+        // The last round's draws feed the global step; a local round needs the global factors
+        // only for the plain weight.
+        const bool last = r == rounds;
+        drawAll(items, kStep, std::uint64_t(t), r, last || !m_options.raoBlackwell, last, d);
         if (r < rounds)
             localStep(items, d);
     }
     globalWeights(std::int64_t(items.size()), d);
-    m_lastVariance = scoreGradient(m_model.globals(), d.scoreGlobal, d.weights,
-                                   m_options.controlVariate, m_gradient);
+    scoreGradient(m_model.globals(), d.scoreGlobal, d.weights, m_options.controlVariate,
+                  m_gradient);
     const double rate = m_optimizer.rate();
     if (m_global.size() > 0)
         m_optimizer.ascend(m_global, m_gradient);
@@ -330,17 +333,21 @@ double BlackBoxVi::step(std::int64_t t)
 // A writable Eigen::Ref is a view, passed by value as Eigen advises.
 void BlackBoxVi::globalGradient(
     std::span<const std::int64_t> items, std::uint64_t id,
-    Eigen::Ref<Eigen::ArrayXd> gradient, // NOLINT(performance-unnecessary-value-param)
-    double* variance) const
+    Eigen::Ref<Eigen::ArrayXd> gradient) const // NOLINT(performance-unnecessary-value-param)
 {
     Draws d;
+    globalGradient(items, id, gradient, d);
+}
+
+void BlackBoxVi::globalGradient(
+    std::span<const std::int64_t> items, std::uint64_t id,
+    Eigen::Ref<Eigen::ArrayXd> gradient, // NOLINT(performance-unnecessary-value-param)
+    Draws& d) const
+{
     d.prepare(m_model.globals(), m_model.locals(), m_options.draws, std::int64_t(items.size()));
-    drawAll(items, kVarianceDraws, id, 0, true, d);
+    drawAll(items, kVarianceDraws, id, 0, true, true, d);
     globalWeights(std::int64_t(items.size()), d);
-    const double trace = scoreGradient(m_model.globals(), d.scoreGlobal, d.weights,
-                                       m_options.controlVariate, gradient);
-    if (variance)
-        *variance = trace;
+    scoreGradient(m_model.globals(), d.scoreGlobal, d.weights, m_options.controlVariate, gradient);
 }
 
 double BlackBoxVi::gradientVariance(int repeats, std::uint64_t evaluation) const
@@ -350,13 +357,12 @@ double BlackBoxVi::gradientVariance(int repeats, std::uint64_t evaluation) const
     std::vector<std::int64_t> all(std::size_t(m_model.itemCount()));
     std::iota(all.begin(), all.end(), std::int64_t(0));
     Eigen::MatrixXd g(m_global.size(), repeats);
+    Draws d; // one scratch for every repeat: their minibatches are of one size
     for (int r = 0; r < repeats; ++r) {
         const std::vector<std::int64_t> items =
             seededSubset(all, std::size_t(m_options.minibatch),
                          Rng::stream(m_seed, kVarianceItems, evaluation, std::uint64_t(r)));
-        Eigen::ArrayXd column(m_global.size());
-        globalGradient(items, (evaluation << 16) + std::uint64_t(r), column);
-        g.col(r) = column.matrix();
+        globalGradient(items, (evaluation << 16) + std::uint64_t(r), g.col(r).array(), d);
     }
     const Eigen::VectorXd mean = g.rowwise().mean();
     return (g.colwise() - mean).squaredNorm() / double(repeats - 1);
@@ -372,7 +378,7 @@ BlackBoxVi::Bound BlackBoxVi::bound(int samples, std::int64_t items, std::uint64
     Draws d;
     d.prepare(m_model.globals(), m_model.locals(), std::max(samples, 1),
               std::int64_t(chosen.size()));
-    drawAll(chosen, kBound, evaluation, 0, false, d);
+    drawAll(chosen, kBound, evaluation, 0, true, false, d);
     Bound b;
     b.items = std::int64_t(chosen.size());
     for (std::size_t s = 0; s < d.sums.size(); ++s) {
@@ -392,7 +398,6 @@ void BlackBoxVi::visitState(StateArchive& a)
     a.field("local_squares", m_localSquares);
     a.field("optimizer", m_optimizer);
     a.field("sampler", m_sampler);
-    a.field("last_variance", m_lastVariance);
 }
 
 } // namespace svi

@@ -45,10 +45,13 @@ namespace svi {
 // before a call; the model adds.
 struct FactorSums
 {
-    double global = 0.0; // the factors that hold global variables only (their priors)
-    double items = 0.0;  // the factors of the items given, unscaled
-    // Per global variable: the sum of the global factors that hold it.
+    // The factors that hold global variables only (their priors), and per global variable the
+    // sum of those that hold it. Only when wanted: a Rao-Blackwellised local step's draws need
+    // neither, and a model may then skip them (the items' priors of a factorization, M·K logs).
+    double global = 0.0;
     Eigen::ArrayXd globalBlanket;
+    bool wantGlobal = true;
+    double items = 0.0; // the factors of the items given, unscaled
     // Per global variable: the sum of the given items' factors that hold it (unscaled). Only
     // when wanted (a local step's draws need none).
     Eigen::ArrayXd itemBlanket;
@@ -111,11 +114,10 @@ struct BbviOptions : DeclaredOptions<BbviOptions>
 // is ∇_λ log q at draw s) and weights (variables() × S: the weight of variable i at draw s,
 // log p_i − log q_i with Rao-Blackwellisation, else the whole log p − log q). Writes the
 // gradient (parameters()); with `controlVariate`, a* per variable into aStar (if given; 0
-// without). Returns the trace of the estimate's covariance as the draws estimate it,
-// Σ_d Var_s(f_d − a* h_d) / S (0 when S = 1).
-double scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& scores,
-                     const Eigen::Ref<const Eigen::MatrixXd>& weights, bool controlVariate,
-                     Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd* aStar = nullptr);
+// without).
+void scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& scores,
+                   const Eigen::Ref<const Eigen::MatrixXd>& weights, bool controlVariate,
+                   Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd* aStar = nullptr);
 
 class BlackBoxVi
 {
@@ -140,18 +142,14 @@ public:
     // minibatch, S draws, as a step takes it, without its local steps), from `repeats`
     // independent estimates (streams of `evaluation`). NaN when repeats < 2.
     double gradientVariance(int repeats, std::uint64_t evaluation) const;
-    // The within-step estimate of the same trace at the last step (scoreGradient's).
-    double lastStepVariance() const { return m_lastVariance; }
 
     const Eigen::ArrayXd& global() const { return m_global; }
     const Eigen::MatrixXd& local() const { return m_local; }
-    // The gradient of the last step (before the optimizer), for tests.
-    const Eigen::ArrayXd& lastGradient() const { return m_gradient; }
     // The global gradient at the current q over `items` with draws of the stream `id`, without
     // a step: what step() ascends along when `items` is its minibatch and there are no local
     // steps. For the tests (unbiasedness) and the variance metric.
     void globalGradient(std::span<const std::int64_t> items, std::uint64_t id,
-                        Eigen::Ref<Eigen::ArrayXd> gradient, double* variance = nullptr) const;
+                        Eigen::Ref<Eigen::ArrayXd> gradient) const;
     const BbviOptions& options() const { return m_options; }
     std::int64_t epoch() const { return m_sampler.epoch(); }
     bool diverged() const { return !m_global.allFinite(); }
@@ -160,9 +158,14 @@ public:
 
 private:
     struct Draws; // the scratch of S draws (global and the items' locals)
+    // S draws of the globals (at round 0; later rounds of a step keep them) and of the items'
+    // locals, and the model's factors at each, the global ones and the items' blankets of the
+    // globals only when asked for.
     void drawAll(std::span<const std::int64_t> items, std::uint64_t purpose, std::uint64_t id,
-                 int round, bool wantItems, Draws& d) const;
+                 int round, bool wantGlobal, bool wantItems, Draws& d) const;
     void localStep(std::span<const std::int64_t> items, Draws& d);
+    void globalGradient(std::span<const std::int64_t> items, std::uint64_t id,
+                        Eigen::Ref<Eigen::ArrayXd> gradient, Draws& d) const;
     void globalWeights(std::int64_t batch, Draws& d) const;
 
     const BlackBoxModel& m_model;
@@ -174,7 +177,6 @@ private:
     Optimizer m_optimizer;
     std::unique_ptr<Draws> m_draws;
     Eigen::ArrayXd m_gradient;
-    double m_lastVariance = 0.0;
     // Seconds of one draw (q and the model's factors) per item, measured at the first; −1
     // before.
     mutable double m_drawSeconds = -1.0;

@@ -251,39 +251,35 @@ void TestBlackBox::scoreGradientIsUnbiased()
 // ε, from dominating the estimate); for a bernoulli of p and w = c·z, a* = c (1 − p).
 void TestBlackBox::controlVariateScaleMatchesClosedForm()
 {
-    const int S = 400000;
     const double c = 2.0;
-    {
-        const QLayout layout({{"z", QFamily::Normal, 1}});
-        Eigen::ArrayXd lambda(2);
-        lambda << 0.5, softplusInverse(0.4);
-        Eigen::MatrixXd scores(2, S), weights(1, S);
-        Eigen::ArrayXd z(1), logQ(1), gradient(2), aStar;
-        Rng rng(11);
+    // a* and the gradient from 400,000 draws of one variable of `family` at λ, w = c·z.
+    const auto estimate = [c](QFamily family, const Eigen::ArrayXd& lambda, std::uint64_t seed) {
+        const int S = 400000;
+        const QLayout layout({{"z", family, 1}});
+        Eigen::MatrixXd scores(lambda.size(), S), weights(1, S);
+        Eigen::ArrayXd z(1), logQ(1), gradient(lambda.size()), aStar;
+        Rng rng(seed);
         for (int s = 0; s < S; ++s) {
             layout.draw(lambda, rng, z, logQ, scores.col(s).array());
             weights(0, s) = c * z[0];
         }
         scoreGradient(layout, scores, weights, true, gradient, &aStar);
-        QVERIFY2(std::abs(aStar[0] - c * 0.5) < 0.02, qPrintable(QString::number(aStar[0])));
-        // The control variate takes out the noise of w's constant part: the estimate of
-        // ∂/∂m E[c z] = c is close to c.
-        QVERIFY2(std::abs(gradient[0] - c) < 0.02, qPrintable(QString::number(gradient[0])));
-    }
-    {
-        const QLayout layout({{"z", QFamily::Bernoulli, 1}});
-        const double p = 0.3;
-        Eigen::ArrayXd lambda = Eigen::ArrayXd::Constant(1, std::log(p / (1 - p)));
-        Eigen::MatrixXd scores(1, S), weights(1, S);
-        Eigen::ArrayXd z(1), logQ(1), gradient(1), aStar;
-        Rng rng(12);
-        for (int s = 0; s < S; ++s) {
-            layout.draw(lambda, rng, z, logQ, scores.col(s).array());
-            weights(0, s) = c * z[0];
-        }
-        scoreGradient(layout, scores, weights, true, gradient, &aStar);
-        QVERIFY2(std::abs(aStar[0] - c * (1 - p)) < 0.01, qPrintable(QString::number(aStar[0])));
-    }
+        return std::pair{aStar[0], gradient};
+    };
+    Eigen::ArrayXd normal(2);
+    normal << 0.5, softplusInverse(0.4);
+    const auto [aNormal, gNormal] = estimate(QFamily::Normal, normal, 11);
+    QVERIFY2(std::abs(aNormal - c * 0.5) < 0.02, qPrintable(QString::number(aNormal)));
+    // The control variate takes out the noise of w's constant part: the estimate of
+    // ∂/∂m E[c z] = c is close to c.
+    QVERIFY2(std::abs(gNormal[0] - c) < 0.02, qPrintable(QString::number(gNormal[0])));
+    const double p = 0.3;
+    const auto [aBernoulli, gBernoulli] =
+        estimate(QFamily::Bernoulli, Eigen::ArrayXd::Constant(1, std::log(p / (1 - p))), 12);
+    QVERIFY2(std::abs(aBernoulli - c * (1 - p)) < 0.01, qPrintable(QString::number(aBernoulli)));
+    // ∂/∂ℓ E[c z] = c p (1 − p).
+    QVERIFY2(std::abs(gBernoulli[0] - c * p * (1 - p)) < 0.01,
+             qPrintable(QString::number(gBernoulli[0])));
 }
 
 // Two normals with factors −(z₀ − 1)²/2, −(z₁ + 2)²/2 and −0.3 (z₀ − z₁)²/2: the bound's

@@ -243,7 +243,7 @@ void LinearBlackBoxModel::factors(std::span<const std::int64_t> items,
     const LabelledData& d = *m_data;
     const Eigen::Index D = d.cols();
     const double v = m_settings.priorVariance;
-    for (Eigen::Index j = 0; j < D; ++j) {
+    for (Eigen::Index j = 0; j < D && out.wantGlobal; ++j) {
         const double f = -0.5 * zGlobal[j] * zGlobal[j] / v - 0.5 * std::log(v) - kLogRoot2Pi;
         out.global += f;
         out.globalBlanket[j] += f;
@@ -261,9 +261,11 @@ void LinearBlackBoxModel::factors(std::span<const std::int64_t> items,
         return;
     }
     const double hyper = zGlobal[D];
-    const double prior = gammaLogDensity(hyper, m_settings.hyperShape, m_settings.hyperRate);
-    out.global += prior;
-    out.globalBlanket[D] += prior;
+    if (out.wantGlobal) {
+        const double prior = gammaLogDensity(hyper, m_settings.hyperShape, m_settings.hyperRate);
+        out.global += prior;
+        out.globalBlanket[D] += prior;
+    }
     double likelihoods = 0.0, links = 0.0;
     for (std::size_t j = 0; j < items.size(); ++j) {
         const double effect = zLocal[Eigen::Index(j)];
@@ -349,11 +351,11 @@ void LinearBlackBoxTrainer::report(Evaluation& ev, bool full, std::uint64_t id) 
         std::vector<Totals> partial(kChunks);
         forChunks(std::int64_t(rows.size()), [&](int c, std::int64_t begin, std::int64_t end) {
             Totals t;
+            Eigen::ArrayXd logLik(draws); // per row: log p(y_i | η) at each draw
             for (std::int64_t r = begin; r < end; ++r) {
                 const std::int64_t i = rows[std::size_t(r)];
                 const std::int64_t item = m.itemOfRow(i);
                 double top = -std::numeric_limits<double>::infinity(), mean = 0.0;
-                Eigen::ArrayXd logLik(draws);
                 for (int s = 0; s < draws; ++s) {
                     const double eta =
                         m.linearPredictor(i, w[std::size_t(s)], item >= 0 ? effects(item, s) : 0.0);

@@ -67,6 +67,9 @@ PfBlackBoxModel::PfBlackBoxModel(CountDataPtr data, int K, const pf::Priors& pri
     }
     m_globals = QLayout(std::move(globals));
     m_locals = QLayout(std::move(locals));
+    m_logFactorial.reserve(m_data->train.counts.size());
+    for (const float y : m_data->train.counts)
+        m_logFactorial.push_back(std::lgamma(double(y) + 1.0));
 }
 
 void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
@@ -82,9 +85,9 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
     const double lgC1 = std::lgamma(ip.levelShape), lgA1 = std::lgamma(up.levelShape);
     const Eigen::Map<const Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
         beta(zGlobal.data(), M, K);
-    // The items' priors: η_i, then β_ik given η_i.
-    Eigen::ArrayXd columnSum = Eigen::ArrayXd::Zero(K); // Σ_i β_ik: the zeros' rates
-    for (Eigen::Index i = 0; i < M; ++i) {
+    // The items' priors: η_i, then β_ik given η_i (M·K logs: only when wanted).
+    const Eigen::ArrayXd columnSum = beta.colwise().sum().transpose(); // the zeros' rates
+    for (Eigen::Index i = 0; i < M && out.wantGlobal; ++i) {
         const double eta = hier ? zGlobal[M * K + i] : ip.fixedRate, logEta = std::log(eta);
         double level = 0.0;
         if (hier) {
@@ -100,7 +103,6 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
             out.globalBlanket[i * K + k] += f;
             if (hier)
                 out.globalBlanket[M * K + i] += f;
-            columnSum[k] += b;
         }
     }
     // Each user of the minibatch: ξ_u, θ_u given ξ_u, and the Poisson terms of the whole row.
@@ -135,7 +137,8 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
         for (std::size_t e = 0; e < cols.size(); ++e) {
             const double y = counts[e];
             const double rate = (theta * beta.row(cols[e]).transpose()).sum();
-            const double term = y * std::log(rate) - std::lgamma(y + 1.0);
+            const double term = y * std::log(rate) -
+                                m_logFactorial[std::size_t(d.train.rowStart[std::size_t(u)]) + e];
             lik += term;
             if (out.wantItemBlanket)
                 out.itemBlanket.segment(Eigen::Index(cols[e]) * K, K) += term;
@@ -188,7 +191,7 @@ PfBlackBoxTrainer::PfBlackBoxTrainer(const CountDataPtr& data, const PfBbviOptio
                                      std::uint64_t seed)
     : BlackBoxTrainer(std::make_unique<PfBlackBoxModel>(data, options.K, options.priors),
                       options.bbvi, seed),
-      m_data(data), m_options(options.checked()),
+      m_options(options.checked()),
       m_eval(*data, options.evalUsers, options.topN, seed, pf::kEvaluationPickStream)
 {
 }
@@ -196,8 +199,8 @@ PfBlackBoxTrainer::PfBlackBoxTrainer(const CountDataPtr& data, const PfBbviOptio
 void PfBlackBoxTrainer::report(Evaluation& ev, bool full, std::uint64_t id) const
 {
     (void)id;
-    const CountData& d = *m_data;
     const PfBlackBoxModel& m = pf();
+    const CountData& d = m.data();
     const int K = m.K();
     const Eigen::Index M = d.cols();
     // E[β] from q; E[θ] of every user, the prior mean for one without training ratings.

@@ -70,6 +70,7 @@ private:
     int m_K;
     pf::Priors m_priors;
     QLayout m_globals, m_locals;
+    std::vector<double> m_logFactorial; // log y! of every training count, in train's order
 };
 
 class PfBlackBoxTrainer final : public BlackBoxTrainer
@@ -81,7 +82,6 @@ private:
     void report(Evaluation& ev, bool full, std::uint64_t id) const override;
     const PfBlackBoxModel& pf() const { return static_cast<const PfBlackBoxModel&>(model()); }
 
-    CountDataPtr m_data;
     PfBbviOptions m_options;
     RatingsEvaluation m_eval;
 };
