@@ -32,6 +32,20 @@ constexpr Eigen::Index kParallelDrawWork = 2048;
 
 } // namespace
 
+std::string bbviEstimatorName(BbviEstimator e)
+{
+    return e == BbviEstimator::Reparam ? "reparam" : "score";
+}
+
+BbviEstimator bbviEstimatorFromName(const std::string& name)
+{
+    if (name == "score")
+        return BbviEstimator::Score;
+    if (name == "reparam")
+        return BbviEstimator::Reparam;
+    throw std::invalid_argument(fieldError("estimator", name, "must be score or reparam"));
+}
+
 const QLayout& BlackBoxModel::locals() const
 {
     static const QLayout none;
@@ -39,10 +53,19 @@ const QLayout& BlackBoxModel::locals() const
 }
 
 ParamFields<BbviOptions> BbviOptions::declare(bool hasLocals, std::int64_t minibatch,
-                                              int localSteps, int samples, double rateKappa)
+                                              int localSteps, int samples, double rateKappa,
+                                              bool reparam)
 {
     using O = BbviOptions;
     ParamFields<O> f;
+    if (reparam)
+        f.add(choiceParam("estimator", "Gradient estimator",
+                          "score: the score-function gradient of black-box VI (paper 004 §2.5), "
+                          "with the Rao-Blackwellisation and control variate below; reparam: "
+                          "reparameterised draws and the model's ∂ log p/∂z, the entropy's "
+                          "gradient in closed form (the two ignore those settings)",
+                          {"score", "reparam"}, "score"),
+              &O::estimator, bbviEstimatorName, bbviEstimatorFromName);
     f.add(intParam("draws", "Draws S",
                    "draws of q per gradient estimate (the score-function gradient's S)", samples, 1,
                    100000),
@@ -92,7 +115,7 @@ ParamFields<BbviOptions> BbviOptions::declare(bool hasLocals, std::int64_t minib
 
 const ParamFields<BbviOptions>& BbviOptions::fields()
 {
-    static const ParamFields<BbviOptions> f = declare(true);
+    static const ParamFields<BbviOptions> f = declare(true, 100, 5, 16, 0.0, true);
     return f;
 }
 
@@ -130,14 +153,33 @@ void scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd
     }
 }
 
+void pathGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& paths,
+                  const Eigen::Ref<const Eigen::MatrixXd>& dLogP,
+                  const Eigen::Ref<const Eigen::ArrayXd>& entropy,
+                  Eigen::Ref<Eigen::ArrayXd> gradient)
+{
+    for (int b = 0; b < int(layout.blocks().size()); ++b) {
+        const int w = layout.width(b);
+        for (Eigen::Index j = 0; j < layout.blocks()[std::size_t(b)].count; ++j) {
+            const Eigen::Index v = layout.firstVariable(b) + j;
+            const Eigen::Index p0 = layout.firstParameter(b) + j * w;
+            for (Eigen::Index d = p0; d < p0 + w; ++d)
+                gradient[d] = (paths.row(d).array() * dLogP.row(v).array()).mean() + entropy[d];
+        }
+    }
+}
+
 // The scratch of S draws of the globals and of the locals of some items: column s is draw s.
 struct BlackBoxVi::Draws
 {
-    Eigen::MatrixXd zGlobal, logQGlobal, scoreGlobal; // variables, variables, λ entries × S
-    Eigen::MatrixXd zLocal, logQLocal, scoreLocal;    // (items × local ...) × S, likewise
+    // variables, variables, λ entries × S; the score holds ∂z/∂λ under the reparameterised
+    // estimator.
+    Eigen::MatrixXd zGlobal, logQGlobal, scoreGlobal;
+    Eigen::MatrixXd zLocal, logQLocal, scoreLocal; // (items × local ...) × S, likewise
     std::vector<FactorSums> sums;
     Eigen::MatrixXd weights;  // global variables × S
     Eigen::ArrayXd whole;     // S: the plain local weight of each draw
+    Eigen::ArrayXd entropy;   // ∇_λ H[q] of the globals (reparameterised)
     std::vector<Rng> streams; // kChunks × S: one stream per chunk of variables and draw
     std::int64_t items = -1;
 
@@ -160,6 +202,9 @@ struct BlackBoxVi::Draws
             f.globalBlanket.resize(g.variables());
             f.itemBlanket.resize(g.variables());
             f.localBlanket.resize(l.variables() * n);
+            f.globalGradient.resize(g.variables());
+            f.itemGradient.resize(g.variables());
+            f.localGradient.resize(l.variables() * n);
         }
     }
     // Chunk c's S streams, seeded from (seed, a, b, c·2³² + s).
@@ -178,7 +223,7 @@ struct BlackBoxVi::Draws
 struct LocalScratch
 {
     Eigen::MatrixXd weights;
-    Eigen::ArrayXd gradient;
+    Eigen::ArrayXd gradient, entropy;
 };
 
 BlackBoxVi::BlackBoxVi(const BlackBoxModel& model, const BbviOptions& options, std::uint64_t seed)
@@ -190,6 +235,12 @@ BlackBoxVi::BlackBoxVi(const BlackBoxModel& model, const BbviOptions& options, s
         throw std::invalid_argument("black-box VI: the model has no items to fit");
     if (model.globals().empty() && model.locals().empty())
         throw std::invalid_argument("black-box VI: the model has no latent variables");
+    if (m_options.estimator == BbviEstimator::Reparam &&
+        (!model.hasGradient() || !model.globals().reparameterisable() ||
+         !model.locals().reparameterisable()))
+        throw std::invalid_argument(fieldError(
+            "estimator", "reparam",
+            "needs a model with gradients and a normal, log-normal or gamma q of every variable"));
     m_global.resize(model.globals().parameters());
     m_local.resize(model.locals().parameters(), model.itemCount());
     m_localSquares = Eigen::MatrixXd::Zero(m_local.rows(), m_local.cols());
@@ -201,12 +252,13 @@ BlackBoxVi::~BlackBoxVi() = default;
 
 void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purpose,
                          std::uint64_t id, int round, bool wantGlobal, bool wantItems,
-                         Draws& d) const
+                         bool wantGradient, Draws& d) const
 {
     const QLayout& g = m_model.globals();
     const QLayout& l = m_model.locals();
     const Eigen::Index vl = l.variables(), pl = l.parameters();
     const int S = int(d.sums.size());
+    const bool reparam = wantGradient && m_options.estimator == BbviEstimator::Reparam;
     // The draws, variable by variable (what a variable's S draws share is computed once), in
     // fixed chunks of variables (or items) with a stream per chunk and draw: the same draws
     // whatever the thread count.
@@ -214,8 +266,13 @@ void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purp
         forChunks(
             g.variables(),
             [&](int c, std::int64_t begin, std::int64_t end) {
-                g.drawMany(m_global, begin, end, d.chunkStreams(c, m_seed, purpose * 2, id, 0),
-                           d.zGlobal, d.logQGlobal, d.scoreGlobal);
+                const std::span<Rng> streams = d.chunkStreams(c, m_seed, purpose * 2, id, 0);
+                if (reparam)
+                    g.pathMany(m_global, begin, end, streams, d.zGlobal, d.logQGlobal,
+                               d.scoreGlobal);
+                else
+                    g.drawMany(m_global, begin, end, streams, d.zGlobal, d.logQGlobal,
+                               d.scoreGlobal);
             },
             g.variables() * S >= kParallelDrawWork);
     if (vl > 0)
@@ -224,17 +281,24 @@ void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purp
             [&](int c, std::int64_t begin, std::int64_t end) {
                 const std::span<Rng> streams =
                     d.chunkStreams(c, m_seed, purpose * 2 + 1, id, std::uint64_t(round) << 48);
-                for (std::int64_t j = begin; j < end; ++j)
-                    l.drawMany(m_local.col(items[std::size_t(j)]).array(), 0, vl, streams,
-                               d.zLocal.middleRows(j * vl, vl), d.logQLocal.middleRows(j * vl, vl),
-                               d.scoreLocal.middleRows(j * pl, pl));
+                for (std::int64_t j = begin; j < end; ++j) {
+                    const auto lambda = m_local.col(items[std::size_t(j)]).array();
+                    auto z = d.zLocal.middleRows(j * vl, vl);
+                    auto logQ = d.logQLocal.middleRows(j * vl, vl);
+                    auto score = d.scoreLocal.middleRows(j * pl, pl);
+                    if (reparam)
+                        l.pathMany(lambda, 0, vl, streams, z, logQ, score);
+                    else
+                        l.drawMany(lambda, 0, vl, streams, z, logQ, score);
+                }
             },
             vl * S * Eigen::Index(items.size()) >= kParallelDrawWork);
     // The model's factors at each draw: spread over threads when a draw's work is worth it
     // (measured at the first call, serially).
     const bool measure = m_drawSeconds < 0.0;
     const double perItem = double(std::max<std::size_t>(items.size(), 1));
-    const bool parallel = !measure && m_drawSeconds * perItem > kParallelSeconds;
+    const bool parallel =
+        !measure && m_model.concurrentFactors() && m_drawSeconds * perItem > kParallelSeconds;
     const Clock::time_point t0 = Clock::now();
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
     for (int s = 0; s < S; ++s) {
@@ -247,6 +311,12 @@ void BlackBoxVi::drawAll(std::span<const std::int64_t> items, std::uint64_t purp
         if (wantItems)
             f.itemBlanket.setZero();
         f.localBlanket.setZero();
+        f.wantGradient = reparam;
+        if (reparam) {
+            f.globalGradient.setZero();
+            f.itemGradient.setZero();
+            f.localGradient.setZero();
+        }
         m_model.factors(items, d.zGlobal.col(s).array(), d.zLocal.col(s).array(), f);
     }
     if (measure)
@@ -261,12 +331,13 @@ void BlackBoxVi::localStep(std::span<const std::int64_t> items, Draws& d)
     // The plain weight of a local variable: the whole log joint of the minibatch as if it
     // were the data (unscaled: an item's own terms enter once), less the whole log q.
     Eigen::ArrayXd& whole = d.whole;
-    if (!m_options.raoBlackwell)
+    if (!m_options.raoBlackwell && m_options.estimator == BbviEstimator::Score)
         for (int s = 0; s < S; ++s)
             whole[s] = d.sums[std::size_t(s)].global + d.sums[std::size_t(s)].items -
                        d.logQGlobal.col(s).sum() - d.logQLocal.col(s).sum();
     static thread_local LocalScratch scratch;
     const double rate = m_options.localRate;
+    const bool reparam = m_options.estimator == BbviEstimator::Reparam;
 #pragma omp parallel for schedule(static) if (pl * S * Eigen::Index(items.size()) >=               \
                                               kParallelLocalWork)
     for (std::int64_t j = 0; j < std::int64_t(items.size()); ++j) {
@@ -275,14 +346,15 @@ void BlackBoxVi::localStep(std::span<const std::int64_t> items, Draws& d)
         ws.gradient.resize(pl);
         for (int s = 0; s < S; ++s)
             for (Eigen::Index v = 0; v < vl; ++v)
-                ws.weights(v, s) = m_options.raoBlackwell
+                ws.weights(v, s) = reparam ? d.sums[std::size_t(s)].localGradient[j * vl + v]
+                                   : m_options.raoBlackwell
                                        ? d.sums[std::size_t(s)].localBlanket[j * vl + v] -
                                              d.logQLocal(j * vl + v, s)
                                        : whole[s];
-        scoreGradient(l, d.scoreLocal.middleRows(j * pl, pl), ws.weights, m_options.controlVariate,
-                      ws.gradient);
-        // AdaGrad, the item's own sums of squares kept across its visits.
         const Eigen::Index i = items[std::size_t(j)];
+        estimate(l, m_local.col(i).array(), d.scoreLocal.middleRows(j * pl, pl), ws.weights,
+                 ws.gradient, ws.entropy);
+        // AdaGrad, the item's own sums of squares kept across its visits.
         auto squares = m_localSquares.col(i).array();
         squares += ws.gradient.square();
         m_local.col(i).array() += rate * ws.gradient / (kAdaGradEpsilon + squares.sqrt());
@@ -295,7 +367,9 @@ void BlackBoxVi::globalWeights(std::int64_t batch, Draws& d) const
     const int S = int(d.sums.size());
     for (int s = 0; s < S; ++s) {
         const FactorSums& f = d.sums[std::size_t(s)];
-        if (m_options.raoBlackwell) {
+        if (m_options.estimator == BbviEstimator::Reparam) {
+            d.weights.col(s) = (f.globalGradient + scale * f.itemGradient).matrix();
+        } else if (m_options.raoBlackwell) {
             d.weights.col(s) =
                 (f.globalBlanket + scale * f.itemBlanket - d.logQGlobal.col(s).array()).matrix();
         } else {
@@ -304,6 +378,22 @@ void BlackBoxVi::globalWeights(std::int64_t batch, Draws& d) const
             d.weights.col(s).setConstant(whole);
         }
     }
+}
+
+void BlackBoxVi::estimate(
+    const QLayout& layout, const Eigen::Ref<const Eigen::ArrayXd>& lambda,
+    const Eigen::Ref<const Eigen::MatrixXd>& scores,
+    const Eigen::Ref<const Eigen::MatrixXd>& weights,
+    Eigen::Ref<Eigen::ArrayXd> gradient, // NOLINT(performance-unnecessary-value-param)
+    Eigen::ArrayXd& entropy) const
+{
+    if (m_options.estimator == BbviEstimator::Score) {
+        scoreGradient(layout, scores, weights, m_options.controlVariate, gradient);
+        return;
+    }
+    entropy.resize(layout.parameters());
+    layout.entropyGradient(lambda, entropy);
+    pathGradient(layout, scores, weights, entropy, gradient);
 }
 
 double BlackBoxVi::step(std::int64_t t)
@@ -317,13 +407,12 @@ double BlackBoxVi::step(std::int64_t t)
         // The last round's draws feed the global step; a local round needs the global factors
         // only for the plain weight.
         const bool last = r == rounds;
-        drawAll(items, kStep, std::uint64_t(t), r, last || !m_options.raoBlackwell, last, d);
+        drawAll(items, kStep, std::uint64_t(t), r, last || !m_options.raoBlackwell, last, true, d);
         if (r < rounds)
             localStep(items, d);
     }
     globalWeights(std::int64_t(items.size()), d);
-    scoreGradient(m_model.globals(), d.scoreGlobal, d.weights, m_options.controlVariate,
-                  m_gradient);
+    estimate(m_model.globals(), m_global, d.scoreGlobal, d.weights, m_gradient, d.entropy);
     const double rate = m_optimizer.rate();
     if (m_global.size() > 0)
         m_optimizer.ascend(m_global, m_gradient);
@@ -345,9 +434,9 @@ void BlackBoxVi::globalGradient(
     Draws& d) const
 {
     d.prepare(m_model.globals(), m_model.locals(), m_options.draws, std::int64_t(items.size()));
-    drawAll(items, kVarianceDraws, id, 0, true, true, d);
+    drawAll(items, kVarianceDraws, id, 0, true, true, true, d);
     globalWeights(std::int64_t(items.size()), d);
-    scoreGradient(m_model.globals(), d.scoreGlobal, d.weights, m_options.controlVariate, gradient);
+    estimate(m_model.globals(), m_global, d.scoreGlobal, d.weights, gradient, d.entropy);
 }
 
 double BlackBoxVi::gradientVariance(int repeats, std::uint64_t evaluation) const
@@ -378,7 +467,7 @@ BlackBoxVi::Bound BlackBoxVi::bound(int samples, std::int64_t items, std::uint64
     Draws d;
     d.prepare(m_model.globals(), m_model.locals(), std::max(samples, 1),
               std::int64_t(chosen.size()));
-    drawAll(chosen, kBound, evaluation, 0, true, false, d);
+    drawAll(chosen, kBound, evaluation, 0, true, false, false, d);
     Bound b;
     b.items = std::int64_t(chosen.size());
     for (std::size_t s = 0; s < d.sums.size(); ++s) {

@@ -59,6 +59,11 @@ struct FactorSums
     // Per local variable of the given items (item-major: item j's variables at j·V_local): the
     // sum of the factors that hold it.
     Eigen::ArrayXd localBlanket;
+    // The reparameterised estimator's: the gradients ∂/∂z of the global factors (globals, when
+    // wantGlobal), of the given items' factors (globals, when wantItemBlanket) and of all
+    // factors (the items' locals). Only when wanted, of a model with hasGradient().
+    bool wantGradient = false;
+    Eigen::ArrayXd globalGradient, itemGradient, localGradient;
 };
 
 // A model as BBVI sees it. Thread-safety: factors() is called from several threads at once.
@@ -82,7 +87,22 @@ public:
     // start.
     virtual void start(Eigen::ArrayXd& global, Eigen::MatrixXd& local,
                        std::uint64_t seed) const = 0;
+    // Whether factors() writes the gradients ∂/∂z when asked (FactorSums::wantGradient): what
+    // the reparameterised estimator needs.
+    virtual bool hasGradient() const { return false; }
+    // Whether factors() may be called from several threads at once (else the engine calls it
+    // from its own thread, and the model may parallelise inside).
+    virtual bool concurrentFactors() const { return true; }
 };
+
+// How the gradient of the bound is estimated: the score function (paper 004's black-box
+// gradient, with Rao-Blackwellisation and the control variate as set), or reparameterised
+// draws z = T(ε; λ) and the model's ∂ log p/∂z, with the entropy's gradient in closed form
+// (the SGVB of papers 002–003; continuous q families only).
+enum class BbviEstimator { Score, Reparam };
+// "score" / "reparam"; fromName throws std::invalid_argument naming the field "estimator".
+std::string bbviEstimatorName(BbviEstimator e);
+BbviEstimator bbviEstimatorFromName(const std::string& name);
 
 // The settings of BBVI, declared once for every model it fits (the window's form, `--set`,
 // run.json). Defaults of the minibatch and the local steps are the model's.
@@ -90,6 +110,7 @@ struct BbviOptions : DeclaredOptions<BbviOptions>
 {
     BbviOptions() { readDefaults(); }
 
+    BbviEstimator estimator{};
     int draws{};              // S: draws of q per gradient
     bool raoBlackwell{};      // the Markov blanket of each variable, not the whole joint
     bool controlVariate{};    // the score as its own control variate, scaled by a*
@@ -104,9 +125,10 @@ struct BbviOptions : DeclaredOptions<BbviOptions>
     // The declarations, with a model's defaults for the minibatch, the local steps (none
     // declared when `hasLocals` is false) and S.
     // `rateKappa` is the decay κ of the optimizer's rate (RMSprop at 0.1): 0 keeps it constant.
+    // `reparam`: the model has gradients and continuous q, and the estimator is a choice.
     static ParamFields<BbviOptions> declare(bool hasLocals, std::int64_t minibatch = 100,
                                             int localSteps = 5, int samples = 16,
-                                            double rateKappa = 0.0);
+                                            double rateKappa = 0.0, bool reparam = false);
     static const ParamFields<BbviOptions>& fields();
 };
 
@@ -119,11 +141,20 @@ void scoreGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd
                    const Eigen::Ref<const Eigen::MatrixXd>& weights, bool controlVariate,
                    Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd* aStar = nullptr);
 
+// The reparameterised gradient of `layout`'s λ from S draws: paths (parameters() × S: column s
+// is ∂z/∂λ at draw s, QLayout::pathMany), dLogP (variables() × S: ∂ log p/∂z_i at draw s) and
+// entropy (∇_λ H[q]): gradient_p = mean_s(dLogP_{i(p), s} · path_{p, s}) + entropy_p.
+void pathGradient(const QLayout& layout, const Eigen::Ref<const Eigen::MatrixXd>& paths,
+                  const Eigen::Ref<const Eigen::MatrixXd>& dLogP,
+                  const Eigen::Ref<const Eigen::ArrayXd>& entropy,
+                  Eigen::Ref<Eigen::ArrayXd> gradient);
+
 class BlackBoxVi
 {
 public:
     // `model` must outlive the engine. Throws std::invalid_argument naming the field of bad
-    // options, or when the model has no items or no variables.
+    // options (estimator = reparam of a model without gradients or with a discrete q), or when
+    // the model has no items or no variables.
     BlackBoxVi(const BlackBoxModel& model, const BbviOptions& options, std::uint64_t seed);
     ~BlackBoxVi();
 
@@ -162,11 +193,17 @@ private:
     // locals, and the model's factors at each, the global ones and the items' blankets of the
     // globals only when asked for.
     void drawAll(std::span<const std::int64_t> items, std::uint64_t purpose, std::uint64_t id,
-                 int round, bool wantGlobal, bool wantItems, Draws& d) const;
+                 int round, bool wantGlobal, bool wantItems, bool wantGradient, Draws& d) const;
     void localStep(std::span<const std::int64_t> items, Draws& d);
     void globalGradient(std::span<const std::int64_t> items, std::uint64_t id,
                         Eigen::Ref<Eigen::ArrayXd> gradient, Draws& d) const;
     void globalWeights(std::int64_t batch, Draws& d) const;
+    // The gradient of `layout`'s λ from the draws' scores (or paths) and weights (or ∂ log
+    // p/∂z), by the estimator set.
+    void estimate(const QLayout& layout, const Eigen::Ref<const Eigen::ArrayXd>& lambda,
+                  const Eigen::Ref<const Eigen::MatrixXd>& scores,
+                  const Eigen::Ref<const Eigen::MatrixXd>& weights,
+                  Eigen::Ref<Eigen::ArrayXd> gradient, Eigen::ArrayXd& entropy) const;
 
     const BlackBoxModel& m_model;
     BbviOptions m_options;

@@ -236,6 +236,82 @@ void QLayout::drawMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::In
     }
 }
 
+bool QLayout::reparameterisable() const
+{
+    return std::all_of(m_blocks.begin(), m_blocks.end(), [](const QBlock& b) {
+        return b.family == QFamily::Normal || b.family == QFamily::LogNormal ||
+               b.family == QFamily::Gamma;
+    });
+}
+
+void QLayout::pathMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
+                       Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
+                       Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> path) const
+{
+    Prepared q;
+    const Eigen::Index S = Eigen::Index(rngs.size());
+    for (Eigen::Index v = begin; v < end; ++v) {
+        const int b = blockOf(v);
+        const QBlock& block = m_blocks[std::size_t(b)];
+        const int w = widthOf(block);
+        const Eigen::Index p = parameterOf(v);
+        const bool normal = block.family == QFamily::Normal || block.family == QFamily::LogNormal;
+        if ((!normal && block.family != QFamily::Gamma) ||
+            !prepare(block, lambda.data() + p, w, q)) {
+            z.row(v).setConstant(kNaN);
+            logQ.row(v).setConstant(kNaN);
+            path.middleRows(p, w).setConstant(kNaN);
+            continue;
+        }
+        for (Eigen::Index s = 0; s < S; ++s) {
+            Rng& rng = rngs[std::size_t(s)];
+            if (normal) {
+                const double eps = rng.normal(), n = q.m + q.s * eps;
+                logQ(v, s) = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
+                if (block.family == QFamily::Normal) {
+                    z(v, s) = n, path(p, s) = 1.0, path(p + 1, s) = eps * q.kS;
+                } else {
+                    const double x = std::exp(n);
+                    z(v, s) = x, logQ(v, s) -= n;
+                    path(p, s) = x, path(p + 1, s) = x * eps * q.kS;
+                }
+                continue;
+            }
+            const GammaDraw g = gammaQuantileDraw(q.a, q.b, rng.uniformOpen());
+            z(v, s) = g.x;
+            logQ(v, s) = q.a * q.logB - q.lgammaA + (q.a - 1.0) * g.logX - q.b * g.x;
+            path(p, s) = g.x * g.dLogXdA * q.kA;
+            path(p + 1, s) = -g.x / q.b * q.kB;
+        }
+    }
+}
+
+void QLayout::entropyGradient(const Eigen::Ref<const Eigen::ArrayXd>& lambda,
+                              Eigen::Ref<Eigen::ArrayXd> gradient) const
+{
+    for (std::size_t b = 0; b < m_blocks.size(); ++b) {
+        const QBlock& block = m_blocks[b];
+        const int w = widthOf(block);
+        for (Eigen::Index j = 0; j < block.count; ++j) {
+            const Eigen::Index p = m_firstParameter[b] + j * w;
+            const double* lam = lambda.data() + p;
+            switch (block.family) {
+            case QFamily::Normal:
+            case QFamily::LogNormal:
+                gradient[p] = block.family == QFamily::LogNormal ? 1.0 : 0.0;
+                gradient[p + 1] = sigmoid(lam[1]) / flooredSoftplus(lam[1]);
+                break;
+            case QFamily::Gamma:
+                gradient[p] = gammaEntropyDA(flooredSoftplus(lam[0])) * sigmoid(lam[0]);
+                gradient[p + 1] = -sigmoid(lam[1]) / flooredSoftplus(lam[1]);
+                break;
+            default:
+                gradient.segment(p, w).setConstant(kNaN);
+            }
+        }
+    }
+}
+
 void QLayout::moments(const Eigen::Ref<const Eigen::ArrayXd>& lambda,
                       Eigen::Ref<Eigen::ArrayXd> mean, Eigen::Ref<Eigen::ArrayXd> variance) const
 {

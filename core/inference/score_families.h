@@ -69,6 +69,22 @@ public:
     void drawMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
                   Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
                   Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> score) const;
+    // Whether every block can be drawn by reparameterisation (normal, log-normal, gamma): the
+    // families of pathMany.
+    bool reparameterisable() const;
+    // drawMany by reparameterisation, z = T(ε; λ) with ε from a fixed distribution: writes the
+    // path derivative ∂z/∂λ into `path` where drawMany writes the score (normal: n = m + s ε,
+    // ∂n/∂m = 1, ∂n/∂σ = ε r′(σ); log-normal: z = eⁿ, the normal's times z; gamma: z = F⁻¹(u; a,
+    // 1)/b through gammaQuantileDraw, ∂z/∂α = z ∂log z/∂a r′(α), ∂z/∂β = −z/b r′(β)). Other
+    // families: NaN.
+    void pathMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
+                  Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
+                  Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> path) const;
+    // ∇_λ H[q] in closed form (parameters()): normal (0, r′(σ)/s); log-normal (1, r′(σ)/s), its
+    // entropy being the normal's plus m; gamma ((1 + (1 − a) ψ′(a)) r′(α), −r′(β)/b). Other
+    // families: NaN.
+    void entropyGradient(const Eigen::Ref<const Eigen::ArrayXd>& lambda,
+                         Eigen::Ref<Eigen::ArrayXd> gradient) const;
     // E_q[z] and Var_q[z] of every variable (a category's as its index).
     void moments(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Ref<Eigen::ArrayXd> mean,
                  Eigen::Ref<Eigen::ArrayXd> variance) const;

@@ -109,6 +109,71 @@ Averaged fit(const LinearBlackBoxModel& model, BlackBoxVi& engine, int steps, in
     return a;
 }
 
+// The model's gradients (FactorSums::globalGradient, itemGradient, localGradient) against
+// central differences of its factors' sums at a draw of its starting q, on the first `n` items:
+// each entry within 10⁻⁴ relative (a term of any gradient scaled by 0.9 is caught).
+void checkGradients(const BlackBoxModel& model, std::int64_t n, std::uint64_t seed)
+{
+    const QLayout& g = model.globals();
+    const QLayout& l = model.locals();
+    Eigen::ArrayXd global(g.parameters());
+    Eigen::MatrixXd local(l.parameters(), model.itemCount());
+    model.start(global, local, seed);
+    std::vector<std::int64_t> items(std::size_t(std::min(n, model.itemCount())));
+    std::iota(items.begin(), items.end(), std::int64_t(0));
+    const Eigen::Index vg = g.variables(), vl = l.variables() * Eigen::Index(items.size());
+    Rng rng(seed);
+    Eigen::ArrayXd zg(vg), zl(vl), logQ(std::max(vg, vl)), score(g.parameters());
+    g.draw(global, rng, zg, logQ.head(vg), score);
+    for (std::size_t j = 0; j < items.size(); ++j) {
+        Eigen::ArrayXd sl(l.parameters()), lq(l.variables());
+        l.draw(local.col(items[j]).array(), rng,
+               zl.segment(Eigen::Index(j) * l.variables(), l.variables()), lq, sl);
+    }
+    const auto sums = [&](const Eigen::ArrayXd& a, const Eigen::ArrayXd& b, bool gradient) {
+        FactorSums f;
+        f.globalBlanket = Eigen::ArrayXd::Zero(vg);
+        f.itemBlanket = Eigen::ArrayXd::Zero(vg);
+        f.localBlanket = Eigen::ArrayXd::Zero(vl);
+        f.globalGradient = Eigen::ArrayXd::Zero(vg);
+        f.itemGradient = Eigen::ArrayXd::Zero(vg);
+        f.localGradient = Eigen::ArrayXd::Zero(vl);
+        f.wantGradient = gradient;
+        model.factors(items, a, b, f);
+        return f;
+    };
+    const FactorSums at = sums(zg, zl, true);
+    // A step relative to a positive draw (a gamma's can be 10⁻⁸), else to its scale.
+    const auto step = [](const QLayout& layout, Eigen::Index v, double z) {
+        const bool positive =
+            layout.blocks()[std::size_t(layout.blockOf(v))].family == QFamily::Gamma;
+        return 1e-6 * (positive ? z : std::max(std::abs(z), 1.0));
+    };
+    const auto check = [&](const char* what, Eigen::Index v, double analytic, double numeric) {
+        QVERIFY2(std::abs(analytic - numeric) <= 1e-4 * (std::abs(numeric) + 1.0),
+                 qPrintable(QString("%1 %2: %3, by differences %4")
+                                .arg(what)
+                                .arg(v)
+                                .arg(analytic)
+                                .arg(numeric)));
+    };
+    for (Eigen::Index v = 0; v < vg; ++v) {
+        const double h = step(g, v, zg[v]);
+        Eigen::ArrayXd up = zg, down = zg;
+        up[v] += h, down[v] -= h;
+        const FactorSums a = sums(up, zl, false), b = sums(down, zl, false);
+        check("global", v, at.globalGradient[v], (a.global - b.global) / (2 * h));
+        check("items' global", v, at.itemGradient[v], (a.items - b.items) / (2 * h));
+    }
+    for (Eigen::Index v = 0; v < vl; ++v) {
+        const double h = step(l, v % l.variables(), zl[v]);
+        Eigen::ArrayXd up = zl, down = zl;
+        up[v] += h, down[v] -= h;
+        const FactorSums a = sums(zg, up, false), b = sums(zg, down, false);
+        check("local", v, at.localGradient[v], (a.items - b.items) / (2 * h));
+    }
+}
+
 } // namespace
 
 class TestBbviModels : public QObject
@@ -116,6 +181,7 @@ class TestBbviModels : public QObject
     Q_OBJECT
 
 private slots:
+    void modelGradientsMatchFiniteDifferences();
     void globalGradientIsUnbiased_data();
     void globalGradientIsUnbiased();
     void reachesTheMeanFieldOptimumOfAGaussianModel();
@@ -128,25 +194,56 @@ private slots:
     void poissonFactorizationReachesCoordinateAscent();
 };
 
+// What the reparameterised estimator reads of each model: the GLM (logistic), the GLMM's two
+// variants and HPF and PMF, their gradients against finite differences (checkGradients).
+void TestBbviModels::modelGradientsMatchFiniteDifferences()
+{
+    const LabelledDataPtr normal = grouped(6, 4, {0.3, -0.2, 0.5}, 0.4, false, 21);
+    const LabelledDataPtr gamma = grouped(6, 4, {0.3, -0.2, 0.5}, 0.4, false, 22, true, 4.0);
+    LinearBlackBoxSettings st = settings(LikelihoodKind::Poisson, RandomEffects::Normal, 0.5);
+    st.hyperShape = 2.0, st.hyperRate = 1.5;
+    checkGradients(LinearBlackBoxModel(normal, st), 4, 1);
+    st.effects = RandomEffects::Gamma;
+    checkGradients(LinearBlackBoxModel(gamma, st), 4, 2);
+    auto binary = std::make_shared<LabelledData>(*normal);
+    for (Eigen::Index i = 0; i < binary->y.size(); ++i)
+        binary->y[i] = binary->y[i] > 0 ? 1.0 : 0.0;
+    binary->labelKind = LabelKind::Binary;
+    checkGradients(
+        LinearBlackBoxModel(binary, settings(LikelihoodKind::Logistic, RandomEffects::None, 2.0)),
+        10, 3);
+    const test_support::Planted p = test_support::planted(12, 8, 2, 5);
+    for (const bool hierarchical : {true, false}) {
+        pf::Priors priors;
+        priors.hierarchical = hierarchical;
+        checkGradients(PfBlackBoxModel(p.data, 3, priors), 5, 4);
+    }
+}
+
 // The global gradient of the GLMM, Rao-Blackwellised over minibatches of 5 of 12 groups scaled
 // by N/|B| (no control variate: exactly unbiased), against the gradient of the bound written in
 // closed form by central differences, at a q away from any optimum, for both variants:
 //   normal effects, gaussian likelihood: every expectation in closed form;
 //   gamma effects, poisson likelihood: E[y(log u + xᵀw) − u e^(xᵀw)] in closed form, and
 //   E_q(α)[α log α − log Γ(α)] of the effects' prior by quadrature on a fine grid.
-// Each entry of the mean of 3,000 estimates within five standard errors: the minibatch scale,
+// Each entry of the mean of 3,000 estimates within five standard errors, for the score function
+// and the reparameterised estimator alike: the minibatch scale,
 // the effects' priors and τ's or α's prior scaled by 0.9 are caught; w's entries are too noisy
 // here (a standard error near a third of their gradient) to catch a 10 % change in w's terms.
 void TestBbviModels::globalGradientIsUnbiased_data()
 {
     QTest::addColumn<bool>("gammaEffects");
-    QTest::newRow("gamma-normal") << false;
-    QTest::newRow("gamma-gamma") << true;
+    QTest::addColumn<bool>("reparam");
+    QTest::newRow("gamma-normal") << false << false;
+    QTest::newRow("gamma-gamma") << true << false;
+    QTest::newRow("gamma-normal reparameterised") << false << true;
+    QTest::newRow("gamma-gamma reparameterised") << true << true;
 }
 
 void TestBbviModels::globalGradientIsUnbiased()
 {
     QFETCH(bool, gammaEffects);
+    QFETCH(bool, reparam);
     const LabelledDataPtr data =
         grouped(12, 4, {0.3, -0.2, 0.5}, 0.4, !gammaEffects, 21, gammaEffects, 4.0);
     const LabelledData& d = *data;
@@ -159,10 +256,18 @@ void TestBbviModels::globalGradientIsUnbiased()
     BbviOptions o = bbvi(40, 5, true, false);
     o.localSteps = 0;
     BlackBoxVi engine(model, o, 8);
+    BbviOptions ro = o;
+    ro.estimator = BbviEstimator::Reparam;
+    BlackBoxVi pathEngine(model, ro, 8);
     // A q away from the start (where w's mean is 0 and its prior's gradient nearly so), not at
     // the optimum: 300 steps of the globals. The test's bound reads the engine's λ.
     for (int t = 1; t <= 300; ++t)
         engine.step(t);
+    StateArchive out;
+    engine.visitState(out);
+    StateArchive in(out.bytes());
+    pathEngine.visitState(in);
+    const BlackBoxVi& estimator = reparam ? pathEngine : engine;
     const QLayout& g = model.globals();
     const QLayout& l = model.locals();
     const Eigen::ArrayXd lambda = engine.global();
@@ -238,7 +343,7 @@ void TestBbviModels::globalGradientIsUnbiased()
     for (int r = 0; r < R; ++r) {
         const std::vector<std::int64_t> items =
             seededSubset(all, 5, Rng::stream(30, std::uint64_t(r)));
-        engine.globalGradient(items, std::uint64_t(r + 1), gr);
+        estimator.globalGradient(items, std::uint64_t(r + 1), gr);
         sum += gr, squares += gr.square();
     }
     const Eigen::ArrayXd mean = sum / R;

@@ -40,6 +40,8 @@ public:
             const double f = m_factor(v, z[v]) + offset;
             out.global += f;
             out.globalBlanket[v] += f;
+            if (out.wantGradient)
+                out.globalGradient[v] += slope(v, z[v]);
         }
         if (pair != 0.0 && z.size() >= 2) {
             // −pair (z₀ − z₁)²/2 holds both variables.
@@ -53,8 +55,10 @@ public:
     {
         global = lambda;
     }
+    bool hasGradient() const override { return bool(slope); }
 
     Eigen::ArrayXd lambda;
+    std::function<double(Eigen::Index, double)> slope; // ∂ factor/∂z (the reparameterised)
     double pair = 0.0;
     double offset = 0.0;
 
@@ -124,6 +128,8 @@ class TestBlackBox : public QObject
 private slots:
     void scoreGradientIsUnbiased_data();
     void scoreGradientIsUnbiased();
+    void reparameterisedGradientIsUnbiased_data();
+    void reparameterisedGradientIsUnbiased();
     void controlVariateScaleMatchesClosedForm();
     void raoBlackwellAndPlainAgreeInExpectation();
     void fitsAConjugateGaussianPosterior();
@@ -243,6 +249,74 @@ void TestBlackBox::scoreGradientIsUnbiased()
              qPrintable(QString("with a*: %1 vs %2").arg(c.mean[0]).arg(exact[0])));
     QVERIFY2(c.var.sum() < o.var.sum(),
              qPrintable(QString("with a* %1, without %2").arg(c.var.sum()).arg(o.var.sum())));
+}
+
+// The reparameterised estimator (z = T(ε; λ), the factor's ∂/∂z, the entropy's gradient in
+// closed form) of the continuous families, on the same log p and bound as above: the mean of
+// 4,000 estimates of 10 draws within five standard errors of the exact gradient (the path
+// derivatives and the entropy's gradient scaled by 0.9 are caught), and less noisy than the
+// score function's at the same S.
+void TestBlackBox::reparameterisedGradientIsUnbiased_data()
+{
+    QTest::addColumn<int>("family");
+    QTest::newRow("normal") << int(QFamily::Normal);
+    QTest::newRow("log-normal") << int(QFamily::LogNormal);
+    QTest::newRow("gamma") << int(QFamily::Gamma);
+}
+
+void TestBlackBox::reparameterisedGradientIsUnbiased()
+{
+    QFETCH(int, family);
+    const auto f = QFamily(family);
+    std::function<double(Eigen::Index, double)> logP, slope;
+    std::function<double(const Eigen::ArrayXd&)> bound;
+    Eigen::ArrayXd lambda(2);
+    if (f == QFamily::Gamma) {
+        logP = [](Eigen::Index, double z) { return 2.0 * std::log(z) - 2.0 * z; };
+        slope = [](Eigen::Index, double z) { return 2.0 / z - 2.0; };
+        bound = [](const Eigen::ArrayXd& l) {
+            const double a = flooredSoftplus(l[0]), b = flooredSoftplus(l[1]);
+            const double entropy = a - std::log(b) + std::lgamma(a) + (1.0 - a) * digamma(a);
+            return 2.0 * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
+        };
+        lambda << softplusInverse(2.0), softplusInverse(1.5);
+    } else {
+        if (f == QFamily::Normal) {
+            logP = [](Eigen::Index, double z) { return -0.5 * (z - 1) * (z - 1); };
+            slope = [](Eigen::Index, double z) { return 1.0 - z; };
+        } else {
+            logP = [](Eigen::Index, double z) {
+                const double n = std::log(z);
+                return -0.5 * (n - 1) * (n - 1) - n;
+            };
+            slope = [](Eigen::Index, double z) { return (-(std::log(z) - 1.0) - 1.0) / z; };
+        }
+        bound = [](const Eigen::ArrayXd& l) {
+            const double s = flooredSoftplus(l[1]);
+            return -0.5 * ((l[0] - 1) * (l[0] - 1) + s * s) + std::log(s);
+        };
+        lambda << 0.3, softplusInverse(0.8);
+    }
+    ToyModel model(QBlock{"z", f, 1}, logP);
+    model.slope = slope;
+    model.lambda = lambda;
+    BbviOptions o = options(10, true, false);
+    o.estimator = BbviEstimator::Reparam;
+    BlackBoxVi engine(model, o, 7);
+    const Spread s = estimates(engine, 4000);
+    const Eigen::ArrayXd exact = numericGradient(bound, lambda);
+    for (Eigen::Index d = 0; d < lambda.size(); ++d)
+        QVERIFY2(std::abs(s.mean[d] - exact[d]) < 5.0 * s.se[d] + 1e-9,
+                 qPrintable(QString("entry %1: mean %2 ± %3, exact %4")
+                                .arg(d)
+                                .arg(s.mean[d])
+                                .arg(s.se[d])
+                                .arg(exact[d])));
+    BlackBoxVi score(model, options(10, true, false), 7);
+    const Spread sf = estimates(score, 400);
+    QVERIFY2(
+        s.var.sum() < sf.var.sum(),
+        qPrintable(QString("reparameterised %1, score %2").arg(s.var.sum()).arg(sf.var.sum())));
 }
 
 // a* = Σ Cov(f, h)/Σ Var(h) with f = h·w: for q = N(m, s²) and w = c·z, each entry gives c·m
@@ -500,6 +574,19 @@ void TestBlackBox::rejectsBadOptions()
         QVERIFY(QString(e.what()).contains("no items"));
     }
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, QLayout({{"z", QFamily::Categorical, 1, 1}}));
+    // The reparameterised estimator of a model without gradients, or of a discrete q.
+    BbviOptions reparam;
+    reparam.estimator = BbviEstimator::Reparam;
+    try {
+        BlackBoxVi engine(model, reparam, 1);
+        QFAIL("reparam without gradients accepted");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).contains("estimator"), e.what());
+    }
+    ToyModel discrete(QBlock{"z", QFamily::Bernoulli, 1}, [](Eigen::Index, double z) { return z; });
+    discrete.slope = [](Eigen::Index, double) { return 1.0; };
+    discrete.lambda = Eigen::ArrayXd::Zero(1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BlackBoxVi(discrete, reparam, 1));
 }
 
 QTEST_GUILESS_MAIN(TestBlackBox)

@@ -3,6 +3,7 @@
 #include "core/base/parallel.h"
 #include "core/base/params.h"
 #include "core/data/preview.h"
+#include "core/math/digamma.h"
 #include "core/math/random.h"
 #include "core/models/lgm/lgm_entries.h"
 #include "core/models/memory_terms.h"
@@ -81,7 +82,7 @@ ParamFields<LinearBbviOptions> LinearBbviOptions::declare(bool effects)
           &O::noiseSd);
     // The rate decays (κ = 0.6): measured on epil, a constant RMSprop rate left the bound
     // wandering between −599 and −671 where κ = 0.6 settled at −583 (AdaGrad at 0.5: −583).
-    f.add(&O::bbvi, BbviOptions::declare(effects, effects ? 16 : 100, 5, 16, 0.6));
+    f.add(&O::bbvi, BbviOptions::declare(effects, effects ? 16 : 100, 5, 16, 0.6, true));
     return f;
 }
 
@@ -235,6 +236,15 @@ double LinearBlackBoxModel::linearPredictor(std::int64_t i,
     return eta;
 }
 
+double LinearBlackBoxModel::rowSlope(std::int64_t i, double eta) const
+{
+    if (!m_logFactorial.empty())
+        return m_data->y[i] - std::exp(eta);
+    double d1 = 0.0, d2 = 0.0;
+    m_lik->derivatives(m_data->y[i], eta, d1, d2);
+    return d1;
+}
+
 void LinearBlackBoxModel::factors(std::span<const std::int64_t> items,
                                   const Eigen::Ref<const Eigen::ArrayXd>& zGlobal,
                                   const Eigen::Ref<const Eigen::ArrayXd>& zLocal,
@@ -243,48 +253,80 @@ void LinearBlackBoxModel::factors(std::span<const std::int64_t> items,
     const LabelledData& d = *m_data;
     const Eigen::Index D = d.cols();
     const double v = m_settings.priorVariance;
+    const bool grad = out.wantGradient;
     for (Eigen::Index j = 0; j < D && out.wantGlobal; ++j) {
         const double f = -0.5 * zGlobal[j] * zGlobal[j] / v - 0.5 * std::log(v) - kLogRoot2Pi;
         out.global += f;
         out.globalBlanket[j] += f;
+        if (grad)
+            out.globalGradient[j] -= zGlobal[j] / v;
     }
+    // A row's likelihood: its value, and with gradients its slope in η times ∂η/∂w = x_i
+    // (into the items' gradient of w) and, returned, its slope for the effect's.
+    const auto row = [&](std::int64_t i, double effect, double& slope) {
+        const double eta = linearPredictor(i, zGlobal, effect);
+        if (grad) {
+            slope = rowSlope(i, eta);
+            if (out.wantItemBlanket)
+                out.itemGradient.head(D) += slope * d.x.row(i).transpose().array();
+        }
+        return rowLogLik(i, eta);
+    };
+    double slope = 0.0;
     if (m_settings.effects == RandomEffects::None) {
         double sum = 0.0;
-        for (const std::int64_t item : items) {
-            const std::int64_t i = d.trainingRows[std::size_t(item)];
-            sum += rowLogLik(i, linearPredictor(i, zGlobal, 0.0));
-        }
+        for (const std::int64_t item : items)
+            sum += row(d.trainingRows[std::size_t(item)], 0.0, slope);
         out.items += sum;
         // Every row's likelihood holds every weight.
         if (out.wantItemBlanket)
             out.itemBlanket.head(D) += sum;
         return;
     }
+    const bool normal = m_settings.effects == RandomEffects::Normal;
     const double hyper = zGlobal[D];
     if (out.wantGlobal) {
-        const double prior = gammaLogDensity(hyper, m_settings.hyperShape, m_settings.hyperRate);
+        const double a0 = m_settings.hyperShape, b0 = m_settings.hyperRate;
+        const double prior = gammaLogDensity(hyper, a0, b0);
         out.global += prior;
         out.globalBlanket[D] += prior;
+        if (grad)
+            out.globalGradient[D] += (a0 - 1.0) / hyper - b0;
     }
-    double likelihoods = 0.0, links = 0.0;
+    // The effects' priors' slopes in τ or α that do not depend on the effect: ½/τ; log α + 1
+    // − ψ(α).
+    const double hyperSlope =
+        grad ? (normal ? 0.5 / hyper : std::log(hyper) + 1.0 - digamma(hyper)) : 0.0;
+    double likelihoods = 0.0, links = 0.0, linkSlopes = 0.0;
     for (std::size_t j = 0; j < items.size(); ++j) {
         const double effect = zLocal[Eigen::Index(j)];
         // The effect's prior: N(0, 1/τ) or Gamma(α, α); it holds the effect and τ or α.
         const double link =
-            m_settings.effects == RandomEffects::Normal
-                ? 0.5 * std::log(hyper) - 0.5 * hyper * effect * effect - kLogRoot2Pi
-                : gammaLogDensity(effect, hyper, hyper);
-        double lik = 0.0;
-        for (const std::int64_t i : m_groupRows[std::size_t(items[j])])
-            lik += rowLogLik(i, linearPredictor(i, zGlobal, effect));
+            normal ? 0.5 * std::log(hyper) - 0.5 * hyper * effect * effect - kLogRoot2Pi
+                   : gammaLogDensity(effect, hyper, hyper);
+        double lik = 0.0, effectSlope = 0.0;
+        for (const std::int64_t i : m_groupRows[std::size_t(items[j])]) {
+            lik += row(i, effect, slope);
+            effectSlope += slope;
+        }
         out.localBlanket[Eigen::Index(j)] += link + lik;
         likelihoods += lik;
         links += link;
+        if (grad) {
+            // ∂η/∂b = 1; ∂η/∂u = 1/u (η holds log u). The prior: −τ b; (α − 1)/u − α.
+            out.localGradient[Eigen::Index(j)] +=
+                normal ? effectSlope - hyper * effect
+                       : effectSlope / effect + (hyper - 1.0) / effect - hyper;
+            linkSlopes +=
+                hyperSlope + (normal ? -0.5 * effect * effect : std::log(effect) - effect);
+        }
     }
     out.items += likelihoods + links;
     if (out.wantItemBlanket) {
         out.itemBlanket.head(D) += likelihoods;
         out.itemBlanket[D] += links;
+        if (grad)
+            out.itemGradient[D] += linkSlopes;
     }
 }
 

@@ -88,6 +88,7 @@ public:
                  const Eigen::Ref<const Eigen::ArrayXd>& zGlobal,
                  const Eigen::Ref<const Eigen::ArrayXd>& zLocal, FactorSums& out) const override;
     void start(Eigen::ArrayXd& global, Eigen::MatrixXd& local, std::uint64_t seed) const override;
+    bool hasGradient() const override { return true; }
 
     const LabelledData& data() const { return *m_data; }
     const Likelihood& likelihood() const { return *m_lik; }
@@ -99,8 +100,9 @@ public:
                            double effect) const;
 
 private:
-    // log p(y_i | η) of row i.
+    // log p(y_i | η) of row i, and its derivative in η.
     double rowLogLik(std::int64_t i, double eta) const;
+    double rowSlope(std::int64_t i, double eta) const;
 
     LabelledDataPtr m_data;
     LinearBlackBoxSettings m_settings;

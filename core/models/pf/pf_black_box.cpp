@@ -29,7 +29,7 @@ ParamFields<PfBbviOptions> PfBbviOptions::declare(bool hierarchical)
     ParamFields<O> f;
     f.add(intParam("K", "Factors K", "number of latent factors", 20, 1, kHuge), &O::K)
         .add(&O::priors, pf::Priors::declare(hierarchical))
-        .add(&O::bbvi, BbviOptions::declare(true, 100, 5, 16));
+        .add(&O::bbvi, BbviOptions::declare(true, 100, 5, 16, 0.0, true));
     addRecommenderEvaluationFields(f);
     return f;
 }
@@ -104,6 +104,14 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
             if (hier)
                 out.globalBlanket[M * K + i] += f;
         }
+        if (out.wantGradient) {
+            // ∂/∂x of log G(x; shape, rate) is (shape − 1)/x − rate; ∂/∂rate, shape/rate − x.
+            const auto row = beta.row(i).transpose();
+            out.globalGradient.segment(i * K, K) += (ip.shape - 1.0) / row - eta;
+            if (hier)
+                out.globalGradient[M * K + i] +=
+                    (ip.levelShape - 1.0) / eta - ip.levelRate + K * ip.shape / eta - row.sum();
+        }
     }
     // Each user of the minibatch: ξ_u, θ_u given ξ_u, and the Poisson terms of the whole row.
     const Eigen::Index width = m_locals.variables();
@@ -129,6 +137,13 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
         if (hier)
             out.localBlanket[at + K] += thetaPriors;
         priors += thetaPriors;
+        const bool grad = out.wantGradient;
+        if (grad) {
+            out.localGradient.segment(at, K) += (up.shape - 1.0) / theta - xi - columnSum;
+            if (hier)
+                out.localGradient[at + K] +=
+                    (up.levelShape - 1.0) / xi - up.levelRate + K * up.shape / xi - theta.sum();
+        }
         // Σ_{i rated} (y log θᵀβ_i − log y!) − θᵀ Σ_i β_i (the zeros' terms and the rated ones'
         // rates alike).
         double lik = -(theta * columnSum).sum();
@@ -142,6 +157,13 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
             lik += term;
             if (out.wantItemBlanket)
                 out.itemBlanket.segment(Eigen::Index(cols[e]) * K, K) += term;
+            if (grad) {
+                // ∂(y log θᵀβ_i)/∂θ = y β_i/rate, and /∂β_i = y θ/rate.
+                const double scale = y / rate;
+                out.localGradient.segment(at, K) += scale * beta.row(cols[e]).transpose();
+                if (out.wantItemBlanket)
+                    out.itemGradient.segment(Eigen::Index(cols[e]) * K, K) += scale * theta;
+            }
         }
         out.localBlanket.segment(at, K) += lik;
         out.items += priors + lik;
@@ -151,6 +173,9 @@ void PfBlackBoxModel::factors(std::span<const std::int64_t> items,
     if (out.wantItemBlanket)
         for (Eigen::Index i = 0; i < M; ++i)
             out.itemBlanket.segment(i * K, K) -= (beta.row(i).transpose() * thetaSum).sum();
+    if (out.wantItemBlanket && out.wantGradient)
+        for (Eigen::Index i = 0; i < M; ++i)
+            out.itemGradient.segment(i * K, K) -= thetaSum;
 }
 
 void PfBlackBoxModel::start(Eigen::ArrayXd& global, Eigen::MatrixXd& local,

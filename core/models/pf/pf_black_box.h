@@ -60,6 +60,7 @@ public:
     // θ and β at the prior's shape plus 0.1·u and its mean rate plus 0.1·u (u uniform, per
     // row from its own stream), as coordinate ascent starts; the levels at their prior.
     void start(Eigen::ArrayXd& global, Eigen::MatrixXd& local, std::uint64_t seed) const override;
+    bool hasGradient() const override { return true; }
 
     int K() const { return m_K; }
     bool hierarchical() const { return m_priors.hierarchical; }
