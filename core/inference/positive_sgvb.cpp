@@ -104,6 +104,17 @@ void checkInit(const Eigen::ArrayXd& mean, const Eigen::ArrayXd& variance)
 
 } // namespace
 
+// The stream id of gradientVariance()'s draws.
+constexpr std::uint64_t kVarianceStream = 0x76617269616e6365ULL; // "variance"
+
+double PositiveModel::blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const
+{
+    Eigen::ArrayXd grad(size());
+    const double lf = logJoint(x, grad);
+    blanket.setConstant(size(), lf);
+    return lf;
+}
+
 std::string entropyGradientName(EntropyGradient e)
 {
     return e == EntropyGradient::Sampled ? "sampled" : "analytic";
@@ -132,7 +143,12 @@ ParamFields<SgvbOptions> SgvbOptions::declare(SgvbMethod method)
     if (method != SgvbMethod::Map)
         f.add(intParam("elbo_samples", "Bound draws",
                        "draws of q averaged for the bound reported at an evaluation", 10, 1, 10000),
-              &SgvbOptions::elboSamples);
+              &SgvbOptions::elboSamples)
+            .add(intParam("variance_repeats", "Variance repeats",
+                          "one-draw gradient estimates at each evaluation whose spread is the "
+                          "gradient-variance metric (0: not measured)",
+                          10, 0, 1000),
+                 &SgvbOptions::varianceRepeats);
     return f;
 }
 
@@ -186,40 +202,67 @@ const Eigen::ArrayXd& PositiveSgvb::drawStep(std::int64_t t)
     return m_x;
 }
 
-double PositiveSgvb::ascend(double logF)
+void PositiveSgvb::parameterGradient(const Eigen::ArrayXd& x, const Eigen::ArrayXd& aux,
+                                     const Eigen::ArrayXd& dLog, const Eigen::ArrayXd& gradX,
+                                     Eigen::ArrayXd& g) const
 {
     const Eigen::Index n = m_size;
-    const double bound = boundAtDraw(logF);
     for (Eigen::Index i = 0; i < n; ++i) {
-        const double gx = m_grad[i];
+        const double gx = gradX[i];
         if (m_method == SgvbMethod::Map) {
-            m_g[i] = gx * sigmoid(m_theta[i]);
+            g[i] = gx * sigmoid(m_theta[i]);
             continue;
         }
         const double s1 = sigmoid(m_theta[i]), s2 = sigmoid(m_theta[n + i]);
         if (m_method == SgvbMethod::Gamma) {
             const double a = flooredSoftplus(m_theta[i]), b = flooredSoftplus(m_theta[n + i]);
             // x ∂L/∂x, L = log f (analytic entropy) or log f − log q (sampled).
-            double xg = m_x[i] * gx;
+            double xg = x[i] * gx;
             if (m_entropy == EntropyGradient::Sampled)
-                xg += (1.0 - a) + b * m_x[i];
-            double ga = xg * m_dLog[i], gb = -xg / b;
+                xg += (1.0 - a) + b * x[i];
+            double ga = xg * dLog[i], gb = -xg / b;
             if (m_entropy == EntropyGradient::Analytic) {
                 ga += gammaEntropyDA(a);
                 gb -= 1.0 / b;
             }
-            m_g[i] = ga * s1;
-            m_g[n + i] = gb * s2;
+            g[i] = ga * s1;
+            g[n + i] = gb * s2;
         } else {
             // d/dθ [log f(r(θ)) + log σ(θ)] at θ = m + s ε; ∂/∂m = that, ∂/∂s = that ε + 1/s.
-            const double th = m_dLog[i];
+            const double th = dLog[i];
             const double h = gx * sigmoid(th) + (1.0 - sigmoid(th));
-            m_g[i] = h;
-            m_g[n + i] = (h * m_aux[i] + 1.0 / flooredSoftplus(m_theta[n + i])) * s2;
+            g[i] = h;
+            g[n + i] = (h * aux[i] + 1.0 / flooredSoftplus(m_theta[n + i])) * s2;
         }
     }
+}
+
+double PositiveSgvb::ascend(double logF)
+{
+    const double bound = boundAtDraw(logF);
+    parameterGradient(m_x, m_aux, m_dLog, m_grad, m_g);
     m_optimizer.ascend(m_theta, m_g);
     return bound;
+}
+
+double PositiveSgvb::gradientVariance(const PositiveModel& model, int repeats,
+                                      std::uint64_t evaluation) const
+{
+    if (repeats < 2 || m_method == SgvbMethod::Map)
+        return std::numeric_limits<double>::quiet_NaN();
+    Eigen::ArrayXd x(m_size), aux(m_size), dLog(m_size), gradX(m_size);
+    Eigen::ArrayXd g(m_theta.size()), sum = Eigen::ArrayXd::Zero(m_theta.size());
+    Eigen::ArrayXd squares = sum;
+    for (int r = 0; r < repeats; ++r) {
+        // Streams apart from step()'s (1, t), elbo()'s (2 + id, k) and draw()'s (another seed).
+        drawQ(m_method, m_theta, m_size, m_seed, kVarianceStream,
+              (evaluation << 16) + std::uint64_t(r), {x, aux, dLog});
+        model.logJoint(x, gradX);
+        parameterGradient(x, aux, dLog, gradX, g);
+        sum += g, squares += g.square();
+    }
+    const Eigen::ArrayXd mean = sum / repeats;
+    return ((squares - repeats * mean.square()) / (repeats - 1.0)).sum();
 }
 
 double PositiveSgvb::boundAtDraw(double logF) const

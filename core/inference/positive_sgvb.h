@@ -71,6 +71,12 @@ public:
     {
         return logJoint(x, grad);
     }
+
+    // For black-box VI's Rao-Blackwellisation (core/inference/black_box.h): the Markov blanket
+    // of each variable at x, the sum of the factors of log f that hold x_i, written into
+    // blanket (sized size()); returns log f(x). By default every variable's blanket is the
+    // whole log f (which Rao-Blackwellises nothing).
+    virtual double blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const;
 };
 
 enum class SgvbMethod { Gamma, Normal, Map };
@@ -90,7 +96,8 @@ struct SgvbOptions : DeclaredOptions<SgvbOptions>
 
     OptimizerOptions optimizer;
     EntropyGradient entropy{};
-    int elboSamples{}; // draws of q per bound estimate at an evaluation
+    int elboSamples{};     // draws of q per bound estimate at an evaluation
+    int varianceRepeats{}; // one-draw gradients whose spread is the variance metric; 0: off
 
     // The declarations for `method` (entropy only for the gamma), with paper 003's default
     // optimizer: AdaDelta with momentum λ = 0.9 (its Figures 1–2).
@@ -123,6 +130,13 @@ public:
     // split over them (PositiveModel::itemTerms) and summed: a collective.
     double elbo(const PositiveModel& model, int samples, std::uint64_t evaluation,
                 Communicator& ranks = localCommunicator()) const;
+    // The trace of the covariance of the one-draw gradient estimate of q's parameters (what
+    // the optimizer is given) at the current q, from `repeats` draws of the streams of
+    // `evaluation`, each with the model's log joint over all its items (GPFA: at the minibatch
+    // its key holds): the gradient-variance metric beside black-box VI's. NaN when repeats < 2
+    // and for MAP (no draw).
+    double gradientVariance(const PositiveModel& model, int repeats,
+                            std::uint64_t evaluation) const;
     // A draw of x from q (the point, for MAP), from the stream (seed, id, draw).
     void draw(std::uint64_t id, std::uint64_t drawIndex, Eigen::ArrayXd& x) const;
     // E_q[x] (the normal's by 20-point Gauss–Hermite; MAP: the point).
@@ -147,6 +161,10 @@ private:
     // x (and what the gradient needs) of one draw from the streams (seed, a, b, chunk).
     void drawInto(std::uint64_t a, std::uint64_t b);
     double boundAtDraw(double logF) const;
+    // The gradient of q's parameters at a draw (x, aux, dLog) whose ∂ log f/∂x is gradX.
+    void parameterGradient(const Eigen::ArrayXd& x, const Eigen::ArrayXd& aux,
+                           const Eigen::ArrayXd& dLog, const Eigen::ArrayXd& gradX,
+                           Eigen::ArrayXd& g) const;
 
     SgvbMethod m_method;
     EntropyGradient m_entropy;

@@ -9,6 +9,7 @@
 #include "core/models/epm/epm_trainer.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
+#include "tests/core/blanket_testing.h"
 #include "tests/core/epm_testing.h"
 
 #include <QtTest>
@@ -110,6 +111,7 @@ class TestEpm : public QObject
 
 private slots:
     void gradientMatchesFiniteDifferences();
+    void blanketsHoldEachVariablesFactors();
     void fastLikelihoodIsThePairSum();
     void gradientStaysFiniteWhereDrawsUnderflow();
     void logJointIsTheFullDensity();
@@ -169,6 +171,26 @@ void TestEpm::gradientStaysFiniteWhereDrawsUnderflow()
     Eigen::ArrayXd grad(L.size());
     model.logJoint(x, grad);
     QVERIFY2(grad.allFinite(), "a gradient entry is not finite");
+}
+
+// Black-box VI's Markov blankets (LogJoint::blankets): test_support::checkBlankets, and a
+// membership's blanket does not move with another node's shape or with c0 (no factor that does
+// not hold it is there).
+void TestEpm::blanketsHoldEachVariablesFactors()
+{
+    const auto g = plantedGraph(14, 2, 0.6, 0.1, 0.25, 3);
+    const epm::Graph graph = epm::Graph::from(*g.data);
+    const epm::LogJoint model(graph, 3, oddPriors());
+    const epm::Layout& L = model.layout();
+    const Eigen::ArrayXd x = randomPoint(L, 2);
+    test_support::checkBlankets(model, x);
+    Eigen::ArrayXd blanket(L.size()), moved(L.size());
+    model.blankets(x, blanket);
+    Eigen::ArrayXd y = x;
+    y[L.a() + 1] *= 2.0;
+    y[L.c0()] *= 2.0;
+    model.blankets(y, moved);
+    QCOMPARE(moved[L.w() + 0], blanket[L.w() + 0]); // node 0's first membership
 }
 
 void TestEpm::fastLikelihoodIsThePairSum()

@@ -93,6 +93,7 @@ private slots:
     void normalGradientIsUnbiased();
     void normalElboMatchesQuadrature();
     void mapStepIsTheChainRule();
+    void gradientVarianceVanishesAtAGammaPosterior();
     void recoversConjugatePosterior_data();
     void recoversConjugatePosterior();
     void mapFindsTheMode();
@@ -422,6 +423,28 @@ void TestGammaSgvb::mapStepIsTheChainRule()
     const double expected = theta + 0.01 * dx * referenceSigmoid(theta);
     QVERIFY2(std::abs(q.parameters()[0] - expected) < 1e-12,
              qPrintable(QString("%1 vs %2").arg(q.parameters()[0]).arg(expected)));
+}
+
+// The gradient-variance metric of SGVB runs: at q = the exact gamma posterior, the path form's
+// one-draw gradient is zero at every draw (x ∂/∂x [log f − log q] = 0), so its variance is 0 to
+// rounding; the closed-form entropy's is not (its ∂ log f/∂x part still varies), nor is the
+// path form's away from the posterior. Fewer than two repeats: NaN.
+void TestGammaSgvb::gradientVarianceVanishesAtAGammaPosterior()
+{
+    const PoissonGamma model(2.0, 1.0, 7.0, 5.0); // posterior Gamma(9, 6): mean 1.5, var 0.25
+    OptimizerOptions o;
+    const auto variance = [&](double mean, double var, EntropyGradient entropy) {
+        const PositiveSgvb q(SgvbMethod::Gamma, Eigen::ArrayXd::Constant(1, mean),
+                             Eigen::ArrayXd::Constant(1, var), o, 3, entropy);
+        return q.gradientVariance(model, 50, 1);
+    };
+    const double atPosterior = variance(1.5, 0.25, EntropyGradient::Sampled);
+    QVERIFY2(atPosterior < 1e-16, qPrintable(QString::number(atPosterior)));
+    QVERIFY(variance(1.5, 0.25, EntropyGradient::Analytic) > 1e-2);
+    QVERIFY(variance(1.0, 1.0, EntropyGradient::Sampled) > 1e-2);
+    const PositiveSgvb q(SgvbMethod::Gamma, Eigen::ArrayXd::Constant(1, 1.0),
+                         Eigen::ArrayXd::Constant(1, 1.0), o, 3);
+    QVERIFY(std::isnan(q.gradientVariance(model, 1, 1)));
 }
 
 // A Poisson–gamma model has a gamma posterior: gamma SGVB must find it, shape and rate within

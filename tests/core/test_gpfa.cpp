@@ -15,6 +15,7 @@
 #include "core/models/gpfa/gpfa_trainer.h"
 #include "core/run/registry.h"
 #include "core/run/runner.h"
+#include "tests/core/blanket_testing.h"
 
 #include <Eigen/Cholesky>
 #include <QtTest>
@@ -152,6 +153,7 @@ private slots:
     void minibatchEstimateIsUnbiased();
     void logJointGradientMatchesFiniteDifferences_data();
     void logJointGradientMatchesFiniteDifferences();
+    void blanketsHoldEachVariablesFactors();
     void ledoitWolfHandCase();
     void ledoitWolfMatchesItsDefinition();
     void empiricalBaselineIsTheMle();
@@ -307,6 +309,30 @@ void TestGpfa::logJointGradientMatchesFiniteDifferences()
 // b̄² = (31 − 4 · 3.9375)/(16 · 2) = 0.4765625 = b², δ = b²/d² = 61/90, and
 // Σ* = δ μ I + (1 − δ) S_n = [[112.125, 21.75], [21.75, 90.375]]/90.
 // scikit-learn 1.2.1 (LedoitWolf(assume_centered=True)) gives the same to 3e-17.
+// Black-box VI's Markov blankets (gpfa::Model::blankets): test_support::checkBlankets on
+// incomplete rows with a minibatch (fixed by its key), and a loading's blanket does not move
+// with c0 or γ0 (which hold only the r_k's priors).
+void TestGpfa::blanketsHoldEachVariablesFactors()
+{
+    const DenseDataPtr data = drawData(randomLoadings(5, 2, 6), 60, 0.3, 6, 0.2, 0.1);
+    const gpfa::CollapsedLikelihood lik(data, allRows(*data), 10, 9);
+    gpfa::Prior prior;
+    prior.noiseShape = 0.7;
+    prior.noiseRate = 0.4;
+    gpfa::Model model(lik, 3, prior);
+    model.setKey(11);
+    const gpfa::Layout& l = model.layout();
+    const Eigen::ArrayXd x = somePoint(l, 7);
+    test_support::checkBlankets(model, x);
+    Eigen::ArrayXd blanket(l.size()), moved(l.size());
+    model.blankets(x, blanket);
+    Eigen::ArrayXd y = x;
+    y[l.c0()] *= 2.0;
+    y[l.gamma0()] *= 2.0;
+    model.blankets(y, moved);
+    QCOMPARE(moved[l.w(0, 0)], blanket[l.w(0, 0)]);
+}
+
 void TestGpfa::ledoitWolfHandCase()
 {
     auto d = std::make_shared<DenseData>();

@@ -292,6 +292,52 @@ double LogJoint::fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) co
     return lp;
 }
 
+double LogJoint::blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const
+{
+    const Layout& L = m_layout;
+    const Eigen::Index N = L.N, K = L.K;
+    const Priors& P = m_priors;
+    nodeTerms(x, {0, N});
+    const double likelihood = likelihoodFromNodes(x);
+    const Eigen::Map<const MatrixRD> W(x.data() + L.w(), N, K);
+    const auto r = x.segment(L.r(), K);
+    const double gamma0 = x[L.gamma0()], c0 = x[L.c0()];
+    const Eigen::ArrayXd S = W.colwise().sum().transpose().array();
+    // Per node: its pairs' likelihood, its memberships' priors, a_i and c_i.
+    double lp = likelihood + sumChunksOf(N, 8 * N * K, [&](std::int64_t begin, std::int64_t end) {
+                    double s = 0.0;
+                    for (std::int64_t i = begin; i < end; ++i) {
+                        const double ai = x[L.a() + i], ci = x[L.c() + i];
+                        const auto w = W.row(i).transpose().array();
+                        const double pairs = m_nodeTerms[std::size_t(i)] - (r * w * (S - w)).sum();
+                        const double logC = std::log(ci), lgA = lgammaOf(ai);
+                        double memberships = 0.0;
+                        for (Eigen::Index k = 0; k < K; ++k) {
+                            const double prior =
+                                ai * logC - lgA + (ai - 1.0) * std::log(w[k]) - ci * w[k];
+                            blanket[L.w() + i * K + k] = pairs + prior;
+                            memberships += prior;
+                        }
+                        const double a = logGamma(ai, P.aShape, P.aRate);
+                        const double c = logGamma(ci, P.e0, P.f0);
+                        blanket[L.a() + i] = memberships + a;
+                        blanket[L.c() + i] = memberships + c;
+                        s += memberships + a + c;
+                    }
+                    return s;
+                });
+    double weights = 0.0;
+    for (Eigen::Index k = 0; k < K; ++k) {
+        const double prior = logGamma(r[k], gamma0 / double(K), c0);
+        blanket[L.r() + k] = likelihood + prior;
+        weights += prior;
+    }
+    const double g = logGamma(gamma0, P.e0, P.f0), c = logGamma(c0, P.e0, P.f0);
+    blanket[L.gamma0()] = weights + g;
+    blanket[L.c0()] = weights + c;
+    return lp + weights + g + c;
+}
+
 double naiveLogLikelihood(const GraphData& data, const MatrixRD& W, const Eigen::VectorXd& r)
 {
     const int N = data.nodes;

@@ -113,6 +113,13 @@ public:
     std::int64_t itemCount() const override { return m_layout.N; }
     void itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const override;
     double fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
+    // Each variable's Markov blanket, O((E + H)K + NK): w_ik's is node i's pairs' likelihood,
+    //   L_i = Σ_{j: train edge} [log(1 − e^{−p_ij}) + p_ij] + Σ_{j: held out} p_ij
+    //         − Σ_k r_k w_ik (S_k − w_ik),
+    // and its prior G(w_ik; a_i, c_i); a_i's and c_i's the priors of node i's memberships and
+    // their own; r_k's the whole likelihood and G(r_k; γ0/K, c0); γ0's and c0's the r_k's
+    // priors and their own.
+    double blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const override;
     // The likelihood term alone (the first line above), O((E + H)K + NK), for tests.
     double logLikelihood(const Eigen::ArrayXd& x) const;
     const Layout& layout() const { return m_layout; }

@@ -16,16 +16,58 @@ enum EpmStreamId : std::uint64_t {
     kEpmStreamLinkDraws = 0x45504d0002ULL,
 };
 
-// The preview's matrix averages at most this many of an evaluation's draws (N² K each).
-constexpr int kPreviewDraws = 20;
-// A snapshot's held-out link probabilities average at most this many draws of q (each draws
-// every N K + K gamma by its inverse CDF, 13 ms at N = 234, K = 100); the final full pass takes
-// eval_draws. The preview's matrix reuses the first of them.
-constexpr int kSnapshotDraws = 10;
-
-// The engine floors the normal's sd (and every gamma parameter) at this.
-
 } // namespace
+
+namespace epm {
+
+std::vector<double> heldOutProbability(const Graph& graph, int draws, const LinkDraw& draw,
+                                       Communicator& ranks, Eigen::MatrixXd* links, int linkDraws)
+{
+    const auto& pairs = graph.heldOut;
+    std::vector<double> prob(pairs.size(), 0.0);
+    const int S = std::max(draws, 1);
+    MatrixRD W;
+    Eigen::VectorXd r;
+    // This rank's share of the pairs (the others' stay 0 here), then every rank's.
+    const Shard mine = ranks.shardOf(std::int64_t(pairs.size()));
+    for (int s = 0; s < S; ++s) {
+        draw(s, W, r);
+        if (links && s < linkDraws) {
+            const MatrixRD WR = W * r.asDiagonal();
+            links->noalias() -= (-(WR * W.transpose())).array().expm1().matrix();
+        }
+        const std::int64_t H = mine.size();
+        forChunksOf(H, H * r.size(), [&](int, std::int64_t begin, std::int64_t end) {
+            for (std::int64_t k = mine.begin + begin; k < mine.begin + end; ++k)
+                prob[std::size_t(k)] -=
+                    std::expm1(-linkRate(W, r, pairs[std::size_t(k)].i, pairs[std::size_t(k)].j));
+        });
+    }
+    ranks.sum(prob);
+    for (double& p : prob)
+        p /= double(S);
+    if (links)
+        *links /= double(std::clamp(linkDraws, 1, S));
+    return prob;
+}
+
+void reportLinks(Evaluation& ev, const Graph& graph, const std::vector<double>& probability,
+                 const MatrixRD& meanW, const Eigen::VectorXd& meanR,
+                 const Eigen::MatrixXd& linkSum)
+{
+    addLinkMetrics(ev.metrics, graph.heldOut, probability);
+    ev.metrics["communities_used"] = communitiesUsed(expectedCommunityCounts(graph, meanW, meanR));
+    Eigen::MatrixXf links;
+    if (linkSum.size() > 0) {
+        links = linkSum.cast<float>();
+        links.diagonal().setZero();
+    }
+    auto preview = std::make_shared<Preview>();
+    preview->graph = graphSummary(meanW, meanR, std::move(links));
+    ev.preview = std::move(preview);
+}
+
+} // namespace epm
 
 EpmSgvbTrainer::EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOptions& options,
                                std::uint64_t seed)
@@ -127,33 +169,12 @@ void EpmSgvbTrainer::drawLinkParameters(std::uint64_t id, std::uint64_t draw, ep
 std::vector<double> EpmSgvbTrainer::heldOutProbability(int draws, Eigen::MatrixXd* links,
                                                        int linkDraws) const
 {
-    const auto& pairs = m_graph.heldOut;
-    std::vector<double> prob(pairs.size(), 0.0);
-    const int S = m_method == SgvbMethod::Map ? 1 : std::max(draws, 1);
-    const epm::Layout& L = m_model->layout();
-    epm::MatrixRD W;
-    Eigen::VectorXd r;
-    // This rank's share of the pairs (the others' stay 0 here), then every rank's.
-    const Shard mine = communicator().shardOf(std::int64_t(pairs.size()));
-    for (int s = 0; s < S; ++s) {
-        drawLinkParameters(m_evaluations, std::uint64_t(s), W, r);
-        if (links && s < linkDraws) {
-            const epm::MatrixRD WR = W * r.asDiagonal();
-            links->noalias() -= (-(WR * W.transpose())).array().expm1().matrix();
-        }
-        const std::int64_t H = mine.size();
-        epm::forChunksOf(H, H * L.K, [&](int, std::int64_t begin, std::int64_t end) {
-            for (std::int64_t k = mine.begin + begin; k < mine.begin + end; ++k)
-                prob[std::size_t(k)] -= std::expm1(
-                    -epm::linkRate(W, r, pairs[std::size_t(k)].i, pairs[std::size_t(k)].j));
-        });
-    }
-    communicator().sum(prob);
-    for (double& p : prob)
-        p /= double(S);
-    if (links)
-        *links /= double(std::clamp(linkDraws, 1, S));
-    return prob;
+    return epm::heldOutProbability(
+        m_graph, m_method == SgvbMethod::Map ? 1 : draws,
+        [&](int s, epm::MatrixRD& W, Eigen::VectorXd& r) {
+            drawLinkParameters(m_evaluations, std::uint64_t(s), W, r);
+        },
+        communicator(), links, linkDraws);
 }
 
 Evaluation EpmSgvbTrainer::evaluate(bool full)
@@ -161,33 +182,25 @@ Evaluation EpmSgvbTrainer::evaluate(bool full)
     Evaluation ev;
     const std::uint64_t id = ++m_evaluations;
     ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, id, communicator());
+    if (m_method != SgvbMethod::Map && m_options.sgvb.varianceRepeats >= 2)
+        ev.metrics["grad_variance"] =
+            m_sgvb->gradientVariance(*m_model, m_options.sgvb.varianceRepeats, id);
     // The preview's link probabilities average the first draws of q (the point for MAP), the
-    // same draws as the held-out pairs'.
+    // same draws as the held-out pairs'; its communities are the posterior means'.
     const epm::Layout& L = m_model->layout();
     const bool map = m_method == SgvbMethod::Map;
-    const int draws = full ? m_options.evalDraws : std::min(m_options.evalDraws, kSnapshotDraws);
+    const int draws =
+        full ? m_options.evalDraws : std::min(m_options.evalDraws, epm::kSnapshotDraws);
     Eigen::MatrixXd linkSum;
     if (L.N <= epm::kPreviewMaxNodes)
         linkSum = Eigen::MatrixXd::Zero(L.N, L.N);
     const std::vector<double> prob =
         heldOutProbability(draws, linkSum.size() > 0 ? &linkSum : nullptr,
-                           map ? 1 : std::min(m_options.evalDraws, kPreviewDraws));
-    epm::addLinkMetrics(ev.metrics, m_graph.heldOut, prob);
-
-    // The preview: the posterior means' communities and the link probabilities.
+                           map ? 1 : std::min(m_options.evalDraws, epm::kPreviewDraws));
     const Eigen::ArrayXd mean = m_sgvb->mean();
     const epm::MatrixRD meanW = Eigen::Map<const epm::MatrixRD>(mean.data() + L.w(), L.N, L.K);
     const Eigen::VectorXd meanR = mean.segment(L.r(), L.K).matrix();
-    ev.metrics["communities_used"] =
-        epm::communitiesUsed(epm::expectedCommunityCounts(m_graph, meanW, meanR));
-    Eigen::MatrixXf links;
-    if (linkSum.size() > 0) {
-        links = linkSum.cast<float>();
-        links.diagonal().setZero();
-    }
-    auto preview = std::make_shared<Preview>();
-    preview->graph = epm::graphSummary(meanW, meanR, std::move(links));
-    ev.preview = std::move(preview);
+    epm::reportLinks(ev, m_graph, prob, meanW, meanR, linkSum);
     return ev;
 }
 

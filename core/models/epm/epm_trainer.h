@@ -33,6 +33,7 @@
 #include "core/models/epm/epm_model.h"
 #include "core/run/trainer.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -64,6 +65,34 @@ struct EpmOptions : DeclaredOptions<EpmOptions>
     // Every algorithm's declarations, each key once: those of gamma-sgvb, then Gibbs'.
     static const ParamFields<EpmOptions>& fields();
 };
+
+namespace epm {
+
+// One draw s of (W, r).
+using LinkDraw = std::function<void(int s, MatrixRD& W, Eigen::VectorXd& r)>;
+
+// E[1 − exp(−p_ij)] for each held-out pair (the graph's order) from `draws` draws; this rank's
+// share of the pairs, summed over `ranks` (a collective). With `links`, the first `linkDraws`
+// (≤ draws) of the same draws also give every pair's probability, averaged into that N × N
+// matrix (the preview's).
+std::vector<double> heldOutProbability(const Graph& graph, int draws, const LinkDraw& draw,
+                                       Communicator& ranks, Eigen::MatrixXd* links = nullptr,
+                                       int linkDraws = 0);
+
+// An evaluation's link figures (auc_roc, auc_pr, heldout_loglik, communities_used) and its
+// preview, from the held-out probabilities, the posterior means of W and r and the summed
+// link matrix (empty above the preview's size).
+void reportLinks(Evaluation& ev, const Graph& graph, const std::vector<double>& probability,
+                 const MatrixRD& meanW, const Eigen::VectorXd& meanR,
+                 const Eigen::MatrixXd& linkSum);
+
+// The preview's matrix averages at most this many of an evaluation's draws (N² K each), and a
+// snapshot's held-out probabilities at most kSnapshotDraws (each draws every N K + K gamma; the
+// final full pass takes eval_draws).
+constexpr int kPreviewDraws = 20;
+constexpr int kSnapshotDraws = 10;
+
+} // namespace epm
 
 class EpmSgvbTrainer final : public StagedTrainer
 {

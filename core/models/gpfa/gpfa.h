@@ -9,7 +9,7 @@
 
 namespace svi {
 
-enum class GpfaAlgorithm { GammaSgvb, NormSgvb, Map, Empirical, LedoitWolf };
+enum class GpfaAlgorithm { GammaSgvb, NormSgvb, Map, Empirical, LedoitWolf, Bbvi };
 
 // Registers model "gpfa" with algorithms gamma-sgvb, norm-sgvb, map, empirical and
 // ledoit-wolf; table and synthetic data.

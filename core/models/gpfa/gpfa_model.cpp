@@ -108,4 +108,41 @@ double Model::fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const
     return lp + ll;
 }
 
+double Model::blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const
+{
+    const Layout& l = m_layout;
+    const int D = l.D, K = l.K;
+    GlobalStatistic terms;
+    itemTerms(x, {0, itemCount()}, terms);
+    const double tau = x[l.tau()];
+    double gradNoise = 0.0;
+    const double ll = m_likelihood.fromBatchTerms(l.loadings(x), 1.0 / tau, m_gradW, gradNoise);
+    const double gamma = x[l.gamma()], gamma0 = x[l.gamma0()], c0 = x[l.c0()];
+    const double logGammaVar = std::log(gamma), shapeR = gamma0 / K;
+    double loadings = 0.0, weights = 0.0;
+    for (int k = 0; k < K; ++k) {
+        const double r = x[l.r(k)], shape = gamma * r;
+        const double normaliser = shape * logGammaVar - std::lgamma(shape);
+        double column = 0.0;
+        for (int d = 0; d < D; ++d) {
+            const double w = x[l.w(d, k)];
+            const double prior = normaliser + (shape - 1.0) * std::log(w) - gamma * w;
+            blanket[l.w(d, k)] = ll + prior;
+            column += prior;
+        }
+        const double prior = gammaNormaliser(shapeR, c0) + (shapeR - 1.0) * std::log(r) - c0 * r;
+        blanket[l.r(k)] = column + prior;
+        loadings += column;
+        weights += prior;
+    }
+    // γ, γ0, c0 ~ G(1, 1): log density −x.
+    blanket[l.gamma()] = loadings - gamma;
+    blanket[l.gamma0()] = weights - gamma0;
+    blanket[l.c0()] = weights - c0;
+    const double a = m_prior.noiseShape, b = m_prior.noiseRate;
+    const double noise = gammaNormaliser(a, b) + (a - 1.0) * std::log(tau) - b * tau;
+    blanket[l.tau()] = ll + noise;
+    return ll + loadings + weights - gamma - gamma0 - c0 + noise;
+}
+
 } // namespace svi::gpfa

@@ -74,6 +74,11 @@ public:
     std::int64_t itemCount() const override { return m_likelihood.batchSize(); }
     void itemTerms(const Eigen::ArrayXd& x, Shard part, GlobalStatistic& statistic) const override;
     double fromItemTerms(const Eigen::ArrayXd& x, Eigen::ArrayXd& grad) const override;
+    // Each variable's Markov blanket (black-box VI): W_dk's is the likelihood and G(W_dk; γ r_k,
+    // γ); r_k's its column's loadings' priors and G(r_k; γ0/K, c0); γ's every loading's prior
+    // and its own; γ0's and c0's the r_k's priors and their own; τ's the likelihood and its
+    // prior. The likelihood at the minibatch of the key set.
+    double blankets(const Eigen::ArrayXd& x, Eigen::ArrayXd& blanket) const override;
 
     void setKey(std::uint64_t key) { m_key = key; }
     const Layout& layout() const { return m_layout; }

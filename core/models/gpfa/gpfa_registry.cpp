@@ -1,3 +1,4 @@
+#include "core/models/bbvi/black_box_trainer.h"
 #include "core/models/gpfa/gpfa.h"
 #include "core/models/gpfa/gpfa_synthetic.h"
 #include "core/models/gpfa/gpfa_trainer.h"
@@ -36,6 +37,7 @@ std::vector<MetricSpec> gpfaMetrics()
          .label = "Ledoit–Wolf shrinkage intensity",
          .compared = false,
          .shortLabel = "Shrinkage"},
+        gradientVarianceMetric(),
     };
 }
 
@@ -44,6 +46,7 @@ std::string bound(GpfaAlgorithm a)
     switch (a) {
     case GpfaAlgorithm::GammaSgvb:
     case GpfaAlgorithm::NormSgvb:
+    case GpfaAlgorithm::Bbvi:
         return "the evidence lower bound of the collapsed model (eq. 16, 19) under q, from "
                "elbo_samples draws (Monte Carlo); incomplete rows enter through a minibatch";
     case GpfaAlgorithm::Map:
@@ -76,12 +79,21 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
     e.metrics = gpfaMetrics();
     e.bound = bound(algorithm);
     e.compareRank = rank;
-    e.params = GpfaOptions::declare(algorithm).specs();
-    e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
-        return std::make_unique<GpfaTrainer>(data.requireDense("GPFA"), algorithm,
-                                             GpfaOptions::fromParams(values), seed);
-    };
-    e.readOptions = optionsReader<GpfaOptions>();
+    if (algorithm == GpfaAlgorithm::Bbvi) {
+        e.params = GpfaBbviOptions::declare().specs();
+        e.make = [](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+            return std::make_unique<GpfaTrainer>(data.requireDense("GPFA"),
+                                                 GpfaBbviOptions::fromParams(values), seed);
+        };
+        e.readOptions = optionsReader<GpfaBbviOptions>();
+    } else {
+        e.params = GpfaOptions::declare(algorithm).specs();
+        e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
+            return std::make_unique<GpfaTrainer>(data.requireDense("GPFA"), algorithm,
+                                                 GpfaOptions::fromParams(values), seed);
+        };
+        e.readOptions = optionsReader<GpfaOptions>();
+    }
     // GPFA's D × D matrices (D: the table's columns), which no setting but the data's shape
     // changes: the scatter's per-chunk partials, the likelihood's scratch and each
     // evaluation's draws and scorer (about 80 at once, at most); the loadings besides.
@@ -97,8 +109,11 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
             {"the loadings' q and the optimizer", 15 * kDouble * (D * K + K + 4), "K"},
         };
     };
-    e.smallSettings = {
-        {"K", std::int64_t(3)}, {"cov_draws", std::int64_t(5)}, {"elbo_samples", std::int64_t(2)}};
+    e.smallSettings = {{"K", std::int64_t(3)},
+                       {"cov_draws", std::int64_t(5)},
+                       {"elbo_samples", std::int64_t(2)},
+                       {"draws", std::int64_t(4)},
+                       {"variance_repeats", std::int64_t(2)}};
     // A noise prior shape of 1e308: log Γ(a_τ) overflows the log joint (the SGVB algorithms);
     // one training row: the baselines' estimate is singular (rank 1), its precision infinite.
     e.divergentSettings = {{"noise_a", 1e308}, {"train_rows", std::int64_t(1)}};
@@ -106,6 +121,64 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
 }
 
 } // namespace
+
+namespace {
+
+ParamSpec minibatchParam()
+{
+    return intParam("minibatch", "Incomplete rows per step",
+                    "training rows with a held-out or missing entry, drawn per step (their "
+                    "marginal likelihood); complete rows are always used; 0 = every one",
+                    256, 0, kHuge);
+}
+
+ParamSpec kParam()
+{
+    return intParam("K", "Factors K",
+                    "truncation level of the gamma process: factors fitted (paper 003: 40 on "
+                    "CyTOF, 10 on its synthetic data)",
+                    40, 1, 4096);
+}
+
+ParamSpec covDrawsParam()
+{
+    return intParam("cov_draws", "Covariance draws S",
+                    "draws of q averaged into the covariance that scores rows (eq. 20)", 100, 1,
+                    100000);
+}
+
+} // namespace
+
+ParamFields<GpfaBbviOptions> GpfaBbviOptions::declare()
+{
+    using O = GpfaBbviOptions;
+    // One item (the complete rows' scatter and the step's minibatch of incomplete rows); the
+    // optimizer RMSprop at 0.1 decaying with κ = 0.6, as on the GLMM.
+    return ParamFields<O>()
+        .add(kParam(), &O::K)
+        .add(&O::bbvi, BbviOptions::declare(false, 1, 0, 16, 0.6, true))
+        .add(&O::prior, gpfa::Prior::declare())
+        .add(covDrawsParam(), &O::covDraws)
+        .add(minibatchParam(), &O::minibatch)
+        .add(trainRowsParam(), &O::trainRows);
+}
+
+const ParamFields<GpfaBbviOptions>& GpfaBbviOptions::fields()
+{
+    static const ParamFields<GpfaBbviOptions> f = declare();
+    return f;
+}
+
+GpfaOptions GpfaBbviOptions::common() const
+{
+    GpfaOptions o;
+    o.K = K;
+    o.prior = prior;
+    o.covDraws = covDraws;
+    o.minibatch = minibatch;
+    o.trainRows = trainRows;
+    return o;
+}
 
 ParamFields<GpfaOptions> GpfaOptions::declare(GpfaAlgorithm algorithm)
 {
@@ -118,24 +191,12 @@ ParamFields<GpfaOptions> GpfaOptions::declare(GpfaAlgorithm algorithm)
     const SgvbMethod method = algorithm == GpfaAlgorithm::GammaSgvb  ? SgvbMethod::Gamma
                               : algorithm == GpfaAlgorithm::NormSgvb ? SgvbMethod::Normal
                                                                      : SgvbMethod::Map;
-    f.add(intParam("K", "Factors K",
-                   "truncation level of the gamma process: factors fitted (paper 003: 40 on "
-                   "CyTOF, 10 on its synthetic data)",
-                   40, 1, 4096),
-          &O::K)
+    f.add(kParam(), &O::K)
         .add(&O::sgvb, SgvbOptions::declare(method))
         .add(&O::prior, gpfa::Prior::declare());
     if (method != SgvbMethod::Map)
-        f.add(intParam("cov_draws", "Covariance draws S",
-                       "draws of q averaged into the covariance that scores rows (eq. 20)", 100, 1,
-                       100000),
-              &O::covDraws);
-    f.add(intParam("minibatch", "Incomplete rows per step",
-                   "training rows with a held-out or missing entry, drawn per step (their "
-                   "marginal likelihood); complete rows are always used; 0 = every one",
-                   256, 0, kHuge),
-          &O::minibatch)
-        .add(trainRowsParam(), &O::trainRows);
+        f.add(covDrawsParam(), &O::covDraws);
+    f.add(minibatchParam(), &O::minibatch).add(trainRowsParam(), &O::trainRows);
     return f;
 }
 
@@ -165,6 +226,10 @@ void registerGpfa(Registry& r)
         "the complete training rows' maximum-likelihood covariance S/n (zero mean)");
     add(r, GpfaAlgorithm::LedoitWolf, 5, "ledoit-wolf", "Ledoit–Wolf shrinkage",
         "the empirical covariance shrunk towards μI with Ledoit & Wolf's optimal intensity");
+    add(r, GpfaAlgorithm::Bbvi, 0, "bbvi", "BBVI",
+        "black-box VI (paper 004 §2.5): score-function gradients of gamma SGVB's q from S draws, "
+        "Rao-Blackwellised over each variable's blanket, with control variates (or, estimator "
+        "= reparam, its reparameterised gradient at S draws)");
     // Paper 003's Sec. 4.2 data for the synthetic table, with their true loadings, which the
     // fit's Amari error is scored against.
     r.addGenerator({

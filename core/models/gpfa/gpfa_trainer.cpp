@@ -4,6 +4,7 @@
 #include "core/math/constants.h"
 #include "core/math/random.h"
 #include "core/metrics/factor_metrics.h"
+#include "core/models/bbvi/positive_black_box.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,15 +19,17 @@ namespace {
 // algorithm and seed sees the same rows at a cap.
 constexpr std::uint64_t kCapSeed = 0x6770666163ULL; // "gpfac"
 constexpr std::uint64_t kInitStream = 0x6770666169ULL;
+constexpr std::uint64_t kDrawStream = 0x6770666164ULL; // BBVI's evaluation draws
 // Minibatch keys of the incomplete rows: a step's and an evaluation's apart.
 constexpr std::uint64_t kStepKeys = 0;
 constexpr std::uint64_t kEvaluationKeys = std::uint64_t(1) << 62;
 // A factor is in use when its share of Σ_k ‖E W_k‖² reaches this (the Loadings view's floor).
 constexpr double kFactorInUse = 1e-3;
 
-bool isSgvb(GpfaAlgorithm a)
+// The algorithms that fit a q (SGVB's or BBVI's) to the collapsed log joint.
+bool fitsQ(GpfaAlgorithm a)
 {
-    return a == GpfaAlgorithm::GammaSgvb || a == GpfaAlgorithm::NormSgvb || a == GpfaAlgorithm::Map;
+    return a != GpfaAlgorithm::Empirical && a != GpfaAlgorithm::LedoitWolf;
 }
 
 SgvbMethod methodOf(GpfaAlgorithm a)
@@ -48,9 +51,24 @@ bool complete(const DenseData& d, std::int64_t i)
 
 GpfaTrainer::GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaOptions& options,
                          std::uint64_t seed)
+    : GpfaTrainer(std::move(data), algorithm, options, nullptr, seed)
+{
+}
+
+GpfaTrainer::GpfaTrainer(DenseDataPtr data, const GpfaBbviOptions& options, std::uint64_t seed)
+    : GpfaTrainer(std::move(data), GpfaAlgorithm::Bbvi, options.checked().common(), &options.bbvi,
+                  seed)
+{
+}
+
+GpfaTrainer::GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaOptions& options,
+                         const BbviOptions* bbvi, std::uint64_t seed)
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(options.checked()),
       m_shrinkage(kNaN)
 {
+    m_seed = seed;
+    if (bbvi)
+        m_bbviOptions = *bbvi;
     if (!m_data)
         throw std::invalid_argument("data: GPFA has no data");
     const DenseData& d = *m_data;
@@ -79,14 +97,14 @@ GpfaTrainer::GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaO
                 break;
             }
 
-    if (isSgvb(algorithm)) {
+    if (svi::fitsQ(algorithm)) {
         m_likelihood = std::make_unique<gpfa::CollapsedLikelihood>(
             m_data, m_rows, m_options.minibatch, seed ^ 0x6d696e6962617463ULL);
         m_completeCount = m_likelihood->completeCount();
         if (m_completeCount > 0)
             m_empirical = m_likelihood->completeScatter() / double(m_completeCount);
         m_model = std::make_unique<gpfa::Model>(*m_likelihood, m_options.K, m_options.prior);
-        initialiseSgvb(seed);
+        initialiseQ(seed);
         return;
     }
     std::vector<std::int64_t> full;
@@ -105,7 +123,7 @@ GpfaTrainer::GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaO
 
 GpfaTrainer::~GpfaTrainer() = default;
 
-void GpfaTrainer::initialiseSgvb(std::uint64_t seed)
+void GpfaTrainer::initialiseQ(std::uint64_t seed)
 {
     // The scale of the data: v, the mean square of the observed training entries (1 for
     // standardised columns). q starts with small loadings, E[Σ_k W_dk²] ≈ 0.14 v (means
@@ -142,13 +160,51 @@ void GpfaTrainer::initialiseSgvb(std::uint64_t seed)
     }
     mean[l.tau()] = 2.0 / v;
     var[l.tau()] = 0.1 * mean[l.tau()] * mean[l.tau()];
-    m_sgvb = std::make_unique<PositiveSgvb>(methodOf(m_algorithm), mean, var,
-                                            m_options.sgvb.optimizer, seed, m_options.sgvb.entropy);
+    if (m_algorithm != GpfaAlgorithm::Bbvi) {
+        m_sgvb =
+            std::make_unique<PositiveSgvb>(methodOf(m_algorithm), mean, var,
+                                           m_options.sgvb.optimizer, seed, m_options.sgvb.entropy);
+        return;
+    }
+    // The model is the trainer's: the engine's view of it does not own it.
+    m_bbviModel = std::make_unique<PositiveBlackBoxModel>(
+        std::shared_ptr<const PositiveModel>(m_model.get(), [](const PositiveModel*) {}), mean,
+        var);
+    m_bbvi = std::make_unique<BlackBoxVi>(*m_bbviModel, *m_bbviOptions, seed);
+}
+
+void GpfaTrainer::drawQ(std::uint64_t key, std::uint64_t draw, Eigen::ArrayXd& x) const
+{
+    if (m_sgvb) {
+        m_sgvb->draw(key, draw, x);
+        return;
+    }
+    const QLayout& q = m_bbviModel->globals();
+    Eigen::MatrixXd z(q.variables(), 1), logQ(q.variables(), 1), score(q.parameters(), 1);
+    Rng rng = Rng::stream(m_seed, kDrawStream, key, draw);
+    q.drawMany(m_bbvi->global(), 0, q.variables(), std::span(&rng, 1), z, logQ, score);
+    x = z.col(0).array();
+}
+
+Eigen::ArrayXd GpfaTrainer::meanQ() const
+{
+    if (m_sgvb)
+        return m_sgvb->mean();
+    const QLayout& q = m_bbviModel->globals();
+    Eigen::ArrayXd mean(q.variables()), variance(q.variables());
+    q.moments(m_bbvi->global(), mean, variance);
+    return mean;
 }
 
 StagedTrainer::Round GpfaTrainer::localStep(std::int64_t t)
 {
     m_statistic.clear();
+    if (m_bbvi) {
+        // The whole step on every rank alike: BBVI's draws are not split over ranks.
+        m_model->setKey(kStepKeys + std::uint64_t(t));
+        m_rate = m_bbvi->step(t);
+        return Round::Update;
+    }
     if (sgvb()) {
         m_rate = m_sgvb->optimizer().rate();
         m_model->setKey(kStepKeys + std::uint64_t(t));
@@ -164,6 +220,8 @@ StagedTrainer::Round GpfaTrainer::localStep(std::int64_t t)
 double GpfaTrainer::globalUpdate(std::int64_t t)
 {
     m_lastStep = t;
+    if (m_bbvi)
+        return m_rate;
     if (!sgvb())
         return 1.0;
     m_sgvb->ascend(m_model->fromItemTerms(m_sgvb->drawn(), m_sgvb->gradient()));
@@ -185,6 +243,11 @@ void GpfaTrainer::estimateCovariance()
 
 void GpfaTrainer::visitState(StateArchive& a)
 {
+    if (m_bbvi) {
+        a.field("bbvi", *m_bbvi);
+        a.field("last_step", m_lastStep);
+        return;
+    }
     if (sgvb()) {
         a.field("sgvb", *m_sgvb);
         a.field("last_step", m_lastStep);
@@ -200,18 +263,18 @@ void GpfaTrainer::visitState(StateArchive& a)
 
 std::int64_t GpfaTrainer::itemsPerStep() const
 {
-    return sgvb() ? m_likelihood->rowsPerEvaluation() : m_completeCount;
+    return fitsQ() ? m_likelihood->rowsPerEvaluation() : m_completeCount;
 }
 
 std::int64_t GpfaTrainer::itemCount() const
 {
-    return sgvb() ? m_likelihood->completeCount() + m_likelihood->incompleteCount()
-                  : m_completeCount;
+    return fitsQ() ? m_likelihood->completeCount() + m_likelihood->incompleteCount()
+                   : m_completeCount;
 }
 
 bool GpfaTrainer::diverged() const
 {
-    return sgvb() ? m_sgvb->diverged() : m_singular;
+    return m_bbvi ? m_bbvi->diverged() : sgvb() ? m_sgvb->diverged() : m_singular;
 }
 
 Eigen::MatrixXd GpfaTrainer::drawnCovariance(std::uint64_t key, double* noiseVariance) const
@@ -224,7 +287,7 @@ Eigen::MatrixXd GpfaTrainer::drawnCovariance(std::uint64_t key, double* noiseVar
     forChunks(draws, [&](int c, std::int64_t begin, std::int64_t end) {
         Eigen::ArrayXd x;
         for (std::int64_t s = begin; s < end; ++s) {
-            m_sgvb->draw(key, std::uint64_t(s), x);
+            drawQ(key, std::uint64_t(s), x);
             partial[std::size_t(c)].selfadjointView<Eigen::Lower>().rankUpdate(l.loadings(x));
             noise[std::size_t(c)] += 1.0 / x[l.tau()];
         }
@@ -246,14 +309,14 @@ Eigen::MatrixXd GpfaTrainer::drawnCovariance(std::uint64_t key, double* noiseVar
 
 Eigen::MatrixXd GpfaTrainer::covariance(std::uint64_t key) const
 {
-    return sgvb() ? drawnCovariance(key, nullptr) : m_estimate;
+    return fitsQ() ? drawnCovariance(key, nullptr) : m_estimate;
 }
 
 Eigen::MatrixXd GpfaTrainer::meanLoadings() const
 {
-    if (!sgvb())
+    if (!fitsQ())
         return {};
-    const Eigen::ArrayXd mean = m_sgvb->mean();
+    const Eigen::ArrayXd mean = meanQ();
     return m_model->layout().loadings(mean);
 }
 
@@ -337,9 +400,20 @@ Evaluation GpfaTrainer::evaluate(bool full)
     Evaluation ev;
     Eigen::MatrixXd estimate;
     const std::uint64_t key = std::uint64_t(m_lastStep);
-    if (sgvb()) {
+    if (m_bbvi) {
         m_model->setKey(kEvaluationKeys + key);
-        ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, key, communicator());
+        const BbviOptions& o = *m_bbviOptions;
+        ev.elbo = m_bbvi->bound(o.elboSamples, 0, key).global;
+        if (o.varianceRepeats >= 2)
+            ev.metrics["grad_variance"] = m_bbvi->gradientVariance(o.varianceRepeats, key);
+    }
+    if (fitsQ()) {
+        m_model->setKey(kEvaluationKeys + key);
+        if (sgvb())
+            ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, key, communicator());
+        if (sgvb() && m_sgvb->method() != SgvbMethod::Map && m_options.sgvb.varianceRepeats >= 2)
+            ev.metrics["grad_variance"] =
+                m_sgvb->gradientVariance(*m_model, m_options.sgvb.varianceRepeats, key);
         double noiseVariance = kNaN;
         estimate = drawnCovariance(key, &noiseVariance);
         ev.metrics["noise_sd"] = std::sqrt(noiseVariance);

@@ -4,6 +4,10 @@
 //     collapsed log joint; one step = one draw of q and the gradient over every complete
 //     training row (through their scatter, as the paper's), plus a minibatch of the incomplete
 //     ones (gpfa_likelihood.h);
+//   - bbvi: black-box VI (core/inference/black_box.h) of gamma SGVB's q on the same log joint
+//     and minibatch, S draws per step, the score-function gradient Rao-Blackwellised over each
+//     variable's blanket (gpfa::Model::blankets) with control variates, or reparameterised
+//     (estimator = reparam); it runs on one rank;
 //   - empirical / ledoit-wolf: the closed-form covariance of the complete training rows
 //     (gpfa_covariance.h), which converges in one step.
 //
@@ -42,6 +46,7 @@
 // Threading: driven by one thread; OpenMP inside (the likelihood's incomplete rows, the
 // scores); results do not depend on the thread count.
 
+#include "core/inference/black_box.h"
 #include "core/inference/positive_sgvb.h"
 #include "core/models/gpfa/gpfa.h"
 #include "core/models/gpfa/gpfa_covariance.h"
@@ -72,6 +77,25 @@ struct GpfaOptions : DeclaredOptions<GpfaOptions>
     static const ParamFields<GpfaOptions>& fields();
 };
 
+// The settings of bbvi: the model's (K, the noise prior), the evaluation's and the rows' as
+// above, and black-box VI's own (apart: they share keys with the SGVB options).
+struct GpfaBbviOptions : DeclaredOptions<GpfaBbviOptions>
+{
+    GpfaBbviOptions() { readDefaults(); }
+
+    int K{};
+    BbviOptions bbvi;
+    gpfa::Prior prior;
+    int covDraws{};
+    std::int64_t minibatch{};
+    std::int64_t trainRows{};
+
+    static ParamFields<GpfaBbviOptions> declare();
+    static const ParamFields<GpfaBbviOptions>& fields();
+    // The options of the trainer's other parts (the SGVB ones at their defaults).
+    GpfaOptions common() const;
+};
+
 class GpfaTrainer final : public StagedTrainer
 {
 public:
@@ -79,13 +103,16 @@ public:
     // training row with an observed entry; for the baselines, no complete training row).
     GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaOptions& options,
                 std::uint64_t seed);
+    GpfaTrainer(DenseDataPtr data, const GpfaBbviOptions& options, std::uint64_t seed);
     ~GpfaTrainer() override;
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override;
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
-    bool converged() const override { return m_estimated && !sgvb(); }
+    bool converged() const override { return m_estimated && !fitsQ(); }
+    // BBVI's steps are not split over ranks (its draws and blankets are the engine's).
+    bool distributes() const override { return !m_bbvi; }
     // SGVB: q, its optimizer and the last step; baselines: whether estimated (estimate recomputed).
     void visitState(StateArchive& archive) override;
 
@@ -112,8 +139,15 @@ protected:
     double globalUpdate(std::int64_t t) override;
 
 private:
+    GpfaTrainer(DenseDataPtr data, GpfaAlgorithm algorithm, const GpfaOptions& options,
+                const BbviOptions* bbvi, std::uint64_t seed);
     bool sgvb() const { return m_sgvb != nullptr; }
-    void initialiseSgvb(std::uint64_t seed);
+    bool fitsQ() const { return m_sgvb || m_bbvi; } // SGVB or BBVI
+    // q's start (SGVB's and BBVI's), then the engine of the algorithm.
+    void initialiseQ(std::uint64_t seed);
+    // A draw of x from q of evaluation `key` (SGVB's or BBVI's), and E_q[x].
+    void drawQ(std::uint64_t key, std::uint64_t draw, Eigen::ArrayXd& x) const;
+    Eigen::ArrayXd meanQ() const;
     // The baselines' closed-form estimate (and δ, and whether it is singular) from the
     // complete rows' moments.
     void estimateCovariance();
@@ -135,6 +169,11 @@ private:
     std::unique_ptr<gpfa::CollapsedLikelihood> m_likelihood;
     std::unique_ptr<gpfa::Model> m_model;
     std::unique_ptr<PositiveSgvb> m_sgvb;
+    // BBVI: its options, the model as it sees it (over m_model) and the engine.
+    std::optional<BbviOptions> m_bbviOptions;
+    std::unique_ptr<BlackBoxModel> m_bbviModel;
+    std::unique_ptr<BlackBoxVi> m_bbvi;
+    std::uint64_t m_seed = 0;
     std::int64_t m_lastStep = 0;
     double m_rate = 0.0; // the optimizer's rate of the step under way
     GlobalStatistic m_statistic;
