@@ -133,6 +133,7 @@ private slots:
     void controlVariateScaleMatchesClosedForm();
     void raoBlackwellAndPlainAgreeInExpectation();
     void fitsAConjugateGaussianPosterior();
+    void fitsLocalVariablesWithMinibatches_data();
     void fitsLocalVariablesWithMinibatches();
     void rejectsBadOptions();
 };
@@ -453,8 +454,16 @@ public:
             if (out.wantItemBlanket)
                 out.itemBlanket[0] += link;
             out.localBlanket[Eigen::Index(j)] += link + like;
+            if (out.wantGradient) {
+                if (out.wantItemBlanket)
+                    out.itemGradient[0] += b - z[0];
+                out.localGradient[Eigen::Index(j)] += (z[0] - b) + (y - b);
+            }
         }
+        if (out.wantGradient)
+            out.globalGradient[0] -= z[0] / 100.0;
     }
+    bool hasGradient() const override { return true; }
     void start(Eigen::ArrayXd& global, Eigen::MatrixXd& local, std::uint64_t) const override
     {
         m_global.setMoments(global, Eigen::Index(0), 0.0, 1.0);
@@ -515,13 +524,24 @@ void TestBlackBox::fitsAConjugateGaussianPosterior()
 
 // The hierarchy with a local b_i per observation, minibatches of 4 of 20: the means of q(μ)
 // and q(b_i) reach the posterior's, and q(b_i)'s variance the mean-field 1/Λ_bb = 1/2 (each
-// b_i has its link to μ and its observation).
+// b_i has its link to μ and its observation) — by the score function and by the
+// reparameterised estimator (whose local steps read the model's ∂/∂b_i).
+void TestBlackBox::fitsLocalVariablesWithMinibatches_data()
+{
+    QTest::addColumn<bool>("reparam");
+    QTest::newRow("score function") << false;
+    QTest::newRow("reparameterised") << true;
+}
+
 void TestBlackBox::fitsLocalVariablesWithMinibatches()
 {
+    QFETCH(bool, reparam);
     const int N = 20;
     const std::vector<double> y = draws(N, -1.0, 6);
     NormalEffects model(y);
     BbviOptions o = options(16, true, true);
+    if (reparam)
+        o.estimator = BbviEstimator::Reparam;
     o.minibatch = 4;
     o.localSteps = 3;
     o.localRate = 0.3;
