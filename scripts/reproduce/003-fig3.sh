@@ -78,25 +78,6 @@ for a in "${algos[@]}"; do
 done
 require_svi_and_files "${files[0]}"
 
-# One run into DIR unless DIR holds a finished one; svi's 3 (failed, diverged) sets status=3.
-run_into() { # DIR, then svi run's arguments
-  local dir=$1 rc=0
-  shift
-  if [[ -f $dir/summary.json ]] && grep -q '"termination": "\(budget\|converged\)"' "$dir/summary.json"; then
-    return
-  fi
-  "$svi" run "$@" --out "$dir" --quiet || rc=$?
-  if ((rc == 130)); then
-    echo "$script: interrupted" >&2
-    exit 130
-  fi
-  if ((rc != 0 && rc != 3)); then
-    echo "$script: svi run failed (exit $rc) for $dir" >&2
-    exit "$rc"
-  fi
-  ((rc == 0)) || status=3
-}
-
 for k in $ks; do
   for ((s = 1; s <= splits; ++s)); do
     for a in "${algos[@]}"; do

@@ -95,13 +95,24 @@ glmm_data=(--data groups=subject --data exclude=base,age,period --data test_shar
 glmm_run=("$epil" --model glmm --groups subject --exclude base,age,period --test-share 0.2)
 hpf_run=("$ratings" --model hpf)
 
-# 1. The variance at one q.
+# 1. The variance at one q (a table already written is kept, as a finished run is).
+variance_into() { # FILE, then bench_bbvi_variance's arguments
+  local file=$1
+  shift
+  if [[ -s $file ]]; then
+    cat "$file"
+    return
+  fi
+  "$bench" "$@" > "$file.partial" || die "bench_bbvi_variance failed: $*"
+  mv "$file.partial" "$file"
+  cat "$file"
+}
 echo "$script: gradient variance, GLMM" >&2
-"$bench" glmm "$epil" "${glmm_data[@]}" --steps "$variance_steps_glmm" --repeats "$repeats" |
-  tee "$out/variance-glmm.txt"
+variance_into "$out/variance-glmm.txt" glmm "$epil" "${glmm_data[@]}" \
+  --steps "$variance_steps_glmm" --repeats "$repeats"
 echo "$script: gradient variance, HPF (a few minutes)" >&2
-"$bench" hpf "$ratings" --steps "$variance_steps_hpf" --repeats "$repeats" |
-  tee "$out/variance-hpf.txt"
+variance_into "$out/variance-hpf.txt" hpf "$ratings" --steps "$variance_steps_hpf" \
+  --repeats "$repeats"
 
 # 2. The four estimators against time.
 estimator_settings() { # NAME: its --set options

@@ -34,3 +34,24 @@ compare_into() { # DIR, then compare's arguments
   fi
   ((rc == 0)) || status=3
 }
+
+# One run into DIR unless DIR holds a finished one (an interrupted sweep resumes where it stopped);
+# exits 130 when interrupted and with svi's status when it failed outright; a run that failed or
+# diverged (svi's 3) sets status=3 and goes on.
+run_into() { # DIR, then svi run's arguments
+  local dir=$1 rc=0
+  shift
+  if [[ -f $dir/summary.json ]] && grep -q '"termination": "\(budget\|converged\)"' "$dir/summary.json"; then
+    return
+  fi
+  "$svi" run "$@" --out "$dir" --quiet || rc=$?
+  if ((rc == 130)); then
+    echo "$script: interrupted" >&2
+    exit 130
+  fi
+  if ((rc != 0 && rc != 3)); then
+    echo "$script: svi run failed (exit $rc) for $dir" >&2
+    exit "$rc"
+  fi
+  ((rc == 0)) || status=3
+}

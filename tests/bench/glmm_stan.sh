@@ -15,7 +15,8 @@
 # OUT_DIR/stan_VARIANT_sSEED.txt and the screen, R's messages to .log beside it, and the same
 # as JSON to OUT_DIR/stan_VARIANT_sSEED.json.
 # $PRIOR, if set, is "PRIOR_SD A0 B0" (default "10 1 1"); $CORES runs the NUTS chains in
-# parallel (default 1); $RSCRIPT is the Rscript to use. The compiled models are kept in
+# parallel (default 1); $ADVI_TOL is ADVI's tol_rel_obj (default vb's 0.01; 0.0001 runs it to
+# its optimum here); $RSCRIPT is the Rscript to use. The compiled models are kept in
 # OUT_DIR/stan_cache, so only the first run compiles.
 #
 #     tests/bench/glmm_stan.sh ../shared/data/labelled/glmm/epil.csv out/glmm
@@ -64,6 +65,7 @@ for variant in gamma-normal gamma-gamma; do
         # shellcheck disable=SC2086
         if ! "$rscript" "$here/glmm_stan.R" "$split" "$variant" "$seed" $prior \
             --json "$name.json" --cache "$out/stan_cache" --cores "$cores" \
+            --advi-tol "${ADVI_TOL:-0.01}" \
             >"$name.txt" 2>"$name.log"; then
             cat "$name.txt" "$name.log" >&2
             exit 1

@@ -110,16 +110,28 @@ Averaged fit(const LinearBlackBoxModel& model, BlackBoxVi& engine, int steps, in
     return a;
 }
 
-// The model's gradients (FactorSums::globalGradient, itemGradient, localGradient) against
-// central differences of its factors' sums at a draw of its starting q, on the first `n` items:
-// each entry within 10⁻⁴ relative (a term of any gradient scaled by 0.9 is caught).
-void checkGradients(const BlackBoxModel& model, std::int64_t n, std::uint64_t seed)
+// What black-box VI reads of a model's factors, checked at a draw of a wide q (normal blocks
+// N(0.3, 1), gamma ones mean 1.5, variance 1, whatever the model's start), on the first `n`
+// items:
+//   - the gradients (FactorSums::globalGradient, itemGradient, localGradient) against central
+//     differences of the factors' sums, each within 10⁻⁴ relative;
+//   - the Markov blankets: moving one variable (×1.3, or +0.3 for a normal) moves its blankets
+//     (global + items', or its local one) by exactly what it moves the log joint, so that every
+//     factor that holds it is in its blanket at its weight.
+// A term of any gradient or blanket scaled by 0.9 is caught.
+void checkFactors(const BlackBoxModel& model, std::int64_t n, std::uint64_t seed)
 {
     const QLayout& g = model.globals();
     const QLayout& l = model.locals();
-    Eigen::ArrayXd global(g.parameters());
-    Eigen::MatrixXd local(l.parameters(), model.itemCount());
-    model.start(global, local, seed);
+    Eigen::ArrayXd global(g.parameters()), local(l.parameters());
+    const auto widen = [](const QLayout& layout, Eigen::ArrayXd& lambda) {
+        for (int b = 0; b < int(layout.blocks().size()); ++b) {
+            const bool positive = layout.blocks()[std::size_t(b)].family == QFamily::Gamma;
+            layout.setBlockMoments(lambda, b, positive ? 1.5 : 0.3, 1.0);
+        }
+    };
+    widen(g, global);
+    widen(l, local);
     std::vector<std::int64_t> items(std::size_t(std::min(n, model.itemCount())));
     std::iota(items.begin(), items.end(), std::int64_t(0));
     const Eigen::Index vg = g.variables(), vl = l.variables() * Eigen::Index(items.size());
@@ -128,8 +140,7 @@ void checkGradients(const BlackBoxModel& model, std::int64_t n, std::uint64_t se
     g.draw(global, rng, zg, logQ.head(vg), score);
     for (std::size_t j = 0; j < items.size(); ++j) {
         Eigen::ArrayXd sl(l.parameters()), lq(l.variables());
-        l.draw(local.col(items[j]).array(), rng,
-               zl.segment(Eigen::Index(j) * l.variables(), l.variables()), lq, sl);
+        l.draw(local, rng, zl.segment(Eigen::Index(j) * l.variables(), l.variables()), lq, sl);
     }
     const auto sums = [&](const Eigen::ArrayXd& a, const Eigen::ArrayXd& b, bool gradient) {
         FactorSums f;
@@ -173,6 +184,35 @@ void checkGradients(const BlackBoxModel& model, std::int64_t n, std::uint64_t se
         const FactorSums a = sums(zg, up, false), b = sums(zg, down, false);
         check("local", v, at.localGradient[v], (a.items - b.items) / (2 * h));
     }
+    // The blankets.
+    const auto moved = [](const QLayout& layout, Eigen::Index v, double z) {
+        return layout.blocks()[std::size_t(layout.blockOf(v))].family == QFamily::Gamma ? 1.3 * z
+                                                                                        : z + 0.3;
+    };
+    const double tolerance = 1e-9 * (std::abs(at.global) + std::abs(at.items) + 1.0);
+    const auto blanketCheck = [&](const char* what, Eigen::Index v, double blanket, double joint) {
+        QVERIFY2(std::abs(blanket - joint) <= tolerance,
+                 qPrintable(QString("%1 blanket %2 moved %3, the log joint %4")
+                                .arg(what)
+                                .arg(v)
+                                .arg(blanket)
+                                .arg(joint)));
+    };
+    for (Eigen::Index v = 0; v < vg; ++v) {
+        Eigen::ArrayXd other = zg;
+        other[v] = moved(g, v, zg[v]);
+        const FactorSums a = sums(other, zl, false);
+        blanketCheck("global", v,
+                     a.globalBlanket[v] + a.itemBlanket[v] - at.globalBlanket[v] -
+                         at.itemBlanket[v],
+                     a.global + a.items - at.global - at.items);
+    }
+    for (Eigen::Index v = 0; v < vl; ++v) {
+        Eigen::ArrayXd other = zl;
+        other[v] = moved(l, v % l.variables(), zl[v]);
+        const FactorSums a = sums(zg, other, false);
+        blanketCheck("local", v, a.localBlanket[v] - at.localBlanket[v], a.items - at.items);
+    }
 }
 
 // x ~ Gamma(a₀, b₀) (shape, rate), n Poisson counts of x summing to s: the posterior is
@@ -195,7 +235,7 @@ class TestBbviModels : public QObject
     Q_OBJECT
 
 private slots:
-    void modelGradientsMatchFiniteDifferences();
+    void modelGradientsAndBlanketsMatchTheJoint();
     void positiveModelReachesItsGammaPosterior_data();
     void positiveModelReachesItsGammaPosterior();
     void globalGradientIsUnbiased_data();
@@ -210,29 +250,30 @@ private slots:
     void poissonFactorizationReachesCoordinateAscent();
 };
 
-// What the reparameterised estimator reads of each model: the GLM (logistic), the GLMM's two
-// variants and HPF and PMF, their gradients against finite differences (checkGradients).
-void TestBbviModels::modelGradientsMatchFiniteDifferences()
+// What black-box VI reads of each model — the GLM (logistic), the GLMM's two variants, HPF and
+// PMF: their gradients against finite differences and their blankets against the log joint
+// (checkFactors).
+void TestBbviModels::modelGradientsAndBlanketsMatchTheJoint()
 {
     const LabelledDataPtr normal = grouped(6, 4, {0.3, -0.2, 0.5}, 0.4, false, 21);
     const LabelledDataPtr gamma = grouped(6, 4, {0.3, -0.2, 0.5}, 0.4, false, 22, true, 4.0);
     LinearBlackBoxSettings st = settings(LikelihoodKind::Poisson, RandomEffects::Normal, 0.5);
     st.hyperShape = 2.0, st.hyperRate = 1.5;
-    checkGradients(LinearBlackBoxModel(normal, st), 4, 1);
+    checkFactors(LinearBlackBoxModel(normal, st), 4, 1);
     st.effects = RandomEffects::Gamma;
-    checkGradients(LinearBlackBoxModel(gamma, st), 4, 2);
+    checkFactors(LinearBlackBoxModel(gamma, st), 4, 2);
     auto binary = std::make_shared<LabelledData>(*normal);
     for (Eigen::Index i = 0; i < binary->y.size(); ++i)
         binary->y[i] = binary->y[i] > 0 ? 1.0 : 0.0;
     binary->labelKind = LabelKind::Binary;
-    checkGradients(
+    checkFactors(
         LinearBlackBoxModel(binary, settings(LikelihoodKind::Logistic, RandomEffects::None, 2.0)),
         10, 3);
     const test_support::Planted p = test_support::planted(12, 8, 2, 5);
     for (const bool hierarchical : {true, false}) {
         pf::Priors priors;
         priors.hierarchical = hierarchical;
-        checkGradients(PfBlackBoxModel(p.data, 3, priors), 5, 4);
+        checkFactors(PfBlackBoxModel(p.data, 3, priors), 5, 4);
     }
 }
 

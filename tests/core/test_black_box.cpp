@@ -273,12 +273,14 @@ void TestBlackBox::reparameterisedGradientIsUnbiased()
     std::function<double(const Eigen::ArrayXd&)> bound;
     Eigen::ArrayXd lambda(2);
     if (f == QFamily::Gamma) {
-        logP = [](Eigen::Index, double z) { return 2.0 * std::log(z) - 2.0 * z; };
-        slope = [](Eigen::Index, double z) { return 2.0 / z - 2.0; };
+        // Gamma(6, 2) unnormalised: the log z term's share of the shape's gradient, 5 ψ′(a),
+        // outweighs the rest (at 2 log z it nearly cancels −2/b, and ∂z/∂α went untested).
+        logP = [](Eigen::Index, double z) { return 5.0 * std::log(z) - 2.0 * z; };
+        slope = [](Eigen::Index, double z) { return 5.0 / z - 2.0; };
         bound = [](const Eigen::ArrayXd& l) {
             const double a = flooredSoftplus(l[0]), b = flooredSoftplus(l[1]);
             const double entropy = a - std::log(b) + std::lgamma(a) + (1.0 - a) * digamma(a);
-            return 2.0 * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
+            return 5.0 * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
         };
         lambda << softplusInverse(2.0), softplusInverse(1.5);
     } else {
@@ -549,12 +551,17 @@ void TestBlackBox::fitsLocalVariablesWithMinibatches()
     BlackBoxVi engine(model, o, 10);
     const int steps = 8000, kept = 2000;
     double sumMu = 0.0;
-    Eigen::ArrayXd mean(1), variance(1);
+    Eigen::ArrayXd mean(1), variance(1), bMean(1), bVar(1);
+    Eigen::ArrayXd sumVar = Eigen::ArrayXd::Zero(N); // each q(b_i)'s variance, over the kept
     for (int t = 1; t <= steps; ++t) {
         engine.step(t);
         if (t > steps - kept) {
             model.globals().moments(engine.global(), mean, variance);
             sumMu += mean[0];
+            for (int i = 0; i < N; ++i) {
+                model.locals().moments(engine.local().col(i).array(), bMean, bVar);
+                sumVar[i] += bVar[0] / kept;
+            }
         }
     }
     // Exact posterior means: Λ = [[N + 0.01, −1ᵀ], [−1, 2 I]], Λ (μ, b) = (0, y): eliminating b,
@@ -565,12 +572,14 @@ void TestBlackBox::fitsLocalVariablesWithMinibatches()
     const double mu = 0.5 * sumY / (N + 0.01 - 0.5 * N);
     QVERIFY2(std::abs(sumMu / kept - mu) < 0.1,
              qPrintable(QString("E[mu] %1, exact %2").arg(sumMu / kept).arg(mu)));
-    Eigen::ArrayXd bMean(1), bVar(1);
     double worst = 0.0;
     for (int i = 0; i < N; ++i) {
         model.locals().moments(engine.local().col(i).array(), bMean, bVar);
         worst = std::max(worst, std::abs(bMean[0] - 0.5 * (y[std::size_t(i)] + mu)));
-        QVERIFY2(std::abs(bVar[0] - 0.5) < 0.2, qPrintable(QString::number(bVar[0])));
+        // Averaged over the kept steps, the reparameterised local steps' variance is within
+        // 0.03 (a local gradient scaled by 0.9 moves it to 0.56).
+        QVERIFY2(std::abs(sumVar[i] - 0.5) < (reparam ? 0.03 : 0.2),
+                 qPrintable(QString::number(sumVar[i])));
     }
     QVERIFY2(worst < 0.25, qPrintable(QString("worst E[b_i] off by %1").arg(worst)));
 }
