@@ -135,6 +135,43 @@ double drawPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& lo
     return kNaN;
 }
 
+// Whether pathPrepared draws the block's family.
+bool reparameterisable(const QBlock& block)
+{
+    return block.family == QFamily::Normal || block.family == QFamily::LogNormal ||
+           block.family == QFamily::Gamma;
+}
+
+// One reparameterised draw of a prepared variable (normal, log-normal, gamma): its value, log q
+// at it into logQ, ∂z/∂λ into path (`width` entries, a stride apart); NaN for other families.
+double pathPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& logQ, double* path,
+                    Eigen::Index stride)
+{
+    switch (block.family) {
+    case QFamily::Normal:
+    case QFamily::LogNormal: {
+        const double eps = rng.normal(), n = q.m + q.s * eps;
+        logQ = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
+        path[0] = 1.0, path[stride] = eps * q.kS;
+        if (block.family == QFamily::Normal)
+            return n;
+        const double x = std::exp(n);
+        logQ -= n;
+        path[0] = x, path[stride] = x * eps * q.kS;
+        return x;
+    }
+    case QFamily::Gamma: {
+        const GammaDraw g = gammaQuantileDraw(q.a, q.b, rng.uniformOpen());
+        logQ = q.a * q.logB - q.lgammaA + (q.a - 1.0) * g.logX - q.b * g.x;
+        path[0] = g.x * g.dLogXdA * q.kA;
+        path[stride] = -g.x / q.b * q.kB;
+        return g.x;
+    }
+    default: // not drawn by reparameterisation (drawEach refuses the family)
+        return kNaN;
+    }
+}
+
 int widthOf(const QBlock& block)
 {
     switch (block.family) {
@@ -218,6 +255,14 @@ void QLayout::drawMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::In
                        Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
                        Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> score) const
 {
+    drawEach(lambda, begin, end, rngs, z, logQ, score, false);
+}
+
+void QLayout::drawEach(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
+                       Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
+                       Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> out,
+                       bool path) const
+{
     Prepared q;
     const Eigen::Index S = Eigen::Index(rngs.size());
     for (Eigen::Index v = begin; v < end; ++v) {
@@ -225,65 +270,30 @@ void QLayout::drawMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::In
         const QBlock& block = m_blocks[std::size_t(b)];
         const int w = widthOf(block);
         const Eigen::Index p = parameterOf(v);
-        if (!prepare(block, lambda.data() + p, w, q)) {
+        if ((path && !svi::reparameterisable(block)) || !prepare(block, lambda.data() + p, w, q)) {
             z.row(v).setConstant(kNaN);
             logQ.row(v).setConstant(kNaN);
-            score.middleRows(p, w).setConstant(kNaN);
+            out.middleRows(p, w).setConstant(kNaN);
             continue;
         }
         for (Eigen::Index s = 0; s < S; ++s)
-            z(v, s) = drawPrepared(block, q, rngs[std::size_t(s)], logQ(v, s), &score(p, s), 1);
+            z(v, s) = path
+                          ? pathPrepared(block, q, rngs[std::size_t(s)], logQ(v, s), &out(p, s), 1)
+                          : drawPrepared(block, q, rngs[std::size_t(s)], logQ(v, s), &out(p, s), 1);
     }
 }
 
 bool QLayout::reparameterisable() const
 {
-    return std::all_of(m_blocks.begin(), m_blocks.end(), [](const QBlock& b) {
-        return b.family == QFamily::Normal || b.family == QFamily::LogNormal ||
-               b.family == QFamily::Gamma;
-    });
+    return std::all_of(m_blocks.begin(), m_blocks.end(),
+                       [](const QBlock& b) { return svi::reparameterisable(b); });
 }
 
 void QLayout::pathMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
                        Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
                        Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> path) const
 {
-    Prepared q;
-    const Eigen::Index S = Eigen::Index(rngs.size());
-    for (Eigen::Index v = begin; v < end; ++v) {
-        const int b = blockOf(v);
-        const QBlock& block = m_blocks[std::size_t(b)];
-        const int w = widthOf(block);
-        const Eigen::Index p = parameterOf(v);
-        const bool normal = block.family == QFamily::Normal || block.family == QFamily::LogNormal;
-        if ((!normal && block.family != QFamily::Gamma) ||
-            !prepare(block, lambda.data() + p, w, q)) {
-            z.row(v).setConstant(kNaN);
-            logQ.row(v).setConstant(kNaN);
-            path.middleRows(p, w).setConstant(kNaN);
-            continue;
-        }
-        for (Eigen::Index s = 0; s < S; ++s) {
-            Rng& rng = rngs[std::size_t(s)];
-            if (normal) {
-                const double eps = rng.normal(), n = q.m + q.s * eps;
-                logQ(v, s) = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
-                if (block.family == QFamily::Normal) {
-                    z(v, s) = n, path(p, s) = 1.0, path(p + 1, s) = eps * q.kS;
-                } else {
-                    const double x = std::exp(n);
-                    z(v, s) = x, logQ(v, s) -= n;
-                    path(p, s) = x, path(p + 1, s) = x * eps * q.kS;
-                }
-                continue;
-            }
-            const GammaDraw g = gammaQuantileDraw(q.a, q.b, rng.uniformOpen());
-            z(v, s) = g.x;
-            logQ(v, s) = q.a * q.logB - q.lgammaA + (q.a - 1.0) * g.logX - q.b * g.x;
-            path(p, s) = g.x * g.dLogXdA * q.kA;
-            path(p + 1, s) = -g.x / q.b * q.kB;
-        }
-    }
+    drawEach(lambda, begin, end, rngs, z, logQ, path, true);
 }
 
 void QLayout::entropyGradient(const Eigen::Ref<const Eigen::ArrayXd>& lambda,

@@ -102,6 +102,12 @@ public:
     Eigen::Index parameterOf(Eigen::Index v) const;
 
 private:
+    // drawMany (score into `out`) or pathMany (∂z/∂λ into `out`, when `path`).
+    void drawEach(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
+                  Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
+                  Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> out,
+                  bool path) const;
+
     std::vector<QBlock> m_blocks;
     std::vector<Eigen::Index> m_firstVariable, m_firstParameter;
     Eigen::Index m_variables = 0, m_parameters = 0;

@@ -21,7 +21,8 @@
 #   --svi PATH        the svi binary [build/release/bin/svi]
 #   --out DIR         output folder [results/003-fig1]
 #
-# Output: DIR/<optimizer>-<none|momentum>/ (one `svi run` folder each, e.g. adadelta-momentum),
+# Output: DIR/<optimizer>-<none|momentum>/ (one `svi run` folder each, e.g. adadelta-momentum;
+# a finished one is not run again),
 # DIR/fig1-elbo-none.png and DIR/fig1-elbo-momentum.png (each optimizer's ELBO against steps,
 # drawn by svi plot from DIR/fig1-elbo-*.csv, every 20 steps the last snapshot's; the y axis
 # starts at the lowest ELBO any run has after 100 steps, so that the first steps' transient
@@ -72,20 +73,9 @@ for o in "${optimizers[@]}"; do
     lambda=0
     [[ $m == momentum ]] && lambda=0.9
     dir=$out/$o-$m
-    rc=0
-    "$svi" run "${files[0]}" --kind graph --split-seed 1 --model epm --algorithm gamma-sgvb \
+    run_into "$dir" "${files[0]}" --kind graph --split-seed 1 --model epm --algorithm gamma-sgvb \
       --set K="$k" --set optimizer="$o" --set momentum="$lambda" --set elbo_samples=20 \
-      --steps "$steps" --eval-every "$eval_every" --seed "$seed" --threads "$threads" \
-      --out "$dir" --quiet || rc=$?
-    if ((rc == 130)); then
-      echo "$script: interrupted" >&2
-      exit 130
-    fi
-    if ((rc != 0 && rc != 3)); then
-      echo "$script: svi run failed (exit $rc) for $dir" >&2
-      exit "$rc"
-    fi
-    ((rc == 0)) || status=3
+      --steps "$steps" --eval-every "$eval_every" --seed "$seed" --threads "$threads"
   done
 done
 

@@ -70,24 +70,11 @@ require_svi_and_files "${files[0]}"
 for rho in $rhos; do
   for f in $forget; do
     dir=$out/rho$rho-f$f
-    if [[ -f $dir/summary.json ]] && grep -q '"termination": "budget"' "$dir/summary.json"; then
-      continue
-    fi
     lambda=$(python3 -c "import sys; print(f'{1 - float(sys.argv[1]):.6g}')" "$f")
-    rc=0
-    "$svi" run "${files[0]}" --kind graph --split-seed 1 --model epm --algorithm gamma-sgvb \
+    run_into "$dir" "${files[0]}" --kind graph --split-seed 1 --model epm --algorithm gamma-sgvb \
       --set K="$k" --set optimizer=adadelta --set adadelta_rho="$rho" --set momentum="$lambda" \
       --set elbo_samples=100 --steps "$steps" --eval-every 1e6 --seed "$seed" \
-      --threads "$threads" --out "$dir" --quiet || rc=$?
-    if ((rc == 130)); then
-      echo "$script: interrupted" >&2
-      exit 130
-    fi
-    if ((rc != 0 && rc != 3)); then
-      echo "$script: svi run failed (exit $rc) for $dir" >&2
-      exit "$rc"
-    fi
-    ((rc == 0)) || status=3
+      --threads "$threads"
   done
 done
 

@@ -117,6 +117,49 @@ Eigen::ArrayXd numericGradient(const std::function<double(const Eigen::ArrayXd&)
     return g;
 }
 
+// A log p of one continuous variable whose bound L(λ) is known in closed form:
+//   normal: log p = −(z − 1)²/2; log-normal: the log-normal density of log z ~ N(1, 1),
+//   −(log z − 1)²/2 − log z — either way L = −((m − 1)² + s²)/2 + log s + const;
+//   gamma: log p = c log z − 2z (a gamma unnormalised), L = c(ψ(a) − log b) − 2a/b + H.
+// With its slope ∂ log p/∂z (the reparameterised estimator's) and a λ away from the optimum.
+struct Continuous
+{
+    std::function<double(Eigen::Index, double)> logP, slope;
+    std::function<double(const Eigen::ArrayXd&)> bound;
+    Eigen::ArrayXd lambda = Eigen::ArrayXd(2);
+};
+Continuous continuousCase(QFamily f, double c)
+{
+    Continuous k;
+    if (f == QFamily::Gamma) {
+        k.logP = [c](Eigen::Index, double z) { return c * std::log(z) - 2.0 * z; };
+        k.slope = [c](Eigen::Index, double z) { return c / z - 2.0; };
+        k.bound = [c](const Eigen::ArrayXd& l) {
+            const double a = flooredSoftplus(l[0]), b = flooredSoftplus(l[1]);
+            const double entropy = a - std::log(b) + std::lgamma(a) + (1.0 - a) * digamma(a);
+            return c * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
+        };
+        k.lambda << softplusInverse(2.0), softplusInverse(1.5);
+        return k;
+    }
+    if (f == QFamily::Normal) {
+        k.logP = [](Eigen::Index, double z) { return -0.5 * (z - 1) * (z - 1); };
+        k.slope = [](Eigen::Index, double z) { return 1.0 - z; };
+    } else {
+        k.logP = [](Eigen::Index, double z) {
+            const double n = std::log(z);
+            return -0.5 * (n - 1) * (n - 1) - n;
+        };
+        k.slope = [](Eigen::Index, double z) { return (-(std::log(z) - 1.0) - 1.0) / z; };
+    }
+    k.bound = [](const Eigen::ArrayXd& l) {
+        const double s = flooredSoftplus(l[1]);
+        return -0.5 * ((l[0] - 1) * (l[0] - 1) + s * s) + std::log(s);
+    };
+    k.lambda << 0.3, softplusInverse(0.8);
+    return k;
+}
+
 const double kHalfLog2PiE = 0.5 * std::log(2.0 * std::numbers::pi * std::numbers::e);
 
 } // namespace
@@ -165,33 +208,12 @@ void TestBlackBox::scoreGradientIsUnbiased()
     switch (f) {
     case QFamily::Normal:
     case QFamily::LogNormal:
-        // Normal: log p = −(z − 1)²/2. Log-normal: the log-normal density of log z ~ N(1, 1),
-        // −(log z − 1)²/2 − log z. Either way L = −((m − 1)² + s²)/2 + log s + const.
-        logP = f == QFamily::Normal
-                   ? std::function<double(Eigen::Index, double)>(
-                         [](Eigen::Index, double z) { return -0.5 * (z - 1) * (z - 1); })
-                   : [](Eigen::Index, double z) {
-                         const double n = std::log(z);
-                         return -0.5 * (n - 1) * (n - 1) - n;
-                     };
-        bound = [](const Eigen::ArrayXd& l) {
-            const double s = flooredSoftplus(l[1]);
-            return -0.5 * ((l[0] - 1) * (l[0] - 1) + s * s) + std::log(s);
-        };
-        lambda = Eigen::ArrayXd(2);
-        lambda << 0.3, softplusInverse(0.8);
+    case QFamily::Gamma: {
+        // Gamma(3, 2) unnormalised for the gamma.
+        const Continuous k = continuousCase(f, 2.0);
+        logP = k.logP, bound = k.bound, lambda = k.lambda;
         break;
-    case QFamily::Gamma:
-        // log p = 2 log z − 2z (Gamma(3, 2) unnormalised): L = 2(ψ(a) − log b) − 2a/b + H.
-        logP = [](Eigen::Index, double z) { return 2.0 * std::log(z) - 2.0 * z; };
-        bound = [](const Eigen::ArrayXd& l) {
-            const double a = flooredSoftplus(l[0]), b = flooredSoftplus(l[1]);
-            const double entropy = a - std::log(b) + std::lgamma(a) + (1.0 - a) * digamma(a);
-            return 2.0 * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
-        };
-        lambda = Eigen::ArrayXd(2);
-        lambda << softplusInverse(2.0), softplusInverse(1.5);
-        break;
+    }
     case QFamily::Bernoulli:
         logP = [&](Eigen::Index, double z) { return c0 * z; };
         bound = [&](const Eigen::ArrayXd& l) {
@@ -269,39 +291,15 @@ void TestBlackBox::reparameterisedGradientIsUnbiased()
 {
     QFETCH(int, family);
     const auto f = QFamily(family);
-    std::function<double(Eigen::Index, double)> logP, slope;
-    std::function<double(const Eigen::ArrayXd&)> bound;
-    Eigen::ArrayXd lambda(2);
-    if (f == QFamily::Gamma) {
-        // Gamma(6, 2) unnormalised: the log z term's share of the shape's gradient, 5 ψ′(a),
-        // outweighs the rest (at 2 log z it nearly cancels −2/b, and ∂z/∂α went untested).
-        logP = [](Eigen::Index, double z) { return 5.0 * std::log(z) - 2.0 * z; };
-        slope = [](Eigen::Index, double z) { return 5.0 / z - 2.0; };
-        bound = [](const Eigen::ArrayXd& l) {
-            const double a = flooredSoftplus(l[0]), b = flooredSoftplus(l[1]);
-            const double entropy = a - std::log(b) + std::lgamma(a) + (1.0 - a) * digamma(a);
-            return 5.0 * (digamma(a) - std::log(b)) - 2.0 * a / b + entropy;
-        };
-        lambda << softplusInverse(2.0), softplusInverse(1.5);
-    } else {
-        if (f == QFamily::Normal) {
-            logP = [](Eigen::Index, double z) { return -0.5 * (z - 1) * (z - 1); };
-            slope = [](Eigen::Index, double z) { return 1.0 - z; };
-        } else {
-            logP = [](Eigen::Index, double z) {
-                const double n = std::log(z);
-                return -0.5 * (n - 1) * (n - 1) - n;
-            };
-            slope = [](Eigen::Index, double z) { return (-(std::log(z) - 1.0) - 1.0) / z; };
-        }
-        bound = [](const Eigen::ArrayXd& l) {
-            const double s = flooredSoftplus(l[1]);
-            return -0.5 * ((l[0] - 1) * (l[0] - 1) + s * s) + std::log(s);
-        };
-        lambda << 0.3, softplusInverse(0.8);
-    }
+    // Gamma(6, 2) unnormalised for the gamma: the log z term's share of the shape's gradient,
+    // 5 ψ′(a), outweighs the rest (at 2 log z it nearly cancels −2/b, and ∂z/∂α went
+    // untested).
+    const Continuous k = continuousCase(f, 5.0);
+    const auto& logP = k.logP;
+    const auto& bound = k.bound;
+    const Eigen::ArrayXd& lambda = k.lambda;
     ToyModel model(QBlock{"z", f, 1}, logP);
-    model.slope = slope;
+    model.slope = k.slope;
     model.lambda = lambda;
     BbviOptions o = options(10, true, false);
     o.estimator = BbviEstimator::Reparam;
