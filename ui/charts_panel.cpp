@@ -85,13 +85,17 @@ void ChartsPanel::refresh(const QList<int>& dirty)
     const TraceAxis x =
         traceAxisOf(m_xAxis->currentData().toString().toStdString()).value_or(TraceAxis::Seconds);
     const std::string key = m_metric->currentData().toString().toStdString();
-    // The repeats of one algorithm started together (one colour, given by the run manager): one
-    // legend entry naming them all, "#3, #5 MF-SSVI".
-    std::map<std::tuple<int, std::string, std::string>, QList<int>> repeats;
+    // The repeats of one algorithm started together, with its settings and other seeds (one
+    // colour, given by the run manager): one legend entry naming them all, "#3, #5 MF-SSVI".
+    using RepeatKey = std::tuple<int, std::string, std::string, ParamValues>;
+    const auto keyOf = [](const RunRecord* r) {
+        return RepeatKey{r->group, r->spec.model, r->spec.algorithm, r->spec.params};
+    };
+    std::map<RepeatKey, QList<int>> repeats;
     for (int id : m_runs->ids()) {
         const RunRecord* r = m_runs->record(id);
         if (r->group != 0)
-            repeats[{r->group, r->spec.model, r->spec.algorithm}] << id;
+            repeats[keyOf(r)] << id;
     }
     m_elboChart->beginUpdate();
     m_metricChart->beginUpdate();
@@ -101,7 +105,7 @@ void ChartsPanel::refresh(const QList<int>& dirty)
         const RunRecord* r = m_runs->record(id);
         PlotView::SeriesLook look;
         if (r->group != 0) {
-            const QList<int>& ids = repeats[{r->group, r->spec.model, r->spec.algorithm}];
+            const QList<int>& ids = repeats[keyOf(r)];
             if (ids.size() > 1) {
                 QStringList numbers;
                 for (int other : ids)

@@ -152,6 +152,11 @@ int RunManager::activeCount() const
     return n;
 }
 
+bool isRepeatOf(const RunDescription& a, const RunDescription& b)
+{
+    return a.model == b.model && a.algorithm == b.algorithm && a.params == b.params;
+}
+
 int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStatus status,
                     const std::function<void(RunRecord&)>& setUp)
 {
@@ -162,12 +167,11 @@ int RunManager::add(const RunDescription& spec, DataSet data, int group, RunStat
     r.data = std::move(data);
     r.status = status;
     r.color = runColor(r.id);
-    // The repeats of one algorithm started together share the first's colour, in the runs table
-    // as in the charts.
+    // The repeats of one algorithm started together (its settings, other seeds) share the
+    // first's colour, in the runs table as in the charts; other settings of it get their own.
     if (group != 0)
         for (const auto& [other, rec] : m_records)
-            if (rec.group == group && rec.spec.model == spec.model &&
-                rec.spec.algorithm == spec.algorithm) {
+            if (rec.group == group && isRepeatOf(rec.spec, spec)) {
                 r.color = rec.color;
                 break;
             }

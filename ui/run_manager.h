@@ -106,6 +106,11 @@ struct QueuedRun
     std::vector<Snapshot> trace;
 };
 
+// Whether run b repeats run a: the same model, algorithm and parameters (another seed, budget
+// or cadence). Compare's repeats are; runs of one algorithm with other settings (Rao-
+// Blackwellisation on and off) are not, and get colours and legend entries of their own.
+bool isRepeatOf(const RunDescription& a, const RunDescription& b);
+
 class RunManager : public QObject
 {
     Q_OBJECT

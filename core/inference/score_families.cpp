@@ -259,8 +259,8 @@ void QLayout::drawMany(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::In
 }
 
 void QLayout::drawEach(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
-                       Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
-                       Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> out,
+                       Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd>& z,
+                       Eigen::Ref<Eigen::MatrixXd>& logQ, Eigen::Ref<Eigen::MatrixXd>& out,
                        bool path) const
 {
     Prepared q;

@@ -102,10 +102,11 @@ public:
     Eigen::Index parameterOf(Eigen::Index v) const;
 
 private:
-    // drawMany (score into `out`) or pathMany (∂z/∂λ into `out`, when `path`).
+    // drawMany (score into `out`) or pathMany (∂z/∂λ into `out`, when `path`); the views are
+    // the callers'.
     void drawEach(const Eigen::Ref<const Eigen::ArrayXd>& lambda, Eigen::Index begin,
-                  Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd> z,
-                  Eigen::Ref<Eigen::MatrixXd> logQ, Eigen::Ref<Eigen::MatrixXd> out,
+                  Eigen::Index end, std::span<Rng> rngs, Eigen::Ref<Eigen::MatrixXd>& z,
+                  Eigen::Ref<Eigen::MatrixXd>& logQ, Eigen::Ref<Eigen::MatrixXd>& out,
                   bool path) const;
 
     std::vector<QBlock> m_blocks;

@@ -111,6 +111,7 @@ class TestRunManager : public QObject
 private slots:
     void runsSideBySideReachTheirBudgets();
     void queuedRunsAreHandedOnOneAfterAnother();
+    void repeatsShareAColourAndOtherSettingsDoNot();
     void pauseHoldsTheRunAndResumeContinues();
     void stopEndsWithAFinalFullSnapshot();
     void stopWhileTheTrainerIsBeingBuilt();
@@ -187,6 +188,24 @@ void TestRunManager::queuedRunsAreHandedOnOneAfterAnother()
         QCOMPARE(m.record(ids[i])->group, group);
     }
     QCOMPARE(mostActive, 1);
+}
+
+// Runs queued together: the repeats of one algorithm (its settings, another seed) share a
+// colour, as Compare's repeats; the same algorithm with another setting (BBVI with and without
+// Rao-Blackwellisation) is a run of its own colour.
+void TestRunManager::repeatsShareAColourAndOtherSettingsDoNot()
+{
+    RunManager m;
+    RunDescription first = smallSpec("mf-svi", 0, 1000), repeat = first, other = first;
+    repeat.seed = 2;
+    other.params["K"] = ParamValue(std::int64_t(5));
+    QList<int> ids;
+    m.enqueue({first, repeat, other}, smallImageData(), &ids);
+    QCOMPARE(m.record(ids[1])->color, m.record(ids[0])->color);
+    QVERIFY(m.record(ids[2])->color != m.record(ids[0])->color);
+    QVERIFY(isRepeatOf(first, repeat));
+    QVERIFY(!isRepeatOf(first, other));
+    m.abortAll();
 }
 
 void TestRunManager::pauseHoldsTheRunAndResumeContinues()
