@@ -405,9 +405,10 @@ double BlackBoxVi::step(std::int64_t t)
     const int rounds = m_model.locals().empty() ? 0 : m_options.localSteps;
     for (int r = 0; r <= rounds; ++r) {
         // The last round's draws feed the global step; a local round needs the global factors
-        // only for the plain weight.
+        // only for the score function's plain weight.
         const bool last = r == rounds;
-        drawAll(items, kStep, std::uint64_t(t), r, last || !m_options.raoBlackwell, last, true, d);
+        const bool plain = !m_options.raoBlackwell && m_options.estimator == BbviEstimator::Score;
+        drawAll(items, kStep, std::uint64_t(t), r, last || plain, last, true, d);
         if (r < rounds)
             localStep(items, d);
     }

@@ -79,6 +79,20 @@ bool prepare(const QBlock& block, const double* lam, int width, Prepared& q)
     return true;
 }
 
+// n = m + s ε of a prepared normal (or a log-normal's exponent), with log q of n.
+double normalDraw(const Prepared& q, Rng& rng, double& eps, double& logQ)
+{
+    eps = rng.normal();
+    logQ = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
+    return q.m + q.s * eps;
+}
+
+// log q(x) of a prepared gamma at x (log x given).
+double gammaLogQ(const Prepared& q, double x, double logX)
+{
+    return q.a * q.logB - q.lgammaA + (q.a - 1.0) * logX - q.b * x;
+}
+
 // One draw of a prepared variable: its value, log q at it into logQ, the score into score
 // (`width` entries, a stride apart).
 double drawPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& logQ, double* score,
@@ -88,10 +102,10 @@ double drawPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& lo
     case QFamily::Normal:
     case QFamily::LogNormal: {
         // n = m + s ε: score (n − m)/s² = ε/s and (−1/s + (n − m)²/s³) r′(σ) = (ε² − 1) r′/s.
-        const double eps = rng.normal(), n = q.m + q.s * eps;
+        double eps = 0.0;
+        const double n = normalDraw(q, rng, eps, logQ);
         score[0] = eps / q.s;
         score[stride] = (eps * eps - 1.0) * q.kS / q.s;
-        logQ = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
         if (block.family == QFamily::Normal)
             return n;
         logQ -= n; // the density of z = eⁿ: the normal's over dz/dn = z
@@ -101,7 +115,7 @@ double drawPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& lo
         const double x = std::max(rng.gamma(q.a, q.b), kTinyDraw), logX = std::log(x);
         score[0] = (q.logB - q.psiA + logX) * q.kA;
         score[stride] = (q.a / q.b - x) * q.kB;
-        logQ = q.a * q.logB - q.lgammaA + (q.a - 1.0) * logX - q.b * x;
+        logQ = gammaLogQ(q, x, logX);
         return x;
     }
     case QFamily::Bernoulli: {
@@ -150,19 +164,19 @@ double pathPrepared(const QBlock& block, const Prepared& q, Rng& rng, double& lo
     switch (block.family) {
     case QFamily::Normal:
     case QFamily::LogNormal: {
-        const double eps = rng.normal(), n = q.m + q.s * eps;
-        logQ = -kLogRoot2Pi - q.logS - 0.5 * eps * eps;
-        path[0] = 1.0, path[stride] = eps * q.kS;
-        if (block.family == QFamily::Normal)
-            return n;
-        const double x = std::exp(n);
-        logQ -= n;
-        path[0] = x, path[stride] = x * eps * q.kS;
-        return x;
+        double eps = 0.0;
+        const double n = normalDraw(q, rng, eps, logQ);
+        // ∂z/∂m and ∂z/∂σ: 1 and ε r′(σ) for n, times dz/dn = z for z = eⁿ.
+        const double z = block.family == QFamily::Normal ? n : std::exp(n);
+        const double dz = block.family == QFamily::Normal ? 1.0 : z;
+        if (block.family == QFamily::LogNormal)
+            logQ -= n;
+        path[0] = dz, path[stride] = dz * eps * q.kS;
+        return z;
     }
     case QFamily::Gamma: {
         const GammaDraw g = gammaQuantileDraw(q.a, q.b, rng.uniformOpen());
-        logQ = q.a * q.logB - q.lgammaA + (q.a - 1.0) * g.logX - q.b * g.x;
+        logQ = gammaLogQ(q, g.x, g.logX);
         path[0] = g.x * g.dLogXdA * q.kA;
         path[stride] = -g.x / q.b * q.kB;
         return g.x;

@@ -17,27 +17,31 @@ require_svi_and_files() {
   done
 }
 
-# svi compare ARGS... --out DIR: exits 130 when interrupted and with svi's status when it failed
-# outright; a run that failed or diverged (svi's 3) sets status=3 and goes on.
+# After svi COMMAND exited with RC for DIR: exits 130 when it was interrupted and with RC when
+# it failed outright; a run that failed or diverged (svi's 3) sets status=3 and goes on.
 status=0
+svi_exited() { # RC, COMMAND, DIR
+  if (($1 == 130)); then
+    echo "$script: interrupted" >&2
+    exit 130
+  fi
+  if (($1 != 0 && $1 != 3)); then
+    echo "$script: svi $2 failed (exit $1) for $3" >&2
+    exit "$1"
+  fi
+  (($1 == 0)) || status=3
+}
+
+# svi compare ARGS... --out DIR, its exit status as svi_exited takes it.
 compare_into() { # DIR, then compare's arguments
   local dir=$1 rc=0
   shift
   "$svi" compare "$@" --out "$dir" || rc=$?
-  if ((rc == 130)); then
-    echo "$script: interrupted" >&2
-    exit 130
-  fi
-  if ((rc != 0 && rc != 3)); then
-    echo "$script: svi compare failed (exit $rc) for $dir" >&2
-    exit "$rc"
-  fi
-  ((rc == 0)) || status=3
+  svi_exited "$rc" compare "$dir"
 }
 
-# One run into DIR unless DIR holds a finished one (an interrupted sweep resumes where it stopped);
-# exits 130 when interrupted and with svi's status when it failed outright; a run that failed or
-# diverged (svi's 3) sets status=3 and goes on.
+# One run into DIR unless DIR holds a finished one (an interrupted sweep resumes where it
+# stopped), its exit status as svi_exited takes it.
 run_into() { # DIR, then svi run's arguments
   local dir=$1 rc=0
   shift
@@ -45,13 +49,5 @@ run_into() { # DIR, then svi run's arguments
     return
   fi
   "$svi" run "$@" --out "$dir" --quiet || rc=$?
-  if ((rc == 130)); then
-    echo "$script: interrupted" >&2
-    exit 130
-  fi
-  if ((rc != 0 && rc != 3)); then
-    echo "$script: svi run failed (exit $rc) for $dir" >&2
-    exit "$rc"
-  fi
-  ((rc == 0)) || status=3
+  svi_exited "$rc" run "$dir"
 }

@@ -113,6 +113,29 @@ Eigen::ArrayXd somePoint(const gpfa::Layout& l, std::uint64_t seed)
     return x;
 }
 
+// GPFA's collapsed model on 60 drawn rows (D = 5, K = 3) with entries held out and missing as
+// given, a minibatch of the incomplete rows, a noise prior away from the paper's, and the
+// minibatch fixed by a key: a function of x alone.
+struct OddModel
+{
+    OddModel(double held, double missing, std::int64_t minibatch)
+        : data(drawData(randomLoadings(5, 2, 6), 60, 0.3, 6, held, missing)),
+          lik(data, allRows(*data), minibatch, 9), model(lik, 3, prior())
+    {
+        model.setKey(11);
+    }
+    static gpfa::Prior prior()
+    {
+        gpfa::Prior p;
+        p.noiseShape = 0.7;
+        p.noiseRate = 0.4;
+        return p;
+    }
+    DenseDataPtr data;
+    gpfa::CollapsedLikelihood lik;
+    gpfa::Model model;
+};
+
 // Sparse non-negative loadings: factor k loads on a block of its own (values in [0.5, 1]) and,
 // with probability 0.15, on any other dimension (the overlap a sparse model must untangle).
 Eigen::MatrixXd plantedLoadings(int D, int K, std::uint64_t seed)
@@ -267,13 +290,8 @@ void TestGpfa::logJointGradientMatchesFiniteDifferences()
     QFETCH(double, held);
     QFETCH(double, missing);
     QFETCH(int, minibatch);
-    const DenseDataPtr data = drawData(randomLoadings(5, 2, 6), 60, 0.3, 6, held, missing);
-    const gpfa::CollapsedLikelihood lik(data, allRows(*data), minibatch, 9);
-    gpfa::Prior prior;
-    prior.noiseShape = 0.7;
-    prior.noiseRate = 0.4;
-    gpfa::Model model(lik, 3, prior);
-    model.setKey(11);
+    OddModel odd(held, missing, minibatch);
+    const gpfa::Model& model = odd.model;
     const gpfa::Layout& l = model.layout();
     const Eigen::ArrayXd x = somePoint(l, 7);
     Eigen::ArrayXd grad(l.size()), scratch(l.size());
@@ -301,7 +319,8 @@ void TestGpfa::logJointGradientMatchesFiniteDifferences()
         for (int d = 0; d < l.D; ++d)
             expected += logGamma(x[l.w(d, k)], x[l.gamma()] * x[l.r(k)], x[l.gamma()]);
     }
-    QVERIFY(std::abs(gpfa::logPrior(l, prior, x, scratch) - expected) < 1e-10 * std::abs(expected));
+    QVERIFY(std::abs(gpfa::logPrior(l, OddModel::prior(), x, scratch) - expected) <
+            1e-10 * std::abs(expected));
 }
 
 // Rows (1, 0), (0, 1), (2, 1), (1, 1): S_n = [[1.5, 0.75], [0.75, 0.75]], μ = 1.125,
@@ -314,13 +333,8 @@ void TestGpfa::logJointGradientMatchesFiniteDifferences()
 // with c0 or γ0 (which hold only the r_k's priors).
 void TestGpfa::blanketsHoldEachVariablesFactors()
 {
-    const DenseDataPtr data = drawData(randomLoadings(5, 2, 6), 60, 0.3, 6, 0.2, 0.1);
-    const gpfa::CollapsedLikelihood lik(data, allRows(*data), 10, 9);
-    gpfa::Prior prior;
-    prior.noiseShape = 0.7;
-    prior.noiseRate = 0.4;
-    gpfa::Model model(lik, 3, prior);
-    model.setKey(11);
+    OddModel odd(0.2, 0.1, 10);
+    const gpfa::Model& model = odd.model;
     const gpfa::Layout& l = model.layout();
     const Eigen::ArrayXd x = somePoint(l, 7);
     test_support::checkBlankets(model, x);

@@ -20,17 +20,10 @@ ParamFields<EpmBbviOptions> EpmBbviOptions::declare()
     // One item (the whole graph): no minibatch to choose, no local steps; RMSprop at 0.1
     // decaying with κ = 0.6 as on the GLMM.
     return ParamFields<O>()
-        .add(intParam("K", "Communities K",
-                      "truncation of the gamma process: communities at most (paper: 10–100)", 20, 1,
-                      10000),
-             &O::K)
+        .add(epm::communitiesParam(), &O::K)
         .add(&O::priors, epm::Priors::declare())
         .add(&O::bbvi, BbviOptions::declare(false, 1, 0, 16, 0.6, true))
-        .add(intParam("eval_draws", "Predictive draws",
-                      "draws of q averaged for the held-out link probabilities of the final "
-                      "evaluation; a snapshot averages at most 10",
-                      100, 1, 1e6),
-             &O::evalDraws);
+        .add(epm::evalDrawsParam(), &O::evalDraws);
 }
 
 const ParamFields<EpmBbviOptions>& EpmBbviOptions::fields()
@@ -48,7 +41,6 @@ struct EpmBlackBoxTrainer::Parts
 EpmBlackBoxTrainer::EpmBlackBoxTrainer(GraphDataPtr data, const EpmBbviOptions& options,
                                        std::uint64_t seed)
     : EpmBlackBoxTrainer(
-          data,
           [&] {
               if (!data)
                   throw std::invalid_argument("EPM: no graph");
@@ -68,23 +60,19 @@ namespace {
 // variance of a gamma of shape 1.
 std::unique_ptr<BlackBoxModel> startingModel(const std::shared_ptr<const epm::LogJoint>& joint)
 {
-    const epm::Layout& L = joint->layout();
-    const double K = double(L.K);
-    Eigen::ArrayXd mean = Eigen::ArrayXd::Ones(L.size());
-    mean.segment(L.w(), L.N * L.K).setConstant(1.0 / K);
-    mean.segment(L.a(), L.N).setConstant(1.0 / K);
+    Eigen::ArrayXd mean = epm::startingMeans(joint->layout());
     Eigen::ArrayXd variance = mean.square();
     return std::make_unique<PositiveBlackBoxModel>(joint, std::move(mean), std::move(variance));
 }
 
 } // namespace
 
-EpmBlackBoxTrainer::EpmBlackBoxTrainer(GraphDataPtr data, std::shared_ptr<Parts> parts,
-                                       const EpmBbviOptions& options, std::uint64_t seed)
+EpmBlackBoxTrainer::EpmBlackBoxTrainer(std::shared_ptr<Parts> parts, const EpmBbviOptions& options,
+                                       std::uint64_t seed)
     : BlackBoxTrainer(
           startingModel(std::shared_ptr<const epm::LogJoint>(parts, parts->joint.get())),
           options.bbvi, seed),
-      m_data(std::move(data)), m_parts(std::move(parts)), m_options(options.checked()), m_seed(seed)
+      m_parts(std::move(parts)), m_options(options.checked()), m_seed(seed)
 {
 }
 
@@ -94,25 +82,19 @@ void EpmBlackBoxTrainer::report(Evaluation& ev, bool full, std::uint64_t id) con
     const QLayout& q = model().globals();
     const Eigen::Index n = L.N * L.K + L.K; // W then r, the first variables
     Eigen::MatrixXd z(n, 1), logQ(n, 1), score(2 * n, 1);
-    const auto draw = [&](int s, epm::MatrixRD& W, Eigen::VectorXd& r) {
-        Rng rng = Rng::stream(m_seed, kLinkStream, id, std::uint64_t(s));
-        q.drawMany(engine().global(), 0, n, std::span(&rng, 1), z, logQ, score);
-        W = Eigen::Map<const epm::MatrixRD>(z.data() + L.w(), L.N, L.K);
-        r = z.col(0).segment(L.r(), L.K);
-    };
-    const int draws =
-        full ? m_options.evalDraws : std::min(m_options.evalDraws, epm::kSnapshotDraws);
-    Eigen::MatrixXd linkSum;
-    if (L.N <= epm::kPreviewMaxNodes)
-        linkSum = Eigen::MatrixXd::Zero(L.N, L.N);
-    const std::vector<double> prob = epm::heldOutProbability(
-        m_parts->graph, draws, draw, localCommunicator(), linkSum.size() > 0 ? &linkSum : nullptr,
-        std::min(m_options.evalDraws, epm::kPreviewDraws));
     Eigen::ArrayXd mean(q.variables()), variance(q.variables());
     q.moments(engine().global(), mean, variance);
     const epm::MatrixRD meanW = Eigen::Map<const epm::MatrixRD>(mean.data() + L.w(), L.N, L.K);
     const Eigen::VectorXd meanR = mean.segment(L.r(), L.K).matrix();
-    epm::reportLinks(ev, m_parts->graph, prob, meanW, meanR, linkSum);
+    epm::evaluateLinks(
+        ev, m_parts->graph, m_options.evalDraws, full, false,
+        [&](int s, epm::MatrixRD& W, Eigen::VectorXd& r) {
+            Rng rng = Rng::stream(m_seed, kLinkStream, id, std::uint64_t(s));
+            q.drawMany(engine().global(), 0, n, std::span(&rng, 1), z, logQ, score);
+            W = Eigen::Map<const epm::MatrixRD>(z.data() + L.w(), L.N, L.K);
+            r = z.col(0).segment(L.r(), L.K);
+        },
+        localCommunicator(), meanW, meanR);
 }
 
 void addEpmBbviEntry(Registry& r, const AlgorithmEntry& sgvb)

@@ -41,12 +41,11 @@ public:
 
 private:
     struct Parts; // the graph and its log joint, shared with the engine's model
-    EpmBlackBoxTrainer(GraphDataPtr data, std::shared_ptr<Parts> parts,
-                       const EpmBbviOptions& options, std::uint64_t seed);
+    EpmBlackBoxTrainer(std::shared_ptr<Parts> parts, const EpmBbviOptions& options,
+                       std::uint64_t seed);
     void report(Evaluation& ev, bool full, std::uint64_t id) const override;
 
-    GraphDataPtr m_data;
-    std::shared_ptr<Parts> m_parts;
+    std::shared_ptr<Parts> m_parts; // the graph is copied from the data: nothing else is kept
     EpmBbviOptions m_options;
     std::uint64_t m_seed;
 };

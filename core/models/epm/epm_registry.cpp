@@ -35,14 +35,6 @@ SgvbMethod methodOf(const std::string& algorithm)
                                     : SgvbMethod::Gamma;
 }
 
-ParamSpec evalDrawsParam()
-{
-    return intParam("eval_draws", "Predictive draws",
-                    "draws of q averaged for the held-out link probabilities of the final "
-                    "evaluation (the paper's code: 100); a snapshot averages at most 10",
-                    100, 1, 1e6);
-}
-
 void addGibbsFields(ParamFields<EpmOptions>& f)
 {
     f.add(intParam("burnin", "Burn-in sweeps",
@@ -69,6 +61,25 @@ ParamSpec initParam()
 
 } // namespace
 
+namespace epm {
+
+ParamSpec communitiesParam()
+{
+    return intParam("K", "Communities K",
+                    "truncation of the gamma process: communities at most (paper: 10–100)", 20, 1,
+                    10000);
+}
+
+ParamSpec evalDrawsParam()
+{
+    return intParam("eval_draws", "Predictive draws",
+                    "draws of q averaged for the held-out link probabilities of the final "
+                    "evaluation (the paper's code: 100); a snapshot averages at most 10",
+                    100, 1, 1e6);
+}
+
+} // namespace epm
+
 std::string epmInitName(EpmInit init)
 {
     return init == EpmInit::Paper ? "paper" : "moments";
@@ -87,11 +98,7 @@ ParamFields<EpmOptions> EpmOptions::declare(const std::string& algorithm)
 {
     using O = EpmOptions;
     ParamFields<O> f;
-    f.add(intParam("K", "Communities K",
-                   "truncation of the gamma process: communities at most (paper: 10–100)", 20, 1,
-                   10000),
-          &O::K)
-        .add(&O::priors, epm::Priors::declare());
+    f.add(epm::communitiesParam(), &O::K).add(&O::priors, epm::Priors::declare());
     if (algorithm == "gibbs") {
         addGibbsFields(f);
         return f;
@@ -101,7 +108,7 @@ ParamFields<EpmOptions> EpmOptions::declare(const std::string& algorithm)
     if (method == SgvbMethod::Gamma)
         f.add(initParam(), &O::init, epmInitName, epmInitFromName);
     if (method != SgvbMethod::Map)
-        f.add(evalDrawsParam(), &O::evalDraws);
+        f.add(epm::evalDrawsParam(), &O::evalDraws);
     return f;
 }
 

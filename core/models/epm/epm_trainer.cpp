@@ -51,10 +51,29 @@ std::vector<double> heldOutProbability(const Graph& graph, int draws, const Link
     return prob;
 }
 
-void reportLinks(Evaluation& ev, const Graph& graph, const std::vector<double>& probability,
-                 const MatrixRD& meanW, const Eigen::VectorXd& meanR,
-                 const Eigen::MatrixXd& linkSum)
+Eigen::ArrayXd startingMeans(const Layout& L)
 {
+    Eigen::ArrayXd mean = Eigen::ArrayXd::Ones(L.size());
+    mean.segment(L.w(), L.N * L.K).setConstant(1.0 / double(L.K));
+    mean.segment(L.a(), L.N).setConstant(1.0 / double(L.K));
+    return mean;
+}
+
+void evaluateLinks(Evaluation& ev, const Graph& graph, int evalDraws, bool full, bool point,
+                   const LinkDraw& draw, Communicator& ranks, const MatrixRD& meanW,
+                   const Eigen::VectorXd& meanR)
+{
+    // A snapshot averages at most kSnapshotDraws draws (each draws every N K + K gamma), the
+    // preview's matrix at most kPreviewDraws of the same (N² K each).
+    constexpr int kSnapshotDraws = 10, kPreviewDraws = 20;
+    const int draws = point ? 1 : full ? evalDraws : std::min(evalDraws, kSnapshotDraws);
+    const int nodes = graph.nodes;
+    Eigen::MatrixXd linkSum;
+    if (nodes <= kPreviewMaxNodes)
+        linkSum = Eigen::MatrixXd::Zero(nodes, nodes);
+    const std::vector<double> probability =
+        heldOutProbability(graph, draws, draw, ranks, linkSum.size() > 0 ? &linkSum : nullptr,
+                           point ? 1 : std::min(evalDraws, kPreviewDraws));
     addLinkMetrics(ev.metrics, graph.heldOut, probability);
     ev.metrics["communities_used"] = communitiesUsed(expectedCommunityCounts(graph, meanW, meanR));
     Eigen::MatrixXf links;
@@ -82,13 +101,7 @@ EpmSgvbTrainer::EpmSgvbTrainer(GraphDataPtr data, SgvbMethod method, const EpmOp
 
     // The starting points (see the header): the paper's means, with the variance of a gamma of
     // shape 1 (init = moments) or of rate 1 (init = paper, its code's gamma start).
-    Eigen::ArrayXd mean(L.size()), variance(L.size());
-    mean.segment(L.w(), L.N * L.K).setConstant(1.0 / K);
-    mean.segment(L.r(), L.K).setConstant(1.0);
-    mean.segment(L.a(), L.N).setConstant(1.0 / K);
-    mean.segment(L.c(), L.N).setConstant(1.0);
-    mean[L.gamma0()] = 1.0;
-    mean[L.c0()] = 1.0;
+    Eigen::ArrayXd mean = epm::startingMeans(L), variance(L.size());
     variance = options.init == EpmInit::Paper ? mean : mean.square();
     Rng rng = Rng::stream(seed, kEpmStreamInit);
     if (method == SgvbMethod::Normal) {
@@ -185,22 +198,18 @@ Evaluation EpmSgvbTrainer::evaluate(bool full)
     if (m_method != SgvbMethod::Map && m_options.sgvb.varianceRepeats >= 2)
         ev.metrics["grad_variance"] =
             m_sgvb->gradientVariance(*m_model, m_options.sgvb.varianceRepeats, id);
-    // The preview's link probabilities average the first draws of q (the point for MAP), the
-    // same draws as the held-out pairs'; its communities are the posterior means'.
+    // The held-out pairs and the preview from draws of q (the point for MAP), the communities
+    // from the posterior means.
     const epm::Layout& L = m_model->layout();
-    const bool map = m_method == SgvbMethod::Map;
-    const int draws =
-        full ? m_options.evalDraws : std::min(m_options.evalDraws, epm::kSnapshotDraws);
-    Eigen::MatrixXd linkSum;
-    if (L.N <= epm::kPreviewMaxNodes)
-        linkSum = Eigen::MatrixXd::Zero(L.N, L.N);
-    const std::vector<double> prob =
-        heldOutProbability(draws, linkSum.size() > 0 ? &linkSum : nullptr,
-                           map ? 1 : std::min(m_options.evalDraws, epm::kPreviewDraws));
     const Eigen::ArrayXd mean = m_sgvb->mean();
     const epm::MatrixRD meanW = Eigen::Map<const epm::MatrixRD>(mean.data() + L.w(), L.N, L.K);
     const Eigen::VectorXd meanR = mean.segment(L.r(), L.K).matrix();
-    epm::reportLinks(ev, m_graph, prob, meanW, meanR, linkSum);
+    epm::evaluateLinks(
+        ev, m_graph, m_options.evalDraws, full, m_method == SgvbMethod::Map,
+        [&](int s, epm::MatrixRD& W, Eigen::VectorXd& r) {
+            drawLinkParameters(m_evaluations, std::uint64_t(s), W, r);
+        },
+        communicator(), meanW, meanR);
     return ev;
 }
 

@@ -80,17 +80,20 @@ std::vector<double> heldOutProbability(const Graph& graph, int draws, const Link
                                        int linkDraws = 0);
 
 // An evaluation's link figures (auc_roc, auc_pr, heldout_loglik, communities_used) and its
-// preview, from the held-out probabilities, the posterior means of W and r and the summed
-// link matrix (empty above the preview's size).
-void reportLinks(Evaluation& ev, const Graph& graph, const std::vector<double>& probability,
-                 const MatrixRD& meanW, const Eigen::VectorXd& meanR,
-                 const Eigen::MatrixXd& linkSum);
+// preview, for a trainer whose q gives draws of (W, r): the held-out probabilities from
+// `evalDraws` draws (a snapshot's at most 10; a point estimate's one), the preview's N × N
+// matrix from the first of them (at most 20, none above kPreviewMaxNodes nodes), the
+// communities from the posterior means. On several ranks a collective.
+void evaluateLinks(Evaluation& ev, const Graph& graph, int evalDraws, bool full, bool point,
+                   const LinkDraw& draw, Communicator& ranks, const MatrixRD& meanW,
+                   const Eigen::VectorXd& meanR);
 
-// The preview's matrix averages at most this many of an evaluation's draws (N² K each), and a
-// snapshot's held-out probabilities at most kSnapshotDraws (each draws every N K + K gamma; the
-// final full pass takes eval_draws).
-constexpr int kPreviewDraws = 20;
-constexpr int kSnapshotDraws = 10;
+// The paper's means of q at the start (its code's): w and a 1/K, the rest 1.
+Eigen::ArrayXd startingMeans(const Layout& layout);
+
+// The declarations every EPM algorithm that fits a q shares: K, and the predictive draws.
+ParamSpec communitiesParam();
+ParamSpec evalDrawsParam();
 
 } // namespace epm
 

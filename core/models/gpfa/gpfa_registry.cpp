@@ -97,10 +97,11 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
     // GPFA's D × D matrices (D: the table's columns), which no setting but the data's shape
     // changes: the scatter's per-chunk partials, the likelihood's scratch and each
     // evaluation's draws and scorer (about 80 at once, at most); the loadings besides.
-    e.memory = [](const DataSet& data, const ParamValues& v) {
+    e.memory = [bbvi = algorithm == GpfaAlgorithm::Bbvi](const DataSet& data,
+                                                         const ParamValues& v) {
         using namespace memory;
         const double D = double(data.cols()), K = number(v, "K");
-        return std::vector<MemoryTerm>{
+        std::vector<MemoryTerm> terms{
             {"the D × D matrices of the scatter, the likelihood and an evaluation: about 80 × "
              "columns² doubles",
              80 * kDouble * D * D,
@@ -108,6 +109,11 @@ void add(Registry& r, GpfaAlgorithm algorithm, int rank, std::string key, std::s
                  ")"},
             {"the loadings' q and the optimizer", 15 * kDouble * (D * K + K + 4), "K"},
         };
+        // BBVI: S draws of q with their scores, and per draw the blankets or gradients.
+        if (bbvi)
+            terms.push_back({"S draws of q: about 10 × draws × columns × K doubles",
+                             10 * kDouble * number(v, "draws") * (D * K + K + 4), "draws"});
+        return terms;
     };
     e.smallSettings = {{"K", std::int64_t(3)},
                        {"cov_draws", std::int64_t(5)},

@@ -400,20 +400,21 @@ Evaluation GpfaTrainer::evaluate(bool full)
     Evaluation ev;
     Eigen::MatrixXd estimate;
     const std::uint64_t key = std::uint64_t(m_lastStep);
-    if (m_bbvi) {
-        m_model->setKey(kEvaluationKeys + key);
-        const BbviOptions& o = *m_bbviOptions;
-        ev.elbo = m_bbvi->bound(o.elboSamples, 0, key).global;
-        if (o.varianceRepeats >= 2)
-            ev.metrics["grad_variance"] = m_bbvi->gradientVariance(o.varianceRepeats, key);
-    }
     if (fitsQ()) {
+        // The bound and the gradient's variance at the evaluation's minibatch.
         m_model->setKey(kEvaluationKeys + key);
-        if (sgvb())
-            ev.elbo = m_sgvb->elbo(*m_model, m_options.sgvb.elboSamples, key, communicator());
-        if (sgvb() && m_sgvb->method() != SgvbMethod::Map && m_options.sgvb.varianceRepeats >= 2)
-            ev.metrics["grad_variance"] =
-                m_sgvb->gradientVariance(*m_model, m_options.sgvb.varianceRepeats, key);
+        if (m_bbvi) {
+            const BbviOptions& o = *m_bbviOptions;
+            ev.elbo = m_bbvi->bound(o.elboSamples, 0, key).global;
+            if (o.varianceRepeats >= 2)
+                ev.metrics["grad_variance"] = m_bbvi->gradientVariance(o.varianceRepeats, key);
+        } else {
+            const SgvbOptions& o = m_options.sgvb;
+            ev.elbo = m_sgvb->elbo(*m_model, o.elboSamples, key, communicator());
+            if (m_sgvb->method() != SgvbMethod::Map && o.varianceRepeats >= 2)
+                ev.metrics["grad_variance"] =
+                    m_sgvb->gradientVariance(*m_model, o.varianceRepeats, key);
+        }
         double noiseVariance = kNaN;
         estimate = drawnCovariance(key, &noiseVariance);
         ev.metrics["noise_sd"] = std::sqrt(noiseVariance);
