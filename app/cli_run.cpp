@@ -134,6 +134,7 @@ int exitStatus(const Summary& summary)
 {
     switch (summary.reason) {
     case TerminationReason::Converged:
+    case TerminationReason::EndOfData:
     case TerminationReason::BudgetReached:
     case TerminationReason::Cancelled:
         return 0;

@@ -219,20 +219,57 @@ void MinibatchSampler::visitState(StateArchive& a)
     m_pos = std::size_t(pos);
 }
 
-StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic,
+StepRows::StepRows(const std::vector<std::int64_t>& trainingRows, RowOrder order,
                    std::int64_t minibatch, std::uint64_t samplerSeed)
-    : m_training(&trainingRows)
+    : m_training(&trainingRows), m_order(order)
 {
     const std::int64_t n = std::int64_t(trainingRows.size());
-    m_perStep = stochastic ? std::min(minibatch, n) : n;
-    if (stochastic)
+    m_perStep = order == RowOrder::All ? n : std::min(minibatch, n);
+    if (order == RowOrder::Sampled)
         m_sampler = std::make_unique<MinibatchSampler>(n, m_perStep, samplerSeed);
-    else
+    else if (order == RowOrder::All)
         m_rows = trainingRows;
+    else {
+        if (minibatch < 1)
+            throw std::invalid_argument("StepRows: minibatch = " + std::to_string(minibatch) +
+                                        ", but must be ≥ 1");
+        // The pass's order: a Fisher–Yates permutation from its own stream.
+        m_perStream.resize(std::size_t(n));
+        std::iota(m_perStream.begin(), m_perStream.end(), std::int64_t(0));
+        Rng rng = Rng::stream(samplerSeed, 0x73747265616dULL);
+        for (std::size_t i = m_perStream.size(); i > 1; --i)
+            std::swap(m_perStream[i - 1], m_perStream[rng.below(i)]);
+    }
+}
+
+std::int64_t StepRows::minibatches() const
+{
+    const std::int64_t n = std::int64_t(m_perStream.size());
+    return m_perStep > 0 ? (n + m_perStep - 1) / m_perStep : 0;
+}
+
+void StepRows::seek(std::int64_t b)
+{
+    if (m_order != RowOrder::Stream || b < 0)
+        throw std::invalid_argument("StepRows::seek: minibatch " + std::to_string(b) +
+                                    " of a stream of " + std::to_string(minibatches()));
+    m_pos = std::min(m_perStream.size(), std::size_t(b * m_perStep));
 }
 
 void StepRows::visitState(StateArchive& a)
 {
+    if (m_order == RowOrder::Stream) {
+        std::int64_t pos = std::int64_t(m_pos);
+        a.field("stream_position", pos);
+        a.field("rows", m_rows);
+        if (a.loading()) {
+            if (pos < 0 || pos > std::int64_t(m_perStream.size()))
+                throw StateError("checkpoint: a stream position (" + std::to_string(pos) +
+                                 ") beyond the " + std::to_string(m_perStream.size()) + " rows");
+            m_pos = std::size_t(pos);
+        }
+        return;
+    }
     if (!m_sampler)
         return; // a batch trainer's rows are all of them, always
     a.field("sampler", *m_sampler);
@@ -249,16 +286,25 @@ void StepRows::setShard(Shard positions)
 {
     m_shard = positions;
     m_mine.clear();
-    if (!m_sampler) // a batch step: the shard's rows, every step
+    if (m_order == RowOrder::All) // a batch step: the shard's rows, every step
         m_mine.assign(m_training->begin() + positions.begin, m_training->begin() + positions.end);
 }
 
 void StepRows::next()
 {
+    if (m_order == RowOrder::Stream) {
+        const std::size_t n = std::min(std::size_t(m_perStep), m_perStream.size() - m_pos);
+        take(std::span<const std::int64_t>(m_perStream.data() + m_pos, n));
+        m_pos += n;
+        return;
+    }
     if (!m_sampler)
         return;
-    // The sampler draws positions among the training rows.
-    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    take(m_sampler->next()); // positions among the training rows
+}
+
+void StepRows::take(std::span<const std::int64_t> drawn)
+{
     m_rows.resize(drawn.size());
     for (std::size_t j = 0; j < drawn.size(); ++j)
         m_rows[j] = (*m_training)[std::size_t(drawn[j])];

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -186,9 +187,13 @@ private:
     std::vector<unsigned char> m_inBatch;
 };
 
-// The rows of each step of a trainer that draws from the training rows of its data: a
-// stochastic trainer takes a minibatch of them per step (a MinibatchSampler over their
-// positions, mapped to rows), a batch trainer takes all of them every step.
+// How a trainer's steps take the training rows: all of them every step (batch); a minibatch
+// drawn by a MinibatchSampler, epoch after epoch (stochastic); or one pass in a seeded order,
+// consecutive minibatches of it, the last one short, each row once (a stream: streaming VB).
+enum class RowOrder { All, Sampled, Stream };
+
+// The rows of each step of a trainer that draws from the training rows of its data, in the
+// order of a RowOrder: positions among the training rows, mapped to rows.
 // Thread-safety: a value; driven by the trainer's thread.
 class StepRows
 {
@@ -197,11 +202,28 @@ public:
     // `trainingRows` (non-empty, ascending) must outlive this object. Stochastic: minibatches of
     // min(minibatch, their count), drawn by a sampler seeded with `samplerSeed`.
     StepRows(const std::vector<std::int64_t>& trainingRows, bool stochastic, std::int64_t minibatch,
+             std::uint64_t samplerSeed)
+        : StepRows(trainingRows, stochastic ? RowOrder::Sampled : RowOrder::All, minibatch,
+                   samplerSeed)
+    {
+    }
+    // Stream: a permutation of the rows drawn from `samplerSeed`, minibatches of `minibatch`.
+    StepRows(const std::vector<std::int64_t>& trainingRows, RowOrder order, std::int64_t minibatch,
              std::uint64_t samplerSeed);
     // Rows per step: min(minibatch, training rows) when stochastic, all of them otherwise.
     std::int64_t perStep() const { return m_perStep; }
-    // Draws the next minibatch into rows() (stochastic); a batch trainer's rows stay all.
+    // Draws the next minibatch into rows() (stochastic, stream); a batch trainer's rows stay
+    // all. A stream at its end gives no rows.
     void next();
+    // Stream: the next next() gives minibatch b (from 0) of the pass (asynchronous workers
+    // take the minibatch their master hands them).
+    void seek(std::int64_t b);
+    // Stream: every row has been given (a batch or sampled order never ends).
+    bool exhausted() const { return m_order == RowOrder::Stream && m_pos >= m_perStream.size(); }
+    // Rows given so far (a stream's; steps × perStep() otherwise is the caller's count).
+    std::int64_t given() const { return std::int64_t(m_pos); }
+    // Stream: minibatches in the pass.
+    std::int64_t minibatches() const;
     // The rows of the current step, in minibatch order.
     const std::vector<std::int64_t>& rows() const { return m_rows; }
     // This rank's training rows: those at positions `positions` among the training rows
@@ -213,8 +235,14 @@ public:
     void visitState(StateArchive& a);
 
 private:
+    // Fills m_rows (and m_mine) from positions among the training rows.
+    void take(std::span<const std::int64_t> positions);
+
     const std::vector<std::int64_t>* m_training = nullptr;
+    RowOrder m_order = RowOrder::All;
     std::unique_ptr<MinibatchSampler> m_sampler; // stochastic only
+    std::vector<std::int64_t> m_perStream;       // stream only: the order of the positions
+    std::size_t m_pos = 0;                       // stream only: positions given
     std::int64_t m_perStep = 0;
     std::vector<std::int64_t> m_rows;
     std::optional<Shard> m_shard;

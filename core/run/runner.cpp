@@ -19,6 +19,8 @@ const char* terminationName(TerminationReason reason)
     switch (reason) {
     case TerminationReason::Converged:
         return "converged";
+    case TerminationReason::EndOfData:
+        return "end_of_data";
     case TerminationReason::BudgetReached:
         return "budget";
     case TerminationReason::Diverged:
@@ -35,9 +37,10 @@ const char* terminationName(TerminationReason reason)
 
 std::optional<TerminationReason> terminationOf(std::string_view name)
 {
-    for (TerminationReason r : {TerminationReason::Converged, TerminationReason::BudgetReached,
-                                TerminationReason::Diverged, TerminationReason::Cancelled,
-                                TerminationReason::InvalidInput, TerminationReason::Failed})
+    for (TerminationReason r :
+         {TerminationReason::Converged, TerminationReason::EndOfData,
+          TerminationReason::BudgetReached, TerminationReason::Diverged,
+          TerminationReason::Cancelled, TerminationReason::InvalidInput, TerminationReason::Failed})
         if (name == terminationName(r))
             return r;
     return std::nullopt;
@@ -188,7 +191,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
 
     // Read inside the try below: a trainer may throw from any of its methods, and nothing may
     // escape (the worker thread would terminate the process).
-    double itemsPerStep = 0.0, itemCount = 1.0;
+    double itemCount = 1.0;
     std::int64_t t = 0;
     double trainSeconds = 0.0, rho = 0.0, nextSnapshot = cadenceSeconds;
     double nextFull = options.fullEvalEverySeconds;
@@ -263,7 +266,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         summary.reason = reason;
         summary.message = std::move(message);
         summary.steps = t;
-        summary.epochs = double(t) * itemsPerStep / itemCount; // never calls the trainer
+        summary.epochs = double(trainer.itemsSeen(t)) / itemCount; // noexcept
         summary.trainSeconds = trainSeconds;
         summary.wallSeconds = wallSeconds();
         summary.evalSeconds = evalSeconds;
@@ -285,7 +288,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                                                     " at step " + std::to_string(t));
         Snapshot s;
         s.step = t;
-        s.epochs = double(t) * itemsPerStep / itemCount;
+        s.epochs = double(trainer.itemsSeen(t)) / itemCount;
         s.trainSeconds = trainSeconds;
         s.wallSeconds = wallAtStep;
         s.rho = rho;
@@ -300,7 +303,6 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         return !broken;
     };
     try {
-        itemsPerStep = double(trainer.itemsPerStep());
         itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
         setPhase(RunPhase::Training);
         const auto budgetReached = [&] {
@@ -386,6 +388,12 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             if (trainer.converged()) {
                 finish(TerminationReason::Converged,
                        "converged: step " + std::to_string(t) + " left the parameters unchanged");
+                break;
+            }
+            if (trainer.exhausted()) {
+                finish(TerminationReason::EndOfData,
+                       "end of data: the stream's " + std::to_string(trainer.itemsSeen(t)) +
+                           " items were used in " + std::to_string(t) + " steps");
                 break;
             }
             if (budgetReached()) {

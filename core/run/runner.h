@@ -31,6 +31,8 @@ namespace svi {
 
 enum class TerminationReason {
     Converged,
+    // The data ran out: a streaming trainer has used every item of its stream (one pass).
+    EndOfData,
     BudgetReached,
     Diverged,
     Cancelled,
@@ -38,7 +40,7 @@ enum class TerminationReason {
     Failed
 };
 
-// "converged", "budget", "diverged", "cancelled", "invalid_input", "failed"
+// "converged", "end_of_data", "budget", "diverged", "cancelled", "invalid_input", "failed"
 const char* terminationName(TerminationReason reason);
 // The reason whose terminationName is `name` (a summary.json read back); std::nullopt for any
 // other text.

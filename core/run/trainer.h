@@ -68,6 +68,16 @@ public:
     // fixed-point method at its solution): the run then ends as converged, whatever its budget.
     virtual bool converged() const { return false; }
 
+    // True when the trainer reads its items as a stream (streaming VB: each item once) and the
+    // last step used the last of them: the run then ends as EndOfData, whatever its budget.
+    virtual bool exhausted() const { return false; }
+    // Items the steps so far have used: steps × itemsPerStep(), or what a stream has read
+    // (its last minibatch may be short).
+    virtual std::int64_t itemsSeen(std::int64_t steps) const noexcept
+    {
+        return steps * itemsPerStep();
+    }
+
     // Checkpoints: lists the trainer's whole state with archive.field(…) — everything a step
     // or an evaluation changes that a later one reads: the global parameters, the schedule's
     // and the optimizers' state, step and evaluation counters, the samplers' positions, any

@@ -400,7 +400,7 @@ void TestParams::registryDeclaresDataAndComparison()
              QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"}));
     QCOMPARE(group("bpfa", true), QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi",
                                                "gibbs-ssvi", "gibbs"}));
-    QCOMPARE(group("lda", false), QStringList({"svi", "batch"}));
+    QCOMPARE(group("lda", false), QStringList({"svi", "batch", "streaming"}));
     QCOMPARE(group("gmf", false), QStringList({"batch"}));
     // The headline: PSNR on an image, the held-out likelihood on a table.
     const AlgorithmEntry* bpfa = r.find("bpfa", "mf-svi");

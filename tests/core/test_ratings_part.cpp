@@ -495,7 +495,8 @@ void TestRatingsPart::theModelsThatReadPartsRunAsOneRankOnTheWholeFile()
         }
     }
     // The entries that read ratings in parts (a model enabled without a test here fails).
-    QVERIFY(tested == (std::set<std::string>{"hpf/batch", "hpf/svi", "pmf/batch", "pmf/svi"}));
+    QVERIFY(tested == (std::set<std::string>{"hpf/batch", "hpf/svi", "hpf/streaming", "pmf/batch",
+                                             "pmf/svi", "pmf/streaming"}));
 }
 
 // The first half of the users rate 1 or 2 stars, the others 4 or 5: binarised at 3, the first

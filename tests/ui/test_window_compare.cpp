@@ -242,16 +242,17 @@ void TestWindowCompare::corpusLdaAndHdp()
     w.openPath(corpus);
     QVERIFY(waitForData(w));
     QCOMPARE(w.modelPicker()->currentData().toString(), QString("lda"));
-    QCOMPARE(tickedAlgorithms(w), QStringList({"svi", "batch"}));
+    QCOMPARE(tickedAlgorithms(w), QStringList({"svi", "batch", "streaming"}));
     w.algorithmForm()->setText("K", "3");
     w.budgetForm()->setText("seconds", "0");
     w.budgetForm()->setText("steps", "20");
-    QCOMPARE(compareAndWait(w),
-             QStringList({"SVI (Hoffman et al. 2013)", "Batch variational Bayes"}));
+    // Streaming VB ends with its one pass, before the budget.
+    QCOMPARE(compareAndWait(w), QStringList({"SVI (Hoffman et al. 2013)", "Batch variational Bayes",
+                                             "Streaming VB (Broderick et al. 2013)"}));
     const int perplexity = column(*w.resultsModel(), "Perplexity, held-out words");
     QVERIFY(perplexity > 0);
     QCOMPARE(column(*w.resultsModel(), "PSNR, full pass (dB)"), -1);
-    for (int r = 0; r < 2; ++r) { // uniform over 30 words would be 30
+    for (int r = 0; r < 3; ++r) { // uniform over 30 words would be 30
         const double p = meanOf(w.resultsModel()->item(r, perplexity)->text());
         QVERIFY2(p > 3 && p < 30, qPrintable(QString::number(p)));
     }
@@ -277,14 +278,14 @@ void TestWindowCompare::ratingsHpfAndPmf()
     w.openPath(dir.filePath("u.data"));
     QVERIFY(waitForData(w));
     QCOMPARE(w.modelPicker()->currentData().toString(), QString("hpf"));
-    QCOMPARE(tickedAlgorithms(w), QStringList({"svi", "batch"}));
+    QCOMPARE(tickedAlgorithms(w), QStringList({"svi", "batch", "streaming"}));
     w.algorithmForm()->setText("K", "3");
     w.budgetForm()->setText("seconds", "0");
     w.budgetForm()->setText("steps", "30");
-    QCOMPARE(compareAndWait(w).size(), 2);
+    QCOMPARE(compareAndWait(w).size(), 3);
     const int precision = column(*w.resultsModel(), "Precision@20, held-out ratings");
     QVERIFY(precision > 0);
-    for (int r = 0; r < 2; ++r)
+    for (int r = 0; r < 3; ++r)
         QVERIFY(meanOf(w.resultsModel()->item(r, precision)->text()) > 0);
 
     // PMF: the other recommender, the same split.

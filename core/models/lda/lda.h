@@ -8,9 +8,11 @@
 
 namespace svi {
 
-enum class LdaAlgorithm { Svi, Batch };
+// Streaming: streaming variational Bayes (Broderick et al. 2013, paper 004 §2.6), one pass.
+enum class LdaAlgorithm { Svi, Batch, Streaming };
 
-// Registers model "lda" with algorithms "svi" and "batch"; both accept count data only.
+// Registers model "lda" with algorithms "svi", "batch" and "streaming"; all accept count data
+// only.
 void registerLda(Registry& registry);
 
 } // namespace svi

@@ -12,8 +12,9 @@ namespace {
 // λ and exp E[log β] (V × K each), the minibatch's word statistics, each thread's document
 // workspace (its longest document × K), the minibatch's θ; the adaptive schedule's gradient
 // averages. Nothing is kept per document across steps.
-std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, bool batch)
+std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, LdaAlgorithm algorithm)
 {
+    const bool batch = algorithm == LdaAlgorithm::Batch;
     using namespace memory;
     const CountData& c = *data.counts;
     const double V = double(c.vocabularySize), K = number(v, "K"), N = double(c.rows());
@@ -28,7 +29,10 @@ std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, boo
          threads() * kDouble * widestRow(c.train) * (K + 3), "K"},
         {"the minibatch's θ and entries", kDouble * B * K + 24 * entries, "minibatch"},
     };
-    if (choice(v, "schedule") == "adaptive")
+    if (algorithm == LdaAlgorithm::Streaming)
+        terms.push_back(
+            {"the minibatch posterior's rows: its words × K doubles", kDouble * words * K, "K"});
+    if (algorithm == LdaAlgorithm::Svi && choice(v, "schedule") == "adaptive")
         terms.push_back({"the adaptive schedule's gradient averages: 2 × V × K doubles",
                          2 * kDouble * V * K, "K"});
     return terms;
@@ -45,7 +49,7 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.help = std::move(help);
     e.dataKinds = {"corpus"};
     e.metrics = topicMetrics();
-    e.compareRank = algorithm == LdaAlgorithm::Svi ? 1 : 2;
+    e.compareRank = int(algorithm) + 1; // SVI, batch VB, streaming VB
     e.params = LdaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
@@ -53,7 +57,7 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     };
     e.readOptions = optionsReader<LdaOptions>();
     e.memory = [algorithm](const DataSet& data, const ParamValues& values) {
-        return ldaMemory(data, values, algorithm != LdaAlgorithm::Svi);
+        return ldaMemory(data, values, algorithm);
     };
     e.smallSettings = {
         {"K", std::int64_t(4)}, {"minibatch", std::int64_t(20)}, {"eval_docs", std::int64_t(20)}};
@@ -76,6 +80,15 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
         // steps: 23 of the 100 topics in use) and 3,133 at τ0 = 1 (docs/results.md).
         addStepSizeFields(f, 0.7, 4.0);
     }
+    if (algorithm == LdaAlgorithm::Streaming)
+        f.add(intParam("minibatch", "Minibatch", "documents per minibatch of the stream", 256, 1,
+                       kHuge),
+              &O::minibatch)
+            .add(intParam("minibatch_iters", "Minibatch iterations",
+                          "batch VB iterations on each minibatch (local steps, then λ* = prior + "
+                          "S), the posterior so far as its prior",
+                          kStreamItersDefault, 1, 10000),
+                 &O::streamIters);
     f.add(realParam("alpha", "Prior α",
                     "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
                     kHuge),
@@ -94,7 +107,11 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
 
 const ParamFields<LdaOptions>& LdaOptions::fields()
 {
-    static const ParamFields<LdaOptions> f = declare(LdaAlgorithm::Svi);
+    static const ParamFields<LdaOptions> f = [] {
+        ParamFields<LdaOptions> all;
+        all.merge(declare(LdaAlgorithm::Svi)).merge(declare(LdaAlgorithm::Streaming));
+        return all;
+    }();
     return f;
 }
 
@@ -104,6 +121,9 @@ void registerLda(Registry& r)
         "minibatches of documents; λ ← (1 − ρ_t)λ + ρ_t λ̂ (Fig. 6)");
     add(r, LdaAlgorithm::Batch, "batch", "Batch variational Bayes",
         "every step a full pass over the training documents with ρ = 1");
+    add(r, LdaAlgorithm::Streaming, "streaming", "Streaming VB (Broderick et al. 2013)",
+        "one pass over the documents; λ_b = λ_{b−1} + (λ*_b − λ_{b−1}), λ*_b the batch "
+        "posterior of minibatch b with the posterior so far as prior");
 }
 
 } // namespace svi

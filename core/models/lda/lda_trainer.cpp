@@ -39,8 +39,11 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
     m_stepSizer = StepSizer(stepSizeOf(o));
-    m_rows = StepRows(d.trainingRows(), m_algorithm == LdaAlgorithm::Svi, o.minibatch,
-                      Rng::stream(m_seed, kLdaStreamSampler)());
+    const RowOrder order = m_algorithm == LdaAlgorithm::Svi         ? RowOrder::Sampled
+                           : m_algorithm == LdaAlgorithm::Streaming ? RowOrder::Stream
+                                                                    : RowOrder::All;
+    m_rows =
+        StepRows(d.trainingRows(), order, o.minibatch, Rng::stream(m_seed, kLdaStreamSampler)());
     m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kLdaStreamInit);
     refreshExpectations();
 
@@ -54,6 +57,11 @@ LdaTrainer::~LdaTrainer() = default;
 std::int64_t LdaTrainer::itemsPerStep() const
 {
     return m_rows.perStep();
+}
+
+std::int64_t LdaTrainer::itemsSeen(std::int64_t steps) const noexcept
+{
+    return m_algorithm == LdaAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
 }
 
 void LdaTrainer::refreshExpectations()
@@ -119,15 +127,20 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
         m_sharded = true;
     }
     m_rows.next(); // a batch step keeps every training document
+    m_times = {};
     const auto te = Clock::now();
     refreshStepWords();
     m_times.expectation = secondsSince(te);
     localPhase();
     const auto t0 = Clock::now();
     lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
+    m_times.update += secondsSince(t0);
+    if (m_algorithm == LdaAlgorithm::Streaming)
+        streamRounds();
+    const auto t1 = Clock::now();
     m_statistic.clear();
     m_statistic.sparse(m_wordStats);
-    m_times.update += secondsSince(t0);
+    m_times.update += secondsSince(t1);
     // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
     // al. 2013, Algorithm 1): minibatches drawn before the first update.
     const bool svi = m_algorithm == LdaAlgorithm::Svi;
@@ -141,8 +154,47 @@ void LdaTrainer::warmUp()
     m_stepSizer.warmUp(m_gradient);
 }
 
+void LdaTrainer::streamRounds()
+{
+    // Rounds 2… of the minibatch's batch VB: eβ at its words under λ* = prior + S, the local
+    // steps again, and S anew. On several ranks S is summed over them before each round, so
+    // that every rank's λ* is that of the whole minibatch (R ranks give the one-rank run); the
+    // last round's S is summed by the step.
+    const Eigen::VectorXd priorTotals =
+        m_atPrior ? Eigen::VectorXd::Constant(m_K, double(m_V) * m_options.eta) : m_totals;
+    for (int round = 1; round < m_options.streamIters; ++round) {
+        if (communicator().distributed()) {
+            m_statistic.clear();
+            m_statistic.sparse(m_wordStats);
+            communicator().reduce(m_statistic);
+        }
+        auto t0 = Clock::now();
+        lda::expElogBetaPosterior(m_atPrior ? nullptr : &m_lambdaT, m_options.eta, priorTotals,
+                                  m_wordStats, m_posteriorRows, m_expElogBetaT);
+        m_expFresh = false; // the rows of λ* stand where λ's were
+        m_times.expectation += secondsSince(t0);
+        localPhase();
+        t0 = Clock::now();
+        lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
+        m_times.update += secondsSince(t0);
+    }
+}
+
 double LdaTrainer::globalUpdate(std::int64_t t)
 {
+    if (m_algorithm == LdaAlgorithm::Streaming) {
+        const auto t0 = Clock::now();
+        // λ_b = λ_{b−1} + S; before any data the prior is η everywhere: λ_1 = η + S.
+        if (m_atPrior)
+            lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, 1.0, 1.0);
+        else
+            lda::addTopicStatistic(m_lambdaT, m_wordStats);
+        m_atPrior = false;
+        m_totals = lda::topicTotals(m_lambdaT);
+        m_expFresh = false;
+        m_times.update += secondsSince(t0);
+        return 1.0;
+    }
     const bool svi = m_algorithm == LdaAlgorithm::Svi;
     const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
     const auto t0 = Clock::now();
@@ -171,11 +223,11 @@ void LdaTrainer::localPhase()
     lda::recordLocalSteps(
         data.train, m_rows.mine(), m_stats,
         [&](std::int64_t row) -> const LocalWorkspace& { return fitDocument(data.train, row); });
-    m_times.local = secondsSince(t0);
+    m_times.local += secondsSince(t0);
 
     t0 = Clock::now();
     m_stats.groupByWord(m_V);
-    m_times.update = secondsSince(t0);
+    m_times.update += secondsSince(t0);
 }
 
 void LdaTrainer::visitState(StateArchive& a)
@@ -183,6 +235,8 @@ void LdaTrainer::visitState(StateArchive& a)
     a.field("lambda", m_lambdaT);
     a.field("step_sizer", m_stepSizer);
     a.field("rows", m_rows);
+    if (m_algorithm == LdaAlgorithm::Streaming)
+        a.field("at_prior", m_atPrior);
     if (a.loading())
         refreshExpectations();
 }

@@ -1,7 +1,18 @@
 #pragma once
 // LdaTrainer: latent Dirichlet allocation on CountData (documents × words), fitted by SVI
-// (Hoffman et al. 2013, Fig. 6: minibatches of training documents, ρ_t = (t + τ0)^(−κ)) or by
-// batch variational Bayes (the same step with the whole training set and ρ = 1).
+// (Hoffman et al. 2013, Fig. 6: minibatches of training documents, ρ_t = (t + τ0)^(−κ)), by
+// batch variational Bayes (the same step with the whole training set and ρ = 1), or by
+// streaming variational Bayes (Broderick et al. 2013; paper 004 §2.6).
+//
+// Streaming VB takes the training documents once, in a seeded order, in minibatches. The
+// posterior after minibatch b is the batch variational posterior of that minibatch with the
+// posterior after b − 1 as its prior: minibatch_iters rounds of the documents' local steps under
+// λ* = λ_{b−1} + S (S the minibatch's statistic of the previous round; 0 at first), then
+// λ_b = λ_{b−1} + (λ*_b − λ_{b−1}) = λ_{b−1} + S. There is no D and no step size; the run ends
+// when the documents do (Trainer::exhausted). The prior before any data is η at every word,
+// which would give every topic the same φ: the first round of the first minibatch uses the
+// seeded random λ instead (as batch VB's first step does), so that one minibatch holding every
+// document gives exactly batch VB's steps.
 //
 // Evaluation (document completion, as in Hoffman et al. 2013): for each test document, γ is
 // fitted to its observed half (`train` row) with E[log β] fixed, and each held-out word w is
@@ -35,7 +46,8 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     double tau0{};
     StepSchedule schedule{}; // SVI
     int adaptiveInit{};
-    std::int64_t minibatch{}; // SVI: documents per step
+    std::int64_t minibatch{}; // SVI: documents per step; streaming: per minibatch
+    int streamIters{};        // streaming: batch VB rounds on each minibatch
     int localIters{};         // γ updates per document at most
     double localTol{};        // stop a document's updates once mean |Δγ| < tol
     int evalDocs{};           // documents a cheap evaluation scores (test and training)
@@ -45,9 +57,14 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     // The declarations of `algorithm`'s parameters (its registry entry) bound to the fields;
     // batch VB declares neither the minibatch nor the step size.
     static ParamFields<LdaOptions> declare(LdaAlgorithm algorithm);
-    // Every key: those of SVI.
+    // Every key: those of SVI and streaming VB.
     static const ParamFields<LdaOptions>& fields();
 };
+
+// Streaming VB's rounds on a minibatch by default: on 20 Newsgroups (K = 100, one pass of
+// 256-document minibatches) more rounds gave a better held-out perplexity up to this
+// (docs/results.md).
+inline constexpr int kStreamItersDefault = 3;
 
 class LdaTrainer final : public StagedTrainer
 {
@@ -61,6 +78,9 @@ public:
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // Streaming VB: every training document has been used.
+    bool exhausted() const override { return m_rows.exhausted(); }
+    std::int64_t itemsSeen(std::int64_t steps) const noexcept override;
     // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S|
     // (all training documents, exactly, when `full`); the held-out per-word log-likelihood
     // ("heldout_loglik_per_word") and "perplexity" = exp(−that) over eval_docs of the rows
@@ -70,7 +90,8 @@ public:
     // An interrupted full evaluation returns the cheap one.
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
-    // λ, the step sizer and the minibatch sampler; exp(E[log β]) is recomputed.
+    // λ, the step sizer and the minibatch sampler (streaming: the stream's position and whether
+    // any data was seen); exp(E[log β]) is recomputed.
     void visitState(StateArchive& archive) override;
 
     // λ word-major: lambdaT()(w, k) = λ_kw (V×K).
@@ -99,6 +120,8 @@ protected:
     void warmUp() override;
 
 private:
+    // Streaming VB's rounds on the step's documents: m_wordStats is then λ*_b − λ_{b−1}.
+    void streamRounds();
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     // exp(E[log β]) of every word, from λ; or of the words of this rank's documents of the
@@ -129,8 +152,12 @@ private:
     lda::MinibatchStats m_stats;
     SparseRowSum m_wordStats; // S of the minibatch's words (this rank's, then summed)
     GlobalStatistic m_statistic;
-    bool m_sharded = false;                // the communicator's shard is set on m_rows
-    bool m_expFresh = false;               // every row of m_expElogBetaT is that of the current λ
+    bool m_sharded = false;  // the communicator's shard is set on m_rows
+    bool m_expFresh = false; // every row of m_expElogBetaT is that of the current λ
+    // Streaming: no data seen yet, so the posterior is the prior η (λ holds the random start
+    // that the first round's local steps use).
+    bool m_atPrior = true;
+    lda::MatrixRD m_posteriorRows;         // streaming: scratch of λ* at the minibatch's words
     std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;

@@ -8,9 +8,11 @@
 
 namespace svi {
 
-enum class PfAlgorithm { Svi, Batch };
+// Streaming: streaming variational Bayes of the items (paper 004 §2.6), one pass over the users.
+enum class PfAlgorithm { Svi, Batch, Streaming };
 
-// Registers models "hpf" and "pmf", each with algorithms "svi" and "batch"; count data only.
+// Registers models "hpf" and "pmf", each with algorithms "svi", "batch", "streaming" and "bbvi";
+// count data only.
 void registerPoissonFactorization(Registry& registry);
 
 } // namespace svi

@@ -345,6 +345,34 @@ void applyItemGradient(Side& items, const Eigen::VectorXd& gradient, const SideP
     });
 }
 
+void streamShapeDelta(const Side& items, SparseRowSum& T)
+{
+    for (Eigen::Index j = 0; j < T.rows.rows(); ++j)
+        T.rows.row(j).array() *= items.expLog.row(T.index[std::size_t(j)]).array();
+}
+
+void addItemStatistic(Side& items, const SparseRowSum& shapeDelta, const Eigen::VectorXd& rateSum,
+                      const SidePrior& prior, bool fromPrior)
+{
+    const std::int64_t M = items.rows();
+    const Eigen::Index K = items.shp.cols();
+    if (rateSum.size() != K || (shapeDelta.rows.rows() > 0 && shapeDelta.rows.cols() != K))
+        throw std::invalid_argument(
+            "addItemStatistic: the statistic has " + std::to_string(shapeDelta.rows.cols()) +
+            " and " + std::to_string(rateSum.size()) + " factors, the items " + std::to_string(K));
+    if (fromPrior)
+        items.shp.setConstant(prior.shape);
+    for (Eigen::Index j = 0; j < shapeDelta.rows.rows(); ++j)
+        items.shp.row(shapeDelta.index[std::size_t(j)]) += shapeDelta.rows.row(j);
+    forChunks(M, [&](int, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i) {
+            items.rte.row(i) = (rateSum.array() + levelMean(items, i, prior.fixedRate)).transpose();
+            items.refresh(i, i + 1);
+            updateLevel(items, i, prior);
+        }
+    });
+}
+
 double userElbo(const Side& users, std::int64_t u, const SparseRows& rows, const Side& items,
                 const Eigen::VectorXd& itemSums, const SidePrior& prior)
 {

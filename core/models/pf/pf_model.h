@@ -186,6 +186,19 @@ void itemGradient(const Side& items, const SparseRowSum& T, const Eigen::VectorX
 void applyItemGradient(Side& items, const Eigen::VectorXd& gradient, const SidePrior& prior,
                        double rho);
 
+// Streaming VB (Broderick et al. 2013; paper 004 §2.6) of the items, users local: the posterior
+// after a minibatch is the posterior before it, as prior, updated by the minibatch alone (no
+// N/|B| scale, no ρ). streamShapeDelta turns a minibatch's T (itemStatistics) into its shape
+// statistic Σ_{u∈B} y_ui φ_uik = eβ_ik T_ik, under the eβ its users' steps used (so each rank
+// converts its own before the sum). addItemStatistic then sets λshp ← λshp + that (from c at
+// every item when `fromPrior`: no data seen yet), λrte_ik = E[η_i] + rateSum_k with rateSum the
+// Σ_u E[θ_uk] of every user seen so far, and τ to its optimum given the new λ — one coordinate
+// ascent pass over the items' block, as batch VB's, so that one minibatch of every user is
+// one batch VB step.
+void streamShapeDelta(const Side& items, SparseRowSum& T);
+void addItemStatistic(Side& items, const SparseRowSum& shapeDelta, const Eigen::VectorXd& rateSum,
+                      const SidePrior& prior, bool fromPrior);
+
 // ELBO terms. userElbo: the Poisson terms of u's row (Σ_i y log Z_ui − log Γ(y + 1), using the
 // φ optimal for the current parameters, minus Σ_k E[θ_uk] itemSums_k over all items) plus u's
 // prior-minus-entropy terms (θ_u and ξ_u). sideElbo: the prior-minus-entropy terms of every row

@@ -35,8 +35,8 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.help = std::move(help);
     e.dataKinds = {"ratings"};
     e.metrics = pfMetrics();
-    e.compareRank = algorithm == PfAlgorithm::Svi ? 1 : 2;
-    e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
+    e.compareRank = int(algorithm) + 1; // SVI, batch VB, streaming VB
+    e.readsParts = true;                // its trainer holds to its rank's rows (heldRows)
     e.params = PfOptions::declare(hierarchical, algorithm).specs();
     e.make = [hierarchical, algorithm](const DataSet& data, const ParamValues& values,
                                        std::uint64_t seed) {
@@ -51,7 +51,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
         const CountData& c = *data.counts;
         const double N = double(c.rows()), M = double(c.cols()), K = number(v, "K");
         const double nnz = double(c.train.nonZeros());
-        const bool batch = algorithm != PfAlgorithm::Svi;
+        const bool batch = algorithm == PfAlgorithm::Batch;
         const double B = batch ? N : std::min(number(v, "minibatch", N), N);
         const double ratings = N > 0 ? B * nnz / N : 0.0;
         std::vector<MemoryTerm> terms = {
@@ -62,7 +62,7 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
              batch ? "data" : "minibatch"},
             recommenderEvaluation(c, K),
         };
-        if (choice(v, "schedule") == "adaptive")
+        if (algorithm == PfAlgorithm::Svi && choice(v, "schedule") == "adaptive")
             terms.push_back({"the adaptive schedule's averages", 2 * kDouble * M * K, "K"});
         return terms;
     };
@@ -83,13 +83,18 @@ ParamFields<PfOptions> PfOptions::declare(bool hierarchical, PfAlgorithm algorit
     using O = PfOptions;
     ParamFields<O> f;
     f.add(intParam("K", "Factors K", "number of latent factors", 100, 1, kHuge), &O::K);
-    if (algorithm == PfAlgorithm::Svi) {
-        f.add(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, kHuge),
-              &O::minibatch)
-            .add(&O::stepSize, StepSizeOptions::declare(0.75, 1.0))
-            .add(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most",
-                          100, 1, 100000),
-                 &O::localIters)
+    if (algorithm != PfAlgorithm::Batch) {
+        if (algorithm == PfAlgorithm::Svi)
+            f.add(intParam("minibatch", "Minibatch", "users per stochastic step", 100, 1, kHuge),
+                  &O::minibatch)
+                .add(&O::stepSize, StepSizeOptions::declare(0.75, 1.0));
+        else
+            f.add(intParam("minibatch", "Minibatch", "users per minibatch of the stream", 100, 1,
+                           kHuge),
+                  &O::minibatch);
+        f.add(intParam("local_iters", "Local iterations", "φ → γ → κ rounds per user at most", 100,
+                       1, 100000),
+              &O::localIters)
             .add(realParam("local_tol", "Local tolerance",
                            "stop a user's rounds once the mean |Δγshp| < tol", 1e-3, 0.0, kHuge),
                  &O::localTol);
@@ -123,6 +128,10 @@ void registerPoissonFactorization(Registry& r)
             "minibatches of users; λ ← (1 − ρ_t)λ + ρ_t λ̂ with scale N/|B|");
         add(r, hierarchical, PfAlgorithm::Batch, "batch", "Batch variational Bayes",
             "coordinate ascent over the non-zero ratings: φ, users, items each step");
+        add(r, hierarchical, PfAlgorithm::Streaming, "streaming",
+            "Streaming VB (Broderick et al. 2013)",
+            "one pass over the users; the items' posterior after each minibatch is the one "
+            "before it plus the minibatch's statistic");
         addPfBbviEntry(r, hierarchical, pfMetrics());
     }
 }

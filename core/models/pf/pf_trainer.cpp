@@ -39,8 +39,12 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
     for (std::int64_t r = 0; r < d.rows(); ++r)
         m_maxRatings = std::max<Eigen::Index>(m_maxRatings, d.train.rowNonZeros(r));
 
-    m_rows = StepRows(d.trainingRows(), m_algorithm == PfAlgorithm::Svi, o.minibatch,
-                      Rng::stream(m_seed, kPfStreamSampler)());
+    const RowOrder order = m_algorithm == PfAlgorithm::Svi         ? RowOrder::Sampled
+                           : m_algorithm == PfAlgorithm::Streaming ? RowOrder::Stream
+                                                                   : RowOrder::All;
+    m_rows =
+        StepRows(d.trainingRows(), order, o.minibatch, Rng::stream(m_seed, kPfStreamSampler)());
+    m_rateSum = Eigen::VectorXd::Zero(m_K);
 }
 
 const RatingsEvaluation& PfTrainer::evaluation()
@@ -56,6 +60,11 @@ PfTrainer::~PfTrainer() = default;
 std::int64_t PfTrainer::itemsPerStep() const
 {
     return m_rows.perStep();
+}
+
+std::int64_t PfTrainer::itemsSeen(std::int64_t steps) const noexcept
+{
+    return m_algorithm == PfAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
 }
 
 void PfTrainer::setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte)
@@ -108,8 +117,10 @@ StagedTrainer::Round PfTrainer::localStep(std::int64_t)
     }
     const bool svi = m_algorithm == PfAlgorithm::Svi;
     m_rows.next(); // a batch step keeps every training user
-    localPhase(svi ? m_options.localIters : 1);
+    localPhase(m_algorithm == PfAlgorithm::Batch ? 1 : m_options.localIters);
     pf::itemStatistics(m_stats, m_itemStats, m_thetaSum);
+    if (m_algorithm == PfAlgorithm::Streaming)
+        pf::streamShapeDelta(m_items, m_itemStats); // the statistic is the posterior's change
     m_statistic.clear();
     m_statistic.sparse(m_itemStats);
     m_statistic.dense(m_thetaSum);
@@ -163,6 +174,13 @@ void PfTrainer::warmUp()
 double PfTrainer::globalUpdate(std::int64_t t)
 {
     unpackUsers();
+    if (m_algorithm == PfAlgorithm::Streaming) {
+        m_rateSum += m_thetaSum;
+        pf::addItemStatistic(m_items, m_itemStats, m_rateSum, m_itemPrior, m_atPrior);
+        m_atPrior = false;
+        m_itemSums = pf::columnSums(m_items.mean);
+        return 1.0;
+    }
     pf::itemGradient(m_items, m_itemStats, m_thetaSum, m_itemPrior, scale(), m_gradient);
     const double rho = m_algorithm == PfAlgorithm::Svi ? m_stepSizer.rho(t, &m_gradient) : 1.0;
     pf::applyItemGradient(m_items, m_gradient, m_itemPrior, rho);
@@ -176,6 +194,10 @@ void PfTrainer::visitState(StateArchive& a)
     a.field("items", m_items);
     a.field("step_sizer", m_stepSizer);
     a.field("rows", m_rows);
+    if (m_algorithm == PfAlgorithm::Streaming) {
+        a.field("rate_sum", m_rateSum);
+        a.field("at_prior", m_atPrior);
+    }
     if (a.loading())
         m_itemSums = pf::columnSums(m_items.mean);
 }

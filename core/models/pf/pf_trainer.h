@@ -2,7 +2,10 @@
 // PfTrainer: hierarchical Poisson factorization or Poisson matrix factorization on CountData
 // (users × items), fitted by SVI (minibatches of users; each user's local parameters iterated
 // to convergence, then λ ← (1 − ρ)λ + ρλ̂ with scale N/|B|) or by batch coordinate-ascent VB
-// (every step one sweep: φ, all users, all items). The mathematics is in pf_model.h.
+// (every step one sweep: φ, all users, all items), or by streaming VB (one pass over the users
+// in a seeded order, minibatch by minibatch: each user's local step with the items fixed, then
+// the items' posterior plus the minibatch's statistic, pf::addItemStatistic; the run ends with
+// the users). The mathematics is in pf_model.h.
 //
 // Users are local but their parameters are kept (each SVI minibatch warm-starts its users from
 // their last values), because recommending needs every user's preferences: between visits a
@@ -70,6 +73,9 @@ public:
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // Streaming VB: every training user has been used.
+    bool exhausted() const override { return m_rows.exhausted(); }
+    std::int64_t itemsSeen(std::int64_t steps) const noexcept override;
     // ELBO (over a seeded subset of eval_users users scaled by N/|S| plus the items' terms;
     // every user when `full`), and on the test ratings of eval_users users with held-out
     // ratings (all when `full`): heldout_loglik (mean Poisson log-likelihood per held-out
@@ -133,7 +139,11 @@ private:
     Eigen::VectorXd m_gradient;
     SparseRowSum m_itemStats;   // T_i· of the rated items (this rank's users', then summed)
     Eigen::VectorXd m_thetaSum; // Σ_{u∈B} E[θ_u]
-    SparseRowSum m_userRows;    // several ranks: the users fitted this step
+    // Streaming: Σ E[θ_u] over every user seen so far, and whether none has been (the items'
+    // posterior is then their prior; they hold the random start the first users are fitted to).
+    Eigen::VectorXd m_rateSum;
+    bool m_atPrior = true;
+    SparseRowSum m_userRows; // several ranks: the users fitted this step
     GlobalStatistic m_statistic;
     bool m_sharded = false;
     PerThread<pf::UserWorkspace> m_workspaces;

@@ -320,6 +320,38 @@ void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double s
         lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
 }
 
+void expElogBetaPosterior(const MatrixRD* lambdaT, double eta, const Eigen::VectorXd& priorTotals,
+                          const SparseRowSum& S, MatrixRD& scratch, MatrixRD& out)
+{
+    const Eigen::Index n = Eigen::Index(S.index.size()), K = out.cols();
+    if (priorTotals.size() != K || S.rows.rows() != n || (n > 0 && S.rows.cols() != K))
+        throw std::invalid_argument("expElogBetaPosterior: the statistic has " +
+                                    std::to_string(S.rows.cols()) + " topics, the prior " +
+                                    std::to_string(priorTotals.size()) + ", eβ " +
+                                    std::to_string(K));
+    const Eigen::VectorXd totals = priorTotals + S.rows.colwise().sum().transpose();
+    const Eigen::RowVectorXd psiTotal = psiTotals(totals);
+    scratch.resize(n, K);
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index w = S.index[std::size_t(i)];
+        if (lambdaT)
+            scratch.row(i) = lambdaT->row(w) + S.rows.row(i);
+        else
+            scratch.row(i) = S.rows.row(i).array() + eta;
+        digamma(scratch.row(i).data(), out.row(w).data(), K);
+        out.row(w).array() = (out.row(w).array() - psiTotal.array()).exp();
+    }
+}
+
+void addTopicStatistic(MatrixRD& lambdaT, const SparseRowSum& S)
+{
+    const Eigen::Index n = Eigen::Index(S.index.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        lambdaT.row(S.index[std::size_t(i)]) += S.rows.row(i);
+}
+
 void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
                    Eigen::VectorXd& g)
 {

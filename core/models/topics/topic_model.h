@@ -200,6 +200,16 @@ void wordStatistics(const MinibatchStats& stats, const MatrixRD& expElogBetaT, S
 // Parallel over words; deterministic.
 void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale, double rho);
 
+// Streaming VB (Broderick et al. 2013) on a minibatch: its batch posterior with the posterior
+// so far as prior is λ* = prior + S (no D: the minibatch is the data). eβ at S's words under
+// λ* into those rows of `out` (V×K), given the prior's topic totals: the prior is `lambdaT`, or
+// η at every word when lambdaT is null (no data seen yet). `scratch` is resized as needed.
+// Parallel over words; deterministic.
+void expElogBetaPosterior(const MatrixRD* lambdaT, double eta, const Eigen::VectorXd& priorTotals,
+                          const SparseRowSum& S, MatrixRD& scratch, MatrixRD& out);
+// λ ← λ + S at S's words: the streaming update λ_b = λ_{b−1} + (λ*_b − λ_{b−1}).
+void addTopicStatistic(MatrixRD& lambdaT, const SparseRowSum& S);
+
 // The natural gradient of the same step, g = λ̂ − λ (word-major, V·K), for the adaptive
 // learning rate; updateTopics with ρ is λ ← λ + ρ g.
 void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
