@@ -1,6 +1,7 @@
 #include "core/run/runner.h"
 
 #include "core/base/params.h"
+#include "core/base/vector_state.h"
 
 #include <algorithm>
 #include <chrono>
@@ -277,6 +278,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     auto publish = [&](bool full, bool final = false) {
         setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
         const double wallAtStep = wallSeconds();
+        clearUpperVectorStateEverywhere(); // the callbacks may have dirtied it
         const Evaluation ev = trainer.evaluate(full);
         lastEval = wallSeconds() - wallAtStep;
         evalSeconds += lastEval;
@@ -361,6 +363,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             if (options.checkpointEverySteps > 0 && t > 0 && t % options.checkpointEverySteps == 0)
                 checkpoint(false);
             const auto t0 = Clock::now();
+            clearUpperVectorStateEverywhere(); // see core/base/vector_state.h
             rho = trainer.step(t + 1);
             ++t;
             trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
