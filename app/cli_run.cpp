@@ -9,10 +9,13 @@
 #include "core/io/output_folder.h"
 #include "core/io/run_resume.h"
 #include "core/models/builtin.h"
+#include "core/run/async_stream.h"
 #include "core/run/run_checkpoint.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -200,9 +203,29 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     if (world.distributed() && !trainer.distributes())
         throw UsageError(p.entry->label + " (" + p.run.model + "/" + p.run.algorithm +
                          ") does not run on several ranks: run it on one");
-    trainer.setCommunicator(world);
+    // An asynchronous stream (core/run/async_stream.h): the ranks exchange changes with rank 0
+    // alone, which keeps the posterior in a second trainer and runs the run itself without a
+    // collective; the others only stream.
+    const auto* staged = dynamic_cast<const StagedTrainer*>(&trainer);
+    const bool async = world.distributed() && staged && staged->asynchronous();
+    if (async && resume)
+        throw UsageError("an asynchronous stream cannot be resumed: its ranks' positions are "
+                         "not in the checkpoint");
+    if (async && !lead) {
+        const AsyncRankTimes times = AsyncStream::work(trainer, world);
+        Summary summary;
+        summary.reason = TerminationReason::EndOfData;
+        summary.steps = times.minibatches;
+        return summary;
+    }
+    std::unique_ptr<AsyncStream> stream;
+    if (async)
+        stream = std::make_unique<AsyncStream>(
+            world, trainer, buildRun(*p.entry, p.data.built.data, p.run, QString()).trainer);
+    else
+        trainer.setCommunicator(world);
     Checkpoints checkpoints;
-    checkpoints.atEnd = true;
+    checkpoints.atEnd = !async; // a checkpoint would hold rank 0's part of the stream only
     if (built.resumed)
         checkpoints.resumeFrom = built.resumed->progress;
     if (!lead) { // the lead's checkpoints are collective-free: nothing to save here
@@ -236,6 +259,8 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         sinceTrace.restart();
     };
     checkpoints.save = [&](const RunProgress& progress, Trainer& t) {
+        if (async)
+            return; // it would hold rank 0's part of the stream only
         // Without --checkpoint-every, only a run stopped by a signal leaves a checkpoint.
         if (p.run.checkpointEvery <= 0 && !g_interrupted.load())
             return;
@@ -269,13 +294,24 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     line.runStarted();
     Summary summary = Runner::runBlocking(
         trainer, ro, onSnapshot, RunControl{&g_interrupted, abort, line.phase()}, checkpoints);
+    QJsonArray waitShares;
+    if (stream) {
+        stream->stop(); // the others stop at their next exchange
+        for (const AsyncRankTimes& t : stream->times())
+            waitShares.append(QJsonObject{{"wait_share", t.waitShare()},
+                                          {"busy_seconds", t.busy},
+                                          {"wait_seconds", t.wait},
+                                          {"minibatches", double(t.minibatches)},
+                                          {"items", double(t.items)}});
+    }
 
     // Outputs are written whatever the ending, so that nothing computed is lost: what every
     // front end writes of a run, then what this one measured.
     folder.summary = summary;
     if (summary.last)
         folder.preview = summary.last->preview;
-    folder.recommendations = recommendationsOfParts(p, summary, world);
+    folder.recommendations =
+        recommendationsOfParts(p, summary, async ? localCommunicator() : world);
     folder.measured = {
         {"data_summary", QString::fromStdString(p.data.built.summary)},
         {"facts", factsJson(p.data.built)},
@@ -287,6 +323,8 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
          jsonNumber(summary.steps > 0 ? double(world.bytesSent()) / double(summary.steps)
                                       : std::nan(""))},
     };
+    if (async) // each rank's time fitting and waiting on the exchange, rank 0 first
+        folder.measured.insert("async_ranks", waitShares);
     writeRunFolder(dir, folder);
     if (traceOut)
         *traceOut = std::move(trace);

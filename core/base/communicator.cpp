@@ -1,6 +1,7 @@
 #include "core/base/communicator.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace svi {
 
@@ -53,6 +54,81 @@ std::string Communicator::earliestMessage(double key, const std::string& mine)
         if (keys[R + q] != 0.0 && (earliest < 0 || keys[q] < keys[std::size_t(earliest)]))
             earliest = int(q);
     return firstMessage(earliest == rank() ? mine : std::string());
+}
+
+namespace {
+
+template <typename T> void put(std::string& out, const T* values, std::size_t n)
+{
+    out.append(reinterpret_cast<const char*>(values), n * sizeof(T));
+}
+
+template <typename T> void take(std::string_view& in, T* values, std::size_t n)
+{
+    if (in.size() < n * sizeof(T))
+        throw std::invalid_argument("GlobalStatistic::unpack: the message ends early");
+    std::memcpy(static_cast<void*>(values), in.data(), n * sizeof(T));
+    in.remove_prefix(n * sizeof(T));
+}
+
+} // namespace
+
+std::string GlobalStatistic::pack() const
+{
+    std::string out;
+    for (const std::span<double>& part : m_dense) {
+        const std::uint64_t n = part.size();
+        put(out, &n, 1);
+        put(out, part.data(), part.size());
+    }
+    for (const SparseRowSum* rows : m_sparse) {
+        const std::uint64_t shape[2] = {rows->index.size(), std::uint64_t(rows->rows.cols())};
+        put(out, shape, 2);
+        put(out, rows->index.data(), rows->index.size());
+        put(out, rows->rows.data(), std::size_t(rows->rows.size()));
+    }
+    return out;
+}
+
+void GlobalStatistic::unpack(std::string_view in)
+{
+    for (const std::span<double>& part : m_dense) {
+        std::uint64_t n = 0;
+        take(in, &n, 1);
+        if (n != part.size())
+            throw std::invalid_argument("GlobalStatistic::unpack: a dense buffer of " +
+                                        std::to_string(n) + " values, but " +
+                                        std::to_string(part.size()) + " are listed");
+        take(in, part.data(), part.size());
+    }
+    for (SparseRowSum* rows : m_sparse) {
+        std::uint64_t shape[2] = {0, 0};
+        take(in, shape, 2);
+        if (shape[0] > in.size() || shape[1] > in.size())
+            throw std::invalid_argument("GlobalStatistic::unpack: the message ends early");
+        rows->index.resize(std::size_t(shape[0]));
+        take(in, rows->index.data(), rows->index.size());
+        rows->rows.resize(Eigen::Index(shape[0]), Eigen::Index(shape[1]));
+        take(in, rows->rows.data(), std::size_t(rows->rows.size()));
+    }
+    if (!in.empty())
+        throw std::invalid_argument("GlobalStatistic::unpack: " + std::to_string(in.size()) +
+                                    " bytes more than the listed buffers hold");
+}
+
+void Communicator::send(int, int, const std::string&)
+{
+    throw std::logic_error("Communicator::send: a run on one process has no other rank");
+}
+
+std::string Communicator::receive(int, int, int*)
+{
+    throw std::logic_error("Communicator::receive: a run on one process has no other rank");
+}
+
+bool Communicator::probe(int, int, int*)
+{
+    throw std::logic_error("Communicator::probe: a run on one process has no other rank");
 }
 
 Shard positionsIn(const std::vector<std::int64_t>& ascending, Shard rows)

@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -56,6 +57,13 @@ public:
 
     const std::vector<std::span<double>>& denseParts() const { return m_dense; }
     const std::vector<SparseRowSum*>& sparseParts() const { return m_sparse; }
+
+    // The listed buffers as bytes (each dense buffer's values; each sparse set's width, index
+    // and rows), for a point-to-point message; and back into the buffers of a statistic listed
+    // the same way (each dense buffer must have the size sent: std::invalid_argument otherwise;
+    // sparse sets are resized).
+    std::string pack() const;
+    void unpack(std::string_view bytes);
 
 private:
     std::vector<std::span<double>> m_dense;
@@ -117,6 +125,26 @@ public:
         }
         return out;
     }
+
+    // Point-to-point messages (asynchronous streaming, core/run/async_stream.h), not collective.
+    // One thread may make these calls while the run's thread makes none of any kind (MPI's
+    // THREAD_SERIALIZED). Local: there is no other rank, and they throw std::logic_error.
+    static constexpr int kAnySource = -1;
+    // Whether the transport allows those calls from a thread other than the process's main one
+    // (MPI initialised with MPI_THREAD_SERIALIZED or more).
+    virtual bool servesFromAThread() const { return false; }
+    // Sends `bytes` (of any length) to rank `to` with `tag` (≥ 0).
+    virtual void send(int to, int tag, const std::string& bytes);
+    // Sends `bytes` without waiting for the receiver to take them: they are kept until
+    // delivered (a sender that must not stall on a receiver busy elsewhere). completePosts
+    // waits until every one posted has been delivered. The local and default forms send.
+    virtual void post(int to, int tag, std::string bytes) { send(to, tag, bytes); }
+    virtual void completePosts() {}
+    // Waits for a message with `tag` from rank `from` (or kAnySource) and returns it; its sender
+    // in *source.
+    virtual std::string receive(int from, int tag, int* source = nullptr);
+    // Whether such a message is waiting (without taking it); its sender in *source.
+    virtual bool probe(int from, int tag, int* source = nullptr);
 
     // The message of the lowest rank whose `mine` is not empty (its first kMessageBytes bytes),
     // or "" when every rank's is: how ranks agree that a collective task failed on one of them

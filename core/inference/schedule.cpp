@@ -248,6 +248,14 @@ std::int64_t StepRows::minibatches() const
     return m_perStep > 0 ? (n + m_perStep - 1) / m_perStep : 0;
 }
 
+void StepRows::keepOnly(Shard positions)
+{
+    if (m_order != RowOrder::Stream)
+        throw std::invalid_argument("StepRows::keepOnly: only a stream keeps a share of its rows");
+    std::erase_if(m_perStream, [&](std::int64_t p) { return !positions.contains(p); });
+    m_pos = 0;
+}
+
 void StepRows::seek(std::int64_t b)
 {
     if (m_order != RowOrder::Stream || b < 0)

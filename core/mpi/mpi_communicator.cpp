@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <iterator>
+#include <list>
 #include <mpi.h>
 #include <stdexcept>
 #include <string>
@@ -28,7 +30,7 @@ constexpr std::size_t kPiece = std::size_t(1) << 30;
 class MpiCommunicator final : public Communicator
 {
 public:
-    MpiCommunicator()
+    explicit MpiCommunicator(bool serialized) : m_serialized(serialized)
     {
         check(MPI_Comm_rank(MPI_COMM_WORLD, &m_rank), "MPI_Comm_rank");
         check(MPI_Comm_size(MPI_COMM_WORLD, &m_size), "MPI_Comm_size");
@@ -36,6 +38,7 @@ public:
 
     int rank() const override { return m_rank; }
     int size() const override { return m_size; }
+    bool servesFromAThread() const override { return m_serialized; }
 
     void sum(std::span<double> values) override
     {
@@ -178,7 +181,83 @@ public:
         return in;
     }
 
+    void send(int to, int tag, const std::string& bytes) override
+    {
+        if (bytes.size() > std::size_t(INT_MAX))
+            throw std::runtime_error("MPI: a message of " + std::to_string(bytes.size()) +
+                                     " bytes, beyond the 2 GB one send takes");
+        check(MPI_Send(bytes.data(), int(bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD),
+              "MPI_Send");
+        m_bytesSent += bytes.size();
+    }
+
+    void post(int to, int tag, std::string bytes) override
+    {
+        if (bytes.size() > std::size_t(INT_MAX))
+            throw std::runtime_error("MPI: a message of " + std::to_string(bytes.size()) +
+                                     " bytes, beyond the 2 GB one send takes");
+        forgetDelivered();
+        // A list node keeps its bytes where they are while MPI reads them.
+        Posted& p = m_posted.emplace_back();
+        p.bytes = std::move(bytes);
+        check(MPI_Isend(p.bytes.data(), int(p.bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD,
+                        &p.request),
+              "MPI_Isend");
+        m_bytesSent += p.bytes.size();
+    }
+
+    void completePosts() override
+    {
+        for (Posted& p : m_posted)
+            check(MPI_Wait(&p.request, MPI_STATUS_IGNORE), "MPI_Wait");
+        m_posted.clear();
+    }
+
+    std::string receive(int from, int tag, int* source) override
+    {
+        MPI_Status status;
+        check(MPI_Probe(from == kAnySource ? MPI_ANY_SOURCE : from, tag, MPI_COMM_WORLD, &status),
+              "MPI_Probe");
+        int n = 0;
+        check(MPI_Get_count(&status, MPI_BYTE, &n), "MPI_Get_count");
+        std::string bytes(std::size_t(n), '\0');
+        check(MPI_Recv(bytes.data(), n, MPI_BYTE, status.MPI_SOURCE, tag, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv");
+        if (source)
+            *source = status.MPI_SOURCE;
+        return bytes;
+    }
+
+    bool probe(int from, int tag, int* source) override
+    {
+        forgetDelivered(); // and so drives the posted sends on
+        int waiting = 0;
+        MPI_Status status;
+        check(MPI_Iprobe(from == kAnySource ? MPI_ANY_SOURCE : from, tag, MPI_COMM_WORLD, &waiting,
+                         &status),
+              "MPI_Iprobe");
+        if (waiting && source)
+            *source = status.MPI_SOURCE;
+        return waiting != 0;
+    }
+
 private:
+    struct Posted
+    {
+        std::string bytes;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+    // Drops the posted sends that have been delivered.
+    void forgetDelivered()
+    {
+        for (auto it = m_posted.begin(); it != m_posted.end();) {
+            int done = 0;
+            check(MPI_Test(&it->request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+            it = done ? m_posted.erase(it) : std::next(it);
+        }
+    }
+
     // Bytes per rank and round of a variable-length exchange: R of them must fit an int.
     long long roundBytes() const { return std::min<long long>(kPiece, INT_MAX / m_size); }
 
@@ -215,7 +294,9 @@ private:
     }
 
     int m_rank = 0, m_size = 1;
+    bool m_serialized = false;
     std::vector<double> m_pack;
+    std::list<Posted> m_posted;
     std::vector<int> m_counts, m_offsets;
     std::vector<std::int32_t> m_all;
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m_block;
@@ -236,11 +317,14 @@ MpiSession::MpiSession(int& argc, char**& argv)
 {
     if (!launched())
         return;
-    check(MPI_Init(&argc, &argv), "MPI_Init");
+    // Asynchronous streaming's master serves its workers from a thread of its own while the
+    // run's thread makes no MPI call (core/run/async_stream.h): MPI_THREAD_SERIALIZED.
+    int provided = MPI_THREAD_SINGLE;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
     m_initialised = true;
     // Errors come back as codes (turned into exceptions) instead of aborting the job.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    m_world = std::make_unique<MpiCommunicator>();
+    m_world = std::make_unique<MpiCommunicator>(provided >= MPI_THREAD_SERIALIZED);
 }
 
 MpiSession::~MpiSession()

@@ -143,28 +143,32 @@ private:
     Communicator* m_communicator = &localCommunicator();
 };
 
+class AsyncStream;
+
 // A trainer whose step is a local phase, a global statistic and a global update — the shape
 // of stochastic variational inference, where the global step is a sum of sufficient statistics
 // (or of gradients) over the minibatch. On several ranks, each rank runs the local phase on its
 // shard's items of the step's minibatch (every rank draws the same minibatch), the statistic is
 // summed over the ranks here and nowhere else, and every rank applies the same global update
 // to the same global parameters. On one rank the sum is the identity.
+//
+// A streaming trainer (streaming VB: its statistic is the change of the posterior a minibatch
+// makes) may also run asynchronously on several ranks (core/run/async_stream.h): each rank
+// streams its own rows, rank 0 holds the posterior and adds every rank's change as it comes.
 class StagedTrainer : public Trainer
 {
 public:
-    double step(std::int64_t t) final
-    {
-        for (;;) {
-            const Round round = localStep(t);
-            communicator().reduce(statistic());
-            if (round == Round::Update)
-                return globalUpdate(t);
-            warmUp();
-        }
-    }
+    double step(std::int64_t t) final;
     bool distributes() const override { return true; }
+    // A streaming trainer: its rows have all been used (asynchronously: every rank's, and
+    // every change is in the posterior).
+    bool exhausted() const final;
+    std::int64_t itemsSeen(std::int64_t steps) const noexcept final;
+    // Whether, on several ranks, this run streams asynchronously (its settings ask it).
+    virtual bool asynchronous() const { return false; }
 
 protected:
+    friend class AsyncStream;
     // WarmUp: the statistic is a gradient at the initial parameters for the adaptive step size
     // (Ranganath et al. 2013: minibatches drawn before the first update), after which warmUp()
     // takes it and the step goes on with another local phase; Update: the step's own.
@@ -177,6 +181,24 @@ protected:
     // The global update from the summed statistic; returns the step size used.
     virtual double globalUpdate(std::int64_t t) = 0;
     virtual void warmUp() {}
+
+    // Streaming trainers. Their own rows are all used (a stream's end), and how many they used.
+    virtual bool streamEnded() const { return false; }
+    virtual std::int64_t streamGiven(std::int64_t steps) const noexcept
+    {
+        return steps * itemsPerStep();
+    }
+    // Asynchronous streaming: the stream becomes this rank's rows among the training rows
+    // (`ranks`' shard of them), in the stream's order; the buffers of the posterior (what rank
+    // 0 sends the others), listed into `out`, and what follows their replacement; the buffers a
+    // statistic received is read into, listed in statistic() (as localStep lists them).
+    virtual void streamOwnRows(const Communicator& ranks);
+    virtual void listPosterior(GlobalStatistic& out);
+    virtual void posteriorReplaced() {}
+    virtual void listStatistic() {}
+
+private:
+    AsyncStream* m_async = nullptr; // set by AsyncStream on rank 0
 };
 
 } // namespace svi

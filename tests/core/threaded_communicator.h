@@ -10,7 +10,9 @@
 // reduce() sums the dense buffers elementwise (packed into one buffer, one sum) and each sparse
 // row set over the union of the ranks' ascending indices (an index a rank lacks counts as
 // zero); sum() sums in place; broadcast() hands rank 0's bytes to every rank; allGather() hands
-// every rank's bytes to every rank and allToAll() each rank's q-th buffer to rank q.
+// every rank's bytes to every rank and allToAll() each rank's q-th buffer to rank q. Point-to-point
+// messages go through a mailbox per rank (send appends, receive waits for a match, probe looks),
+// from any thread.
 //
 // A rank that ends (normally or by an exception) leaves the group (ThreadedRanks::run does it):
 // a rank still calling collectives after another has left — a run whose ranks disagree on their
@@ -24,9 +26,12 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -94,6 +99,39 @@ private:
         Rank(ThreadedRanks& group, int rank) : m_group(group), m_rank(rank) {}
         int rank() const override { return m_rank; }
         int size() const override { return m_group.m_size; }
+        bool servesFromAThread() const override { return true; }
+
+        void send(int to, int tag, const std::string& bytes) override
+        {
+            Rank& target = *m_group.m_ranks.at(std::size_t(to));
+            {
+                std::lock_guard lock(target.m_mailMutex);
+                target.m_mail.push_back({m_rank, tag, bytes});
+            }
+            target.m_mailArrived.notify_all();
+            m_bytesSent += bytes.size();
+        }
+
+        std::string receive(int from, int tag, int* source) override
+        {
+            std::unique_lock lock(m_mailMutex);
+            auto it = m_mail.end();
+            m_mailArrived.wait(lock, [&] { return (it = find(from, tag)) != m_mail.end(); });
+            std::string bytes = std::move(it->bytes);
+            if (source)
+                *source = it->source;
+            m_mail.erase(it);
+            return bytes;
+        }
+
+        bool probe(int from, int tag, int* source) override
+        {
+            std::lock_guard lock(m_mailMutex);
+            const auto it = find(from, tag);
+            if (it != m_mail.end() && source)
+                *source = it->source;
+            return it != m_mail.end();
+        }
 
         void sum(std::span<double> values) override
         {
@@ -190,6 +228,20 @@ private:
         }
 
     private:
+        struct Message
+        {
+            int source;
+            int tag;
+            std::string bytes;
+        };
+        // The first waiting message with `tag` from `from` (or any rank); under m_mailMutex.
+        std::deque<Message>::iterator find(int from, int tag)
+        {
+            return std::find_if(m_mail.begin(), m_mail.end(), [&](const Message& m) {
+                return m.tag == tag && (from == kAnySource || m.source == from);
+            });
+        }
+
         // The union of every rank's indices, and per index the sum of the rows that hold it,
         // in rank order.
         void reduceRows(SparseRowSum& s)
@@ -232,6 +284,9 @@ private:
         std::vector<std::int32_t> m_union;
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m_block;
         std::string m_text;
+        std::mutex m_mailMutex;
+        std::condition_variable m_mailArrived;
+        std::deque<Message> m_mail;
     };
 
     Slot& slot(int rank) { return m_slots[std::size_t(rank)]; }

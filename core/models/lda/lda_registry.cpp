@@ -42,7 +42,9 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
 {
     AlgorithmEntry e;
     e.model = "lda";
-    e.readsParts = true; // its trainer holds to its rank's rows (heldRows)
+    // Its trainer holds to its rank's rows (heldRows); an asynchronous stream's ranks each take
+    // their own documents of the whole corpus.
+    e.readsParts = algorithm != LdaAlgorithm::Streaming;
     e.modelLabel = "Latent Dirichlet allocation";
     e.algorithm = std::move(key);
     e.label = std::move(label);
@@ -81,14 +83,21 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
         addStepSizeFields(f, 0.7, 4.0);
     }
     if (algorithm == LdaAlgorithm::Streaming)
-        f.add(intParam("minibatch", "Minibatch", "documents per minibatch of the stream", 256, 1,
+        f.add(intParam("minibatch", "Minibatch", "documents per minibatch of the stream", 2048, 1,
                        kHuge),
               &O::minibatch)
             .add(intParam("minibatch_iters", "Minibatch iterations",
                           "batch VB iterations on each minibatch (local steps, then λ* = prior + "
                           "S), the posterior so far as its prior",
                           kStreamItersDefault, 1, 10000),
-                 &O::streamIters);
+                 &O::streamIters)
+            .add(choiceParam("distribute", "On several ranks",
+                             "sync: each rank fits its part of every minibatch, the changes "
+                             "summed (R ranks give the one-rank run); async: SDA-Bayes, each "
+                             "rank streams its own documents and rank 0 adds every change as "
+                             "it comes",
+                             {"sync", "async"}, "sync"),
+                 &O::distribute);
     f.add(realParam("alpha", "Prior α",
                     "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
                     kHuge),

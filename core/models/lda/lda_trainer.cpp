@@ -59,9 +59,40 @@ std::int64_t LdaTrainer::itemsPerStep() const
     return m_rows.perStep();
 }
 
-std::int64_t LdaTrainer::itemsSeen(std::int64_t steps) const noexcept
+std::int64_t LdaTrainer::streamGiven(std::int64_t steps) const noexcept
 {
     return m_algorithm == LdaAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
+}
+
+bool LdaTrainer::asynchronous() const
+{
+    return m_algorithm == LdaAlgorithm::Streaming && m_options.distribute == "async";
+}
+
+void LdaTrainer::streamOwnRows(const Communicator& ranks)
+{
+    m_rows.keepOnly(ranks.shardOf(m_data->trainingRowCount()));
+    m_sharded = true; // its minibatches are its own: no shard of each
+}
+
+void LdaTrainer::listPosterior(GlobalStatistic& out)
+{
+    m_atPriorValue = m_atPrior ? 1.0 : 0.0;
+    out.dense(m_lambdaT);
+    out.dense(&m_atPriorValue, 1);
+}
+
+void LdaTrainer::posteriorReplaced()
+{
+    m_atPrior = m_atPriorValue != 0.0;
+    m_totals = lda::topicTotals(m_lambdaT);
+    m_expFresh = false;
+}
+
+void LdaTrainer::listStatistic()
+{
+    m_statistic.clear();
+    m_statistic.sparse(m_wordStats);
 }
 
 void LdaTrainer::refreshExpectations()
@@ -137,10 +168,8 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
     m_times.update += secondsSince(t0);
     if (m_algorithm == LdaAlgorithm::Streaming)
         streamRounds();
-    const auto t1 = Clock::now();
-    m_statistic.clear();
-    m_statistic.sparse(m_wordStats);
-    m_times.update += secondsSince(t1);
+
+    listStatistic();
     // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
     // al. 2013, Algorithm 1): minibatches drawn before the first update.
     const bool svi = m_algorithm == LdaAlgorithm::Svi;
@@ -164,8 +193,7 @@ void LdaTrainer::streamRounds()
         m_atPrior ? Eigen::VectorXd::Constant(m_K, double(m_V) * m_options.eta) : m_totals;
     for (int round = 1; round < m_options.streamIters; ++round) {
         if (communicator().distributed()) {
-            m_statistic.clear();
-            m_statistic.sparse(m_wordStats);
+            listStatistic();
             communicator().reduce(m_statistic);
         }
         auto t0 = Clock::now();

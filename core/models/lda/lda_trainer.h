@@ -48,6 +48,7 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     int adaptiveInit{};
     std::int64_t minibatch{}; // SVI: documents per step; streaming: per minibatch
     int streamIters{};        // streaming: batch VB rounds on each minibatch
+    std::string distribute{}; // streaming on several ranks: "sync" or "async"
     int localIters{};         // γ updates per document at most
     double localTol{};        // stop a document's updates once mean |Δγ| < tol
     int evalDocs{};           // documents a cheap evaluation scores (test and training)
@@ -61,10 +62,12 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     static const ParamFields<LdaOptions>& fields();
 };
 
-// Streaming VB's rounds on a minibatch by default: on 20 Newsgroups (K = 100, one pass of
-// 256-document minibatches) more rounds gave a better held-out perplexity up to this
+// Streaming VB's rounds on a minibatch by default: on 20 Newsgroups (K = 100, one pass) more
+// rounds made the held-out perplexity worse at 1,024 documents a minibatch (2,660 with one,
+// 2,786 with three or ten): they fit the first minibatches' topics harder, and a stream never
+// revisits them; only at 4,096 (three minibatches in the pass) did three rounds help
 // (docs/results.md).
-inline constexpr int kStreamItersDefault = 3;
+inline constexpr int kStreamItersDefault = 1;
 
 class LdaTrainer final : public StagedTrainer
 {
@@ -78,9 +81,8 @@ public:
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
-    // Streaming VB: every training document has been used.
-    bool exhausted() const override { return m_rows.exhausted(); }
-    std::int64_t itemsSeen(std::int64_t steps) const noexcept override;
+    // Streaming VB with distribute = async.
+    bool asynchronous() const override;
     // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S|
     // (all training documents, exactly, when `full`); the held-out per-word log-likelihood
     // ("heldout_loglik_per_word") and "perplexity" = exp(−that) over eval_docs of the rows
@@ -118,6 +120,15 @@ protected:
     // λ from the summed statistic (ρ_t, or the adaptive rate), then exp(E[log β]).
     double globalUpdate(std::int64_t t) override;
     void warmUp() override;
+    // Streaming VB: its documents are all used; those used so far.
+    bool streamEnded() const override { return m_rows.exhausted(); }
+    std::int64_t streamGiven(std::int64_t steps) const noexcept override;
+    // Asynchronous streaming: this rank's documents, λ and whether no data has been seen (as
+    // one dense buffer each), the statistic's buffer.
+    void streamOwnRows(const Communicator& ranks) override;
+    void listPosterior(GlobalStatistic& out) override;
+    void posteriorReplaced() override;
+    void listStatistic() override;
 
 private:
     // Streaming VB's rounds on the step's documents: m_wordStats is then λ*_b − λ_{b−1}.
@@ -157,6 +168,7 @@ private:
     // Streaming: no data seen yet, so the posterior is the prior η (λ holds the random start
     // that the first round's local steps use).
     bool m_atPrior = true;
+    double m_atPriorValue = 1.0;           // m_atPrior as the posterior's buffer sends it
     lda::MatrixRD m_posteriorRows;         // streaming: scratch of λ* at the minibatch's words
     std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords

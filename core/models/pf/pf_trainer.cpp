@@ -62,7 +62,7 @@ std::int64_t PfTrainer::itemsPerStep() const
     return m_rows.perStep();
 }
 
-std::int64_t PfTrainer::itemsSeen(std::int64_t steps) const noexcept
+std::int64_t PfTrainer::streamGiven(std::int64_t steps) const noexcept
 {
     return m_algorithm == PfAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
 }

@@ -73,9 +73,6 @@ public:
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
-    // Streaming VB: every training user has been used.
-    bool exhausted() const override { return m_rows.exhausted(); }
-    std::int64_t itemsSeen(std::int64_t steps) const noexcept override;
     // ELBO (over a seeded subset of eval_users users scaled by N/|S| plus the items' terms;
     // every user when `full`), and on the test ratings of eval_users users with held-out
     // ratings (all when `full`): heldout_loglik (mean Poisson log-likelihood per held-out
@@ -106,6 +103,9 @@ protected:
     // The items from the summed statistic (ρ_t, or the adaptive rate).
     double globalUpdate(std::int64_t t) override;
     void warmUp() override;
+    // Streaming VB: its users are all used; those used so far.
+    bool streamEnded() const override { return m_rows.exhausted(); }
+    std::int64_t streamGiven(std::int64_t steps) const noexcept override;
 
 private:
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
