@@ -98,9 +98,10 @@ void AsyncStream::replacePosterior(StagedTrainer& trainer, std::string_view byte
 
 // --- rank 0 ---
 
-AsyncStream::AsyncStream(Communicator& ranks, Trainer& trainer, std::unique_ptr<Trainer> keeper)
+AsyncStream::AsyncStream(Communicator& ranks, Trainer& trainer, std::unique_ptr<Trainer> keeper,
+                         ChangeObserver observer)
     : m_ranks(ranks), m_trainer(staged(trainer, "run's trainer")), m_keeperOwner(std::move(keeper)),
-      m_keeper(staged(*m_keeperOwner, "posterior's keeper"))
+      m_keeper(staged(*m_keeperOwner, "posterior's keeper")), m_observer(std::move(observer))
 {
     if (ranks.rank() != 0 || ranks.size() < 2)
         throw std::invalid_argument("asynchronous streaming: rank 0 of at least two holds the "
@@ -119,11 +120,6 @@ AsyncStream::~AsyncStream()
 {
     stop();
     m_trainer.m_async = nullptr;
-}
-
-void AsyncStream::onChange(std::function<void(int, const std::string&)> observer)
-{
-    m_observer = std::move(observer);
 }
 
 void AsyncStream::stop()

@@ -65,16 +65,16 @@ public:
     // from the same run description and data as `trainer`, asynchronous), `trainer` is the
     // run's, whose steps become this rank's share of the stream. Starts serving the other ranks.
     // Throws std::invalid_argument when a trainer is not an asynchronous StagedTrainer or the
-    // transport cannot serve from a thread.
-    AsyncStream(Communicator& ranks, Trainer& trainer, std::unique_ptr<Trainer> keeper);
+    // transport cannot serve from a thread. `observer`, when given, is called with every change
+    // applied (rank 0's own included), in the order applied, with the rank it came from (tests).
+    using ChangeObserver = std::function<void(int rank, const std::string& change)>;
+    AsyncStream(Communicator& ranks, Trainer& trainer, std::unique_ptr<Trainer> keeper,
+                ChangeObserver observer = {});
     // Stops: the other ranks' next exchange tells them to stop. Joins the serving thread.
     ~AsyncStream();
     AsyncStream(const AsyncStream&) = delete;
     AsyncStream& operator=(const AsyncStream&) = delete;
 
-    // Called with every change rank 0 applies (its own included), in the order applied, with
-    // the rank it came from; before any step (tests).
-    void onChange(std::function<void(int rank, const std::string& change)> observer);
     // Ends serving: every other rank is told to stop at its next exchange (and waited for).
     void stop();
     // Every rank's share is used and every change is in the posterior.
@@ -103,7 +103,7 @@ private:
     StagedTrainer& m_trainer;
     std::unique_ptr<Trainer> m_keeperOwner;
     StagedTrainer& m_keeper;
-    std::function<void(int, const std::string&)> m_observer;
+    ChangeObserver m_observer;
     mutable std::mutex m_mutex;
     std::condition_variable m_othersDone;
     int m_active = 0; // other ranks still streaming (under m_mutex)

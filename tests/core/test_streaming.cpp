@@ -145,9 +145,7 @@ AsyncRun runAsync(std::vector<std::unique_ptr<Trainer>>& trainers, std::unique_p
             out.times[std::size_t(r)] = AsyncStream::work(t, c);
             return;
         }
-        AsyncStream stream(c, t, std::move(keeper));
-        if (observer)
-            stream.onChange(observer);
+        AsyncStream stream(c, t, std::move(keeper), observer);
         while (!t.exhausted())
             t.step(++out.steps);
         out.times[0] = stream.times()[0];
