@@ -104,7 +104,10 @@ void GlobalStatistic::unpack(std::string_view in)
     for (SparseRowSum* rows : m_sparse) {
         std::uint64_t shape[2] = {0, 0};
         take(in, shape, 2);
-        if (shape[0] > in.size() || shape[1] > in.size())
+        // Both sizes bounded by what is left before their product is formed.
+        const std::uint64_t left = in.size();
+        if (shape[0] > left / sizeof(std::int32_t) ||
+            (shape[0] > 0 && shape[1] > left / sizeof(double) / shape[0]))
             throw std::invalid_argument("GlobalStatistic::unpack: the message ends early");
         rows->index.resize(std::size_t(shape[0]));
         take(in, rows->index.data(), rows->index.size());

@@ -256,6 +256,14 @@ void StepRows::keepOnly(Shard positions)
     m_pos = 0;
 }
 
+void StepRows::peek(int ahead, std::vector<std::int64_t>& rows) const
+{
+    rows.clear();
+    const std::size_t from = m_pos + std::size_t(ahead - 1) * std::size_t(m_perStep);
+    for (std::size_t j = from; j < std::min(m_perStream.size(), from + std::size_t(m_perStep)); ++j)
+        rows.push_back((*m_training)[std::size_t(m_perStream[j])]);
+}
+
 void StepRows::seek(std::int64_t b)
 {
     if (m_order != RowOrder::Stream || b < 0)

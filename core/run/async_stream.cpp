@@ -44,27 +44,50 @@ void StagedTrainer::listPosterior(GlobalStatistic&)
     throw std::logic_error("this trainer does not stream asynchronously");
 }
 
+void StagedTrainer::rowsAhead(int, std::vector<std::int32_t>&)
+{
+    throw std::logic_error("this trainer does not stream asynchronously");
+}
+
+void StagedTrainer::listPosteriorRows(GlobalStatistic&, const std::vector<std::int32_t>*)
+{
+    throw std::logic_error("this trainer does not stream asynchronously");
+}
+
+void StagedTrainer::beforeEvaluation()
+{
+    if (m_async)
+        m_async->refresh(*this);
+}
+
 // --- the messages ---
 
 namespace {
 
-// What a rank sends with its change: its times so far, the items of the change, and whether
-// its share has ended (then there is no change and no answer).
+// What a rank sends with its change: its times so far, the items of the change, whether its
+// share has ended (then there is no change and no answer), and how many rows of the posterior
+// it wants in the answer (their indices follow the header, then the change).
 struct ChangeHeader
 {
     AsyncRankTimes times;
     std::int64_t items = 0;
+    std::uint64_t rows = 0;
     std::uint8_t ended = 0;
 };
 
-std::string changeMessage(const ChangeHeader& h, const std::string& change)
+std::string changeMessage(const ChangeHeader& h, const std::vector<std::int32_t>& rows,
+                          const std::string& change)
 {
-    std::string out(sizeof h, '\0');
+    std::string out(sizeof h + rows.size() * sizeof(std::int32_t), '\0');
     std::memcpy(out.data(), &h, sizeof h);
+    if (!rows.empty())
+        std::memcpy(out.data() + sizeof h, rows.data(), rows.size() * sizeof(std::int32_t));
     return out + change;
 }
 
-ChangeHeader readHeader(const std::string& message)
+// The header, the rows wanted, and where the change starts.
+ChangeHeader readChange(const std::string& message, std::vector<std::int32_t>& rows,
+                        std::size_t& changeAt)
 {
     ChangeHeader h;
     if (message.size() < sizeof h)
@@ -72,6 +95,12 @@ ChangeHeader readHeader(const std::string& message)
                                  std::to_string(message.size()) +
                                  " bytes, too short for its header");
     std::memcpy(&h, message.data(), sizeof h);
+    if (h.rows > (message.size() - sizeof h) / sizeof(std::int32_t))
+        throw std::runtime_error("asynchronous streaming: a message wants more rows than it holds");
+    rows.resize(std::size_t(h.rows));
+    if (!rows.empty())
+        std::memcpy(rows.data(), message.data() + sizeof h, rows.size() * sizeof(std::int32_t));
+    changeAt = sizeof h + rows.size() * sizeof(std::int32_t);
     return h;
 }
 
@@ -94,6 +123,14 @@ void AsyncStream::replacePosterior(StagedTrainer& trainer, std::string_view byte
     trainer.listPosterior(buffers);
     buffers.unpack(bytes);
     trainer.posteriorReplaced();
+}
+
+void AsyncStream::replaceRows(StagedTrainer& trainer, std::string_view bytes)
+{
+    GlobalStatistic buffers;
+    trainer.listPosteriorRows(buffers, nullptr);
+    buffers.unpack(bytes);
+    trainer.posteriorRowsReplaced();
 }
 
 // --- rank 0 ---
@@ -145,11 +182,24 @@ void AsyncStream::apply(int rank, const std::string& change, std::int64_t items)
     m_itemsApplied += items;
 }
 
-std::string AsyncStream::posteriorBytes()
+std::string AsyncStream::posteriorBytes(const std::vector<std::int32_t>* rows)
 {
     GlobalStatistic buffers;
-    m_keeper.listPosterior(buffers);
+    if (rows)
+        m_keeper.listPosteriorRows(buffers, rows);
+    else
+        m_keeper.listPosterior(buffers);
     return buffers.pack();
+}
+
+void AsyncStream::refresh(StagedTrainer& trainer)
+{
+    std::string posterior;
+    {
+        std::lock_guard lock(m_mutex);
+        posterior = posteriorBytes(nullptr);
+    }
+    replacePosterior(trainer, posterior);
 }
 
 double AsyncStream::step(StagedTrainer& trainer, std::int64_t t)
@@ -161,18 +211,20 @@ double AsyncStream::step(StagedTrainer& trainer, std::int64_t t)
         trainer.localStep(t);
         const std::string change = trainer.statistic().pack();
         const std::int64_t items = trainer.streamGiven(0) - before;
+        trainer.globalUpdate(t); // its own change at once, as the others do
+        trainer.rowsAhead(1, m_rowsAhead);
         const double busy = secondsSince(t0);
         const auto t1 = Clock::now();
-        std::string posterior;
+        std::string rows;
         {
             std::lock_guard lock(m_mutex);
             mine.busy += busy;
             ++mine.minibatches;
             mine.items += items;
             apply(0, change, items);
-            posterior = posteriorBytes();
+            rows = posteriorBytes(&m_rowsAhead);
         }
-        replacePosterior(trainer, posterior);
+        replaceRows(trainer, rows); // what its next minibatch reads, as rank 0 now holds it
         std::lock_guard lock(m_mutex);
         mine.wait += secondsSince(t1); // its exchange, as the others' sending and receiving
     }
@@ -180,12 +232,7 @@ double AsyncStream::step(StagedTrainer& trainer, std::int64_t t)
         // The others' last changes, then the posterior that holds every one.
         const auto t0 = Clock::now();
         waitForOthers();
-        std::string posterior;
-        {
-            std::lock_guard lock(m_mutex);
-            posterior = posteriorBytes();
-        }
-        replacePosterior(trainer, posterior);
+        refresh(trainer);
         std::lock_guard lock(m_mutex);
         mine.wait += secondsSince(t0);
         m_finished = true;
@@ -206,7 +253,7 @@ void AsyncStream::serve()
         {
             std::lock_guard lock(m_mutex);
             if (m_active == 0)
-                return;
+                break;
         }
         int source = 0;
         if (!m_ranks.probe(Communicator::kAnySource, kChangeTag, &source)) {
@@ -215,13 +262,14 @@ void AsyncStream::serve()
             continue;
         }
         const std::string message = m_ranks.receive(source, kChangeTag);
-        const ChangeHeader h = readHeader(message);
+        std::size_t changeAt = 0;
+        const ChangeHeader h = readChange(message, m_rowsWanted, changeAt);
         std::string reply;
         {
             std::lock_guard lock(m_mutex);
             m_times[std::size_t(source)] = h.times;
-            if (message.size() > sizeof h)
-                apply(source, message.substr(sizeof h), h.items);
+            if (message.size() > changeAt)
+                apply(source, message.substr(changeAt), h.items);
             if (h.ended || m_stop) {
                 --m_active;
                 if (m_active == 0)
@@ -229,7 +277,7 @@ void AsyncStream::serve()
             }
             if (h.ended)
                 continue; // a rank whose share has ended waits for nothing
-            reply = m_stop ? std::string(1, kStop) : kGoOn + posteriorBytes();
+            reply = m_stop ? std::string(1, kStop) : kGoOn + posteriorBytes(&m_rowsWanted);
         }
         m_ranks.post(source, kPosteriorTag, std::move(reply)); // not waiting for the rank
     }
@@ -243,20 +291,22 @@ AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
     StagedTrainer& trainer = staged(run, "run's trainer");
     trainer.streamOwnRows(ranks);
     ChangeHeader h;
+    std::vector<std::int32_t> rows;
     // Waits for rank 0's answer to the last change: false when it says stop.
     const auto answered = [&] {
         const auto t0 = Clock::now();
         const std::string reply = ranks.receive(0, AsyncStream::kPosteriorTag);
+        const bool goOn = !reply.empty() && reply[0] == kGoOn;
+        if (goOn)
+            replaceRows(trainer, std::string_view(reply).substr(1));
         h.times.wait += secondsSince(t0);
-        if (reply.empty() || reply[0] != kGoOn)
-            return false;
-        replacePosterior(trainer, std::string_view(reply).substr(1));
-        return true;
+        return goOn;
     };
     // Posted: the rank goes on while rank 0 takes it.
     const auto sendChange = [&](const std::string& change) {
         const auto t0 = Clock::now();
-        ranks.post(0, AsyncStream::kChangeTag, changeMessage(h, change));
+        h.rows = rows.size();
+        ranks.post(0, AsyncStream::kChangeTag, changeMessage(h, rows, change));
         h.times.wait += secondsSince(t0);
     };
     const auto done = [&] {
@@ -266,10 +316,11 @@ AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
         return h.times;
     };
     // No posterior is sent to start from: every rank's trainer was built as rank 0's keeper
-    // was, so it holds the same prior and the same seeded start.
-    // Pipelined: a change goes out, and the next minibatch is fitted while rank 0 adds it —
-    // under the posterior of the last answer plus this rank's own latest change — so that a
-    // rank waits only when rank 0's answer is later than its own next change.
+    // was, so it holds the same prior and the same seeded start. Pipelined: a change goes out,
+    // and the next minibatch is fitted while rank 0 adds it — under the rows of rank 0's last
+    // answer plus this rank's own latest change — so that a rank waits only when an answer
+    // comes later than its next change is ready. An answer carries the rows of the posterior
+    // that the minibatch after the next one reads, and the topics' totals.
     bool pending = false;
     for (std::int64_t t = 1;; ++t) {
         if (trainer.streamEnded()) {
@@ -277,6 +328,7 @@ AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
                 return done();
             h.ended = 1;
             h.items = 0;
+            rows.clear();
             sendChange({});
             return done();
         }
@@ -288,6 +340,7 @@ AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
         h.items = trainer.streamGiven(0) - before;
         h.times.items += h.items;
         ++h.times.minibatches;
+        trainer.rowsAhead(2, rows); // the answer comes after the next minibatch is fitted
         h.times.busy += secondsSince(t1);
         if (pending && !answered())
             return done();

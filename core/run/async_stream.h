@@ -92,12 +92,15 @@ private:
     friend class StagedTrainer;
     // Rank 0's step t: its next minibatch, the change applied, the posterior back.
     double step(StagedTrainer& trainer, std::int64_t t);
-    // Adds a change to the keeper and packs the posterior; under m_mutex.
+    // Adds a change to the keeper; packs its posterior (those rows, or whole); under m_mutex.
     void apply(int rank, const std::string& change, std::int64_t items);
-    std::string posteriorBytes();
+    std::string posteriorBytes(const std::vector<std::int32_t>* rows);
+    // Rank 0's run trainer: the whole posterior, from the keeper (before an evaluation).
+    void refresh(StagedTrainer& trainer);
     void serve();
     void waitForOthers();
     static void replacePosterior(StagedTrainer& trainer, std::string_view bytes);
+    static void replaceRows(StagedTrainer& trainer, std::string_view bytes);
 
     Communicator& m_ranks;
     StagedTrainer& m_trainer;
@@ -110,6 +113,8 @@ private:
     std::vector<AsyncRankTimes> m_times;
     std::atomic<bool> m_stop{false}, m_finished{false};
     std::atomic<std::int64_t> m_itemsApplied{0};
+    std::vector<std::int32_t> m_rowsAhead;  // rank 0's next minibatch's rows (its thread)
+    std::vector<std::int32_t> m_rowsWanted; // a rank's, as its change asked (serving thread)
     std::thread m_server;
 };
 

@@ -279,6 +279,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         setPhase(full ? RunPhase::FullEvaluation : RunPhase::Evaluating);
         const double wallAtStep = wallSeconds();
         clearUpperVectorStateEverywhere(); // the callbacks may have dirtied it
+        trainer.beforeEvaluation();
         const Evaluation ev = trainer.evaluate(full);
         lastEval = wallSeconds() - wallAtStep;
         evalSeconds += lastEval;

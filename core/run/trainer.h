@@ -68,6 +68,10 @@ public:
     // fixed-point method at its solution): the run then ends as converged, whatever its budget.
     virtual bool converged() const { return false; }
 
+    // Called by the Runner before every evaluate(): a trainer that holds part of its state
+    // elsewhere brings it in.
+    virtual void beforeEvaluation() {}
+
     // True when the trainer reads its items as a stream (streaming VB: each item once) and the
     // last step used the last of them: the run then ends as EndOfData, whatever its budget.
     virtual bool exhausted() const { return false; }
@@ -166,6 +170,8 @@ public:
     std::int64_t itemsSeen(std::int64_t steps) const noexcept final;
     // Whether, on several ranks, this run streams asynchronously (its settings ask it).
     virtual bool asynchronous() const { return false; }
+    // Asynchronously on rank 0: the whole posterior as it now stands, for the evaluation.
+    void beforeEvaluation() final;
 
 protected:
     friend class AsyncStream;
@@ -189,13 +195,22 @@ protected:
         return steps * itemsPerStep();
     }
     // Asynchronous streaming: the stream becomes this rank's rows among the training rows
-    // (`ranks`' shard of them), in the stream's order; the buffers of the posterior (what rank
-    // 0 sends the others), listed into `out`, and what follows their replacement; the buffers a
-    // statistic received is read into, listed in statistic() (as localStep lists them).
+    // (`ranks`' shard of them), in the stream's order; the buffers of the whole posterior,
+    // listed into `out`, and what follows their replacement; the buffers a statistic received
+    // is read into, listed in statistic() (as localStep lists them).
     virtual void streamOwnRows(const Communicator& ranks);
     virtual void listPosterior(GlobalStatistic& out);
     virtual void posteriorReplaced() {}
     virtual void listStatistic() {}
+    // The posterior by rows, for the exchanges of a stream: the rows of the posterior that the
+    // minibatch `ahead` minibatches on in this rank's stream (1: the next) reads, ascending;
+    // those rows and the rest of what a local step reads (a topic model's totals), listed into
+    // `out` — or, with `rows` null, the buffers an answer is read into; and what follows their
+    // replacement. The rows not sent are stale, so a local step must read no other, and
+    // globalUpdate must change only what it adds to (not recompute from every row).
+    virtual void rowsAhead(int ahead, std::vector<std::int32_t>& rows);
+    virtual void listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>* rows);
+    virtual void posteriorRowsReplaced() {}
 
 private:
     AsyncStream* m_async = nullptr; // set by AsyncStream on rank 0

@@ -50,6 +50,8 @@ private slots:
     void ownedRowsAndMine();
     void positionsOfARowRange();
     void firstMessageIsTheLowestRanks();
+    void statisticPacksAndUnpacks();
+    void localHasNoPointToPoint();
 };
 
 void TestCommunicator::sharesPartitionTheItems()
@@ -110,6 +112,61 @@ void TestCommunicator::firstMessageIsTheLowestRanks()
     FakeRanks first(0, 2);
     first.others.assign(2 * L, 0.0);
     QCOMPARE(first.firstMessage(std::string(L + 50, 'x')), std::string(L, 'x'));
+}
+
+// A statistic's buffers travel as bytes and come back into buffers listed alike: dense values,
+// sparse sets of any size (none included) resized to what was sent. A dense buffer of another
+// size, bytes left over or missing are errors, not a silent misreading.
+void TestCommunicator::statisticPacksAndUnpacks()
+{
+    Eigen::VectorXd a(3), b(1);
+    a << 1.5, -2.0, 3.25;
+    b << 7.0;
+    SparseRowSum s, none;
+    s.index = {2, 9};
+    s.rows.resize(2, 4);
+    s.rows << 1, 2, 3, 4, 5, 6, 7, 8;
+    none.rows.resize(0, 4);
+    GlobalStatistic out;
+    out.dense(a);
+    out.sparse(s);
+    out.sparse(none);
+    out.dense(b);
+    const std::string bytes = out.pack();
+
+    Eigen::VectorXd a2(3), b2(1);
+    SparseRowSum s2, none2;
+    none2.index = {5}; // replaced by what was sent: no rows
+    none2.rows.setOnes(1, 4);
+    GlobalStatistic in;
+    in.dense(a2);
+    in.sparse(s2);
+    in.sparse(none2);
+    in.dense(b2);
+    in.unpack(bytes);
+    QCOMPARE(a2, a);
+    QCOMPARE(b2, b);
+    QCOMPARE(s2.index, s.index);
+    QCOMPARE(s2.rows, s.rows);
+    QVERIFY(none2.index.empty());
+    QCOMPARE(none2.rows.rows(), Eigen::Index(0));
+
+    Eigen::VectorXd wrong(2);
+    GlobalStatistic other;
+    other.dense(wrong);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, other.unpack(bytes));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, in.unpack(bytes + "x"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, in.unpack(bytes.substr(0, bytes.size() - 1)));
+}
+
+// One process has no other rank to send to.
+void TestCommunicator::localHasNoPointToPoint()
+{
+    Communicator& local = localCommunicator();
+    QVERIFY(!local.servesFromAThread());
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, local.send(0, 1, "x"));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, local.receive(0, 1));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, local.probe(0, 1));
 }
 
 QTEST_GUILESS_MAIN(TestCommunicator)

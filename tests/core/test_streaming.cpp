@@ -107,6 +107,12 @@ protected:
         m_rows.keepOnly(ranks.shardOf(itemCount()));
     }
     void listPosterior(GlobalStatistic& out) override { out.dense(m_posterior.data(), 2); }
+    // No rows: the whole posterior is two numbers.
+    void rowsAhead(int, std::vector<std::int32_t>& rows) override { rows.clear(); }
+    void listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>*) override
+    {
+        listPosterior(out);
+    }
     void listStatistic() override
     {
         m_statistic.clear();

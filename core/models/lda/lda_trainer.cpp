@@ -89,6 +89,42 @@ void LdaTrainer::posteriorReplaced()
     m_expFresh = false;
 }
 
+void LdaTrainer::rowsAhead(int ahead, std::vector<std::int32_t>& rows)
+{
+    m_rows.peek(ahead, m_aheadDocs);
+    m_aheadSeen.assign(std::size_t(m_V), 0);
+    rows.clear();
+    for (std::int64_t d : m_aheadDocs)
+        for (std::int32_t w : m_data->train.rowCols(d))
+            if (!m_aheadSeen[std::size_t(w)]) {
+                m_aheadSeen[std::size_t(w)] = 1;
+                rows.push_back(w);
+            }
+    std::sort(rows.begin(), rows.end());
+}
+
+void LdaTrainer::listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>* rows)
+{
+    m_atPriorValue = m_atPrior ? 1.0 : 0.0;
+    if (rows) {
+        m_exchangeRows.index = *rows;
+        m_exchangeRows.rows.resize(Eigen::Index(rows->size()), m_K);
+        for (std::size_t i = 0; i < rows->size(); ++i)
+            m_exchangeRows.rows.row(Eigen::Index(i)) = m_lambdaT.row((*rows)[i]);
+    }
+    out.sparse(m_exchangeRows);
+    out.dense(m_totals);
+    out.dense(&m_atPriorValue, 1);
+}
+
+void LdaTrainer::posteriorRowsReplaced()
+{
+    for (std::size_t i = 0; i < m_exchangeRows.index.size(); ++i)
+        m_lambdaT.row(m_exchangeRows.index[i]) = m_exchangeRows.rows.row(Eigen::Index(i));
+    m_atPrior = m_atPriorValue != 0.0;
+    m_expFresh = false; // the totals came with the rows
+}
+
 void LdaTrainer::listStatistic()
 {
     m_statistic.clear();
@@ -212,13 +248,16 @@ double LdaTrainer::globalUpdate(std::int64_t t)
 {
     if (m_algorithm == LdaAlgorithm::Streaming) {
         const auto t0 = Clock::now();
-        // λ_b = λ_{b−1} + S; before any data the prior is η everywhere: λ_1 = η + S.
-        if (m_atPrior)
+        // λ_b = λ_{b−1} + S; before any data the prior is η everywhere: λ_1 = η + S. The
+        // totals follow what was added (an asynchronous rank's other rows may be stale).
+        if (m_atPrior) {
             lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, 1.0, 1.0);
-        else
+            m_totals = lda::topicTotals(m_lambdaT);
+        } else {
             lda::addTopicStatistic(m_lambdaT, m_wordStats);
+            m_totals += m_wordStats.rows.colwise().sum().transpose();
+        }
         m_atPrior = false;
-        m_totals = lda::topicTotals(m_lambdaT);
         m_expFresh = false;
         m_times.update += secondsSince(t0);
         return 1.0;
