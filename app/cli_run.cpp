@@ -300,6 +300,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         for (const AsyncRankTimes& t : stream->times())
             waitShares.append(QJsonObject{{"wait_share", t.waitShare()},
                                           {"busy_seconds", t.busy},
+                                          {"exchange_seconds", t.exchange},
                                           {"wait_seconds", t.wait},
                                           {"minibatches", double(t.minibatches)},
                                           {"items", double(t.items)}});

@@ -248,18 +248,10 @@ std::int64_t StepRows::minibatches() const
     return m_perStep > 0 ? (n + m_perStep - 1) / m_perStep : 0;
 }
 
-void StepRows::keepOnly(Shard positions)
-{
-    if (m_order != RowOrder::Stream)
-        throw std::invalid_argument("StepRows::keepOnly: only a stream keeps a share of its rows");
-    std::erase_if(m_perStream, [&](std::int64_t p) { return !positions.contains(p); });
-    m_pos = 0;
-}
-
-void StepRows::peek(int ahead, std::vector<std::int64_t>& rows) const
+void StepRows::rowsOf(std::int64_t b, std::vector<std::int64_t>& rows) const
 {
     rows.clear();
-    const std::size_t from = m_pos + std::size_t(ahead - 1) * std::size_t(m_perStep);
+    const std::size_t from = std::size_t(b) * std::size_t(m_perStep);
     for (std::size_t j = from; j < std::min(m_perStream.size(), from + std::size_t(m_perStep)); ++j)
         rows.push_back((*m_training)[std::size_t(m_perStream[j])]);
 }

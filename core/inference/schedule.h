@@ -218,12 +218,8 @@ public:
     // Stream: the next next() gives minibatch b (from 0) of the pass (asynchronous workers
     // take the minibatch their master hands them).
     void seek(std::int64_t b);
-    // Stream: from now on only the rows at `positions` among the training rows, in the pass's
-    // order (an asynchronous rank's own share); given() restarts at 0.
-    void keepOnly(Shard positions);
-    // Stream: the rows of the minibatch `ahead` minibatches on (1: what the next next() gives),
-    // into `rows`; none past the end.
-    void peek(int ahead, std::vector<std::int64_t>& rows) const;
+    // Stream: the rows of minibatch b (from 0) of the pass, into `rows`; none past the end.
+    void rowsOf(std::int64_t b, std::vector<std::int64_t>& rows) const;
     // Stream: every row has been given (a batch or sampled order never ends).
     bool exhausted() const { return m_order == RowOrder::Stream && m_pos >= m_perStream.size(); }
     // Rows given so far (a stream's; steps × perStep() otherwise is the caller's count).

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 
 namespace svi {
@@ -34,24 +35,38 @@ std::int64_t StagedTrainer::itemsSeen(std::int64_t steps) const noexcept
     return m_async ? m_async->itemsApplied() : streamGiven(steps);
 }
 
-void StagedTrainer::streamOwnRows(const Communicator&)
+namespace {
+
+[[noreturn]] void notAsynchronous()
 {
     throw std::logic_error("this trainer does not stream asynchronously");
+}
+
+} // namespace
+
+std::int64_t StagedTrainer::streamMinibatches() const
+{
+    notAsynchronous();
+}
+
+void StagedTrainer::seekMinibatch(std::int64_t)
+{
+    notAsynchronous();
+}
+
+void StagedTrainer::minibatchRows(std::int64_t, std::vector<std::int32_t>&)
+{
+    notAsynchronous();
 }
 
 void StagedTrainer::listPosterior(GlobalStatistic&)
 {
-    throw std::logic_error("this trainer does not stream asynchronously");
-}
-
-void StagedTrainer::rowsAhead(int, std::vector<std::int32_t>&)
-{
-    throw std::logic_error("this trainer does not stream asynchronously");
+    notAsynchronous();
 }
 
 void StagedTrainer::listPosteriorRows(GlobalStatistic&, const std::vector<std::int32_t>*)
 {
-    throw std::logic_error("this trainer does not stream asynchronously");
+    notAsynchronous();
 }
 
 void StagedTrainer::beforeEvaluation()
@@ -65,29 +80,24 @@ void StagedTrainer::beforeEvaluation()
 namespace {
 
 // What a rank sends with its change: its times so far, the items of the change, whether its
-// share has ended (then there is no change and no answer), and how many rows of the posterior
-// it wants in the answer (their indices follow the header, then the change).
+// stream has ended (then there is no change and no answer), and the minibatch whose rows of the
+// posterior it wants in the answer (−1: the one the answer assigns). The change follows.
 struct ChangeHeader
 {
     AsyncRankTimes times;
     std::int64_t items = 0;
-    std::uint64_t rows = 0;
+    std::int64_t want = -1;
     std::uint8_t ended = 0;
 };
 
-std::string changeMessage(const ChangeHeader& h, const std::vector<std::int32_t>& rows,
-                          const std::string& change)
+std::string changeMessage(const ChangeHeader& h, const std::string& change)
 {
-    std::string out(sizeof h + rows.size() * sizeof(std::int32_t), '\0');
+    std::string out(sizeof h, '\0');
     std::memcpy(out.data(), &h, sizeof h);
-    if (!rows.empty())
-        std::memcpy(out.data() + sizeof h, rows.data(), rows.size() * sizeof(std::int32_t));
     return out + change;
 }
 
-// The header, the rows wanted, and where the change starts.
-ChangeHeader readChange(const std::string& message, std::vector<std::int32_t>& rows,
-                        std::size_t& changeAt)
+ChangeHeader readHeader(const std::string& message)
 {
     ChangeHeader h;
     if (message.size() < sizeof h)
@@ -95,15 +105,10 @@ ChangeHeader readChange(const std::string& message, std::vector<std::int32_t>& r
                                  std::to_string(message.size()) +
                                  " bytes, too short for its header");
     std::memcpy(&h, message.data(), sizeof h);
-    if (h.rows > (message.size() - sizeof h) / sizeof(std::int32_t))
-        throw std::runtime_error("asynchronous streaming: a message wants more rows than it holds");
-    rows.resize(std::size_t(h.rows));
-    if (!rows.empty())
-        std::memcpy(rows.data(), message.data() + sizeof h, rows.size() * sizeof(std::int32_t));
-    changeAt = sizeof h + rows.size() * sizeof(std::int32_t);
     return h;
 }
 
+// An answer: go on (then the minibatch assigned, −1 for none, and the rows) or stop.
 constexpr char kGoOn = 'p', kStop = 's';
 
 StagedTrainer& staged(Trainer& trainer, const char* what)
@@ -113,6 +118,16 @@ StagedTrainer& staged(Trainer& trainer, const char* what)
         throw std::invalid_argument(std::string("asynchronous streaming: the ") + what +
                                     " is not a trainer that streams asynchronously");
     return *s;
+}
+
+// The minibatches a rank takes before any answer: r and R + r of the M, so that it has the one
+// after its first in hand (the rest are handed out as changes come in).
+std::deque<std::int64_t> firstMinibatches(int rank, int size, std::int64_t M)
+{
+    std::deque<std::int64_t> out;
+    for (std::int64_t b = rank; b < M && b < 2 * std::int64_t(size); b += size)
+        out.push_back(b);
+    return out;
 }
 
 } // namespace
@@ -146,7 +161,9 @@ AsyncStream::AsyncStream(Communicator& ranks, Trainer& trainer, std::unique_ptr<
     if (!ranks.servesFromAThread())
         throw std::invalid_argument("asynchronous streaming: the MPI library was not initialised "
                                     "for calls from a second thread (MPI_THREAD_SERIALIZED)");
-    m_trainer.streamOwnRows(ranks);
+    m_minibatches = m_keeper.streamMinibatches();
+    m_next = std::min<std::int64_t>(m_minibatches, 2 * std::int64_t(ranks.size()));
+    m_mine = firstMinibatches(0, ranks.size(), m_minibatches);
     m_trainer.m_async = this;
     m_active = ranks.size() - 1;
     m_times.resize(std::size_t(ranks.size()));
@@ -170,6 +187,11 @@ std::vector<AsyncRankTimes> AsyncStream::times() const
 {
     std::lock_guard lock(m_mutex);
     return m_times;
+}
+
+std::int64_t AsyncStream::assign()
+{
+    return !m_stop && m_next < m_minibatches ? m_next++ : -1;
 }
 
 void AsyncStream::apply(int rank, const std::string& change, std::int64_t items)
@@ -205,30 +227,41 @@ void AsyncStream::refresh(StagedTrainer& trainer)
 double AsyncStream::step(StagedTrainer& trainer, std::int64_t t)
 {
     AsyncRankTimes& mine = m_times[0]; // rank 0's own entry: written by this thread only
-    if (!trainer.streamEnded()) {
+    if (!m_mine.empty()) {
         const auto t0 = Clock::now();
+        const std::int64_t b = m_mine.front();
+        m_mine.pop_front();
+        trainer.seekMinibatch(b);
         const std::int64_t before = trainer.streamGiven(0);
         trainer.localStep(t);
         const std::string change = trainer.statistic().pack();
         const std::int64_t items = trainer.streamGiven(0) - before;
         trainer.globalUpdate(t); // its own change at once, as the others do
-        trainer.rowsAhead(1, m_rowsAhead);
         const double busy = secondsSince(t0);
         const auto t1 = Clock::now();
         std::string rows;
-        {
-            std::lock_guard lock(m_mutex);
-            mine.busy += busy;
-            ++mine.minibatches;
-            mine.items += items;
-            apply(0, change, items);
-            rows = posteriorBytes(&m_rowsAhead);
+        std::unique_lock lock(m_mutex);
+        const double locked = secondsSince(t1); // waited for the serving thread
+        const auto t2 = Clock::now();
+        mine.busy += busy;
+        ++mine.minibatches;
+        mine.items += items;
+        apply(0, change, items);
+        if (const std::int64_t a = assign(); a >= 0)
+            m_mine.push_back(a);
+        if (!m_mine.empty()) {
+            // What its next minibatch reads, as rank 0 now holds it.
+            m_keeper.minibatchRows(m_mine.front(), m_rows);
+            rows = posteriorBytes(&m_rows);
         }
-        replaceRows(trainer, rows); // what its next minibatch reads, as rank 0 now holds it
-        std::lock_guard lock(m_mutex);
-        mine.wait += secondsSince(t1); // its exchange, as the others' sending and receiving
+        lock.unlock();
+        if (!rows.empty())
+            replaceRows(trainer, rows);
+        lock.lock();
+        mine.wait += locked;
+        mine.exchange += secondsSince(t2);
     }
-    if (trainer.streamEnded()) {
+    if (m_mine.empty()) {
         // The others' last changes, then the posterior that holds every one.
         const auto t0 = Clock::now();
         waitForOthers();
@@ -262,22 +295,32 @@ void AsyncStream::serve()
             continue;
         }
         const std::string message = m_ranks.receive(source, kChangeTag);
-        std::size_t changeAt = 0;
-        const ChangeHeader h = readChange(message, m_rowsWanted, changeAt);
+        const ChangeHeader h = readHeader(message);
         std::string reply;
         {
             std::lock_guard lock(m_mutex);
             m_times[std::size_t(source)] = h.times;
-            if (message.size() > changeAt)
-                apply(source, message.substr(changeAt), h.items);
+            if (message.size() > sizeof h)
+                apply(source, message.substr(sizeof h), h.items);
             if (h.ended || m_stop) {
                 --m_active;
                 if (m_active == 0)
                     m_othersDone.notify_all();
             }
             if (h.ended)
-                continue; // a rank whose share has ended waits for nothing
-            reply = m_stop ? std::string(1, kStop) : kGoOn + posteriorBytes(&m_rowsWanted);
+                continue; // a rank whose stream has ended waits for nothing
+            if (m_stop) {
+                reply = std::string(1, kStop);
+            } else {
+                const std::int64_t assigned = assign();
+                const std::int64_t want = h.want >= 0 ? h.want : assigned;
+                m_rows.clear();
+                if (want >= 0)
+                    m_keeper.minibatchRows(want, m_rows);
+                reply.assign(1 + sizeof assigned, kGoOn);
+                std::memcpy(reply.data() + 1, &assigned, sizeof assigned);
+                reply += posteriorBytes(&m_rows);
+            }
         }
         m_ranks.post(source, kPosteriorTag, std::move(reply)); // not waiting for the rank
     }
@@ -289,25 +332,34 @@ void AsyncStream::serve()
 AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
 {
     StagedTrainer& trainer = staged(run, "run's trainer");
-    trainer.streamOwnRows(ranks);
+    // Every rank's trainer was built as rank 0's keeper was: the same stream of minibatches,
+    // the same prior and the same seeded start, so that none waits for a first posterior.
+    std::deque<std::int64_t> queue =
+        firstMinibatches(ranks.rank(), ranks.size(), trainer.streamMinibatches());
     ChangeHeader h;
-    std::vector<std::int32_t> rows;
-    // Waits for rank 0's answer to the last change: false when it says stop.
+    // Waits for rank 0's answer to the last change: its rows of the posterior and the next
+    // minibatch handed out. False when it says stop.
     const auto answered = [&] {
         const auto t0 = Clock::now();
         const std::string reply = ranks.receive(0, AsyncStream::kPosteriorTag);
-        const bool goOn = !reply.empty() && reply[0] == kGoOn;
-        if (goOn)
-            replaceRows(trainer, std::string_view(reply).substr(1));
         h.times.wait += secondsSince(t0);
+        const auto t1 = Clock::now();
+        std::int64_t assigned = -1;
+        const bool goOn = reply.size() > sizeof assigned && reply[0] == kGoOn;
+        if (goOn) {
+            std::memcpy(&assigned, reply.data() + 1, sizeof assigned);
+            if (assigned >= 0)
+                queue.push_back(assigned);
+            replaceRows(trainer, std::string_view(reply).substr(1 + sizeof assigned));
+        }
+        h.times.exchange += secondsSince(t1);
         return goOn;
     };
     // Posted: the rank goes on while rank 0 takes it.
     const auto sendChange = [&](const std::string& change) {
         const auto t0 = Clock::now();
-        h.rows = rows.size();
-        ranks.post(0, AsyncStream::kChangeTag, changeMessage(h, rows, change));
-        h.times.wait += secondsSince(t0);
+        ranks.post(0, AsyncStream::kChangeTag, changeMessage(h, change));
+        h.times.exchange += secondsSince(t0);
     };
     const auto done = [&] {
         const auto t0 = Clock::now();
@@ -315,36 +367,39 @@ AsyncRankTimes AsyncStream::work(Trainer& run, Communicator& ranks)
         h.times.wait += secondsSince(t0);
         return h.times;
     };
-    // No posterior is sent to start from: every rank's trainer was built as rank 0's keeper
-    // was, so it holds the same prior and the same seeded start. Pipelined: a change goes out,
-    // and the next minibatch is fitted while rank 0 adds it — under the rows of rank 0's last
-    // answer plus this rank's own latest change — so that a rank waits only when an answer
-    // comes later than its next change is ready. An answer carries the rows of the posterior
-    // that the minibatch after the next one reads, and the topics' totals.
+    // Pipelined: a change goes out, and the next minibatch is fitted while rank 0 adds it —
+    // under the rows of rank 0's last answer plus this rank's own latest change — so that a
+    // rank waits only when an answer comes later than its next change is ready. The answer to a
+    // change carries the rows that the minibatch after the next one reads, and hands out the
+    // one after that: a rank that fits faster takes more of the stream.
     bool pending = false;
     for (std::int64_t t = 1;; ++t) {
-        if (trainer.streamEnded()) {
-            if (pending && !answered())
+        if (queue.empty() && pending) {
+            if (!answered())
                 return done();
+            pending = false;
+        }
+        if (queue.empty()) {
             h.ended = 1;
             h.items = 0;
-            rows.clear();
             sendChange({});
             return done();
         }
         const auto t1 = Clock::now();
         clearUpperVectorStateEverywhere(); // see core/base/vector_state.h
+        trainer.seekMinibatch(queue.front());
+        queue.pop_front();
         const std::int64_t before = trainer.streamGiven(0);
         trainer.localStep(t);
         const std::string change = trainer.statistic().pack();
         h.items = trainer.streamGiven(0) - before;
         h.times.items += h.items;
         ++h.times.minibatches;
-        trainer.rowsAhead(2, rows); // the answer comes after the next minibatch is fitted
         h.times.busy += secondsSince(t1);
         if (pending && !answered())
             return done();
         trainer.globalUpdate(t); // its own change, at once (rank 0's answer will hold it)
+        h.want = queue.size() >= 2 ? queue[1] : -1;
         sendChange(change);
         pending = true;
     }

@@ -194,21 +194,22 @@ protected:
     {
         return steps * itemsPerStep();
     }
-    // Asynchronous streaming: the stream becomes this rank's rows among the training rows
-    // (`ranks`' shard of them), in the stream's order; the buffers of the whole posterior,
-    // listed into `out`, and what follows their replacement; the buffers a statistic received
-    // is read into, listed in statistic() (as localStep lists them).
-    virtual void streamOwnRows(const Communicator& ranks);
+    // Asynchronous streaming: the stream's minibatches (numbered from 0, the same on every
+    // rank), the next step taking minibatch b, and the rows of the posterior minibatch b reads
+    // (ascending); the buffers of the whole posterior, listed into `out`, and what follows
+    // their replacement; the buffers a statistic received is read into, listed in statistic()
+    // (as localStep lists them).
+    virtual std::int64_t streamMinibatches() const;
+    virtual void seekMinibatch(std::int64_t b);
+    virtual void minibatchRows(std::int64_t b, std::vector<std::int32_t>& rows);
     virtual void listPosterior(GlobalStatistic& out);
     virtual void posteriorReplaced() {}
     virtual void listStatistic() {}
-    // The posterior by rows, for the exchanges of a stream: the rows of the posterior that the
-    // minibatch `ahead` minibatches on in this rank's stream (1: the next) reads, ascending;
-    // those rows and the rest of what a local step reads (a topic model's totals), listed into
-    // `out` — or, with `rows` null, the buffers an answer is read into; and what follows their
-    // replacement. The rows not sent are stale, so a local step must read no other, and
-    // globalUpdate must change only what it adds to (not recompute from every row).
-    virtual void rowsAhead(int ahead, std::vector<std::int32_t>& rows);
+    // The posterior by rows, for the exchanges of a stream: `rows` of the posterior and the rest
+    // of what a local step reads (a topic model's totals), listed into `out` — or, with `rows`
+    // null, the buffers an answer is read into; and what follows their replacement. The rows
+    // not sent are stale, so a local step must read no other, and globalUpdate must change only
+    // what it adds to (not recompute from every row).
     virtual void listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>* rows);
     virtual void posteriorRowsReplaced() {}
 

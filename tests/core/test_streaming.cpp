@@ -102,13 +102,11 @@ protected:
     }
     bool streamEnded() const override { return m_rows.exhausted(); }
     std::int64_t streamGiven(std::int64_t) const noexcept override { return m_rows.given(); }
-    void streamOwnRows(const Communicator& ranks) override
-    {
-        m_rows.keepOnly(ranks.shardOf(itemCount()));
-    }
+    std::int64_t streamMinibatches() const override { return m_rows.minibatches(); }
+    void seekMinibatch(std::int64_t b) override { m_rows.seek(b); }
     void listPosterior(GlobalStatistic& out) override { out.dense(m_posterior.data(), 2); }
     // No rows: the whole posterior is two numbers.
-    void rowsAhead(int, std::vector<std::int32_t>& rows) override { rows.clear(); }
+    void minibatchRows(std::int64_t, std::vector<std::int32_t>& rows) override { rows.clear(); }
     void listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>*) override
     {
         listPosterior(out);
@@ -134,6 +132,7 @@ private:
 struct AsyncRun
 {
     std::int64_t steps = 0, itemsApplied = 0;
+    bool finished = false;
     std::vector<AsyncRankTimes> times;
 };
 AsyncRun runAsync(std::vector<std::unique_ptr<Trainer>>& trainers, std::unique_ptr<Trainer> keeper,
@@ -156,6 +155,7 @@ AsyncRun runAsync(std::vector<std::unique_ptr<Trainer>>& trainers, std::unique_p
             t.step(++out.steps);
         out.times[0] = stream.times()[0];
         out.itemsApplied = t.itemsSeen(out.steps);
+        out.finished = stream.finished();
     });
     return out;
 }
@@ -504,7 +504,7 @@ void TestStreaming::gammaPoissonIsExactInAnyOrder()
     QCOMPARE(t.shape(), 2.0 + sum);
     QCOMPARE(t.rate(), 0.5 + 101.0);
     QCOMPARE(run.itemsApplied, std::int64_t(101));
-    QCOMPARE(changes, 9 + 9 + 9); // 33 or 34 items a rank, 4 a minibatch
+    QCOMPARE(changes, 26); // 101 items, 4 a minibatch
 }
 
 namespace {
@@ -529,8 +529,8 @@ LdaOptions asyncOptions(std::int64_t minibatch, int rounds)
 
 // The master's posterior after an asynchronous pass on three ranks is the prior plus the sum of
 // the changes it received (each a minibatch's statistic, as sent), whatever their order: λ =
-// η + Σ S, to rounding. Every rank streamed its own third of the documents, and every document
-// is in the posterior once.
+// η + Σ S, to rounding. Every minibatch of the pass was handed out once (each rank fitted some)
+// and every document is in the posterior once.
 void TestStreaming::asyncMasterHoldsThePriorPlusTheChanges()
 {
     const LdaSynthetic s = plantedCorpus(5, 6, 900);
@@ -550,7 +550,7 @@ void TestStreaming::asyncMasterHoldsThePriorPlusTheChanges()
                      ++from[std::size_t(rank)];
                  });
     const auto& lda = static_cast<const LdaTrainer&>(*ranks[0]);
-    QVERIFY(lda.exhausted());
+    QVERIFY(run.finished);
     const std::int64_t D = s.data->trainingRowCount();
     QCOMPARE(run.itemsApplied, D);
     const double err = ((lda.lambdaT().array() - o.eta) - sum.array()).abs().maxCoeff();
@@ -560,9 +560,10 @@ void TestStreaming::asyncMasterHoldsThePriorPlusTheChanges()
     std::int64_t items = 0;
     for (int r = 0; r < 3; ++r) {
         QCOMPARE(run.times[std::size_t(r)].minibatches, std::int64_t(from[std::size_t(r)]));
-        QVERIFY(from[std::size_t(r)] >= (D / 3) / 50); // its own share, 50 a minibatch
+        QVERIFY(from[std::size_t(r)] >= 1);
         items += run.times[std::size_t(r)].items;
     }
+    QCOMPARE(from[0] + from[1] + from[2], int((D + 49) / 50));
     QCOMPARE(items, D);
 }
 
@@ -585,23 +586,32 @@ void TestStreaming::asyncLdaOneTopicIsTheConjugatePosterior()
 }
 
 // An asynchronous pass on three ranks reaches nearly the one-rank stream's held-out perplexity
-// on planted topics (each rank fits under a posterior that lacks the others' latest changes).
-// The changes' order, and so the result, differs from run to run: measured locally over 20 runs,
-// 0.97–1.11 × the one-rank figure (0.97 in most; once two planted topics shared one).
+// on planted topics (each rank fits under a posterior that lacks the others' latest changes),
+// over six planted corpora. The changes' order, and so the result, differs from run to run:
+// measured locally, 0.99–1.06 × the one-rank figure on five corpora and 1.12–1.16 on the sixth
+// (two planted topics sharing one), 1.04 on average.
 void TestStreaming::asyncLdaMatchesTheOneRankStream()
 {
-    const LdaSynthetic s = plantedCorpus(6);
-    LdaTrainer one(s.data, LdaAlgorithm::Streaming, streamingOptions(100, 1), 3);
-    std::int64_t steps = 0;
-    while (!one.exhausted())
-        one.step(++steps);
-    const LdaOptions o = asyncOptions(100, 1);
-    std::vector<std::unique_ptr<Trainer>> ranks = ldaRanks(s.data, o, 3, 3);
-    runAsync(ranks, std::make_unique<LdaTrainer>(s.data, LdaAlgorithm::Streaming, o, 3));
-    const double ratio = ranks[0]->evaluate(true).metrics.at("perplexity") /
-                         one.evaluate(true).metrics.at("perplexity");
-    qInfo("asynchronous on 3 ranks: held-out perplexity %.3f × the one-rank stream's", ratio);
-    QVERIFY2(ratio < 1.2, qPrintable(QString::number(ratio)));
+    double sum = 0.0;
+    const int corpora = 6;
+    for (int c = 1; c <= corpora; ++c) {
+        const LdaSynthetic s = plantedCorpus(std::uint64_t(c));
+        LdaTrainer one(s.data, LdaAlgorithm::Streaming, streamingOptions(100, 1), 3);
+        std::int64_t steps = 0;
+        while (!one.exhausted())
+            one.step(++steps);
+        const LdaOptions o = asyncOptions(100, 1);
+        std::vector<std::unique_ptr<Trainer>> ranks = ldaRanks(s.data, o, 3, 3);
+        runAsync(ranks, std::make_unique<LdaTrainer>(s.data, LdaAlgorithm::Streaming, o, 3));
+        const double ratio = ranks[0]->evaluate(true).metrics.at("perplexity") /
+                             one.evaluate(true).metrics.at("perplexity");
+        qInfo("corpus %d, asynchronous on 3 ranks: held-out perplexity %.3f × the one-rank "
+              "stream's",
+              c, ratio);
+        QVERIFY2(ratio < 1.25, qPrintable(QString::number(ratio)));
+        sum += ratio;
+    }
+    QVERIFY2(sum / corpora < 1.1, qPrintable(QString::number(sum / corpora)));
 }
 
 QTEST_GUILESS_MAIN(TestStreaming)

@@ -69,12 +69,6 @@ bool LdaTrainer::asynchronous() const
     return m_algorithm == LdaAlgorithm::Streaming && m_options.distribute == "async";
 }
 
-void LdaTrainer::streamOwnRows(const Communicator& ranks)
-{
-    m_rows.keepOnly(ranks.shardOf(m_data->trainingRowCount()));
-    m_sharded = true; // its minibatches are its own: no shard of each
-}
-
 void LdaTrainer::listPosterior(GlobalStatistic& out)
 {
     m_atPriorValue = m_atPrior ? 1.0 : 0.0;
@@ -89,9 +83,9 @@ void LdaTrainer::posteriorReplaced()
     m_expFresh = false;
 }
 
-void LdaTrainer::rowsAhead(int ahead, std::vector<std::int32_t>& rows)
+void LdaTrainer::minibatchRows(std::int64_t b, std::vector<std::int32_t>& rows)
 {
-    m_rows.peek(ahead, m_aheadDocs);
+    m_rows.rowsOf(b, m_aheadDocs);
     m_aheadSeen.assign(std::size_t(m_V), 0);
     rows.clear();
     for (std::int64_t d : m_aheadDocs)

@@ -123,15 +123,16 @@ protected:
     // Streaming VB: its documents are all used; those used so far.
     bool streamEnded() const override { return m_rows.exhausted(); }
     std::int64_t streamGiven(std::int64_t steps) const noexcept override;
-    // Asynchronous streaming: this rank's documents, λ and whether no data has been seen (as
-    // one dense buffer each), the statistic's buffer.
-    void streamOwnRows(const Communicator& ranks) override;
+    // Asynchronous streaming: minibatches of the stream; λ and whether no data has been seen
+    // (as one dense buffer each), the statistic's buffer.
+    std::int64_t streamMinibatches() const override { return m_rows.minibatches(); }
+    void seekMinibatch(std::int64_t b) override { m_rows.seek(b); }
     void listPosterior(GlobalStatistic& out) override;
     void posteriorReplaced() override;
     void listStatistic() override;
-    // By rows: the words of a minibatch ahead; those rows of λ, the topics' totals and whether
-    // no data has been seen.
-    void rowsAhead(int ahead, std::vector<std::int32_t>& rows) override;
+    // By rows: the words of minibatch b; those rows of λ, the topics' totals and whether no
+    // data has been seen.
+    void minibatchRows(std::int64_t b, std::vector<std::int32_t>& rows) override;
     void listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>* rows) override;
     void posteriorRowsReplaced() override;
 
@@ -176,7 +177,7 @@ private:
     double m_atPriorValue = 1.0;            // m_atPrior as the posterior's buffer sends it
     lda::MatrixRD m_posteriorRows;          // streaming: scratch of λ* at the minibatch's words
     SparseRowSum m_exchangeRows;            // asynchronous: rows of λ sent or received
-    std::vector<std::int64_t> m_aheadDocs;  // asynchronous: scratch of rowsAhead
+    std::vector<std::int64_t> m_aheadDocs;  // asynchronous: scratch of minibatchRows
     std::vector<unsigned char> m_aheadSeen; // V
     std::vector<std::int32_t> m_stepWords;  // the words of this rank's documents of the step
     std::vector<unsigned char> m_wordSeen;  // V: scratch of refreshStepWords
