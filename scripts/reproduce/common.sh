@@ -45,7 +45,7 @@ compare_into() { # DIR, then compare's arguments
 run_into() { # DIR, then svi run's arguments
   local dir=$1 rc=0
   shift
-  if [[ -f $dir/summary.json ]] && grep -q '"termination": "\(budget\|converged\)"' "$dir/summary.json"; then
+  if [[ -f $dir/summary.json ]] && grep -q '"termination": "\(budget\|converged\|end_of_data\)"' "$dir/summary.json"; then
     return
   fi
   "$svi" run "$@" --out "$dir" --quiet || rc=$?
