@@ -58,15 +58,19 @@ std::string Communicator::earliestMessage(double key, const std::string& mine)
 
 namespace {
 
+// (An empty buffer's data() may be null, which memcpy may not be given even for 0 bytes.)
 template <typename T> void put(std::string& out, const T* values, std::size_t n)
 {
-    out.append(reinterpret_cast<const char*>(values), n * sizeof(T));
+    if (n > 0)
+        out.append(reinterpret_cast<const char*>(values), n * sizeof(T));
 }
 
 template <typename T> void take(std::string_view& in, T* values, std::size_t n)
 {
     if (in.size() < n * sizeof(T))
         throw std::invalid_argument("GlobalStatistic::unpack: the message ends early");
+    if (n == 0)
+        return;
     std::memcpy(static_cast<void*>(values), in.data(), n * sizeof(T));
     in.remove_prefix(n * sizeof(T));
 }

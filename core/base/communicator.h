@@ -138,7 +138,7 @@ public:
     // Sends `bytes` without waiting for the receiver to take them: they are kept until
     // delivered (a sender that must not stall on a receiver busy elsewhere). completePosts
     // waits until every one posted has been delivered. The local and default forms send.
-    virtual void post(int to, int tag, std::string bytes) { send(to, tag, bytes); }
+    virtual void post(int to, int tag, std::string&& bytes) { send(to, tag, bytes); }
     virtual void completePosts() {}
     // Waits for a message with `tag` from rank `from` (or kAnySource) and returns it; its sender
     // in *source.

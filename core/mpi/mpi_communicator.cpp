@@ -191,7 +191,7 @@ public:
         m_bytesSent += bytes.size();
     }
 
-    void post(int to, int tag, std::string bytes) override
+    void post(int to, int tag, std::string&& bytes) override
     {
         if (bytes.size() > std::size_t(INT_MAX))
             throw std::runtime_error("MPI: a message of " + std::to_string(bytes.size()) +
