@@ -160,6 +160,17 @@ AsyncRun runAsync(std::vector<std::unique_ptr<Trainer>>& trainers, std::unique_p
     return out;
 }
 
+// Each word's count over the training documents: with one topic, the conjugate posterior's
+// statistic.
+Eigen::VectorXd wordCounts(const CountData& data)
+{
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(data.cols());
+    for (std::int64_t d : data.trainingRows())
+        for (std::size_t n = 0; n < data.train.rowCols(d).size(); ++n)
+            counts[data.train.rowCols(d)[n]] += data.train.rowCounts(d)[n];
+    return counts;
+}
+
 LdaOptions streamingOptions(std::int64_t minibatch, int rounds)
 {
     LdaOptions o = plantedLdaOptions();
@@ -327,10 +338,7 @@ void TestStreaming::ldaStreamRecoversPlantedTopics()
 void TestStreaming::ldaOneTopicIsTheConjugatePosteriorInAnyOrder()
 {
     const CountDataPtr data = smallCorpus(37, 15, 4);
-    Eigen::VectorXd counts = Eigen::VectorXd::Zero(15);
-    for (std::int64_t d : data->trainingRows())
-        for (std::size_t n = 0; n < data->train.rowCols(d).size(); ++n)
-            counts[data->train.rowCols(d)[n]] += data->train.rowCounts(d)[n];
+    const Eigen::VectorXd counts = wordCounts(*data);
     for (const auto& [seed, minibatch] : {std::pair<int, int>{1, 5}, {2, 8}, {3, 37}}) {
         LdaOptions o = streamingOptions(minibatch, 2);
         o.K = 1;
@@ -572,10 +580,7 @@ void TestStreaming::asyncMasterHoldsThePriorPlusTheChanges()
 void TestStreaming::asyncLdaOneTopicIsTheConjugatePosterior()
 {
     const CountDataPtr data = smallCorpus(61, 15, 8);
-    Eigen::VectorXd counts = Eigen::VectorXd::Zero(15);
-    for (std::int64_t d : data->trainingRows())
-        for (std::size_t n = 0; n < data->train.rowCols(d).size(); ++n)
-            counts[data->train.rowCols(d)[n]] += data->train.rowCounts(d)[n];
+    const Eigen::VectorXd counts = wordCounts(*data);
     LdaOptions o = asyncOptions(4, 2);
     o.K = 1;
     std::vector<std::unique_ptr<Trainer>> ranks = ldaRanks(data, o, 3, 2);
