@@ -171,6 +171,15 @@ Eigen::VectorXd wordCounts(const CountData& data)
     return counts;
 }
 
+// Steps `t` until its stream has ended; returns the steps taken.
+std::int64_t onePass(Trainer& t)
+{
+    std::int64_t steps = 0;
+    while (!t.exhausted())
+        t.step(++steps);
+    return steps;
+}
+
 LdaOptions streamingOptions(std::int64_t minibatch, int rounds)
 {
     LdaOptions o = plantedLdaOptions();
@@ -312,9 +321,7 @@ void TestStreaming::ldaStreamRecoversPlantedTopics()
         const LdaSynthetic s = plantedCorpus(seed);
         LdaTrainer stream(s.data, LdaAlgorithm::Streaming, streamingOptions(100, 3), seed);
         LdaTrainer svi(s.data, LdaAlgorithm::Svi, streamingOptions(100, 3), seed);
-        std::int64_t steps = 0;
-        while (!stream.exhausted())
-            stream.step(++steps);
+        const std::int64_t steps = onePass(stream);
         QCOMPARE(steps, std::int64_t(18));
         for (std::int64_t t = 1; t <= steps; ++t)
             svi.step(t);
@@ -343,9 +350,7 @@ void TestStreaming::ldaOneTopicIsTheConjugatePosteriorInAnyOrder()
         LdaOptions o = streamingOptions(minibatch, 2);
         o.K = 1;
         LdaTrainer t(data, LdaAlgorithm::Streaming, o, std::uint64_t(seed));
-        std::int64_t steps = 0;
-        while (!t.exhausted())
-            t.step(++steps);
+        onePass(t);
         const Eigen::VectorXd lambda = t.lambdaT().col(0);
         const double err = ((lambda.array() - o.eta) - counts.array()).abs().maxCoeff();
         QVERIFY2(err < 1e-9, qPrintable(QString("seed %1: %2").arg(seed).arg(err)));
@@ -432,9 +437,7 @@ void TestStreaming::pfStreamFindsPlantedGroups()
     for (int seed = 1; seed <= seeds; ++seed) {
         PfTrainer stream(p.data, PfAlgorithm::Streaming, o, std::uint64_t(seed));
         PfTrainer svi(p.data, PfAlgorithm::Svi, o, std::uint64_t(seed));
-        std::int64_t steps = 0;
-        while (!stream.exhausted())
-            stream.step(++steps);
+        const std::int64_t steps = onePass(stream);
         QCOMPARE(steps, std::int64_t(10));
         for (std::int64_t t = 1; t <= steps; ++t)
             svi.step(t);
@@ -495,9 +498,7 @@ void TestStreaming::gammaPoissonIsExactInAnyOrder()
     }
     for (const auto& [seed, minibatch] : {std::pair<int, int>{1, 7}, {2, 10}, {3, 101}}) {
         GammaPoissonStream t(x, minibatch, std::uint64_t(seed));
-        std::int64_t steps = 0;
-        while (!t.exhausted())
-            t.step(++steps);
+        const std::int64_t steps = onePass(t);
         QCOMPARE(t.shape(), 2.0 + sum);
         QCOMPARE(t.rate(), 0.5 + 101.0);
         QCOMPARE(t.itemsSeen(steps), std::int64_t(101));
@@ -602,9 +603,7 @@ void TestStreaming::asyncLdaMatchesTheOneRankStream()
     for (int c = 1; c <= corpora; ++c) {
         const LdaSynthetic s = plantedCorpus(std::uint64_t(c));
         LdaTrainer one(s.data, LdaAlgorithm::Streaming, streamingOptions(100, 1), 3);
-        std::int64_t steps = 0;
-        while (!one.exhausted())
-            one.step(++steps);
+        onePass(one);
         const LdaOptions o = asyncOptions(100, 1);
         std::vector<std::unique_ptr<Trainer>> ranks = ldaRanks(s.data, o, 3, 3);
         runAsync(ranks, std::make_unique<LdaTrainer>(s.data, LdaAlgorithm::Streaming, o, 3));

@@ -22,6 +22,21 @@ enum LdaStreamId : std::uint64_t {
     kLdaStreamEvalPick,
 };
 
+// The distinct words of the documents `docs` of `rows`, in order of first appearance; `seen` is
+// scratch of V entries (cleared here).
+void distinctWords(const SparseRows& rows, std::span<const std::int64_t> docs, std::int64_t V,
+                   std::vector<unsigned char>& seen, std::vector<std::int32_t>& out)
+{
+    seen.assign(std::size_t(V), 0);
+    out.clear();
+    for (std::int64_t d : docs)
+        for (std::int32_t w : rows.rowCols(d))
+            if (!seen[std::size_t(w)]) {
+                seen[std::size_t(w)] = 1;
+                out.push_back(w);
+            }
+}
+
 } // namespace
 
 LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptions& o,
@@ -86,14 +101,7 @@ void LdaTrainer::posteriorReplaced()
 void LdaTrainer::minibatchRows(std::int64_t b, std::vector<std::int32_t>& rows)
 {
     m_rows.rowsOf(b, m_aheadDocs);
-    m_aheadSeen.assign(std::size_t(m_V), 0);
-    rows.clear();
-    for (std::int64_t d : m_aheadDocs)
-        for (std::int32_t w : m_data->train.rowCols(d))
-            if (!m_aheadSeen[std::size_t(w)]) {
-                m_aheadSeen[std::size_t(w)] = 1;
-                rows.push_back(w);
-            }
+    distinctWords(m_data->train, m_aheadDocs, m_V, m_wordSeen, rows);
     std::sort(rows.begin(), rows.end());
 }
 
@@ -136,15 +144,7 @@ void LdaTrainer::refreshStepWords()
 {
     if (m_expFresh)
         return;
-    const SparseRows& train = m_data->train;
-    m_wordSeen.assign(std::size_t(m_V), 0);
-    m_stepWords.clear();
-    for (std::int64_t row : m_rows.mine())
-        for (std::int32_t w : train.rowCols(row))
-            if (!m_wordSeen[std::size_t(w)]) {
-                m_wordSeen[std::size_t(w)] = 1;
-                m_stepWords.push_back(w);
-            }
+    distinctWords(m_data->train, m_rows.mine(), m_V, m_wordSeen, m_stepWords);
     lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
 }
 

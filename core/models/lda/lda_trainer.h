@@ -174,13 +174,12 @@ private:
     // Streaming: no data seen yet, so the posterior is the prior η (λ holds the random start
     // that the first round's local steps use).
     bool m_atPrior = true;
-    double m_atPriorValue = 1.0;            // m_atPrior as the posterior's buffer sends it
-    lda::MatrixRD m_posteriorRows;          // streaming: scratch of λ* at the minibatch's words
-    SparseRowSum m_exchangeRows;            // asynchronous: rows of λ sent or received
-    std::vector<std::int64_t> m_aheadDocs;  // asynchronous: scratch of minibatchRows
-    std::vector<unsigned char> m_aheadSeen; // V
-    std::vector<std::int32_t> m_stepWords;  // the words of this rank's documents of the step
-    std::vector<unsigned char> m_wordSeen;  // V: scratch of refreshStepWords
+    double m_atPriorValue = 1.0;           // m_atPrior as the posterior's buffer sends it
+    lda::MatrixRD m_posteriorRows;         // streaming: scratch of λ* at the minibatch's words
+    SparseRowSum m_exchangeRows;           // asynchronous: rows of λ sent or received
+    std::vector<std::int64_t> m_aheadDocs; // asynchronous: scratch of minibatchRows
+    std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
+    std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
     Eigen::Index m_maxWords = 0; // distinct words of the longest document
     // Rows with held-out entries (the test documents of document completion; for ratings, also
