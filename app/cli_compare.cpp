@@ -68,11 +68,11 @@ int cmdCompare(const std::vector<std::string>& args)
     std::optional<OutputFolder> out; // claimed before any work (core/io/output_folder.h)
     if (lead)
         out.emplace(dir, outputRules(a));
-    const auto picksFor = [&](const std::string& model) {
+    const auto picksFor = [&](const std::string& model, const std::string& kind) {
         std::vector<Pick> picks = picksOf(a.options["--algorithms"], model);
         if (picks.empty())
             for (const AlgorithmEntry* e :
-                 builtinRegistry().comparisonGroup(model, a.options.count("--baselines")))
+                 builtinRegistry().comparisonGroup(model, a.options.count("--baselines"), kind))
                 picks.push_back({e->model, e->algorithm});
         return picks;
     };
@@ -81,13 +81,13 @@ int cmdCompare(const std::vector<std::string>& args)
     // whole.
     std::vector<const AlgorithmEntry*> runs;
     if (!a.run.model.empty())
-        for (const Pick& p : picksFor(a.run.model))
+        for (const Pick& p : picksFor(a.run.model, a.run.data.kind))
             runs.push_back(builtinRegistry().find(p.model, p.algorithm));
     if (std::find(runs.begin(), runs.end(), nullptr) != runs.end())
         runs.clear(); // a bad pick: withAlgorithm says so once the data are read
     const PreparedRun base = prepareShared(a.run, quiet, &runs);
 
-    std::vector<Pick> picks = picksFor(base.run.model);
+    std::vector<Pick> picks = picksFor(base.run.model, base.run.data.kind);
     if (picks.empty())
         throw UsageError("compare: model " + base.run.model + " has no algorithm to compare");
     std::vector<std::string> models;

@@ -92,6 +92,7 @@ AlgorithmPanel::AlgorithmPanel(QWidget* parent) : QWidget(parent)
 
 void AlgorithmPanel::populateModels(const DataKindSpec& kind)
 {
+    m_kind = kind.key;
     const QString keep = m_model->currentData().toString();
     {
         const QSignalBlocker block(m_model);
@@ -122,7 +123,7 @@ void AlgorithmPanel::onModelChanged()
     const QSignalBlocker block(m_algorithm);
     m_algorithm->clear();
     for (const AlgorithmEntry& e : builtinRegistry().entries())
-        if (QString::fromStdString(e.model) == model)
+        if (QString::fromStdString(e.model) == model && (m_kind.empty() || e.fits(m_kind)))
             m_algorithm->addItem(QString::fromStdString(e.label),
                                  QString::fromStdString(e.algorithm));
     // The model's default algorithm unless the one picked is the model's too.
@@ -156,7 +157,7 @@ void AlgorithmPanel::populateCompare()
     const std::string model = m_model->currentData().toString().toStdString();
     const QSignalBlocker block(m_compareList);
     m_compareList->clear();
-    for (const AlgorithmEntry* e : builtinRegistry().comparisonGroup(model, true)) {
+    for (const AlgorithmEntry* e : builtinRegistry().comparisonGroup(model, true, m_kind)) {
         auto* item = new QListWidgetItem(QString::fromStdString(e->label), m_compareList);
         item->setData(Qt::UserRole, QString::fromStdString(e->algorithm));
         item->setToolTip(QString::fromStdString(e->help));

@@ -71,6 +71,7 @@ private:
     void populateCompare();
 
     QString m_formModel; // the model whose parameters the algorithm form shows
+    std::string m_kind;  // the data kind the models were listed for; "" before any
 
     QComboBox* m_model = nullptr;
     QComboBox* m_algorithm = nullptr;

@@ -145,7 +145,7 @@ void refuseParts(const CountData& d, const std::string& who)
             "reads the file whole");
 }
 
-void checkRatingsData(const CountDataPtr& data, bool readsParts)
+void checkRatingsData(const CountDataPtr& data, bool readsParts, bool foldsIn)
 {
     if (!data || data->cols() < 1 || data->rows() < 1)
         throw std::invalid_argument("data: there are no ratings");
@@ -156,7 +156,7 @@ void checkRatingsData(const CountDataPtr& data, bool readsParts)
         (d.validation.rows() != 0 && d.validation.rows() != d.rows()))
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
                                     " users but held-out or validation rows of another count");
-    if (!d.testRows.empty())
+    if (!d.testRows.empty() && !foldsIn)
         throw std::invalid_argument(
             "data: '" + d.source +
             "' has test rows (documents held out whole); recommenders score "

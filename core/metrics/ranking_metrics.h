@@ -90,9 +90,10 @@ void addRankingMetrics(std::map<std::string, double>& metrics, const RankingScor
 // may hold none). Data read in parts (CountData::heldRows, some rows not held) are refused
 // unless the caller `readsParts` — trains on and evaluates only its rank's rows, summing
 // what needs every row — since a recommender that reads every row would silently see the
-// other ranks' users as users without ratings. Throws std::invalid_argument "data: …" naming
-// the problem.
-void checkRatingsData(const CountDataPtr& data, bool readsParts = false);
+// other ranks' users as users without ratings. Test rows (documents held out whole, whose
+// observed half conditions them) are refused unless the caller `foldsIn` — fits their factors
+// at evaluation from that half. Throws std::invalid_argument "data: …" naming the problem.
+void checkRatingsData(const CountDataPtr& data, bool readsParts = false, bool foldsIn = false);
 // Throws std::invalid_argument when `data` were read in parts and some rows are not held here
 // (see checkRatingsData), naming `who`.
 void refuseParts(const CountData& data, const std::string& who);

@@ -139,11 +139,12 @@ std::vector<const AlgorithmEntry*> Registry::algorithms(const std::string& model
 }
 
 std::vector<const AlgorithmEntry*> Registry::comparisonGroup(const std::string& model,
-                                                             bool withBaselines) const
+                                                             bool withBaselines,
+                                                             const std::string& dataKind) const
 {
     std::vector<const AlgorithmEntry*> out;
     for (const AlgorithmEntry* e : algorithms(model))
-        if (e->compareRank > 0 || withBaselines)
+        if ((e->compareRank > 0 || withBaselines) && (dataKind.empty() || e->fits(dataKind)))
             out.push_back(e);
     // Ranked entries first, by rank; baselines (rank 0) after them, in registry order.
     std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {

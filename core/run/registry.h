@@ -151,9 +151,11 @@ public:
     // Throws std::invalid_argument when the model has no such algorithm (yet).
     void setDefaultAlgorithm(const std::string& model, const std::string& algorithm);
     // The model's comparison group: its algorithms by compareRank (those ranked 0 last, in
-    // registry order, when `withBaselines`).
+    // registry order, when `withBaselines`); with `dataKind`, only those that fit it (a model's
+    // algorithms may fit fewer kinds than the model: HPF's BBVI fits ratings, not corpora).
     std::vector<const AlgorithmEntry*> comparisonGroup(const std::string& model,
-                                                       bool withBaselines = false) const;
+                                                       bool withBaselines = false,
+                                                       const std::string& dataKind = {}) const;
     // Every metric the entries of `models` declare, once each, in declaration order (Compare's
     // columns when it runs several models); with `dataKind`, only those reported on that kind
     // (the window's metric menu: the first is the one its chart shows first).

@@ -695,7 +695,7 @@ void TestCli::corpusErrors()
              m_dir.filePath("bad")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("does not model Corpus data: choose a model of Corpus data (lda, "
-                            "hdp, ctm), or data of a kind"),
+                            "hdp, ctm, hpf, pmf), or data of a kind"),
              qPrintable(r.err));
 }
 

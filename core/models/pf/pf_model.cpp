@@ -152,20 +152,40 @@ void updateLevel(Side& s, std::int64_t r, const SidePrior& prior)
         s.levelRate[r] = prior.levelRate + s.mean.row(r).sum();
 }
 
+namespace {
+
+// Row r's starting shapes and rates (initialise()), from the stream (seed, stream, r).
+void drawStart(Side& s, std::int64_t r, const SidePrior& prior, std::uint64_t seed,
+               std::uint64_t stream)
+{
+    // The prior mean of the factors' rate: b (PMF) or E[ξ] = a' / (a'/b') = b' (HPF).
+    const double rate = prior.hierarchical ? prior.levelShape / prior.levelRate : prior.fixedRate;
+    Rng rng = Rng::stream(seed, stream, std::uint64_t(r));
+    for (Eigen::Index k = 0; k < s.shp.cols(); ++k) {
+        s.shp(r, k) = prior.shape + 0.1 * rng.uniform();
+        s.rte(r, k) = rate + 0.1 * rng.uniform();
+    }
+}
+
+} // namespace
+
+void restart(Side& s, std::int64_t r, const SidePrior& prior, std::uint64_t seed,
+             std::uint64_t stream)
+{
+    drawStart(s, r, prior, seed, stream);
+    s.refresh(r, r + 1);
+    if (prior.hierarchical)
+        updateLevel(s, r, prior);
+}
+
 void initialise(Side& s, std::int64_t rows, int K, const SidePrior& prior, std::uint64_t seed,
                 std::uint64_t stream)
 {
     // The prior mean of the factors' rate: b (PMF) or E[ξ] = a' / (a'/b') = b' (HPF).
-    const double rate = prior.hierarchical ? prior.levelShape / prior.levelRate : prior.fixedRate;
     s.shp.resize(rows, K);
     s.rte.resize(rows, K);
-    for (std::int64_t r = 0; r < rows; ++r) {
-        Rng rng = Rng::stream(seed, stream, std::uint64_t(r));
-        for (int k = 0; k < K; ++k) {
-            s.shp(r, k) = prior.shape + 0.1 * rng.uniform();
-            s.rte(r, k) = rate + 0.1 * rng.uniform();
-        }
-    }
+    for (std::int64_t r = 0; r < rows; ++r)
+        drawStart(s, r, prior, seed, stream);
     s.refreshAll();
     s.levelRate.resize(0);
     s.levelShape = 0.0;

@@ -119,6 +119,10 @@ SidePrior itemPrior(const Priors& p);
 void initialise(Side& s, std::int64_t rows, int K, const SidePrior& prior, std::uint64_t seed,
                 std::uint64_t stream);
 
+// Puts row r back at the starting point initialise() drew for it (same seed and stream).
+void restart(Side& s, std::int64_t r, const SidePrior& prior, std::uint64_t seed,
+             std::uint64_t stream);
+
 // κrte_r (or τrte_r) = level prior rate + Σ_k E[x_rk], for one row (HPF; no-op for PMF).
 void updateLevel(Side& s, std::int64_t r, const SidePrior& prior);
 

@@ -3,6 +3,7 @@
 #include "core/models/pf/pf_black_box.h"
 #include "core/models/pf/pf_trainer.h"
 #include "core/models/recommender/recommender.h"
+#include "core/models/topics/topics.h"
 
 #include <limits>
 
@@ -23,6 +24,23 @@ std::vector<MetricSpec> pfMetrics()
     return metrics;
 }
 
+// The coordinate-ascent algorithms also fit a corpus (documents as users, words as items) and
+// score its held-out words as LDA does. Counts of words are not ratings on a scale (rmse,
+// accuracy), nor are there validation ratings or BBVI's gradients on a corpus.
+std::vector<MetricSpec> pfTextMetrics()
+{
+    std::vector<MetricSpec> metrics = pfMetrics();
+    for (MetricSpec& m : metrics)
+        if (m.key == "rmse" || m.key == "accuracy" || m.key == "validation_loglik" ||
+            m.key == gradientVarianceMetric().key)
+            m.dataKinds = {"ratings"};
+    for (MetricSpec& m : wordMetrics()) {
+        m.dataKinds = {"corpus"};
+        metrics.push_back(std::move(m));
+    }
+    return metrics;
+}
+
 void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key, std::string label,
          std::string help)
 {
@@ -33,8 +51,8 @@ void add(Registry& r, bool hierarchical, PfAlgorithm algorithm, std::string key,
     e.algorithm = std::move(key);
     e.label = std::move(label);
     e.help = std::move(help);
-    e.dataKinds = {"ratings"};
-    e.metrics = pfMetrics();
+    e.dataKinds = {"ratings", "corpus"};
+    e.metrics = pfTextMetrics();
     e.compareRank = int(algorithm) + 1; // SVI, batch VB, streaming VB
     e.readsParts = true;                // its trainer holds to its rank's rows (heldRows)
     e.params = PfOptions::declare(hierarchical, algorithm).specs();
@@ -101,6 +119,9 @@ ParamFields<PfOptions> PfOptions::declare(bool hierarchical, PfAlgorithm algorit
     }
     f.add(&O::priors, pf::Priors::declare(hierarchical));
     addRecommenderEvaluationFields(f);
+    ParamSpec topWords = topWordsParam();
+    topWords.help = "items (a corpus's words) listed per factor, as topics";
+    f.add(std::move(topWords), &O::topWords);
     return f;
 }
 
@@ -132,7 +153,7 @@ void registerPoissonFactorization(Registry& r)
             "Streaming VB (Broderick et al. 2013)",
             "one pass over the users; the items' posterior after each minibatch is the one "
             "before it plus the minibatch's statistic");
-        addPfBbviEntry(r, hierarchical, pfMetrics());
+        addPfBbviEntry(r, hierarchical, pfTextMetrics()); // one column set
     }
 }
 

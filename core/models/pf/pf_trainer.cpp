@@ -1,6 +1,8 @@
 #include "core/models/pf/pf_trainer.h"
 
 #include "core/models/recommender/recommender_parts.h"
+#include "core/models/topics/topic_parts.h"
+#include "core/models/topics/topics.h"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
@@ -27,7 +29,7 @@ PfTrainer::PfTrainer(CountDataPtr data, PfAlgorithm algorithm, const PfOptions& 
       m_stepSizer(o.stepSize)
 {
     o.check();
-    checkRatingsData(m_data, true); // keeps to its rows (ownedRows)
+    checkRatingsData(m_data, true, true); // keeps to its rows (ownedRows), folds test rows in
     const CountData& d = *m_data;
 
     m_K = o.K;
@@ -81,14 +83,19 @@ void PfTrainer::setItems(const pf::MatrixRD& shp, const pf::MatrixRD& rte)
     m_itemSums = pf::columnSums(m_items.mean);
 }
 
-void PfTrainer::localPhase(int maxIters)
+void PfTrainer::prepareWorkspaces()
 {
-    const CountData& d = *m_data;
     m_workspaces.prepare(
         [&](const pf::UserWorkspace& ws) {
             return ws.stat.size() == m_K && ws.ratio.size() >= m_maxRatings;
         },
         [&](pf::UserWorkspace& ws) { ws.resize(m_K, m_maxRatings); });
+}
+
+void PfTrainer::localPhase(int maxIters)
+{
+    const CountData& d = *m_data;
+    prepareWorkspaces();
 
     const std::vector<std::int64_t>& batch = m_rows.mine();
     m_stats.layout(d.train, batch, m_K);
@@ -238,11 +245,67 @@ Evaluation PfTrainer::evaluate(bool full)
         [&] { return evaluateOn(e.elboUsers, e.cheapScoredUsers, false); });
 }
 
+void PfTrainer::foldIn(const std::vector<std::int64_t>& users)
+{
+    const CountData& d = *m_data;
+    std::vector<std::int64_t> test;
+    for (std::int64_t u : users)
+        if (d.isTestRow(u))
+            test.push_back(u);
+    if (test.empty())
+        return;
+    prepareWorkspaces();
+    const pf::LocalOptions local{m_options.localIters, m_options.localTol};
+    const std::int64_t n = std::int64_t(test.size());
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t u = test[std::size_t(j)];
+        pf::restart(m_users, u, m_userPrior, m_seed, kPfStreamUsers);
+        pf::fitUser(m_users, u, d.train, m_items, m_itemSums, m_userPrior, local,
+                    m_workspaces.local());
+    }
+}
+
+void PfTrainer::addWordMetrics(std::map<std::string, double>& metrics,
+                               const std::vector<std::int64_t>& users)
+{
+    const CountData& d = *m_data;
+    const std::vector<std::int64_t> mine = communicator().mine(users, ownedRows());
+    // p(i | u) = E[θ_u]ᵀE[β_i] / E[θ_u]ᵀΣ_j E[β_j]: the Poisson rates given the user's total.
+    prepareWorkspaces();
+    const lda::HeldOutScore score = lda::scoreHeldOut(
+        m_items.mean, d.heldOut, mine,
+        [&](std::int64_t u) -> const Eigen::VectorXd& {
+            Eigen::VectorXd& omega = m_workspaces.local().newShp; // free outside a local step
+            omega = m_users.mean.row(u).transpose() / m_users.mean.row(u).dot(m_itemSums);
+            return omega;
+        },
+        [] { return false; });
+    double sums[2] = {score.logLik, score.words};
+    communicator().sum({sums, 2});
+    lda::addHeldOutMetrics(metrics, {sums[0], sums[1]});
+}
+
+std::vector<TopicSummary> PfTrainer::factorTopics() const
+{
+    const CountData& d = *m_data;
+    Eigen::VectorXd userSums = Eigen::VectorXd::Zero(m_K);
+    for (std::int64_t u : d.trainingRows())
+        userSums += m_users.mean.row(u).transpose();
+    Eigen::VectorXd weight = userSums.cwiseProduct(m_itemSums);
+    const double total = weight.sum();
+    if (!(total > 0.0) || !std::isfinite(total))
+        return {};
+    weight /= total;
+    return topicSummaries(weight, m_items.mean, m_itemSums, d.columnNames, m_options.topWords);
+}
+
 Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
                                  const std::vector<std::int64_t>& scoredUsers, bool full)
 {
     const CountData& d = *m_data;
     Evaluation ev;
+    foldIn(communicator().mine(scoredUsers, ownedRows()));
     // ELBO: the users' terms over the subset, scaled to all training users (on several ranks,
     // each rank's share of them, summed).
     double usersSum = usersElbo(communicator().mine(elboUsers, ownedRows()));
@@ -263,7 +326,11 @@ Evaluation PfTrainer::evaluateOn(const std::vector<std::int64_t>& elboUsers,
             out.noalias() = m_items.mean * m_users.mean.row(u).transpose();
         },
         communicator());
-    ev.preview = factorsPreview(m_users.mean, m_items.mean, 0.0, m_options.topN);
+    if (d.kind == "documents")
+        addWordMetrics(ev.metrics, scoredUsers);
+    auto preview = factorsPreview(m_users.mean, m_items.mean, 0.0, m_options.topN);
+    preview->topics = factorTopics();
+    ev.preview = std::move(preview);
     return ev;
 }
 

@@ -12,7 +12,12 @@
 // user's γ is the one fitted against the items of their last minibatch.
 //
 // Evaluation on the held-out split of the ratings (core/data/ratings.h) with the measures of
-// core/metrics/ranking_metrics.h; the popularity baseline is scored on the same users.
+// core/metrics/ranking_metrics.h; the popularity baseline is scored on the same users. A corpus
+// (documents as users, words as items, counts as ratings: Poisson factorization of text, paper
+// 004 Tables 2–3) holds test documents out whole: each evaluation fits a scored test
+// document's factors from its observed half (from the same start every time, the items fixed),
+// then scores its other half, also as document completion (perplexity, as LDA's). Every
+// factor's top items (a corpus's words) are the preview's topics.
 //
 // On several ranks each fits and evaluates the users of its rows (ownedRows): with ratings
 // read in parts (CountData::heldRows), the only rows it holds. What the evaluation needs of
@@ -30,8 +35,10 @@
 #include "core/models/pf/pf.h"
 #include "core/models/pf/pf_model.h"
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace svi {
@@ -51,6 +58,7 @@ struct PfOptions : DeclaredOptions<PfOptions>
     double localTol{}; // SVI: stop a user's rounds once mean |Δγshp| < tol
     int evalUsers{};   // users a cheap evaluation scores
     int topN{};        // n of precision@n and recall@n
+    int topWords{};    // words (items) listed per factor
 
     // The declarations of HPF's (`hierarchical`) or PMF's parameters for `algorithm` (the
     // registry's entry), each bound to its field; batch VB declares neither the minibatch, the
@@ -78,8 +86,10 @@ public:
     // ratings (all when `full`): heldout_loglik (mean Poisson log-likelihood per held-out
     // rating, at the mean prediction E[θ_u]ᵀE[β_i]), rmse, accuracy, precision_at_n,
     // recall_at_n and the popularity baseline's popularity_precision_at_n and
-    // popularity_recall_at_n; validation_loglik on the validation ratings. The preview carries
-    // the factors.
+    // popularity_recall_at_n; validation_loglik on the validation ratings. For documents,
+    // heldout_loglik_per_word and perplexity: each held-out count n_ui scored by
+    // log p(i | u) = log(E[θ_u]ᵀE[β_i] / E[θ_u]ᵀΣ_j E[β_j]). The preview carries the factors and
+    // the factors' top items (topics).
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
     // Both sides' factors (the users' are kept across steps), the step sizer and the minibatch
@@ -112,6 +122,17 @@ private:
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     // Fits this rank's users of the current step and fills m_stats.
     void localPhase(int maxIters);
+    void prepareWorkspaces();
+    // The test rows among `users`: their factors from their observed half, restarted from
+    // their initial draw, the items fixed.
+    void foldIn(const std::vector<std::int64_t>& users);
+    // perplexity and heldout_loglik_per_word of `users`' held-out counts (this rank's share,
+    // summed over the ranks).
+    void addWordMetrics(std::map<std::string, double>& metrics,
+                        const std::vector<std::int64_t>& users);
+    // The preview's topics: each factor's weight (its share of the expected counts,
+    // Σ_u E[θ_uk] · Σ_i E[β_ik]) and top items by E[β_ik].
+    std::vector<TopicSummary> factorTopics() const;
     // The users this rank fitted, as rows [shape, rate, level rate] for the sum over ranks; and
     // the summed rows (every rank's users) back into m_users.
     void packUsers();

@@ -2,6 +2,7 @@
 
 #include "core/base/params.h"
 #include "core/math/random.h"
+#include "core/models/topics/topics.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -78,33 +79,7 @@ void addTopicsInUse(Evaluation& ev, const Eigen::VectorXd& weight, const MatrixR
     ev.metrics["topics_used"] = double((weight.array() > threshold).count());
 
     auto preview = std::make_shared<Preview>();
-    std::vector<int> order;
-    for (int k = 0; k < K; ++k)
-        if (weight[k] > threshold)
-            order.push_back(k);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int x, int y) { return weight[x] > weight[y]; });
-    const std::int64_t V = lambdaT.rows();
-    const std::size_t top = std::min<std::size_t>(std::size_t(topWords), std::size_t(V));
-    std::vector<std::int32_t> words(static_cast<std::size_t>(V));
-    for (int k : order) {
-        TopicSummary s;
-        s.index = k;
-        s.weight = weight[k];
-        std::iota(words.begin(), words.end(), 0);
-        std::partial_sort(words.begin(), words.begin() + std::ptrdiff_t(top), words.end(),
-                          [&](std::int32_t a, std::int32_t b) {
-                              const double la = lambdaT(a, k), lb = lambdaT(b, k);
-                              return la > lb || (la == lb && a < b);
-                          });
-        for (std::size_t i = 0; i < top; ++i) {
-            const std::int32_t w = words[i];
-            s.words.push_back(std::size_t(w) < names.size() ? names[std::size_t(w)]
-                                                            : std::to_string(w));
-            s.probs.push_back(lambdaT(w, k) / totals[k]);
-        }
-        preview->topics.push_back(std::move(s));
-    }
+    preview->topics = topicSummaries(weight, lambdaT, totals, names, topWords);
     ev.preview = std::move(preview);
 }
 
