@@ -50,6 +50,15 @@ public:
     // std::invalid_argument when g's size changes.
     double rho(const Eigen::Ref<const Eigen::VectorXd>& g);
     double window() const { return m_tau; }
+    // ḡ, the averaged gradient (empty before any gradient).
+    const Eigen::VectorXd& gradientAverage() const { return m_gBar; }
+    // Applies f to ḡ in place (a trainer that relabels its globals, as the HDP sorting its
+    // topics, moves their averages with them); h̄ and τ are sums over every entry and stay.
+    template <typename F> void reorderAverages(F&& f)
+    {
+        if (m_gBar.size() > 0)
+            f(m_gBar);
+    }
     // Checkpoints: the moments, the window and the warm-up count.
     void visitState(StateArchive& a);
 
@@ -143,6 +152,8 @@ public:
     double rho(std::int64_t t, const Eigen::VectorXd* g);
     // Checkpoints: the adaptive rate's state (the settings come from the run description).
     void visitState(StateArchive& a) { a.field("adaptive", m_rate); }
+    const AdaptiveRate& adaptiveRate() const { return m_rate; }
+    template <typename F> void reorderAverages(F&& f) { m_rate.reorderAverages(f); }
 
 private:
     StepSizeOptions m_options;

@@ -129,6 +129,7 @@ private slots:
     void globalUpdateMaximisesTheElbo();
     void fullStepEqualsTheBatchUpdate();
     void sviStepBlendsTheMinibatchTarget();
+    void adaptiveAveragesFollowSortedTopics();
     void recoversPlantedTopics();
     void sameResultWithOneAndTwoThreads();
     void badOptionsNameTheField_data();
@@ -482,8 +483,13 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
     o.minibatch = 50;
     o.kappa = 0.6;
     o.tau0 = 10.0;
-    for (bool sorted : {false, true}) {
+    o.adaptiveInit = 2;
+    // The adaptive rate's ρ (Ranganath et al. 2013) blends the same target as ρ_t does.
+    for (const auto& [sorted, schedule] :
+         {std::pair{false, StepSchedule::RobbinsMonro}, std::pair{true, StepSchedule::RobbinsMonro},
+          std::pair{false, StepSchedule::Adaptive}, std::pair{true, StepSchedule::Adaptive}}) {
         o.sortTopics = sorted;
+        o.schedule = schedule;
         HdpTrainer t(syn.data, HdpAlgorithm::Svi, o, 2);
         for (std::int64_t stepNo = 1; stepNo <= 3; ++stepNo) {
             const MatrixRD lambdaBefore = t.lambdaT();
@@ -491,7 +497,10 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
             const MatrixRD eb = t.elogBetaT();
             const Eigen::VectorXd es = t.elogCorpusSticks();
             const double rho = t.step(stepNo);
-            QCOMPARE(rho, std::pow(double(stepNo) + o.tau0, -o.kappa));
+            if (schedule == StepSchedule::RobbinsMonro)
+                QCOMPARE(rho, std::pow(double(stepNo) + o.tau0, -o.kappa));
+            else
+                QVERIFY(rho > 0.0 && rho <= 1.0);
             const std::vector<std::int64_t> batch = t.lastBatch();
             QCOMPARE(std::int64_t(batch.size()), o.minibatch);
             for (std::int64_t r : batch)
@@ -520,6 +529,41 @@ void TestHdp::sviStepBlendsTheMinibatchTarget()
                 qPrintable(QString("sorted %1, step %2: %3").arg(sorted).arg(stepNo).arg(err)));
         }
     }
+}
+
+// The adaptive rate's averaged gradient ḡ is laid out by topic: when the sorting relabels the
+// topics, ḡ follows them. After one update from the same state, the sorted run's ḡ is the
+// unsorted run's with its topics in the sorted order, and so is its next ρ's input.
+void TestHdp::adaptiveAveragesFollowSortedTopics()
+{
+    const LdaSynthetic syn = plantedCorpus(5, 4);
+    HdpOptions o;
+    o.T = 10;
+    o.K = 5;
+    o.minibatch = 50;
+    o.schedule = StepSchedule::Adaptive;
+    o.adaptiveInit = 3;
+    o.sortTopics = false;
+    HdpTrainer plain(syn.data, HdpAlgorithm::Svi, o, 4);
+    o.sortTopics = true;
+    HdpTrainer sorted(syn.data, HdpAlgorithm::Svi, o, 4);
+    QCOMPARE(sorted.step(1), plain.step(1));
+    const std::vector<int>& order = sorted.lastOrder();
+    QVERIFY(!std::is_sorted(order.begin(), order.end())); // the sorting moved topics
+    Eigen::VectorXd expected = plain.stepSizer().adaptiveRate().gradientAverage();
+    const Eigen::Index V = syn.data->vocabularySize;
+    QCOMPARE(expected.size(), V * o.T + o.T);
+    hdp::reorderTopics(expected, V, order);
+    const Eigen::VectorXd& got = sorted.stepSizer().adaptiveRate().gradientAverage();
+    QVERIFY((got - expected).cwiseAbs().maxCoeff() < 1e-12 * expected.cwiseAbs().maxCoeff());
+    // By hand for one word and the sticks: entry i of each block is old entry order[i].
+    const Eigen::VectorXd& before = plain.stepSizer().adaptiveRate().gradientAverage();
+    for (int i = 0; i < o.T; ++i) {
+        QCOMPARE(got[7 * o.T + i], before[7 * o.T + order[std::size_t(i)]]);
+        QCOMPARE(got[V * o.T + i], before[V * o.T + order[std::size_t(i)]]);
+    }
+    Eigen::VectorXd wrong(3);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, hdp::reorderTopics(wrong, V, order));
 }
 
 // A corpus drawn from LDA with 6 planted topics (Dir(0.05) over 300 words, θ ~ Dir(0.1),

@@ -375,6 +375,21 @@ void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, doubl
     updateStickStatistic(s, stats.stickStatistic(), scale, rho);
 }
 
+void reorderTopics(Eigen::VectorXd& g, Eigen::Index V, const std::vector<int>& order)
+{
+    const Eigen::Index T = Eigen::Index(order.size());
+    if (g.size() != V * T + T)
+        throw std::invalid_argument("reorderTopics: the vector has " + std::to_string(g.size()) +
+                                    " entries, but V×T + T = " + std::to_string(V * T + T));
+    Eigen::VectorXd row(T);
+    for (Eigen::Index w = 0; w <= V; ++w) { // row V: the sticks' block
+        auto block = g.segment(w * T, T);
+        row = block;
+        for (Eigen::Index i = 0; i < T; ++i)
+            block[i] = row[order[std::size_t(i)]];
+    }
+}
+
 std::vector<int> sortTopics(MatrixRD& lambdaT, Eigen::VectorXd& s)
 {
     const int T = int(s.size());

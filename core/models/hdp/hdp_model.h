@@ -213,6 +213,10 @@ void updateStickStatistic(Eigen::VectorXd& s, const MinibatchStats& stats, doubl
 // Relabels the topics; the largest statistics get the first sticks, where the stick-breaking
 // prior puts the most mass. Returns the permutation: new topic i is old topic order[i].
 std::vector<int> sortTopics(MatrixRD& lambdaT, Eigen::VectorXd& s);
+// The same relabelling of a vector laid out as λ word-major (V×T) followed by s (T) — the
+// adaptive schedule's averaged gradient: entry i of each block becomes the old entry order[i].
+// Throws std::invalid_argument when g has not V×T + T entries.
+void reorderTopics(Eigen::VectorXd& g, Eigen::Index V, const std::vector<int>& order);
 
 // ---------------------------------------------------------------------------------------------
 // Evaluation as an LDA model (Wang et al. 2011, Sec. 4): α_k = α·E[σ_k], topics β̄_k = E[β_k].

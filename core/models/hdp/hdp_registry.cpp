@@ -20,7 +20,7 @@ std::vector<MemoryTerm> hdpMemory(const DataSet& data, const ParamValues& v, boo
     const double B = batch ? D : std::min(number(v, "minibatch", D), D);
     const double entries = N > 0 ? B * double(c.train.nonZeros()) / N : 0.0;
     const double W = widestRow(c.train);
-    return {
+    std::vector<MemoryTerm> terms = {
         {"λ, E[log β] and E[β]: 3 × V × T doubles", 3 * kDouble * V * T, "T"},
         {"the minibatch's document tables: its documents × T × K doubles",
          kDouble * B * T * (K + 1), batch ? "K" : "minibatch"},
@@ -30,6 +30,11 @@ std::vector<MemoryTerm> hdpMemory(const DataSet& data, const ParamValues& v, boo
         {"each thread's workspaces: its longest document × (2T + 3K) doubles",
          threads() * kDouble * (W * (2 * T + 3 * K + 5) + 3 * K * T), "T"},
     };
+    if (!batch && choice(v, "schedule") == "adaptive")
+        terms.push_back({"the adaptive schedule's gradient, its copy and average: 3 × V × T "
+                         "doubles",
+                         3 * kDouble * V * T, "T"});
+    return terms;
 }
 
 void add(Registry& r, HdpAlgorithm algorithm, std::string key, std::string label, std::string help)
@@ -81,7 +86,7 @@ ParamFields<HdpOptions> HdpOptions::declare(HdpAlgorithm algorithm)
         // documents (docs/results.md, where the defaults were measured).
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 500, 1, kHuge),
               &O::minibatch);
-        addRobbinsMonroFields(f, 0.5, 1.0, &O::kappa, &O::tau0);
+        addStepSizeFields(f, 0.5, 1.0);
     }
     f.add(positiveParam("alpha", "Document concentration α",
                         "π'_jt ~ Beta(1, α): larger α spreads a document over more topics", 1.0),

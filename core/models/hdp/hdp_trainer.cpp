@@ -41,7 +41,7 @@ HdpTrainer::HdpTrainer(CountDataPtr data, HdpAlgorithm algorithm, const HdpOptio
     for (std::int64_t r = 0; r < d.rows(); ++r)
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
-    m_schedule = RobbinsMonro{o.kappa, o.tau0};
+    m_stepSizer = StepSizer(stepSizeOf(o));
     m_rows = StepRows(d.trainingRows(), m_algorithm == HdpAlgorithm::Svi, o.minibatch,
                       Rng::stream(m_seed, kHdpStreamSampler)());
     m_lambdaT = lda::initialTopics(m_V, m_T, m_seed, kHdpStreamInit);
@@ -142,18 +142,52 @@ StagedTrainer::Round HdpTrainer::localStep(std::int64_t)
     m_statistic.sparse(m_wordStats);
     m_statistic.dense(m_stickStats);
     m_times.update = secondsSince(t0);
-    return Round::Update;
+    const bool svi = m_algorithm == HdpAlgorithm::Svi;
+    return svi && m_stepSizer.needsWarmUp() ? Round::WarmUp : Round::Update;
+}
+
+double HdpTrainer::scale() const
+{
+    return double(m_data->trainingRowCount()) / double(m_rows.rows().size());
+}
+
+void HdpTrainer::formGradient(double scale)
+{
+    const Eigen::Index VT = m_V * m_T;
+    lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_topicGradient);
+    m_gradient.resize(VT + m_T);
+    m_gradient.head(VT) = m_topicGradient;
+    m_gradient.tail(m_T) = scale * m_stickStats - m_sticks;
+}
+
+void HdpTrainer::warmUp()
+{
+    formGradient(scale());
+    m_stepSizer.warmUp(m_gradient);
 }
 
 double HdpTrainer::globalUpdate(std::int64_t t)
 {
-    const double rho = m_algorithm == HdpAlgorithm::Svi ? m_schedule.rho(t) : 1.0;
-    const double scale = double(m_data->trainingRowCount()) / double(m_rows.rows().size());
+    const bool svi = m_algorithm == HdpAlgorithm::Svi;
     auto t0 = Clock::now();
-    lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
-    hdp::updateStickStatistic(m_sticks, m_stickStats, scale, rho);
-    if (m_options.sortTopics)
+    double rho = 1.0;
+    if (svi && m_stepSizer.adaptive()) {
+        // λ ← λ + ρ(λ̂ − λ) and s ← s + ρ(ŝ − s), ρ from the gradient of both.
+        formGradient(scale());
+        rho = m_stepSizer.rho(t, &m_gradient);
+        m_lambdaT.reshaped<Eigen::RowMajor>() += rho * m_gradient.head(m_V * m_T);
+        m_sticks += rho * m_gradient.tail(m_T);
+    } else {
+        rho = svi ? m_stepSizer.rho(t, nullptr) : 1.0;
+        lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale(), rho);
+        hdp::updateStickStatistic(m_sticks, m_stickStats, scale(), rho);
+    }
+    if (m_options.sortTopics) {
         m_order = hdp::sortTopics(m_lambdaT, m_sticks);
+        if (m_stepSizer.adaptive())
+            m_stepSizer.reorderAverages(
+                [&](Eigen::VectorXd& g) { hdp::reorderTopics(g, m_V, m_order); });
+    }
     m_times.update += secondsSince(t0);
 
     t0 = Clock::now();
@@ -167,6 +201,8 @@ void HdpTrainer::visitState(StateArchive& a)
     a.field("lambda", m_lambdaT);
     a.field("sticks", m_sticks);
     a.field("rows", m_rows);
+    if (m_stepSizer.adaptive())
+        a.field("step_sizer", m_stepSizer);
     if (a.loading())
         refreshExpectations();
 }

@@ -41,6 +41,8 @@ struct HdpOptions : DeclaredOptions<HdpOptions>
     double eta{};   // β_k ~ Dir(η)
     double kappa{}; // SVI: ρ_t = (t + τ0)^(−κ)
     double tau0{};
+    StepSchedule schedule{}; // SVI: Robbins–Monro or adaptive (Ranganath et al. 2013)
+    int adaptiveInit{};
     std::int64_t minibatch{}; // SVI: documents per step
     int localIters{};         // local iterations per document at most
     double localTol{};        // stop once the document ELBO rises by less than tol·|ELBO|
@@ -97,6 +99,7 @@ public:
     const std::vector<int>& lastOrder() const { return m_order; }
     // The local-step settings the trainer uses.
     hdp::LocalOptions localOptions() const;
+    const StepSizer& stepSizer() const { return m_stepSizer; }
 
     // Wall-clock seconds of the last step's phases: the local steps of the minibatch, the
     // global update (regrouping, λ, s, sorting) and the recomputation of E[log β].
@@ -108,14 +111,20 @@ protected:
     // it, their word statistics (sparse rows) and stick statistic, summed over the ranks.
     Round localStep(std::int64_t t) override;
     GlobalStatistic& statistic() override { return m_statistic; }
-    // λ and the stick statistic from the summed statistics, the topics' order, the
-    // expectations.
+    // λ and the stick statistic from the summed statistics (ρ_t, or the adaptive rate on
+    // their joint gradient), the topics' order (the adaptive averages follow their topics),
+    // the expectations.
     double globalUpdate(std::int64_t t) override;
+    // The adaptive schedule's averages start from gradients at the initial globals.
+    void warmUp() override;
 
 private:
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
     void refreshExpectations();
+    // m_gradient at the summed statistics, scaled to the corpus.
+    void formGradient(double scale);
+    double scale() const;
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     hdp::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
     Evaluation evaluateOn(const std::vector<std::int64_t>& elboRows,
@@ -133,7 +142,10 @@ private:
     Eigen::VectorXd m_sticks;     // T: blended stick statistic s
     Eigen::VectorXd m_u, m_v;     // T−1: q(β'_k) = Beta(u_k, v_k)
     Eigen::VectorXd m_elogSticks; // T: E[log σ_k(β')]
-    RobbinsMonro m_schedule;
+    StepSizer m_stepSizer;
+    // The adaptive schedule's gradient λ̂ − λ: λ's block (V×T, word-major) then the stick
+    // statistic's (T); the λ block is made by lda::topicGradient.
+    Eigen::VectorXd m_gradient, m_topicGradient;
     StepRows m_rows; // the documents of each step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;
