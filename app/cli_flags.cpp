@@ -1,6 +1,7 @@
 #include "app/cli_flags.h"
 
 #include "app/cli_text.h"
+#include "core/io/byte_source.h"
 #include "core/io/data_error.h"
 #include "core/io/data_kinds.h"
 #include "core/io/load_control.h"
@@ -175,7 +176,7 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
                      a.rfind("--no-", 0) == 0 ? settingOfAnyKind("--" + a.substr(5)) : nullptr;
                  negated && negated->type == ParamType::Bool)
             settingFlags.emplace_back("--" + a.substr(5), "false");
-        else if (!a.empty() && a[0] == '-')
+        else if (!a.empty() && a[0] == '-' && a != kStandardInput)
             throw UsageError(command + ": unknown option '" + a + "' (see svi help " + command +
                              ")");
         else

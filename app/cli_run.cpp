@@ -211,6 +211,9 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     if (async && resume)
         throw UsageError("an asynchronous stream cannot be resumed: its ranks' positions are "
                          "not in the checkpoint");
+    if (!trainer.resumable() && resume)
+        throw UsageError("this run reads its data as a stream that cannot be rewound (out of "
+                         "core): it cannot be resumed");
     if (async && !lead) {
         const AsyncRankTimes times = AsyncStream::work(trainer, world);
         Summary summary;
@@ -225,7 +228,9 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     else
         trainer.setCommunicator(world);
     Checkpoints checkpoints;
-    checkpoints.atEnd = !async; // a checkpoint would hold rank 0's part of the stream only
+    // A checkpoint would hold rank 0's part of an asynchronous stream only, and could not
+    // rewind a stream read out of core.
+    checkpoints.atEnd = !async && trainer.resumable();
     if (built.resumed)
         checkpoints.resumeFrom = built.resumed->progress;
     if (!lead) { // the lead's checkpoints are collective-free: nothing to save here
@@ -259,8 +264,8 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
         sinceTrace.restart();
     };
     checkpoints.save = [&](const RunProgress& progress, Trainer& t) {
-        if (async)
-            return; // it would hold rank 0's part of the stream only
+        if (async || !t.resumable())
+            return; // rank 0's part of the stream only; a stream that cannot be rewound
         // Without --checkpoint-every, only a run stopped by a signal leaves a checkpoint.
         if (p.run.checkpointEvery <= 0 && !g_interrupted.load())
             return;

@@ -97,7 +97,7 @@ std::optional<std::string> corpusProblem(const Corpus& corpus)
 }
 
 CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
-                            const CorpusPartInfo* part)
+                            const CorpusPartInfo* part, std::shared_ptr<DocumentStream> stream)
 {
     if (auto problem = o.validate())
         invalidCorpus(*problem);
@@ -218,6 +218,7 @@ CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& o,
         data->heldRows = Shard{first - docs.begin(), last - docs.begin()};
     }
     data->finalise();
+    data->stream = std::move(stream);
     return data;
 }
 

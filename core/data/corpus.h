@@ -9,6 +9,7 @@
 #include "core/data/count_data.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,7 +86,10 @@ struct CorpusPartInfo
 // With `part`, the corpus holds only the part's documents: the choices above use every
 // document's tokens from `part`, so that they are those of the whole corpus, and the data's
 // heldRows are the part's documents (among those kept).
+// With `stream`, the corpus is the head of a stream (CountData::stream), whose other documents
+// the data hand to a streaming trainer.
 CountDataPtr makeCorpusData(const Corpus& corpus, const CorpusOptions& options,
-                            const CorpusPartInfo* part = nullptr);
+                            const CorpusPartInfo* part = nullptr,
+                            std::shared_ptr<DocumentStream> stream = nullptr);
 
 } // namespace svi

@@ -25,6 +25,8 @@
 
 namespace svi {
 
+class DocumentStream; // core/data/document_stream.h
+
 // Compressed sparse rows: row r holds entries [rowStart[r], rowStart[r+1]) of `cols`/`counts`,
 // with strictly increasing column indices within a row.
 struct SparseRows
@@ -96,6 +98,11 @@ struct CountData
     // unset when every row was read. Communicator::ownedRows turns it into the rows a rank
     // trains on and evaluates.
     std::optional<Shard> heldRows;
+    // Out of core (a corpus read as a stream): the documents after the rows here, read once in
+    // order by a streaming trainer as it goes. The rows here are then the stream's head: its
+    // test documents and the training documents that came with them, which the trainer takes
+    // first. Null for data held whole. A trainer that cannot stream refuses data with a stream.
+    std::shared_ptr<DocumentStream> stream;
 
     std::int64_t rows() const { return train.rows(); }
     std::int64_t cols() const { return vocabularySize; }

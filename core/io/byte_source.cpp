@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QString>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -18,13 +19,18 @@ constexpr std::size_t kInputBlock = 256 * 1024;
 ByteSource::ByteSource(std::string path)
     : m_path(std::move(path)), m_file(QString::fromStdString(m_path))
 {
-    const QFileInfo fi(m_file.fileName());
-    if (!fi.exists())
-        failFile(m_path, "file does not exist");
-    if (fi.isDir())
-        failFile(m_path, "is a folder, not a file");
-    if (!m_file.open(QIODevice::ReadOnly))
-        failFile(m_path, m_file.errorString().toStdString());
+    if (m_path == kStandardInput) {
+        if (!m_file.open(stdin, QIODevice::ReadOnly))
+            failFile(m_path, m_file.errorString().toStdString());
+    } else {
+        const QFileInfo fi(m_file.fileName());
+        if (!fi.exists())
+            failFile(m_path, "file does not exist");
+        if (fi.isDir())
+            failFile(m_path, "is a folder, not a file");
+        if (!m_file.open(QIODevice::ReadOnly))
+            failFile(m_path, m_file.errorString().toStdString());
+    }
     const QByteArray magic = m_file.peek(2);
     m_gzip = magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
              static_cast<unsigned char>(magic[1]) == 0x8b;

@@ -18,6 +18,9 @@
 
 namespace svi {
 
+// The path that names standard input (a pipeline's data: `svi run - --kind corpus …`).
+inline constexpr const char* kStandardInput = "-";
+
 // The file's bytes, inflated when they start with the gzip magic 1f 8b, whatever the name says.
 // Concatenated gzip members are read one after another, as gzip -d does. Opened while a load is
 // current on its thread (core/io/load_control.h), it adds the bytes it reads from disk to that
@@ -25,8 +28,9 @@ namespace svi {
 class ByteSource
 {
 public:
-    // Opens the file. Throws DataError "cannot read '<path>': <reason>" when it does not exist,
-    // is a folder or cannot be opened.
+    // Opens the file; "-" (kStandardInput) reads the process's standard input, once. Throws
+    // DataError "cannot read '<path>': <reason>" when it does not exist, is a folder or cannot
+    // be opened.
     explicit ByteSource(std::string path);
     ~ByteSource();
 

@@ -663,6 +663,8 @@ Corpus loadCorpus(const std::vector<std::string>& paths, const CorpusReadOptions
     checkOptions("loadCorpus", options);
     if (paths.empty())
         throw DataError("no corpus file given");
+    if (paths.size() == 1 && paths.front() == kStandardInput) // read once: LDA-C, not sniffed
+        return readLdac(kStandardInput, options.vocabulary);
     std::vector<std::string> rest = paths;
     std::string vocabulary = options.vocabulary;
     if (rest.size() == 2) {

@@ -1,5 +1,6 @@
 #include "core/io/data_kinds.h"
 
+#include "core/io/byte_source.h"
 #include "core/io/data_error.h"
 #include "core/io/data_folder.h"
 #include "core/io/kinds/kinds.h"
@@ -64,6 +65,11 @@ std::string contentName(const FileFormat& f)
 FileProbe probe(const std::string& path, std::string* error)
 {
     FileProbe p{path, {}, {}};
+    if (path == kStandardInput) { // read once, by the reader: it cannot be sniffed first
+        if (error)
+            *error = "'-' is standard input, which is read once: give its kind (--kind corpus)";
+        return p;
+    }
     try {
         const FileFormat f = recogniseFile(path);
         p.content = contentName(f);

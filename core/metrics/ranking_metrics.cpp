@@ -161,6 +161,10 @@ void checkRatingsData(const CountDataPtr& data, bool readsParts, bool foldsIn)
             "data: '" + d.source +
             "' has test rows (documents held out whole); recommenders score "
             "held-out ratings of training users (a ratings file)");
+    if (d.stream)
+        throw std::invalid_argument("data: '" + d.source +
+                                    "' is read out of core, as a stream: this model needs its "
+                                    "data in memory (out_of_core = false)");
     if (d.trainingRowCount() < 1 || (d.train.nonZeros() < 1 && !d.heldRows))
         throw std::invalid_argument("data: '" + d.source + "' has no training ratings");
     for (const SparseRows* rows : {&d.train, &d.heldOut, &d.validation}) {

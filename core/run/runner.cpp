@@ -291,6 +291,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
                                                     " at step " + std::to_string(t));
         Snapshot s;
         s.step = t;
+        itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1)); // a stream's grows
         s.epochs = double(trainer.itemsSeen(t)) / itemCount;
         s.trainSeconds = trainSeconds;
         s.wallSeconds = wallAtStep;
@@ -367,6 +368,7 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
             clearUpperVectorStateEverywhere(); // see core/base/vector_state.h
             rho = trainer.step(t + 1);
             ++t;
+            itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
             trainSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
             if (control.step) {
                 control.trainSeconds->store(trainSeconds, std::memory_order_relaxed);

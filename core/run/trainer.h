@@ -82,6 +82,11 @@ public:
         return steps * itemsPerStep();
     }
 
+    // Whether a checkpoint can hold where it stands: false for a trainer reading its data from
+    // a stream it cannot rewind (a corpus read out of core), whose runs are neither saved nor
+    // resumed.
+    virtual bool resumable() const { return true; }
+
     // Checkpoints: lists the trainer's whole state with archive.field(…) — everything a step
     // or an evaluation changes that a later one reads: the global parameters, the schedule's
     // and the optimizers' state, step and evaluation counters, the samplers' positions, any

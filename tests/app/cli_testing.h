@@ -13,15 +13,20 @@ struct CliResult
     QString out, err;
 };
 
-// Runs `program` with `args` in `dir` (the current folder when empty) and `env`.
+// Runs `program` with `args` in `dir` (the current folder when empty) and `env`, `input` on
+// its standard input.
 inline CliResult runProgram(const QString& program, const QStringList& args, int timeoutMs,
-                            const QString& dir, const QProcessEnvironment& env)
+                            const QString& dir, const QProcessEnvironment& env,
+                            const QByteArray& input = {})
 {
     QProcess p;
     if (!dir.isEmpty())
         p.setWorkingDirectory(dir);
     p.setProcessEnvironment(env);
     p.start(program, args);
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
     CliResult r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -40,6 +45,14 @@ inline CliResult runCli(const QStringList& args, int timeoutMs = 120000, const Q
                         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     return runProgram(SVI_CLI, args, timeoutMs, dir, env);
+}
+
+// Runs svi with `args`, `input` on its standard input.
+inline CliResult runCliWithInput(const QStringList& args, const QByteArray& input,
+                                 int timeoutMs = 120000)
+{
+    return runProgram(SVI_CLI, args, timeoutMs, {}, QProcessEnvironment::systemEnvironment(),
+                      input);
 }
 #endif
 

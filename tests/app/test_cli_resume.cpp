@@ -15,6 +15,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLockFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -146,6 +148,7 @@ private slots:
     void resumedAfterAKillIsTheUninterruptedRun_data();
     void resumedAfterAKillIsTheUninterruptedRun();
     void resumeRefusals();
+    void outOfCoreStreamsStandardInputOnce();
     void aSecondInterruptSkipsTheFinalEvaluation();
     void theDefaultBudgetIsSaidFirst();
     void outputFolderRules();
@@ -251,6 +254,65 @@ void TestCliResume::resumeRefusals()
     QCOMPARE(runCli(seeded).exitCode, 0);
     QVERIFY(QFile::copy(other + "/" + kCheckpointFile, checkpoint));
     refused({"run", "--resume", dir, "--steps", "40"}, "with seed 9, but this run is");
+}
+
+// A corpus piped in (`svi run - --kind corpus --out-of-core`) is read once, as the stream goes:
+// the run ends at the end of the data, leaves no checkpoint even when asked for one (a pipe
+// cannot be rewound), and cannot be resumed; without its kind, standard input is refused.
+void TestCliResume::outOfCoreStreamsStandardInputOnce()
+{
+    QTemporaryDir dir;
+    QByteArray ldac, vocab;
+    for (int w = 0; w < 12; ++w)
+        vocab += "w" + QByteArray::number(w) + "\n";
+    for (int d = 0; d < 90; ++d) {
+        const int t = d % 3; // three blocks of four words
+        ldac += "3 " + QByteArray::number(4 * t) + ":2 " + QByteArray::number(4 * t + 1) + ":1 " +
+                QByteArray::number(4 * t + 2 + d % 2) + ":3\n";
+    }
+    const QString vocabFile = dir.filePath("stdin.vocab");
+    QFile f(vocabFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(vocab);
+    f.close();
+    const QString out = dir.filePath("stdin-run");
+    const QStringList args = {"run",
+                              "-",
+                              "--kind",
+                              "corpus",
+                              "--out-of-core",
+                              "--vocab",
+                              vocabFile,
+                              "--stream-head",
+                              "30",
+                              "--model",
+                              "lda",
+                              "--algorithm",
+                              "streaming",
+                              "--set",
+                              "K=3",
+                              "--set",
+                              "minibatch=16",
+                              "--checkpoint-every",
+                              "1",
+                              "--out",
+                              out};
+    test_support::CliResult r = test_support::runCliWithInput(args, ldac);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject summary = QJsonDocument::fromJson(readAll(out + "/summary.json")).object();
+    QCOMPARE(summary["termination"].toString(), QString("end_of_data"));
+    QCOMPARE(summary["source"].toString(), QString("standard input"));
+    // 27 training documents of the head (3 test documents) and the 60 after it.
+    QVERIFY2(r.err.contains("87 items"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(out + "/" + kCheckpointFile));
+    QVERIFY(summary["metrics"].toObject().contains("perplexity"));
+
+    r = test_support::runCliWithInput({"run", "--resume", out}, ldac);
+    QCOMPARE(r.exitCode, 2); // there is no checkpoint to resume from
+    QVERIFY2(r.err.contains(kCheckpointFile), qPrintable(r.err));
+    r = test_support::runCliWithInput({"run", "-", "--steps", "1", "--out", out + "-nokind"}, ldac);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("standard input") && r.err.contains("--kind"), qPrintable(r.err));
 }
 
 void TestCliResume::aSecondInterruptSkipsTheFinalEvaluation()

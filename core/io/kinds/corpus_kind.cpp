@@ -3,8 +3,10 @@
 // document completion (Hoffman et al. 2013, §4).
 
 #include "core/data/corpus.h"
+#include "core/io/byte_source.h"
 #include "core/io/corpus_files.h"
 #include "core/io/corpus_part.h"
+#include "core/io/corpus_stream.h"
 #include "core/io/data_error.h"
 #include "core/io/data_files.h"
 #include "core/io/data_kinds.h"
@@ -12,8 +14,10 @@
 #include "core/io/run_files.h"
 
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 namespace svi::kinds {
 namespace {
@@ -61,6 +65,71 @@ private:
     std::optional<CorpusPartInfo> m_part;
     Communicator* m_ranks = nullptr;
 };
+
+// A corpus read out of core: the stream opened (its vocabulary fixed), no document read yet.
+// build() reads the stream's head (its test documents and the first training documents) and
+// hands the rest to the trainer. A stream is read once: a second build() opens the file again
+// (standard input cannot be, and says so).
+class RawCorpusStream : public RawData
+{
+public:
+    RawCorpusStream(OpenedStream opened, std::vector<std::string> files, CorpusReadOptions options)
+        : m_opened(std::move(opened)), m_files(std::move(files)), m_options(std::move(options))
+    {
+    }
+    std::string summary() const override
+    {
+        return groupedNumber(std::int64_t(m_opened.vocabulary.size())) +
+               " words in the vocabulary · documents read as the run goes (out of core)";
+    }
+    std::vector<std::string> ignoredSettings() const override
+    {
+        std::vector<std::string> out = {"subset", "max_documents"};
+        for (const ParamSpec& p : TokenizerOptions::allParams())
+            out.push_back(p.key);
+        return out;
+    }
+    OpenedStream take() const
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_opened.stream)
+            return std::exchange(m_opened, {});
+        if (m_files.size() == 1 && m_files.front() == kStandardInput)
+            throw DataError("standard input has been read already: run again to read it anew");
+        return openCorpusStream(m_files, m_options);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    mutable OpenedStream m_opened;
+    std::vector<std::string> m_files;
+    CorpusReadOptions m_options;
+};
+
+BuiltData buildStream(const RawCorpusStream& raw, const DataDescription& d)
+{
+    OpenedStream s = raw.take();
+    Corpus head;
+    head.vocabulary = std::move(s.vocabulary);
+    head.source = s.source;
+    const std::int64_t wanted = getInt(d.settings, "stream_head");
+    s.stream->read(wanted, head.docs);
+    if (head.documents() == 0)
+        throw DataError("'" + s.source + "' holds no document");
+    CorpusOptions options = CorpusOptions::fromParams(d.settings);
+    options.maxDocuments = 0; // a stream is not subsampled
+    BuiltData out;
+    const CountDataPtr data = makeCorpusData(head, options, nullptr, s.stream);
+    out.data = data;
+    out.summary = groupedNumber(data->cols()) + " words in the vocabulary · a head of " +
+                  groupedNumber(data->rows()) + " documents (" +
+                  groupedNumber(std::int64_t(data->testRows.size())) +
+                  " test documents) · the rest read as the run goes (out of core)";
+    out.facts = {{"head_documents", double(data->rows())},
+                 {"vocabulary", double(data->cols())},
+                 {"test_documents", double(data->testRows.size())}};
+    return out;
+}
 
 // One document per line: "N id:count …" (LDA-C).
 QByteArray ldac(const SparseRows& rows, const std::vector<std::int64_t>& which)
@@ -176,7 +245,16 @@ DataKindSpec corpus()
                                    "LDA-C / UCI: the vocabulary file; empty = found beside"));
     for (const ParamSpec& p : TokenizerOptions::allParams())
         k.settings.push_back(p);
-    k.readSettings = {"subset", "vocab"};
+    k.settings.push_back(boolParam(
+        "out_of_core", "Out of core",
+        "LDA-C counts (a file or standard input, '-'): read the documents once, as streaming VB "
+        "uses them, never holding the corpus; the test documents come from the first stream_head",
+        false, "read the whole corpus into memory"));
+    k.settings.push_back(intParam("stream_head", "Stream head",
+                                  "out of core: documents read first, among which heldout of "
+                                  "them are drawn as test documents",
+                                  10000, 2, 1e9));
+    k.readSettings = {"subset", "vocab", "out_of_core"};
     for (const ParamSpec& p : TokenizerOptions::allParams())
         k.readSettings.push_back(p.key);
     k.severalFiles = true;
@@ -184,6 +262,9 @@ DataKindSpec corpus()
     k.views = {DataView::Topics};
     k.recognise = [](const FileProbe& f) { return f.content == "corpus"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
+        if (getBool(d.settings, "out_of_core"))
+            return std::make_shared<RawCorpusStream>(openCorpusStream(d.files, readOptions(d)),
+                                                     d.files, readOptions(d));
         Corpus c = loadCorpus(d.files, readOptions(d));
         const CorpusStats st = c.stats();
         if (st.documents == 0 || st.tokens == 0)
@@ -196,6 +277,8 @@ DataKindSpec corpus()
     // An LDA-C file (not gzip'd) splits by lines: each rank reads its documents only.
     k.readPart = [](const DataDescription& d,
                     Communicator& ranks) -> std::shared_ptr<const RawData> {
+        if (getBool(d.settings, "out_of_core"))
+            return nullptr; // one stream, read whole by the one process that runs it
         std::optional<CorpusPart> part = readCorpusPart(d.files, readOptions(d), ranks);
         if (!part)
             return nullptr;
@@ -203,6 +286,8 @@ DataKindSpec corpus()
     };
     k.inspect = inspectCorpus;
     k.build = [](const RawData& raw, const DataDescription& d) {
+        if (const auto* stream = dynamic_cast<const RawCorpusStream*>(&raw))
+            return buildStream(*stream, d);
         const auto& rc = static_cast<const RawCorpus&>(raw);
         BuiltData out;
         const CountDataPtr data =

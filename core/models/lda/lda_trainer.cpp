@@ -1,6 +1,7 @@
 #include "core/models/lda/lda_trainer.h"
 
 #include "core/base/parallel.h"
+#include "core/data/document_stream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +45,7 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(o), m_seed(seed)
 {
     o.check();
-    lda::checkCorpus(m_data);
+    lda::checkCorpus(m_data, true); // a stream only for streaming VB, checked below
     const CountData& d = *m_data;
 
     m_K = o.K;
@@ -61,6 +62,11 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         StepRows(d.trainingRows(), order, o.minibatch, Rng::stream(m_seed, kLdaStreamSampler)());
     m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kLdaStreamInit);
     refreshExpectations();
+    m_stream = d.stream;
+    if (m_stream && (m_algorithm != LdaAlgorithm::Streaming || o.distribute != "sync"))
+        throw std::invalid_argument("data: '" + d.source +
+                                    "' is read out of core, as a stream: only streaming VB on "
+                                    "one process (distribute = sync) reads a stream");
 
     std::vector<std::int64_t> allRows(static_cast<std::size_t>(d.rows()));
     std::iota(allRows.begin(), allRows.end(), std::int64_t(0));
@@ -76,7 +82,43 @@ std::int64_t LdaTrainer::itemsPerStep() const
 
 std::int64_t LdaTrainer::streamGiven(std::int64_t steps) const noexcept
 {
+    if (m_stream)
+        return m_given;
     return m_algorithm == LdaAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
+}
+
+std::int64_t LdaTrainer::itemCount() const
+{
+    return m_stream ? std::max<std::int64_t>(m_given, 1) : m_data->trainingRowCount();
+}
+
+bool LdaTrainer::streamEnded() const
+{
+    if (m_stream)
+        return m_headNext == m_data->trainingRows().size() && m_stream->atEnd();
+    return m_rows.exhausted();
+}
+
+void LdaTrainer::readStreamBatch()
+{
+    if (communicator().distributed())
+        throw std::invalid_argument("data: '" + m_data->source +
+                                    "' is read out of core: a stream runs on one process");
+    m_streamDocs.rowStart.resize(1); // emptied, its capacity kept
+    m_streamDocs.cols.clear();
+    m_streamDocs.counts.clear();
+    const std::vector<std::int64_t>& head = m_data->trainingRows();
+    const std::int64_t B = m_options.minibatch;
+    while (m_streamDocs.rows() < B && m_headNext < head.size()) {
+        const std::int64_t r = head[m_headNext++];
+        m_streamDocs.appendRow(m_data->train.rowCols(r), m_data->train.rowCounts(r));
+    }
+    m_stream->read(B - m_streamDocs.rows(), m_streamDocs);
+    m_streamBatch.resize(std::size_t(m_streamDocs.rows()));
+    std::iota(m_streamBatch.begin(), m_streamBatch.end(), std::int64_t(0));
+    for (std::int64_t r = 0; r < m_streamDocs.rows(); ++r)
+        m_maxWords = std::max<Eigen::Index>(m_maxWords, m_streamDocs.rowNonZeros(r));
+    m_given += m_streamDocs.rows();
 }
 
 bool LdaTrainer::asynchronous() const
@@ -144,7 +186,7 @@ void LdaTrainer::refreshStepWords()
 {
     if (m_expFresh)
         return;
-    distinctWords(m_data->train, m_rows.mine(), m_V, m_wordSeen, m_stepWords);
+    distinctWords(stepSource(), stepBatch(), m_V, m_wordSeen, m_stepWords);
     lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
 }
 
@@ -187,7 +229,10 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
         m_rows.setShard(positionsIn(m_data->trainingRows(), ownedRows()));
         m_sharded = true;
     }
-    m_rows.next(); // a batch step keeps every training document
+    if (m_stream)
+        readStreamBatch();
+    else
+        m_rows.next(); // a batch step keeps every training document
     m_times = {};
     const auto te = Clock::now();
     refreshStepWords();
@@ -277,13 +322,13 @@ double LdaTrainer::globalUpdate(std::int64_t t)
 
 void LdaTrainer::localPhase()
 {
-    const CountData& data = *m_data;
     ensureWorkspaces(); // before the parallel loop: nothing allocates inside it
     auto t0 = Clock::now();
-    m_stats.layout(data.train, m_rows.mine(), m_K);
+    const SparseRows& rows = stepSource();
+    m_stats.layout(rows, stepBatch(), m_K);
     lda::recordLocalSteps(
-        data.train, m_rows.mine(), m_stats,
-        [&](std::int64_t row) -> const LocalWorkspace& { return fitDocument(data.train, row); });
+        rows, stepBatch(), m_stats,
+        [&](std::int64_t row) -> const LocalWorkspace& { return fitDocument(rows, row); });
     m_times.local += secondsSince(t0);
 
     t0 = Clock::now();
@@ -369,7 +414,8 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
     const Eigen::VectorXd usage = sums.tail(m_K);
 
     Evaluation ev;
-    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta), sums(0), n,
+    // Out of core the corpus's length is not known: there is no bound to scale to it.
+    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta), sums(0), m_stream ? 0 : n,
                   data.trainingRowCount());
     lda::addHeldOutMetrics(ev.metrics, heldOut);
     const double mass = usage.sum();

@@ -80,7 +80,8 @@ public:
     ~LdaTrainer() override;
 
     std::int64_t itemsPerStep() const override;
-    std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // Out of core: the documents given so far (the stream's length is not known before its end).
+    std::int64_t itemCount() const override;
     // Streaming VB with distribute = async.
     bool asynchronous() const override;
     // The ELBO over a fixed seeded subset of eval_docs training documents scaled by D/|S|
@@ -92,6 +93,8 @@ public:
     // An interrupted full evaluation returns the cheap one.
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // Not out of core: a stream cannot be rewound to a checkpoint's position.
+    bool resumable() const override { return !m_stream; }
     // λ, the step sizer and the minibatch sampler (streaming: the stream's position and whether
     // any data was seen); exp(E[log β]) is recomputed.
     void visitState(StateArchive& archive) override;
@@ -121,7 +124,7 @@ protected:
     double globalUpdate(std::int64_t t) override;
     void warmUp() override;
     // Streaming VB: its documents are all used; those used so far.
-    bool streamEnded() const override { return m_rows.exhausted(); }
+    bool streamEnded() const override;
     std::int64_t streamGiven(std::int64_t steps) const noexcept override;
     // Asynchronous streaming: minibatches of the stream; λ and whether no data has been seen
     // (as one dense buffer each), the statistic's buffer.
@@ -137,6 +140,15 @@ protected:
     void posteriorRowsReplaced() override;
 
 private:
+    // The documents of the step: rows of `stepSource()` (the data's, or out of core the
+    // minibatch read from the stream).
+    const SparseRows& stepSource() const { return m_stream ? m_streamDocs : m_data->train; }
+    const std::vector<std::int64_t>& stepBatch() const
+    {
+        return m_stream ? m_streamBatch : m_rows.mine();
+    }
+    // Out of core: the next minibatch into m_streamDocs.
+    void readStreamBatch();
     // Streaming VB's rounds on the step's documents: m_wordStats is then λ*_b − λ_{b−1}.
     void streamRounds();
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
@@ -182,6 +194,13 @@ private:
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
     Eigen::Index m_maxWords = 0; // distinct words of the longest document
+    // Out of core (CountData::stream): the head's training documents first (in file order),
+    // then the stream's, each minibatch copied into m_streamDocs (rows 0… of m_streamBatch).
+    std::shared_ptr<DocumentStream> m_stream;
+    SparseRows m_streamDocs;
+    std::vector<std::int64_t> m_streamBatch;
+    std::size_t m_headNext = 0; // the next of the head's training documents
+    std::int64_t m_given = 0;   // documents given to minibatches so far
     // Rows with held-out entries (the test documents of document completion; for ratings, also
     // training rows whose held-out entries were never seen) and the cheap evaluation's subsets.
     lda::EvaluationDocs m_evalDocs;

@@ -9,11 +9,16 @@
 
 namespace svi::lda {
 
-void checkCorpus(const CountDataPtr& data)
+void checkCorpus(const CountDataPtr& data, bool readsStream)
 {
     if (!data || data->vocabularySize < 1 || data->rows() < 1)
         throw std::invalid_argument("data: the corpus is empty");
     const CountData& d = *data;
+    if (d.stream && !readsStream)
+        throw std::invalid_argument("data: '" + d.source +
+                                    "' is read out of core, as a stream: this model needs the "
+                                    "corpus in memory (out_of_core = false); LDA's streaming VB "
+                                    "reads a stream");
     if (d.heldOut.rows() != d.rows())
         throw std::invalid_argument("data: '" + d.source + "' has " + std::to_string(d.rows()) +
                                     " rows but " + std::to_string(d.heldOut.rows()) +

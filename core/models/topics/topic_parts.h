@@ -34,7 +34,8 @@ struct StepTimes
 // Throws std::invalid_argument ("data: …", naming the source) unless `data` is a corpus a
 // topic model can fit: some words and documents, one held-out row per row, a training
 // document, word indices within the vocabulary and counts positive and finite.
-void checkCorpus(const CountDataPtr& data);
+// A corpus read out of core (CountData::stream) is refused unless the caller `readsStream`.
+void checkCorpus(const CountDataPtr& data, bool readsStream = false);
 
 // λ's starting point, word-major (V×K): Gamma(100, 1/100) elementwise (mean 1, sd 0.1), nearly
 // flat topics with enough asymmetry to break the symmetry between them. Word w draws from the
