@@ -9,6 +9,7 @@
 
 #include "core/data/count_data.h"
 
+#include <atomic>
 #include <cstdint>
 
 namespace svi {
@@ -25,6 +26,12 @@ public:
     virtual bool atEnd() = 0;
     // Documents read() has returned so far.
     virtual std::int64_t documentsRead() const = 0;
+    // Takes the stream for one trainer: true the first time, false after (a second run on the
+    // same data — a comparison, a re-run — must read the data again, not the stream's rest).
+    bool claim() { return !m_claimed.exchange(true); }
+
+private:
+    std::atomic<bool> m_claimed = false;
 };
 
 } // namespace svi

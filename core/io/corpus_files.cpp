@@ -594,6 +594,44 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
     return corpus;
 }
 
+std::int64_t forEachTextDocument(const std::string& path, const CorpusReadOptions& options,
+                                 const TextDocumentVisitor& visit)
+{
+    checkOptions("forEachTextDocument", options);
+    FileFilter filter(options.subset);
+    std::int64_t n = 0;
+    if (isDirectory(path)) {
+        const QDir root(QFileInfo(qstr(path)).absoluteFilePath());
+        std::vector<std::string> names;
+        QDirIterator it(root.path(), QDir::Files | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const std::string rel = root.relativeFilePath(it.next()).toStdString();
+            if (filter(rel))
+                names.push_back(rel);
+        }
+        std::sort(names.begin(), names.end());
+        for (std::string& rel : names) {
+            const std::string full = root.filePath(qstr(rel)).toStdString();
+            std::string bytes = readAllBytes(full);
+            checkText(full, full, bytes);
+            visit(rel, bytes);
+            ++n;
+        }
+    } else {
+        readTarArchive(
+            path, [&](const std::string& name) { return filter(name); },
+            [&](const std::string& name, std::string& bytes) {
+                checkText(path, name, bytes);
+                visit(name, bytes);
+                ++n;
+            });
+    }
+    if (n == 0)
+        failFile(path, filter.nothingFound(options.subset));
+    return n;
+}
+
 Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& options)
 {
     checkOptions("readTextFolder", options);
@@ -602,41 +640,20 @@ Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& option
         failFile(folder, "folder does not exist");
     if (!info.isDir())
         failFile(folder, "is a file, not a folder");
-    const QDir root(info.absoluteFilePath());
-    FileFilter filter(options.subset);
-    std::vector<std::string> names;
-    QDirIterator it(root.path(), QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const std::string rel = root.relativeFilePath(it.next()).toStdString();
-        if (filter(rel))
-            names.push_back(rel);
-    }
-    if (names.empty())
-        failFile(folder, filter.nothingFound(options.subset));
-    std::sort(names.begin(), names.end());
     CorpusBuilder builder(options.tokenizer);
-    for (std::string& rel : names) {
-        const std::string full = root.filePath(qstr(rel)).toStdString();
-        const std::string bytes = readAllBytes(full);
-        checkText(full, full, bytes);
-        builder.addDocument(std::move(rel), bytes);
-    }
+    forEachTextDocument(folder, options, [&](const std::string& name, std::string& bytes) {
+        builder.addDocument(name, bytes);
+    });
     return builder.finish(sourceName(folder, options.subset));
 }
 
 Corpus readTextArchive(const std::string& archive, const CorpusReadOptions& options)
 {
     checkOptions("readTextArchive", options);
-    FileFilter filter(options.subset);
     CorpusBuilder builder(options.tokenizer);
-    readTarArchive(
-        archive, [&](const std::string& name) { return filter(name); },
-        [&](const std::string& name, std::string& bytes) {
-            checkText(archive, name, bytes);
-            builder.addDocument(name, bytes);
-        });
-    if (builder.documents() == 0)
-        failFile(archive, filter.nothingFound(options.subset));
+    forEachTextDocument(archive, options, [&](const std::string& name, std::string& bytes) {
+        builder.addDocument(name, bytes);
+    });
     builder.sortByName();
     return builder.finish(sourceName(archive, options.subset));
 }

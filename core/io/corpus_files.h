@@ -41,6 +41,7 @@
 #include "core/io/data_error.h"
 #include "core/io/tokenizer.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +86,13 @@ std::vector<std::string> readVocabulary(const std::string& path);
 // An empty vocabPath looks for one beside the file (findVocabulary).
 Corpus readLdac(const std::string& path, const std::string& vocabPath = {});
 Corpus readUciBagOfWords(const std::string& docwordPath, const std::string& vocabPath = {});
+
+// Calls visit(name, bytes) for every text document of a folder (by path, bytewise) or a tar
+// archive (in the archive's order), each checked as text, `subset` applied; returns how many.
+// Throws DataError as the readers below, and when no document is found.
+using TextDocumentVisitor = std::function<void(const std::string& name, std::string& bytes)>;
+std::int64_t forEachTextDocument(const std::string& path, const CorpusReadOptions& options,
+                                 const TextDocumentVisitor& visit);
 
 Corpus readTextFolder(const std::string& folder, const CorpusReadOptions& options = {});
 Corpus readTextArchive(const std::string& archive, const CorpusReadOptions& options = {});

@@ -3,9 +3,16 @@
 #include "core/io/byte_source.h"
 #include "core/io/data_error.h"
 #include "core/io/ldac_lines.h"
+#include "core/io/tokenizer.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
+#include <unordered_map>
 
 namespace svi {
 namespace {
@@ -56,6 +63,152 @@ private:
     std::int64_t m_read = 0;
 };
 
+// Documents made on a thread of their own (a reader that calls back per document: a folder or
+// a tar archive of text, tokenized), handed over through a bounded queue, so that neither side
+// holds more than kAhead of them. The reader's error reaches read() after the documents before
+// it; dropping the stream stops the reader.
+class QueuedStream final : public DocumentStream
+{
+public:
+    struct Doc
+    {
+        std::vector<std::int32_t> cols;
+        std::vector<float> counts;
+    };
+    using Push = std::function<void(Doc&&)>;
+
+    explicit QueuedStream(std::function<void(const Push&)> produce)
+    {
+        m_thread = std::thread([this, produce = std::move(produce)] {
+            try {
+                produce([this](Doc&& d) { push(std::move(d)); });
+            } catch (const Stopped&) {
+            } catch (...) {
+                const std::lock_guard lock(m_mutex);
+                m_error = std::current_exception();
+            }
+            const std::lock_guard lock(m_mutex);
+            m_done = true;
+            m_changed.notify_all();
+        });
+    }
+    ~QueuedStream() override
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stop = true;
+            m_changed.notify_all();
+        }
+        m_thread.join();
+    }
+
+    std::int64_t read(std::int64_t n, SparseRows& rows) override
+    {
+        std::int64_t got = 0;
+        std::unique_lock lock(m_mutex);
+        while (got < n) {
+            m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
+            if (m_queue.empty()) {
+                if (m_error)
+                    std::rethrow_exception(std::exchange(m_error, nullptr));
+                break;
+            }
+            const Doc& d = m_queue.front();
+            rows.appendRow(d.cols, d.counts);
+            m_queue.pop_front();
+            m_changed.notify_all();
+            ++got;
+        }
+        m_read += got;
+        return got;
+    }
+    bool atEnd() override
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
+        return m_queue.empty() && !m_error;
+    }
+    std::int64_t documentsRead() const override { return m_read; }
+
+private:
+    struct Stopped
+    {
+    };
+    static constexpr std::size_t kAhead = 512;
+
+    void push(Doc&& d)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_queue.size() < kAhead || m_stop; });
+        if (m_stop)
+            throw Stopped{};
+        m_queue.push_back(std::move(d));
+        m_changed.notify_all();
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Doc> m_queue;
+    bool m_done = false, m_stop = false;
+    std::exception_ptr m_error;
+    std::int64_t m_read = 0;
+    std::thread m_thread;
+};
+
+// A folder or archive of text: the vocabulary from the vocabulary file, or from a first pass
+// that keeps only each word's counts (VocabularyCounts: the filters and the order of the
+// in-memory reader); then the documents tokenized on the stream's thread, their words outside
+// the vocabulary dropped, and a document left without any word dropped too (as in memory).
+OpenedStream openTextStream(const std::string& path, const std::string& vocabFile,
+                            const CorpusReadOptions& options)
+{
+    OpenedStream out;
+    out.source = path;
+    if (!vocabFile.empty()) {
+        out.vocabulary = readVocabulary(vocabFile);
+    } else {
+        VocabularyCounts counts(options.tokenizer);
+        forEachTextDocument(path, options, [&](const std::string&, std::string& bytes) {
+            counts.add(bytes, nullptr);
+        });
+        for (std::int32_t raw : counts.kept())
+            out.vocabulary.push_back(counts.word(raw));
+        if (out.vocabulary.empty())
+            failFile(path, "no words remain after the filters (min_df, max_df, stop words)");
+    }
+    auto ids = std::make_shared<std::unordered_map<std::string, std::int32_t>>();
+    for (std::size_t w = 0; w < out.vocabulary.size(); ++w)
+        ids->emplace(out.vocabulary[w], std::int32_t(w));
+    out.stream =
+        std::make_shared<QueuedStream>([path, options, ids](const QueuedStream::Push& push) {
+            const Tokenizer tokenizer(options.tokenizer);
+            std::vector<std::string> words;
+            std::vector<std::int32_t> found;
+            forEachTextDocument(path, options, [&](const std::string&, std::string& bytes) {
+                words.clear();
+                tokenizer.tokenize(bytes, words);
+                found.clear();
+                for (const std::string& w : words)
+                    if (const auto it = ids->find(w); it != ids->end())
+                        found.push_back(it->second);
+                if (found.empty())
+                    return;
+                std::sort(found.begin(), found.end());
+                QueuedStream::Doc d;
+                for (std::size_t j = 0; j < found.size();) {
+                    std::size_t k = j;
+                    while (k < found.size() && found[k] == found[j])
+                        ++k;
+                    d.cols.push_back(found[j]);
+                    d.counts.push_back(float(k - j));
+                    j = k;
+                }
+                push(std::move(d));
+            });
+        });
+    return out;
+}
+
 // The largest word id of an LDA-C file, in a pass that keeps nothing else.
 std::int64_t largestWordId(const std::string& path)
 {
@@ -95,9 +248,11 @@ OpenedStream openCorpusStream(const std::vector<std::string>& files,
     const bool stdinput = counts == kStandardInput;
     if (!stdinput) {
         const std::optional<CorpusFormat> format = corpusFormatOf(counts);
+        if (format == CorpusFormat::TextFolder || format == CorpusFormat::TextArchive)
+            return openTextStream(counts, vocabFile, options);
         if (format != CorpusFormat::Ldac)
-            failFile(counts, "is read as a stream (out_of_core) only from LDA-C counts, one "
-                             "document per line; `svi split` writes a corpus's documents so");
+            failFile(counts, "is read as a stream (out_of_core) from LDA-C counts, a folder or a "
+                             "tar archive of text; `svi split` writes other corpora as LDA-C");
         if (vocabFile.empty())
             vocabFile = findVocabulary(counts);
     }

@@ -1,11 +1,17 @@
 #pragma once
-// A corpus read as a stream (out-of-core streaming VB): the documents of an LDA-C file (plain
-// or gzip'd, or standard input, "-") one at a time, parsed as they are used and dropped, so that
-// the memory a run takes does not grow with the length of the corpus. The vocabulary is fixed
-// before the first document: the vocabulary file given or found beside the counts; without one,
-// a first pass over the file that keeps only the largest word id (standard input, which cannot
-// be read twice, needs the file). The documents and their messages are those of readLdac
-// (corpus_files.h), document for document.
+// A corpus read as a stream (out-of-core streaming VB): documents one at a time, parsed or
+// tokenized as they are used and dropped, so that the memory a run takes does not grow with the
+// length of the corpus. The vocabulary is fixed before the first document.
+//   - LDA-C (plain or gzip'd, or standard input, "-"): parsed line by line as readLdac does,
+//     document for document and message for message. The vocabulary file given or found beside
+//     the counts; without one, a first pass that keeps only the largest word id (standard
+//     input, which cannot be read twice, needs the file).
+//   - A folder or tar archive of text (plain or gzip'd): the vocabulary file given, or a first
+//     pass that keeps only each word's counts and applies the tokenizer's filters exactly as the
+//     in-memory reader does (the same words, numbered alike); then the documents tokenized on a
+//     reading thread, a bounded queue ahead of the run. A folder's documents come by path as in
+//     memory; an archive's in the archive's order (in memory they are sorted by path).
+// UCI counts are written as LDA-C by `svi split` first.
 
 #include "core/data/document_stream.h"
 #include "core/io/corpus_files.h"

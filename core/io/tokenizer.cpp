@@ -271,9 +271,10 @@ std::vector<std::string> Tokenizer::tokenize(std::string_view bytes) const
     return out;
 }
 
-CorpusBuilder::CorpusBuilder(const TokenizerOptions& options) : m_tokenizer(options) {}
+VocabularyCounts::VocabularyCounts(const TokenizerOptions& options) : m_tokenizer(options) {}
 
-void CorpusBuilder::addDocument(std::string name, std::string_view bytes)
+void VocabularyCounts::add(std::string_view bytes,
+                           std::vector<std::pair<std::int32_t, std::int32_t>>* row)
 {
     m_scratch.clear();
     m_tokenizer.tokenize(bytes, m_scratch);
@@ -288,37 +289,27 @@ void CorpusBuilder::addDocument(std::string name, std::string_view bytes)
         m_rawScratch.push_back(it->second);
     }
     std::sort(m_rawScratch.begin(), m_rawScratch.end());
-    Doc doc;
-    doc.name = std::move(name);
+    if (row)
+        row->clear();
     for (std::size_t j = 0; j < m_rawScratch.size();) {
         std::size_t k = j;
         while (k < m_rawScratch.size() && m_rawScratch[k] == m_rawScratch[j])
             ++k;
         const std::int32_t id = m_rawScratch[j];
-        doc.counts.emplace_back(id, std::int32_t(k - j));
+        if (row)
+            row->emplace_back(id, std::int32_t(k - j));
         ++m_docFreq[std::size_t(id)];
         m_total[std::size_t(id)] += std::int64_t(k - j);
         j = k;
     }
-    m_docs.push_back(std::move(doc));
+    ++m_documents;
 }
 
-void CorpusBuilder::sortByName()
-{
-    std::stable_sort(m_docs.begin(), m_docs.end(),
-                     [](const Doc& a, const Doc& b) { return a.name < b.name; });
-}
-
-Corpus CorpusBuilder::finish(const std::string& source)
+std::vector<std::int32_t> VocabularyCounts::kept() const
 {
     const TokenizerOptions& o = m_tokenizer.options();
-    const auto D = std::int64_t(m_docs.size());
-    if (D == 0)
-        throw DataError("cannot read '" + source + "': no documents");
-
-    // Filters, then the most widespread words first (see the header for the order).
     std::vector<std::int32_t> order;
-    const double maxDocs = o.maxDocumentFraction * double(D);
+    const double maxDocs = o.maxDocumentFraction * double(m_documents);
     for (std::size_t w = 0; w < m_words.size(); ++w)
         if (m_docFreq[w] >= o.minDocumentFrequency &&
             (o.maxDocumentFraction >= 1.0 || double(m_docFreq[w]) <= maxDocs))
@@ -333,13 +324,41 @@ Corpus CorpusBuilder::finish(const std::string& source)
     });
     if (o.vocabularyCap > 0 && std::int64_t(order.size()) > o.vocabularyCap)
         order.resize(std::size_t(o.vocabularyCap));
+    return order;
+}
+
+CorpusBuilder::CorpusBuilder(const TokenizerOptions& options) : m_counts(options) {}
+
+void CorpusBuilder::addDocument(std::string name, std::string_view bytes)
+{
+    Doc doc;
+    doc.name = std::move(name);
+    m_counts.add(bytes, &doc.counts);
+    m_docs.push_back(std::move(doc));
+}
+
+void CorpusBuilder::sortByName()
+{
+    std::stable_sort(m_docs.begin(), m_docs.end(),
+                     [](const Doc& a, const Doc& b) { return a.name < b.name; });
+}
+
+Corpus CorpusBuilder::finish(const std::string& source)
+{
+    const TokenizerOptions& o = m_counts.tokenizer().options();
+    const auto D = std::int64_t(m_docs.size());
+    if (D == 0)
+        throw DataError("cannot read '" + source + "': no documents");
+
+    // Filters, then the most widespread words first (see the header for the order).
+    const std::vector<std::int32_t> order = m_counts.kept();
 
     Corpus corpus;
     corpus.source = source;
-    std::vector<std::int32_t> newId(m_words.size(), -1);
+    std::vector<std::int32_t> newId(std::size_t(m_counts.distinctWords()), -1);
     for (std::size_t k = 0; k < order.size(); ++k) {
         newId[std::size_t(order[k])] = std::int32_t(k);
-        corpus.vocabulary.push_back(m_words[std::size_t(order[k])]);
+        corpus.vocabulary.push_back(m_counts.word(order[k]));
     }
     std::vector<std::pair<std::int32_t, float>> row;
     std::vector<std::int32_t> cols;
@@ -370,7 +389,8 @@ Corpus CorpusBuilder::finish(const std::string& source)
         if (o.removeStopWords)
             filters += ", stop words removed";
         throw DataError("cannot read '" + source + "': no words remain in its " +
-                        std::to_string(D) + " documents (" + std::to_string(m_words.size()) +
+                        std::to_string(D) + " documents (" +
+                        std::to_string(m_counts.distinctWords()) +
                         " distinct words before the filters " + filters + ")");
     }
     m_docs.clear();

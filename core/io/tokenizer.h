@@ -100,6 +100,35 @@ private:
     const std::unordered_set<std::string>* m_stopWords = nullptr;
 };
 
+// What the vocabulary filters choose by, counted one document at a time without keeping the
+// documents: every word's document frequency and total count, under raw ids in first-seen order.
+// Its memory grows with the distinct words, not with the documents (an out-of-core first pass).
+class VocabularyCounts
+{
+public:
+    explicit VocabularyCounts(const TokenizerOptions& options);
+
+    // Tokenizes one document (raw bytes) and counts its words; `row` (when given) gets its
+    // (raw id, count) pairs by raw id.
+    void add(std::string_view bytes, std::vector<std::pair<std::int32_t, std::int32_t>>* row);
+    std::int64_t documents() const { return m_documents; }
+    std::int64_t distinctWords() const { return std::int64_t(m_words.size()); }
+    // The raw ids the filters keep (min_df, max_df, vocab_cap), most widespread first: by
+    // document frequency, then total count, then the word; a word's new id is its position.
+    std::vector<std::int32_t> kept() const;
+    const std::string& word(std::int32_t raw) const { return m_words[std::size_t(raw)]; }
+    const Tokenizer& tokenizer() const { return m_tokenizer; }
+
+private:
+    Tokenizer m_tokenizer;
+    std::unordered_map<std::string, std::int32_t> m_ids; // word → raw id (first-seen order)
+    std::vector<std::string> m_words;                    // raw id → word
+    std::vector<std::int64_t> m_docFreq, m_total;        // per raw id
+    std::int64_t m_documents = 0;
+    std::vector<std::string> m_scratch;
+    std::vector<std::int32_t> m_rawScratch;
+};
+
 // Collects documents one at a time and builds the corpus with the vocabulary filters.
 class CorpusBuilder
 {
@@ -124,13 +153,8 @@ private:
         std::vector<std::pair<std::int32_t, std::int32_t>> counts; // (raw id, count), by raw id
     };
 
-    Tokenizer m_tokenizer;
-    std::unordered_map<std::string, std::int32_t> m_ids; // word → raw id (first-seen order)
-    std::vector<std::string> m_words;                    // raw id → word
-    std::vector<std::int64_t> m_docFreq, m_total;        // per raw id
+    VocabularyCounts m_counts;
     std::vector<Doc> m_docs;
-    std::vector<std::string> m_scratch;
-    std::vector<std::int32_t> m_rawScratch;
 };
 
 } // namespace svi

@@ -10,6 +10,8 @@
 #      generator) piped into `svi run - --kind corpus --out-of-core`: documents, seconds, peak
 #      memory and held-out perplexity.
 #
+# Every run has a day's budget: a stream ends the run at its end (end_of_data).
+#
 # Usage (from the repository root):
 #   tests/bench/stream_memory.sh [--svi PATH] [--times 10] [--docs 1000000] [--k 100]
 #                                [--threads 2] [--out DIR] CORPUS.ldac
@@ -51,7 +53,7 @@ run() { # DIR ARGS…: one run, its folder replaced
   local dir=$1; shift
   rm -rf "$dir"
   "$svi" run "$@" --model lda --algorithm streaming --set "K=$k" --seed 1 --threads "$threads" \
-    --quiet --out "$dir" || { echo "stream_memory.sh: a run failed: $*" >&2; exit 3; }
+    --seconds 86400 --quiet --out "$dir" || { echo "stream_memory.sh: a run failed: $*" >&2; exit 3; }
 }
 
 echo "| corpus | documents | read | peak RSS (MB) | wall s | perplexity |"
@@ -83,7 +85,8 @@ dir=$out/generated
 rm -rf "$dir"
 V=$(grep -c '' "$vocab")
 python3 - "$docs" "$V" <<'PY' | "$svi" run - --kind corpus --out-of-core --vocab "$out/vocab.txt" \
-  --model lda --algorithm streaming --set K=20 --seed 1 --threads "$threads" --quiet --out "$dir" ||
+  --model lda --algorithm streaming --set K=20 --seed 1 --threads "$threads" --seconds 86400 \
+  --quiet --out "$dir" ||
 import random, sys
 n, V = int(sys.argv[1]), int(sys.argv[2])
 rng = random.Random(1)

@@ -73,8 +73,10 @@ private:
 class RawCorpusStream : public RawData
 {
 public:
-    RawCorpusStream(OpenedStream opened, std::vector<std::string> files, CorpusReadOptions options)
-        : m_opened(std::move(opened)), m_files(std::move(files)), m_options(std::move(options))
+    RawCorpusStream(OpenedStream opened, std::vector<std::string> files, CorpusReadOptions options,
+                    bool rawText)
+        : m_opened(std::move(opened)), m_files(std::move(files)), m_options(std::move(options)),
+          m_rawText(rawText)
     {
     }
     std::string summary() const override
@@ -82,8 +84,11 @@ public:
         return groupedNumber(std::int64_t(m_opened.vocabulary.size())) +
                " words in the vocabulary · documents read as the run goes (out of core)";
     }
+    // A stream is not subsampled; counts are not tokenized.
     std::vector<std::string> ignoredSettings() const override
     {
+        if (m_rawText)
+            return {"max_documents"};
         std::vector<std::string> out = {"subset", "max_documents"};
         for (const ParamSpec& p : TokenizerOptions::allParams())
             out.push_back(p.key);
@@ -104,6 +109,7 @@ private:
     mutable OpenedStream m_opened;
     std::vector<std::string> m_files;
     CorpusReadOptions m_options;
+    bool m_rawText;
 };
 
 BuiltData buildStream(const RawCorpusStream& raw, const DataDescription& d)
@@ -247,8 +253,9 @@ DataKindSpec corpus()
         k.settings.push_back(p);
     k.settings.push_back(boolParam(
         "out_of_core", "Out of core",
-        "LDA-C counts (a file or standard input, '-'): read the documents once, as streaming VB "
-        "uses them, never holding the corpus; the test documents come from the first stream_head",
+        "LDA-C counts (a file or standard input, '-') or a folder or tar archive of text: read the "
+        "documents once, as streaming VB uses them, never holding the corpus; the test documents "
+        "come from the first stream_head",
         false, "read the whole corpus into memory"));
     k.settings.push_back(intParam("stream_head", "Stream head",
                                   "out of core: documents read first, among which heldout of "
@@ -262,9 +269,13 @@ DataKindSpec corpus()
     k.views = {DataView::Topics};
     k.recognise = [](const FileProbe& f) { return f.content == "corpus"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
-        if (getBool(d.settings, "out_of_core"))
-            return std::make_shared<RawCorpusStream>(openCorpusStream(d.files, readOptions(d)),
-                                                     d.files, readOptions(d));
+        if (getBool(d.settings, "out_of_core")) {
+            const auto format =
+                d.files.front() == kStandardInput ? std::nullopt : corpusFormatOf(d.files.front());
+            return std::make_shared<RawCorpusStream>(
+                openCorpusStream(d.files, readOptions(d)), d.files, readOptions(d),
+                format == CorpusFormat::TextFolder || format == CorpusFormat::TextArchive);
+        }
         Corpus c = loadCorpus(d.files, readOptions(d));
         const CorpusStats st = c.stats();
         if (st.documents == 0 || st.tokens == 0)

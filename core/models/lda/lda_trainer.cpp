@@ -67,6 +67,10 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         throw std::invalid_argument("data: '" + d.source +
                                     "' is read out of core, as a stream: only streaming VB on "
                                     "one process (distribute = sync) reads a stream");
+    if (m_stream && !m_stream->claim())
+        throw std::invalid_argument("data: the stream of '" + d.source +
+                                    "' was read by an earlier run; a stream is read once: read "
+                                    "the data again for another run");
 
     std::vector<std::int64_t> allRows(static_cast<std::size_t>(d.rows()));
     std::iota(allRows.begin(), allRows.end(), std::int64_t(0));
