@@ -201,6 +201,37 @@ double GaussianQ::naturalStep(double rho, const LgmGradients& grads, const Gauss
     return 0.0;
 }
 
+void GaussianQ::naturalGradient(const LgmGradients& grads, const GaussianPrior& prior, bool meanToo,
+                                Eigen::VectorXd& out)
+{
+    const Eigen::Index D = dim();
+    if (m_form == CovarianceForm::Diagonal) {
+        const Eigen::ArrayXd p = m_root.col(0).array().square().inverse();
+        out.resize(meanToo ? 2 * D : D);
+        out.head(D) =
+            (prior.precision.diagonal().array() - 2.0 * grads.gammaDiag.array() - p).matrix();
+        if (meanToo) {
+            const Eigen::VectorXd offDiag =
+                prior.precision * m_mean - prior.precision.diagonal().cwiseProduct(m_mean);
+            out.tail(D) = ((prior.precision * prior.mean - offDiag + grads.g).array() -
+                           2.0 * grads.gammaDiag.array() * m_mean.array() - p * m_mean.array())
+                              .matrix();
+        }
+        return;
+    }
+    if (!m_precisionValid) {
+        const Eigen::MatrixXd rInv =
+            m_root.triangularView<Eigen::Upper>().solve(Eigen::MatrixXd::Identity(D, D));
+        m_precision = rInv * rInv.transpose();
+        m_precisionValid = true;
+    }
+    out.resize(meanToo ? D * D + D : D * D);
+    out.head(D * D) = (prior.precision - 2.0 * grads.gammaFull - m_precision).reshaped();
+    if (meanToo)
+        out.tail(D) = prior.precision * prior.mean + grads.g - 2.0 * grads.gammaFull * m_mean -
+                      m_precision * m_mean;
+}
+
 Eigen::VectorXd GaussianQ::meanGradient(const LgmGradients& grads, const GaussianPrior& prior) const
 {
     return prior.precision * (prior.mean - m_mean) + grads.g;

@@ -95,6 +95,12 @@ public:
     // is; returns the ρ used, 0 when none down to ρ·2⁻³⁰ was (q is then unchanged).
     double naturalStep(double rho, const LgmGradients& grads, const GaussianPrior& prior,
                        bool meanToo);
+    // The direction of that step, target − current in the natural parameters: the precision's
+    // (diagonal: D entries; full: D² entries, column-major) and, when `meanToo`, S⁻¹m's (D), so
+    // that naturalStep(ρ) moves them by ρ times it — what the adaptive learning rate (Ranganath
+    // et al. 2013) averages.
+    void naturalGradient(const LgmGradients& grads, const GaussianPrior& prior, bool meanToo,
+                         Eigen::VectorXd& out);
     // ∂VLB/∂m = Σ⁻¹(μ − m) + g: the direction of eq. 63.
     Eigen::VectorXd meanGradient(const LgmGradients& grads, const GaussianPrior& prior) const;
     // ∂VLB/∂R: full, triu((R∘I)⁻¹ − RΣ⁻¹ + 2RΓ) (eq. 64); diagonal, with respect to the

@@ -112,6 +112,29 @@ private slots:
         const double b1 = t.bound();
         t.step(2);
         QVERIFY(std::abs(t.bound() - b1) < 1e-6 * std::abs(b1));
+
+        // The adaptive rate (Ranganath et al. 2013) on q's natural gradient: warmed up on the
+        // whole data, whose gradient is exact, it averages that gradient alone, ρ = |ḡ|²/h̄ = 1,
+        // and its first step is the same fixed point. H-MC-SSVI's ρ moves the covariance
+        // (its mean goes by AdaGrad): the covariance is then the exact one too.
+        o.lgm.schedule = StepSchedule::Adaptive;
+        o.lgm.adaptiveInit = 1;
+        GlmTrainer adaptive(data, LgmAlgorithm::McSsvi, o, 1);
+        QVERIFY(std::abs(adaptive.step(1) - 1.0) < 1e-12);
+        QVERIFY2((adaptive.posterior().mean() - ex.mean).norm() < 1e-9, "adaptive mean");
+        QVERIFY2((adaptive.posterior().covariance() - ex.cov).norm() < 1e-9 * ex.cov.norm(),
+                 "adaptive cov");
+        GlmTrainer hybrid(data, LgmAlgorithm::HybridMcSsvi, o, 1);
+        QVERIFY(std::abs(hybrid.step(1) - 1.0) < 1e-12);
+        QVERIFY2((hybrid.posterior().covariance() - ex.cov).norm() < 1e-9 * ex.cov.norm(),
+                 "adaptive hybrid cov");
+        o.lgm.covariance = CovarianceForm::Diagonal;
+        GlmTrainer diagonal(data, LgmAlgorithm::McSsvi, o, 1);
+        QVERIFY(std::abs(diagonal.step(1) - 1.0) < 1e-12);
+        // On later steps the rate falls below 1 only as the gradients disagree; here they
+        // agree (the whole data each step), so it stays at 1 and q at the fixed point.
+        QVERIFY(std::abs(adaptive.step(2) - 1.0) < 1e-9);
+        QVERIFY((adaptive.posterior().mean() - ex.mean).norm() < 1e-9);
     }
 
     void everyAlgorithmConvergesToTheExactPosterior_data()

@@ -450,6 +450,52 @@ private slots:
         QVERIFY((qd.mean().array() - mn).abs().maxCoeff() < 1e-12);
     }
 
+    // The adaptive rate's gradient is the natural step's direction: target − current in the
+    // precision and in S⁻¹m, so that the step is current + ρ · it.
+    void naturalGradientIsTheStepsDirection()
+    {
+        Rng rng(13);
+        const int d = 4, n = 9;
+        const GaussianPrior prior = generalPrior(d, rng);
+        const PoissonProblem p = poissonProblem(n, d, rng);
+        GaussianQ q(d, CovarianceForm::Full, 2.0);
+        Eigen::VectorXd m0(d);
+        for (int j = 0; j < d; ++j)
+            m0[j] = 0.2 * rng.normal();
+        q.setMean(m0);
+        q.setCovariance(spd(d, rng, 0.3));
+        const LgmGradients g = p.gradients(q);
+        const Eigen::MatrixXd P0 = q.covariance().inverse();
+        Eigen::VectorXd grad;
+        q.naturalGradient(g, prior, true, grad);
+        QCOMPARE(grad.size(), Eigen::Index(d * d + d));
+        const double rho = 0.4;
+        QCOMPARE(q.naturalStep(rho, g, prior, true), rho);
+        const Eigen::MatrixXd P1 = q.covariance().inverse();
+        const Eigen::MatrixXd dP = (P0 + rho * grad.head(d * d).reshaped(d, d)) - P1;
+        QVERIFY2(dP.norm() < 1e-9 * P1.norm(), "precision");
+        const Eigen::VectorXd db = P0 * m0 + rho * grad.tail(d) - P1 * q.mean();
+        QVERIFY2(db.norm() < 1e-9 * (1 + (P1 * q.mean()).norm()), "precision × mean");
+        Eigen::VectorXd covOnly;
+        q.naturalGradient(g, prior, false, covOnly);
+        QCOMPARE(covOnly.size(), Eigen::Index(d * d));
+
+        GaussianPrior diagPrior = prior;
+        diagPrior.precision = Eigen::MatrixXd(prior.precision.diagonal().asDiagonal());
+        GaussianQ qd(d, CovarianceForm::Diagonal, 2.0);
+        qd.setMean(m0);
+        const LgmGradients gd = p.gradients(qd);
+        qd.naturalGradient(gd, diagPrior, true, grad);
+        QCOMPARE(grad.size(), Eigen::Index(2 * d));
+        const Eigen::ArrayXd p0 = qd.variances().array().inverse();
+        QCOMPARE(qd.naturalStep(rho, gd, diagPrior, true), rho);
+        const Eigen::ArrayXd p1 = qd.variances().array().inverse();
+        QVERIFY(((p0 + rho * grad.head(d).array()) - p1).abs().maxCoeff() < 1e-12);
+        QVERIFY(((p0 * m0.array() + rho * grad.tail(d).array()) - p1 * qd.mean().array())
+                    .abs()
+                    .maxCoeff() < 1e-12);
+    }
+
     void naturalStepsStopWhereTheBoundIsStationary_data()
     {
         QTest::addColumn<int>("form");

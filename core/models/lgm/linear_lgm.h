@@ -112,6 +112,8 @@ struct LgmOptions
     std::int64_t minibatch{}; // stochastic algorithms: rows per step
     double kappa{};           // natural-gradient steps: ρ_t = (t + τ0)^(−κ)
     double tau0{};
+    StepSchedule schedule{}; // natural-gradient steps: Robbins–Monro or adaptive
+    int adaptiveInit{};
     double damping{};       // FixedPoint: the constant ρ
     double adagradRate{};   // gradient steps: AdaGrad's global rate
     double priorVariance{}; // w ~ N(0, σ_p² I)
@@ -159,10 +161,19 @@ void addLgmTail(ParamFields<Options>& f, LgmAlgorithm algorithm, bool whitened =
     if (algorithm == LgmAlgorithm::FixedPoint)
         f.add(
             lgmDampingParam(), [](auto& o) -> auto& { return o.lgm.damping; });
-    else if (naturalSteps(algorithm)) // 1/t, the paper's schedule
+    else if (naturalSteps(algorithm)) { // 1/t, the paper's schedule, or adaptive
+        const bool stochastic = !batchSteps(algorithm);
+        if (stochastic)
+            f.add(
+                scheduleParam(), [](auto& o) -> auto& { return o.lgm.schedule; }, scheduleName,
+                scheduleFromName);
         addRobbinsMonroFields(
             f, 1.0, 0.0, [](auto& o) -> auto& { return o.lgm.kappa; },
             [](auto& o) -> auto& { return o.lgm.tau0; });
+        if (stochastic)
+            f.add(
+                adaptiveInitParam(), [](auto& o) -> auto& { return o.lgm.adaptiveInit; });
+    }
     if (adagradSteps(algorithm))
         f.add(
             lgmAdagradRateParam(), [](auto& o) -> auto& { return o.lgm.adagradRate; });
@@ -218,8 +229,11 @@ protected:
     // it: g, Γ and the extra statistic, the step's statistic.
     Round localStep(std::int64_t t) override;
     GlobalStatistic& statistic() override { return m_statistic; }
-    // From the sums over the ranks: the extra globals' update, then q(w)'s by the algorithm.
+    // From the sums over the ranks: the extra globals' update, then q(w)'s by the algorithm
+    // (ρ_t, or the adaptive rate on q's natural gradient).
     double globalUpdate(std::int64_t t) override;
+    // The adaptive schedule's averages start from natural gradients at the initial q.
+    void warmUp() override;
 
     // Checkpoints: a subclass's state beyond q(w) and the local model's (visitState calls it
     // last); none by default.
@@ -246,7 +260,8 @@ private:
     std::unique_ptr<LocalModel> m_local;
     GaussianPrior m_prior;
     GaussianQ m_q;
-    RobbinsMonro m_schedule;
+    StepSizer m_stepSizer;
+    Eigen::VectorXd m_naturalGradient; // the adaptive schedule's: naturalGradient()
     AdaGrad m_meanOpt, m_rootOpt;
     StepRows m_rows;
     bool m_sharded = false; // the communicator's shard is set on m_rows

@@ -121,7 +121,7 @@ ParamFields<PfOptions> PfOptions::declare(bool hierarchical, PfAlgorithm algorit
     addRecommenderEvaluationFields(f);
     ParamSpec topWords = topWordsParam();
     topWords.help = "items (a corpus's words) listed per factor, as topics";
-    f.add(std::move(topWords), &O::topWords);
+    f.add(topWords, &O::topWords);
     return f;
 }
 
