@@ -255,8 +255,12 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
         }
         return true;
     };
+    // A stream of known length charts at least a fortieth of its minibatches (the automatic
+    // cadence only; read inside the try below).
+    std::int64_t streamEvery = 0;
     const auto snapshotDue = [&] {
-        return t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0);
+        return t == 1 || (byTime ? trainSeconds >= nextSnapshot : t % cadenceSteps == 0) ||
+               (streamEvery > 0 && t % streamEvery == 0);
     };
 
     auto setPhase = [&](RunPhase p) {
@@ -308,6 +312,9 @@ Summary trainLoop(Trainer& trainer, const RunOptions& options,
     };
     try {
         itemCount = double(std::max<std::int64_t>(trainer.itemCount(), 1));
+        if (const std::int64_t planned = trainer.plannedSteps();
+            planned > 0 && !stepCadence && options.evalEverySeconds <= 0)
+            streamEvery = std::max<std::int64_t>(1, planned / 40);
         setPhase(RunPhase::Training);
         const auto budgetReached = [&] {
             return (options.maxSteps > 0 && t >= options.maxSteps) ||

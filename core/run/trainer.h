@@ -82,6 +82,12 @@ public:
         return steps * itemsPerStep();
     }
 
+    // The steps the data allow, when known before the run (a stream held in memory: its
+    // minibatches); 0 when not (no end, or a stream read out of core). The Runner's automatic
+    // cadence then takes a snapshot at least every fortieth of them, so that a stream that
+    // ends before its budget still charts a posterior after (nearly) every minibatch.
+    virtual std::int64_t plannedSteps() const { return 0; }
+
     // Whether a checkpoint can hold where it stands: false for a trainer reading its data from
     // a stream it cannot rewind (a corpus read out of core), whose runs are neither saved nor
     // resumed.

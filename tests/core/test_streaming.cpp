@@ -482,6 +482,24 @@ void TestStreaming::runEndsAtTheEndOfTheStream()
     QVERIFY(!trace.empty());
     QCOMPARE(trace.back().epochs, 1.0);
     QVERIFY(trace.back().metrics.count("perplexity") == 1);
+
+    // With the automatic cadence of a long time budget (a snapshot every 1.5 training seconds,
+    // far longer than this stream), a stream of known length still charts every minibatch:
+    // at least a fortieth of its planned steps (here all of them) get a snapshot.
+    auto timed =
+        std::make_unique<LdaTrainer>(s.data, LdaAlgorithm::Streaming, streamingOptions(50, 1), 3);
+    QCOMPARE(timed->plannedSteps(), (D + 49) / 50);
+    RunOptions byTime;
+    byTime.maxSeconds = 60.0;
+    byTime.finalFullEvaluation = false;
+    std::vector<std::int64_t> steps;
+    Runner::runBlocking(*timed, byTime, [&](const Snapshot& snap) {
+        steps.push_back(snap.step);
+        return CallbackResult::Continue;
+    });
+    std::vector<std::int64_t> every((D + 49) / 50);
+    std::iota(every.begin(), every.end(), std::int64_t(1));
+    QCOMPARE(steps, every);
 }
 
 // Gamma–Poisson in closed form: one rank in three orders and three minibatch sizes, and three

@@ -91,6 +91,11 @@ std::int64_t LdaTrainer::streamGiven(std::int64_t steps) const noexcept
     return m_algorithm == LdaAlgorithm::Streaming ? m_rows.given() : steps * m_rows.perStep();
 }
 
+std::int64_t LdaTrainer::plannedSteps() const
+{
+    return m_algorithm == LdaAlgorithm::Streaming && !m_stream ? m_rows.minibatches() : 0;
+}
+
 std::int64_t LdaTrainer::itemCount() const
 {
     return m_stream ? std::max<std::int64_t>(m_given, 1) : m_data->trainingRowCount();

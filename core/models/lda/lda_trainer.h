@@ -93,6 +93,8 @@ public:
     // An interrupted full evaluation returns the cheap one.
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
+    // Streaming VB held in memory: its minibatches.
+    std::int64_t plannedSteps() const override;
     // Not out of core: a stream cannot be rewound to a checkpoint's position.
     bool resumable() const override { return !m_stream; }
     // λ, the step sizer and the minibatch sampler (streaming: the stream's position and whether

@@ -81,6 +81,11 @@ public:
 
     std::int64_t itemsPerStep() const override;
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // Streaming VB: its minibatches.
+    std::int64_t plannedSteps() const override
+    {
+        return m_algorithm == PfAlgorithm::Streaming ? m_rows.minibatches() : 0;
+    }
     // ELBO (over a seeded subset of eval_users users scaled by N/|S| plus the items' terms;
     // every user when `full`), and on the test ratings of eval_users users with held-out
     // ratings (all when `full`): heldout_loglik (mean Poisson log-likelihood per held-out
