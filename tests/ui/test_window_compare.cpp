@@ -10,6 +10,7 @@
 #include "ui/param_form.h"
 #include "ui/plot_view.h"
 #include "ui/run_manager.h"
+#include "ui/topics_view.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -267,6 +268,26 @@ void TestWindowCompare::corpusLdaAndHdp()
     QCOMPARE(hdp.size(), tickedAlgorithms(w).size());
     const int again = column(*w.resultsModel(), "Perplexity, held-out words");
     QVERIFY(std::isfinite(meanOf(w.resultsModel()->item(0, again)->text())));
+
+    // HPF on the same corpus (Poisson factorization of text): only its algorithms that fit a
+    // corpus are offered (not BBVI), its perplexity in LDA's column, its factors' top words on
+    // the Topics page.
+    w.modelPicker()->setCurrentIndex(w.modelPicker()->findData("hpf"));
+    QStringList offered;
+    for (int i = 0; i < w.compareList()->count(); ++i)
+        offered << w.compareList()->item(i)->data(Qt::UserRole).toString();
+    QCOMPARE(offered, QStringList({"svi", "batch", "streaming"}));
+    w.algorithmForm()->setText("K", "3");
+    QCOMPARE(compareAndWait(w).size(), 3);
+    const int hpf = column(*w.resultsModel(), "Perplexity, held-out words");
+    QVERIFY(hpf > 0);
+    for (int r = 0; r < 3; ++r) {
+        const double p = meanOf(w.resultsModel()->item(r, hpf)->text());
+        QVERIFY2(p > 3 && p < 30, qPrintable(QString::number(p)));
+    }
+    QCOMPARE(column(*w.resultsModel(), "RMSE, held-out ratings"), -1); // not on words
+    w.refreshNow();
+    QVERIFY(w.topicsView()->topicCount() > 0);
 }
 
 void TestWindowCompare::ratingsHpfAndPmf()
