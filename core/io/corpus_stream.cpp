@@ -247,7 +247,7 @@ OpenedStream openCorpusStream(const std::vector<std::string>& files,
         throw DataError("no counts file to read as a stream");
     const bool stdinput = counts == kStandardInput;
     if (!stdinput) {
-        const std::optional<CorpusFormat> format = corpusFormatOf(counts);
+        const CorpusFormat format = corpusFormatOf(counts).value_or(CorpusFormat::TextFiles);
         if (format == CorpusFormat::TextFolder || format == CorpusFormat::TextArchive)
             return openTextStream(counts, vocabFile, options);
         if (format != CorpusFormat::Ldac)

@@ -196,9 +196,10 @@ void TestCorpusStream::droppingATextStreamStopsItsReader()
     // The reader runs ahead on its own thread; dropping the stream mid-way joins it (under
     // ThreadSanitizer too) instead of leaving it blocked on a full queue.
     CorpusReadOptions o;
-    const std::string path = std::string(SVI_TEST_DATA_DIR) + "/text/news_sample.tar.gz";
+    const std::vector<std::string> files = {
+        (QString(SVI_TEST_DATA_DIR) + "/text/news_sample.tar.gz").toStdString()};
     for (int taken : {0, 1, 3}) {
-        OpenedStream s = openCorpusStream({path}, o);
+        OpenedStream s = openCorpusStream(files, o);
         SparseRows rows;
         QCOMPARE(s.stream->read(taken, rows), std::int64_t(taken));
         s.stream.reset();

@@ -270,8 +270,11 @@ DataKindSpec corpus()
     k.recognise = [](const FileProbe& f) { return f.content == "corpus"; };
     k.read = [](const DataDescription& d) -> std::shared_ptr<const RawData> {
         if (getBool(d.settings, "out_of_core")) {
-            const auto format =
-                d.files.front() == kStandardInput ? std::nullopt : corpusFormatOf(d.files.front());
+            // (No std::optional compared here: GCC's -O1 takes its empty state for uninitialised.)
+            const CorpusFormat format =
+                d.files.front() == kStandardInput
+                    ? CorpusFormat::Ldac
+                    : corpusFormatOf(d.files.front()).value_or(CorpusFormat::TextFiles);
             return std::make_shared<RawCorpusStream>(
                 openCorpusStream(d.files, readOptions(d)), d.files, readOptions(d),
                 format == CorpusFormat::TextFolder || format == CorpusFormat::TextArchive);

@@ -381,12 +381,12 @@ void reorderTopics(Eigen::VectorXd& g, Eigen::Index V, const std::vector<int>& o
     if (g.size() != V * T + T)
         throw std::invalid_argument("reorderTopics: the vector has " + std::to_string(g.size()) +
                                     " entries, but V×T + T = " + std::to_string(V * T + T));
-    Eigen::VectorXd row(T);
+    std::vector<double> row(static_cast<std::size_t>(T));
     for (Eigen::Index w = 0; w <= V; ++w) { // row V: the sticks' block
-        auto block = g.segment(w * T, T);
-        row = block;
+        double* block = g.data() + w * T;
+        std::copy(block, block + T, row.begin());
         for (Eigen::Index i = 0; i < T; ++i)
-            block[i] = row[order[std::size_t(i)]];
+            block[i] = row[std::size_t(order[std::size_t(i)])];
     }
 }
 
