@@ -430,6 +430,86 @@ Corpus readLdac(const std::string& path, const std::string& vocabPath)
     return corpus;
 }
 
+UciHeader readUciHeader(LineReader& lines, const std::string& path, const std::string& vocabFile,
+                        std::int64_t vocabularySize)
+{
+    std::string_view line;
+    std::int64_t number = 0;
+    std::vector<std::string_view> fields;
+    // The header: D, W and NNZ, one per line.
+    const char* const headerNames[3] = {"D (the number of documents)", "W (the number of words)",
+                                        "NNZ (the number of entries)"};
+    const std::int64_t headerMax[3] = {std::numeric_limits<std::int32_t>::max(), kMaxWordId,
+                                       std::numeric_limits<std::int64_t>::max() / 2};
+    std::int64_t header[3] = {0, 0, 0};
+    UciHeader h;
+    for (int k = 0; k < 3; ++k) {
+        bool found = false;
+        while (!found && lines.next(line, number)) {
+            splitFields(line, fields);
+            found = !fields.empty();
+        }
+        if (!found)
+            failFile(path, k == 0 ? std::string("no data (the file is empty)")
+                                  : "the header ends before " + std::string(headerNames[k]) +
+                                        " (a UCI docword file starts with the lines D, W and NNZ)");
+        if (fields.size() != 1)
+            failLine(path, number,
+                     std::to_string(fields.size()) + " fields, but the header line " +
+                         std::string(headerNames[k]) + " holds one number");
+        if (auto problem = parseWholeUpTo(fields[0], headerMax[k], header[k]))
+            failField(path, number, std::string("field 1, ") + headerNames[k], *problem);
+        h.line[k] = number;
+    }
+    h.D = header[0];
+    h.W = header[1];
+    h.NNZ = header[2];
+    if (h.D > kMaxUciDocuments)
+        failField(path, h.line[0], std::string("field 1, ") + headerNames[0],
+                  "D = " + std::to_string(h.D) + ", but at most " +
+                      std::to_string(kMaxUciDocuments) + " documents are read");
+    if (vocabFile.empty() && h.W > kMaxUnnamedWords)
+        failField(path, h.line[1], std::string("field 1, ") + headerNames[1],
+                  "W = " + std::to_string(h.W) + ", but " + std::to_string(kMaxUnnamedWords) +
+                      " is " + kGiveVocabulary);
+    if (!vocabFile.empty() && vocabularySize != h.W)
+        failField(path, h.line[1], std::string("field 1, ") + headerNames[1],
+                  "W = " + std::to_string(h.W) + ", but the vocabulary '" + vocabFile + "' has " +
+                      std::to_string(vocabularySize) + " words");
+    return h;
+}
+
+bool parseUciTriple(std::string_view line, std::int64_t number, const std::string& path,
+                    const UciHeader& h, std::vector<std::string_view>& fields, std::int64_t& doc,
+                    CountEntry& entry)
+{
+    splitFields(line, fields);
+    if (fields.empty())
+        return false;
+    if (fields.size() != 3)
+        failLine(path, number,
+                 std::to_string(fields.size()) + " fields, but an entry is 'docID wordID count'");
+    const char* const columnNames[3] = {"column 1 (docID)", "column 2 (wordID)",
+                                        "column 3 (count)"};
+    const std::int64_t columnMax[3] = {h.D, h.W, kMaxCount};
+    std::int64_t v[3] = {0, 0, 0};
+    for (int c = 0; c < 3; ++c) {
+        if (auto problem = parseWholeUpTo(fields[std::size_t(c)],
+                                          std::numeric_limits<std::int64_t>::max() / 2, v[c]))
+            failField(path, number, columnNames[c], *problem);
+        if (v[c] < 1 || v[c] > columnMax[c])
+            failField(path, number, columnNames[c],
+                      std::to_string(v[c]) + ", but must be in [1, " +
+                          std::to_string(columnMax[c]) + "]" +
+                          (c == 0   ? " (D on line " + std::to_string(h.line[0]) + ")"
+                           : c == 1 ? " (W on line " + std::to_string(h.line[1]) + ")"
+                                    : ""));
+    }
+    doc = v[0];
+    entry = CountEntry{std::int32_t(v[1] - 1), float(v[2]), number};
+    return true;
+}
+
 Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
 {
     const std::string vocabFile = vocabPath.empty() ? findVocabulary(path) : vocabPath;
@@ -443,45 +523,8 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
     std::string_view line;
     std::int64_t number = 0;
     std::vector<std::string_view> fields;
-
-    // The header: D, W and NNZ, one per line.
-    const char* const headerNames[3] = {"D (the number of documents)", "W (the number of words)",
-                                        "NNZ (the number of entries)"};
-    const std::int64_t headerMax[3] = {std::numeric_limits<std::int32_t>::max(), kMaxWordId,
-                                       std::numeric_limits<std::int64_t>::max() / 2};
-    std::int64_t header[3] = {0, 0, 0};
-    std::int64_t headerLine[3] = {0, 0, 0};
-    for (int h = 0; h < 3; ++h) {
-        bool found = false;
-        while (!found && lines.next(line, number)) {
-            splitFields(line, fields);
-            found = !fields.empty();
-        }
-        if (!found)
-            failFile(path, h == 0 ? std::string("no data (the file is empty)")
-                                  : "the header ends before " + std::string(headerNames[h]) +
-                                        " (a UCI docword file starts with the lines D, W and NNZ)");
-        if (fields.size() != 1)
-            failLine(path, number,
-                     std::to_string(fields.size()) + " fields, but the header line " +
-                         std::string(headerNames[h]) + " holds one number");
-        if (auto problem = parseWholeUpTo(fields[0], headerMax[h], header[h]))
-            failField(path, number, std::string("field 1, ") + headerNames[h], *problem);
-        headerLine[h] = number;
-    }
-    const std::int64_t D = header[0], W = header[1], NNZ = header[2];
-    if (D > kMaxUciDocuments)
-        failField(path, headerLine[0], std::string("field 1, ") + headerNames[0],
-                  "D = " + std::to_string(D) + ", but at most " + std::to_string(kMaxUciDocuments) +
-                      " documents are read");
-    if (vocabFile.empty() && W > kMaxUnnamedWords)
-        failField(path, headerLine[1], std::string("field 1, ") + headerNames[1],
-                  "W = " + std::to_string(W) + ", but " + std::to_string(kMaxUnnamedWords) +
-                      " is " + kGiveVocabulary);
-    if (!vocabFile.empty() && corpus.vocabularySize() != W)
-        failField(path, headerLine[1], std::string("field 1, ") + headerNames[1],
-                  "W = " + std::to_string(W) + ", but the vocabulary '" + vocabFile + "' has " +
-                      std::to_string(corpus.vocabularySize()) + " words");
+    const UciHeader h = readUciHeader(lines, path, vocabFile, corpus.vocabularySize());
+    const std::int64_t D = h.D, W = h.W, NNZ = h.NNZ;
 
     // Triples. Usually sorted by document: rows are then appended as they end. When a document
     // comes again after another one, everything is collected and sorted at the end.
@@ -490,9 +533,6 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
         std::int32_t doc;
         Entry entry;
     };
-    const char* const columnNames[3] = {"column 1 (docID)", "column 2 (wordID)",
-                                        "column 3 (count)"};
-    const std::int64_t columnMax[3] = {D, W, kMaxCount};
     std::vector<Entry> row;
     std::vector<Triple> all;
     bool sorted = true;
@@ -513,29 +553,11 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
         row.clear();
     };
     while (lines.next(line, number)) {
-        splitFields(line, fields);
-        if (fields.empty())
+        std::int64_t doc = 0;
+        Entry e;
+        if (!parseUciTriple(line, number, path, h, fields, doc, e))
             continue;
-        if (fields.size() != 3)
-            failLine(path, number,
-                     std::to_string(fields.size()) +
-                         " fields, but an entry is 'docID wordID count'");
-        std::int64_t v[3] = {0, 0, 0};
-        for (int c = 0; c < 3; ++c) {
-            if (auto problem = parseWholeUpTo(fields[std::size_t(c)],
-                                              std::numeric_limits<std::int64_t>::max() / 2, v[c]))
-                failField(path, number, columnNames[c], *problem);
-            if (v[c] < 1 || v[c] > columnMax[c])
-                failField(path, number, columnNames[c],
-                          std::to_string(v[c]) + ", but must be in [1, " +
-                              std::to_string(columnMax[c]) + "]" +
-                              (c == 0   ? " (D on line " + std::to_string(headerLine[0]) + ")"
-                               : c == 1 ? " (W on line " + std::to_string(headerLine[1]) + ")"
-                                        : ""));
-        }
         ++entries;
-        const Entry e{std::int32_t(v[1] - 1), float(v[2]), number};
-        const std::int64_t doc = v[0];
         if (sorted && doc < current) {
             // Out of order: turn the rows read so far back into triples.
             sorted = false;
@@ -564,7 +586,7 @@ Corpus readUciBagOfWords(const std::string& path, const std::string& vocabPath)
         row.push_back(e);
     }
     if (entries != NNZ)
-        failField(path, headerLine[2], std::string("field 1, ") + headerNames[2],
+        failField(path, h.line[2], "field 1, NNZ (the number of entries)",
                   "NNZ = " + std::to_string(NNZ) + ", but " + std::to_string(entries) +
                       " entries follow");
     if (sorted) {

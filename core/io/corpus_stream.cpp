@@ -63,6 +63,127 @@ private:
     std::int64_t m_read = 0;
 };
 
+// UCI docword lines, a document at a time: its triples must come grouped by document (as the
+// UCI collections are written); a document without any triple is an empty row, as in memory.
+class UciStream final : public DocumentStream
+{
+public:
+    UciStream(const std::string& path, const std::string& vocabFile, std::int64_t V)
+        : m_path(path), m_source(path), m_lines(m_source),
+          m_header(readUciHeader(m_lines, path, vocabFile, V))
+    {
+    }
+
+    std::int64_t read(std::int64_t n, SparseRows& rows) override
+    {
+        std::int64_t got = 0;
+        while (got < n && fill()) {
+            rows.appendRow(m_ahead.rowCols(0), m_ahead.rowCounts(0));
+            m_ahead.rowStart.resize(1);
+            m_ahead.cols.clear();
+            m_ahead.counts.clear();
+            ++got;
+        }
+        m_read += got;
+        return got;
+    }
+    bool atEnd() override { return !fill(); }
+    std::int64_t documentsRead() const override { return m_read; }
+    std::int64_t words() const { return m_header.W; }
+
+private:
+    // The next document (1-based m_next) into m_ahead unless one waits there; false after D.
+    bool fill()
+    {
+        if (m_ahead.rows() > 0)
+            return true;
+        if (m_next > m_header.D)
+            return false;
+        m_row.clear();
+        if (m_pending && m_pending->doc > m_next)
+            return finish(); // a document without any triple
+        if (m_pending) {
+            m_row.push_back(m_pending->entry);
+            m_pending.reset();
+        }
+        std::int64_t doc = 0;
+        CountEntry e;
+        while (nextTriple(doc, e)) {
+            if (doc > m_next) {
+                m_pending = PendingTriple{doc, e};
+                break;
+            }
+            m_row.push_back(e);
+        }
+        return finish();
+    }
+    // The next triple; false at the end of the file (where NNZ is checked).
+    bool nextTriple(std::int64_t& doc, CountEntry& e)
+    {
+        std::string_view line;
+        std::int64_t number = 0;
+        while (!m_ended && m_lines.next(line, number)) {
+            if (!parseUciTriple(line, number, m_path, m_header, m_fields, doc, e))
+                continue;
+            ++m_entries;
+            if (doc < m_next)
+                failLine(m_path, number,
+                         "document " + std::to_string(doc) + " comes after document " +
+                             std::to_string(m_next) +
+                             ": a stream reads the triples grouped by document (sort the file "
+                             "by its first column, or read it into memory)");
+            return true;
+        }
+        if (!m_ended && m_entries != m_header.NNZ)
+            failField(m_path, m_header.line[2], "field 1, NNZ (the number of entries)",
+                      "NNZ = " + std::to_string(m_header.NNZ) + ", but " +
+                          std::to_string(m_entries) + " entries follow");
+        m_ended = true;
+        return false;
+    }
+    // Document m_next from m_row (empty when it had no triple) into m_ahead.
+    bool finish()
+    {
+        std::sort(m_row.begin(), m_row.end(),
+                  [](const CountEntry& a, const CountEntry& b) { return a.word < b.word; });
+        for (std::size_t j = 1; j < m_row.size(); ++j)
+            if (m_row[j].word == m_row[j - 1].word)
+                failLine(m_path, std::max(m_row[j].where, m_row[j - 1].where),
+                         "document " + std::to_string(m_next) + ", word " +
+                             std::to_string(m_row[j].word + 1) + " appears twice (also line " +
+                             std::to_string(std::min(m_row[j].where, m_row[j - 1].where)) + ")");
+        m_cols.clear();
+        m_counts.clear();
+        for (const CountEntry& e : m_row) {
+            m_cols.push_back(e.word);
+            m_counts.push_back(e.count);
+        }
+        m_ahead.appendRow(m_cols, m_counts);
+        ++m_next;
+        return true;
+    }
+
+    struct PendingTriple
+    {
+        std::int64_t doc;
+        CountEntry entry;
+    };
+    std::string m_path;
+    ByteSource m_source;
+    LineReader m_lines;
+    UciHeader m_header;
+    std::int64_t m_next = 1;    // the next document to give (1-based)
+    std::int64_t m_entries = 0; // triples read
+    bool m_ended = false;       // the last line was read
+    std::optional<PendingTriple> m_pending;
+    std::vector<CountEntry> m_row;
+    std::vector<std::string_view> m_fields;
+    std::vector<std::int32_t> m_cols;
+    std::vector<float> m_counts;
+    SparseRows m_ahead;
+    std::int64_t m_read = 0;
+};
+
 // Documents made on a thread of their own (a reader that calls back per document: a folder or
 // a tar archive of text, tokenized), handed over through a bounded queue, so that neither side
 // holds more than kAhead of them. The reader's error reaches read() after the documents before
@@ -209,6 +330,16 @@ OpenedStream openTextStream(const std::string& path, const std::string& vocabFil
     return out;
 }
 
+// "1", "2", …, "n": a UCI corpus's words without a vocabulary file (its ids are 1-based).
+std::vector<std::string> numberedFrom1(std::int64_t n)
+{
+    std::vector<std::string> words;
+    words.reserve(std::size_t(n));
+    for (std::int64_t i = 1; i <= n; ++i)
+        words.push_back(std::to_string(i));
+    return words;
+}
+
 // The largest word id of an LDA-C file, in a pass that keeps nothing else.
 std::int64_t largestWordId(const std::string& path)
 {
@@ -250,11 +381,25 @@ OpenedStream openCorpusStream(const std::vector<std::string>& files,
         const CorpusFormat format = corpusFormatOf(counts).value_or(CorpusFormat::TextFiles);
         if (format == CorpusFormat::TextFolder || format == CorpusFormat::TextArchive)
             return openTextStream(counts, vocabFile, options);
-        if (format != CorpusFormat::Ldac)
-            failFile(counts, "is read as a stream (out_of_core) from LDA-C counts, a folder or a "
-                             "tar archive of text; `svi split` writes other corpora as LDA-C");
+        if (format != CorpusFormat::Ldac && format != CorpusFormat::Uci)
+            failFile(counts, "is read as a stream (out_of_core) from LDA-C or UCI counts, a "
+                             "folder or a tar archive of text; `svi split` writes other corpora "
+                             "as LDA-C");
         if (vocabFile.empty())
             vocabFile = findVocabulary(counts);
+        if (format == CorpusFormat::Uci) {
+            // W, in the header, fixes the vocabulary: no first pass.
+            OpenedStream out;
+            out.source = counts;
+            if (!vocabFile.empty())
+                out.vocabulary = readVocabulary(vocabFile);
+            auto stream =
+                std::make_shared<UciStream>(counts, vocabFile, std::int64_t(out.vocabulary.size()));
+            if (vocabFile.empty())
+                out.vocabulary = numberedFrom1(stream->words());
+            out.stream = std::move(stream);
+            return out;
+        }
     }
     if (stdinput && vocabFile.empty())
         failFile(counts, "standard input is read once: give its vocabulary file (vocab), one "

@@ -11,7 +11,10 @@
 //     in-memory reader does (the same words, numbered alike); then the documents tokenized on a
 //     reading thread, a bounded queue ahead of the run. A folder's documents come by path as in
 //     memory; an archive's in the archive's order (in memory they are sorted by path).
-// UCI counts are written as LDA-C by `svi split` first.
+//   - UCI docword (plain or gzip'd): the header's W fixes the vocabulary (the vocabulary file
+//     names the words); the triples must come grouped by document, as the UCI collections are
+//     written (a triple out of order is an error naming its line); a document without any
+//     triple is an empty row, as in memory.
 
 #include "core/data/document_stream.h"
 #include "core/io/corpus_files.h"
@@ -30,8 +33,8 @@ struct OpenedStream
 };
 
 // Opens `files` (one LDA-C file or "-", optionally with its vocabulary file) as a stream.
-// Throws DataError naming the file: another format ("… is read as a stream only from LDA-C
-// counts; `svi split` writes them"), standard input without a vocabulary, an unreadable file.
+// Throws DataError naming the file: another format ("… `svi split` writes other corpora as
+// LDA-C"), standard input without a vocabulary, an unreadable file.
 OpenedStream openCorpusStream(const std::vector<std::string>& files,
                               const CorpusReadOptions& options);
 

@@ -4,6 +4,7 @@
 // core/io's public interface.
 
 #include "core/data/count_data.h"
+#include "core/io/byte_source.h"
 
 #include <cstdint>
 #include <string>
@@ -49,5 +50,21 @@ private:
 std::int64_t ldacVocabularyLimit(bool named, std::int64_t vocabularySize);
 // "0", "1", …, "n − 1": the words of a corpus without a vocabulary file.
 std::vector<std::string> wordsNamedByIds(std::int64_t n);
+
+// UCI docword (corpus_files.h): the header's D, W, NNZ and their lines.
+struct UciHeader
+{
+    std::int64_t D = 0, W = 0, NNZ = 0;
+    std::int64_t line[3] = {0, 0, 0};
+};
+// Reads the three header lines from `lines`, checked as readUciBagOfWords does (W against the
+// vocabulary file's size, or the limit without one). Throws DataError naming the file and line.
+UciHeader readUciHeader(LineReader& lines, const std::string& path, const std::string& vocabFile,
+                        std::int64_t vocabularySize);
+// Parses line `number`, "docID wordID count" within the header's bounds, into doc (1-based) and
+// entry (0-based word); false for a blank line. Throws DataError naming the line and column.
+bool parseUciTriple(std::string_view line, std::int64_t number, const std::string& path,
+                    const UciHeader& h, std::vector<std::string_view>& fields, std::int64_t& doc,
+                    CountEntry& entry);
 
 } // namespace svi

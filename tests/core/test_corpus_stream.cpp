@@ -96,6 +96,7 @@ private slots:
     void textStreamsGiveTheInMemoryDocuments();
     void droppingATextStreamStopsItsReader();
     void badLineIsReportedAtItsDocument();
+    void uciStreamsGroupedTriples();
     void refusesWhatItCannotStream();
     void oneTopicEndsAtTheConjugateCounts();
 
@@ -224,13 +225,47 @@ void TestCorpusStream::badLineIsReportedAtItsDocument()
     }
 }
 
-void TestCorpusStream::refusesWhatItCannotStream()
+// UCI triples grouped by document stream as readUciBagOfWords reads them (documents without a
+// triple as empty rows, the last ones too); out of order, the line is named.
+void TestCorpusStream::uciStreamsGroupedTriples()
 {
     const QString uci = m_dir.filePath("docword.small.txt");
-    writeFile(uci, "2\n3\n3\n1 1 2\n1 3 1\n2 2 1\n");
+    writeFile(uci, "6\n4\n7\n1 1 2\n1 3 1\n\n2 4 1\n2 2 5\n4 1 1\n4 4 3\n5 2 2\n");
+    const Corpus whole = readUciBagOfWords(uci.toStdString());
+    QCOMPARE(whole.documents(), std::int64_t(6));
+    for (int chunk : {1, 4}) {
+        const OpenedStream s = openCorpusStream({uci.toStdString()}, {});
+        QCOMPARE(s.vocabulary, whole.vocabulary);
+        SparseRows streamed;
+        while (s.stream->read(chunk, streamed) > 0) {
+        }
+        QVERIFY(s.stream->atEnd());
+        QVERIFY(sameRows(streamed, whole.docs));
+    }
+    const QString shuffled = m_dir.filePath("docword.shuffled.txt");
+    writeFile(shuffled, "3\n4\n3\n2 1 2\n1 3 1\n3 2 1\n");
+    const OpenedStream s = openCorpusStream({shuffled.toStdString()}, {});
+    SparseRows rows;
     try {
-        openCorpusStream({uci.toStdString()}, {});
-        QFAIL("UCI counts were streamed");
+        s.stream->read(3, rows);
+        QFAIL("triples out of order were streamed");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("line 5") && QString(e.what()).contains("grouped"),
+                 e.what());
+    }
+    const QString shortNnz = m_dir.filePath("docword.short.txt");
+    writeFile(shortNnz, "2\n3\n4\n1 1 2\n2 3 1\n");
+    const OpenedStream t = openCorpusStream({shortNnz.toStdString()}, {});
+    QVERIFY_THROWS_EXCEPTION(DataError, t.stream->read(5, rows));
+}
+
+void TestCorpusStream::refusesWhatItCannotStream()
+{
+    const QString text = m_dir.filePath("notes.txt");
+    writeFile(text, "a plain text file is no corpus to stream\n");
+    try {
+        openCorpusStream({text.toStdString()}, {});
+        QFAIL("a lone text file was streamed");
     } catch (const DataError& e) {
         QVERIFY2(QString(e.what()).contains("svi split"), e.what());
     }

@@ -253,7 +253,8 @@ DataKindSpec corpus()
         k.settings.push_back(p);
     k.settings.push_back(boolParam(
         "out_of_core", "Out of core",
-        "LDA-C counts (a file or standard input, '-') or a folder or tar archive of text: read the "
+        "LDA-C or UCI counts (a file; LDA-C also standard input, '-') or a folder or tar archive "
+        "of text: read the "
         "documents once, as streaming VB uses them, never holding the corpus; the test documents "
         "come from the first stream_head",
         false, "read the whole corpus into memory"));
