@@ -17,16 +17,12 @@
 namespace svi {
 namespace {
 
-class LdacStream final : public DocumentStream
+// A stream that parses one document ahead (atEnd() must know whether another comes): a
+// subclass's parseNext() appends the next document to `ahead`, or returns false at the end.
+class ParsedStream : public DocumentStream
 {
 public:
-    LdacStream(const std::string& path, const std::string& vocabFile, std::int64_t V)
-        : m_parser(path, vocabFile, ldacVocabularyLimit(!vocabFile.empty(), V)), m_source(path),
-          m_lines(m_source)
-    {
-    }
-
-    std::int64_t read(std::int64_t n, SparseRows& rows) override
+    std::int64_t read(std::int64_t n, SparseRows& rows) final
     {
         std::int64_t got = 0;
         while (got < n && fill()) {
@@ -39,19 +35,35 @@ public:
         m_read += got;
         return got;
     }
-    bool atEnd() override { return !fill(); }
-    std::int64_t documentsRead() const override { return m_read; }
+    bool atEnd() final { return !fill(); }
+    std::int64_t documentsRead() const final { return m_read; }
+
+protected:
+    virtual bool parseNext(SparseRows& ahead) = 0;
 
 private:
-    // Parses the next document into m_ahead unless one waits there; false at the end.
-    bool fill()
+    bool fill() { return m_ahead.rows() > 0 || parseNext(m_ahead); }
+
+    SparseRows m_ahead; // the next document, parsed
+    std::int64_t m_read = 0;
+};
+
+class LdacStream final : public ParsedStream
+{
+public:
+    LdacStream(const std::string& path, const std::string& vocabFile, std::int64_t V)
+        : m_parser(path, vocabFile, ldacVocabularyLimit(!vocabFile.empty(), V)), m_source(path),
+          m_lines(m_source)
     {
-        if (m_ahead.rows() > 0)
-            return true;
+    }
+
+private:
+    bool parseNext(SparseRows& ahead) override
+    {
         std::string_view line;
         std::int64_t number = 0;
         while (m_lines.next(line, number))
-            if (m_parser.parse(line, number, m_ahead))
+            if (m_parser.parse(line, number, ahead))
                 return true;
         return false;
     }
@@ -59,13 +71,11 @@ private:
     LdacLines m_parser;
     ByteSource m_source;
     LineReader m_lines;
-    SparseRows m_ahead; // the next document, parsed (atEnd() looks ahead)
-    std::int64_t m_read = 0;
 };
 
 // UCI docword lines, a document at a time: its triples must come grouped by document (as the
 // UCI collections are written); a document without any triple is an empty row, as in memory.
-class UciStream final : public DocumentStream
+class UciStream final : public ParsedStream
 {
 public:
     UciStream(const std::string& path, const std::string& vocabFile, std::int64_t V)
@@ -74,34 +84,17 @@ public:
     {
     }
 
-    std::int64_t read(std::int64_t n, SparseRows& rows) override
-    {
-        std::int64_t got = 0;
-        while (got < n && fill()) {
-            rows.appendRow(m_ahead.rowCols(0), m_ahead.rowCounts(0));
-            m_ahead.rowStart.resize(1);
-            m_ahead.cols.clear();
-            m_ahead.counts.clear();
-            ++got;
-        }
-        m_read += got;
-        return got;
-    }
-    bool atEnd() override { return !fill(); }
-    std::int64_t documentsRead() const override { return m_read; }
     std::int64_t words() const { return m_header.W; }
 
 private:
-    // The next document (1-based m_next) into m_ahead unless one waits there; false after D.
-    bool fill()
+    // The next document (1-based m_next) into `ahead`; false after D.
+    bool parseNext(SparseRows& ahead) override
     {
-        if (m_ahead.rows() > 0)
-            return true;
         if (m_next > m_header.D)
             return false;
         m_row.clear();
         if (m_pending && m_pending->doc > m_next)
-            return finish(); // a document without any triple
+            return finish(ahead); // a document without any triple
         if (m_pending) {
             m_row.push_back(m_pending->entry);
             m_pending.reset();
@@ -115,7 +108,7 @@ private:
             }
             m_row.push_back(e);
         }
-        return finish();
+        return finish(ahead);
     }
     // The next triple; false at the end of the file (where NNZ is checked).
     bool nextTriple(std::int64_t& doc, CountEntry& e)
@@ -141,8 +134,8 @@ private:
         m_ended = true;
         return false;
     }
-    // Document m_next from m_row (empty when it had no triple) into m_ahead.
-    bool finish()
+    // Document m_next from m_row (empty when it had no triple) into `ahead`.
+    bool finish(SparseRows& ahead)
     {
         std::sort(m_row.begin(), m_row.end(),
                   [](const CountEntry& a, const CountEntry& b) { return a.word < b.word; });
@@ -158,7 +151,7 @@ private:
             m_cols.push_back(e.word);
             m_counts.push_back(e.count);
         }
-        m_ahead.appendRow(m_cols, m_counts);
+        ahead.appendRow(m_cols, m_counts);
         ++m_next;
         return true;
     }
@@ -180,8 +173,6 @@ private:
     std::vector<std::string_view> m_fields;
     std::vector<std::int32_t> m_cols;
     std::vector<float> m_counts;
-    SparseRows m_ahead;
-    std::int64_t m_read = 0;
 };
 
 // Documents made on a thread of their own (a reader that calls back per document: a folder or
