@@ -137,6 +137,40 @@ private slots:
         QVERIFY((adaptive.posterior().mean() - ex.mean).norm() < 1e-9);
     }
 
+    // The warm-up's natural gradients are scaled to the data as the step's are: two warm-up
+    // minibatches of half the rows and the update's third, each gradient at the initial q, give
+    // the adaptive rate's ρ. A Robbins–Monro run with ρ ≈ 1e-12 (τ0 = 1e12), the same seed and so
+    // the same minibatches, reads those three gradients off its first three steps.
+    void adaptiveWarmUpIsScaledToTheData()
+    {
+        const auto data = planted(300, 50, weights({0.8, -1.2, 0.3}), LabelKind::Real, 5,
+                                  [](double f, Rng& rng) { return f + 0.5 * rng.normal(); });
+        GlmOptions o = options("gaussian", 150);
+        o.estimator = ExpectationEstimator::Quadrature;
+        o.lgm.tau0 = 1e12;
+        GlmTrainer still(data, LgmAlgorithm::McSsvi, o, 1);
+        const GaussianQ q0 = still.posterior();
+        AdaptiveRate rate;
+        Eigen::VectorXd g;
+        for (std::int64_t step = 1; step <= 3; ++step) {
+            still.step(step);
+            GaussianQ at = q0;
+            at.naturalGradient(still.lastGradients(), still.prior(), true, g);
+            if (step < 3)
+                rate.warmUp(g);
+        }
+        const double expected = rate.rho(g);
+        o.lgm.tau0 = 0.0;
+        o.lgm.schedule = StepSchedule::Adaptive;
+        o.lgm.adaptiveInit = 2;
+        GlmTrainer adaptive(data, LgmAlgorithm::McSsvi, o, 1);
+        const double rho = adaptive.step(1);
+        QVERIFY2(
+            std::abs(rho - expected) < 1e-8,
+            qPrintable(QString("%1 against %2").arg(rho, 0, 'g', 12).arg(expected, 0, 'g', 12)));
+        QVERIFY2(rho < 0.999, qPrintable(QString::number(rho))); // the minibatches disagree
+    }
+
     void everyAlgorithmConvergesToTheExactPosterior_data()
     {
         QTest::addColumn<int>("algorithm");
