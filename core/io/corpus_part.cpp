@@ -1,8 +1,8 @@
 #include "core/io/corpus_part.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/count_lines.h"
 #include "core/io/data_error.h"
-#include "core/io/ldac_lines.h"
 #include "core/io/line_shard.h"
 
 #include <QFile>

@@ -1,8 +1,8 @@
 #include "core/io/corpus_stream.h"
 
 #include "core/io/byte_source.h"
+#include "core/io/count_lines.h"
 #include "core/io/data_error.h"
-#include "core/io/ldac_lines.h"
 #include "core/io/tokenizer.h"
 
 #include <algorithm>
@@ -127,31 +127,17 @@ private:
                              "by its first column, or read it into memory)");
             return true;
         }
-        if (!m_ended && m_entries != m_header.NNZ)
-            failField(m_path, m_header.line[2], "field 1, NNZ (the number of entries)",
-                      "NNZ = " + std::to_string(m_header.NNZ) + ", but " +
-                          std::to_string(m_entries) + " entries follow");
+        if (!m_ended)
+            checkUciEntries(m_path, m_header, m_entries);
         m_ended = true;
         return false;
     }
     // Document m_next from m_row (empty when it had no triple) into `ahead`.
     bool finish(SparseRows& ahead)
     {
-        std::sort(m_row.begin(), m_row.end(),
-                  [](const CountEntry& a, const CountEntry& b) { return a.word < b.word; });
-        for (std::size_t j = 1; j < m_row.size(); ++j)
-            if (m_row[j].word == m_row[j - 1].word)
-                failLine(m_path, std::max(m_row[j].where, m_row[j - 1].where),
-                         "document " + std::to_string(m_next) + ", word " +
-                             std::to_string(m_row[j].word + 1) + " appears twice (also line " +
-                             std::to_string(std::min(m_row[j].where, m_row[j - 1].where)) + ")");
-        m_cols.clear();
-        m_counts.clear();
-        for (const CountEntry& e : m_row) {
-            m_cols.push_back(e.word);
-            m_counts.push_back(e.count);
-        }
-        ahead.appendRow(m_cols, m_counts);
+        if (const std::int64_t j = sortAndFindRepeat(m_row); j >= 0)
+            failUciRepeat(m_path, m_next, m_row[std::size_t(j)], m_row[std::size_t(j) - 1].where);
+        appendEntries(ahead, m_row, m_cols, m_counts);
         ++m_next;
         return true;
     }
@@ -321,16 +307,6 @@ OpenedStream openTextStream(const std::string& path, const std::string& vocabFil
     return out;
 }
 
-// "1", "2", …, "n": a UCI corpus's words without a vocabulary file (its ids are 1-based).
-std::vector<std::string> numberedFrom1(std::int64_t n)
-{
-    std::vector<std::string> words;
-    words.reserve(std::size_t(n));
-    for (std::int64_t i = 1; i <= n; ++i)
-        words.push_back(std::to_string(i));
-    return words;
-}
-
 // The largest word id of an LDA-C file, in a pass that keeps nothing else.
 std::int64_t largestWordId(const std::string& path)
 {
@@ -387,7 +363,7 @@ OpenedStream openCorpusStream(const std::vector<std::string>& files,
             auto stream =
                 std::make_shared<UciStream>(counts, vocabFile, std::int64_t(out.vocabulary.size()));
             if (vocabFile.empty())
-                out.vocabulary = numberedFrom1(stream->words());
+                out.vocabulary = numberedWords(stream->words(), 1); // its ids are 1-based
             out.stream = std::move(stream);
             return out;
         }

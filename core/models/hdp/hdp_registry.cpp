@@ -31,9 +31,8 @@ std::vector<MemoryTerm> hdpMemory(const DataSet& data, const ParamValues& v, boo
          threads() * kDouble * (W * (2 * T + 3 * K + 5) + 3 * K * T), "T"},
     };
     if (!batch && choice(v, "schedule") == "adaptive")
-        terms.push_back({"the adaptive schedule's gradient, its copy and average: 3 × V × T "
-                         "doubles",
-                         3 * kDouble * V * T, "T"});
+        terms.push_back({"the adaptive schedule's gradient and its average: 2 × V × T doubles",
+                         2 * kDouble * V * T, "T"});
     return terms;
 }
 

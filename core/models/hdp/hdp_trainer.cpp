@@ -154,9 +154,8 @@ double HdpTrainer::scale() const
 void HdpTrainer::formGradient(double scale)
 {
     const Eigen::Index VT = m_V * m_T;
-    lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_topicGradient);
     m_gradient.resize(VT + m_T);
-    m_gradient.head(VT) = m_topicGradient;
+    lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient.head(VT));
     m_gradient.tail(m_T) = scale * m_stickStats - m_sticks;
 }
 

@@ -145,7 +145,7 @@ private:
     StepSizer m_stepSizer;
     // The adaptive schedule's gradient λ̂ − λ: λ's block (V×T, word-major) then the stick
     // statistic's (T); the λ block is made by lda::topicGradient.
-    Eigen::VectorXd m_gradient, m_topicGradient;
+    Eigen::VectorXd m_gradient;
     StepRows m_rows; // the documents of each step
     std::vector<int> m_order;
     hdp::MinibatchStats m_stats;

@@ -263,6 +263,7 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
 void LdaTrainer::warmUp()
 {
     const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
+    m_gradient.resize(m_V * m_K);
     lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
     m_stepSizer.warmUp(m_gradient);
 }
@@ -315,6 +316,7 @@ double LdaTrainer::globalUpdate(std::int64_t t)
     const auto t0 = Clock::now();
     double rho = 1.0;
     if (svi && m_stepSizer.adaptive()) {
+        m_gradient.resize(m_V * m_K);
         lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
         rho = m_stepSizer.rho(t, &m_gradient);
         m_lambdaT.reshaped<Eigen::RowMajor>() += rho * m_gradient;

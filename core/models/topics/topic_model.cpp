@@ -353,10 +353,12 @@ void addTopicStatistic(MatrixRD& lambdaT, const SparseRowSum& S)
 }
 
 void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
-                   Eigen::VectorXd& g)
+                   Eigen::Ref<Eigen::VectorXd> g)
 {
     const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
-    g.resize(V * K);
+    if (g.size() != V * K)
+        throw std::invalid_argument("topicGradient: the gradient has " + std::to_string(g.size()) +
+                                    " entries, but V·K = " + std::to_string(V * K));
     forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
         g.segment(begin * K, (end - begin) * K) =
             (eta - lambdaT.middleRows(begin, end - begin).reshaped<Eigen::RowMajor>().array())

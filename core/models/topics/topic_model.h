@@ -211,8 +211,9 @@ void expElogBetaPosterior(const MatrixRD* lambdaT, double eta, const Eigen::Vect
 void addTopicStatistic(MatrixRD& lambdaT, const SparseRowSum& S);
 
 // The natural gradient of the same step, g = λ̂ − λ (word-major, V·K), for the adaptive
-// learning rate; updateTopics with ρ is λ ← λ + ρ g.
+// learning rate; updateTopics with ρ is λ ← λ + ρ g. `g` must hold V·K entries (a trainer
+// whose gradient has further blocks passes the head of its vector).
 void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
-                   Eigen::VectorXd& g);
+                   Eigen::Ref<Eigen::VectorXd> g);
 
 } // namespace svi::lda

@@ -1,12 +1,14 @@
 #pragma once
-// LDA-C documents one line at a time (the format is described in corpus_files.h), shared by
-// the reader of a whole file and the reader of a part of one (corpus_part.h). Not part of
-// core/io's public interface.
+// Counts files one line at a time (LDA-C and UCI docword, the formats described in
+// corpus_files.h), shared by the readers of a whole file, of a part of one (corpus_part.h) and
+// of a stream (corpus_stream.h). Not part of core/io's public interface.
 
 #include "core/data/count_data.h"
 #include "core/io/byte_source.h"
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +53,20 @@ std::int64_t ldacVocabularyLimit(bool named, std::int64_t vocabularySize);
 // "0", "1", …, "n − 1": the words of a corpus without a vocabulary file.
 std::vector<std::string> wordsNamedByIds(std::int64_t n);
 
+// The largest word id accepted (ids are stored as int32).
+inline constexpr std::int64_t kMaxWordId = std::numeric_limits<std::int32_t>::max() - 1;
+
+// A whole number ≥ 0 written with digits only, at most `max`; otherwise the reason it is not.
+std::optional<std::string> parseWholeUpTo(std::string_view text, std::int64_t max,
+                                          std::int64_t& value);
+// "first", "first + 1", …: n words named by their ids.
+std::vector<std::string> numberedWords(std::int64_t n, std::int64_t first);
+// Sorts a document's entries by word; returns the first repeated one (its index) or -1.
+std::int64_t sortAndFindRepeat(std::vector<CountEntry>& row);
+// Appends the document `row` (sorted by word) to `rows`; cols and counts are scratch.
+void appendEntries(SparseRows& rows, const std::vector<CountEntry>& row,
+                   std::vector<std::int32_t>& cols, std::vector<float>& counts);
+
 // UCI docword (corpus_files.h): the header's D, W, NNZ and their lines.
 struct UciHeader
 {
@@ -66,5 +82,10 @@ UciHeader readUciHeader(LineReader& lines, const std::string& path, const std::s
 bool parseUciTriple(std::string_view line, std::int64_t number, const std::string& path,
                     const UciHeader& h, std::vector<std::string_view>& fields, std::int64_t& doc,
                     CountEntry& entry);
+// "document d, word w appears twice (also line L)", at e's line.
+[[noreturn]] void failUciRepeat(const std::string& path, std::int64_t doc, const CountEntry& e,
+                                std::int64_t earlierLine);
+// Throws DataError naming the header's NNZ line unless `entries` triples were read.
+void checkUciEntries(const std::string& path, const UciHeader& h, std::int64_t entries);
 
 } // namespace svi
