@@ -94,6 +94,18 @@ void Globals::blend(const Globals& t, double rho)
     h = k * h + rho * t.h;
 }
 
+void Globals::addChange(const Globals& t, const Globals& from)
+{
+    a += t.a - from.a;
+    b += t.b - from.b;
+    c += t.c - from.c;
+    d += t.d - from.d;
+    e += t.e - from.e;
+    f += t.f - from.f;
+    lambda += t.lambda - from.lambda;
+    h += t.h - from.h;
+}
+
 void Globals::visitState(StateArchive& archive)
 {
     archive.field("a", a);

@@ -61,6 +61,9 @@ struct Globals
     bool finite() const;
     // this ← (1−ρ)·this + ρ·target
     void blend(const Globals& target, double rho);
+    // this ← this + (target − from): streaming VB's λ_b = λ_{b−1} + (λ*_b − λ_{b−1}), the
+    // minibatch's change being the target it gives from the prior (target − η).
+    void addChange(const Globals& target, const Globals& from);
     // target − this, every member flattened into one vector (a, b, c, d, e, f, λ, h): the
     // natural gradient the adaptive learning rate averages.
     Eigen::VectorXd difference(const Globals& target) const;

@@ -114,6 +114,8 @@ int compareRank(BpfaAlgorithm a)
         return 4;
     case BpfaAlgorithm::GibbsSsvi:
         return 5;
+    case BpfaAlgorithm::Streaming:
+        return 6;
     case BpfaAlgorithm::BatchGibbs:
         return 0;
     }
@@ -133,6 +135,7 @@ std::string bound(BpfaAlgorithm a)
     };
     switch (a) {
     case BpfaAlgorithm::MfSvi:
+    case BpfaAlgorithm::Streaming:
         return "mean-field ELBO: the optimised q(z_k)q(w_k) of each item under E_q(β)";
     case BpfaAlgorithm::MfSsvi:
         return structuredBound("mean-field");
@@ -214,15 +217,26 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
     BpfaFields f;
     f.add(intParam("K", "Features K", "truncation level: number of dictionary atoms", 256, 1, 4096),
           &O::K);
-    if (svi)
+    const bool streaming = algorithm == BpfaAlgorithm::Streaming;
+    if (svi && !streaming)
         f.add(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge),
               &O::minibatch);
+    if (streaming)
+        f.add(intParam("minibatch", "Minibatch", "items per minibatch of the stream", 256, 1,
+                       kHuge),
+              &O::minibatch)
+            .add(intParam("minibatch_iters", "Minibatch iterations",
+                          "batch VB iterations on each minibatch (local steps, then λ* = the "
+                          "posterior so far + the minibatch's statistics)",
+                          kBpfaStreamItersDefault, 1, 10000),
+                 &O::streamIters);
     if (svi && gibbsLocal(algorithm))
         addGibbsFields(f);
     else if (svi)
         addAscentFields(f);
-    if (svi) {
+    if (svi && !streaming)
         addStepSizeFields(f, 0.75, 0.0);
+    if (svi) {
         f.add(choiceParam("init", "Initialisation",
                           "random atoms, or a short batch Gibbs run on a random subset",
                           {"gibbs", "random"}, "gibbs"),
@@ -258,7 +272,8 @@ const ParamFields<BpfaOptions>& BpfaOptions::fields()
         BpfaFields all;
         for (BpfaAlgorithm a :
              {BpfaAlgorithm::GibbsSsvi, BpfaAlgorithm::MimnoSvi, BpfaAlgorithm::MfSvi,
-              BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs})
+              BpfaAlgorithm::MfSsvi, BpfaAlgorithm::TitsiasSsvi, BpfaAlgorithm::BatchGibbs,
+              BpfaAlgorithm::Streaming})
             all.merge(declare(a));
         return all;
     }();
@@ -279,6 +294,9 @@ void registerBpfa(Registry& r)
         "β sampled from q(β); spike-and-slab local factors (Titsias & Lázaro-Gredilla)");
     add(r, BpfaAlgorithm::BatchGibbs, "gibbs", "Batch Gibbs",
         "uncollapsed Gibbs sampler over all items (the paper's baseline)");
+    add(r, BpfaAlgorithm::Streaming, "streaming", "Streaming VB",
+        "one pass, mean-field local factors; each minibatch's posterior is the prior of the next "
+        "(Broderick et al. 2013)");
     // The synthetic table's default: paper 000's Sec. 5.1 data, drawn from the prior.
     r.addGenerator({
         .key = "bpfa",

@@ -63,6 +63,13 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     m_stepSizer = StepSizer(stepSizeOf(o));
     m_sampler = std::make_unique<MinibatchSampler>(N, std::min(o.minibatch, N),
                                                    m_seed ^ 0x6d696e6962617463ULL);
+    if (m_algorithm == BpfaAlgorithm::Streaming) {
+        m_trainingRows.resize(std::size_t(N));
+        for (std::int64_t j = 0; j < N; ++j)
+            m_trainingRows[std::size_t(j)] = m_data->trainingRow(j);
+        m_stream = StepRows(m_trainingRows, RowOrder::Stream, o.minibatch,
+                            m_seed ^ 0x73747265616d6564ULL);
+    }
     m_chunks = std::make_unique<Chunked>();
     m_chunks->ws.resize(kChunks);
     m_chunks->stats.resize(kChunks);
@@ -223,6 +230,11 @@ std::int64_t BpfaTrainer::itemsPerStep() const
     return std::min<std::int64_t>(m_options.minibatch, m_data->trainingRowCount());
 }
 
+std::int64_t BpfaTrainer::streamGiven(std::int64_t steps) const noexcept
+{
+    return m_algorithm == BpfaAlgorithm::Streaming ? m_stream.given() : steps * itemsPerStep();
+}
+
 bool BpfaTrainer::samplingLocal() const
 {
     return m_algorithm == BpfaAlgorithm::GibbsSsvi || m_algorithm == BpfaAlgorithm::MimnoSvi ||
@@ -240,6 +252,7 @@ void BpfaTrainer::runLocal(Workspace& ws, const GlobalView& view, Rng& rng, bool
     switch (m_algorithm) {
     case BpfaAlgorithm::MfSvi:
     case BpfaAlgorithm::MfSsvi:
+    case BpfaAlgorithm::Streaming:
         bpfa::mfLocal(ws, view, m_options.localIters, m_options.localTol);
         break;
     case BpfaAlgorithm::TitsiasSsvi:
@@ -260,7 +273,8 @@ double BpfaTrainer::localBound(Workspace& ws, const GlobalView& view) const
 {
     // Mean-field families are scored by their own bound; the others by the best spike-and-slab
     // factors, a lower bound of the exact (Gibbs-SSVI) or Mimno local optimum.
-    if (m_algorithm == BpfaAlgorithm::MfSvi || m_algorithm == BpfaAlgorithm::MfSsvi) {
+    if (m_algorithm == BpfaAlgorithm::MfSvi || m_algorithm == BpfaAlgorithm::MfSsvi ||
+        m_algorithm == BpfaAlgorithm::Streaming) {
         bpfa::mfLocal(ws, view, m_options.localIters, m_options.localTol);
         return bpfa::mfLocalElbo(ws, view);
     }
@@ -274,6 +288,7 @@ void BpfaTrainer::drawLocal(Workspace& ws, const GlobalView& view, Rng& rng, boo
     case BpfaAlgorithm::MfSvi:
     case BpfaAlgorithm::MfSsvi:
     case BpfaAlgorithm::TitsiasSsvi:
+    case BpfaAlgorithm::Streaming:
         if (first)
             runLocal(ws, view, rng, true);
         // One draw from the factorised local q: z ~ Bernoulli(θ), w | z = 1 ~ N(ν/κ, 1/κ).
@@ -344,17 +359,23 @@ StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
     // The adaptive schedule starts its averages from gradients at the initial globals
     // (Ranganath et al. 2013, Algorithm 1): minibatches drawn before the first update, whose
     // streams are marked apart from the steps'.
-    const bool warm = m_stepSizer.needsWarmUp();
+    const bool streaming = m_algorithm == BpfaAlgorithm::Streaming;
+    const bool warm = !streaming && m_stepSizer.needsWarmUp();
     const std::uint64_t streamStep =
         warm ? (std::uint64_t(1) << 62) + std::uint64_t(++m_warmUps) : std::uint64_t(t);
-    // The sampler draws positions among the training rows (the same on every rank); this rank
-    // takes those whose rows it owns.
-    const std::vector<std::int64_t>& drawn = m_sampler->next();
+    // The minibatch's training rows (the same on every rank); this rank takes those it owns.
     const Shard owned = ownedRows();
     m_batchRows.clear();
-    for (std::int64_t position : drawn)
-        if (const std::int64_t row = m_data->trainingRow(position); owned.contains(row))
-            m_batchRows.push_back(row);
+    if (streaming) {
+        m_stream.next();
+        for (std::int64_t row : m_stream.rows())
+            if (owned.contains(row))
+                m_batchRows.push_back(row);
+    } else {
+        for (std::int64_t position : m_sampler->next())
+            if (const std::int64_t row = m_data->trainingRow(position); owned.contains(row))
+                m_batchRows.push_back(row);
+    }
     if (structured()) {
         Rng rng = Rng::stream(m_seed, bpfa::kStreamGlobal, streamStep);
         m_view = bpfa::sampleView(m_globals, rng);
@@ -362,23 +383,54 @@ StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
         m_view = bpfa::expectationView(m_globals);
     }
     m_stats = localStats(m_batchRows, m_view, std::int64_t(streamStep));
+    listStatistic();
+    if (streaming)
+        streamRounds();
+    return warm ? Round::WarmUp : Round::Update;
+}
+
+void BpfaTrainer::listStatistic()
+{
     m_scalars.resize(4);
     m_scalars << m_stats.r2, m_stats.w2, m_stats.obsCount, double(m_stats.items);
+    m_statistic.clear();
     m_statistic.dense(m_stats.zSum);
     m_statistic.dense(m_stats.P);
     m_statistic.dense(m_stats.C);
     m_statistic.dense(m_scalars);
-    return warm ? Round::WarmUp : Round::Update;
 }
 
-Eigen::VectorXd BpfaTrainer::summedGradient()
+void BpfaTrainer::streamRounds()
+{
+    for (int round = 1; round < m_options.streamIters; ++round) {
+        if (communicator().distributed())
+            communicator().reduce(m_statistic);
+        m_view = bpfa::expectationView(streamPosterior());
+        m_stats = localStats(m_batchRows, m_view, m_lastStep);
+        listStatistic();
+    }
+}
+
+bpfa::Globals BpfaTrainer::streamPosterior()
+{
+    summedTarget(1.0);
+    Globals posterior = m_atPrior ? bpfa::priorGlobals(m_options.prior, m_K, m_D) : m_globals;
+    posterior.addChange(m_target, bpfa::priorGlobals(m_options.prior, m_K, m_D));
+    return posterior;
+}
+
+void BpfaTrainer::summedTarget(double scale)
 {
     m_stats.r2 = m_scalars[0];
     m_stats.w2 = m_scalars[1];
     m_stats.obsCount = m_scalars[2];
     m_stats.items = std::int64_t(m_scalars[3]);
-    const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
     m_target = bpfa::globalTarget(m_options.prior, m_stats, m_view, scale, m_K, m_D);
+}
+
+Eigen::VectorXd BpfaTrainer::summedGradient()
+{
+    summedTarget(double(m_data->trainingRowCount()) / double(itemsPerStep()));
     return m_globals.difference(m_target);
 }
 
@@ -391,6 +443,11 @@ double BpfaTrainer::globalUpdate(std::int64_t t)
 {
     if (m_algorithm == BpfaAlgorithm::BatchGibbs)
         return 1.0;
+    if (m_algorithm == BpfaAlgorithm::Streaming) {
+        m_globals = streamPosterior();
+        m_atPrior = false;
+        return 1.0;
+    }
     const Eigen::VectorXd g = summedGradient();
     const double rho = m_stepSizer.rho(t, &g);
     m_globals.blend(m_target, rho);
@@ -408,7 +465,12 @@ void BpfaTrainer::visitState(StateArchive& a)
     } else {
         a.field("globals", m_globals);
         a.field("step_sizer", m_stepSizer);
-        a.field("sampler", *m_sampler);
+        if (m_algorithm == BpfaAlgorithm::Streaming) {
+            a.field("rows", m_stream);
+            a.field("at_prior", m_atPrior);
+        } else {
+            a.field("sampler", *m_sampler);
+        }
     }
     a.field("last_step", m_lastStep);
     // The live preview's estimate: each minibatch refreshes its own items only, and a cheap

@@ -1,7 +1,11 @@
 #pragma once
 // BpfaTrainer: beta process factor analysis on DenseData, fitted by one of the five SVI
-// algorithms of paper 000 (Algorithm 1 with the global updates of eq. 7) or by the
-// uncollapsed batch Gibbs sampler.
+// algorithms of paper 000 (Algorithm 1 with the global updates of eq. 7), by the uncollapsed
+// batch Gibbs sampler, or by streaming VB (Broderick et al. 2013; paper 004 §2.6): one pass over
+// the training items in a seeded order, minibatch by minibatch; each minibatch's batch VB with the
+// posterior so far as its prior (minibatch_iters rounds of mean-field local steps under λ*, then
+// λ* = λ_{b−1} + Σ_i η̂_i), λ_b = λ*; the first minibatch's local steps see the initial globals
+// (random or Gibbs-initialised), its posterior adds to the prior η. The run ends with the items.
 //
 // On several ranks the SVI algorithms process, of each minibatch (the same on every rank) and of
 // the items scored at each snapshot, the rows their rank owns (Communicator::ownedRows): the
@@ -57,6 +61,7 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     int burnin{};     // Gibbs-SSVI, Mimno-SVI: sweeps discarded
     int samples{};    // Gibbs-SSVI, Mimno-SVI: sweeps kept
     int localIters{}; // MF and spike-and-slab: coordinate-ascent sweeps at most
+    int streamIters{}; // streaming: batch VB rounds on each minibatch
     double localTol{};
     std::string init; // "random" | "gibbs"
     // "model": γ_obs from the residuals of every observed entry (eq. 7); "predictive": from
@@ -116,6 +121,9 @@ private:
     std::int64_t m_iteration = 0;
 };
 
+// Streaming VB's rounds on a minibatch by default (see docs/results.md).
+inline constexpr int kBpfaStreamItersDefault = 2;
+
 class BpfaTrainer final : public StagedTrainer
 {
 public:
@@ -128,6 +136,11 @@ public:
     // The SVI algorithms run on several ranks; the batch Gibbs sampler does not.
     bool distributes() const override { return m_algorithm != BpfaAlgorithm::BatchGibbs; }
     std::int64_t itemCount() const override { return m_data->trainingRowCount(); }
+    // Streaming VB: its minibatches.
+    std::int64_t plannedSteps() const override
+    {
+        return m_algorithm == BpfaAlgorithm::Streaming ? m_stream.minibatches() : 0;
+    }
     Evaluation evaluate(bool full) override;
     bool diverged() const override;
     // Globals, step sizer, sampler (batch Gibbs: the chain), last step, live preview; none derived.
@@ -135,6 +148,8 @@ public:
     void setLivePreview(bool on) override;
 
     const bpfa::Globals& globals() const { return m_globals; }
+    // This rank's items of the last minibatch (tests).
+    const std::vector<std::int64_t>& lastBatch() const { return m_batchRows; }
     void setGlobals(const bpfa::Globals& g) { m_globals = g; }
 
     // E[y_i] for every item over all D entries (normalised units), from the algorithm's own
@@ -154,6 +169,9 @@ protected:
     // λ ← (1 − ρ)λ + ρλ̂ from the summed statistics (ρ_t, or the adaptive rate).
     double globalUpdate(std::int64_t t) override;
     void warmUp() override;
+    // Streaming VB: its items are all used; those used so far.
+    bool streamEnded() const override { return m_stream.exhausted(); }
+    std::int64_t streamGiven(std::int64_t steps) const noexcept override;
 
 private:
     // What needs the data of every rank when the data were read in parts (the items scored at
@@ -169,8 +187,19 @@ private:
     DenseDataPtr gatherRows(const std::vector<std::int64_t>& rows);
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
+    // λ̂ of the summed statistics into m_target, with N/|B| as its scale (streaming: 1).
+    void summedTarget(double scale);
     // λ̂ − λ of the summed statistics (λ̂ kept in m_target).
     Eigen::VectorXd summedGradient();
+    // Streaming: λ* = λ_{b−1} + (λ̂ − η) of the summed statistics, λ_{b−1} being η before the
+    // first minibatch.
+    bpfa::Globals streamPosterior();
+    // Streaming: rounds 2… of the minibatch's batch VB, each under E_q[β] of the last round's
+    // λ* (on several ranks the statistic is summed over them first: every rank sees the whole
+    // minibatch's λ*).
+    void streamRounds();
+    // Lists the step's statistic (m_stats and its scalars) for the reduction.
+    void listStatistic();
     struct Chunked;
     void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng,
                   bool evaluation = false) const;
@@ -193,6 +222,9 @@ private:
     StepSizer m_stepSizer;
     bpfa::Globals m_target; // λ̂ of the last minibatch
     std::unique_ptr<MinibatchSampler> m_sampler;
+    std::vector<std::int64_t> m_trainingRows; // streaming: every training row, ascending
+    StepRows m_stream;                        // streaming: the pass's order and position
+    bool m_atPrior = true;                    // streaming: no minibatch added yet
     std::unique_ptr<GibbsChain> m_chain;   // batch Gibbs only
     std::vector<std::int64_t> m_evalItems; // those of the rows held here (all when read whole)
     std::int64_t m_evalCount = 0;          // items scored at each snapshot, on every rank
