@@ -31,4 +31,45 @@ double lgmUpdate(LgmAlgorithm algorithm, GaussianQ& q, const LgmGradients& grads
     return rho;
 }
 
+QStepSizes::QStepSizes(const StepSizeOptions& options, std::size_t count) : m_options(options)
+{
+    if (adaptive())
+        m_rates.resize(count);
+}
+
+bool QStepSizes::needsWarmUp(std::size_t i) const
+{
+    return adaptive() && m_rates[i].warmUpCount() < m_options.adaptiveInit;
+}
+
+namespace {
+
+// lgmUpdate's natural step moves the mean too for these.
+bool naturalMean(LgmAlgorithm a)
+{
+    return a == LgmAlgorithm::McSsvi || a == LgmAlgorithm::FixedPoint;
+}
+
+} // namespace
+
+void QStepSizes::warmUp(std::size_t i, LgmAlgorithm algorithm, GaussianQ& q,
+                        const LgmGradients& grads, const GaussianPrior& prior)
+{
+    q.naturalGradient(grads, prior, naturalMean(algorithm), m_natural);
+    m_rates[i].warmUp(m_natural);
+}
+
+double QStepSizes::rho(std::size_t i, LgmAlgorithm algorithm, GaussianQ& q,
+                       const LgmGradients& grads, const GaussianPrior& prior)
+{
+    q.naturalGradient(grads, prior, naturalMean(algorithm), m_natural);
+    return m_rates[i].rho(m_natural);
+}
+
+void QStepSizes::visitState(StateArchive& a)
+{
+    a.field("rates", m_rates);
+    a.field("warm_ups", m_warmUps);
+}
+
 } // namespace svi

@@ -8,6 +8,9 @@
 
 #include "core/inference/gaussian_q.h"
 #include "core/inference/optimizers.h"
+#include "core/inference/schedule.h"
+
+#include <vector>
 
 namespace svi {
 
@@ -42,5 +45,45 @@ inline bool naturalSteps(LgmAlgorithm a)
 // AdaGrad's rate for SDsvi.
 double lgmUpdate(LgmAlgorithm algorithm, GaussianQ& q, const LgmGradients& grads,
                  const GaussianPrior& prior, double rho, AdaGrad& meanOpt, AdaGrad& rootOpt);
+
+// The natural steps' sizes of a model holding many q's, each stepped at its own visits (a
+// correlated topic model's q(η_d), a generalized PMF column's q): ρ = (n + τ0)^−κ at a q's n-th
+// visit, or the adaptive rate (Ranganath et al. 2013) of that q alone — averages of its own
+// natural gradients (GaussianQ::naturalGradient, the direction of lgmUpdate's natural step),
+// started at its first visit from adaptive_init gradients at its initial value. The averages
+// cost one natural gradient per q (diagonal: 2D doubles; full: D² + D).
+// Thread-safety: a value, driven by the trainer's thread.
+class QStepSizes
+{
+public:
+    QStepSizes() = default;
+    QStepSizes(const StepSizeOptions& options, std::size_t count);
+    bool adaptive() const { return m_options.schedule == StepSchedule::Adaptive; }
+    // Whether q `i` still needs warm-up gradients before its first step.
+    bool needsWarmUp(std::size_t i) const;
+    // A stream key for the next warm-up draw, apart from every step's t (< 2⁶²).
+    std::uint64_t nextWarmUpKey() { return (std::uint64_t(1) << 62) + std::uint64_t(++m_warmUps); }
+    // Adds the natural gradient of `algorithm`'s step of q `i` (`q`) from `grads` to its
+    // warm-up averages; q does not move.
+    void warmUp(std::size_t i, LgmAlgorithm algorithm, GaussianQ& q, const LgmGradients& grads,
+                const GaussianPrior& prior);
+    // Robbins–Monro's ρ at a q's n-th visit.
+    double scheduled(std::int64_t n) const
+    {
+        return RobbinsMonro{m_options.kappa, m_options.tau0}.rho(n);
+    }
+    // Adaptive: q `i`'s rate after adding the natural gradient of this step (as warmUp's) to its
+    // averages.
+    double rho(std::size_t i, LgmAlgorithm algorithm, GaussianQ& q, const LgmGradients& grads,
+               const GaussianPrior& prior);
+    // Checkpoints: every q's averages and the warm-up count (the settings come from the run).
+    void visitState(StateArchive& a);
+
+private:
+    StepSizeOptions m_options;
+    std::vector<AdaptiveRate> m_rates; // adaptive only
+    std::uint64_t m_warmUps = 0;
+    Eigen::VectorXd m_natural; // scratch
+};
 
 } // namespace svi

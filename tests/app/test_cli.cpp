@@ -92,7 +92,7 @@ void TestCli::helpAndList()
     QMap<QString, int> perModel;
     for (const auto& e : entries)
         ++perModel[e.toObject()["model"].toString()];
-    QCOMPARE(perModel["bpfa"], 6);
+    QCOMPARE(perModel["bpfa"], 7);
     QVERIFY(perModel["lda"] >= 2); // svi and batch
     bool sawK = false;
     for (const auto& p : entries[0].toObject()["params"].toArray())

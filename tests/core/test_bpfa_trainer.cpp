@@ -544,7 +544,6 @@ void TestBpfaTrainer::reconstructionIsTheEnumeratedPosteriorMean()
         }
 }
 
-
 // Streaming VB with one minibatch holding every item and one round is the full-data step from
 // the same start: MF-SVI's first step with |B| = N (scale 1, ρ_1 = (1 + τ0)^−κ = 1 at τ0 = 0),
 // λ = η + Σ_i η̂_i under E_q of the initial globals. The stream then ends.

@@ -401,7 +401,7 @@ void TestParams::registryDeclaresDataAndComparison()
     QCOMPARE(group("bpfa", false),
              QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi", "gibbs-ssvi"}));
     QCOMPARE(group("bpfa", true), QStringList({"mf-svi", "mf-ssvi", "titsias-ssvi", "mimno-svi",
-                                               "gibbs-ssvi", "gibbs"}));
+                                               "gibbs-ssvi", "gibbs", "streaming"}));
     QCOMPARE(group("lda", false), QStringList({"svi", "batch", "streaming"}));
     QCOMPARE(group("gmf", false), QStringList({"batch"}));
     // The headline: PSNR on an image, the held-out likelihood on a table.

@@ -100,7 +100,7 @@ std::vector<MetricSpec> bpfaMetrics()
 }
 
 // Compare's order, the paper's: MF-SVI, MF-SSVI, Titsias-SSVI, Mimno-SVI, Gibbs-SSVI; the batch
-// sampler is its baseline, not one of the compared five.
+// sampler is its baseline and streaming VB another method beside them, not of the compared five.
 int compareRank(BpfaAlgorithm a)
 {
     switch (a) {
@@ -114,8 +114,7 @@ int compareRank(BpfaAlgorithm a)
         return 4;
     case BpfaAlgorithm::GibbsSsvi:
         return 5;
-    case BpfaAlgorithm::Streaming:
-        return 6;
+    case BpfaAlgorithm::Streaming: // paper 004's, offered beside them as the baseline is
     case BpfaAlgorithm::BatchGibbs:
         return 0;
     }
@@ -222,9 +221,9 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
         f.add(intParam("minibatch", "Minibatch", "items per stochastic step", 256, 1, kHuge),
               &O::minibatch);
     if (streaming)
-        f.add(intParam("minibatch", "Minibatch", "items per minibatch of the stream", 256, 1,
-                       kHuge),
-              &O::minibatch)
+        f.add(
+             intParam("minibatch", "Minibatch", "items per minibatch of the stream", 256, 1, kHuge),
+             &O::minibatch)
             .add(intParam("minibatch_iters", "Minibatch iterations",
                           "batch VB iterations on each minibatch (local steps, then λ* = the "
                           "posterior so far + the minibatch's statistics)",

@@ -67,8 +67,8 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
         m_trainingRows.resize(std::size_t(N));
         for (std::int64_t j = 0; j < N; ++j)
             m_trainingRows[std::size_t(j)] = m_data->trainingRow(j);
-        m_stream = StepRows(m_trainingRows, RowOrder::Stream, o.minibatch,
-                            m_seed ^ 0x73747265616d6564ULL);
+        m_stream =
+            StepRows(m_trainingRows, RowOrder::Stream, o.minibatch, m_seed ^ 0x73747265616d6564ULL);
     }
     m_chunks = std::make_unique<Chunked>();
     m_chunks->ws.resize(kChunks);

@@ -40,17 +40,21 @@ struct CtmOptions : DeclaredOptions<CtmOptions>
     CtmBound bound{};
     CovarianceForm covariance{}; // of each q(η_d)
     int samples{};               // draws of η per document update (N_MC)
-    double kappa{}, tau0{};      // natural steps: ρ = (n + τ0)^−κ at a document's n-th visit
-    double adagradRate{};        // the gradient steps of m_d (and of S_d's factor for S-DSVI)
-    double topicsRate{};         // AdaGrad's rate for the topics' logits (eq. 62)
-    int topicsBatch{};           // documents whose eq. 62 gradients make one step
-    bool learnPrior{};           // μ, Σ by eq. 60–61 after each document
-    int localIters{};            // natural steps fitting a test document's observed half
-    int evalDocs{};              // documents a cheap evaluation uses
-    int topWords{};              // words listed per topic in the preview
-    int varIters{};              // mean-field: rounds of a document's E-step at most
+    // Natural steps: ρ = (n + τ0)^−κ at a document's n-th visit, or each document's adaptive
+    // rate (QStepSizes), started from adaptive_init gradients at its first visit.
+    StepSchedule schedule{};
+    double kappa{}, tau0{};
+    int adaptiveInit{};
+    double adagradRate{}; // the gradient steps of m_d (and of S_d's factor for S-DSVI)
+    double topicsRate{};  // AdaGrad's rate for the topics' logits (eq. 62)
+    int topicsBatch{};    // documents whose eq. 62 gradients make one step
+    bool learnPrior{};    // μ, Σ by eq. 60–61 after each document
+    int localIters{};     // natural steps fitting a test document's observed half
+    int evalDocs{};       // documents a cheap evaluation uses
+    int topWords{};       // words listed per topic in the preview
+    int varIters{};       // mean-field: rounds of a document's E-step at most
 
-    // The declarations of the structured algorithm `algorithm` (κ and τ0 for H-MC-SSVI only)
+    // The declarations of the structured algorithm `algorithm` (the step sizes for H-MC-SSVI only)
     // and of the mean-field baseline, each bound to its field.
     static ParamFields<CtmOptions> declare(LgmAlgorithm algorithm);
     static ParamFields<CtmOptions> declareMeanField();

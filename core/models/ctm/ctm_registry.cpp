@@ -73,8 +73,8 @@ ParamFields<CtmOptions> CtmOptions::declare(LgmAlgorithm algorithm)
         .add(intParam("samples", "Samples of η", "draws of η per document update (paper: 10)", 10,
                       1, 1e6),
              &O::samples);
-    if (algorithm == LgmAlgorithm::HybridMcSsvi) // 1/n at a document's n-th visit
-        addRobbinsMonroFields(f, 1.0, 0.0, &O::kappa, &O::tau0);
+    if (algorithm == LgmAlgorithm::HybridMcSsvi) // 1/n at a document's n-th visit, or adaptive
+        addStepSizeFields(f, 1.0, 0.0);
     f.add(positiveParam("topics_rate", "Topics' rate",
                         "AdaGrad's rate for the topics' logits (eq. 62)", 1.0),
           &O::topicsRate)
@@ -143,6 +143,10 @@ std::vector<MemoryTerm> ctmMemory(const DataSet& data, const ParamValues& v, Lgm
     };
     if (simple && !meanField)
         terms.push_back({"the simple bound's θ of every document", kDouble * D * K, "K"});
+    if (!meanField && a == LgmAlgorithm::HybridMcSsvi && choice(v, "schedule") == "adaptive")
+        terms.push_back({"each document's adaptive-rate average: (K−1)" +
+                             std::string(full ? "²" : "") + " doubles",
+                         D * kDouble * (full ? k1 * k1 : k1), "K"});
     return terms;
 }
 

@@ -34,7 +34,7 @@ void projectCurvature(LgmGradients& g, CovarianceForm form)
 CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOptions& options,
                        std::uint64_t seed, CtmMethod method)
     : m_data(std::move(corpus)), m_algorithm(algorithm), m_method(method), m_options(options),
-      m_seed(seed), m_topicsOpt(options.topicsRate), m_schedule{options.kappa, options.tau0}
+      m_seed(seed), m_topicsOpt(options.topicsRate)
 {
     m_options.check();
     lda::checkCorpus(m_data);
@@ -52,6 +52,7 @@ CtmTrainer::CtmTrainer(CountDataPtr corpus, LgmAlgorithm algorithm, const CtmOpt
     }
     m_mfObjective = std::numeric_limits<double>::quiet_NaN();
     m_q.assign(m_docs.size(), GaussianQ(k1, m_options.covariance, 1.0));
+    m_steps = QStepSizes(stepSizeOf(m_options), meanField ? 0 : m_docs.size());
     m_meanOpt.assign(m_docs.size(), AdaGrad(options.adagradRate));
     m_rootOpt = m_meanOpt;
     m_prior = GaussianPrior::isotropic(k1, 1.0); // μ = 0, Σ = I (App. A.5)
@@ -97,6 +98,8 @@ void CtmTrainer::visitState(StateArchive& a)
     a.field("q", m_q);
     if (!meanField) { // lgmUpdate's AdaGrad states: the mean's always, the root's for S-DSVI
         a.field("mean_opt", m_meanOpt);
+        if (m_steps.adaptive())
+            a.field("step_sizes", m_steps);
         if (m_algorithm == LgmAlgorithm::SDsvi)
             a.field("root_opt", m_rootOpt);
     }
@@ -232,16 +235,16 @@ std::int64_t CtmTrainer::documentOf(std::int64_t t) const
     return (t - 1) % std::int64_t(m_docs.size());
 }
 
-double CtmTrainer::rhoOf(std::int64_t t) const
+std::int64_t CtmTrainer::visitOf(std::int64_t t) const
 {
-    return m_schedule.rho((t - 1) / std::int64_t(m_docs.size()) + 1);
+    return (t - 1) / std::int64_t(m_docs.size()) + 1;
 }
 
-void CtmTrainer::localDocument(std::int64_t doc, std::int64_t t)
+void CtmTrainer::localDocument(std::int64_t doc, std::int64_t t, std::uint64_t key)
 {
     const GaussianQ& q = m_q[std::size_t(doc)];
     const std::int64_t row = m_docs[std::size_t(doc)];
-    m_stepRng = Rng::stream(m_seed, std::uint64_t(t), std::uint64_t(row));
+    m_stepRng = Rng::stream(m_seed, key ? key : std::uint64_t(t), std::uint64_t(row));
     sumDraws(q, m_data->train.rowCols(row), m_data->train.rowCounts(row), m_stepRng,
              communicator().shardOf(m_options.samples), true, m_sums);
 }
@@ -260,6 +263,8 @@ double CtmTrainer::globalDocument(std::int64_t doc, double rho, std::int64_t t, 
     }
     if (m_algorithm == LgmAlgorithm::HybridMcSsvi)
         projectCurvature(m_grads, q.form());
+    if (m_steps.adaptive()) // the document's own rate; else the ρ given
+        rho = m_steps.rho(std::size_t(doc), m_algorithm, q, m_grads, m_prior);
     const GaussianQ before = q;
     const double used = lgmUpdate(m_algorithm, q, m_grads, m_prior, rho,
                                   m_meanOpt[std::size_t(doc)], m_rootOpt[std::size_t(doc)]);
@@ -290,7 +295,11 @@ StagedTrainer::Round CtmTrainer::localStep(std::int64_t t)
         m_meanFieldRho = stepMeanField(t);
         return Round::Update;
     }
-    localDocument(documentOf(t), t);
+    m_stepDoc = documentOf(t);
+    // The adaptive rate starts a document's averages from draws at its initial q (Ranganath et
+    // al. 2013, Algorithm 1), each from a stream of its own.
+    const bool warm = m_steps.needsWarmUp(std::size_t(m_stepDoc));
+    localDocument(m_stepDoc, t, warm ? m_steps.nextWarmUpKey() : 0);
     m_statistic.dense(m_sums.grad);
     if (m_options.covariance == CovarianceForm::Full)
         m_statistic.dense(m_sums.hess);
@@ -300,14 +309,24 @@ StagedTrainer::Round CtmTrainer::localStep(std::int64_t t)
         m_statistic.dense(m_sums.topicMass);
         m_statistic.dense(m_sums.wordTopic);
     }
-    return Round::Update;
+    return warm ? Round::WarmUp : Round::Update;
+}
+
+void CtmTrainer::warmUp()
+{
+    GaussianQ& q = m_q[std::size_t(m_stepDoc)];
+    finishEstimate(m_sums, q.form(), m_grads);
+    if (m_algorithm == LgmAlgorithm::HybridMcSsvi) // as its steps
+        projectCurvature(m_grads, q.form());
+    m_steps.warmUp(std::size_t(m_stepDoc), m_algorithm, q, m_grads, m_prior);
+    q.releasePrecision();
 }
 
 double CtmTrainer::globalUpdate(std::int64_t t)
 {
     if (m_method == CtmMethod::MeanField)
         return m_meanFieldRho;
-    return globalDocument(documentOf(t), rhoOf(t), t, true);
+    return globalDocument(documentOf(t), m_steps.scheduled(visitOf(t)), t, true);
 }
 
 double CtmTrainer::stepMeanField(std::int64_t t)

@@ -5,11 +5,13 @@
 // estimates g = mean Σ_w c_w ∇ξ_w and Γ = ½ mean Σ_w c_w ∇²ξ_w (ctm_math.h; eq. 57), and q(η_d)
 // moves by the algorithm's rule (lgm_update.h) under the prior N(μ, Σ): H-MC-SSVI projects −2Γ
 // onto the positive semi-definite cone first (eq. 59: Γ keeps its non-positive eigenvalues),
-// so that the precision stays positive definite; S-DSVI reads Γ as it is. Then, when learnt,
-// μ = mean_d m_d and Σ = mean_d (S_d + (m_d − μ)(m_d − μ)ᵀ) (eq. 60–61, from running sums) and
-// the topics' logits α (β_k = softmax α_k) take an AdaGrad step along eq. 62's gradient from
-// this document scaled by D: D · mean_draws Σ_w c_w r_wk (δ_wu − β_ku), r_wk the topic
-// posterior of word w.
+// so that the precision stays positive definite; S-DSVI reads Γ as it is. H-MC-SSVI's natural
+// step takes ρ = (n + τ0)^−κ at the document's n-th visit, or the document's own adaptive rate
+// (QStepSizes: its first visit first draws adaptive_init warm-up estimates, WarmUp rounds).
+// Then, when learnt, μ = mean_d m_d and Σ = mean_d (S_d + (m_d − μ)(m_d − μ)ᵀ) (eq. 60–61, from
+// running sums) and the topics' logits α (β_k = softmax α_k) take an AdaGrad step along eq. 62's
+// gradient from this document scaled by D: D · mean_draws Σ_w c_w r_wk (δ_wu − β_ku), r_wk the
+// topic posterior of word w.
 //
 // The mean-field baseline (CtmMethod::MeanField) visits the documents in the same order: step t
 // runs document d's E-step (ctm_mean_field.h) from its last λ, ν² under the current globals,
@@ -62,8 +64,9 @@ public:
     void visitState(StateArchive& archive) override;
 
     // Updates the q of training document `doc` (an index into the training documents) with
-    // step size ρ, its draws seeded by t; the globals follow unless `globalsToo` is false. The
-    // local and global parts of a step without the sum over ranks (tests, on one rank).
+    // step size ρ (the adaptive schedule: its own rate instead), its draws seeded by t; the globals
+    // follow unless `globalsToo` is false. The local and global parts of a step without the sum
+    // over ranks (tests, on one rank).
     double updateDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo = true);
     const LgmGradients& lastGradients() const { return m_grads; }
     // Eq. 62's gradient in the topics' logits α (K × V) from training row `row`, at the draws
@@ -97,6 +100,8 @@ protected:
     GlobalStatistic& statistic() override { return m_statistic; }
     // The document's q, the prior and the topics from the summed draws.
     double globalUpdate(std::int64_t t) override;
+    // The adaptive rate: the document's natural gradient at its initial q into its averages.
+    void warmUp() override;
 
 private:
     // A document's terms summed over draws of η ~ q: Σ_s ∇, Σ_s ∇² (or its diagonal) of Σ_w c_w
@@ -123,11 +128,12 @@ private:
                       Eigen::VectorXd* topicMass, MatrixRD* wordTopic) const;
     // A structured step's two parts: this rank's draws of document `doc` (m_sums, m_stepRng),
     // then the update from the sums over the ranks.
-    void localDocument(std::int64_t doc, std::int64_t t);
+    // `key` (default t) keys the draws' stream: a warm-up draw of the adaptive rate has its own.
+    void localDocument(std::int64_t doc, std::int64_t t, std::uint64_t key = 0);
     double globalDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo);
-    // The document and the step size of step t.
+    // The document of step t, and its visit (from 1).
     std::int64_t documentOf(std::int64_t t) const;
-    double rhoOf(std::int64_t t) const;
+    std::int64_t visitOf(std::int64_t t) const;
     // The running sums of the q's (eq. 60–61) as q(η_d) moves from `before` to `after`; the
     // prior from them.
     void trackPrior(const GaussianQ& before, const GaussianQ& after);
@@ -166,7 +172,8 @@ private:
     bool m_closedForm = false;          // simple bound: a pass is done, β is the closed form
     bool m_nonFinite = false; // a topics' update, or an evaluation's score, gave NaN or infinity
     AdaGrad m_topicsOpt;
-    RobbinsMonro m_schedule;
+    QStepSizes m_steps;         // the natural steps' ρ, per document
+    std::int64_t m_stepDoc = 0; // the document of the step under way
     LgmGradients m_grads;
     lda::EvaluationDocs m_evalDocs;
     // The last estimate's draws' topic posteriors summed over words, for eq. 62: per topic k,

@@ -40,7 +40,11 @@ struct GpmfOptions : DeclaredOptions<GpmfOptions>
     int samples{};              // draws of f (k2) per draw of the other side's column
     int outerSamples{};         // draws of the other side's column (k1) per entry
     ExpectationEstimator estimator{};
-    double kappa{}, tau0{}; // natural steps: ρ = (n + τ0)^−κ at a column's n-th update
+    // Natural steps: ρ = (n + τ0)^−κ at a column's n-th update, or each column's adaptive rate
+    // (QStepSizes), started from adaptive_init gradients at its first update.
+    StepSchedule schedule{};
+    double kappa{}, tau0{};
+    int adaptiveInit{};
     double adagradRate{};
     double priorVariance{}; // σ_U², σ_V² at the start (and throughout unless learnt)
     bool learnPrior{};      // σ_U², σ_V² by eq. 68 after each column

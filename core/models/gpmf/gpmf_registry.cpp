@@ -79,8 +79,8 @@ ParamFields<GpmfOptions> GpmfOptions::declare(LgmAlgorithm algorithm)
                          "γ̂ from ℓ′ alone; quadrature: Gauss–Hermite over f",
                          estimatorNames(), "monte-carlo"),
              &O::estimator, estimatorName, estimatorFromName);
-    if (naturalSteps(algorithm)) // 1/n at a column's n-th update
-        addRobbinsMonroFields(f, 1.0, 0.0, &O::kappa, &O::tau0);
+    if (naturalSteps(algorithm)) // 1/n at a column's n-th update, or adaptive
+        addStepSizeFields(f, 1.0, 0.0);
     if (algorithm != LgmAlgorithm::McSsvi)
         f.add(positiveParam("adagrad_rate", "AdaGrad rate",
                             "gradient steps (eq. 66, 67): AdaGrad's global rate, its state "
@@ -155,6 +155,10 @@ std::vector<MemoryTerm> gpmfMemory(const DataSet& data, const ParamValues& v, Lg
          12 * Q * D + 20 * n + 16 * T + (full ? kDouble * N * D * D : 0),
          full ? "covariance" : "D"},
     };
+    if (naturalSteps(a) && choice(v, "schedule") == "adaptive") // ḡ of each q's natural gradient
+        terms.push_back({"each row's and column's adaptive-rate average",
+                         Q * kDouble * ((full ? D * D : D) + (a == LgmAlgorithm::McSsvi ? D : 0)),
+                         "D"});
     return terms;
 }
 

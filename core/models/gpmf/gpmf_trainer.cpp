@@ -52,8 +52,7 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
       m_lik(gpmf::makeObservationLikelihood(m_obs.kind, m_obs.categories, options.slope,
                                             options.delta)),
       m_estimator(options.estimator, options.samples), m_ghBound(20),
-      m_ghPredict(m_obs.kind == gpmf::Observation::Ordinal ? 100 : 32), m_schedule{options.kappa,
-                                                                                   options.tau0}
+      m_ghPredict(m_obs.kind == gpmf::Observation::Ordinal ? 100 : 32)
 {
     m_options.check();
     m_learnCuts = options.learnCuts && m_obs.kind == gpmf::Observation::Ordinal;
@@ -85,6 +84,7 @@ GpmfTrainer::GpmfTrainer(CountDataPtr data, LgmAlgorithm algorithm, const GpmfOp
     // MC-SSVI's and H-MC-SSVI's unused ones cost nothing.
     m_meanOpt.assign(std::size_t(m_obs.users() + m_obs.items()), AdaGrad(options.adagradRate));
     m_rootOpt = m_meanOpt;
+    m_steps = QStepSizes(stepSizeOf(m_options), m_meanOpt.size());
     for (Side side : {Side::Users, Side::Items}) {
         m_priorVar[int(side)] = options.priorVariance;
         auto& moments = m_secondMoment[int(side)];
@@ -133,6 +133,8 @@ void GpmfTrainer::visitState(StateArchive& a)
         a.field("mean_opt", m_meanOpt);
     if (m_algorithm == LgmAlgorithm::SDsvi)
         a.field("root_opt", m_rootOpt);
+    if (m_steps.adaptive())
+        a.field("step_sizes", m_steps);
     if (m_options.learnPrior)
         a.field("prior_variance", m_priorVar);
     a.field("non_finite", m_nonFinite);
@@ -182,7 +184,12 @@ StagedTrainer::Round GpmfTrainer::localStep(std::int64_t t)
     Side side;
     std::int64_t column = 0, n = 0;
     columnOf(t, side, column, n);
-    localColumn(side, column, t);
+    m_stepSide = side;
+    m_stepColumn = column;
+    // The adaptive rate starts a column's averages from estimates at its initial q (Ranganath
+    // et al. 2013, Algorithm 1), each from entries and streams of its own.
+    const bool warm = m_steps.needsWarmUp(slotOf(side, column));
+    localColumn(side, column, warm ? std::int64_t(m_steps.nextWarmUpKey()) : t);
     const CovarianceForm form = qs(side)[std::size_t(column)].form();
     m_statistic.clear();
     m_statistic.dense(m_grads.g);
@@ -192,7 +199,15 @@ StagedTrainer::Round GpmfTrainer::localStep(std::int64_t t)
         m_statistic.dense(m_grads.gammaDiag);
     if (m_learnCuts && side == Side::Users)
         m_statistic.dense(m_cutSum);
-    return Round::Update;
+    return warm ? Round::WarmUp : Round::Update;
+}
+
+void GpmfTrainer::warmUp()
+{
+    GaussianQ& q = qs(m_stepSide)[std::size_t(m_stepColumn)];
+    const GaussianPrior prior = GaussianPrior::isotropic(q.dim(), m_priorVar[int(m_stepSide)]);
+    m_steps.warmUp(slotOf(m_stepSide, m_stepColumn), m_algorithm, q, m_grads, prior);
+    q.releasePrecision();
 }
 
 double GpmfTrainer::globalUpdate(std::int64_t t)
@@ -200,7 +215,7 @@ double GpmfTrainer::globalUpdate(std::int64_t t)
     Side side;
     std::int64_t column = 0, n = 0;
     columnOf(t, side, column, n);
-    return globalColumn(side, column, m_schedule.rho(n));
+    return globalColumn(side, column, m_steps.scheduled(n));
 }
 
 double GpmfTrainer::updateColumn(Side side, std::int64_t column, double rho, std::int64_t t)
@@ -343,8 +358,10 @@ double GpmfTrainer::globalColumn(Side side, std::int64_t column, double rho)
             stepCuts();
     }
 
-    const std::size_t slot = std::size_t(side == Side::Users ? column : m_obs.users() + column);
+    const std::size_t slot = slotOf(side, column);
     const GaussianPrior prior = GaussianPrior::isotropic(D, m_priorVar[int(side)]);
+    if (m_steps.adaptive()) // the column's own rate; else the ρ given
+        rho = m_steps.rho(slot, m_algorithm, q, m_grads, prior);
     const double used =
         lgmUpdate(m_algorithm, q, m_grads, prior, rho, m_meanOpt[slot], m_rootOpt[slot]);
     q.releasePrecision(); // D² doubles per column otherwise

@@ -71,7 +71,8 @@ public:
 
     // The column step t updates (which side, which column) and its update count n (≥ 1).
     void columnOf(std::int64_t t, Side& side, std::int64_t& column, std::int64_t& n) const;
-    // Updates one column with step size ρ, its draws seeded by t: the local and global parts of
+    // Updates one column with step size ρ (the adaptive schedule: its own rate instead), its
+    // draws seeded by t: the local and global parts of
     // a step without the sum over ranks (tests, on one rank).
     double updateColumn(Side side, std::int64_t column, double rho, std::int64_t t);
     // The scaled derivatives of the bound in the column's m and S at the current q (what
@@ -103,10 +104,18 @@ protected:
     GlobalStatistic& statistic() override { return m_statistic; }
     // The column's q from the summed derivatives (and the cut points at a sweep's end).
     double globalUpdate(std::int64_t t) override;
+    // The adaptive rate: the column's natural gradient at its initial q into its averages.
+    void warmUp() override;
 
 private:
-    // The local and global parts of a column's update.
+    // The local and global parts of a column's update; `t` keys the entries' subsample and the
+    // draws' streams (an adaptive warm-up: a key of its own).
     void localColumn(Side side, std::int64_t column, std::int64_t t);
+    // The slot of a column in the per-column states (users, then items).
+    std::size_t slotOf(Side side, std::int64_t column) const
+    {
+        return std::size_t(side == Side::Users ? column : m_obs.users() + column);
+    }
     double globalColumn(Side side, std::int64_t column, double rho);
     struct Chunk
     {
@@ -156,7 +165,9 @@ private:
     std::vector<AdaGrad> m_meanOpt, m_rootOpt; // users then items
     std::array<double, 2> m_priorVar{};
     std::array<std::vector<double>, 2> m_secondMoment; // tr S + |m|² of each column
-    RobbinsMonro m_schedule;
+    QStepSizes m_steps;            // the natural steps' ρ, per column (users then items)
+    Side m_stepSide = Side::Users; // the column of the step under way
+    std::int64_t m_stepColumn = 0;
     mutable std::array<Chunk, kChunks> m_chunks;
     LgmGradients m_grads;
     Eigen::VectorXd m_cutSum; // learn_cuts, users' columns: m_cutGrad and the step's part
