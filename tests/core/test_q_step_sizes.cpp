@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <vector>
 
 using namespace svi;
@@ -82,27 +83,33 @@ template <typename Options> void setSchedule(Options& o, bool adaptive, double r
     o.samples = samples;
 }
 
-Stepped ctmStep(bool adaptive, double rho, int samples)
+std::unique_ptr<CtmTrainer> makeCtm(bool adaptive, double rho, int samples)
 {
     CtmOptions o;
     o.K = 3;
     o.topicsBatch = 1;
     setSchedule(o, adaptive, rho, samples);
-    CtmTrainer t(tinyCorpus(), LgmAlgorithm::HybridMcSsvi, o, 5);
+    return std::make_unique<CtmTrainer>(tinyCorpus(), LgmAlgorithm::HybridMcSsvi, o, 5);
+}
+
+Stepped ctmStep(bool adaptive, double rho, int samples)
+{
+    const auto t = makeCtm(adaptive, rho, samples);
     Stepped s;
-    s.rho = t.step(1);
-    const GaussianQ& q = t.q(0);
-    const MatrixRD& beta = t.topicsByWord();
-    s.state.resize(q.dim() + q.dim() + beta.size() + t.prior().mean.size());
-    s.state << q.mean(), q.variances(), beta.reshaped<Eigen::RowMajor>(), t.prior().mean;
+    s.rho = t->step(1);
+    const GaussianQ& q = t->q(0);
+    const MatrixRD& beta = t->topicsByWord();
+    s.state.resize(q.dim() + q.dim() + beta.size() + t->prior().mean.size());
+    s.state << q.mean(), q.variances(), beta.reshaped<Eigen::RowMajor>(), t->prior().mean;
     // The other documents have not moved.
     for (std::int64_t doc = 1; doc < 3; ++doc)
-        if (t.q(doc).mean().cwiseAbs().maxCoeff() != 0.0)
+        if (t->q(doc).mean().cwiseAbs().maxCoeff() != 0.0)
             s.state.setConstant(std::nan(""));
     return s;
 }
 
-Stepped gpmfStep(LgmAlgorithm algorithm, bool adaptive, double rho, int samples)
+std::unique_ptr<GpmfTrainer> makeGpmf(LgmAlgorithm algorithm, bool adaptive, double rho,
+                                      int samples)
 {
     GpmfOptions o;
     o.D = 2;
@@ -112,14 +119,55 @@ Stepped gpmfStep(LgmAlgorithm algorithm, bool adaptive, double rho, int samples)
     o.initVariance = 1.0;
     o.evalEntries = 1000;
     setSchedule(o, adaptive, rho, samples);
-    GpmfTrainer t(tinyCounts(), algorithm, o, 7);
+    return std::make_unique<GpmfTrainer>(tinyCounts(), algorithm, o, 7);
+}
+
+Stepped gpmfStep(LgmAlgorithm algorithm, bool adaptive, double rho, int samples)
+{
+    const auto t = makeGpmf(algorithm, adaptive, rho, samples);
     Stepped s;
-    s.rho = t.step(1);
-    const GaussianQ& q = t.q(Side::Users, 0);
+    s.rho = t->step(1);
+    const GaussianQ& q = t->q(Side::Users, 0);
     const Eigen::MatrixXd S = q.covariance();
     s.state.resize(q.dim() + S.size() + 1);
-    s.state << q.mean(), S.reshaped(), t.priorVariance(Side::Users);
+    s.state << q.mean(), S.reshaped(), t->priorVariance(Side::Users);
     return s;
+}
+
+// ρ_1 of the adaptive schedule recomputed from the same estimates: the natural gradients (the
+// precision's; S⁻¹m's too for MC-SSVI) of `warmUps` estimates with the warm-up keys 2⁶² + 1, …,
+// then of the step's own (key t = 1), each at the initial q, through the averages of Ranganath
+// et al. (AdaptiveRate).
+double expectedRho(const std::function<Eigen::VectorXd(std::uint64_t key)>& gradientAt, int warmUps)
+{
+    AdaptiveRate rate;
+    for (int k = 1; k <= warmUps; ++k)
+        rate.warmUp(gradientAt((std::uint64_t(1) << 62) + std::uint64_t(k)));
+    return rate.rho(gradientAt(1));
+}
+
+// The natural gradient of q at its initial value from an estimate keyed `key`, read off a fresh
+// Robbins–Monro trainer's update of the same q with draws keyed so.
+Eigen::VectorXd ctmGradient(std::uint64_t key)
+{
+    const auto t = makeCtm(false, 0.5, 3);
+    GaussianQ q = t->q(0);
+    const GaussianPrior prior = t->prior();
+    t->updateDocument(0, 0.5, std::int64_t(key), false);
+    Eigen::VectorXd g;
+    q.naturalGradient(t->lastGradients(), prior, false, g); // H-MC-SSVI: the precision's
+    return g;
+}
+
+Eigen::VectorXd gpmfGradient(LgmAlgorithm algorithm, std::uint64_t key)
+{
+    const auto t = makeGpmf(algorithm, false, 0.5, 2);
+    GaussianQ q = t->q(Side::Users, 0);
+    const GaussianPrior prior = GaussianPrior::isotropic(q.dim(), t->priorVariance(Side::Users));
+    t->updateColumn(Side::Users, 0, 0.5, std::int64_t(key));
+    Eigen::VectorXd g;
+    q.naturalGradient(t->lastGradients(), prior, algorithm == LgmAlgorithm::McSsvi, g);
+    return g;
 }
 
 // The adaptive step against the Robbins–Monro step at the ρ it took; its ρ in (0, 1).
@@ -162,6 +210,13 @@ private slots:
     {
         checkNaturalStepAtItsRate([](bool a, double rho) { return ctmStep(a, rho, 3); }, "ctm");
     }
+    void ctmAdaptiveRateIsTheRateOfItsEstimates()
+    {
+        const double rho = makeCtm(true, 0.5, 3)->step(1);
+        const double expected = expectedRho(ctmGradient, 4);
+        qInfo("ctm: ρ_1 %.12f, recomputed %.12f", rho, expected);
+        QVERIFY2(std::abs(rho - expected) < 1e-12, qPrintable(QString::number(rho - expected)));
+    }
     void ctmAdaptiveRateFollowsTheNoise()
     {
         checkRateFollowsTheNoise([](bool a, int n) { return ctmStep(a, 0.5, n); }, "ctm");
@@ -172,6 +227,17 @@ private slots:
             checkNaturalStepAtItsRate(
                 [a](bool adaptive, double rho) { return gpmfStep(a, adaptive, rho, 2); },
                 a == LgmAlgorithm::McSsvi ? "gpmf mc-ssvi" : "gpmf h-mc-ssvi");
+    }
+    void gpmfAdaptiveRateIsTheRateOfItsEstimates()
+    {
+        for (LgmAlgorithm a : {LgmAlgorithm::McSsvi, LgmAlgorithm::HybridMcSsvi}) {
+            const double rho = makeGpmf(a, true, 0.5, 2)->step(1);
+            const double expected =
+                expectedRho([a](std::uint64_t key) { return gpmfGradient(a, key); }, 4);
+            qInfo("gpmf %s: ρ_1 %.12f, recomputed %.12f",
+                  a == LgmAlgorithm::McSsvi ? "mc-ssvi" : "h-mc-ssvi", rho, expected);
+            QVERIFY2(std::abs(rho - expected) < 1e-12, qPrintable(QString::number(rho - expected)));
+        }
     }
     void gpmfAdaptiveRateFollowsTheNoise()
     {
