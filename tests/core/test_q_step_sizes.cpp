@@ -7,6 +7,7 @@
 #include "core/models/ctm/ctm_trainer.h"
 #include "core/models/gpmf/gpmf.h"
 #include "core/models/gpmf/gpmf_trainer.h"
+#include "tests/core/topic_testing.h"
 
 #include <QtTest>
 #include <cmath>
@@ -18,28 +19,6 @@ using namespace svi;
 using Side = GpmfTrainer::Side;
 
 namespace {
-
-// Three short documents over four words.
-CountDataPtr tinyCorpus()
-{
-    auto corpus = std::make_shared<CountData>();
-    corpus->vocabularySize = 4;
-    corpus->source = "tiny corpus";
-    const std::vector<std::vector<std::pair<int, float>>> docs = {
-        {{0, 3}, {2, 1}}, {{1, 2}, {3, 2}}, {{0, 1}, {1, 1}, {3, 4}}};
-    for (const auto& doc : docs) {
-        std::vector<std::int32_t> w;
-        std::vector<float> c;
-        for (auto [word, count] : doc) {
-            w.push_back(word);
-            c.push_back(count);
-        }
-        corpus->train.appendRow(w, c);
-        corpus->heldOut.appendRow({}, {});
-    }
-    corpus->finalise();
-    return corpus;
-}
 
 // A 10 × 6 matrix of small counts.
 CountDataPtr tinyCounts()
@@ -89,7 +68,8 @@ std::unique_ptr<CtmTrainer> makeCtm(bool adaptive, double rho, int samples)
     o.K = 3;
     o.topicsBatch = 1;
     setSchedule(o, adaptive, rho, samples);
-    return std::make_unique<CtmTrainer>(tinyCorpus(), LgmAlgorithm::HybridMcSsvi, o, 5);
+    return std::make_unique<CtmTrainer>(topic_testing::smallCorpus(4, 6, 3),
+                                        LgmAlgorithm::HybridMcSsvi, o, 5);
 }
 
 Stepped ctmStep(bool adaptive, double rho, int samples)
@@ -102,7 +82,7 @@ Stepped ctmStep(bool adaptive, double rho, int samples)
     s.state.resize(q.dim() + q.dim() + beta.size() + t->prior().mean.size());
     s.state << q.mean(), q.variances(), beta.reshaped<Eigen::RowMajor>(), t->prior().mean;
     // The other documents have not moved.
-    for (std::int64_t doc = 1; doc < 3; ++doc)
+    for (std::int64_t doc = 1; doc < 4; ++doc)
         if (t->q(doc).mean().cwiseAbs().maxCoeff() != 0.0)
             s.state.setConstant(std::nan(""));
     return s;
