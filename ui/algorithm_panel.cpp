@@ -126,8 +126,11 @@ void AlgorithmPanel::onModelChanged()
         if (QString::fromStdString(e.model) == model && (m_kind.empty() || e.fits(m_kind)))
             m_algorithm->addItem(QString::fromStdString(e.label),
                                  QString::fromStdString(e.algorithm));
-    // The model's default algorithm unless the one picked is the model's too.
+    // The model's default algorithm unless the one picked is the model's too, or the one last
+    // used with this model (remembered at close) fits these data.
     int pick = m_algorithm->findData(keep);
+    if (pick < 0 && model == QSettings().value("run/model").toString())
+        pick = m_algorithm->findData(QSettings().value("run/algorithm").toString());
     if (pick < 0)
         if (const AlgorithmEntry* d = builtinRegistry().defaultAlgorithm(model.toStdString()))
             pick = m_algorithm->findData(QString::fromStdString(d->algorithm));

@@ -42,6 +42,7 @@ private slots:
         QCoreApplication::setOrganizationName("SviWorkbenchTests");
         QCoreApplication::setApplicationName("test_window_labelled");
         QSettings().remove("run/model"); // left by a run of this test that failed midway
+        QSettings().remove("run/algorithm");
     }
 
     void aCsvIsReadAsLabelledDataWhenAsked()
@@ -140,8 +141,10 @@ private slots:
 
     void sgpRunShowsItsPredictiveSlice()
     {
-        // The model last used comes back when it fits the data opened (remembered at close).
+        // The model last used comes back when it fits the data opened (remembered at close), and
+        // the algorithm last used with it.
         QSettings().setValue("run/model", "sgp");
+        QSettings().setValue("run/algorithm", "mc-ssvi");
         auto w = std::make_unique<MainWindow>();
         QVERIFY(waitForData(*w));
         w->openPath(QString(SVI_TEST_DATA_DIR) + "/labelled/cadata_head300");
@@ -151,7 +154,8 @@ private slots:
         // House values are whole dollars with a mean far above 1,000: read as real values, and
         // so standardised, without being asked.
         QVERIFY2(w->dataLabel()->text().contains("real label"), qPrintable(w->dataLabel()->text()));
-        QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("closed-form"));
+        QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("mc-ssvi"));
+        w->algorithmPicker()->setCurrentIndex(w->algorithmPicker()->findData("closed-form"));
         QVERIFY(w->algorithmForm()->setText("inducing", "20"));
         const int id = runSteps(*w, 50, "0.01");
         QVERIFY2(id > 0, qPrintable(w->runBlockedReason()->text()));
@@ -178,6 +182,7 @@ private slots:
         QCOMPARE(csv.readLine().trimmed(), QByteArray("x1,mean,sd,lower,upper"));
         QVERIFY(!QImage(stem + ".png").isNull());
         QSettings().remove("run/model");
+        QSettings().remove("run/algorithm");
     }
 };
 

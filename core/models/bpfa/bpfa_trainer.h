@@ -200,8 +200,8 @@ private:
     // λ* (on several ranks the statistic is summed over them first: every rank sees the whole
     // minibatch's λ*).
     void streamRounds();
-    // Lists the step's statistic (m_stats and its scalars) for the reduction.
-    void listStatistic();
+    // Lists the step's statistic (m_stats and its scalars) in statistic(), for the reduction.
+    void listStatistic() override;
     struct Chunked;
     void runLocal(bpfa::Workspace& ws, const bpfa::GlobalView& view, Rng& rng,
                   bool evaluation = false) const;
