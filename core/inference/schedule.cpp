@@ -100,8 +100,10 @@ ParamSpec scheduleParam()
 ParamSpec adaptiveInitParam()
 {
     return intParam("adaptive_init", "Adaptive warm-up",
-                    "adaptive schedule: minibatches sampled at the start to seed its averages", 5,
-                    1, 10000);
+                    "adaptive schedule: gradient estimates drawn at the initial parameters to "
+                    "seed its averages (a model stepping one q at a time: each q's, at its first "
+                    "visit)",
+                    5, 1, 10000);
 }
 
 ParamFields<StepSizeOptions> StepSizeOptions::declare(double kappa, double tau0)
