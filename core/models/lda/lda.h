@@ -9,10 +9,11 @@
 namespace svi {
 
 // Streaming: streaming variational Bayes (Broderick et al. 2013, paper 004 §2.6), one pass.
-enum class LdaAlgorithm { Svi, Batch, Streaming };
+// MimnoSvi: SVI with each token's topic Gibbs-sampled (paper 000; Mimno et al. 2012; lda_gibbs.h).
+enum class LdaAlgorithm { Svi, Batch, Streaming, MimnoSvi };
 
-// Registers model "lda" with algorithms "svi", "batch" and "streaming"; all accept count data
-// only.
+// Registers model "lda" with algorithms "svi", "batch", "streaming" and "mimno-svi"; all accept
+// count data only.
 void registerLda(Registry& registry);
 
 } // namespace svi

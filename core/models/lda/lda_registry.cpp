@@ -32,7 +32,12 @@ std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, Lda
     if (algorithm == LdaAlgorithm::Streaming)
         terms.push_back(
             {"the minibatch posterior's rows: its words × K doubles", kDouble * words * K, "K"});
-    if (algorithm == LdaAlgorithm::Svi && choice(v, "schedule") == "adaptive")
+    if (algorithm == LdaAlgorithm::MimnoSvi) // each kept sweep's (word, topic) of every token
+        terms.push_back({"the minibatch's kept assignments: its tokens × samples × 8 bytes",
+                         8 * number(v, "samples", 1) * B * (N > 0 ? c.train.total() / N : 0.0),
+                         "samples"});
+    if ((algorithm == LdaAlgorithm::Svi || algorithm == LdaAlgorithm::MimnoSvi) &&
+        choice(v, "schedule") == "adaptive")
         terms.push_back({"the adaptive schedule's gradient averages: 2 × V × K doubles",
                          2 * kDouble * V * K, "K"});
     return terms;
@@ -51,7 +56,8 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.help = std::move(help);
     e.dataKinds = {"corpus"};
     e.metrics = topicMetrics();
-    e.compareRank = int(algorithm) + 1; // SVI, batch VB, streaming VB
+    // SVI, batch VB, streaming VB; Mimno-SVI offered beside them, unticked, until measured.
+    e.compareRank = algorithm == LdaAlgorithm::MimnoSvi ? 0 : int(algorithm) + 1;
     e.params = LdaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
@@ -74,7 +80,7 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
     using O = LdaOptions;
     ParamFields<O> f;
     f.add(intParam("K", "Topics K", "number of topics", 100, 1, 100000), &O::K);
-    if (algorithm == LdaAlgorithm::Svi) {
+    if (algorithm == LdaAlgorithm::Svi || algorithm == LdaAlgorithm::MimnoSvi) {
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, kHuge),
               &O::minibatch);
         // τ0 = 4: on AP (2,021 training documents, ten epochs, two seeds) held-out perplexity
@@ -98,6 +104,15 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
                              "it comes",
                              {"sync", "async"}, "sync"),
                  &O::distribute);
+    if (algorithm == LdaAlgorithm::MimnoSvi)
+        f.add(intParam("burnin", "Burn-in sweeps",
+                       "Gibbs sweeps over a document's tokens discarded (the first assigns each "
+                       "token given those before it)",
+                       2, 0, 10000),
+              &O::burnin)
+            .add(intParam("samples", "Kept sweeps",
+                          "Gibbs sweeps averaged into the statistic (1/samples each)", 3, 1, 10000),
+                 &O::samples);
     f.add(realParam("alpha", "Prior α",
                     "θ_d ~ Dirichlet(α) over the topics of a document; 0 means 1/K", 0.0, 0.0,
                     kHuge),
@@ -118,7 +133,9 @@ const ParamFields<LdaOptions>& LdaOptions::fields()
 {
     static const ParamFields<LdaOptions> f = [] {
         ParamFields<LdaOptions> all;
-        all.merge(declare(LdaAlgorithm::Svi)).merge(declare(LdaAlgorithm::Streaming));
+        all.merge(declare(LdaAlgorithm::Svi))
+            .merge(declare(LdaAlgorithm::Streaming))
+            .merge(declare(LdaAlgorithm::MimnoSvi));
         return all;
     }();
     return f;
@@ -133,6 +150,9 @@ void registerLda(Registry& r)
     add(r, LdaAlgorithm::Streaming, "streaming", "Streaming VB (Broderick et al. 2013)",
         "one pass over the documents; λ_b = λ_{b−1} + (λ*_b − λ_{b−1}), λ*_b the batch "
         "posterior of minibatch b with the posterior so far as prior");
+    add(r, LdaAlgorithm::MimnoSvi, "mimno-svi", "Mimno-SVI (Mimno et al. 2012)",
+        "SVI with each token's topic Gibbs-sampled under exp E_q[log β] (sparse draws), the kept "
+        "sweeps' counts as the statistic");
 }
 
 } // namespace svi

@@ -21,6 +21,7 @@ enum LdaStreamId : std::uint64_t {
     kLdaStreamInit = 1,
     kLdaStreamSampler,
     kLdaStreamEvalPick,
+    kLdaStreamGibbs,
 };
 
 // The distinct words of the documents `docs` of `rows`, in order of first appearance; `seen` is
@@ -36,6 +37,27 @@ void distinctWords(const SparseRows& rows, std::span<const std::int64_t> docs, s
                 seen[std::size_t(w)] = 1;
                 out.push_back(w);
             }
+}
+
+// SVI's steps: a sampled minibatch, the step size ρ_t (mean-field or sampled local steps).
+bool stochastic(LdaAlgorithm a)
+{
+    return a == LdaAlgorithm::Svi || a == LdaAlgorithm::MimnoSvi;
+}
+
+// Mimno-SVI samples each token: the training counts must be whole numbers.
+void checkWholeCounts(const CountData& d)
+{
+    for (std::int64_t r : d.trainingRows()) {
+        const auto words = d.train.rowCols(r);
+        const auto counts = d.train.rowCounts(r);
+        for (std::size_t j = 0; j < counts.size(); ++j)
+            if (counts[j] != std::floor(counts[j]))
+                throw std::invalid_argument(
+                    "data: '" + d.source + "', document " + std::to_string(r + 1) + ", word " +
+                    std::to_string(words[j]) + ": count " + std::to_string(counts[j]) +
+                    "; mimno-svi samples a topic for each token, so counts must be whole numbers");
+    }
 }
 
 } // namespace
@@ -55,7 +77,9 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
     m_stepSizer = StepSizer(stepSizeOf(o));
-    const RowOrder order = m_algorithm == LdaAlgorithm::Svi         ? RowOrder::Sampled
+    if (m_algorithm == LdaAlgorithm::MimnoSvi && !d.stream)
+        checkWholeCounts(d);
+    const RowOrder order = stochastic(m_algorithm)                  ? RowOrder::Sampled
                            : m_algorithm == LdaAlgorithm::Streaming ? RowOrder::Stream
                                                                     : RowOrder::All;
     m_rows =
@@ -232,7 +256,7 @@ LocalWorkspace& LdaTrainer::fitDocument(const SparseRows& rows, std::int64_t row
     return ws;
 }
 
-StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
+StagedTrainer::Round LdaTrainer::localStep(std::int64_t t)
 {
     if (!m_sharded) {
         m_rows.setShard(positionsIn(m_data->trainingRows(), ownedRows()));
@@ -246,17 +270,21 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t)
     const auto te = Clock::now();
     refreshStepWords();
     m_times.expectation = secondsSince(te);
-    localPhase();
-    const auto t0 = Clock::now();
-    lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
-    m_times.update += secondsSince(t0);
+    if (m_algorithm == LdaAlgorithm::MimnoSvi) {
+        samplePhase(t);
+    } else {
+        localPhase();
+        const auto t0 = Clock::now();
+        lda::wordStatistics(m_stats, m_expElogBetaT, m_wordStats);
+        m_times.update += secondsSince(t0);
+    }
     if (m_algorithm == LdaAlgorithm::Streaming)
         streamRounds();
 
     listStatistic();
     // The adaptive schedule starts its averages from gradients at the initial λ (Ranganath et
     // al. 2013, Algorithm 1): minibatches drawn before the first update.
-    const bool svi = m_algorithm == LdaAlgorithm::Svi;
+    const bool svi = stochastic(m_algorithm);
     return svi && m_stepSizer.needsWarmUp() ? Round::WarmUp : Round::Update;
 }
 
@@ -311,7 +339,7 @@ double LdaTrainer::globalUpdate(std::int64_t t)
         m_times.update += secondsSince(t0);
         return 1.0;
     }
-    const bool svi = m_algorithm == LdaAlgorithm::Svi;
+    const bool svi = stochastic(m_algorithm);
     const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
     const auto t0 = Clock::now();
     double rho = 1.0;
@@ -329,6 +357,47 @@ double LdaTrainer::globalUpdate(std::int64_t t)
     m_expFresh = false;
     m_times.update += secondsSince(t0);
     return rho;
+}
+
+void LdaTrainer::samplePhase(std::int64_t t)
+{
+    auto t0 = Clock::now();
+    const SparseRows& rows = stepSource();
+    const std::vector<std::int64_t>& batch = stepBatch();
+    distinctWords(rows, batch, m_V, m_wordSeen, m_sampleWords);
+    std::sort(m_sampleWords.begin(), m_sampleWords.end());
+    m_buckets.build(m_expElogBetaT, m_sampleWords); // eβ is current at the step's words
+    m_chains.prepare(
+        [&](const lda::GibbsWorkspace& ws) { return ws.count.size() == std::size_t(m_K); },
+        [&](lda::GibbsWorkspace& ws) { ws.resize(m_K); });
+    if (m_assignments.size() < batch.size())
+        m_assignments.resize(batch.size());
+    const std::int64_t B = std::int64_t(batch.size());
+#pragma omp parallel for schedule(dynamic, 4)
+    for (std::int64_t j = 0; j < B; ++j) {
+        const std::int64_t row = batch[std::size_t(j)];
+        std::vector<lda::WordTopic>& out = m_assignments[std::size_t(j)];
+        out.clear();
+        Rng rng = Rng::stream(m_seed, kLdaStreamGibbs, std::uint64_t(t), std::uint64_t(row));
+        lda::sampleDocument(m_chains.local(), rows.rowCols(row), rows.rowCounts(row),
+                            m_expElogBetaT, m_buckets, m_alpha, m_options.burnin, m_options.samples,
+                            rng, out);
+    }
+    m_times.local += secondsSince(t0);
+
+    // S_wk = Σ over the kept sweeps of the tokens of w assigned k, / kept: in document order.
+    t0 = Clock::now();
+    if (m_rowOfWord.size() != std::size_t(m_V))
+        m_rowOfWord.assign(std::size_t(m_V), -1);
+    for (std::size_t i = 0; i < m_sampleWords.size(); ++i)
+        m_rowOfWord[std::size_t(m_sampleWords[i])] = std::int32_t(i);
+    m_wordStats.index = m_sampleWords;
+    m_wordStats.rows.setZero(Eigen::Index(m_sampleWords.size()), m_K);
+    const double share = 1.0 / double(m_options.samples);
+    for (std::int64_t j = 0; j < B; ++j)
+        for (const lda::WordTopic& a : m_assignments[std::size_t(j)])
+            m_wordStats.rows(m_rowOfWord[std::size_t(a.word)], a.topic) += share;
+    m_times.update += secondsSince(t0);
 }
 
 void LdaTrainer::localPhase()

@@ -1,8 +1,10 @@
 #pragma once
 // LdaTrainer: latent Dirichlet allocation on CountData (documents × words), fitted by SVI
 // (Hoffman et al. 2013, Fig. 6: minibatches of training documents, ρ_t = (t + τ0)^(−κ)), by
-// batch variational Bayes (the same step with the whole training set and ρ = 1), or by
-// streaming variational Bayes (Broderick et al. 2013; paper 004 §2.6).
+// batch variational Bayes (the same step with the whole training set and ρ = 1), by
+// streaming variational Bayes (Broderick et al. 2013; paper 004 §2.6), or by Mimno-SVI: SVI's
+// step with each document's local step a Gibbs chain over its tokens' topics (lda_gibbs.h), the
+// statistic S_wk its kept sweeps' counts.
 //
 // Streaming VB takes the training documents once, in a seeded order, in minibatches. The
 // posterior after minibatch b is the batch variational posterior of that minibatch with the
@@ -24,6 +26,7 @@
 
 #include "core/inference/schedule.h"
 #include "core/models/lda/lda.h"
+#include "core/models/lda/lda_gibbs.h"
 #include "core/models/topics/topic_model.h"
 #include "core/models/topics/topic_parts.h"
 
@@ -49,6 +52,8 @@ struct LdaOptions : DeclaredOptions<LdaOptions>
     std::int64_t minibatch{}; // SVI: documents per step; streaming: per minibatch
     int streamIters{};        // streaming: batch VB rounds on each minibatch
     std::string distribute{}; // streaming on several ranks: "sync" or "async"
+    int burnin{};             // Mimno-SVI: a document's sweeps discarded
+    int samples{};            // Mimno-SVI: its sweeps counted into the statistic
     int localIters{};         // γ updates per document at most
     double localTol{};        // stop a document's updates once mean |Δγ| < tol
     int evalDocs{};           // documents a cheap evaluation scores (test and training)
@@ -161,6 +166,9 @@ private:
     void refreshStepWords();
     // Local steps of this rank's documents of the minibatch under the current eβ; fills m_stats.
     void localPhase();
+    // Mimno-SVI: the Gibbs chains of this rank's documents of step t under the current eβ
+    // (lda_gibbs.h), their kept sweeps counted into m_wordStats.
+    void samplePhase(std::int64_t t);
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
     // Fits γ to `row` of `rows` in the calling thread's workspace with eβ fixed.
     lda::LocalWorkspace& fitDocument(const SparseRows& rows, std::int64_t row);
@@ -195,6 +203,13 @@ private:
     std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
+    // Mimno-SVI: the step's words (ascending), their smoothing buckets, each thread's chain and
+    // each document's kept assignments (in minibatch order).
+    std::vector<std::int32_t> m_sampleWords;
+    std::vector<std::int32_t> m_rowOfWord; // V: the row of a step's word in m_wordStats
+    lda::WordBuckets m_buckets;
+    PerThread<lda::GibbsWorkspace> m_chains;
+    std::vector<std::vector<lda::WordTopic>> m_assignments;
     Eigen::Index m_maxWords = 0; // distinct words of the longest document
     // Out of core (CountData::stream): the head's training documents first (in file order),
     // then the stream's, each minibatch copied into m_streamDocs (rows 0… of m_streamBatch).
