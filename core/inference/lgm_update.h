@@ -46,9 +46,10 @@ inline bool naturalSteps(LgmAlgorithm a)
 double lgmUpdate(LgmAlgorithm algorithm, GaussianQ& q, const LgmGradients& grads,
                  const GaussianPrior& prior, double rho, AdaGrad& meanOpt, AdaGrad& rootOpt);
 
-// The natural steps' sizes of a model holding many q's, each stepped at its own visits (a
-// correlated topic model's q(η_d), a generalized PMF column's q): ρ = (n + τ0)^−κ at a q's n-th
-// visit, or the adaptive rate (Ranganath et al. 2013) of that q alone — averages of its own
+// The natural steps' sizes of a model's Gaussian q's: its one q (the GLM's q(w)), or many, each
+// stepped at its own visits (a correlated topic model's q(η_d), a generalized PMF column's q):
+// ρ = (n + τ0)^−κ at a q's n-th visit (or step), or the adaptive rate (Ranganath et al. 2013)
+// of that q alone — averages of its own
 // natural gradients (GaussianQ::naturalGradient, the direction of lgmUpdate's natural step),
 // started at its first visit from adaptive_init gradients at its initial value. The averages
 // cost one natural gradient per q (diagonal: 2D doubles; full: D² + D).

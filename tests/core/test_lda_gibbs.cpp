@@ -163,24 +163,28 @@ private slots:
         QVERIFY((batch.lambdaT() - start).cwiseAbs().sum() > 0.1 * start.cwiseAbs().sum());
     }
 
-    // A count that is not a whole number is refused, naming the word.
+    // A corpus with a count that is not a whole number is refused when the trainer is built,
+    // naming the document and the word; SVI's mean-field steps take it.
     void fractionalCountsAreRefused()
     {
-        const MatrixRD e = randomExpElogBeta(3, 2, 1);
-        lda::WordBuckets buckets;
-        const std::vector<std::int32_t> words = {2};
-        buckets.build(e, words);
-        lda::GibbsWorkspace ws;
-        ws.resize(2);
-        std::vector<lda::WordTopic> out;
-        Rng rng(1);
-        const std::vector<float> counts = {1.5f};
+        const LdaSynthetic s = topic_testing::plantedCorpus(4, 3, 20);
+        auto data = std::make_shared<CountData>(*s.data);
+        const std::int64_t row = data->trainingRows().front();
+        const std::int64_t at = data->train.rowStart[std::size_t(row)];
+        data->train.counts[std::size_t(at)] = 1.5f;
+        const std::int32_t word = data->train.cols[std::size_t(at)];
+        LdaOptions o;
+        o.K = 3;
         try {
-            lda::sampleDocument(ws, words, counts, e, buckets, 0.1, 1, 1, rng, out);
+            LdaTrainer t(data, LdaAlgorithm::MimnoSvi, o, 1);
             QFAIL("no exception");
         } catch (const std::invalid_argument& err) {
-            QVERIFY2(QString(err.what()).contains("word 2"), err.what());
+            const QString message = err.what();
+            QVERIFY2(message.contains(QString("document %1, word %2").arg(row + 1).arg(word)),
+                     err.what());
         }
+        LdaTrainer svi(data, LdaAlgorithm::Svi, o, 1);
+        QVERIFY(std::isfinite(svi.step(1)));
     }
 };
 

@@ -32,6 +32,18 @@ Eigen::MatrixXd spd(int d, Rng& rng, double ridge)
     return a * a.transpose() / d + ridge * Eigen::MatrixXd::Identity(d, d);
 }
 
+// A full q away from any fixed point: mean N(0, 0.2² I), covariance spd(d, rng, 0.3).
+GaussianQ randomFullQ(int d, Rng& rng)
+{
+    GaussianQ q(d, CovarianceForm::Full, 2.0);
+    Eigen::VectorXd m(d);
+    for (int j = 0; j < d; ++j)
+        m[j] = 0.2 * rng.normal();
+    q.setMean(m);
+    q.setCovariance(spd(d, rng, 0.3));
+    return q;
+}
+
 MatrixRD randomRows(int n, int d, Rng& rng)
 {
     MatrixRD h(n, d);
@@ -409,13 +421,9 @@ private slots:
         const int d = 4, n = 9;
         const GaussianPrior prior = generalPrior(d, rng);
         const PoissonProblem p = poissonProblem(n, d, rng);
-        GaussianQ q(d, CovarianceForm::Full, 2.0);
-        Eigen::VectorXd m0(d);
-        for (int j = 0; j < d; ++j)
-            m0[j] = 0.2 * rng.normal();
-        q.setMean(m0);
-        const Eigen::MatrixXd S0 = spd(d, rng, 0.3);
-        q.setCovariance(S0);
+        GaussianQ q = randomFullQ(d, rng);
+        const Eigen::VectorXd m0 = q.mean();
+        const Eigen::MatrixXd S0 = q.covariance();
         LgmGradients g = p.gradients(q);
         g.scale(3.0, CovarianceForm::Full); // N/|M| = 3
 
@@ -458,12 +466,8 @@ private slots:
         const int d = 4, n = 9;
         const GaussianPrior prior = generalPrior(d, rng);
         const PoissonProblem p = poissonProblem(n, d, rng);
-        GaussianQ q(d, CovarianceForm::Full, 2.0);
-        Eigen::VectorXd m0(d);
-        for (int j = 0; j < d; ++j)
-            m0[j] = 0.2 * rng.normal();
-        q.setMean(m0);
-        q.setCovariance(spd(d, rng, 0.3));
+        GaussianQ q = randomFullQ(d, rng);
+        const Eigen::VectorXd m0 = q.mean();
         const LgmGradients g = p.gradients(q);
         const Eigen::MatrixXd P0 = q.covariance().inverse();
         Eigen::VectorXd grad;

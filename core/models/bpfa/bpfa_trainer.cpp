@@ -414,8 +414,9 @@ void BpfaTrainer::streamRounds()
 bpfa::Globals BpfaTrainer::streamPosterior()
 {
     summedTarget(1.0);
-    Globals posterior = m_atPrior ? bpfa::priorGlobals(m_options.prior, m_K, m_D) : m_globals;
-    posterior.addChange(m_target, bpfa::priorGlobals(m_options.prior, m_K, m_D));
+    const Globals prior = bpfa::priorGlobals(m_options.prior, m_K, m_D);
+    Globals posterior = m_atPrior ? prior : m_globals;
+    posterior.addChange(m_target, prior);
     return posterior;
 }
 

@@ -249,11 +249,18 @@ void CtmTrainer::localDocument(std::int64_t doc, std::int64_t t, std::uint64_t k
              communicator().shardOf(m_options.samples), true, m_sums);
 }
 
+void CtmTrainer::stepGradients(CovarianceForm form)
+{
+    finishEstimate(m_sums, form, m_grads);
+    if (m_algorithm == LgmAlgorithm::HybridMcSsvi)
+        projectCurvature(m_grads, form);
+}
+
 double CtmTrainer::globalDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo)
 {
     GaussianQ& q = m_q[std::size_t(doc)];
     const std::int64_t row = m_docs[std::size_t(doc)];
-    finishEstimate(m_sums, q.form(), m_grads);
+    stepGradients(q.form());
     if (m_options.bound == CtmBound::Simple) {
         m_topicMass = Eigen::VectorXd::Zero(m_options.K);
         m_wordTopic = MatrixRD::Zero(Eigen::Index(m_data->train.rowCols(row).size()), m_options.K);
@@ -261,8 +268,6 @@ double CtmTrainer::globalDocument(std::int64_t doc, double rho, std::int64_t t, 
         m_topicMass = m_sums.topicMass;
         m_wordTopic = m_sums.wordTopic;
     }
-    if (m_algorithm == LgmAlgorithm::HybridMcSsvi)
-        projectCurvature(m_grads, q.form());
     if (m_steps.adaptive()) // the document's own rate; else the ρ given
         rho = m_steps.rho(std::size_t(doc), m_algorithm, q, m_grads, m_prior);
     const GaussianQ before = q;
@@ -315,9 +320,7 @@ StagedTrainer::Round CtmTrainer::localStep(std::int64_t t)
 void CtmTrainer::warmUp()
 {
     GaussianQ& q = m_q[std::size_t(m_stepDoc)];
-    finishEstimate(m_sums, q.form(), m_grads);
-    if (m_algorithm == LgmAlgorithm::HybridMcSsvi) // as its steps
-        projectCurvature(m_grads, q.form());
+    stepGradients(q.form());
     m_steps.warmUp(std::size_t(m_stepDoc), m_algorithm, q, m_grads, m_prior);
     q.releasePrecision();
 }

@@ -130,6 +130,9 @@ private:
     // then the update from the sums over the ranks.
     // `key` (default t) keys the draws' stream: a warm-up draw of the adaptive rate has its own.
     void localDocument(std::int64_t doc, std::int64_t t, std::uint64_t key = 0);
+    // g, Γ of the summed draws (m_sums) into m_grads as a step reads them: H-MC-SSVI's Γ
+    // projected first (eq. 59).
+    void stepGradients(CovarianceForm form);
     double globalDocument(std::int64_t doc, double rho, std::int64_t t, bool globalsToo);
     // The document of step t, and its visit (from 1).
     std::int64_t documentOf(std::int64_t t) const;

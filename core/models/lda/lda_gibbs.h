@@ -33,6 +33,8 @@ public:
     // Rows for `words` (distinct) from eβ (V×K, word-major; those rows must be current).
     // Parallel over the words; allocates only when the step holds more words than before.
     void build(const MatrixRD& expElogBetaT, std::span<const std::int32_t> words);
+    // The row of a built word: its position in the words given to build().
+    std::int32_t row(std::int32_t w) const { return m_row[std::size_t(w)]; }
     // Σ_k eβ_wk of a built word.
     double total(std::int32_t w) const { return m_sums(m_row[std::size_t(w)], m_sums.cols() - 1); }
     // The topic k with c_w,k−1 ≤ u < c_wk, for u in [0, total(w)): a draw ∝ eβ_w· given u uniform.
@@ -73,10 +75,10 @@ struct WordTopic
     std::int32_t topic;
 };
 
-// Mimno-SVI's local step on one document (words and integer counts): `burnin` + `kept`
-// sweeps, the first assigning each token given those before it (the chain starts empty), then
-// each token in turn resampled; each of the last `kept` sweeps appends every token's (word,
-// topic) to `out`. Throws std::invalid_argument when a count is not a whole number.
+// Mimno-SVI's local step on one document (words and whole-number counts, which the caller
+// checks: LdaTrainer refuses other corpora when built): `burnin` + `kept` sweeps, the first
+// assigning each token given those before it (the chain starts empty), then each token in turn
+// resampled; each of the last `kept` sweeps appends every token's (word, topic) to `out`.
 void sampleDocument(GibbsWorkspace& ws, std::span<const std::int32_t> words,
                     std::span<const float> counts, const MatrixRD& expElogBetaT,
                     const WordBuckets& buckets, double alpha, int burnin, int kept, Rng& rng,

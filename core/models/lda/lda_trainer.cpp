@@ -217,10 +217,9 @@ void LdaTrainer::refreshExpectations()
 
 void LdaTrainer::refreshStepWords()
 {
-    if (m_expFresh)
-        return;
     distinctWords(stepSource(), stepBatch(), m_V, m_wordSeen, m_stepWords);
-    lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
+    if (!m_expFresh)
+        lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
 }
 
 const lda::MatrixRD& LdaTrainer::expElogBetaT()
@@ -364,9 +363,10 @@ void LdaTrainer::samplePhase(std::int64_t t)
     auto t0 = Clock::now();
     const SparseRows& rows = stepSource();
     const std::vector<std::int64_t>& batch = stepBatch();
-    distinctWords(rows, batch, m_V, m_wordSeen, m_sampleWords);
-    std::sort(m_sampleWords.begin(), m_sampleWords.end());
-    m_buckets.build(m_expElogBetaT, m_sampleWords); // eβ is current at the step's words
+    // The statistic's rows: the step's words, ascending, each with its bucket in that row.
+    m_wordStats.index = m_stepWords;
+    std::sort(m_wordStats.index.begin(), m_wordStats.index.end());
+    m_buckets.build(m_expElogBetaT, m_wordStats.index); // eβ is current at the step's words
     m_chains.prepare(
         [&](const lda::GibbsWorkspace& ws) { return ws.count.size() == std::size_t(m_K); },
         [&](lda::GibbsWorkspace& ws) { ws.resize(m_K); });
@@ -387,16 +387,11 @@ void LdaTrainer::samplePhase(std::int64_t t)
 
     // S_wk = Σ over the kept sweeps of the tokens of w assigned k, / kept: in document order.
     t0 = Clock::now();
-    if (m_rowOfWord.size() != std::size_t(m_V))
-        m_rowOfWord.assign(std::size_t(m_V), -1);
-    for (std::size_t i = 0; i < m_sampleWords.size(); ++i)
-        m_rowOfWord[std::size_t(m_sampleWords[i])] = std::int32_t(i);
-    m_wordStats.index = m_sampleWords;
-    m_wordStats.rows.setZero(Eigen::Index(m_sampleWords.size()), m_K);
+    m_wordStats.rows.setZero(Eigen::Index(m_wordStats.index.size()), m_K);
     const double share = 1.0 / double(m_options.samples);
     for (std::int64_t j = 0; j < B; ++j)
         for (const lda::WordTopic& a : m_assignments[std::size_t(j)])
-            m_wordStats.rows(m_rowOfWord[std::size_t(a.word)], a.topic) += share;
+            m_wordStats.rows(m_buckets.row(a.word), a.topic) += share;
     m_times.update += secondsSince(t0);
 }
 

@@ -160,8 +160,9 @@ private:
     void streamRounds();
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
-    // exp(E[log β]) of every word, from λ; or of the words of this rank's documents of the
-    // step (all a step reads), after the totals.
+    // exp(E[log β]) of every word, from λ; or the words of this rank's documents of the step
+    // (m_stepWords) and, unless every row is current, their eβ (all a step reads), after the
+    // totals.
     void refreshExpectations();
     void refreshStepWords();
     // Local steps of this rank's documents of the minibatch under the current eβ; fills m_stats.
@@ -203,10 +204,8 @@ private:
     std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
-    // Mimno-SVI: the step's words (ascending), their smoothing buckets, each thread's chain and
-    // each document's kept assignments (in minibatch order).
-    std::vector<std::int32_t> m_sampleWords;
-    std::vector<std::int32_t> m_rowOfWord; // V: the row of a step's word in m_wordStats
+    // Mimno-SVI: the smoothing buckets of the step's words (in m_wordStats' row order), each
+    // thread's chain and each document's kept assignments (in minibatch order).
     lda::WordBuckets m_buckets;
     PerThread<lda::GibbsWorkspace> m_chains;
     std::vector<std::vector<lda::WordTopic>> m_assignments;

@@ -110,12 +110,15 @@ LinearLgmTrainer::LinearLgmTrainer(LabelledDataPtr data, LgmAlgorithm algorithm,
     : m_data(std::move(data)), m_algorithm(algorithm), m_options(options), m_seed(seed),
       m_local(std::move(local)),
       m_prior(GaussianPrior::isotropic(checked(m_data).cols(), options.priorVariance)),
-      m_q(m_data->cols(), options.covariance, options.initVariance), m_stepSizer([&] {
-          StepSizeOptions s = stepSizeOf(options);
-          if (batchSteps(algorithm)) // every row each step: no gradient noise to adapt to
-              s.schedule = StepSchedule::RobbinsMonro;
-          return s;
-      }()),
+      m_q(m_data->cols(), options.covariance, options.initVariance),
+      m_steps(
+          [&] {
+              StepSizeOptions s = stepSizeOf(options);
+              if (batchSteps(algorithm)) // every row each step: no gradient noise to adapt to
+                  s.schedule = StepSchedule::RobbinsMonro;
+              return s;
+          }(),
+          1),
       m_meanOpt(options.adagradRate), m_rootOpt(options.adagradRate)
 {
     const LabelledData& d = *m_data;
@@ -149,8 +152,8 @@ void LinearLgmTrainer::visitState(StateArchive& a)
     if (m_algorithm == LgmAlgorithm::SDsvi)
         a.field("root_opt", m_rootOpt);
     a.field("rows", m_rows);
-    if (m_stepSizer.adaptive())
-        a.field("step_sizer", m_stepSizer);
+    if (m_steps.adaptive())
+        a.field("step_sizes", m_steps);
     if (m_algorithm == LgmAlgorithm::FixedPoint)
         a.field("converged", m_converged);
     a.field("local", *m_local);
@@ -214,15 +217,14 @@ StagedTrainer::Round LinearLgmTrainer::localStep(std::int64_t t)
     else
         m_statistic.dense(m_grads.gammaDiag);
     m_statistic.dense(&m_extra, 1);
-    return naturalSteps(m_algorithm) && m_stepSizer.needsWarmUp() ? Round::WarmUp : Round::Update;
+    return naturalSteps(m_algorithm) && m_steps.needsWarmUp(0) ? Round::WarmUp : Round::Update;
 }
 
 void LinearLgmTrainer::warmUp()
 {
     const std::int64_t n = std::int64_t(m_rows.rows().size());
     m_grads.scale(double(m_data->trainingRowCount()) / double(n), m_q.form());
-    m_q.naturalGradient(m_grads, m_prior, m_algorithm == LgmAlgorithm::McSsvi, m_naturalGradient);
-    m_stepSizer.warmUp(m_naturalGradient);
+    m_steps.warmUp(0, m_algorithm, m_q, m_grads, m_prior);
 }
 
 double LinearLgmTrainer::globalUpdate(std::int64_t t)
@@ -232,17 +234,13 @@ double LinearLgmTrainer::globalUpdate(std::int64_t t)
     const double scale = double(m_data->trainingRowCount()) / double(n);
     m_grads.scale(scale, form);
 
+    // The adaptive rate from the natural gradient of the step about to be taken (H-MC-SSVI: the
+    // covariance's); ρ is then halved by the step as needed.
     double rho = m_options.damping; // FixedPoint
-    if (m_algorithm != LgmAlgorithm::FixedPoint && m_stepSizer.adaptive() &&
-        naturalSteps(m_algorithm)) {
-        // The natural gradient of the step about to be taken (H-MC-SSVI: the covariance's);
-        // ρ is then halved by the step as needed.
-        m_q.naturalGradient(m_grads, m_prior, m_algorithm == LgmAlgorithm::McSsvi,
-                            m_naturalGradient);
-        rho = m_stepSizer.rho(t, &m_naturalGradient);
-    } else if (m_algorithm != LgmAlgorithm::FixedPoint) {
-        rho = m_stepSizer.rho(t, nullptr);
-    }
+    if (m_algorithm != LgmAlgorithm::FixedPoint)
+        rho = m_steps.adaptive() && naturalSteps(m_algorithm)
+                  ? m_steps.rho(0, m_algorithm, m_q, m_grads, m_prior)
+                  : m_steps.scheduled(t);
     m_local->updateExtra(t, rho, naturalSteps(m_algorithm), m_extra / double(n), scale * m_extra);
     if (m_algorithm != LgmAlgorithm::FixedPoint)
         return lgmUpdate(m_algorithm, m_q, m_grads, m_prior, rho, m_meanOpt, m_rootOpt);

@@ -260,8 +260,7 @@ private:
     std::unique_ptr<LocalModel> m_local;
     GaussianPrior m_prior;
     GaussianQ m_q;
-    StepSizer m_stepSizer;
-    Eigen::VectorXd m_naturalGradient; // the adaptive schedule's: naturalGradient()
+    QStepSizes m_steps; // the natural steps' ρ: Robbins–Monro, or the adaptive rate of the one q
     AdaGrad m_meanOpt, m_rootOpt;
     StepRows m_rows;
     bool m_sharded = false; // the communicator's shard is set on m_rows
