@@ -76,6 +76,31 @@ CountDataPtr readLdaC(const std::string& path)
 
 } // namespace
 
+// The local steps of the first 500 training documents under the trained topics: their mean
+// γ updates, of which exact (double, every topic) ones, and the topics in play when the
+// single-precision phase handed over (topic_model.h, localStep).
+void localProfile(LdaTrainer& trainer, const CountData& data, const LdaOptions& o)
+{
+    lda::LocalWorkspace ws;
+    Eigen::Index longest = 0;
+    const std::int64_t docs = std::min<std::int64_t>(500, data.rows());
+    for (std::int64_t r = 0; r < docs; ++r)
+        longest = std::max<Eigen::Index>(longest, data.train.rowNonZeros(r));
+    ws.resize(o.K, longest);
+    double iterations = 0.0, dense = 0.0, active = 0.0;
+    for (std::int64_t r = 0; r < docs; ++r) {
+        ws.gather(trainer.expElogBetaT(), data.train.rowCols(r), data.train.rowCounts(r));
+        lda::localStep(ws, {trainer.alpha(), o.localIters, o.localTol});
+        iterations += ws.iterations;
+        dense += ws.denseIterations;
+        active += ws.activeTopics;
+    }
+    std::printf("  local steps of %lld documents: %.1f γ updates, %.2f of them exact; %.1f of %d "
+                "topics in play\n",
+                (long long)docs, iterations / double(docs), dense / double(docs),
+                active / double(docs), o.K);
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
@@ -131,6 +156,8 @@ int main(int argc, char** argv)
                     threads, threads > 1 ? "s" : "", docs / seconds, seconds / steps,
                     100.0 * local / seconds, 100.0 * update / seconds,
                     100.0 * expectation / seconds, evalSeconds, ev.elbo);
+        if (threads == threadCounts.front())
+            localProfile(trainer, *data, o);
     }
 
     // ψ over a V×K array, one thread: what the recomputation of E[log β] costs per step.

@@ -15,6 +15,8 @@ namespace {
 // Added to every Z_w = Σ_k eθ_k eβ_wk so that a word whose eβ all underflow gives a finite
 // ratio (Hoffman's code does the same); far below any Z that matters.
 constexpr double kTinyNorm = 1e-100;
+// The same in single precision.
+constexpr float kTinyNorm32 = 1e-30f;
 
 double lgam(double x)
 {
@@ -153,6 +155,16 @@ void LocalWorkspace::resize(int K_, Eigen::Index maxWords)
     elogTheta.resize(K);
     expElogTheta.resize(K);
     next.resize(K);
+    active.resize(std::size_t(K));
+    activeBeta.resize(maxWords, K);
+    activeGamma.resize(K);
+    activeElog.resize(K);
+    activeFrom.resize(std::size_t(K));
+    thetaF.resize(K);
+    sumF.resize(K);
+    normF.resize(maxWords);
+    ratioF.resize(maxWords);
+    countsF.resize(maxWords);
 }
 
 void LocalWorkspace::gather(const MatrixRD& expElogBetaT, std::span<const std::int32_t> words,
@@ -180,25 +192,137 @@ void refreshTheta(LocalWorkspace& ws)
     ws.ratio.head(ws.n).array() = ws.counts.head(ws.n).array() / ws.phiNorm.head(ws.n).array();
 }
 
+namespace {
+
+using MatrixRF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Keeps the topics a of ws.active whose keep(a) holds, moving their columns of the n×m
+// single-precision eβ (row-major, packed) and their γ down in place; returns the new count.
+template <typename Keep> Eigen::Index compactActive(LocalWorkspace& ws, Eigen::Index m, Keep&& keep)
+{
+    Eigen::Index kept = 0;
+    for (Eigen::Index a = 0; a < m; ++a)
+        if (keep(a)) {
+            ws.active[std::size_t(kept)] = ws.active[std::size_t(a)];
+            ws.activeFrom[std::size_t(kept)] = int(a);
+            ws.activeGamma[kept] = ws.activeGamma[a];
+            ws.thetaF[kept] = ws.thetaF[a];
+            ++kept;
+        }
+    // Row i of the packed n×kept matrix starts at or before row i of the n×m one, and column
+    // c ≤ its old column, so copying in increasing order never overwrites a value unread.
+    float* buf = ws.activeBeta.data();
+    for (Eigen::Index i = 0; i < ws.n; ++i)
+        for (Eigen::Index c = 0; c < kept; ++c)
+            buf[i * kept + c] = buf[i * m + ws.activeFrom[std::size_t(c)]];
+    return kept;
+}
+
+// localStep's first phase: the updates of γ in single precision over the topics in play (see
+// localStep), from ws.gamma, until mean |Δγ| < max(tol, kSinglePrecisionTol) or `budget`
+// updates. Leaves the result in ws.gamma (α at the topics out of play) and returns the updates
+// made.
+int sparseUpdates(LocalWorkspace& ws, double alpha, double tol, int budget)
+{
+    const int K = ws.K;
+    const Eigen::Index n = ws.n;
+    ws.activeTopics = K;
+    if (budget <= 0 || n == 0)
+        return 0;
+    // The topics in play under the starting γ; those out of play go to α at the first update.
+    dirichletExpectation(ws.gamma, ws.elogTheta);
+    const double floorLog = ws.elogTheta.maxCoeff() + std::log(kActiveShare);
+    double held = 0.0; // Σ |α − γ_k| of the topics set aside, due at the next update
+    Eigen::Index m = 0;
+    for (int k = 0; k < K; ++k) {
+        if (ws.elogTheta[k] >= floorLog) {
+            ws.active[std::size_t(m)] = k;
+            ws.activeGamma[m] = ws.gamma[k];
+            ++m;
+        } else {
+            held += std::abs(ws.gamma[k] - alpha);
+        }
+    }
+    float* buf = ws.activeBeta.data();
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double* row = ws.beta.row(i).data();
+        for (Eigen::Index a = 0; a < m; ++a)
+            buf[i * m + a] = float(row[ws.active[std::size_t(a)]]);
+    }
+    ws.countsF.head(n) = ws.counts.head(n).cast<float>();
+    const double logShare = std::log(kActiveShare);
+    const double stopAt = std::max(tol, kSinglePrecisionTol);
+    int it = 0;
+    while (it < budget) {
+        // eθ of the topics in play, divided by the largest (φ = eθ_k eβ_wk / Z_w does not see
+        // the scale, and float keeps its range); those below kActiveShare of it are zero.
+        const double psiSum = digamma(ws.activeGamma.head(m).sum() + double(K - m) * alpha);
+        digamma(ws.activeGamma.data(), ws.activeElog.data(), m);
+        ws.activeElog.head(m).array() -= psiSum;
+        const double top = ws.activeElog.head(m).maxCoeff();
+        Eigen::Index live = 0;
+        for (Eigen::Index a = 0; a < m; ++a) {
+            const double d = ws.activeElog[a] - top;
+            ws.thetaF[a] = d >= logShare ? float(std::exp(d)) : 0.0f;
+            live += d >= logShare;
+        }
+        // Out of play now: γ_k becomes α at this update; pack the rest once a quarter has gone.
+        if (live < m - m / 4) {
+            for (Eigen::Index a = 0; a < m; ++a)
+                if (ws.thetaF[a] == 0.0f)
+                    held += std::abs(ws.activeGamma[a] - alpha);
+            m = compactActive(ws, m, [&](Eigen::Index a) { return ws.thetaF[a] != 0.0f; });
+        }
+        const Eigen::Map<const MatrixRF> B(buf, n, m);
+        ws.normF.head(n).noalias() = B * ws.thetaF.head(m);
+        ws.ratioF.head(n).array() =
+            ws.countsF.head(n).array() / (ws.normF.head(n).array() + kTinyNorm32);
+        ws.sumF.head(m).noalias() = B.transpose() * ws.ratioF.head(n);
+        // γ_k = α + eθ_k Σ_w n_w eβ_wk / Z_w.
+        double change = held;
+        held = 0.0;
+        for (Eigen::Index a = 0; a < m; ++a) {
+            const double g = alpha + double(ws.thetaF[a]) * double(ws.sumF[a]);
+            change += std::abs(g - ws.activeGamma[a]);
+            ws.activeGamma[a] = g;
+        }
+        ++it;
+        ws.meanChange = change / double(K);
+        if (ws.meanChange < stopAt)
+            break;
+    }
+    ws.activeTopics = int(m);
+    ws.gamma.setConstant(alpha);
+    for (Eigen::Index a = 0; a < m; ++a)
+        ws.gamma[ws.active[std::size_t(a)]] = ws.activeGamma[a];
+    return it;
+}
+
+} // namespace
+
 void localStep(LocalWorkspace& ws, const LocalOptions& o)
 {
     const auto B = ws.beta.topRows(ws.n);
     if (!o.warmStart)
         ws.gamma.setOnes(); // Fig. 6, line 5
-    refreshTheta(ws);
-    ws.iterations = 0;
     ws.meanChange = 0.0;
-    for (int it = 0; it < o.maxIters; ++it) {
+    // The single-precision phase, leaving at least one exact update.
+    int it = sparseUpdates(ws, o.alpha, o.tol, o.maxIters - 1);
+    ws.denseIterations = 0;
+    refreshTheta(ws);
+    while (it < o.maxIters) {
         // γ = α + Σ_w n_w φ_w with φ_wk = eθ_k eβ_wk / Z_w (lines 7–8).
         ws.next.noalias() = B.transpose() * ws.ratio.head(ws.n);
         ws.next.array() = o.alpha + ws.expElogTheta.array() * ws.next.array();
         ws.meanChange = (ws.next - ws.gamma).cwiseAbs().mean();
         ws.gamma.swap(ws.next);
         refreshTheta(ws);
-        ws.iterations = it + 1;
+        ++it;
+        ++ws.denseIterations;
         if (ws.meanChange < o.tol)
             break;
     }
+    ws.iterations = it;
 }
 
 MatrixRD phi(const LocalWorkspace& ws)

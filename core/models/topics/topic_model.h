@@ -118,18 +118,43 @@ struct LocalWorkspace
     Eigen::VectorXd elogTheta, expElogTheta; // K; E[log θ], exp(E[log θ]) under γ
     Eigen::VectorXd next;                    // K; scratch
     int iterations = 0;                      // γ updates made by the last localStep
+    int denseIterations = 0;                 // of which updates over every topic in double
+    int activeTopics = 0;                    // topics in play when the single phase ended
     double meanChange = 0.0;                 // mean |Δγ| of its last update
+
+    // The sparse single-precision updates (localStep): the topics in play, their columns of
+    // eβ (n×|A|, float), their γ, eθ and E[log θ], and per-word scratch.
+    std::vector<int> active, activeFrom;
+    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> activeBeta;
+    Eigen::VectorXd activeGamma, activeElog;
+    Eigen::VectorXf thetaF, normF, ratioF, sumF, countsF;
 };
 
 // Coordinate ascent on (γ, φ) for the gathered document with eβ fixed (Fig. 6, lines 5–9):
 // γ starts at 1 (line 5) unless warmStart; each iteration sets γ ← α + eθ ∘ βᵀ(n / Z) (φ from
-// the current γ, then γ from φ), until mean |Δγ| < tol or maxIters updates. Each iteration
-// maximises the document ELBO over φ and then over γ exactly, so documentElbo never decreases
-// along the iterations; the problem is not concave, so different starts may end in different
-// local optima. On return elogTheta,
-// expElogTheta, phiNorm and ratio are those of the final γ, so φ_wk = eθ_k eβ_wk / Z_w is the
-// optimal φ given γ, and ratio_w · eθ ∘ eβ_w = n_w φ_w is the document's statistic.
+// the current γ, then γ from φ), until mean |Δγ| < tol or maxIters updates.
+//
+// The updates run in two phases. First, in single precision over the topics in play: a topic
+// whose eθ_k = exp(ψ(γ_k) − ψ(Σγ)) has fallen below kActiveShare of the largest carries no
+// word's φ that matters (with α < 1, ψ(α) is far below: e^ψ(0.01) ≈ 1e-44), so it is held at
+// γ_k = α, and each update costs n|A| instead of nK (|A| the topics in play, a few dozen in a
+// long document however large K is). Once that phase has converged, the updates go on over
+// every topic in double precision until the tolerance holds for the exact update, so the
+// returned γ meets the same stopping rule as the plain iteration (the last update is at least
+// one exact one), and φ, Z and the statistic are those of the final γ in double precision. Each
+// iteration maximises the document ELBO over φ and then over γ exactly, so documentElbo never
+// decreases along the iterations; the problem is not concave, so different starts may end in
+// different local optima. On return elogTheta, expElogTheta, phiNorm and ratio are those of the
+// final γ, so φ_wk = eθ_k eβ_wk / Z_w is the optimal φ given γ, and ratio_w · eθ ∘ eβ_w = n_w φ_w
+// is the document's statistic.
 void localStep(LocalWorkspace& ws, const LocalOptions& options);
+
+// A topic is in play in localStep's single-precision phase while its eθ_k is at least this
+// share of the document's largest.
+inline constexpr double kActiveShare = 1e-10;
+// That phase hands over to the double-precision one once mean |Δγ| < max(tol, this): float
+// rounding leaves γ with noise of about 1e-7 of its size, so a finer tolerance is met there.
+inline constexpr double kSinglePrecisionTol = 1e-5;
 
 // Recomputes elogTheta, expElogTheta, phiNorm and ratio from ws.gamma.
 void refreshTheta(LocalWorkspace& ws);
