@@ -14,14 +14,15 @@ using lda::MatrixRD;
 
 namespace {
 
-// Fig. 6's loop as written, every topic, double precision: γ from 1 until mean |Δγ| < tol.
+// Fig. 6's loop as written, every topic, double precision: γ from 1 until mean |Δγ| < tol or
+// maxIters updates.
 Eigen::VectorXd plainLocalStep(const Eigen::Ref<const MatrixRD>& betaRows,
                                const Eigen::Ref<const Eigen::VectorXd>& counts, double alpha,
-                               double tol, int* iterations)
+                               double tol, int* iterations, int maxIters = 10000)
 {
     const Eigen::Index K = betaRows.cols();
     Eigen::VectorXd gamma = Eigen::VectorXd::Ones(K), elog(K);
-    for (int it = 1; it <= 10000; ++it) {
+    for (int it = 1; it <= maxIters; ++it) {
         lda::dirichletExpectation(gamma, elog);
         const Eigen::VectorXd theta = elog.array().exp().matrix();
         const Eigen::VectorXd norm = (betaRows * theta).array() + 1e-100;
@@ -60,6 +61,7 @@ class TestLdaEstep : public QObject
 private slots:
     void singlePrecisionPhaseEndsAtTheExactFixedPoint();
     void strictToleranceIsMetInDoublePrecision();
+    void firstUpdatesAreFigureSixs();
 };
 
 // With the true topics as eβ, each document's γ from localStep ends as near the fixed point as
@@ -129,6 +131,34 @@ void TestLdaEstep::strictToleranceIsMetInDoublePrecision()
         const double err = (implied - ws.gamma).cwiseAbs().maxCoeff();
         QVERIFY2(err < 1e-10, qPrintable(QString("|γ − (α + Σ n φ)| = %1").arg(err)));
     }
+}
+
+// With a budget of one to three updates and no early stop, localStep's γ is the plain loop's
+// after as many updates: the first from an even γ (one pass in double) to rounding, the others
+// (single precision over the topics in play, or exact) to float's.
+void TestLdaEstep::firstUpdatesAreFigureSixs()
+{
+    const LdaSynthetic s = manyTopics();
+    const CountData& data = *s.data;
+    const int K = int(s.betaT.cols());
+    const double alpha = 1.0 / K;
+    LocalWorkspace ws;
+    ws.resize(K, data.vocabularySize);
+    for (int updates = 1; updates <= 3; ++updates)
+        for (std::int64_t r = 0; r < 10; ++r) {
+            ws.gather(s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+            lda::localStep(ws, {alpha, updates, 0.0});
+            QCOMPARE(ws.iterations, updates);
+            int iterations = 0;
+            const Eigen::VectorXd expected = plainLocalStep(
+                ws.beta.topRows(ws.n), ws.counts.head(ws.n), alpha, -1.0, &iterations, updates);
+            const double err = (ws.gamma - expected).cwiseAbs().sum() / data.train.rowTotal(r);
+            QVERIFY2(err < (updates == 1 ? 1e-12 : 1e-5),
+                     qPrintable(QString("%1 updates, document %2: Σ|γ − γ_plain| / words = %3")
+                                    .arg(updates)
+                                    .arg(r)
+                                    .arg(err)));
+        }
 }
 
 QTEST_APPLESS_MAIN(TestLdaEstep)

@@ -4,6 +4,7 @@
 #include "core/data/document_stream.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <span>
@@ -15,6 +16,11 @@ using lda::LocalWorkspace;
 using lda::MatrixRD;
 
 namespace {
+
+// The lazy blend's scale below which λ is written out (LdaTrainer::settleBlend): L then grows
+// by at most 1e6 over λ, far from losing precision, and the O(V K) pass comes every few hundred
+// steps (ρ_t = (t + 64)^−0.7 takes about 500 steps from 1 to 1e-6).
+constexpr double kSettleScale = 1e-6;
 
 // Stream ids (the first id of Rng::stream) so that no two uses share random numbers.
 enum LdaStreamId : std::uint64_t {
@@ -85,6 +91,7 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
     m_rows =
         StepRows(d.trainingRows(), order, o.minibatch, Rng::stream(m_seed, kLdaStreamSampler)());
     m_lambdaT = lda::initialTopics(m_V, m_K, m_seed, kLdaStreamInit);
+    m_rawTotals = lda::topicTotals(m_lambdaT);
     refreshExpectations();
     m_stream = d.stream;
     if (m_stream && (m_algorithm != LdaAlgorithm::Streaming || o.distribute != "sync"))
@@ -161,6 +168,7 @@ bool LdaTrainer::asynchronous() const
 
 void LdaTrainer::listPosterior(GlobalStatistic& out)
 {
+    settleBlend();
     m_atPriorValue = m_atPrior ? 1.0 : 0.0;
     out.dense(m_lambdaT);
     out.dense(&m_atPriorValue, 1);
@@ -169,7 +177,8 @@ void LdaTrainer::listPosterior(GlobalStatistic& out)
 void LdaTrainer::posteriorReplaced()
 {
     m_atPrior = m_atPriorValue != 0.0;
-    m_totals = lda::topicTotals(m_lambdaT);
+    m_rawTotals = lda::topicTotals(m_lambdaT);
+    m_totals = m_rawTotals;
     m_expFresh = false;
 }
 
@@ -182,6 +191,7 @@ void LdaTrainer::minibatchRows(std::int64_t b, std::vector<std::int32_t>& rows)
 
 void LdaTrainer::listPosteriorRows(GlobalStatistic& out, const std::vector<std::int32_t>* rows)
 {
+    settleBlend();
     m_atPriorValue = m_atPrior ? 1.0 : 0.0;
     if (rows) {
         m_exchangeRows.index = *rows;
@@ -199,7 +209,8 @@ void LdaTrainer::posteriorRowsReplaced()
     for (std::size_t i = 0; i < m_exchangeRows.index.size(); ++i)
         m_lambdaT.row(m_exchangeRows.index[i]) = m_exchangeRows.rows.row(Eigen::Index(i));
     m_atPrior = m_atPriorValue != 0.0;
-    m_expFresh = false; // the totals came with the rows
+    m_rawTotals = m_totals; // the totals came with the rows
+    m_expFresh = false;
 }
 
 void LdaTrainer::listStatistic()
@@ -208,10 +219,35 @@ void LdaTrainer::listStatistic()
     m_statistic.sparse(m_wordStats);
 }
 
+void LdaTrainer::blendTotals()
+{
+    m_totals =
+        m_blend.identity()
+            ? m_rawTotals
+            : Eigen::VectorXd(m_blend.scale * m_rawTotals.array() + double(m_V) * m_blend.offset);
+}
+
+void LdaTrainer::settleBlend()
+{
+    if (m_blend.identity())
+        return;
+    lda::applyBlend(m_lambdaT, m_blend);
+    m_blend = {};
+    m_rawTotals = lda::topicTotals(m_lambdaT);
+    m_totals = m_rawTotals;
+}
+
+lda::MatrixRD LdaTrainer::lambdaT() const
+{
+    MatrixRD out = m_lambdaT;
+    lda::applyBlend(out, m_blend);
+    return out;
+}
+
 void LdaTrainer::refreshExpectations()
 {
-    m_totals = lda::topicTotals(m_lambdaT);
-    lda::expElogBetaT(m_lambdaT, m_totals, m_expElogBetaT);
+    blendTotals(); // from m_rawTotals as kept: recounting them here would round differently
+    lda::expElogBetaT(m_lambdaT, m_totals, m_expElogBetaT, m_blend);
     m_expFresh = true;
 }
 
@@ -219,7 +255,7 @@ void LdaTrainer::refreshStepWords()
 {
     distinctWords(stepSource(), stepBatch(), m_V, m_wordSeen, m_stepWords);
     if (!m_expFresh)
-        lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT);
+        lda::expElogBetaRows(m_lambdaT, m_totals, m_stepWords, m_expElogBetaT, m_blend);
 }
 
 const lda::MatrixRD& LdaTrainer::expElogBetaT()
@@ -237,6 +273,8 @@ void LdaTrainer::setLambdaT(const MatrixRD& lambdaT)
             std::to_string(lambdaT.cols()) + ", but must be V×K = " + std::to_string(m_V) + "×" +
             std::to_string(m_K));
     m_lambdaT = lambdaT;
+    m_blend = {};
+    m_rawTotals = lda::topicTotals(m_lambdaT);
     refreshExpectations();
 }
 
@@ -289,6 +327,7 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t t)
 
 void LdaTrainer::warmUp()
 {
+    settleBlend();
     const double scale = double(m_data->trainingRowCount()) / double(itemsPerStep());
     m_gradient.resize(m_V * m_K);
     lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
@@ -333,6 +372,7 @@ double LdaTrainer::globalUpdate(std::int64_t t)
             lda::addTopicStatistic(m_lambdaT, m_wordStats);
             m_totals += m_wordStats.rows.colwise().sum().transpose();
         }
+        m_rawTotals = m_totals; // streaming never blends
         m_atPrior = false;
         m_expFresh = false;
         m_times.update += secondsSince(t0);
@@ -343,16 +383,29 @@ double LdaTrainer::globalUpdate(std::int64_t t)
     const auto t0 = Clock::now();
     double rho = 1.0;
     if (svi && m_stepSizer.adaptive()) {
+        settleBlend(); // the adaptive rate's gradient is over all of λ
         m_gradient.resize(m_V * m_K);
         lda::topicGradient(m_lambdaT, m_wordStats, m_options.eta, scale, m_gradient);
         rho = m_stepSizer.rho(t, &m_gradient);
         m_lambdaT.reshaped<Eigen::RowMajor>() += rho * m_gradient;
+        m_rawTotals = lda::topicTotals(m_lambdaT);
     } else {
         rho = svi ? m_stepSizer.rho(t, nullptr) : 1.0;
-        lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
+        if (rho < 1.0) {
+            // Lazily: the minibatch's words only (lda::Blend); written out once the scale
+            // falls below kSettleScale.
+            lda::blendTopics(m_lambdaT, m_blend, m_rawTotals, m_wordStats, m_options.eta, scale,
+                             rho);
+            if (m_blend.scale < kSettleScale)
+                settleBlend();
+        } else {
+            settleBlend();
+            lda::updateTopics(m_lambdaT, m_wordStats, m_options.eta, scale, rho);
+            m_rawTotals = lda::topicTotals(m_lambdaT);
+        }
     }
     // The totals now; eβ at the words the next step's documents hold, then.
-    m_totals = lda::topicTotals(m_lambdaT);
+    blendTotals();
     m_expFresh = false;
     m_times.update += secondsSince(t0);
     return rho;
@@ -413,7 +466,12 @@ void LdaTrainer::localPhase()
 
 void LdaTrainer::visitState(StateArchive& a)
 {
+    // L and its blend as they stand, so that a resumed run goes on to the bit.
     a.field("lambda", m_lambdaT);
+    std::array<double, 2> blend{m_blend.scale, m_blend.offset};
+    a.field("lambda_blend", blend);
+    m_blend = {blend[0], blend[1]};
+    a.field("lambda_totals", m_rawTotals);
     a.field("step_sizer", m_stepSizer);
     a.field("rows", m_rows);
     if (m_algorithm == LdaAlgorithm::Streaming)
@@ -474,7 +532,7 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
             ws.next.array() = ws.gamma.array() / ws.gamma.sum() * invTotals;
             return ws.next;
         },
-        stop);
+        stop, m_blend);
 
     // The partial sums of every rank: the local ELBO, the held-out score, the topic usage.
     Eigen::VectorXd sums(3 + m_K);
@@ -490,13 +548,14 @@ Evaluation LdaTrainer::evaluateOn(const std::vector<std::int64_t>& elboRows,
 
     Evaluation ev;
     // Out of core the corpus's length is not known: there is no bound to scale to it.
-    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta), sums(0), m_stream ? 0 : n,
+    setSubsetElbo(ev, lda::globalElbo(m_lambdaT, m_options.eta, m_blend), sums(0), m_stream ? 0 : n,
                   data.trainingRowCount());
     lda::addHeldOutMetrics(ev.metrics, heldOut);
     const double mass = usage.sum();
     const Eigen::VectorXd weight =
         mass > 0 ? Eigen::VectorXd(usage / mass) : Eigen::VectorXd::Constant(m_K, 1.0 / m_K);
-    lda::addTopicsInUse(ev, weight, m_lambdaT, m_totals, data.columnNames, m_options.topWords);
+    lda::addTopicsInUse(ev, weight, m_lambdaT, m_totals, data.columnNames, m_options.topWords,
+                        m_blend);
     return ev;
 }
 

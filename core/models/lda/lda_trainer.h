@@ -106,8 +106,8 @@ public:
     // any data was seen); exp(E[log β]) is recomputed.
     void visitState(StateArchive& archive) override;
 
-    // λ word-major: lambdaT()(w, k) = λ_kw (V×K).
-    const lda::MatrixRD& lambdaT() const { return m_lambdaT; }
+    // λ word-major: lambdaT()(w, k) = λ_kw (V×K), written out (SVI holds it lazily).
+    lda::MatrixRD lambdaT() const;
     // exp(E[log β]) word-major under the current λ (refreshed whole when a step left only the
     // rows of its documents' words fresh).
     const lda::MatrixRD& expElogBetaT();
@@ -160,6 +160,13 @@ private:
     void streamRounds();
     // The rows this rank trains on and evaluates (Communicator::ownedRows).
     Shard ownedRows() const { return communicator().ownedRows(m_data->rows(), m_data->heldRows); }
+    // λ = m_lambdaT itself: the lazy blend written out (SVI's steps keep it lazy; everything
+    // that reads or replaces λ as a whole calls this first). Also when the blend's scale has
+    // shrunk so far that L would lose precision: a rule of the step count alone, so a run's
+    // numbers do not depend on when it was evaluated or saved.
+    void settleBlend();
+    // m_totals = λ's topic totals, from m_rawTotals and the blend.
+    void blendTotals();
     // exp(E[log β]) of every word, from λ; or the words of this rank's documents of the step
     // (m_stepWords) and, unless every row is current, their eβ (all a step reads), after the
     // totals.
@@ -183,7 +190,9 @@ private:
     int m_K;
     std::int64_t m_V;
     double m_alpha;
-    lda::MatrixRD m_lambdaT;      // V×K
+    lda::MatrixRD m_lambdaT;      // V×K: L, with λ = m_blend(L)
+    lda::Blend m_blend;           // SVI: the lazy blend; the identity otherwise
+    Eigen::VectorXd m_rawTotals;  // K: Σ_w L_kw
     Eigen::VectorXd m_totals;     // K: Σ_w λ_kw
     lda::MatrixRD m_expElogBetaT; // V×K
     StepSizer m_stepSizer;

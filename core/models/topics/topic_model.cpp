@@ -35,10 +35,15 @@ Eigen::RowVectorXd psiTotals(const Eigen::VectorXd& totals)
 // vectorised ψ may round its tail apart from its packets: a row computed alone or within a
 // block would differ in the last bit).
 void expectLogBetaRow(const MatrixRD& lambdaT, const Eigen::RowVectorXd& psiTotal, Eigen::Index w,
-                      MatrixRD& out, bool exponentiate)
+                      MatrixRD& out, bool exponentiate, Blend blend = {})
 {
     const Eigen::Index K = lambdaT.cols();
-    digamma(lambdaT.row(w).data(), out.row(w).data(), K);
+    if (blend.identity()) {
+        digamma(lambdaT.row(w).data(), out.row(w).data(), K);
+    } else {
+        out.row(w).array() = blend.scale * lambdaT.row(w).array() + blend.offset;
+        digamma(out.row(w).data(), out.row(w).data(), K);
+    }
     auto row = out.row(w).array();
     row -= psiTotal.array();
     if (exponentiate)
@@ -48,7 +53,7 @@ void expectLogBetaRow(const MatrixRD& lambdaT, const Eigen::RowVectorXd& psiTota
 // E[log β] word-major into `out`, exponentiated when `exponentiate` (see elogBetaT);
 // `caller` names the public function in messages.
 void expectLogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out,
-                    bool exponentiate, const char* caller)
+                    bool exponentiate, const char* caller, Blend blend = {})
 {
     const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
     if (totals.size() != K)
@@ -59,7 +64,7 @@ void expectLogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, Matr
     const Eigen::RowVectorXd psiTotal = psiTotals(totals);
     forWordBlocks(V, [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
         for (Eigen::Index w = begin; w < end; ++w)
-            expectLogBetaRow(lambdaT, psiTotal, w, out, exponentiate);
+            expectLogBetaRow(lambdaT, psiTotal, w, out, exponentiate, blend);
     });
 }
 
@@ -96,24 +101,36 @@ void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD&
 }
 
 void expElogBetaRows(const MatrixRD& lambdaT, const Eigen::VectorXd& totals,
-                     const std::vector<std::int32_t>& words, MatrixRD& out)
+                     const std::vector<std::int32_t>& words, MatrixRD& out, Blend blend)
 {
     const Eigen::RowVectorXd psiTotal = psiTotals(totals);
     const Eigen::Index n = Eigen::Index(words.size());
 #pragma omp parallel for schedule(static)
     for (Eigen::Index i = 0; i < n; ++i)
-        expectLogBetaRow(lambdaT, psiTotal, words[std::size_t(i)], out, true);
+        expectLogBetaRow(lambdaT, psiTotal, words[std::size_t(i)], out, true, blend);
 }
 
-void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out)
+void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out,
+                  Blend blend)
 {
-    expectLogBetaT(lambdaT, totals, out, true, "expElogBetaT");
+    expectLogBetaT(lambdaT, totals, out, true, "expElogBetaT", blend);
 }
 
-double globalElbo(const MatrixRD& lambdaT, double eta)
+void applyBlend(MatrixRD& lambdaT, Blend blend)
+{
+    if (blend.identity())
+        return;
+    forWordBlocks(lambdaT.rows(), [&](Eigen::Index, Eigen::Index begin, Eigen::Index end) {
+        auto rows = lambdaT.middleRows(begin, end - begin).array();
+        rows = blend.scale * rows + blend.offset;
+    });
+}
+
+double globalElbo(const MatrixRD& lambdaT, double eta, Blend blend)
 {
     const Eigen::Index V = lambdaT.rows(), K = lambdaT.cols();
-    const Eigen::VectorXd totals = topicTotals(lambdaT);
+    const Eigen::VectorXd totals =
+        (blend.scale * topicTotals(lambdaT).array() + double(V) * blend.offset).matrix();
     Eigen::RowVectorXd psiTotal(K);
     double perTopic = 0.0;
     for (Eigen::Index k = 0; k < K; ++k) {
@@ -123,12 +140,12 @@ double globalElbo(const MatrixRD& lambdaT, double eta)
     const Eigen::Index blocks = (V + kWordBlock - 1) / kWordBlock;
     std::vector<double> partial(std::size_t(std::max<Eigen::Index>(blocks, 1)), 0.0);
     forWordBlocks(V, [&](Eigen::Index b, Eigen::Index begin, Eigen::Index end) {
-        Eigen::ArrayXd psi(K);
+        Eigen::ArrayXd psi(K), lam(K);
         double s = 0.0;
         for (Eigen::Index w = begin; w < end; ++w) {
-            const auto lam = lambdaT.row(w).array();
-            digamma(lambdaT.row(w).data(), psi.data(), K);
-            s += ((eta - lam.transpose()) * (psi - psiTotal.transpose().array())).sum();
+            lam = blend.scale * lambdaT.row(w).transpose().array() + blend.offset;
+            digamma(lam.data(), psi.data(), K);
+            s += ((eta - lam) * (psi - psiTotal.transpose().array())).sum();
             for (Eigen::Index k = 0; k < K; ++k)
                 s += lgam(lam[k]);
         }
@@ -151,6 +168,7 @@ void LocalWorkspace::resize(int K_, Eigen::Index maxWords)
     counts.resize(maxWords);
     phiNorm.resize(maxWords);
     ratio.resize(maxWords);
+    rowSum.resize(maxWords);
     gamma.resize(K);
     elogTheta.resize(K);
     expElogTheta.resize(K);
@@ -178,6 +196,7 @@ void LocalWorkspace::gather(const MatrixRD& expElogBetaT, std::span<const std::i
     n = m;
     for (Eigen::Index i = 0; i < m; ++i) {
         beta.row(i) = expElogBetaT.row(words[std::size_t(i)]);
+        rowSum[i] = beta.row(i).sum();
         counts[i] = double(c[std::size_t(i)]);
     }
 }
@@ -229,7 +248,22 @@ int sparseUpdates(LocalWorkspace& ws, double alpha, double tol, int budget)
     ws.activeTopics = K;
     if (budget <= 0 || n == 0)
         return 0;
-    // The topics in play under the starting γ; those out of play go to α at the first update.
+    int it = 0;
+    const double stopAt = std::max(tol, kSinglePrecisionTol);
+    if (ws.gamma.minCoeff() == ws.gamma.maxCoeff()) {
+        // From an even γ (line 5) eθ is the same for every topic, so Z_w = eθ Σ_k eβ_wk and the
+        // first update is γ_k = α + Σ_w n_w eβ_wk / Σ_j eβ_wj: one pass, in double.
+        ws.ratio.head(n).array() =
+            ws.counts.head(n).array() / (ws.rowSum.head(n).array() + kTinyNorm);
+        ws.next.noalias() = ws.beta.topRows(n).transpose() * ws.ratio.head(n);
+        ws.next.array() += alpha;
+        ws.meanChange = (ws.next - ws.gamma).cwiseAbs().mean();
+        ws.gamma.swap(ws.next);
+        it = 1;
+        if (ws.meanChange < stopAt || it == budget)
+            return it;
+    }
+    // The topics in play under γ; those out of play go to α at the next update.
     dirichletExpectation(ws.gamma, ws.elogTheta);
     const double floorLog = ws.elogTheta.maxCoeff() + std::log(kActiveShare);
     double held = 0.0; // Σ |α − γ_k| of the topics set aside, due at the next update
@@ -251,8 +285,6 @@ int sparseUpdates(LocalWorkspace& ws, double alpha, double tol, int budget)
     }
     ws.countsF.head(n) = ws.counts.head(n).cast<float>();
     const double logShare = std::log(kActiveShare);
-    const double stopAt = std::max(tol, kSinglePrecisionTol);
-    int it = 0;
     while (it < budget) {
         // eθ of the topics in play, divided by the largest (φ = eθ_k eβ_wk / Z_w does not see
         // the scale, and float keeps its range); those below kActiveShare of it are zero.
@@ -298,6 +330,64 @@ int sparseUpdates(LocalWorkspace& ws, double alpha, double tol, int budget)
     return it;
 }
 
+// After the single-precision phase (the topics of ws.active[0, m) in play, the others at
+// γ_k = α): one exact update, in double, in O(n m) rather than O(n K). Every topic out of play
+// has the same eθ_k = c = exp(ψ(α) − ψ(Σγ)), so Z_w = Σ_{k∈A} eθ_k eβ_wk + c (Σ_k eβ_wk −
+// Σ_{k∈A} eβ_wk) from the row sums, and the update moves those topics by c Σ_w (n_w / Z_w)
+// eβ_wk each: Σ over them is c Σ_w (n_w / Z_w)(Σ_k eβ_wk − Σ_{k∈A} eβ_wk), so the mean change
+// of the exact update is known. When it is below tol the update is taken at the topics in
+// play (those out of play keep α: what they would gain is within that change) and eθ, Z and
+// n / Z are set for the new γ, the rest by the same sums; returns false (nothing changed)
+// otherwise.
+bool exactUpdateInPlay(LocalWorkspace& ws, double alpha, double tol)
+{
+    const int K = ws.K;
+    const Eigen::Index n = ws.n, m = ws.activeTopics;
+    const auto at = [&](Eigen::Index i, Eigen::Index a) {
+        return ws.beta(i, ws.active[std::size_t(a)]);
+    };
+    // Z_w, n_w / Z_w and Σ_w (n_w / Z_w) eβ_wk at the topics in play under ws.gamma; returns
+    // the total of the last over the topics out of play.
+    const auto norms = [&]() {
+        dirichletExpectation(ws.gamma, ws.elogTheta);
+        const double c = std::exp(digamma(alpha) - digamma(ws.gamma.sum()));
+        ws.expElogTheta.setConstant(c);
+        for (Eigen::Index a = 0; a < m; ++a) {
+            const int k = ws.active[std::size_t(a)];
+            ws.expElogTheta[k] = std::exp(ws.elogTheta[k]);
+        }
+        double rest = 0.0;
+        ws.next.head(m).setZero();
+        for (Eigen::Index i = 0; i < n; ++i) {
+            double inPlay = 0.0, z = 0.0;
+            for (Eigen::Index a = 0; a < m; ++a) {
+                inPlay += at(i, a);
+                z += ws.expElogTheta[ws.active[std::size_t(a)]] * at(i, a);
+            }
+            const double outside = std::max(ws.rowSum[i] - inPlay, 0.0);
+            ws.phiNorm[i] = z + c * outside + kTinyNorm;
+            ws.ratio[i] = ws.counts[i] / ws.phiNorm[i];
+            for (Eigen::Index a = 0; a < m; ++a)
+                ws.next[a] += ws.ratio[i] * at(i, a);
+            rest += ws.ratio[i] * outside;
+        }
+        return c * rest;
+    };
+    double change = norms();
+    for (Eigen::Index a = 0; a < m; ++a) {
+        const int k = ws.active[std::size_t(a)];
+        ws.activeGamma[a] = alpha + ws.expElogTheta[k] * ws.next[a];
+        change += std::abs(ws.activeGamma[a] - ws.gamma[k]);
+    }
+    if (change / double(K) >= tol)
+        return false;
+    ws.meanChange = change / double(K);
+    for (Eigen::Index a = 0; a < m; ++a)
+        ws.gamma[ws.active[std::size_t(a)]] = ws.activeGamma[a];
+    norms();
+    return true;
+}
+
 } // namespace
 
 void localStep(LocalWorkspace& ws, const LocalOptions& o)
@@ -309,6 +399,13 @@ void localStep(LocalWorkspace& ws, const LocalOptions& o)
     // The single-precision phase, leaving at least one exact update.
     int it = sparseUpdates(ws, o.alpha, o.tol, o.maxIters - 1);
     ws.denseIterations = 0;
+    if (it < o.maxIters && ws.activeTopics < ws.K) {
+        ws.denseIterations = 1; // taken or not, an exact update was computed
+        if (exactUpdateInPlay(ws, o.alpha, o.tol)) {
+            ws.iterations = it + 1;
+            return;
+        }
+    }
     refreshTheta(ws);
     while (it < o.maxIters) {
         // γ = α + Σ_w n_w φ_w with φ_wk = eθ_k eβ_wk / Z_w (lines 7–8).
@@ -442,6 +539,20 @@ void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double s
 #pragma omp parallel for schedule(static)
     for (Eigen::Index i = 0; i < n; ++i)
         lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
+}
+
+void blendTopics(MatrixRD& lambdaT, Blend& blend, Eigen::VectorXd& rawTotals, const SparseRowSum& S,
+                 double eta, double scale, double rho)
+{
+    const double keep = 1.0 - rho;
+    blend.scale *= keep;
+    blend.offset = keep * blend.offset + rho * eta;
+    const double add = rho * scale / blend.scale;
+    const Eigen::Index n = Eigen::Index(S.index.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
+    rawTotals += add * S.rows.colwise().sum().transpose();
 }
 
 void expElogBetaPosterior(const MatrixRD* lambdaT, double eta, const Eigen::VectorXd& priorTotals,

@@ -44,6 +44,18 @@ using MatrixRD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 // ψ: svi::digamma (core/math/digamma.h), vectorised.
 using svi::digamma;
 
+// λ held as λ_kw = scale · L_kw + offset, L the stored matrix: SVI's blend λ ← (1 − ρ)λ + ρη
+// + ρ(D/|B|)S then moves two numbers for every word and adds to the rows of S's words only
+// (scale ← (1 − ρ) scale, offset ← (1 − ρ) offset + ρη, L_w += ρ(D/|B|) S_w / scale), so a
+// step costs the minibatch's words, not V × K (Mimno, Hoffman & Blei 2012, §3.2). The
+// identity (scale 1, offset 0) for every other use of λ.
+struct Blend
+{
+    double scale = 1.0;
+    double offset = 0.0;
+    bool identity() const { return scale == 1.0 && offset == 0.0; }
+};
+
 // Words per block of the word-parallel loops over a topic-word array. The blocks are fixed by V
 // alone, and reductions add the blocks' partial results in block order, so sums do not depend
 // on the thread count.
@@ -75,17 +87,21 @@ void elogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD&
 // `totals` = topicTotals(lambdaT). Parallel over words (OpenMP); `out` is resized if needed.
 // Each word's row is computed on its own, so a row has the same bits whichever of these
 // functions computed it.
-void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out);
+// With a blend, λ is blend(lambdaT) and `totals` are λ's (not lambdaT's).
+void expElogBetaT(const MatrixRD& lambdaT, const Eigen::VectorXd& totals, MatrixRD& out,
+                  Blend blend = {});
 // The same for the rows `words` of `out` only (V×K already), the others left as they are: a
 // step needs eβ only at the words of its documents.
 void expElogBetaRows(const MatrixRD& lambdaT, const Eigen::VectorXd& totals,
-                     const std::vector<std::int32_t>& words, MatrixRD& out);
+                     const std::vector<std::int32_t>& words, MatrixRD& out, Blend blend = {});
+// λ = blend(lambdaT) written out, and its totals.
+void applyBlend(MatrixRD& lambdaT, Blend blend);
 
 // E_q[log p(β | η)] − E_q[log q(β | λ)] = −KL(q(β) ‖ p(β)), summed over the K topics:
 //   Σ_k { log Γ(Vη) − V log Γ(η) + Σ_w (η − λ_kw) E[log β_kw]
 //         + Σ_w log Γ(λ_kw) − log Γ(Σ_w λ_kw) }.
-// Deterministic (fixed blocked reduction).
-double globalElbo(const MatrixRD& lambdaT, double eta);
+// Deterministic (fixed blocked reduction). λ is blend(lambdaT).
+double globalElbo(const MatrixRD& lambdaT, double eta, Blend blend = {});
 
 // Settings of the local step. `alpha` is the Dirichlet parameter itself (not 0 for 1/K).
 struct LocalOptions
@@ -114,13 +130,14 @@ struct LocalWorkspace
     Eigen::VectorXd counts;  // maxWords; n_w
     Eigen::VectorXd phiNorm; // maxWords; Z_w = Σ_k eθ_k eβ_wk under the current γ
     Eigen::VectorXd ratio;   // maxWords; n_w / Z_w under the current γ
+    Eigen::VectorXd rowSum;  // maxWords; Σ_k eβ_wk
     Eigen::VectorXd gamma;   // K; γ
     Eigen::VectorXd elogTheta, expElogTheta; // K; E[log θ], exp(E[log θ]) under γ
     Eigen::VectorXd next;                    // K; scratch
     int iterations = 0;                      // γ updates made by the last localStep
-    int denseIterations = 0;                 // of which updates over every topic in double
-    int activeTopics = 0;                    // topics in play when the single phase ended
-    double meanChange = 0.0;                 // mean |Δγ| of its last update
+    int denseIterations = 0; // exact updates (double, every topic) computed, taken or not
+    int activeTopics = 0;    // topics in play when the single phase ended
+    double meanChange = 0.0; // mean |Δγ| of its last update
 
     // The sparse single-precision updates (localStep): the topics in play, their columns of
     // eβ (n×|A|, float), their γ, eθ and E[log θ], and per-word scratch.
@@ -138,10 +155,15 @@ struct LocalWorkspace
 // whose eθ_k = exp(ψ(γ_k) − ψ(Σγ)) has fallen below kActiveShare of the largest carries no
 // word's φ that matters (with α < 1, ψ(α) is far below: e^ψ(0.01) ≈ 1e-44), so it is held at
 // γ_k = α, and each update costs n|A| instead of nK (|A| the topics in play, a few dozen in a
-// long document however large K is). Once that phase has converged, the updates go on over
-// every topic in double precision until the tolerance holds for the exact update, so the
-// returned γ meets the same stopping rule as the plain iteration (the last update is at least
-// one exact one), and φ, Z and the statistic are those of the final γ in double precision. Each
+// long document however large K is); from an even γ the first update is one pass in double
+// (eθ is the same for every topic, so Z_w is eθ times the row sum of eβ). Once that phase has
+// converged, one exact update in double: every topic out of play has the same eθ, so Z and the
+// update's mean change over all K topics follow from the row sums Σ_k eβ_wk in O(n|A|). If
+// that change is below tol, the update is taken (the topics out of play keep α) and Z, n / Z
+// and eθ are set for the new γ; otherwise the updates go on over every topic in double
+// precision until the tolerance holds. Either way the last update is an exact one whose mean
+// change is below tol, as in the plain iteration, and φ, Z and the statistic are those of the
+// final γ in double precision. Each
 // iteration maximises the document ELBO over φ and then over γ exactly, so documentElbo never
 // decreases along the iterations; the problem is not concave, so different starts may end in
 // different local optima. On return elogTheta, expElogTheta, phiNorm and ratio are those of the
@@ -224,6 +246,10 @@ void wordStatistics(const MinibatchStats& stats, const MatrixRD& expElogBetaT, S
 // λ ← (1 − ρ)λ + ρ(η + scale · S), S's words from `S` (zero elsewhere); scale = D/|B|.
 // Parallel over words; deterministic.
 void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale, double rho);
+// The same step on λ = blend(lambdaT) held lazily (Blend): updates `blend`, S's rows of
+// lambdaT and `rawTotals` (Σ_w lambdaT_kw, kept by adding what was added); rho < 1.
+void blendTopics(MatrixRD& lambdaT, Blend& blend, Eigen::VectorXd& rawTotals, const SparseRowSum& S,
+                 double eta, double scale, double rho);
 
 // Streaming VB (Broderick et al. 2013) on a minibatch: its batch posterior with the posterior
 // so far as prior is λ* = prior + S (no D: the minibatch is the data). eβ at S's words under

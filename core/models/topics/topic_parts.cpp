@@ -75,7 +75,7 @@ void addHeldOutMetrics(std::map<std::string, double>& metrics, const HeldOutScor
 
 void addTopicsInUse(Evaluation& ev, const Eigen::VectorXd& weight, const MatrixRD& lambdaT,
                     const Eigen::VectorXd& totals, const std::vector<std::string>& names,
-                    int topWords)
+                    int topWords, Blend blend)
 {
     // A dead topic keeps about α per document (LDA) or a vanishing stick (HDP), far below a
     // tenth of an even share.
@@ -84,7 +84,12 @@ void addTopicsInUse(Evaluation& ev, const Eigen::VectorXd& weight, const MatrixR
     ev.metrics["topics_used"] = double((weight.array() > threshold).count());
 
     auto preview = std::make_shared<Preview>();
-    preview->topics = topicSummaries(weight, lambdaT, totals, names, topWords);
+    // λ_kw / T_k = L_kw / (T_k / scale) + offset / T_k; a positive scale keeps the order.
+    preview->topics = topicSummaries(weight, lambdaT, totals / blend.scale, names, topWords);
+    if (!blend.identity())
+        for (TopicSummary& t : preview->topics)
+            for (double& p : t.probs)
+                p += blend.offset / totals[t.index];
     ev.preview = std::move(preview);
 }
 

@@ -79,10 +79,12 @@ struct HeldOutScore
 // Scores the held-out words of `rows`: thetaT(row) returns the document's weights ω (K, from
 // its observed half; it may use the calling thread's workspace) and each held-out word w
 // counts log Σ_k topicsT(w, k) ω_k. Parallel over documents; stop() is asked before each
-// document, and once it is true the remaining ones are skipped.
+// document, and once it is true the remaining ones are skipped. With a blend the topics are
+// blend(topicsT).
 template <typename Weights, typename Stop>
 HeldOutScore scoreHeldOut(const MatrixRD& topicsT, const SparseRows& heldOut,
-                          const std::vector<std::int64_t>& rows, Weights&& weights, Stop&& stop)
+                          const std::vector<std::int64_t>& rows, Weights&& weights, Stop&& stop,
+                          Blend blend = {})
 {
     std::vector<double> cLl(kChunks, 0.0), cWords(kChunks, 0.0);
     forChunks(std::int64_t(rows.size()), [&](int c, std::int64_t begin, std::int64_t end) {
@@ -91,11 +93,15 @@ HeldOutScore scoreHeldOut(const MatrixRD& topicsT, const SparseRows& heldOut,
                 return;
             const std::int64_t row = rows[std::size_t(j)];
             const Eigen::VectorXd& omega = weights(row);
+            const double floor = blend.offset * omega.sum();
             const auto words = heldOut.rowCols(row);
             const auto counts = heldOut.rowCounts(row);
             double ll = 0.0, total = 0.0;
             for (std::size_t i = 0; i < words.size(); ++i) {
-                const double p = topicsT.row(words[i]).dot(omega.transpose());
+                const double p =
+                    blend.identity()
+                        ? topicsT.row(words[i]).dot(omega.transpose())
+                        : blend.scale * topicsT.row(words[i]).dot(omega.transpose()) + floor;
                 ll += double(counts[i]) * std::log(p);
                 total += double(counts[i]);
             }
@@ -114,8 +120,9 @@ void addHeldOutMetrics(std::map<std::string, double>& metrics, const HeldOutScor
 // tenth of an even share, 1/(10K); and the preview: those topics by decreasing weight, each
 // with its topWords most probable words, E[β_kw] = λ_kw / totals_k. `names` names the words
 // (their indices where it is short).
+// With a blend λ is blend(lambdaT) and `totals` are λ's.
 void addTopicsInUse(Evaluation& ev, const Eigen::VectorXd& weight, const MatrixRD& lambdaT,
                     const Eigen::VectorXd& totals, const std::vector<std::string>& names,
-                    int topWords);
+                    int topWords, Blend blend = {});
 
 } // namespace svi::lda
