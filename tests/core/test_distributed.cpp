@@ -39,7 +39,7 @@ const std::set<std::string>& mustDistribute()
         "sgp/h-mc-ssvi",   "sgp/s-dsvi",       "epm/gamma-sgvb",      "epm/norm-sgvb",
         "epm/map",         "gpfa/gamma-sgvb",  "gpfa/norm-sgvb",      "gpfa/map",
         "gpfa/empirical",  "gpfa/ledoit-wolf", "lda/streaming",       "hpf/streaming",
-        "pmf/streaming",   "bpfa/streaming",   "lda/mimno-svi",
+        "pmf/streaming",   "bpfa/streaming",   "lda/mimno-svi",       "lda/gibbs-ssvi",
     };
     return s;
 }

@@ -52,6 +52,17 @@ LdaSynthetic manyTopics()
     return makeLdaSynthetic(so);
 }
 
+// Those documents, their true topics as eβ, α = 1/K and a workspace sized for them.
+struct Documents
+{
+    Documents() { ws.resize(K, s.data->vocabularySize); }
+
+    const LdaSynthetic s = manyTopics();
+    const int K = int(s.betaT.cols());
+    const double alpha = 1.0 / K;
+    LocalWorkspace ws;
+};
+
 } // namespace
 
 class TestLdaEstep : public QObject
@@ -71,15 +82,14 @@ private slots:
 // the exact phase several updates to do.
 void TestLdaEstep::singlePrecisionPhaseEndsAtTheExactFixedPoint()
 {
-    const LdaSynthetic s = manyTopics();
-    const CountData& data = *s.data;
-    const int K = int(s.betaT.cols());
-    const double alpha = 1.0 / K, tol = 1e-3;
-    LocalWorkspace ws;
-    ws.resize(K, data.vocabularySize);
+    Documents docs;
+    const CountData& data = *docs.s.data;
+    const int K = docs.K;
+    const double alpha = docs.alpha, tol = 1e-3;
+    LocalWorkspace& ws = docs.ws;
     double inPlay = 0.0, exact = 0.0, worst = 0.0;
     for (std::int64_t r = 0; r < data.rows(); ++r) {
-        ws.gather(s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+        ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
         lda::localStep(ws, {alpha, 100, tol});
         inPlay += ws.activeTopics;
         exact += ws.denseIterations;
@@ -115,14 +125,13 @@ void TestLdaEstep::singlePrecisionPhaseEndsAtTheExactFixedPoint()
 // point γ = α + Σ_w n_w φ_w holds to 1e-10.
 void TestLdaEstep::strictToleranceIsMetInDoublePrecision()
 {
-    const LdaSynthetic s = manyTopics();
-    const CountData& data = *s.data;
-    const int K = int(s.betaT.cols());
-    const double alpha = 1.0 / K;
-    LocalWorkspace ws;
-    ws.resize(K, data.vocabularySize);
+    Documents docs;
+    const CountData& data = *docs.s.data;
+    const int K = docs.K;
+    const double alpha = docs.alpha;
+    LocalWorkspace& ws = docs.ws;
     for (std::int64_t r = 0; r < 10; ++r) {
-        ws.gather(s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+        ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
         lda::localStep(ws, {alpha, 10000, 1e-13});
         QVERIFY(ws.denseIterations > 1);
         const MatrixRD phi = lda::phi(ws);
@@ -138,15 +147,14 @@ void TestLdaEstep::strictToleranceIsMetInDoublePrecision()
 // (single precision over the topics in play, or exact) to float's.
 void TestLdaEstep::firstUpdatesAreFigureSixs()
 {
-    const LdaSynthetic s = manyTopics();
-    const CountData& data = *s.data;
-    const int K = int(s.betaT.cols());
-    const double alpha = 1.0 / K;
-    LocalWorkspace ws;
-    ws.resize(K, data.vocabularySize);
+    Documents docs;
+    const CountData& data = *docs.s.data;
+    const int K = docs.K;
+    const double alpha = docs.alpha;
+    LocalWorkspace& ws = docs.ws;
     for (int updates = 1; updates <= 3; ++updates)
         for (std::int64_t r = 0; r < 10; ++r) {
-            ws.gather(s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+            ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
             lda::localStep(ws, {alpha, updates, 0.0});
             QCOMPARE(ws.iterations, updates);
             int iterations = 0;

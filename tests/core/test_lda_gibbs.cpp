@@ -186,6 +186,59 @@ private slots:
         LdaTrainer svi(data, LdaAlgorithm::Svi, o, 1);
         QVERIFY(std::isfinite(svi.step(1)));
     }
+
+    // Gibbs-SSVI's β at a subset of the words, under a blend: over 40,000 draws each β_kw has
+    // the Dirichlet marginal's mean λ_kw / T_k and variance λ_kw (T_k − λ_kw) / (T_k² (T_k + 1))
+    // (T_k = Σ_v λ_kv over the whole vocabulary, the words not drawn included), to within 5
+    // standard errors and 5 % respectively, and two words of a topic covary as
+    // −λ_ka λ_kb / (T_k² (T_k + 1)). A draw normalised over the drawn words alone, or ignoring
+    // the blend, would miss the mean.
+    void betaDrawHasTheDirichletMarginals()
+    {
+        const int V = 7, K = 3;
+        const MatrixRD L = topic_testing::someLambda(V, K, 4, 0.2, 3.0);
+        const lda::Blend blend{0.5, 0.3};
+        MatrixRD lambda = L;
+        lda::applyBlend(lambda, blend);
+        const Eigen::VectorXd T = lambda.colwise().sum().transpose();
+        const std::vector<std::int32_t> words = {1, 4, 5};
+        const int draws = 40000;
+        MatrixRD out = MatrixRD::Zero(V, K), sum = MatrixRD::Zero(V, K), sq = sum;
+        Eigen::VectorXd cross = Eigen::VectorXd::Zero(K);
+        for (int t = 0; t < draws; ++t) {
+            lda::drawTopicRows(L, blend, T, words, 9, 1, std::uint64_t(t), out);
+            for (std::int32_t w : words) {
+                sum.row(w) += out.row(w);
+                sq.row(w) += out.row(w).cwiseAbs2();
+            }
+            cross += out.row(1).cwiseProduct(out.row(4)).transpose();
+        }
+        for (std::int32_t w : words)
+            for (int k = 0; k < K; ++k) {
+                const double l = lambda(w, k), mean = l / T[k];
+                const double var = l * (T[k] - l) / (T[k] * T[k] * (T[k] + 1.0));
+                const double m = sum(w, k) / draws, v = sq(w, k) / draws - m * m;
+                QVERIFY2(
+                    std::abs(m - mean) < 5.0 * std::sqrt(var / draws),
+                    qPrintable(
+                        QString("β(%1, %2): mean %3, expected %4").arg(w).arg(k).arg(m).arg(mean)));
+                QVERIFY2(std::abs(v - var) < 0.05 * var,
+                         qPrintable(QString("β(%1, %2): variance %3, expected %4")
+                                        .arg(w)
+                                        .arg(k)
+                                        .arg(v)
+                                        .arg(var)));
+            }
+        for (int k = 0; k < K; ++k) {
+            const double a = lambda(1, k), b = lambda(4, k);
+            const double cov = cross[k] / draws - (sum(1, k) / draws) * (sum(4, k) / draws);
+            const double expected = -a * b / (T[k] * T[k] * (T[k] + 1.0));
+            QVERIFY2(
+                std::abs(cov - expected) < 0.15 * std::abs(expected),
+                qPrintable(
+                    QString("topic %1: covariance %2, expected %3").arg(k).arg(cov).arg(expected)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLdaGibbs)

@@ -117,4 +117,37 @@ void sampleDocument(GibbsWorkspace& ws, std::span<const std::int32_t> words,
     }
 }
 
+void drawTopicRows(const MatrixRD& lambdaT, Blend blend, const Eigen::VectorXd& totals,
+                   std::span<const std::int32_t> words, std::uint64_t seed, std::uint64_t streamId,
+                   std::uint64_t step, MatrixRD& out)
+{
+    const Eigen::Index K = lambdaT.cols(), n = Eigen::Index(words.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const std::int32_t w = words[std::size_t(i)];
+        Rng rng = Rng::stream(seed, streamId, step, std::uint64_t(w));
+        for (Eigen::Index k = 0; k < K; ++k)
+            out(w, k) = rng.gamma(blend.scale * lambdaT(w, k) + blend.offset, 1.0);
+    }
+    // Per topic: the drawn gammas' sum and λ's over the words, in word order.
+    Eigen::VectorXd drawn = Eigen::VectorXd::Zero(K), held = Eigen::VectorXd::Zero(K);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const std::int32_t w = words[std::size_t(i)];
+        drawn += out.row(w).transpose();
+        held += (blend.scale * lambdaT.row(w).array() + blend.offset).matrix().transpose();
+    }
+    Rng rest = Rng::stream(seed, streamId, step, std::uint64_t(lambdaT.rows()));
+    for (Eigen::Index k = 0; k < K; ++k) {
+        // The other words' mass (positive unless the words are the whole vocabulary).
+        const double mass = totals[k] - held[k];
+        drawn[k] += mass > 1e-12 * totals[k] ? rest.gamma(mass, 1.0) : 0.0;
+    }
+    const Eigen::RowVectorXd inverse = drawn.cwiseInverse().transpose();
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const std::int32_t w = words[std::size_t(i)];
+        out.row(w) = out.row(w).cwiseProduct(inverse).cwiseMax(1e-300);
+    }
+}
+
 } // namespace svi::lda

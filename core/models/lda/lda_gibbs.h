@@ -75,13 +75,27 @@ struct WordTopic
     std::int32_t topic;
 };
 
-// Mimno-SVI's local step on one document (words and whole-number counts, which the caller
-// checks: LdaTrainer refuses other corpora when built): `burnin` + `kept` sweeps, the first
-// assigning each token given those before it (the chain starts empty), then each token in turn
-// resampled; each of the last `kept` sweeps appends every token's (word, topic) to `out`.
+// Mimno-SVI's (and Gibbs-SSVI's, with a drawn β as `expElogBetaT`) local step on one document
+// (words and whole-number counts, which the caller checks: LdaTrainer refuses other corpora when
+// built): `burnin` + `kept` sweeps, the first assigning each token given those before it (the chain
+// starts empty), then each token in turn resampled; each of the last `kept` sweeps appends every
+// token's (word, topic) to `out`.
 void sampleDocument(GibbsWorkspace& ws, std::span<const std::int32_t> words,
                     std::span<const float> counts, const MatrixRD& expElogBetaT,
                     const WordBuckets& buckets, double alpha, int burnin, int kept, Rng& rng,
                     std::vector<WordTopic>& out);
+
+// Gibbs-SSVI (paper 000; Hoffman & Blei 2014): β drawn from q(β) = Π_k Dir(λ_k), at the rows
+// `words` (distinct) only, into those rows of `out` (V×K), λ = blend(lambdaT) with topic totals
+// `totals`. The marginal of a Dirichlet draw on a subset of its coordinates is exact by the
+// gamma construction: β_kw = G_kw / (Σ_{v∈words} G_kv + G_k,rest) with G_kw ~ Gamma(λ_kw) and
+// G_k,rest ~ Gamma(T_k − Σ_{v∈words} λ_kv), the sum of the other words' gammas; so a step costs
+// its words × K draws, not V × K. Word w draws from the stream (seed, streamId, step, w), the
+// rest from (seed, streamId, step, V): the same draws whatever the thread count. Entries are
+// floored at 1e-300 (a Gamma draw of a small shape can underflow) so that every word keeps
+// mass.
+void drawTopicRows(const MatrixRD& lambdaT, Blend blend, const Eigen::VectorXd& totals,
+                   std::span<const std::int32_t> words, std::uint64_t seed, std::uint64_t streamId,
+                   std::uint64_t step, MatrixRD& out);
 
 } // namespace svi::lda

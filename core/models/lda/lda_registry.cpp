@@ -32,11 +32,11 @@ std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, Lda
     if (algorithm == LdaAlgorithm::Streaming)
         terms.push_back(
             {"the minibatch posterior's rows: its words × K doubles", kDouble * words * K, "K"});
-    if (algorithm == LdaAlgorithm::MimnoSvi) // each kept sweep's (word, topic) of every token
+    if (sampledLocalStep(algorithm)) // each kept sweep's (word, topic) of every token
         terms.push_back({"the minibatch's kept assignments: its tokens × samples × 8 bytes",
                          8 * number(v, "samples", 1) * B * (N > 0 ? c.train.total() / N : 0.0),
                          "samples"});
-    if ((algorithm == LdaAlgorithm::Svi || algorithm == LdaAlgorithm::MimnoSvi) &&
+    if ((algorithm == LdaAlgorithm::Svi || sampledLocalStep(algorithm)) &&
         choice(v, "schedule") == "adaptive")
         terms.push_back({"the adaptive schedule's gradient averages: 2 × V × K doubles",
                          2 * kDouble * V * K, "K"});
@@ -56,8 +56,8 @@ void add(Registry& r, LdaAlgorithm algorithm, std::string key, std::string label
     e.help = std::move(help);
     e.dataKinds = {"corpus"};
     e.metrics = topicMetrics();
-    // SVI, batch VB, streaming VB; Mimno-SVI offered beside them, unticked, until measured.
-    e.compareRank = algorithm == LdaAlgorithm::MimnoSvi ? 0 : int(algorithm) + 1;
+    // SVI, batch VB, streaming VB; the sampled local steps offered beside them, unticked.
+    e.compareRank = sampledLocalStep(algorithm) ? 0 : int(algorithm) + 1;
     e.params = LdaOptions::declare(algorithm).specs();
     e.make = [algorithm](const DataSet& data, const ParamValues& values, std::uint64_t seed) {
         return std::make_unique<LdaTrainer>(data.requireCounts("LDA"), algorithm,
@@ -80,7 +80,7 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
     using O = LdaOptions;
     ParamFields<O> f;
     f.add(intParam("K", "Topics K", "number of topics", 100, 1, 100000), &O::K);
-    if (algorithm == LdaAlgorithm::Svi || algorithm == LdaAlgorithm::MimnoSvi) {
+    if (algorithm == LdaAlgorithm::Svi || sampledLocalStep(algorithm)) {
         f.add(intParam("minibatch", "Minibatch", "documents per stochastic step", 256, 1, kHuge),
               &O::minibatch);
         // τ0 = 4: on AP (2,021 training documents, ten epochs, two seeds) held-out perplexity
@@ -104,7 +104,7 @@ ParamFields<LdaOptions> LdaOptions::declare(LdaAlgorithm algorithm)
                              "it comes",
                              {"sync", "async"}, "sync"),
                  &O::distribute);
-    if (algorithm == LdaAlgorithm::MimnoSvi)
+    if (sampledLocalStep(algorithm))
         f.add(intParam("burnin", "Burn-in sweeps",
                        "Gibbs sweeps over a document's tokens discarded (the first assigns each "
                        "token given those before it)",
@@ -153,6 +153,9 @@ void registerLda(Registry& r)
     add(r, LdaAlgorithm::MimnoSvi, "mimno-svi", "Mimno-SVI (Mimno et al. 2012)",
         "SVI with each token's topic Gibbs-sampled under exp E_q[log β] (sparse draws), the kept "
         "sweeps' counts as the statistic");
+    add(r, LdaAlgorithm::GibbsSsvi, "gibbs-ssvi", "Gibbs-SSVI (Hoffman & Blei 2014)",
+        "SVI with β drawn from q(β) at each step's words and each token's topic Gibbs-sampled "
+        "under it (the local posterior exact given β), the kept sweeps' counts as the statistic");
 }
 
 } // namespace svi

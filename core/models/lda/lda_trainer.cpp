@@ -28,6 +28,7 @@ enum LdaStreamId : std::uint64_t {
     kLdaStreamSampler,
     kLdaStreamEvalPick,
     kLdaStreamGibbs,
+    kLdaStreamBetaDraw,
 };
 
 // The distinct words of the documents `docs` of `rows`, in order of first appearance; `seen` is
@@ -48,7 +49,7 @@ void distinctWords(const SparseRows& rows, std::span<const std::int64_t> docs, s
 // SVI's steps: a sampled minibatch, the step size ρ_t (mean-field or sampled local steps).
 bool stochastic(LdaAlgorithm a)
 {
-    return a == LdaAlgorithm::Svi || a == LdaAlgorithm::MimnoSvi;
+    return a == LdaAlgorithm::Svi || sampledLocalStep(a);
 }
 
 // Mimno-SVI samples each token: the training counts must be whole numbers.
@@ -62,7 +63,8 @@ void checkWholeCounts(const CountData& d)
                 throw std::invalid_argument(
                     "data: '" + d.source + "', document " + std::to_string(r + 1) + ", word " +
                     std::to_string(words[j]) + ": count " + std::to_string(counts[j]) +
-                    "; mimno-svi samples a topic for each token, so counts must be whole numbers");
+                    "; mimno-svi and gibbs-ssvi sample a topic for each token, so counts must be "
+                    "whole numbers");
     }
 }
 
@@ -83,7 +85,7 @@ LdaTrainer::LdaTrainer(CountDataPtr data, LdaAlgorithm algorithm, const LdaOptio
         m_maxWords = std::max<Eigen::Index>(m_maxWords, d.train.rowNonZeros(r));
 
     m_stepSizer = StepSizer(stepSizeOf(o));
-    if (m_algorithm == LdaAlgorithm::MimnoSvi && !d.stream)
+    if (sampledLocalStep(m_algorithm) && !d.stream)
         checkWholeCounts(d);
     const RowOrder order = stochastic(m_algorithm)                  ? RowOrder::Sampled
                            : m_algorithm == LdaAlgorithm::Streaming ? RowOrder::Stream
@@ -307,7 +309,7 @@ StagedTrainer::Round LdaTrainer::localStep(std::int64_t t)
     const auto te = Clock::now();
     refreshStepWords();
     m_times.expectation = secondsSince(te);
-    if (m_algorithm == LdaAlgorithm::MimnoSvi) {
+    if (sampledLocalStep(m_algorithm)) {
         samplePhase(t);
     } else {
         localPhase();
@@ -419,6 +421,16 @@ void LdaTrainer::samplePhase(std::int64_t t)
     // The statistic's rows: the step's words, ascending, each with its bucket in that row.
     m_wordStats.index = m_stepWords;
     std::sort(m_wordStats.index.begin(), m_wordStats.index.end());
+    if (m_algorithm == LdaAlgorithm::GibbsSsvi) {
+        // Gibbs-SSVI samples under β ~ q(β) instead of exp E[log β]: drawn into the eβ store's
+        // rows (stale until recomputed) at the words of the whole minibatch, which every rank
+        // draws alike, so that R ranks sample under the one-rank run's β.
+        distinctWords(rows, m_rows.rows(), m_V, m_wordSeen, m_drawWords);
+        std::sort(m_drawWords.begin(), m_drawWords.end());
+        lda::drawTopicRows(m_lambdaT, m_blend, m_totals, m_drawWords, m_seed, kLdaStreamBetaDraw,
+                           std::uint64_t(t), m_expElogBetaT);
+        m_expFresh = false;
+    }
     m_buckets.build(m_expElogBetaT, m_wordStats.index); // eβ is current at the step's words
     m_chains.prepare(
         [&](const lda::GibbsWorkspace& ws) { return ws.count.size() == std::size_t(m_K); },

@@ -4,7 +4,8 @@
 // batch variational Bayes (the same step with the whole training set and ρ = 1), by
 // streaming variational Bayes (Broderick et al. 2013; paper 004 §2.6), or by Mimno-SVI: SVI's
 // step with each document's local step a Gibbs chain over its tokens' topics (lda_gibbs.h), the
-// statistic S_wk its kept sweeps' counts.
+// statistic S_wk its kept sweeps' counts, or by Gibbs-SSVI: the same chains under β drawn from
+// q(β) at the step's words instead of exp E[log β].
 //
 // Streaming VB takes the training documents once, in a seeded order, in minibatches. The
 // posterior after minibatch b is the batch variational posterior of that minibatch with the
@@ -175,6 +176,7 @@ private:
     // Local steps of this rank's documents of the minibatch under the current eβ; fills m_stats.
     void localPhase();
     // Mimno-SVI: the Gibbs chains of this rank's documents of step t under the current eβ
+    // (Gibbs-SSVI: under β drawn from q(β) at the minibatch's words)
     // (lda_gibbs.h), their kept sweeps counted into m_wordStats.
     void samplePhase(std::int64_t t);
     void ensureWorkspaces(); // one per OpenMP thread, sized for the longest document
@@ -211,6 +213,7 @@ private:
     SparseRowSum m_exchangeRows;           // asynchronous: rows of λ sent or received
     std::vector<std::int64_t> m_aheadDocs; // asynchronous: scratch of minibatchRows
     std::vector<std::int32_t> m_stepWords; // the words of this rank's documents of the step
+    std::vector<std::int32_t> m_drawWords; // Gibbs-SSVI: the words of the whole minibatch
     std::vector<unsigned char> m_wordSeen; // V: scratch of refreshStepWords
     PerThread<lda::LocalWorkspace> m_workspaces;
     // Mimno-SVI: the smoothing buckets of the step's words (in m_wordStats' row order), each
