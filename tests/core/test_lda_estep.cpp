@@ -82,14 +82,14 @@ private slots:
 // the exact phase several updates to do.
 void TestLdaEstep::singlePrecisionPhaseEndsAtTheExactFixedPoint()
 {
-    Documents docs;
-    const CountData& data = *docs.s.data;
-    const int K = docs.K;
-    const double alpha = docs.alpha, tol = 1e-3;
-    LocalWorkspace& ws = docs.ws;
+    Documents fixture;
+    const CountData& data = *fixture.s.data;
+    const int K = fixture.K;
+    const double alpha = fixture.alpha, tol = 1e-3;
+    LocalWorkspace& ws = fixture.ws;
     double inPlay = 0.0, exact = 0.0, worst = 0.0;
     for (std::int64_t r = 0; r < data.rows(); ++r) {
-        ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+        ws.gather(fixture.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
         lda::localStep(ws, {alpha, 100, tol});
         inPlay += ws.activeTopics;
         exact += ws.denseIterations;
@@ -125,13 +125,12 @@ void TestLdaEstep::singlePrecisionPhaseEndsAtTheExactFixedPoint()
 // point γ = α + Σ_w n_w φ_w holds to 1e-10.
 void TestLdaEstep::strictToleranceIsMetInDoublePrecision()
 {
-    Documents docs;
-    const CountData& data = *docs.s.data;
-    const int K = docs.K;
-    const double alpha = docs.alpha;
-    LocalWorkspace& ws = docs.ws;
+    Documents fixture;
+    const CountData& data = *fixture.s.data;
+    const double alpha = fixture.alpha;
+    LocalWorkspace& ws = fixture.ws;
     for (std::int64_t r = 0; r < 10; ++r) {
-        ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+        ws.gather(fixture.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
         lda::localStep(ws, {alpha, 10000, 1e-13});
         QVERIFY(ws.denseIterations > 1);
         const MatrixRD phi = lda::phi(ws);
@@ -147,14 +146,13 @@ void TestLdaEstep::strictToleranceIsMetInDoublePrecision()
 // (single precision over the topics in play, or exact) to float's.
 void TestLdaEstep::firstUpdatesAreFigureSixs()
 {
-    Documents docs;
-    const CountData& data = *docs.s.data;
-    const int K = docs.K;
-    const double alpha = docs.alpha;
-    LocalWorkspace& ws = docs.ws;
+    Documents fixture;
+    const CountData& data = *fixture.s.data;
+    const double alpha = fixture.alpha;
+    LocalWorkspace& ws = fixture.ws;
     for (int updates = 1; updates <= 3; ++updates)
         for (std::int64_t r = 0; r < 10; ++r) {
-            ws.gather(docs.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
+            ws.gather(fixture.s.betaT, data.train.rowCols(r), data.train.rowCounts(r));
             lda::localStep(ws, {alpha, updates, 0.0});
             QCOMPARE(ws.iterations, updates);
             int iterations = 0;
