@@ -114,7 +114,9 @@ void AlgorithmPanel::populateModels(const DataKindSpec& kind)
 void AlgorithmPanel::onModelChanged()
 {
     const QString model = m_model->currentData().toString();
-    const QString keep = m_algorithm->currentData().toString();
+    // The algorithm picked stays only while the model does: a key two models share (BPFA's and
+    // LDA's gibbs-ssvi) names two different algorithms.
+    const QString keep = model == m_formModel ? m_algorithm->currentData().toString() : QString();
     // Shared keys keep their values between the algorithms of a model, not across models
     // (BPFA's K = 256 atoms is no number of topics).
     if (model != m_formModel)
@@ -126,8 +128,9 @@ void AlgorithmPanel::onModelChanged()
         if (QString::fromStdString(e.model) == model && (m_kind.empty() || e.fits(m_kind)))
             m_algorithm->addItem(QString::fromStdString(e.label),
                                  QString::fromStdString(e.algorithm));
-    // The model's default algorithm unless the one picked is the model's too, or the one last
-    // used with this model (remembered at close) fits these data.
+    // The model's default algorithm unless the one picked is this model's (the model stayed and
+    // only the data kind changed), or the one last used with this model (remembered at close)
+    // fits these data.
     int pick = m_algorithm->findData(keep);
     if (pick < 0 && model == QSettings().value("run/model").toString())
         pick = m_algorithm->findData(QSettings().value("run/algorithm").toString());

@@ -495,6 +495,10 @@ void TestMainWindow::corpusTopicsExportAndSession()
     auto w = std::make_unique<MainWindow>();
     QVERIFY(waitForData(*w));
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("bpfa"));
+    // BPFA's Gibbs-SSVI picked: LDA has a gibbs-ssvi too, but another algorithm, so the corpus
+    // brings LDA's default, not the key that both models use.
+    w->algorithmPicker()->setCurrentIndex(w->algorithmPicker()->findData("gibbs-ssvi"));
+    QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("gibbs-ssvi"));
 
     // Corpus mode: its box, topic models only, perplexity, the counts in the data label.
     w->openPath(corpus);
@@ -507,6 +511,7 @@ void TestMainWindow::corpusTopicsExportAndSession()
     QVERIFY(w->settingsForm()->editor("vocab"));             // but may name their vocabulary
     QVERIFY(!w->namesList()->isVisibleTo(w->settingsBox())); // no names to pick
     QCOMPARE(w->modelPicker()->currentData().toString(), QString("lda"));
+    QCOMPARE(w->algorithmPicker()->currentData().toString(), QString("svi"));
     QCOMPARE(w->modelPicker()->findData("bpfa"), -1);
     // LDA's own defaults, not BPFA's values of the shared keys (K = 256 atoms, minibatch).
     QCOMPARE(
