@@ -25,8 +25,9 @@ std::vector<MemoryTerm> ldaMemory(const DataSet& data, const ParamValues& v, Lda
     std::vector<MemoryTerm> terms = {
         {"λ and exp E[log β]: 2 × V × K doubles", 2 * kDouble * V * K, "K"},
         {"the minibatch's word statistics: its words × K doubles", kDouble * words * K, "K"},
-        {"each thread's workspace: its longest document × K doubles",
-         threads() * kDouble * widestRow(c.train) * (K + 3), "K"},
+        {"each thread's workspace: its longest document × K doubles, and × K floats for the "
+         "single-precision updates",
+         threads() * widestRow(c.train) * (kDouble * (K + 4) + 4.0 * (K + 3)), "K"},
         {"the minibatch's θ and entries", kDouble * B * K + 24 * entries, "minibatch"},
     };
     if (algorithm == LdaAlgorithm::Streaming)

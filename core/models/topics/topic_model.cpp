@@ -18,6 +18,15 @@ constexpr double kTinyNorm = 1e-100;
 // The same in single precision.
 constexpr float kTinyNorm32 = 1e-30f;
 
+// lambdaT's rows at S's words += factor · S's rows. Parallel over the words (distinct).
+void addRows(MatrixRD& lambdaT, const SparseRowSum& S, double factor)
+{
+    const Eigen::Index n = Eigen::Index(S.index.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < n; ++i)
+        lambdaT.row(S.index[std::size_t(i)]) += factor * S.rows.row(i);
+}
+
 double lgam(double x)
 {
     return boost::math::lgamma(x);
@@ -542,10 +551,7 @@ void updateTopics(MatrixRD& lambdaT, const SparseRowSum& S, double eta, double s
         rows = keep * rows;
         rows.array() += floor;
     });
-    const Eigen::Index n = Eigen::Index(S.index.size());
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index i = 0; i < n; ++i)
-        lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
+    addRows(lambdaT, S, add);
 }
 
 void blendTopics(MatrixRD& lambdaT, Blend& blend, Eigen::VectorXd& rawTotals, const SparseRowSum& S,
@@ -555,10 +561,7 @@ void blendTopics(MatrixRD& lambdaT, Blend& blend, Eigen::VectorXd& rawTotals, co
     blend.scale *= keep;
     blend.offset = keep * blend.offset + rho * eta;
     const double add = rho * scale / blend.scale;
-    const Eigen::Index n = Eigen::Index(S.index.size());
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index i = 0; i < n; ++i)
-        lambdaT.row(S.index[std::size_t(i)]) += add * S.rows.row(i);
+    addRows(lambdaT, S, add);
     rawTotals += add * S.rows.colwise().sum().transpose();
 }
 
@@ -588,10 +591,7 @@ void expElogBetaPosterior(const MatrixRD* lambdaT, double eta, const Eigen::Vect
 
 void addTopicStatistic(MatrixRD& lambdaT, const SparseRowSum& S)
 {
-    const Eigen::Index n = Eigen::Index(S.index.size());
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index i = 0; i < n; ++i)
-        lambdaT.row(S.index[std::size_t(i)]) += S.rows.row(i);
+    addRows(lambdaT, S, 1.0);
 }
 
 void topicGradient(const MatrixRD& lambdaT, const SparseRowSum& S, double eta, double scale,
