@@ -2,6 +2,7 @@
 
 #include "app/cli_parts.h"
 #include "app/plot_command.h"
+#include "core/models/builtin.h"
 
 #include <QCoreApplication>
 
@@ -40,6 +41,7 @@ Usage:
   svi help run                      all options of 'svi run'
   svi help plot                     all options of 'svi plot'
   svi --version                     the version, as "svi 0.1.0"
+  svi man                           this manual as roff (installed as svi(1): man svi)
 
 Without FILE, 'svi run' uses the embedded default image (512×512 grey); --sample NAME runs on
 one of the small data sets of each kind embedded in svi (svi list --samples).
@@ -119,6 +121,59 @@ std::string runHelp()
     return std::string(kRunHead) + runFlagsHelp() + kRunTail;
 }
 
+// `text` as roff: backslashes escaped, a line's leading '.' or '\'' protected.
+std::string roff(const std::string& text)
+{
+    std::string out;
+    bool lineStart = true;
+    for (const char c : text) {
+        if (lineStart && (c == '.' || c == '\''))
+            out += "\\&";
+        if (c == '\\')
+            out += "\\e";
+        else if (c == '-')
+            out += "\\-";
+        else
+            out += c;
+        lineStart = c == '\n';
+    }
+    return out;
+}
+
+// svi(1): the commands and the run's flags as `svi --help` and `svi help run` print them (the
+// flags generated from the data kinds' and the run's declarations), then every model's
+// algorithms with their parameters from the registry.
+std::string manPage()
+{
+    std::string main = kMainHelp;
+    main = main.substr(main.find('\n') + 1);
+    std::string out = ".TH SVI 1 \"\" \"svi " SVI_VERSION "\" \"SVI Workbench\"\n"
+                      ".SH NAME\nsvi \\- stochastic variational inference, headless\n"
+                      ".SH SYNOPSIS\n.B svi\n.I command\n[\\fIoptions\\fR]\n"
+                      ".SH DESCRIPTION\nFits the models of SVI Workbench to images, cytometry "
+                      "tables, corpora, ratings, labelled data and networks without a window, on "
+                      "one machine or on MPI ranks, and writes run folders the window reads.\n"
+                      ".SH COMMANDS\n.nf\n" +
+                      roff(main) + ".fi\n.SH \"RUN OPTIONS\"\n.nf\n" + roff(runHelp()) +
+                      ".fi\n.SH MODELS\nEach algorithm's parameters are set with "
+                      "\\fB\\-\\-set\\fR \\fIKEY\\fR=\\fIVALUE\\fR.\n";
+    std::string model;
+    for (const AlgorithmEntry& e : builtinRegistry().entries()) {
+        if (e.model != model)
+            out += ".SS \"" + roff(e.model + " \u2014 " + e.modelLabel) + "\"\n";
+        model = e.model;
+        out += ".TP\n\\fB\\-\\-model " + roff(e.model) + " \\-\\-algorithm " + roff(e.algorithm) +
+               "\\fR\n" + roff(e.label + ": " + e.help) + "\n.RS\n";
+        for (const ParamSpec& p : e.params)
+            out += ".TP\n\\fB" + roff(p.key) + "\\fR=\\fI" + roff(defaultText(p)) + "\\fR  " +
+                   roff(rangeText(p)) + "\n" + roff(helpWithOffText(p)) + "\n";
+        out += ".RE\n";
+    }
+    out += ".SH \"SEE ALSO\"\nThe window, \\fBsvi\\-workbench\\fR; the Python module "
+           "\\fBsvi\\fR (\\fBimport svi\\fR, the same models from a notebook).\n";
+    return out;
+}
+
 } // namespace
 
 using namespace detail;
@@ -156,6 +211,10 @@ int main(int argc, char** argv, Communicator& world)
         }
         if (command == "list")
             return cmdList(args);
+        if (command == "man") { // the manual page, as roff (installed as svi(1))
+            std::fputs(manPage().c_str(), stdout);
+            return 0;
+        }
         if (command == "info")
             return cmdInfo(args);
         if (command == "run")

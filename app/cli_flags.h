@@ -5,6 +5,7 @@
 // --full-every, --threads) and the algorithm's parameters (--set KEY=VALUE). A flag's name is
 // its key with '-' for '_'. Nothing here names a kind or a model.
 
+#include "core/io/samples.h"
 #include "core/run/run_description.h"
 
 #include <functional>
@@ -24,8 +25,6 @@ struct UsageError : std::runtime_error
 // Runs a command of svi or svi-plot and turns what it throws into the exit status and one line
 // on stderr: 2 for bad input (UsageError, DataError), 3 for anything else.
 int reportingErrors(const std::function<int()>& command);
-
-inline constexpr const char* kDefaultImage = ":/images/default.png";
 
 // An option of one command only (svi compare's --repeats, svi bench's --warmup).
 struct CommandOption

@@ -3,6 +3,7 @@
 #include "app/cli_parts.h"
 #include "app/cli_text.h"
 #include "core/io/data_kinds.h"
+#include "core/io/declarations_json.h"
 #include "core/io/samples.h"
 #include "core/models/builtin.h"
 #include "core/run/docs_tables.h"
@@ -14,25 +15,6 @@
 
 namespace svi::cli::detail {
 
-std::string typeName(ParamType t)
-{
-    switch (t) {
-    case ParamType::Int:
-        return "int";
-    case ParamType::Real:
-        return "real";
-    case ParamType::Choice:
-        return "choice";
-    case ParamType::Bool:
-        return "bool";
-    case ParamType::Text:
-        return "text";
-    case ParamType::Names:
-        return "names";
-    }
-    return "?";
-}
-
 // ---------------------------------------------------------------------------------------------
 // svi list: every entry with its parameters, and each model's metrics with their caveats.
 
@@ -43,19 +25,7 @@ int listPresets(bool json)
 {
     const Registry& r = builtinRegistry();
     if (json) {
-        QJsonArray out;
-        for (const Preset& p : r.presets()) {
-            QJsonObject params, settings;
-            for (const auto& [k, v] : p.params)
-                params[QString::fromStdString(k)] = QString::fromStdString(formatParam(v));
-            for (const auto& [k, v] : p.settings)
-                settings[QString::fromStdString(k)] = QString::fromStdString(formatParam(v));
-            out.append(QJsonObject{{"key", QString::fromStdString(p.key)},
-                                   {"model", QString::fromStdString(p.model)},
-                                   {"help", QString::fromStdString(p.help)},
-                                   {"params", params},
-                                   {"settings", settings}});
-        }
+        const QJsonArray out = presetsJson(r);
         std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
@@ -74,30 +44,18 @@ int listPresets(bool json)
 // the model a run on it starts with.
 int listSamples(bool json)
 {
-    QJsonArray out;
+    if (json) {
+        std::fputs(QJsonDocument(samplesJson()).toJson(QJsonDocument::Indented).constData(),
+                   stdout);
+        return 0;
+    }
     for (const SampleData& s : sampleData()) {
-        DataDescription d{sampleFiles(s), s.kind, {}};
-        d = withKind(d);
+        const DataDescription d = withKind(DataDescription{sampleFiles(s), s.kind, {}});
         const DataKindSpec& kind = kindOf(d);
-        if (json) {
-            QJsonArray files;
-            for (const std::string& f : d.files)
-                files.append(QString::fromStdString(f));
-            out.append(QJsonObject{{"key", QString::fromStdString(s.key)},
-                                   {"label", QString::fromStdString(s.label)},
-                                   {"about", QString::fromStdString(s.about)},
-                                   {"licence", QString::fromStdString(s.licence)},
-                                   {"kind", QString::fromStdString(kind.key)},
-                                   {"model", QString::fromStdString(kind.defaultModel)},
-                                   {"files", files}});
-            continue;
-        }
         std::printf("--sample %s\n    %s\n    %s data, model %s; %s\n    %s\n\n", s.key.c_str(),
                     s.label.c_str(), kind.label.c_str(), kind.defaultModel.c_str(),
                     s.licence.c_str(), s.about.c_str());
     }
-    if (json)
-        std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
     return 0;
 }
 
@@ -125,50 +83,7 @@ int cmdList(const std::vector<std::string>& args)
         return listSamples(json);
     const Registry& r = builtinRegistry();
     if (json) {
-        QJsonArray entries;
-        for (const AlgorithmEntry& e : r.entries()) {
-            QJsonArray params;
-            for (const ParamSpec& p : e.params) {
-                QJsonObject o{{"key", QString::fromStdString(p.key)},
-                              {"label", QString::fromStdString(p.label)},
-                              {"help", QString::fromStdString(helpText(p))},
-                              {"type", QString::fromStdString(typeName(p.type))},
-                              {"default", QString::fromStdString(defaultText(p))}};
-                if (p.type == ParamType::Choice) {
-                    QJsonArray choices;
-                    for (const auto& c : p.choices)
-                        choices.append(QString::fromStdString(c));
-                    o["choices"] = choices;
-                } else if (p.type == ParamType::Bool) {
-                    if (!p.offHelp.empty())
-                        o["off_help"] = QString::fromStdString(p.offHelp);
-                } else {
-                    o["min"] = jsonNumber(p.minValue);
-                    o["max"] = p.maxValue >= 1e300 ? QJsonValue() : jsonNumber(p.maxValue);
-                }
-                params.append(o);
-            }
-            QJsonArray metrics;
-            for (const MetricSpec& m : e.metrics) {
-                QJsonObject o{{"key", QString::fromStdString(m.key)},
-                              {"label", QString::fromStdString(m.label)},
-                              {"unit", QString::fromStdString(m.unit)},
-                              {"direction", m.higherIsBetter ? "higher" : "lower"},
-                              {"compared", m.compared}};
-                if (!m.caveat.empty())
-                    o["caveat"] = QString::fromStdString(m.caveat);
-                metrics.append(o);
-            }
-            entries.append(QJsonObject{{"model", QString::fromStdString(e.model)},
-                                       {"model_label", QString::fromStdString(e.modelLabel)},
-                                       {"algorithm", QString::fromStdString(e.algorithm)},
-                                       {"label", QString::fromStdString(e.label)},
-                                       {"help", QString::fromStdString(e.help)},
-                                       {"bound", QString::fromStdString(e.boundText())},
-                                       {"default", r.defaultAlgorithm(e.model) == &e},
-                                       {"params", params},
-                                       {"metrics", metrics}});
-        }
+        const QJsonArray entries = registryJson(r);
         std::fputs(QJsonDocument(entries).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
@@ -191,7 +106,7 @@ int cmdList(const std::vector<std::string>& args)
         // Columns padded by what a reader sees: a range such as [1, ∞) is wider in bytes.
         for (const ParamSpec& p : e.params)
             std::printf("      %s%sdefault %srange %s%s\n", padded(p.key, 14, 1).c_str(),
-                        padded(typeName(p.type), 7, 1).c_str(),
+                        padded(paramTypeName(p.type), 7, 1).c_str(),
                         padded(defaultText(p), 9, 1).c_str(), padded(rangeText(p), 15, 1).c_str(),
                         helpWithOffText(p).c_str());
         std::printf("\n");

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTimer>
 #include <cstring>
 
@@ -70,6 +71,10 @@ int main(int argc, char** argv)
     QApplication::setHighDpiScaleFactorRoundingPolicy(
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
+    // The installed desktop entry and its icon (resources/svi-workbench.*), which the desktop
+    // pairs with the window by this name.
+    QGuiApplication::setDesktopFileName("svi-workbench");
+    QApplication::setWindowIcon(QIcon(":/svi-workbench.svg"));
     QCommandLineParser parser;
     describe(parser, options);
     parser.process(app);

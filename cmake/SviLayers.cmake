@@ -16,7 +16,8 @@ set(svi_layer_io core/io)
 set(svi_layer_mpi core/mpi)
 set(svi_layer_ui ui)
 set(svi_layer_app app)
-set(svi_layers base data inference metrics run models io mpi ui app)
+set(svi_layer_python python)
+set(svi_layers base data inference metrics run models io mpi ui app python)
 
 # What each layer may include besides itself.
 set(svi_below_base)
@@ -29,6 +30,7 @@ set(svi_below_io base data inference metrics run models)
 set(svi_below_mpi base)
 set(svi_below_ui base data inference metrics run models io)
 set(svi_below_app base data inference metrics run models io mpi ui)
+set(svi_below_python base data inference metrics run models io)
 
 # The layer of a path relative to the source folder ("core/models/lda/lda.h" → models), or "".
 function(svi_layer_of path out)
@@ -51,7 +53,8 @@ endif()
 file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR}
     ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h
     ${SOURCE_DIR}/ui/*.cpp ${SOURCE_DIR}/ui/*.h
-    ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h)
+    ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h
+    ${SOURCE_DIR}/python/*.cpp ${SOURCE_DIR}/python/*.h)
 set(violations 0)
 foreach(file ${files})
     svi_layer_of(${file} own)

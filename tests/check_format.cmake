@@ -23,7 +23,7 @@ execute_process(COMMAND ${CLANG_FORMAT} --version OUTPUT_VARIABLE version
                 OUTPUT_STRIP_TRAILING_WHITESPACE)
 message(STATUS "${version}")
 
-set(dirs core app ui tests)
+set(dirs core app ui python tests)
 set(files)
 find_program(GIT git)
 set(in_git FALSE)

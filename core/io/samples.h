@@ -10,6 +10,10 @@
 
 namespace svi {
 
+// The image a run gets when it names no data (the window's and `svi run`'s first run, and the
+// Python module's): embedded in every front end beside the samples.
+inline constexpr const char* kDefaultImage = ":/images/default.png";
+
 struct SampleData
 {
     std::string key;                // "austen": what --sample takes
