@@ -39,7 +39,7 @@ set(CPACK_PACKAGE_VENDOR "SVI Workbench")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "stochastic variational inference workbench: a window, the svi command and a Python module")
-set(CPACK_PACKAGE_DESCRIPTION
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "Fits Bayesian models (beta process factor analysis, LDA, HDP, correlated topic models, "
     "Poisson factorization, GLMs, sparse GPs, edge partition models) to images, cytometry "
     "tables, corpora, ratings, labelled data and networks by stochastic variational inference, "

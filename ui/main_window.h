@@ -12,6 +12,7 @@
 // spans them all (errors, exports, closing).
 
 #include "core/data/dense_data.h"
+#include "core/io/samples.h"
 #include "core/run/data_kinds.h"
 #include "ui/algorithm_panel.h"
 #include "ui/centre_pages.h"
@@ -63,7 +64,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    static constexpr const char* kDefaultImage = ":/images/default.png";
+    static constexpr const char* kDefaultImage = svi::kDefaultImage; // core/io/samples.h
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;

@@ -16,7 +16,7 @@ const std::vector<SampleData>& sampleData()
          .label = "Image: a camera on a tripod (512 × 512, grey)",
          .about = "the default image: a modern photograph from scikit-image's sample data",
          .licence = "CC0",
-         .files = {":/images/default.png"}},
+         .files = {kDefaultImage}},
         {.key = "cytof",
          .label = "Mass cytometry: two anti-PD-1 patients (573 cells × 30 channels)",
          .about = "CyTOF FCS 3.0 files of Krieg et al. 2018 (Nat. Med.), as distributed by "

@@ -108,6 +108,9 @@ def test_an_image_array_gives_the_numbers_of_its_file(tmp_path, svi_bin, data_di
     assert out["image"].shape == image.shape and out["image"].dtype == np.float32
     assert out["mask"].dtype == np.bool_ and 0.4 < out["mask"].mean() < 0.6
     assert np.array_equal(out["original"], pixels)
+    # What the model saw: the observed pixels as they are, 0 where removed.
+    assert np.array_equal(out["observed"][out["mask"]], pixels[out["mask"]])
+    assert np.all(out["observed"][~out["mask"]] == 0)
     # The observed pixels are kept in the reconstruction; the removed ones are filled.
     assert np.allclose(out["image"][out["mask"]], pixels[out["mask"]], atol=0.5)
     assert out["atoms"].shape[1:] == (8, 8)
@@ -198,3 +201,12 @@ def test_describe_resolves_without_running(documents):
     d = svi.describe(documents, model="lda", K=7)
     assert d["run"]["params"]["K"] == 7 and d["run"]["algorithm"] == "svi"
     assert d["run"]["budget"]["seconds"] == 60  # the default budget, as svi run's
+
+
+def test_a_preset_sets_what_the_call_does_not():
+    d = svi.describe(svi.sample("movietweetings"), preset="paper-002-fig4-6", D=20,
+                     validation_fraction=0.05)
+    run = d["run"]
+    assert run["model"] == "gpmf" and run["params"]["D"] == 20 and run["params"]["slope"] == 100
+    assert run["data"]["settings"]["test_fraction"] == 0.2
+    assert run["data"]["settings"]["validation_fraction"] == 0.05
