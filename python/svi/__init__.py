@@ -15,6 +15,7 @@ with their units and directions. A keyword argument of ``run`` is a run setting 
 """
 
 import os
+import re
 import tempfile
 
 from . import _data, _svi
@@ -171,6 +172,7 @@ class _Data:
 
     def __init__(self, data, kind, out, vocabulary, label):
         self._temporary = None
+        self.written = ""  # the folder of the files written from memory
         self.kind = kind or ""
         kinds = [k["key"] for k in _svi.data_kinds()]
         if self.kind and self.kind not in kinds:
@@ -186,6 +188,28 @@ class _Data:
                 self._temporary = tempfile.TemporaryDirectory(prefix="svi-data-")
                 folder = self._temporary.name
             self.files, self.kind = _data.write(data, kind, folder, _svi.write_image, vocabulary, label)
+            self.written = os.path.abspath(folder)
+
+    # A file written from memory: the line of its first item, and what an item is.
+    _ITEMS = {"table.csv": (2, "row"), "corpus.ldac": (1, "document"), "ratings.csv": (2, "rating"),
+              "edges.csv": (2, "edge")}
+
+    def explain(self, error):
+        """`error` (a reader's message naming a file written from memory) as about the data given:
+        "the data given (table.csv) row 3" for "'…/table.csv' line 5"; other errors as they are."""
+        if not self.written:
+            return error
+        def local(m):
+            name = os.path.basename(m.group(1))
+            text = f"the data given ({name})"
+            if m.group(2) and name in self._ITEMS:
+                first, noun = self._ITEMS[name]
+                text += f" {noun} {int(m.group(2)) - first} (0-based)"
+            elif m.group(2):
+                text += f" line {m.group(2)}"
+            return text
+        message = re.sub("'" + re.escape(self.written) + r"/([^']+)'(?: line (\d+))?", local, str(error))
+        return ValueError(message)
 
     def close(self):
         if self._temporary is not None:
@@ -232,6 +256,8 @@ def run(data=None, model="", algorithm="", *, kind="", preset="", out=None, forc
     try:
         result = _svi.run(d.files, d.kind, model, algorithm, preset, _values(params),
                           os.fspath(out) if out else "", callback)
+    except ValueError as e:
+        raise d.explain(e) from None
     finally:
         d.close()
         del claim
@@ -280,6 +306,8 @@ def compare(data=None, model="", algorithms=(), *, kind="", preset="", repeats=1
     try:
         result = _svi.compare(d.files, d.kind, model, preset, _values(params), picks,
                               bool(baselines), int(repeats), os.fspath(out) if out else "", callback)
+    except ValueError as e:
+        raise d.explain(e) from None
     finally:
         d.close()
         del claim
@@ -293,5 +321,7 @@ def describe(data=None, model="", algorithm="", *, kind="", preset="", vocabular
     d = _Data(data, kind, None, vocabulary, label)
     try:
         return _svi.describe(d.files, d.kind, model, algorithm, preset, _values(params))
+    except ValueError as e:
+        raise d.explain(e) from None
     finally:
         d.close()

@@ -39,14 +39,16 @@ desktop-file-validate /usr/share/applications/svi-workbench.desktop
 
 command -v xvfb-run >/dev/null || apt-get install -y --no-install-recommends xvfb xauth >/dev/null
 log=$(mktemp)
-xvfb-run -a /usr/bin/svi-workbench --run --seconds 5 >"$log" 2>&1 &
+# xvfb-run lives as long as the window does; in a session of its own, so that its group (the
+# X server, the window) is stopped together.
+setsid xvfb-run -a /usr/bin/svi-workbench --run --seconds 5 >"$log" 2>&1 &
 runner=$!
 sleep 12
-if ! pgrep -x svi-workbench >/dev/null; then
+if ! kill -0 "$runner" 2>/dev/null; then
     echo "svi-workbench is not running 12 s after it started:" >&2
     cat "$log" >&2
     exit 1
 fi
-pkill -x svi-workbench
+kill -- -"$runner"
 wait "$runner" || true
 echo "the installed svi-workbench ran on the embedded image under Xvfb"

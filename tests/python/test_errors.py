@@ -61,6 +61,16 @@ def test_bad_data_in_memory():
         svi.run(sparse.csr_matrix(np.ones((3, 3))), steps=1)
 
 
+def test_a_bad_value_in_an_array_names_its_row():
+    table = np.random.RandomState(0).rand(20, 4)
+    table[3, 2] = np.inf
+    with pytest.raises(ValueError) as e:
+        svi.run(table, model="bpfa", algorithm="mf-svi", steps=1)
+    # The row of the array (not the line of the file it was written to) and the column.
+    assert str(e.value).startswith("cannot read the data given (table.csv) row 3 (0-based), "
+                                   "column 3 ('x3'): 'inf' is not a finite number"), str(e.value)
+
+
 def test_an_empty_table_and_the_module_goes_on(documents):
     with pytest.raises(ValueError):
         svi.run(np.zeros((0, 3)), steps=1)
