@@ -24,7 +24,7 @@ from ._result import Run, load_run
 __version__ = _svi.__version__
 
 __all__ = ["models", "algorithms", "data_kinds", "run_settings", "presets", "samples", "sample",
-           "help", "run", "compare", "describe", "load_run", "read_image", "tokenize", "Run", "Comparison",
+           "help", "help_text", "run", "compare", "describe", "load_run", "read_image", "tokenize", "Run", "Comparison",
            "__version__"]
 
 
@@ -121,8 +121,14 @@ def _param_lines(params):
 
 
 def help(model=None, algorithm=None):  # noqa: A001 (the module's help, as svi help)
-    """Help text from the declarations: the models (no argument), a model's algorithms with
-    their parameters and metrics, or one algorithm. Printed and returned."""
+    """Prints help_text(model, algorithm)."""
+    print(help_text(model, algorithm))
+
+
+def help_text(model=None, algorithm=None):
+    """Help from the declarations: the models, data kinds and run settings (no argument), a
+    model's algorithms with their parameters (default, range, help) and metrics (unit,
+    direction), or one algorithm's."""
     lines = []
     if model is None:
         for m in models():
@@ -149,9 +155,7 @@ def help(model=None, algorithm=None):  # noqa: A001 (the module's help, as svi h
         if algorithm and len(lines) == 0:
             raise ValueError(f"algorithm = {algorithm}, but must be one of: " +
                              ", ".join(e["algorithm"] for e in algorithms(model)))
-    text = "\n".join(lines)
-    print(text)
-    return text
+    return "\n".join(lines)
 
 
 def _text(value):
@@ -183,7 +187,7 @@ class _Data:
             self.files = [os.fspath(data)] if isinstance(data, (str, os.PathLike)) else [os.fspath(d) for d in data]
         else:
             if out:
-                folder = os.path.join(out, "data")
+                folder = os.path.abspath(os.path.join(out, "data"))
             else:
                 self._temporary = tempfile.TemporaryDirectory(prefix="svi-data-")
                 folder = self._temporary.name

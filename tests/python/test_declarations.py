@@ -28,13 +28,16 @@ def test_parameters_carry_help_ranges_and_defaults():
 
 
 def test_help_is_generated_from_the_declarations(capsys):
-    text = svi.help("lda", "svi")
+    text = svi.help_text("lda", "svi")
     assert "kappa" in text and "perplexity" in text
     assert "lower is better" in text
-    overview = svi.help()
+    overview = svi.help_text()
     for kind in svi.data_kinds():
         assert f"  {kind['key']}: " in overview
-    assert capsys.readouterr().out.startswith("lda")
+    for setting in svi.run_settings():
+        assert f"    {setting['key']} = " in overview
+    svi.help("lda")
+    assert capsys.readouterr().out.startswith("lda / svi")
 
 
 def test_unknown_model_raises():
