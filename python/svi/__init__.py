@@ -224,12 +224,22 @@ def _values(params):
     return [(k, _text(v)) for k, v in params.items()]
 
 
-def _claim(out, force):
-    if not out:
-        return None
-    folder = _svi.OutputFolder(os.fspath(out), force)
-    folder.start_writing()
-    return folder
+def _with_data(data, kind, out, force, vocabulary, label, call):
+    """call(files, kind) on the files of `data` (written from memory when it is not files), with
+    the output folder `out` claimed as `svi run --out` claims it (refused when it holds another
+    run, unless `force`); a reader's error about a file written from memory names the data given."""
+    claim = None
+    if out:
+        claim = _svi.OutputFolder(os.fspath(out), force)
+        claim.start_writing()
+    d = _Data(data, kind, out, vocabulary, label)
+    try:
+        return call(d.files, d.kind)
+    except ValueError as e:
+        raise d.explain(e) from None
+    finally:
+        d.close()
+        del claim
 
 
 def run(data=None, model="", algorithm="", *, kind="", preset="", out=None, force=False,
@@ -255,17 +265,9 @@ def run(data=None, model="", algorithm="", *, kind="", preset="", out=None, forc
     stops the run at its next step and returns what it has (run.interrupted is True); a second
     Ctrl-C also skips the final evaluation.
     """
-    claim = _claim(out, force)
-    d = _Data(data, kind, out, vocabulary, label)
-    try:
-        result = _svi.run(d.files, d.kind, model, algorithm, preset, _values(params),
-                          os.fspath(out) if out else "", callback)
-    except ValueError as e:
-        raise d.explain(e) from None
-    finally:
-        d.close()
-        del claim
-    return Run(result)
+    return Run(_with_data(data, kind, out, force, vocabulary, label, lambda files, k: _svi.run(
+        files, k, model, algorithm, preset, _values(params), os.fspath(out) if out else "",
+        callback)))
 
 
 class Comparison:
@@ -304,28 +306,15 @@ def compare(data=None, model="", algorithms=(), *, kind="", preset="", repeats=1
     `algorithms` ("a" or "model/a"; empty: the model's comparison group, with the algorithms
     outside it when `baselines`), each `repeats` times with seeds seed, seed + 1, ... Returns a
     Comparison; with `out`, writes the run folders and results.csv/json/tex there."""
-    claim = _claim(out, force)
-    d = _Data(data, kind, out, vocabulary, label)
     picks = [algorithms] if isinstance(algorithms, str) else list(algorithms)
-    try:
-        result = _svi.compare(d.files, d.kind, model, preset, _values(params), picks,
-                              bool(baselines), int(repeats), os.fspath(out) if out else "", callback)
-    except ValueError as e:
-        raise d.explain(e) from None
-    finally:
-        d.close()
-        del claim
-    return Comparison(result)
+    return Comparison(_with_data(data, kind, out, force, vocabulary, label, lambda files, k: _svi.compare(
+        files, k, model, preset, _values(params), picks, bool(baselines), int(repeats),
+        os.fspath(out) if out else "", callback)))
 
 
 def describe(data=None, model="", algorithm="", *, kind="", preset="", vocabulary=None,
              label=None, **params):
     """The run that run() would make of the same arguments, resolved (run.json's object: every
     setting and parameter with its value), and a line on the data; nothing is run."""
-    d = _Data(data, kind, None, vocabulary, label)
-    try:
-        return _svi.describe(d.files, d.kind, model, algorithm, preset, _values(params))
-    except ValueError as e:
-        raise d.explain(e) from None
-    finally:
-        d.close()
+    return _with_data(data, kind, None, False, vocabulary, label, lambda files, k: _svi.describe(
+        files, k, model, algorithm, preset, _values(params)))
