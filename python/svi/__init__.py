@@ -116,7 +116,8 @@ def _range(p):
 def _param_lines(params):
     lines = []
     for p in params:
-        lines.append(f"    {p['key']} = {p['default']!s:<10} {_range(p):<18} {p['help']}")
+        setting = f"{p['key']} = {p['default']}"
+        lines.append(f"    {setting:<26} {_range(p):<18} {p['help']}")
     return lines
 
 

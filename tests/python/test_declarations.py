@@ -35,7 +35,7 @@ def test_help_is_generated_from_the_declarations(capsys):
     for kind in svi.data_kinds():
         assert f"  {kind['key']}: " in overview
     for setting in svi.run_settings():
-        assert f"    {setting['key']} = " in overview
+        assert f"    {setting['key']} = {setting['default']}" in overview
     svi.help("lda")
     assert capsys.readouterr().out.startswith("lda / svi")
 
