@@ -36,14 +36,6 @@ std::string rightAligned(const std::string& text, std::size_t width)
     return std::string(w < width ? width - w : 0, ' ') + text;
 }
 
-std::string folderName(const Pick& p, int repeat, int repeats)
-{
-    std::string name = p.model + "-" + p.algorithm;
-    if (repeats > 1)
-        name += "-r" + std::to_string(repeat + 1);
-    return name;
-}
-
 } // namespace
 
 int cmdCompare(const std::vector<std::string>& args)
@@ -113,9 +105,11 @@ int cmdCompare(const std::vector<std::string>& args)
             p.run.seed = base.run.seed + std::uint64_t(r);
             const std::string tag = picks[i].model + "/" + picks[i].algorithm +
                                     (repeats > 1 ? " #" + std::to_string(r + 1) : "");
-            const Summary s =
-                runAndWrite(p, dir + "/" + QString::fromStdString(folderName(picks[i], r, repeats)),
-                            quiet, tag);
+            const Summary s = runAndWrite(p,
+                                          dir + "/" +
+                                              QString::fromStdString(compareRunFolder(
+                                                  picks[i].model, picks[i].algorithm, r, repeats)),
+                                          quiet, tag);
             results.push_back(compareRunOf(*p.entry, p.run.seed, r, s));
             anyFailed = anyFailed || exitStatus(s) != 0;
             if (!quiet && exitStatus(s) != 0)

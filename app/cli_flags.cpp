@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
-#include <sstream>
 
 namespace svi::cli {
 
@@ -41,21 +40,6 @@ std::int64_t parseInteger(const std::string& flag, const std::string& text)
     } catch (const std::exception&) {
         throw UsageError(flag + " = " + text + ", but must be an integer");
     }
-}
-
-std::vector<Pick> picksOf(const std::string& text, const std::string& model)
-{
-    std::vector<Pick> out;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');) {
-        if (item.empty())
-            continue;
-        const auto slash = item.find('/');
-        out.push_back(slash == std::string::npos
-                          ? Pick{model, item}
-                          : Pick{item.substr(0, slash), item.substr(slash + 1)});
-    }
-    return out;
 }
 
 std::string flagOf(const std::string& key)

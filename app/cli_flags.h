@@ -5,6 +5,7 @@
 // --full-every, --threads) and the algorithm's parameters (--set KEY=VALUE). A flag's name is
 // its key with '-' for '_'. Nothing here names a kind or a model.
 
+#include "core/io/compare_results.h"
 #include "core/io/samples.h"
 #include "core/run/run_description.h"
 
@@ -54,14 +55,6 @@ RunArgs parseRunArgs(const std::string& command, const std::vector<std::string>&
 
 // The flags of the data kinds and of the run, for help texts, generated from the declarations.
 std::string runFlagsHelp();
-
-// An algorithm picked by --algorithms: "a" (of `model`, the run's) or "m/a" (any model).
-struct Pick
-{
-    std::string model, algorithm;
-};
-// The picks of "a,b" or "m/a,m2/b", in order (empty items skipped).
-std::vector<Pick> picksOf(const std::string& text, const std::string& model);
 
 // "--max-documents" for "max_documents".
 std::string flagOf(const std::string& key);

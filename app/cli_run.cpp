@@ -186,9 +186,7 @@ Summary runAndWriteImpl(const PreparedRun& p, const QString& dir, bool quiet,
     // too (not on several ranks, whose final evaluation is collective: all or none).
     catchInterrupts();
     const std::vector<MemoryTerm> need = runMemory(*p.entry, p.data.built.data, p.run.params);
-    RunOptions ro = p.run.runOptions();
-    ro.finalFullEvaluation = true;
-    ro.outOfMemoryNote = memoryNote(need);
+    const RunOptions ro = runOptionsFor(*p.entry, p.data.built.data, p.run);
     const std::atomic<bool>* abort = world.distributed() ? nullptr : &g_abort;
     ProgressLine line(tag, ro, !quiet, &g_interrupted, abort);
     line.setActivity("building " + p.entry->label);

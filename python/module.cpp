@@ -10,6 +10,7 @@
 #include "core/io/output_folder.h"
 #include "core/io/run_folder.h"
 #include "core/io/run_json.h"
+#include "core/io/run_request.h"
 #include "core/io/samples.h"
 #include "core/io/tokenizer.h"
 #include "core/models/builtin.h"
@@ -20,7 +21,7 @@
 #include <QCoreApplication>
 #include <QImage>
 #include <QJsonDocument>
-#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <pybind11/stl.h>
 
@@ -95,23 +96,8 @@ void writeImage(const py::array& array, const std::string& path)
 std::vector<std::string> tokenize(const py::bytes& text,
                                   const std::vector<std::pair<std::string, std::string>>& values)
 {
-    const std::vector<ParamSpec> specs = TokenizerOptions::allParams();
-    ParamValues given;
-    for (const auto& [key, value] : values) {
-        const auto spec = std::find_if(specs.begin(), specs.end(),
-                                       [&](const ParamSpec& p) { return p.key == key; });
-        if (spec == specs.end()) {
-            std::string known;
-            for (const ParamSpec& p : specs)
-                known += (known.empty() ? "" : ", ") + p.key;
-            throw std::invalid_argument(key + ": not a setting of the tokenizer (" + known + ")");
-        }
-        auto v = parseParam(*spec, value);
-        if (const auto* e = std::get_if<ParamError>(&v))
-            throw std::invalid_argument(key + " = " + value + ": " + e->message);
-        given[key] = std::get<ParamValue>(v);
-    }
-    const Tokenizer tokenizer(TokenizerOptions::fromParams(given));
+    const Tokenizer tokenizer(TokenizerOptions::fromParams(
+        typedSettings(TokenizerOptions::allParams(), values, "a setting of the tokenizer")));
     const std::string_view bytes = text;
     const py::gil_scoped_release released;
     return tokenizer.tokenize(bytes);

@@ -60,6 +60,26 @@ bool runOnWorker(Run&& run, Serve&& serve, std::atomic<bool>& stop, std::atomic<
     });
     bool interrupted = false;
     std::exception_ptr pythonError;
+    // Ctrl-C: the first stops the run at its next step with its final evaluation, a second
+    // skips that evaluation; the run's result is returned.
+    const auto interrupt = [&] {
+        (interrupted ? abort : stop).store(true);
+        interrupted = true;
+    };
+    // Any other exception (from the callback or a signal handler) ends the run at once and is
+    // raised once it has ended; the first one wins.
+    const auto fail = [&](std::exception_ptr e) {
+        if (!pythonError)
+            pythonError = std::move(e);
+        stop.store(true);
+        abort.store(true);
+    };
+    const auto handle = [&](py::error_already_set& e) {
+        if (e.matches(PyExc_KeyboardInterrupt))
+            interrupt();
+        else
+            fail(std::make_exception_ptr(std::move(e)));
+    };
     for (;;) {
         std::deque<Snapshot> ready;
         bool done = false;
@@ -90,41 +110,16 @@ bool runOnWorker(Run&& run, Serve&& serve, std::atomic<bool>& stop, std::atomic<
                 if (!serve(s))
                     stop.store(true);
             } catch (py::error_already_set& e) {
-                if (e.matches(PyExc_KeyboardInterrupt)) { // Ctrl-C while the callback ran
-                    (interrupted ? abort : stop).store(true);
-                    interrupted = true;
-                    continue;
-                }
-                pythonError = std::current_exception(); // end the run, raise once it ended
-                stop.store(true);
-                abort.store(true);
+                handle(e);
             } catch (...) {
-                pythonError = std::current_exception();
-                stop.store(true);
-                abort.store(true);
+                fail(std::current_exception());
             }
         }
         if (done)
             break;
         if (PyErr_CheckSignals() != 0) {
-            // KeyboardInterrupt (or another handler's exception): the first stops the run with
-            // its final evaluation, a second skips it. The run's result is returned.
-            PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
-            PyErr_Fetch(&type, &value, &trace);
-            const bool keyboard =
-                type && PyErr_GivenExceptionMatches(type, PyExc_KeyboardInterrupt);
-            if (!keyboard && !pythonError) {
-                PyErr_Restore(type, value, trace);
-                pythonError = std::make_exception_ptr(py::error_already_set());
-            } else {
-                Py_XDECREF(type);
-                Py_XDECREF(value);
-                Py_XDECREF(trace);
-            }
-            (interrupted ? abort : stop).store(true);
-            interrupted = interrupted || keyboard;
-            if (!keyboard)
-                abort.store(true);
+            py::error_already_set e; // takes the exception the handler raised
+            handle(e);
         }
     }
     {
@@ -150,9 +145,7 @@ py::dict runPrepared(const PreparedRun& p, const std::string& out, const py::obj
 {
     const QString dir = QString::fromStdString(out);
     const std::vector<MemoryTerm> need = runMemory(*p.entry, p.data.built.data, p.run.params);
-    RunOptions ro = p.run.runOptions();
-    ro.finalFullEvaluation = true;
-    ro.outOfMemoryNote = memoryNote(need);
+    const RunOptions ro = runOptionsFor(*p.entry, p.data.built.data, p.run);
     BuiltRun built;
     {
         const py::gil_scoped_release released;
@@ -235,21 +228,18 @@ py::dict compareRuns(const RunRequest& request, const std::vector<std::string>& 
     const Registry& registry = builtinRegistry();
     // The runs: the picks named, else the model's comparison group (of the kind's default model
     // when none is named), each typed against the registry before any runs.
-    RunDescription shared = describeRun(RunRequest{
+    RunDescription probe = describeRun(RunRequest{
         request.files, request.kind, request.model, request.algorithm, request.preset, {}});
-    RunDescription probe = shared;
     auto found = resolveEntry(probe, builtinDataKinds(), registry);
     if (const auto* e = std::get_if<ParamError>(&found))
         throw std::invalid_argument(plainSettingRefs(e->message));
     std::vector<const AlgorithmEntry*> entries;
-    for (const std::string& pick : picks) {
-        const auto slash = pick.find('/');
-        const std::string model = slash == std::string::npos ? probe.model : pick.substr(0, slash);
-        const std::string algorithm = slash == std::string::npos ? pick : pick.substr(slash + 1);
-        const AlgorithmEntry* e = registry.find(model, algorithm);
+    for (const std::string& item : picks) {
+        const Pick pick = pickOf(item, probe.model);
+        const AlgorithmEntry* e = registry.find(pick.model, pick.algorithm);
         if (!e)
-            throw std::invalid_argument("algorithms: " + model + "/" + algorithm +
-                                        " is not in the registry (svi.algorithms('" + model +
+            throw std::invalid_argument("algorithms: " + pick.model + "/" + pick.algorithm +
+                                        " is not in the registry (svi.algorithms('" + pick.model +
                                         "'))");
         entries.push_back(e);
     }
@@ -280,10 +270,10 @@ py::dict compareRuns(const RunRequest& request, const std::vector<std::string>& 
         for (std::size_t i = 0; i < prepared.size() && !interrupted; ++i) {
             PreparedRun p = prepared[i];
             p.run.seed = base.run.seed + std::uint64_t(r);
-            std::string folder;
-            if (!out.empty())
-                folder = out + "/" + p.run.model + "-" + p.run.algorithm +
-                         (repeats > 1 ? "-r" + std::to_string(r + 1) : "");
+            const std::string folder =
+                out.empty()
+                    ? std::string()
+                    : out + "/" + compareRunFolder(p.run.model, p.run.algorithm, r, repeats);
             Summary s;
             py::dict one = runPrepared(p, folder, callback, &s);
             interrupted = one["interrupted"].cast<bool>();

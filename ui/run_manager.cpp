@@ -347,9 +347,8 @@ void RunManager::onBuilt(int id, const std::shared_ptr<Built>& built)
         checkpoints.resumeFrom = built->resumeFrom;
         r->trace = std::move(built->trace);
     }
-    RunOptions options = r->spec.runOptions();
-    if (const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm))
-        options.outOfMemoryNote = memoryNote(runMemory(*entry, r->data, r->spec.params));
+    const AlgorithmEntry* entry = builtinRegistry().find(r->spec.model, r->spec.algorithm);
+    RunOptions options = entry ? runOptionsFor(*entry, r->data, r->spec) : r->spec.runOptions();
     auto runner = std::make_unique<Runner>(std::move(built->trainer), std::move(options),
                                            std::move(checkpoints));
     Runner* raw = runner.get();

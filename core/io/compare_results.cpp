@@ -8,9 +8,33 @@
 #include <QString>
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <utility>
 
 namespace svi {
+
+Pick pickOf(const std::string& item, const std::string& model)
+{
+    const auto slash = item.find('/');
+    return slash == std::string::npos ? Pick{model, item}
+                                      : Pick{item.substr(0, slash), item.substr(slash + 1)};
+}
+
+std::vector<Pick> picksOf(const std::string& text, const std::string& model)
+{
+    std::vector<Pick> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty())
+            out.push_back(pickOf(item, model));
+    return out;
+}
+
+std::string compareRunFolder(const std::string& model, const std::string& algorithm, int repeat,
+                             int repeats)
+{
+    return model + "-" + algorithm + (repeats > 1 ? "-r" + std::to_string(repeat + 1) : "");
+}
 namespace {
 
 // A row is better than the best so far only when strictly so: the first of equal rows wins.

@@ -25,6 +25,21 @@
 
 namespace svi {
 
+// An algorithm picked for a comparison: "a" (of the comparison's model) or "m/a" (any model).
+struct Pick
+{
+    std::string model, algorithm;
+};
+// The pick `item` names ("a" of `model`, or "m/a").
+Pick pickOf(const std::string& item, const std::string& model);
+// The picks of "a,b" or "m/a,m2/b", in order (empty items skipped).
+std::vector<Pick> picksOf(const std::string& text, const std::string& model);
+
+// The folder of one run in a compare folder: <model>-<algorithm>, and -r<repeat + 1> when the
+// comparison has several repeats (what readCompareFolder reads back).
+std::string compareRunFolder(const std::string& model, const std::string& algorithm, int repeat,
+                             int repeats);
+
 // One finished run, as Compare collected it.
 struct CompareRun
 {

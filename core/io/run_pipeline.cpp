@@ -79,6 +79,14 @@ void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const Para
         throw std::invalid_argument(why);
 }
 
+RunOptions runOptionsFor(const AlgorithmEntry& entry, const DataSet& data,
+                         const RunDescription& run)
+{
+    RunOptions options = run.runOptions();
+    options.outOfMemoryNote = memoryNote(runMemory(entry, data, run.params));
+    return options;
+}
+
 PreparedRun withAlgorithm(const PreparedRun& prepared, const std::string& model,
                           const std::string& algorithm, const ParamValues& params)
 {

@@ -58,6 +58,12 @@ std::string runMemoryRefusal(const AlgorithmEntry& entry, const DataSet& data,
 // Throws std::invalid_argument with runMemoryRefusal's message when it is not empty.
 void checkRunMemory(const AlgorithmEntry& entry, const DataSet& data, const ParamValues& params);
 
+// The options every front end runs `run` of `entry` on `data` with: the description's budget and
+// cadence (RunDescription::runOptions), and the run's memory estimate as what an out-of-memory
+// ending says (RunOptions::outOfMemoryNote).
+RunOptions runOptionsFor(const AlgorithmEntry& entry, const DataSet& data,
+                         const RunDescription& run);
+
 // A trainer of `run` on `data`, and where it goes on from.
 struct BuiltRun
 {

@@ -78,24 +78,30 @@ RunDescription describeRun(const RunRequest& request,
     if (typing.empty())
         typing = {std::get<const AlgorithmEntry*>(found)};
     std::string names;
-    std::vector<ParamSpec> known;
+    std::vector<std::vector<ParamSpec>> lists;
     for (const AlgorithmEntry* e : typing) {
         names += (names.empty() ? "" : ", ") + e->model + " " + e->algorithm;
-        for (const ParamSpec& p : e->params)
-            if (!declared(known, p.key))
-                known.push_back(p);
+        lists.push_back(e->params);
     }
-    for (const auto& [key, text] : params) {
-        const ParamSpec* s = declared(known, key);
-        if (!s)
-            throw std::invalid_argument(key + ": not a parameter of " + names +
-                                        ", nor a setting of " + kind.label +
-                                        " data or of the run (parameters: " + keysOf(known) + "; " +
-                                        kind.label + " settings: " + keysOf(kind.settings) +
-                                        "; run settings: " + keysOf(runSettings()) + ")");
-        r.params[key] = typed(*s, text);
-    }
+    r.params =
+        typedSettings(mergeParams(lists), params, "a parameter of " + names,
+                      ", nor a setting of " + kind.label + " data (" + keysOf(kind.settings) +
+                          ") or of the run (" + keysOf(runSettings()) + ")");
     return r;
+}
+
+ParamValues typedSettings(const std::vector<ParamSpec>& specs,
+                          const std::vector<std::pair<std::string, std::string>>& given,
+                          const std::string& what, const std::string& also)
+{
+    ParamValues values;
+    for (const auto& [key, text] : given) {
+        const ParamSpec* s = declared(specs, key);
+        if (!s)
+            throw std::invalid_argument(key + ": not " + what + " (" + keysOf(specs) + ")" + also);
+        values[key] = typed(*s, text);
+    }
+    return values;
 }
 
 } // namespace svi

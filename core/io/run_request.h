@@ -33,4 +33,11 @@ struct RunRequest
 RunDescription describeRun(const RunRequest& request,
                            const std::vector<const AlgorithmEntry*>& entries = {});
 
+// The settings `given` (key, value as text) typed by their declarations in `specs`, as `svi run
+// --set` types them. Throws std::invalid_argument naming the key: "<key>: not <what> (<the keys of
+// specs>)<also>" when `specs` does not declare it, "K = x, but …" when its text does not parse.
+ParamValues typedSettings(const std::vector<ParamSpec>& specs,
+                          const std::vector<std::pair<std::string, std::string>>& given,
+                          const std::string& what, const std::string& also = {});
+
 } // namespace svi

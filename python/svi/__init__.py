@@ -14,8 +14,8 @@ with their units and directions. A keyword argument of ``run`` is a run setting 
 ``heldout``, ...) or a parameter of the algorithm (``K``, ``kappa``, ...).
 """
 
+import functools
 import os
-import re
 import tempfile
 
 from . import _data, _svi
@@ -172,6 +172,12 @@ def _text(value):
     return str(value)
 
 
+@functools.lru_cache(maxsize=None)
+def _kind_keys():
+    """The data kinds' keys (fixed for the process)."""
+    return tuple(k["key"] for k in _svi.data_kinds())
+
+
 class _Data:
     """The files of `data` (written from memory when it is not files), for one call."""
 
@@ -179,9 +185,8 @@ class _Data:
         self._temporary = None
         self.written = ""  # the folder of the files written from memory
         self.kind = kind or ""
-        kinds = [k["key"] for k in _svi.data_kinds()]
-        if self.kind and self.kind not in kinds:
-            raise ValueError(f"kind = {self.kind}, but must be one of: " + ", ".join(kinds))
+        if self.kind and self.kind not in _kind_keys():
+            raise ValueError(f"kind = {self.kind}, but must be one of: " + ", ".join(_kind_keys()))
         if data is None:
             self.files = []
         elif not _data.is_in_memory(data):
@@ -191,30 +196,15 @@ class _Data:
                 folder = os.path.abspath(os.path.join(out, "data"))
             else:
                 self._temporary = tempfile.TemporaryDirectory(prefix="svi-data-")
-                folder = self._temporary.name
+                folder = os.path.abspath(self._temporary.name)
             self.files, self.kind = _data.write(data, kind, folder, _svi.write_image, vocabulary, label)
-            self.written = os.path.abspath(folder)
-
-    # A file written from memory: the line of its first item, and what an item is.
-    _ITEMS = {"table.csv": (2, "row"), "corpus.ldac": (1, "document"), "ratings.csv": (2, "rating"),
-              "edges.csv": (2, "edge")}
+            self.written = folder
 
     def explain(self, error):
-        """`error` (a reader's message naming a file written from memory) as about the data given:
-        "the data given (table.csv) row 3" for "'…/table.csv' line 5"; other errors as they are."""
+        """`error` as about the data given when it names a file written from memory."""
         if not self.written:
             return error
-        def local(m):
-            name = os.path.basename(m.group(1))
-            text = f"the data given ({name})"
-            if m.group(2) and name in self._ITEMS:
-                first, noun = self._ITEMS[name]
-                text += f" {noun} {int(m.group(2)) - first} (0-based)"
-            elif m.group(2):
-                text += f" line {m.group(2)}"
-            return text
-        message = re.sub("'" + re.escape(self.written) + r"/([^']+)'(?: line (\d+))?", local, str(error))
-        return ValueError(message)
+        return ValueError(_data.explain(str(error), self.written))
 
     def close(self):
         if self._temporary is not None:

@@ -20,6 +20,7 @@ exact:
 """
 
 import os
+import re
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def _write_table(path, columns, matrix):
             f.write(",".join(_number(x) for x in row) + "\n")
 
 
-def _table(data, kind, label):
+def _table(data, label):
     if isinstance(data, tuple) and len(data) == 2:
         X, y = (np.asarray(d) for d in data)
         if X.ndim != 2 or y.ndim != 1 or len(y) != len(X):
@@ -159,11 +160,11 @@ def _image(data, folder, write_image):
         a = a[:, :, :3]
     if not (a.ndim == 2 or (a.ndim == 3 and a.shape[2] == 3)):
         raise ValueError(f"data: an image must be (height, width) or (height, width, 3); got shape {a.shape}")
-    if a.dtype == np.uint8 or a.dtype == np.uint16:
-        pass
-    elif a.dtype == np.bool_:
+    if a.dtype == np.bool_:
         a = a.astype(np.uint8) * 255
-    else:
+    elif a.dtype == np.uint16 and a.ndim == 3:  # 16-bit colour: written as 8-bit colour
+        a = np.round(a / 257.0).astype(np.uint8)
+    elif a.dtype not in (np.uint8, np.uint16):
         f = a.astype(float)
         if not np.all(np.isfinite(f)):
             raise ValueError("data: the image holds NaN or infinite values")
@@ -176,6 +177,26 @@ def _image(data, folder, write_image):
     path = os.path.join(folder, "image.png")
     write_image(np.ascontiguousarray(a), path)
     return [path], "image"
+
+
+# Each file written from memory: the line of its first item, and what an item is.
+_FIRST_ITEM = {"table.csv": (2, "row"), "corpus.ldac": (1, "document"),
+               "ratings.csv": (2, "rating"), "edges.csv": (2, "edge")}
+
+
+def explain(message, folder):
+    """A reader's `message` about files written into `folder` from memory, as about the data
+    given: "'<folder>/table.csv' line 5" becomes "the data given (table.csv) row 3 (0-based)"."""
+    def local(m):
+        name = os.path.basename(m.group(1))
+        text = f"the data given ({name})"
+        if m.group(2) and name in _FIRST_ITEM:
+            first, noun = _FIRST_ITEM[name]
+            text += f" {noun} {int(m.group(2)) - first} (0-based)"
+        elif m.group(2):
+            text += f" line {m.group(2)}"
+        return text
+    return re.sub("'" + re.escape(folder) + r"/([^']+)'(?: line (\d+))?", local, message)
 
 
 def is_in_memory(data):
@@ -198,18 +219,16 @@ def write(data, kind, folder, write_image, vocabulary=None, label=None):
             raise ValueError("data: a sparse matrix is a corpus (documents x words: give vocabulary= "
                              "or kind='corpus') or ratings (users x items: give kind='ratings')")
         return _corpus_from_matrix(data, vocabulary, folder)
-    if isinstance(data, list) and (not data or isinstance(data[0], (list, tuple))) and not isinstance(data, np.ndarray):
+    if isinstance(data, list) and (not data or isinstance(data[0], (list, tuple))):
         if kind not in ("", None, "corpus"):
             raise ValueError(f"data: a list of token lists is a corpus, not {kind}")
         return _corpus_from_tokens(data, folder)
-    if _is_frame(data) and kind == "ratings":
-        return _ratings(data, folder)
     a = None if (_is_frame(data) or isinstance(data, tuple)) else np.asarray(data)
     if kind == "image" or (not kind and a is not None and a.dtype == np.uint8 and a.ndim in (2, 3)):
         return _image(data, folder, write_image)
     if kind and kind not in _TABLE_KINDS:
         raise ValueError(f"data: an array is read as an image, a table or labelled data, not {kind}")
-    columns, matrix = _table(data, kind, label)
+    columns, matrix = _table(data, label)
     if matrix.size == 0:
         raise ValueError("data: the table is empty")
     path = os.path.join(folder, "table.csv")

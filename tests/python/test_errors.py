@@ -23,7 +23,7 @@ def test_a_parameter_out_of_range_names_the_key(svi_bin, documents, tmp_path):
 def test_a_wrong_type_and_an_unknown_key(documents):
     with pytest.raises(ValueError, match=r"^kappa = fast, but must be a number$"):
         svi.run(documents, model="lda", kappa="fast", steps=1)
-    with pytest.raises(ValueError, match=r"^Kx: not a parameter of lda svi.*parameters: K, "):
+    with pytest.raises(ValueError, match=r"^Kx: not a parameter of lda svi \(K, minibatch, .*\), nor a setting of Corpus data \(heldout, .*\) or of the run \(seed, "):
         svi.run(documents, model="lda", Kx=3, steps=1)
     with pytest.raises(ValueError, match=r"missing = 1.5, but must be in \[0, 0.99\]"):
         svi.run(np.zeros((32, 32), np.uint8), missing=1.5, steps=1)

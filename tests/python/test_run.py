@@ -123,6 +123,15 @@ def test_a_float_image_keeps_levels_between_whole_numbers():
     assert np.max(np.abs(run.outputs["original"] - ramp)) < 0.002
 
 
+def test_a_16_bit_colour_image_reads_as_its_8_bit_levels():
+    rng = np.random.RandomState(3)
+    colour = rng.randint(0, 256, size=(40, 48, 3)).astype(np.uint8)
+    args = dict(model="bpfa", algorithm="mf-svi", steps=1, K=4, threads=1)
+    eight = svi.run(colour, **args).outputs["original"]
+    sixteen = svi.run(colour.astype(np.uint16) * 257, kind="image", **args).outputs["original"]
+    assert np.array_equal(eight, sixteen)
+
+
 def test_ratings_from_a_sparse_matrix():
     sparse = pytest.importorskip("scipy.sparse")
     rng = np.random.RandomState(4)
@@ -210,3 +219,14 @@ def test_a_preset_sets_what_the_call_does_not():
     assert run["model"] == "gpmf" and run["params"]["D"] == 20 and run["params"]["slope"] == 100
     assert run["data"]["settings"]["test_fraction"] == 0.2
     assert run["data"]["settings"]["validation_fraction"] == 0.05
+
+
+def test_tokenize_is_the_corpus_readers_tokenizer():
+    text = "Don't panic: it's the Government's 2nd école!"
+    assert svi.tokenize(text) == ["panic", "government", "nd", "école"]
+    assert svi.tokenize(text, min_length=3) == ["panic", "government", "école"]
+    assert "the" in svi.tokenize(text, stop_words=False)
+    # Bytes that are not UTF-8 are read as Latin-1, as the reader reads old posts.
+    assert svi.tokenize(text.encode("latin-1")) == ["panic", "government", "nd", "école"]
+    with pytest.raises(ValueError, match=r"^x: not a setting of the tokenizer \(lowercase, "):
+        svi.tokenize(text, x=1)
