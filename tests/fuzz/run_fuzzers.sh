@@ -53,8 +53,11 @@ fuzz_one() {
     start=$(date +%s)
     "$build/bin/fuzz_$t" "${limits[@]}" -artifact_prefix="$work/findings/$t-" "$work/corpus/$t" \
         "tests/fuzz/corpus/$t" > "$work/$t.log" 2>&1 || status=$?
+    # The status first, so that a finding is reported even if its log is not what is parsed below
+    # (a crash report prints the final statistics a second time).
+    echo "$status" > "$work/$t.status"
     last=$(grep -E '^#[0-9]+' "$work/$t.log" | tail -1 || true)
-    execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$work/$t.log" | grep -oE '[0-9]+$' || echo 0)
+    execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$work/$t.log" | grep -oE '[0-9]+$' | tail -1 || echo 0)
     secs=$(( $(date +%s) - start ))
     cov=$(grep -oE 'cov: [0-9]+' <<< "$last" | grep -oE '[0-9]+' || echo 0)
     ft=$(grep -oE 'ft: [0-9]+' <<< "$last" | grep -oE '[0-9]+' || echo 0)
@@ -63,7 +66,6 @@ fuzz_one() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$execs" "$secs" "$rate" "$cov" "$ft" \
         "${units%%/*}" "${units##*/}" > "$work/$t.figures"
     echo "== $t: $execs executions in $secs s, $cov edges, corpus $units" >&2
-    echo "$status" > "$work/$t.status"
 }
 
 for t in "${targets[@]}"; do
