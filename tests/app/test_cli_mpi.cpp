@@ -238,6 +238,15 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
                            "--threads",
                            "1",
                            "--quiet"};
+    // The overlap consensus on the default image: every rank applies every prediction of the
+    // minibatch, in its order.
+    QTest::newRow("bpfa/gibbs-ssvi, overlap")
+        << QStringList{"run",          "--model",   "bpfa",
+                       "--set",        "K=8",       "--set",
+                       "minibatch=40", "--set",     "overlap_weight=0.25",
+                       "--steps",      "20",        "--eval-every-steps",
+                       "10",           "--threads", "1",
+                       "--quiet"};
 }
 
 void TestCliMpi::twoRanksGiveTheOneRankTrace()

@@ -221,6 +221,7 @@ void Workspace::resize(int K_, int D_)
     D = D_;
     obs.reserve(D);
     y.resize(D);
+    scale.setOnes(D);
     G.resize(K, D);
     G2.resize(K);
     Gn.resize(K);
@@ -272,6 +273,8 @@ void Workspace::gather(const DenseData& data, std::int64_t i, const GlobalView& 
             obs.push_back(d);
         }
     Do = int(obs.size());
+    weight = Do;
+    scale.head(Do).setOnes();
     gatherView(*this, view);
 }
 
@@ -287,7 +290,25 @@ void Workspace::gather(
             obs.push_back(d);
         }
     Do = int(obs.size());
+    weight = Do;
+    scale.head(Do).setOnes();
     gatherView(*this, view);
+}
+
+void Workspace::appendPseudo(int d, double value, double alpha, const GlobalView& view)
+{
+    const double s = std::sqrt(alpha);
+    y[Do] = s * value;
+    scale[Do] = s;
+    obs.push_back(d);
+    for (int k = 0; k < K; ++k) {
+        const double v = s * view.phi(k, d);
+        G(k, Do) = v;
+        G2[k] += alpha * view.phiSecond(k, d);
+        Gn[k] += v * v;
+    }
+    weight += alpha;
+    ++Do;
 }
 
 int Workspace::leaveOut(int j, const GlobalView& view)
@@ -303,6 +324,7 @@ int Workspace::leaveOut(int j, const GlobalView& view)
     std::swap(obs[std::size_t(j)], obs[std::size_t(last)]);
     obs.pop_back();
     Do = last;
+    weight -= 1.0;
     return d;
 }
 
@@ -357,7 +379,7 @@ void finishFactorised(Workspace& ws)
 // the family, for the current θ and a given E‖r‖².
 double sharedLocalTerms(const Workspace& ws, const GlobalView& view, double er2)
 {
-    double L = 0.5 * ws.Do * (view.logGamma - kLog2Pi) - 0.5 * view.gamma * er2;
+    double L = 0.5 * ws.weight * (view.logGamma - kLog2Pi) - 0.5 * view.gamma * er2;
     for (int k = 0; k < ws.K; ++k)
         L += ws.theta[k] * view.logPi[k] + (1.0 - ws.theta[k]) * view.log1mPi[k];
     L += 0.5 * ws.K * (view.logGammaW - kLog2Pi);
@@ -603,13 +625,14 @@ void Stats::add(const Workspace& ws)
         double* Ck = C.row(k).data();
         const double* exr = ws.exr.row(k).data();
         for (int j = 0; j < ws.Do; ++j) {
-            Pk[ws.obs[j]] += p;
-            Ck[ws.obs[j]] += exr[j];
+            const double s = ws.scale[j]; // exr is E[x_k r] in the scaled entries
+            Pk[ws.obs[j]] += p * s * s;
+            Ck[ws.obs[j]] += exr[j] * s;
         }
     }
     r2 += ws.er2;
     w2 += ws.ew2;
-    obsCount += ws.Do;
+    obsCount += ws.weight;
     items += 1;
 }
 

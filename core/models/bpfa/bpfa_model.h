@@ -98,8 +98,15 @@ struct Workspace
     // Gathers item i (its Observed entries) and the view's rows restricted to them.
     void gather(const DenseData& data, std::int64_t i, const GlobalView& view);
     // Takes observed entry j (0 ≤ j < Do) out of the gathered item: the local step then does
-    // not see it. Returns its dimension; its value stays in y[Do] (the new Do).
+    // not see it. Returns its dimension; its value stays in y[Do] (the new Do) until an entry is
+    // appended. Only before any pseudo-observation is appended.
     int leaveOut(int j, const GlobalView& view);
+    // Appends entry d as a pseudo-observation at `value` whose precision is `alpha` times an
+    // observed entry's (the overlap consensus, bpfa_overlap.h): the tempered likelihood
+    // N(value | x φ_{·d}, 1/(α γ)) enters every local family and statistic as an observed entry
+    // scaled by √α (value, loadings and residual), so that its squared error counts α times.
+    // The workspace holds D entries in all.
+    void appendPseudo(int d, double value, double alpha, const GlobalView& view);
     // (y − Σ_k E[x_k] φ_kd)²: the squared error of the local posterior-mean prediction of
     // entry d (value y), which the local step did not see.
     double predictionError(int d, double y, const GlobalView& view) const;
@@ -108,9 +115,11 @@ struct Workspace
                 const Eigen::Ref<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>& observed,
                 const GlobalView& view);
 
-    int K = 0, D = 0, Do = 0; // Do = number of observed entries
-    std::vector<int> obs;     // observed dimension indices (Do)
-    Eigen::VectorXd y;        // Do
+    int K = 0, D = 0, Do = 0; // Do = number of gathered entries (observed, then pseudo)
+    std::vector<int> obs;     // their dimension indices (Do)
+    Eigen::VectorXd y;        // Do: their values (a pseudo-observation's scaled by √α)
+    Eigen::VectorXd scale;    // Do: 1 for an observed entry, √α for a pseudo-observation
+    double weight = 0.0;      // Σ scale²: the entries' count, pseudo-observations by α
     MatrixRD G;               // K×Do: view.phi restricted to observed dims
     Eigen::VectorXd G2;       // K: Σ_obs E[φ_kd²]
     Eigen::VectorXd Gn;       // K: Σ_obs φ_kd² (φ from the view)
@@ -150,8 +159,9 @@ double mfLocalElbo(const Workspace& ws, const GlobalView& view);
 double titsiasLocalElbo(const Workspace& ws, const GlobalView& view);
 
 // Sufficient statistics of a set of items (the sums of eq. 7), from the local expectations.
-//   zSum_k = Σ E[z_ik]              obsCount = Σ D_i (observed entries)
+//   zSum_k = Σ E[z_ik]              obsCount = Σ D_i (observed entries; α each pseudo one)
 //   P_kd   = Σ m_id E[z_ik w_ik²]   C_kd = Σ m_id exr_ik(d)
+// (m_id: 1 where entry d of item i is observed, α where it is a pseudo-observation, else 0)
 //   r2     = Σ E‖r_i‖²              w2 = Σ E‖w_i‖²
 // With φ the view's loadings, the φ-natural parameter is h_kd = γ (C_kd + φ_kd P_kd).
 struct Stats

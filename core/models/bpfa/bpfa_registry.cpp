@@ -251,7 +251,14 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
                              "predictive: from one observed entry per item left out of its local "
                              "step (the error on unseen entries)",
                              {"predictive", "model"}, "predictive"),
-                 &O::noiseFit);
+                 &O::noiseFit)
+            .add(realParam("overlap_weight", "Overlap weight",
+                           "images: each patch also sees its missing pixels at the current "
+                           "estimate of the image (the overlapping patches' predictions), "
+                           "weighted by this fraction of an observed pixel; 0 = patches "
+                           "independent, as in paper 000",
+                           0.0, 0.0, 1.0),
+                 &O::overlapWeight);
     }
     f.add(&O::prior, bpfa::Prior::declare())
         .add(intParam("eval_items", "Evaluation items",

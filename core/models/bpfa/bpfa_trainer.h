@@ -20,6 +20,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/bpfa/bpfa_model.h"
+#include "core/models/bpfa/bpfa_overlap.h"
 
 #include <memory>
 #include <optional>
@@ -67,6 +68,9 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     // "model": γ_obs from the residuals of every observed entry (eq. 7); "predictive": from
     // one observed entry per item left out of its local step.
     std::string noiseFit;
+    // Images: the weight α of each patch's non-observed pixels seen at the overlap consensus
+    // (bpfa_overlap.h); 0 = patches independent, as in paper 000.
+    double overlapWeight{};
     int initItems{};  // Gibbs initialisation: patches in the random subset
     int initSweeps{}; // Gibbs initialisation: batch Gibbs iterations
     bpfa::Prior prior;
@@ -153,6 +157,8 @@ public:
     // This rank's items of the last minibatch (tests).
     const std::vector<std::int64_t>& lastBatch() const { return m_batchRows; }
     void setGlobals(const bpfa::Globals& g) { m_globals = g; }
+    // The overlap consensus (empty when off; tests).
+    const bpfa::OverlapConsensus& overlap() const { return m_overlap; }
 
     // E[y_i] for every item over all D entries (normalised units), from the algorithm's own
     // local inference under the current globals: the full reconstruction pass.
@@ -214,6 +220,13 @@ private:
     std::shared_ptr<Preview> makePreview(std::optional<Eigen::ArrayXXf> image) const;
     // E[y] = Σ_k E[x_k] φ_k of the item in `ws` (normalised units) into `row` (D floats).
     void predictItem(const bpfa::Workspace& ws, const bpfa::GlobalView& view, float* row) const;
+    // Item i gathered under `view`, with its pseudo-observations when the overlap consensus is
+    // on.
+    void gatherItem(bpfa::Workspace& ws, std::int64_t i, const bpfa::GlobalView& view) const;
+    // The overlap consensus after the local steps of `items` (their predictions in
+    // m_batchPred): every prediction of the minibatch applied in the minibatch's order, on
+    // every rank.
+    void updateOverlap(const std::vector<std::int64_t>& items);
 
     DenseDataPtr m_data;
     BpfaAlgorithm m_algorithm;
@@ -245,6 +258,12 @@ private:
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
     // replaced by each full pass; empty when off.
     MatrixRF m_live;
+    // The overlap consensus (empty when off), the minibatch's rows on every rank and the
+    // positions of this rank's among them, and the predictions of this rank's items.
+    bpfa::OverlapConsensus m_overlap;
+    std::vector<std::int64_t> m_fullBatch, m_batchPos;
+    MatrixRF m_batchPred, m_fullPred;
+    std::vector<double> m_overlapBuffer;
 };
 
 } // namespace svi

@@ -1,0 +1,535 @@
+// The overlap consensus of BPFA on images (bpfa_overlap.h): pseudo-observations of the
+// non-observed pixels at weight α, against an observed entry, against repeated entries, against
+// the exact posterior enumerated on a tiny image, and the consensus against its definition.
+
+#include "core/data/image_task.h"
+#include "core/models/bpfa/bpfa_model.h"
+#include "core/models/bpfa/bpfa_overlap.h"
+#include "core/models/bpfa/bpfa_trainer.h"
+
+#include <Eigen/Dense>
+#include <QtTest>
+#include <cmath>
+#include <omp.h>
+
+using namespace svi;
+using namespace svi::bpfa;
+
+namespace {
+
+using VecU8 = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>;
+
+Globals someGlobals(int K, int D, std::uint64_t seed)
+{
+    Rng rng(seed);
+    Globals g = priorGlobals(Prior{}, K, D);
+    for (int k = 0; k < K; ++k) {
+        g.a[k] = 0.5 + 3.0 * rng.uniform();
+        g.b[k] = 0.5 + 3.0 * rng.uniform();
+        for (int d = 0; d < D; ++d) {
+            g.lambda(k, d) = 2.0 + 20.0 * rng.uniform();
+            g.h(k, d) = g.lambda(k, d) * rng.normal() * 0.7;
+        }
+    }
+    g.c = 30.0;
+    g.d = 12.0;
+    g.e = 8.0;
+    g.f = 5.0;
+    return g;
+}
+
+Stats statsOf(const Workspace& ws, int K, int D)
+{
+    Stats s;
+    s.resize(K, D);
+    s.add(ws);
+    return s;
+}
+
+void compareStats(const Stats& a, const Stats& b)
+{
+    QVERIFY((a.zSum - b.zSum).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY((a.P - b.P).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY((a.C - b.C).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY(std::abs(a.r2 - b.r2) < 1e-9);
+    QVERIFY(std::abs(a.obsCount - b.obsCount) < 1e-12);
+}
+
+// A w×h image cut into 2×2 patches, its observed pixels given.
+ImageLayout tinyImage(int width, int height, const MatrixRU8& observed, const Eigen::ArrayXXf& px)
+{
+    ImageLayout layout;
+    layout.width = width;
+    layout.height = height;
+    layout.patch = 2;
+    layout.mean = 100.0;
+    layout.scale = 50.0;
+    layout.pixelObserved = observed;
+    layout.corrupted = px;
+    layout.original = px;
+    return layout;
+}
+
+} // namespace
+
+class TestBpfaOverlap : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pseudoEntryAtWeightOneIsAnObservedEntry();
+    void pseudoWeightsAddUp();
+    void reusedWorkspaceForgetsItsPseudoEntries();
+    void consensusIsTheMeanOfTheLatestPredictions();
+    void gibbsWithPseudoPixelsMatchesEnumeratedPosterior();
+    void trainerResumesWithItsConsensusOnAnyThreadCount_data();
+    void trainerResumesWithItsConsensusOnAnyThreadCount();
+    void overlapIsAnImageOption();
+    void predictiveNoiseCountsPseudoPixelsByTheirWeight();
+    void trainerConsensusFollowsTheMinibatchsPredictions();
+};
+
+void TestBpfaOverlap::pseudoEntryAtWeightOneIsAnObservedEntry()
+{
+    const int K = 4, D = 8;
+    const GlobalView v = expectationView(someGlobals(K, D, 2));
+    Rng rng(3);
+    Eigen::VectorXd y(D);
+    for (int d = 0; d < D; ++d)
+        y[d] = rng.normal();
+    VecU8 all = VecU8::Ones(D), some = all;
+    some[2] = some[5] = 0;
+    Workspace observed, pseudo;
+    observed.resize(K, D);
+    pseudo.resize(K, D);
+    observed.gather(y, all, v);
+    pseudo.gather(y, some, v);
+    pseudo.appendPseudo(2, y[2], 1.0, v);
+    pseudo.appendPseudo(5, y[5], 1.0, v);
+    QCOMPARE(pseudo.Do, D);
+    QCOMPARE(pseudo.weight, double(D));
+    // The same entries in another order: the same local optimum, bound and statistics.
+    mfLocal(observed, v, 300, 0.0);
+    mfLocal(pseudo, v, 300, 0.0);
+    QVERIFY((observed.theta - pseudo.theta).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY((observed.mean - pseudo.mean).cwiseAbs().maxCoeff() < 1e-9);
+    QVERIFY(std::abs(mfLocalElbo(observed, v) - mfLocalElbo(pseudo, v)) < 1e-9);
+    compareStats(statsOf(observed, K, D), statsOf(pseudo, K, D));
+}
+
+void TestBpfaOverlap::pseudoWeightsAddUp()
+{
+    // N(u | xφ, 1/γ)^α · N(u | xφ, 1/γ)^β = N(u | xφ, 1/γ)^(α+β): one pseudo entry at weight 0.7
+    // is two at 0.3 and 0.4, for every local family and for the statistics.
+    const int K = 4, D = 8;
+    const GlobalView v = expectationView(someGlobals(K, D, 4));
+    Rng rng(5);
+    Eigen::VectorXd y(D);
+    for (int d = 0; d < D; ++d)
+        y[d] = rng.normal();
+    // Entry 3 is seen by neither, so that the workspace has room (D entries) for the repeat.
+    VecU8 some = VecU8::Ones(D);
+    some[1] = some[3] = some[6] = 0;
+    for (int family = 0; family < 2; ++family) {
+        Workspace once, twice;
+        once.resize(K, D);
+        twice.resize(K, D);
+        once.gather(y, some, v);
+        twice.gather(y, some, v);
+        once.appendPseudo(1, 0.8, 0.7, v);
+        once.appendPseudo(6, -0.3, 0.2, v);
+        twice.appendPseudo(1, 0.8, 0.3, v);
+        twice.appendPseudo(6, -0.3, 0.2, v);
+        twice.appendPseudo(1, 0.8, 0.4, v);
+        QVERIFY(std::abs(once.weight - twice.weight) < 1e-12);
+        if (family == 0) {
+            mfLocal(once, v, 300, 0.0);
+            mfLocal(twice, v, 300, 0.0);
+            QVERIFY(std::abs(mfLocalElbo(once, v) - mfLocalElbo(twice, v)) < 1e-9);
+        } else {
+            titsiasLocal(once, v, 300, 0.0);
+            titsiasLocal(twice, v, 300, 0.0);
+            QVERIFY(std::abs(titsiasLocalElbo(once, v) - titsiasLocalElbo(twice, v)) < 1e-9);
+        }
+        QVERIFY((once.theta - twice.theta).cwiseAbs().maxCoeff() < 1e-9);
+        QVERIFY((once.mean - twice.mean).cwiseAbs().maxCoeff() < 1e-9);
+        compareStats(statsOf(once, K, D), statsOf(twice, K, D));
+    }
+}
+
+void TestBpfaOverlap::reusedWorkspaceForgetsItsPseudoEntries()
+{
+    const int K = 3, D = 6;
+    const GlobalView v = expectationView(someGlobals(K, D, 6));
+    Eigen::VectorXd y(D);
+    y << 0.4, -1.0, 0.3, 0.9, -0.2, 0.5;
+    VecU8 few = VecU8::Zero(D), all = VecU8::Ones(D);
+    few[0] = 1;
+    Workspace reused, fresh;
+    reused.resize(K, D);
+    fresh.resize(K, D);
+    reused.gather(y, few, v);
+    for (int d = 1; d < D; ++d)
+        reused.appendPseudo(d, 0.1 * d, 0.25, v);
+    mfLocal(reused, v, 50, 0.0);
+    // The next item has every entry observed, where the last had pseudo ones.
+    reused.gather(y, all, v);
+    fresh.gather(y, all, v);
+    mfLocal(reused, v, 300, 0.0);
+    mfLocal(fresh, v, 300, 0.0);
+    QCOMPARE(reused.weight, double(D));
+    compareStats(statsOf(reused, K, D), statsOf(fresh, K, D));
+}
+
+void TestBpfaOverlap::consensusIsTheMeanOfTheLatestPredictions()
+{
+    // A 4×3 image of 2×2 patches (3 across, 2 down: 6 patches); pixels covered by 1, 2 or 4.
+    const int W = 4, H = 3, across = 3, patches = 6;
+    MatrixRU8 observed = MatrixRU8::Zero(H, W);
+    observed(0, 0) = observed(1, 2) = observed(2, 3) = 1;
+    Eigen::ArrayXXf px = Eigen::ArrayXXf::Constant(H, W, 0.0f);
+    px(0, 0) = 150.0f;
+    px(1, 2) = 50.0f;
+    px(2, 3) = 200.0f;
+    OverlapConsensus u(tinyImage(W, H, observed, px));
+    QCOMPARE(u.coverage(0, 0), 1);
+    QCOMPARE(u.coverage(0, 1), 2);
+    QCOMPARE(u.coverage(1, 1), 4);
+    QCOMPARE(u.coverage(2, 3), 1);
+    QCOMPARE(u.value(0, 0), 1.0); // (150 − 100) / 50
+    QCOMPARE(u.value(1, 2), -1.0);
+    Rng rng(7);
+    std::vector<Eigen::VectorXf> latest(patches, Eigen::VectorXf::Zero(4));
+    for (int visit = 0; visit < 40; ++visit) {
+        const std::int64_t i = std::int64_t(rng.below(patches));
+        Eigen::VectorXf pred(4);
+        for (int d = 0; d < 4; ++d)
+            pred[d] = float(rng.normal());
+        u.update(i, pred.data());
+        latest[std::size_t(i)] = pred;
+    }
+    for (int r = 0; r < H; ++r)
+        for (int c = 0; c < W; ++c) {
+            if (observed(r, c)) {
+                QCOMPARE(u.value(r, c), (double(px(r, c)) - 100.0) / 50.0);
+                continue;
+            }
+            double sum = 0.0;
+            int n = 0;
+            for (int i = 0; i < patches; ++i) {
+                const int top = i / across, left = i % across;
+                if (r >= top && r < top + 2 && c >= left && c < left + 2) {
+                    sum += latest[std::size_t(i)][(r - top) * 2 + (c - left)];
+                    ++n;
+                }
+            }
+            QVERIFY2(std::abs(u.value(r, c) - sum / n) < 1e-6,
+                     qPrintable(QString("pixel (%1, %2): %3 against %4")
+                                    .arg(r)
+                                    .arg(c)
+                                    .arg(u.value(r, c))
+                                    .arg(sum / n)));
+        }
+}
+
+void TestBpfaOverlap::gibbsWithPseudoPixelsMatchesEnumeratedPosterior()
+{
+    // Patch 1 (top row, middle) of a 4×3 image with 2×2 patches: two of its pixels observed,
+    // two seen at the consensus with α = 0.3. Its exact posterior over z (weights integrated
+    // out): y ~ N(0, Φ_Sᵀ Φ_S / γ_w + diag(1 / (α_j γ))), every configuration enumerated.
+    const int W = 4, H = 3, K = 3, D = 4;
+    MatrixRU8 observed = MatrixRU8::Zero(H, W);
+    observed(0, 1) = observed(1, 2) = 1;
+    Eigen::ArrayXXf px = Eigen::ArrayXXf::Constant(H, W, 100.0f);
+    px(0, 1) = 160.0f;
+    px(1, 2) = 70.0f;
+    OverlapConsensus u(tinyImage(W, H, observed, px));
+    // Predictions from the neighbours: patch 0 and patch 2 cover pixels (0, 2) and (1, 1).
+    const float p0[4] = {0.0f, 0.0f, 0.0f, 0.9f};  // patch 0: pixel (1, 1) is its d = 3
+    const float p2[4] = {-0.6f, 0.0f, 0.0f, 0.0f}; // patch 2: pixel (0, 2) is its d = 0
+    u.update(0, p0);
+    u.update(2, p2);
+    const double alpha = 0.3;
+
+    Rng rng(11);
+    MatrixRD phi(K, D);
+    for (int k = 0; k < K; ++k)
+        for (int d = 0; d < D; ++d)
+            phi(k, d) = rng.normal();
+    Eigen::VectorXd pi(K);
+    pi << 0.4, 0.3, 0.6;
+    const double gamma = 3.0, gammaW = 1.2;
+    const GlobalView v = pointView(phi, pi, gamma, gammaW);
+
+    // Patch 1's pixels, row-major: (0,1) observed, (0,2) consensus, (1,1) consensus, (1,2)
+    // observed.
+    Eigen::VectorXd y(D);
+    y << 1.2, 0.0, 0.0, -0.6;
+    VecU8 obs(D);
+    obs << 1, 0, 0, 1;
+    Workspace ws;
+    ws.resize(K, D);
+    ws.gather(y, obs, v);
+    u.appendTo(ws, 1, alpha, v);
+    QCOMPARE(ws.Do, D);
+    const Eigen::Vector4d value(1.2, u.value(0, 2), u.value(1, 1), -0.6);
+    const Eigen::Vector4d precision(gamma, alpha * gamma, alpha * gamma, gamma);
+    QVERIFY(std::abs(value[1] - (-0.6 / 2)) < 1e-6); // pixel (0, 2): patches 1 and 2 cover it
+    QVERIFY(std::abs(value[2] - (0.9 / 4)) < 1e-6);  // pixel (1, 1): patches 0, 1, 3, 4
+    // The pseudo entries, in the patch's order, at the consensus scaled by √α.
+    QCOMPARE(ws.obs[2], 1);
+    QCOMPARE(ws.obs[3], 2);
+    QVERIFY(std::abs(ws.y[2] - std::sqrt(alpha) * value[1]) < 1e-12);
+    QVERIFY(std::abs(ws.y[3] - std::sqrt(alpha) * value[2]) < 1e-12);
+
+    std::vector<double> logw;
+    for (unsigned mask = 0; mask < (1u << K); ++mask) {
+        Eigen::MatrixXd cov = precision.cwiseInverse().asDiagonal();
+        for (int k = 0; k < K; ++k)
+            if (mask & (1u << k))
+                cov += phi.row(k).transpose() * phi.row(k) / gammaW;
+        Eigen::LLT<Eigen::MatrixXd> llt(cov);
+        const Eigen::VectorXd s = llt.matrixL().solve(value);
+        double l = -0.5 * (2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum() +
+                           s.squaredNorm());
+        for (int k = 0; k < K; ++k)
+            l += (mask & (1u << k)) ? std::log(pi[k]) : std::log1p(-pi[k]);
+        logw.push_back(l);
+    }
+    const double mx = *std::max_element(logw.begin(), logw.end());
+    double total = 0.0;
+    for (double& l : logw)
+        total += (l = std::exp(l - mx));
+    const int sweeps = 60000;
+    std::vector<double> freq(logw.size(), 0.0);
+    Rng chain(13);
+    gibbsLocal(ws, v, 50, 1, chain);
+    for (int s = 0; s < sweeps; ++s) {
+        gibbsLocal(ws, v, 0, 1, chain, true);
+        unsigned mask = 0;
+        for (int k = 0; k < K; ++k)
+            if (ws.z[k] != 0.0)
+                mask |= 1u << k;
+        freq[mask] += 1.0 / sweeps;
+    }
+    for (std::size_t mask = 0; mask < logw.size(); ++mask) {
+        const double exact = logw[mask] / total;
+        const double se = std::sqrt(exact * (1 - exact) / sweeps);
+        QVERIFY2(
+            std::abs(freq[mask] - exact) < 6 * se + 0.004,
+            qPrintable(
+                QString("config %1: sampled %2, exact %3").arg(mask).arg(freq[mask]).arg(exact)));
+    }
+}
+
+namespace {
+
+// A 30×30 image of stripes and a ramp, 80 % of its pixels missing, cut into 4×4 patches.
+DenseDataPtr stripes()
+{
+    Eigen::ArrayXXf image(30, 30);
+    for (int r = 0; r < 30; ++r)
+        for (int c = 0; c < 30; ++c)
+            image(r, c) = float(40 + 4 * c + ((r / 3) % 2 ? 60 : 0));
+    InpaintOptions task;
+    task.missing = 0.8;
+    task.patch = 4;
+    return makeInpaintingData(image, task, "stripes");
+}
+
+BpfaOptions overlapOptions()
+{
+    BpfaOptions o;
+    o.K = 12;
+    o.minibatch = 60;
+    o.init = "random";
+    o.evalItems = 50;
+    o.overlapWeight = 0.25;
+    return o;
+}
+
+} // namespace
+
+void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount_data()
+{
+    QTest::addColumn<int>("algorithm");
+    QTest::newRow("gibbs-ssvi") << int(BpfaAlgorithm::GibbsSsvi);
+    QTest::newRow("mf-svi") << int(BpfaAlgorithm::MfSvi);
+    QTest::newRow("titsias-ssvi") << int(BpfaAlgorithm::TitsiasSsvi);
+    QTest::newRow("streaming") << int(BpfaAlgorithm::Streaming);
+}
+
+void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
+{
+    // Ten steps on two threads against five on one, a checkpoint, a new trainer and five more:
+    // the same globals and the same reconstruction, to the bit. The consensus is part of the
+    // state (without it the resumed run sees the mean level where the first saw predictions).
+    QFETCH(int, algorithm);
+    const DenseDataPtr data = stripes();
+    const BpfaAlgorithm a = BpfaAlgorithm(algorithm);
+    omp_set_num_threads(2);
+    BpfaTrainer whole(data, a, overlapOptions(), 5);
+    for (int t = 1; t <= 10; ++t)
+        whole.step(t);
+    omp_set_num_threads(1);
+    BpfaTrainer first(data, a, overlapOptions(), 5);
+    for (int t = 1; t <= 5; ++t)
+        first.step(t);
+    StateArchive out;
+    first.visitState(out);
+    BpfaTrainer second(data, a, overlapOptions(), 5);
+    StateArchive in(out.bytes());
+    second.visitState(in);
+    in.finish();
+    for (int t = 6; t <= 10; ++t)
+        second.step(t);
+    omp_set_num_threads(2);
+    const bpfa::Globals& g = whole.globals();
+    const bpfa::Globals& h = second.globals();
+    QVERIFY(g.a == h.a && g.b == h.b && g.lambda == h.lambda && g.h == h.h);
+    QCOMPARE(g.c, h.c);
+    QCOMPARE(g.d, h.d);
+    QVERIFY(whole.predictAll() == second.predictAll());
+    // And the consensus changed the fit: the same run without it ends elsewhere.
+    BpfaOptions off = overlapOptions();
+    off.overlapWeight = 0.0;
+    BpfaTrainer plain(data, a, off, 5);
+    for (int t = 1; t <= 10; ++t)
+        plain.step(t);
+    QVERIFY(!(plain.globals().h == g.h));
+}
+
+void TestBpfaOverlap::overlapIsAnImageOption()
+{
+    // On a table (no image) the weight changes nothing.
+    auto table = std::make_shared<DenseData>();
+    Rng rng(3);
+    table->values.resize(200, 6);
+    table->roles.resize(200, 6);
+    for (int i = 0; i < 200; ++i)
+        for (int d = 0; d < 6; ++d) {
+            table->values(i, d) = float(rng.normal());
+            table->roles(i, d) =
+                std::uint8_t(rng.uniform() < 0.3 ? EntryRole::Missing : EntryRole::Observed);
+        }
+    table->source = "table";
+    BpfaOptions on = overlapOptions(), off = overlapOptions();
+    off.overlapWeight = 0.0;
+    BpfaTrainer a(table, BpfaAlgorithm::GibbsSsvi, on, 2),
+        b(table, BpfaAlgorithm::GibbsSsvi, off, 2);
+    for (int t = 1; t <= 3; ++t) {
+        a.step(t);
+        b.step(t);
+    }
+    QVERIFY(a.globals().h == b.globals().h);
+}
+
+namespace {
+
+// A 3×3 image of 2×2 patches (4 items, D = 4) whose observed pixels are all 0.5 in normalised
+// units (the layout's mean 0 and scale 1); each patch sees 2 or 3 of its pixels:
+//   1 1 0
+//   1 0 1
+//   0 1 1
+DenseDataPtr checkerboard()
+{
+    MatrixRU8 mask(3, 3);
+    mask << 1, 1, 0, 1, 0, 1, 0, 1, 1;
+    auto data = std::make_shared<DenseData>();
+    ImageLayout layout;
+    layout.width = layout.height = 3;
+    layout.patch = 2;
+    layout.mean = 0.0;
+    layout.scale = 1.0;
+    layout.pixelObserved = mask;
+    layout.corrupted = Eigen::ArrayXXf::Zero(3, 3);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            if (mask(r, c))
+                layout.corrupted(r, c) = 0.5f;
+    layout.original = layout.corrupted;
+    data->values.resize(4, 4);
+    data->roles.resize(4, 4);
+    for (int i = 0; i < 4; ++i)
+        for (int d = 0; d < 4; ++d) {
+            const int r = i / 2 + d / 2, c = i % 2 + d % 2;
+            data->values(i, d) = layout.corrupted(r, c);
+            data->roles(i, d) = std::uint8_t(mask(r, c) ? EntryRole::Observed : EntryRole::Missing);
+        }
+    data->image = layout;
+    data->source = "checkerboard";
+    return data;
+}
+
+} // namespace
+
+void TestBpfaOverlap::predictiveNoiseCountsPseudoPixelsByTheirWeight()
+{
+    // With Φ = 0 every prediction is 0, so the left-out entry's squared error is 0.25 whichever
+    // it is; an item stands for (its observed entries + α × its pseudo ones) entries.
+    const DenseDataPtr data = checkerboard();
+    BpfaOptions o = overlapOptions();
+    o.K = 3;
+    o.noiseFit = "predictive";
+    BpfaTrainer t(data, BpfaAlgorithm::GibbsSsvi, o, 3);
+    const bpfa::GlobalView v =
+        bpfa::pointView(MatrixRD::Zero(3, 4), Eigen::VectorXd::Constant(3, 0.5), 2.0, 1.0);
+    const bpfa::Stats s = t.localStats({0, 1, 2, 3}, v, 1);
+    const double seen = 3 + 2 + 2 + 3, pseudo = 4 * 4 - seen;
+    const double count = seen + o.overlapWeight * pseudo;
+    QVERIFY2(std::abs(s.obsCount - count) < 1e-12,
+             qPrintable(QString("%1 against %2").arg(s.obsCount).arg(count)));
+    QVERIFY2(std::abs(s.r2 - 0.25 * count) < 1e-12,
+             qPrintable(QString("%1 against %2").arg(s.r2).arg(0.25 * count)));
+}
+
+void TestBpfaOverlap::trainerConsensusFollowsTheMinibatchsPredictions()
+{
+    // MF-SVI's local step is deterministic given the view: every patch of the minibatch sees the
+    // consensus from before it, then their predictions replace their shares of ū.
+    const DenseDataPtr data = checkerboard();
+    BpfaOptions o = overlapOptions();
+    o.K = 3;
+    o.noiseFit = "model";
+    BpfaTrainer t(data, BpfaAlgorithm::MfSvi, o, 3);
+    const Globals g = someGlobals(3, 4, 9);
+    const bpfa::GlobalView v = expectationView(g);
+    t.localStats({2, 0, 3, 1}, v, 1);
+    const OverlapConsensus before(*data->image);
+    OverlapConsensus u = before;
+    Workspace ws;
+    ws.resize(3, 4);
+    for (std::int64_t i : {2, 0, 3, 1}) {
+        ws.gather(*data, i, v);
+        before.appendTo(ws, i, o.overlapWeight, v);
+        mfLocal(ws, v, o.localIters, o.localTol);
+        Eigen::VectorXf pred = Eigen::VectorXf::Zero(4);
+        for (int k = 0; k < 3; ++k)
+            pred += (ws.ex[k] * v.phi.row(k).transpose()).cast<float>();
+        u.update(i, pred.data());
+    }
+    bool moved = false;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            QVERIFY(std::abs(t.overlap().value(r, c) - u.value(r, c)) < 1e-12);
+            moved = moved || std::abs(u.value(r, c)) > 1e-3;
+        }
+    QVERIFY(moved);
+    // The reconstruction pass sees every patch's pseudo entries at that consensus.
+    t.setGlobals(g);
+    const MatrixRF all = t.predictAll();
+    for (std::int64_t i = 0; i < 4; ++i) {
+        ws.gather(*data, i, v);
+        u.appendTo(ws, i, o.overlapWeight, v);
+        mfLocal(ws, v, o.localIters, o.localTol);
+        for (int d = 0; d < 4; ++d) {
+            double pred = 0.0;
+            for (int k = 0; k < 3; ++k)
+                pred += ws.ex[k] * v.phi(k, d);
+            QVERIFY(std::abs(all(i, d) - pred) < 1e-6);
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestBpfaOverlap)
+#include "test_bpfa_overlap.moc"
