@@ -4,6 +4,7 @@
 
 #include "core/models/bpfa/bpfa_model.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "tests/core/bpfa_test_globals.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -12,6 +13,7 @@
 
 using namespace svi;
 using namespace svi::bpfa;
+using test_support::someGlobals;
 
 namespace {
 
@@ -34,26 +36,6 @@ DenseDataPtr smallData(std::int64_t N, int D, std::uint64_t seed)
         }
     data->source = "test";
     return data;
-}
-
-// Globals with spread-out values (not the prior), so every term of the updates matters.
-Globals someGlobals(int K, int D, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Globals g = priorGlobals(Prior{}, K, D);
-    for (int k = 0; k < K; ++k) {
-        g.a[k] = 0.5 + 3.0 * rng.uniform();
-        g.b[k] = 0.5 + 3.0 * rng.uniform();
-        for (int d = 0; d < D; ++d) {
-            g.lambda(k, d) = 2.0 + 20.0 * rng.uniform();
-            g.h(k, d) = g.lambda(k, d) * rng.normal() * 0.7;
-        }
-    }
-    g.c = 30.0;
-    g.d = 12.0;
-    g.e = 8.0;
-    g.f = 5.0;
-    return g;
 }
 
 // log N(y; 0, Σ) with Σ = Φ_Sᵀ Φ_S / γ_w + I / γ over the observed entries: the exact

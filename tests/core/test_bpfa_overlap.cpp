@@ -6,6 +6,7 @@
 #include "core/models/bpfa/bpfa_model.h"
 #include "core/models/bpfa/bpfa_overlap.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "tests/core/bpfa_test_globals.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -14,29 +15,11 @@
 
 using namespace svi;
 using namespace svi::bpfa;
+using test_support::someGlobals;
 
 namespace {
 
 using VecU8 = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>;
-
-Globals someGlobals(int K, int D, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Globals g = priorGlobals(Prior{}, K, D);
-    for (int k = 0; k < K; ++k) {
-        g.a[k] = 0.5 + 3.0 * rng.uniform();
-        g.b[k] = 0.5 + 3.0 * rng.uniform();
-        for (int d = 0; d < D; ++d) {
-            g.lambda(k, d) = 2.0 + 20.0 * rng.uniform();
-            g.h(k, d) = g.lambda(k, d) * rng.normal() * 0.7;
-        }
-    }
-    g.c = 30.0;
-    g.d = 12.0;
-    g.e = 8.0;
-    g.f = 5.0;
-    return g;
-}
 
 Stats statsOf(const Workspace& ws, int K, int D)
 {
@@ -499,13 +482,18 @@ void TestBpfaOverlap::trainerConsensusFollowsTheMinibatchsPredictions()
     OverlapConsensus u = before;
     Workspace ws;
     ws.resize(3, 4);
-    for (std::int64_t i : {2, 0, 3, 1}) {
+    // Patch i's local step with its pseudo entries at consensus `at`, and its prediction.
+    auto predict = [&](std::int64_t i, const OverlapConsensus& at) {
         ws.gather(*data, i, v);
-        before.appendTo(ws, i, o.overlapWeight, v);
+        at.appendTo(ws, i, o.overlapWeight, v);
         mfLocal(ws, v, o.localIters, o.localTol);
         Eigen::VectorXf pred = Eigen::VectorXf::Zero(4);
         for (int k = 0; k < 3; ++k)
             pred += (ws.ex[k] * v.phi.row(k).transpose()).cast<float>();
+        return pred;
+    };
+    for (std::int64_t i : {2, 0, 3, 1}) {
+        const Eigen::VectorXf pred = predict(i, before);
         u.update(i, pred.data());
     }
     bool moved = false;
@@ -518,17 +506,8 @@ void TestBpfaOverlap::trainerConsensusFollowsTheMinibatchsPredictions()
     // The reconstruction pass sees every patch's pseudo entries at that consensus.
     t.setGlobals(g);
     const MatrixRF all = t.predictAll();
-    for (std::int64_t i = 0; i < 4; ++i) {
-        ws.gather(*data, i, v);
-        u.appendTo(ws, i, o.overlapWeight, v);
-        mfLocal(ws, v, o.localIters, o.localTol);
-        for (int d = 0; d < 4; ++d) {
-            double pred = 0.0;
-            for (int k = 0; k < 3; ++k)
-                pred += ws.ex[k] * v.phi(k, d);
-            QVERIFY(std::abs(all(i, d) - pred) < 1e-6);
-        }
-    }
+    for (std::int64_t i = 0; i < 4; ++i)
+        QVERIFY((all.row(i).transpose() - predict(i, u)).cwiseAbs().maxCoeff() < 1e-6f);
 }
 
 QTEST_GUILESS_MAIN(TestBpfaOverlap)
