@@ -6,8 +6,8 @@
 // current estimate of the image there (the consensus ū: what the patches covering the pixel
 // predict of it), as pseudo-observations whose precision is α times an observed pixel's:
 //
-//   p(y_i | x_i, Φ) ∝ Π_{d observed} N(y_id | x_i φ_{·d}, 1/γ) · Π_{d not} N(ū_{p(i,d)} | x_i
-//   φ_{·d}, 1/γ)^α
+//   p(y_i | x_i, Φ) ∝ Π_{d observed} N(y_id | x_i φ_{·d}, 1/γ)
+//                   · Π_{d not observed} N(ū_{p(i,d)} | x_i φ_{·d}, 1/γ)^α
 //
 // (a tempered likelihood; α < 1 because the consensus of overlapping patches is strongly
 // correlated with the patch's own prediction). Every local family and the global statistics
@@ -54,9 +54,11 @@ public:
 
 private:
     int m_patch = 0, m_across = 0, m_down = 0; // patch side; patches per row and per column
-    MatrixRD m_image;                          // height × width
-    MatrixRU8 m_observed;
-    MatrixRF m_pred; // height × width: 1 where observed
+    // ū, height × width. It is the sum of m_pred over the covering patches / n_p, kept
+    // incrementally (and checkpointed, so that a resumed run adds in the same order).
+    MatrixRD m_image;
+    MatrixRU8 m_observed; // height × width: 1 where observed
+    MatrixRF m_pred;      // patches × D: each patch's latest predictions (0: none yet)
 };
 
 } // namespace svi::bpfa

@@ -225,7 +225,8 @@ private:
     void gatherItem(bpfa::Workspace& ws, std::int64_t i, const bpfa::GlobalView& view) const;
     // The overlap consensus after the local steps of `items` (their predictions in
     // m_batchPred): every prediction of the minibatch applied in the minibatch's order, on
-    // every rank.
+    // every rank. Items other than the step's minibatch (tests) are applied in their order,
+    // on one rank.
     void updateOverlap(const std::vector<std::int64_t>& items);
 
     DenseDataPtr m_data;
