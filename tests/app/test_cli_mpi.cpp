@@ -238,8 +238,9 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
                            "--threads",
                            "1",
                            "--quiet"};
-    // The overlap consensus on a small image (48×48 PGM: the final pass stays cheap under the
-    // sanitizers): every rank applies every prediction of the minibatch, in its order.
+    // The overlap consensus and the neighbour coupling on a small image (48×48 PGM: the final
+    // pass stays cheap under the sanitizers): every rank applies every record of the minibatch
+    // (predictions, then expectations), in its order.
     QByteArray pgm = "P5\n48 48\n255\n";
     for (int r = 0; r < 48; ++r)
         for (int c = 0; c < 48; ++c)
@@ -248,23 +249,25 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly) && file.write(pgm) == pgm.size());
     file.close();
-    QTest::newRow("bpfa/gibbs-ssvi, overlap") << QStringList{"run",
-                                                             path,
-                                                             "--model",
-                                                             "bpfa",
-                                                             "--set",
-                                                             "K=8",
-                                                             "--set",
-                                                             "minibatch=40",
-                                                             "--set",
-                                                             "overlap_weight=0.25",
-                                                             "--steps",
-                                                             "20",
-                                                             "--eval-every-steps",
-                                                             "10",
-                                                             "--threads",
-                                                             "1",
-                                                             "--quiet"};
+    QTest::newRow("bpfa/gibbs-ssvi, overlap and coupling") << QStringList{"run",
+                                                                          path,
+                                                                          "--model",
+                                                                          "bpfa",
+                                                                          "--set",
+                                                                          "K=8",
+                                                                          "--set",
+                                                                          "minibatch=40",
+                                                                          "--set",
+                                                                          "overlap_weight=0.25",
+                                                                          "--set",
+                                                                          "neighbour_coupling=1",
+                                                                          "--steps",
+                                                                          "20",
+                                                                          "--eval-every-steps",
+                                                                          "10",
+                                                                          "--threads",
+                                                                          "1",
+                                                                          "--quiet"};
 }
 
 void TestCliMpi::twoRanksGiveTheOneRankTrace()

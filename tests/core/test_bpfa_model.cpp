@@ -405,8 +405,12 @@ void TestBpfaModel::localElboNeverDecreases()
 void TestBpfaModel::localOptimumIsStationary_data()
 {
     QTest::addColumn<bool>("titsias");
-    QTest::newRow("mean-field (eq. 9)") << false;
-    QTest::newRow("spike-and-slab (eq. 11)") << true;
+    QTest::addColumn<bool>("shifted");
+    QTest::newRow("mean-field (eq. 9)") << false << false;
+    QTest::newRow("spike-and-slab (eq. 11)") << true << false;
+    // The neighbour coupling's prior: logit π_k + s_k (bpfa_spatial.h).
+    QTest::newRow("mean-field, shifted prior") << false << true;
+    QTest::newRow("spike-and-slab, shifted prior") << true << true;
 }
 
 // At a fixed point of the coordinate updates every partial derivative of the local ELBO,
@@ -415,8 +419,10 @@ void TestBpfaModel::localOptimumIsStationary_data()
 void TestBpfaModel::localOptimumIsStationary()
 {
     QFETCH(bool, titsias);
+    QFETCH(bool, shifted);
     const int K = 5, D = 10;
     const DenseDataPtr data = smallData(6, D, 51);
+    Rng shifts(53);
     const Globals g = someGlobals(K, D, 52);
     const GlobalView v = expectationView(g);
     Workspace ws;
@@ -427,6 +433,9 @@ void TestBpfaModel::localOptimumIsStationary()
     int checked = 0;
     for (std::int64_t i = 0; i < 6; ++i) {
         ws.gather(*data, i, v);
+        if (shifted)
+            for (int k = 0; k < K; ++k)
+                ws.shift[k] = 4.0 * shifts.uniform() - 2.0;
         if (titsias)
             titsiasLocal(ws, v, 2000, 0.0);
         else

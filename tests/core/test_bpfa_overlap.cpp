@@ -12,6 +12,7 @@
 #include <QtTest>
 #include <cmath>
 #include <omp.h>
+#include <set>
 
 using namespace svi;
 using namespace svi::bpfa;
@@ -65,6 +66,7 @@ private slots:
     void reusedWorkspaceForgetsItsPseudoEntries();
     void consensusIsTheMeanOfTheLatestPredictions();
     void gibbsWithPseudoPixelsMatchesEnumeratedPosterior();
+    void drawnPseudoPixelsStandForAll();
     void trainerResumesWithItsConsensusOnAnyThreadCount_data();
     void trainerResumesWithItsConsensusOnAnyThreadCount();
     void overlapIsAnImageOption();
@@ -181,8 +183,38 @@ void TestBpfaOverlap::consensusIsTheMeanOfTheLatestPredictions()
     QCOMPARE(u.coverage(2, 3), 1);
     QCOMPARE(u.value(0, 0), 1.0); // (150 − 100) / 50
     QCOMPARE(u.value(1, 2), -1.0);
+    // The start at a non-observed pixel: the mean of the observed ones within 1 pixel (the 3×3
+    // window), or within 2 where there is none.
+    auto start = [&](int r, int c) {
+        for (int h = 1;; h *= 2) {
+            double sum = 0.0;
+            int n = 0;
+            for (int i = std::max(0, r - h); i <= std::min(H - 1, r + h); ++i)
+                for (int j = std::max(0, c - h); j <= std::min(W - 1, c + h); ++j)
+                    if (observed(i, j)) {
+                        sum += (px(i, j) - 100.0) / 50.0;
+                        ++n;
+                    }
+            if (n > 0)
+                return sum / n;
+        }
+    };
+    QVERIFY(std::abs(u.value(0, 1) - 0.0) < 1e-7); // (0, 0) and (1, 2): (1 − 1) / 2
+    QVERIFY(std::abs(u.value(2, 0) - 0.0) < 1e-7); // none within 1; (0, 0) and (1, 2) within 2
+    QVERIFY(std::abs(u.value(0, 3) + 1.0) < 1e-7); // (1, 2) only
+    QVERIFY(std::abs(u.value(2, 2) - 0.5) < 1e-7); // (1, 2) and (2, 3)
+    for (int r = 0; r < H; ++r)
+        for (int c = 0; c < W; ++c)
+            if (!observed(r, c))
+                QVERIFY(std::abs(u.value(r, c) - start(r, c)) < 1e-7);
+    // Until a patch is visited it predicts the start: ū is the mean of the latest predictions.
     Rng rng(7);
     std::vector<Eigen::VectorXf> latest(patches, Eigen::VectorXf::Zero(4));
+    for (int i = 0; i < patches; ++i)
+        for (int d = 0; d < 4; ++d) {
+            const int r = i / across + d / 2, c = i % across + d % 2;
+            latest[std::size_t(i)][d] = observed(r, c) ? 0.0f : float(start(r, c));
+        }
     for (int visit = 0; visit < 40; ++visit) {
         const std::int64_t i = std::int64_t(rng.below(patches));
         Eigen::VectorXf pred(4);
@@ -257,8 +289,10 @@ void TestBpfaOverlap::gibbsWithPseudoPixelsMatchesEnumeratedPosterior()
     QCOMPARE(ws.Do, D);
     const Eigen::Vector4d value(1.2, u.value(0, 2), u.value(1, 1), -0.6);
     const Eigen::Vector4d precision(gamma, alpha * gamma, alpha * gamma, gamma);
-    QVERIFY(std::abs(value[1] - (-0.6 / 2)) < 1e-6); // pixel (0, 2): patches 1 and 2 cover it
-    QVERIFY(std::abs(value[2] - (0.9 / 4)) < 1e-6);  // pixel (1, 1): patches 0, 1, 3, 4
+    // Patches not yet visited predict the start, 0.3 at both pixels (the mean of (0, 1) and
+    // (1, 2), the observed pixels within 1 pixel).
+    QVERIFY(std::abs(value[1] - (0.3 - 0.6) / 2) < 1e-6);     // pixel (0, 2): patches 1 and 2
+    QVERIFY(std::abs(value[2] - (0.9 + 3 * 0.3) / 4) < 1e-6); // (1, 1): patches 0, 1, 3, 4
     // The pseudo entries, in the patch's order, at the consensus scaled by √α.
     QCOMPARE(ws.obs[2], 1);
     QCOMPARE(ws.obs[3], 2);
@@ -305,6 +339,61 @@ void TestBpfaOverlap::gibbsWithPseudoPixelsMatchesEnumeratedPosterior()
     }
 }
 
+void TestBpfaOverlap::drawnPseudoPixelsStandForAll()
+{
+    // A 6×6 image of 4×4 patches, 4 pixels of patch 8 (the bottom-right one) observed: 12
+    // pseudo pixels, of which 5 drawn at each visit, each at weight α · 12 / 5; every one drawn
+    // as often as the others.
+    const int W = 6, H = 6, K = 2, D = 16, n = 12, m = 5;
+    MatrixRU8 observed = MatrixRU8::Zero(H, W);
+    observed(2, 2) = observed(3, 4) = observed(4, 3) = observed(5, 5) = 1;
+    Eigen::ArrayXXf px = Eigen::ArrayXXf::Constant(H, W, 100.0f);
+    ImageLayout layout = tinyImage(W, H, observed, px);
+    layout.patch = 4;
+    const OverlapConsensus u(layout);
+    const GlobalView v = expectationView(someGlobals(K, D, 4));
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(D);
+    VecU8 obs = VecU8::Zero(D);
+    for (int d : {0, 6, 9, 15}) // (2, 2), (3, 4), (4, 3), (5, 5) in patch 8 (top 2, left 2)
+        obs[d] = 1;
+    Workspace ws;
+    ws.resize(K, D);
+    const double alpha = 0.3;
+    std::vector<int> drawn(D, 0);
+    Rng rng(5);
+    const int visits = 12000;
+    for (int visit = 0; visit < visits; ++visit) {
+        ws.gather(y, obs, v);
+        u.appendTo(ws, 8, alpha, v, &rng, m);
+        QCOMPARE(ws.Do, 4 + m);
+        QVERIFY(std::abs(ws.weight - (4 + alpha * n)) < 1e-12);
+        std::set<int> distinct;
+        for (int j = 4; j < ws.Do; ++j) {
+            QVERIFY(!obs[ws.obs[std::size_t(j)]]);
+            QVERIFY(std::abs(ws.scale[j] - std::sqrt(alpha * n / m)) < 1e-12);
+            distinct.insert(ws.obs[std::size_t(j)]);
+            ++drawn[std::size_t(ws.obs[std::size_t(j)])];
+        }
+        QCOMPARE(int(distinct.size()), m);
+    }
+    const double expected = double(visits) * m / n,
+                 sd = std::sqrt(expected * (1.0 - double(m) / n));
+    for (int d = 0; d < D; ++d)
+        if (!obs[d])
+            QVERIFY2(std::abs(drawn[std::size_t(d)] - expected) < 5 * sd,
+                     qPrintable(QString("pixel %1: %2 draws, %3 expected")
+                                    .arg(d)
+                                    .arg(drawn[std::size_t(d)])
+                                    .arg(expected)));
+    // With as many draws as pseudo pixels, or without a generator: all of them at weight α.
+    for (Rng* r : {&rng, static_cast<Rng*>(nullptr)}) {
+        ws.gather(y, obs, v);
+        u.appendTo(ws, 8, alpha, v, r, r ? n : m);
+        QCOMPARE(ws.Do, D);
+        QVERIFY(std::abs(ws.scale[4] - std::sqrt(alpha)) < 1e-12);
+    }
+}
+
 namespace {
 
 // A 30×30 image of stripes and a ramp, 80 % of its pixels missing, cut into 4×4 patches.
@@ -336,10 +425,15 @@ BpfaOptions overlapOptions()
 void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount_data()
 {
     QTest::addColumn<int>("algorithm");
-    QTest::newRow("gibbs-ssvi") << int(BpfaAlgorithm::GibbsSsvi);
-    QTest::newRow("mf-svi") << int(BpfaAlgorithm::MfSvi);
-    QTest::newRow("titsias-ssvi") << int(BpfaAlgorithm::TitsiasSsvi);
-    QTest::newRow("streaming") << int(BpfaAlgorithm::Streaming);
+    QTest::addColumn<double>("alpha");
+    QTest::addColumn<double>("beta");
+    QTest::newRow("gibbs-ssvi") << int(BpfaAlgorithm::GibbsSsvi) << 0.25 << 0.0;
+    QTest::newRow("mf-svi") << int(BpfaAlgorithm::MfSvi) << 0.25 << 0.0;
+    QTest::newRow("titsias-ssvi") << int(BpfaAlgorithm::TitsiasSsvi) << 0.25 << 0.0;
+    QTest::newRow("streaming") << int(BpfaAlgorithm::Streaming) << 0.25 << 0.0;
+    // The neighbour coupling (bpfa_spatial.h): its stored expectations are state as well.
+    QTest::newRow("gibbs-ssvi, coupling") << int(BpfaAlgorithm::GibbsSsvi) << 0.0 << 1.0;
+    QTest::newRow("mf-ssvi, overlap and coupling") << int(BpfaAlgorithm::MfSsvi) << 0.25 << 1.0;
 }
 
 void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
@@ -348,8 +442,16 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
     // the same globals and the same reconstruction, to the bit. The consensus is part of the
     // state (without it the resumed run sees the mean level where the first saw predictions).
     QFETCH(int, algorithm);
+    QFETCH(double, alpha);
+    QFETCH(double, beta);
     const DenseDataPtr data = stripes();
     const BpfaAlgorithm a = BpfaAlgorithm(algorithm);
+    auto overlapOptions = [&] {
+        BpfaOptions o = ::overlapOptions();
+        o.overlapWeight = alpha;
+        o.neighbourCoupling = beta;
+        return o;
+    };
     omp_set_num_threads(2);
     BpfaTrainer whole(data, a, overlapOptions(), 5);
     for (int t = 1; t <= 10; ++t)
@@ -376,6 +478,7 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
     // And the consensus changed the fit: the same run without it ends elsewhere.
     BpfaOptions off = overlapOptions();
     off.overlapWeight = 0.0;
+    off.neighbourCoupling = 0.0;
     BpfaTrainer plain(data, a, off, 5);
     for (int t = 1; t <= 10; ++t)
         plain.step(t);
@@ -500,7 +603,7 @@ void TestBpfaOverlap::trainerConsensusFollowsTheMinibatchsPredictions()
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) {
             QVERIFY(std::abs(t.overlap().value(r, c) - u.value(r, c)) < 1e-12);
-            moved = moved || std::abs(u.value(r, c)) > 1e-3;
+            moved = moved || std::abs(u.value(r, c) - before.value(r, c)) > 1e-3;
         }
     QVERIFY(moved);
     // The reconstruction pass sees every patch's pseudo entries at that consensus.

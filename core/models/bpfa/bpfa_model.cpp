@@ -235,6 +235,7 @@ void Workspace::resize(int K_, int D_)
     ex.resize(K);
     ex2.resize(K);
     exr.resize(K, D);
+    shift.setZero(K);
 }
 
 namespace {
@@ -275,6 +276,7 @@ void Workspace::gather(const DenseData& data, std::int64_t i, const GlobalView& 
     Do = int(obs.size());
     weight = Do;
     scale.head(Do).setOnes();
+    shift.setZero();
     gatherView(*this, view);
 }
 
@@ -292,6 +294,7 @@ void Workspace::gather(
     Do = int(obs.size());
     weight = Do;
     scale.head(Do).setOnes();
+    shift.setZero();
     gatherView(*this, view);
 }
 
@@ -380,8 +383,13 @@ void finishFactorised(Workspace& ws)
 double sharedLocalTerms(const Workspace& ws, const GlobalView& view, double er2)
 {
     double L = 0.5 * ws.weight * (view.logGamma - kLog2Pi) - 0.5 * view.gamma * er2;
-    for (int k = 0; k < ws.K; ++k)
+    for (int k = 0; k < ws.K; ++k) {
         L += ws.theta[k] * view.logPi[k] + (1.0 - ws.theta[k]) * view.log1mPi[k];
+        // A shifted prior p(z_k = 1) = σ(logit π_k + s_k): θ_k s_k − log(1 − π_k + π_k e^{s_k}),
+        // π_k = exp E[log π_k] in the normaliser.
+        if (const double s = ws.shift[k]; s != 0.0)
+            L += ws.theta[k] * s - std::log1p(std::exp(view.logPi[k]) * std::expm1(s));
+    }
     L += 0.5 * ws.K * (view.logGammaW - kLog2Pi);
     return L;
 }
@@ -463,7 +471,7 @@ void mfLocal(Workspace& ws, const GlobalView& view, int maxIters, double tol)
         const double kappa = gw + g * ws.theta[k] * A;
         const double m = g * ws.theta[k] * B / kappa;
         const double s = m * m + 1.0 / kappa;
-        ws.theta[k] = sigmoid(view.logit[k] + g * (m * B - 0.5 * s * A));
+        ws.theta[k] = sigmoid(view.logit[k] + ws.shift[k] + g * (m * B - 0.5 * s * A));
         ws.mean[k] = m;
         ws.prec[k] = kappa;
     });
@@ -481,7 +489,8 @@ void titsiasLocal(Workspace& ws, const GlobalView& view, int maxIters, double to
         const double kappa = ws.prec[k];
         const double m = g * B / kappa;
         // Joint maximum over (θ_k, m_k, κ_k): the log-odds of the slab against the spike.
-        ws.theta[k] = sigmoid(view.logit[k] + 0.5 * std::log(gw / kappa) + 0.5 * kappa * m * m);
+        ws.theta[k] =
+            sigmoid(view.logit[k] + ws.shift[k] + 0.5 * std::log(gw / kappa) + 0.5 * kappa * m * m);
         ws.mean[k] = m;
     });
 }
@@ -503,7 +512,8 @@ void gibbsLocal(Workspace& ws, const GlobalView& view, int burnin, int samples, 
     // κ_k and the spike/slab normaliser ratio are fixed for the item: compute them once.
     for (int k = 0; k < K; ++k) {
         ws.prec[k] = gw + g * ws.G2[k];
-        ws.mean[k] = view.logit[k] + 0.5 * std::log(gw / ws.prec[k]); // prior log-odds part
+        // The prior log-odds part.
+        ws.mean[k] = view.logit[k] + ws.shift[k] + 0.5 * std::log(gw / ws.prec[k]);
     }
     ws.ez.setZero();
     ws.ex.setZero();

@@ -120,10 +120,13 @@ struct Workspace
     Eigen::VectorXd y;        // Do: their values (a pseudo-observation's scaled by √α)
     Eigen::VectorXd scale;    // Do: 1 for an observed entry, √α for a pseudo-observation
     double weight = 0.0;      // Σ scale²: the entries' count, pseudo-observations by α
-    MatrixRD G;               // K×Do: view.phi restricted to observed dims
-    Eigen::VectorXd G2;       // K: Σ_obs E[φ_kd²]
-    Eigen::VectorXd Gn;       // K: Σ_obs φ_kd² (φ from the view)
-    Eigen::VectorXd r;        // Do residual y − Σ_k x_k φ_k
+    // K: added to the prior log-odds of z_k, logit π_k (the neighbour coupling,
+    // bpfa_spatial.h); zeroed by gather, so 0 = the paper's independent prior.
+    Eigen::VectorXd shift;
+    MatrixRD G;         // K×Do: view.phi restricted to observed dims
+    Eigen::VectorXd G2; // K: Σ_obs E[φ_kd²]
+    Eigen::VectorXd Gn; // K: Σ_obs φ_kd² (φ from the view)
+    Eigen::VectorXd r;  // Do residual y − Σ_k x_k φ_k
     // Local state / estimates (K each)
     Eigen::VectorXd theta, mean, prec; // MF / Titsias: θ, ν/κ, κ
     Eigen::VectorXd z, x;              // Gibbs state: z_k, x_k = z_k w_k

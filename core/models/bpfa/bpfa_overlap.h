@@ -13,10 +13,12 @@
 // correlated with the patch's own prediction). Every local family and the global statistics
 // take it as observed entries scaled by √α (Workspace::appendPseudo). ū at a non-observed
 // pixel is the mean of the latest predictions of it by the n_p patches covering it, a patch
-// not yet visited counting as predicting the image's mean level (0); after each local step
-// the patch's predictions replace its earlier ones. (A running average moving each pixel
-// 1/n_p of the way to each new prediction, without the per-patch store, lost 0.4 dB on house.)
-// Observed pixels are never pseudo-observed.
+// not yet visited counting as predicting the start (the mean of the observed pixels in the
+// (p+1)×(p+1) window around the pixel, widened until it holds one: starting every missing pixel
+// at the image's mean level pulled the patches of a smooth image towards it, −1.4 dB on moon);
+// after each local step the patch's predictions replace its earlier ones. (A running average moving
+// each pixel 1/n_p of the way to each new prediction, without the per-patch store, lost 0.4 dB on
+// house.) Observed pixels are never pseudo-observed.
 
 #include "core/base/state_archive.h"
 #include "core/data/dense_data.h"
@@ -30,14 +32,17 @@ class OverlapConsensus
 {
 public:
     OverlapConsensus() = default;
-    // The image's observed pixels at their normalised values, the others at 0 (the image's
-    // mean level). Throws std::invalid_argument when the layout holds no pixel mask.
+    // The image's observed pixels at their normalised values, the others at the start (above).
+    // Throws std::invalid_argument when the layout holds no pixel mask.
     explicit OverlapConsensus(const ImageLayout& layout);
 
     bool empty() const { return m_image.size() == 0; }
     // Appends every non-observed pixel of patch i to `ws` (gathered from item i) as a
-    // pseudo-observation at ū with weight alpha.
-    void appendTo(Workspace& ws, std::int64_t i, double alpha, const GlobalView& view) const;
+    // pseudo-observation at ū with weight alpha. With `rng` and 0 < maxPixels < n (the patch's
+    // n non-observed pixels), only maxPixels of them drawn without replacement, each with
+    // weight alpha n / maxPixels: the same weight in all, in expectation the same statistics.
+    void appendTo(Workspace& ws, std::int64_t i, double alpha, const GlobalView& view,
+                  Rng* rng = nullptr, int maxPixels = 0) const;
     // Patch i's predictions (D values in normalised units, the patch row-major) replace its
     // earlier ones in ū at each of its non-observed pixels.
     void update(std::int64_t i, const float* prediction);
@@ -58,7 +63,7 @@ private:
     // incrementally (and checkpointed, so that a resumed run adds in the same order).
     MatrixRD m_image;
     MatrixRU8 m_observed; // height × width: 1 where observed
-    MatrixRF m_pred;      // patches × D: each patch's latest predictions (0: none yet)
+    MatrixRF m_pred;      // patches × D: each patch's latest predictions (the start: none yet)
 };
 
 } // namespace svi::bpfa

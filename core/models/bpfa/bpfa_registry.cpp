@@ -258,7 +258,19 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
                            "weighted by this fraction of an observed pixel; 0 = patches "
                            "independent, as in paper 000",
                            0.0, 0.0, 1.0),
-                 &O::overlapWeight);
+                 &O::overlapWeight)
+            .add(intParam("overlap_pixels", "Overlap pixels",
+                          "images, with overlap_weight: the missing pixels a patch sees at each "
+                          "training visit, drawn anew each time and weighted to stand for all "
+                          "of them; 0 = all (the reconstruction always sees all)",
+                          0, 0, 1024),
+                 &O::overlapPixels)
+            .add(realParam("neighbour_coupling", "Neighbour coupling",
+                           "images: β of a prior that ties each patch's atoms to those of the "
+                           "four patches one pixel away (logit π_k + β Σ (E[z_jk] − π_k)); "
+                           "0 = patches independent, as in paper 000",
+                           0.0, 0.0, 10.0),
+                 &O::neighbourCoupling);
     }
     f.add(&O::prior, bpfa::Prior::declare())
         .add(intParam("eval_items", "Evaluation items",

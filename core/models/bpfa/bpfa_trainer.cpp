@@ -78,12 +78,15 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
     for (auto& s : m_chunks->stats)
         s.resize(m_K, m_D);
 
-    if (o.overlapWeight > 0.0 && m_data->image && m_algorithm != BpfaAlgorithm::BatchGibbs) {
+    if ((o.overlapWeight > 0.0 || o.neighbourCoupling > 0.0) && m_data->image &&
+        m_algorithm != BpfaAlgorithm::BatchGibbs) {
         const ImageLayout& layout = *m_data->image;
         if (layout.patchCount() != m_data->rows() || layout.patch * layout.patch != m_D)
-            throw std::invalid_argument("overlap_weight: the rows of '" + m_data->source +
-                                        "' are not the patches of its image");
-        m_overlap = bpfa::OverlapConsensus(layout);
+            throw std::invalid_argument(
+                std::string(o.overlapWeight > 0.0 ? "overlap_weight" : "neighbour_coupling") +
+                ": the rows of '" + m_data->source + "' are not the patches of its image");
+        m_structure = bpfa::ImageStructure(layout, m_K, o.overlapWeight, o.neighbourCoupling,
+                                           o.overlapPixels);
     }
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
         std::vector<std::int64_t> all(static_cast<std::size_t>(N));
@@ -322,9 +325,9 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
     const DenseData& data = *m_data;
     const std::int64_t n = std::int64_t(items.size());
     const bool predictiveNoise = m_options.noiseFit == "predictive";
-    const bool overlap = !m_overlap.empty();
-    if (overlap)
-        m_batchPred.resize(n, m_D);
+    const bool structure = !m_structure.empty();
+    if (structure)
+        m_batchPred.resize(n, m_structure.recordWidth());
     forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         Stats& st = m_chunks->stats[c];
@@ -340,8 +343,8 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
             const bool leaveOne = predictiveNoise && ws.Do > 1;
             const int d = leaveOne ? ws.leaveOut(int(rng.below(std::uint64_t(ws.Do))), view) : -1;
             const double left = leaveOne ? ws.y[ws.Do] : 0.0;
-            if (overlap)
-                m_overlap.appendTo(ws, items[j], m_options.overlapWeight, view);
+            if (structure)
+                m_structure.apply(ws, items[j], view, &rng);
             runLocal(ws, view, rng);
             if (leaveOne)
                 ws.er2 = (ws.weight + 1.0) * ws.predictionError(d, left, view);
@@ -350,11 +353,15 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
                 st.obsCount += 1.0; // the left-out entry counts as observed for γ_obs
             if (m_live.size() > 0)
                 predictItem(ws, view, m_live.row(items[j]).data());
-            if (overlap)
-                predictItem(ws, view, m_batchPred.row(j).data());
+            if (structure) {
+                float* record = m_batchPred.row(j).data();
+                if (m_structure.wantsPrediction())
+                    predictItem(ws, view, record);
+                m_structure.recordExpectations(ws, record);
+            }
         }
     });
-    updateOverlap(items);
+    updateStructure(items);
     Stats total;
     total.resize(m_K, m_D);
     const int chunks = int(std::min<std::int64_t>(kChunks, std::max<std::int64_t>(n, 1)));
@@ -366,34 +373,18 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
 void BpfaTrainer::gatherItem(Workspace& ws, std::int64_t i, const GlobalView& view) const
 {
     ws.gather(*m_data, i, view);
-    if (!m_overlap.empty())
-        m_overlap.appendTo(ws, i, m_options.overlapWeight, view);
+    if (!m_structure.empty())
+        m_structure.apply(ws, i, view);
 }
 
-void BpfaTrainer::updateOverlap(const std::vector<std::int64_t>& items)
+void BpfaTrainer::updateStructure(const std::vector<std::int64_t>& items)
 {
-    if (m_overlap.empty())
+    if (m_structure.empty())
         return;
-    Communicator& ranks = communicator();
-    if (!ranks.distributed() || &items != &m_batchRows) {
-        for (std::size_t j = 0; j < items.size(); ++j)
-            m_overlap.update(items[j], m_batchPred.row(std::int64_t(j)).data());
-        return;
-    }
-    // Several ranks: each fills its items' rows of the whole minibatch's predictions, the sum
-    // gives every rank all of them (x + 0 = x: exactly the floats), applied in the same order.
-    const std::int64_t B = std::int64_t(m_fullBatch.size());
-    m_overlapBuffer.assign(std::size_t(B * m_D), 0.0);
-    for (std::size_t j = 0; j < items.size(); ++j)
-        for (int d = 0; d < m_D; ++d)
-            m_overlapBuffer[std::size_t(m_batchPos[j] * m_D + d)] = m_batchPred(std::int64_t(j), d);
-    ranks.sum(m_overlapBuffer);
-    m_fullPred.resize(B, m_D);
-    for (std::int64_t b = 0; b < B; ++b) {
-        for (int d = 0; d < m_D; ++d)
-            m_fullPred(b, d) = float(m_overlapBuffer[std::size_t(b * m_D + d)]);
-        m_overlap.update(m_fullBatch[std::size_t(b)], m_fullPred.row(b).data());
-    }
+    if (!communicator().distributed() || &items != &m_batchRows)
+        m_structure.update(items, m_batchPred);
+    else
+        m_structure.update(m_fullBatch, m_batchPos, m_batchPred, communicator());
 }
 
 StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)
@@ -530,8 +521,8 @@ void BpfaTrainer::visitState(StateArchive& a)
         }
     }
     a.field("last_step", m_lastStep);
-    if (!m_overlap.empty())
-        a.field("overlap", m_overlap);
+    // The image's structure, as "overlap" and "coupling" when on.
+    m_structure.visitState(a);
     // The live preview's estimate: each minibatch refreshes its own items only, and a cheap
     // evaluation shows (and scores) the whole. Whether it is on is the front end's choice, not
     // the run's: an estimate this trainer does not show is read and dropped, and without one a

@@ -20,7 +20,7 @@
 #include "core/inference/schedule.h"
 #include "core/models/bpfa/bpfa.h"
 #include "core/models/bpfa/bpfa_model.h"
-#include "core/models/bpfa/bpfa_overlap.h"
+#include "core/models/bpfa/bpfa_spatial.h"
 
 #include <memory>
 #include <optional>
@@ -71,6 +71,12 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     // Images: the weight α of each patch's non-observed pixels seen at the overlap consensus
     // (bpfa_overlap.h); 0 = patches independent, as in paper 000.
     double overlapWeight{};
+    // Images: the pseudo-observations a patch's training step draws from its non-observed
+    // pixels (0 = all of them).
+    int overlapPixels{};
+    // Images: the coupling β of each patch's features to its four neighbours' (bpfa_spatial.h);
+    // 0 = independent, as in paper 000.
+    double neighbourCoupling{};
     int initItems{};  // Gibbs initialisation: patches in the random subset
     int initSweeps{}; // Gibbs initialisation: batch Gibbs iterations
     bpfa::Prior prior;
@@ -157,8 +163,9 @@ public:
     // This rank's items of the last minibatch (tests).
     const std::vector<std::int64_t>& lastBatch() const { return m_batchRows; }
     void setGlobals(const bpfa::Globals& g) { m_globals = g; }
-    // The overlap consensus (empty when off; tests).
-    const bpfa::OverlapConsensus& overlap() const { return m_overlap; }
+    // The overlap consensus and the neighbour coupling (empty when off; tests).
+    const bpfa::OverlapConsensus& overlap() const { return m_structure.overlap(); }
+    const bpfa::NeighbourCoupling& coupling() const { return m_structure.coupling(); }
 
     // E[y_i] for every item over all D entries (normalised units), from the algorithm's own
     // local inference under the current globals: the full reconstruction pass.
@@ -220,14 +227,13 @@ private:
     std::shared_ptr<Preview> makePreview(std::optional<Eigen::ArrayXXf> image) const;
     // E[y] = Σ_k E[x_k] φ_k of the item in `ws` (normalised units) into `row` (D floats).
     void predictItem(const bpfa::Workspace& ws, const bpfa::GlobalView& view, float* row) const;
-    // Item i gathered under `view`, with its pseudo-observations when the overlap consensus is
-    // on.
+    // Item i gathered under `view`, with the image's structure applied (its pseudo-observations,
+    // its prior's shift) when on.
     void gatherItem(bpfa::Workspace& ws, std::int64_t i, const bpfa::GlobalView& view) const;
-    // The overlap consensus after the local steps of `items` (their predictions in
-    // m_batchPred): every prediction of the minibatch applied in the minibatch's order, on
-    // every rank. Items other than the step's minibatch (tests) are applied in their order,
-    // on one rank.
-    void updateOverlap(const std::vector<std::int64_t>& items);
+    // The image's structure after the local steps of `items` (their records in m_batchPred):
+    // every record of the minibatch applied in the minibatch's order, on every rank. Items
+    // other than the step's minibatch (tests) are applied in their order, on one rank.
+    void updateStructure(const std::vector<std::int64_t>& items);
 
     DenseDataPtr m_data;
     BpfaAlgorithm m_algorithm;
@@ -259,12 +265,11 @@ private:
     // Live preview: the latest estimate of every item (N×D), refreshed by each minibatch and
     // replaced by each full pass; empty when off.
     MatrixRF m_live;
-    // The overlap consensus (empty when off), the minibatch's rows on every rank and the
-    // positions of this rank's among them, and the predictions of this rank's items.
-    bpfa::OverlapConsensus m_overlap;
+    // The image's structure (empty when off), the minibatch's rows on every rank and the
+    // positions of this rank's among them, and the records of this rank's items.
+    bpfa::ImageStructure m_structure;
     std::vector<std::int64_t> m_fullBatch, m_batchPos;
-    MatrixRF m_batchPred, m_fullPred;
-    std::vector<double> m_overlapBuffer;
+    MatrixRF m_batchPred;
 };
 
 } // namespace svi
