@@ -417,6 +417,7 @@ BpfaOptions overlapOptions()
     o.init = "random";
     o.evalItems = 50;
     o.overlapWeight = 0.25;
+    o.neighbourCoupling = 0.0; // the overlap alone
     return o;
 }
 

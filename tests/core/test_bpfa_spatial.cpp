@@ -305,6 +305,7 @@ void TestBpfaSpatial::couplingIsAnImageOption()
     on.init = off.init = "random";
     on.minibatch = off.minibatch = 40;
     on.neighbourCoupling = 2.0;
+    off.neighbourCoupling = 0.0;
     for (const DenseDataPtr& data : {DenseDataPtr(table), disc()}) {
         BpfaTrainer a(data, BpfaAlgorithm::GibbsSsvi, on, 2),
             b(data, BpfaAlgorithm::GibbsSsvi, off, 2);
