@@ -301,42 +301,12 @@ void TestBpfaOverlap::gibbsWithPseudoPixelsMatchesEnumeratedPosterior()
 
     std::vector<double> logw;
     for (unsigned mask = 0; mask < (1u << K); ++mask) {
-        Eigen::MatrixXd cov = precision.cwiseInverse().asDiagonal();
-        for (int k = 0; k < K; ++k)
-            if (mask & (1u << k))
-                cov += phi.row(k).transpose() * phi.row(k) / gammaW;
-        Eigen::LLT<Eigen::MatrixXd> llt(cov);
-        const Eigen::VectorXd s = llt.matrixL().solve(value);
-        double l = -0.5 * (2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum() +
-                           s.squaredNorm());
+        double l = test_support::logMarginalOf(phi, precision.cwiseInverse(), value, mask, gammaW);
         for (int k = 0; k < K; ++k)
             l += (mask & (1u << k)) ? std::log(pi[k]) : std::log1p(-pi[k]);
         logw.push_back(l);
     }
-    const double mx = *std::max_element(logw.begin(), logw.end());
-    double total = 0.0;
-    for (double& l : logw)
-        total += (l = std::exp(l - mx));
-    const int sweeps = 60000;
-    std::vector<double> freq(logw.size(), 0.0);
-    Rng chain(13);
-    gibbsLocal(ws, v, 50, 1, chain);
-    for (int s = 0; s < sweeps; ++s) {
-        gibbsLocal(ws, v, 0, 1, chain, true);
-        unsigned mask = 0;
-        for (int k = 0; k < K; ++k)
-            if (ws.z[k] != 0.0)
-                mask |= 1u << k;
-        freq[mask] += 1.0 / sweeps;
-    }
-    for (std::size_t mask = 0; mask < logw.size(); ++mask) {
-        const double exact = logw[mask] / total;
-        const double se = std::sqrt(exact * (1 - exact) / sweeps);
-        QVERIFY2(
-            std::abs(freq[mask] - exact) < 6 * se + 0.004,
-            qPrintable(
-                QString("config %1: sampled %2, exact %3").arg(mask).arg(freq[mask]).arg(exact)));
-    }
+    test_support::checkGibbsFrequencies(ws, v, logw, 13);
 }
 
 void TestBpfaOverlap::drawnPseudoPixelsStandForAll()

@@ -169,44 +169,15 @@ void TestBpfaSpatial::gibbsWithShiftedPriorMatchesEnumeratedPosterior()
     phiObs << phi.col(0), phi.col(1), phi.col(3);
     std::vector<double> logw;
     for (unsigned mask = 0; mask < (1u << K); ++mask) {
-        Eigen::MatrixXd cov = Eigen::MatrixXd::Identity(3, 3) / gamma;
-        for (int k = 0; k < K; ++k)
-            if (mask & (1u << k))
-                cov += phiObs.row(k).transpose() * phiObs.row(k) / gammaW;
-        Eigen::LLT<Eigen::MatrixXd> llt(cov);
-        const Eigen::VectorXd s = llt.matrixL().solve(yo);
-        double l = -0.5 * (2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum() +
-                           s.squaredNorm());
+        double l = test_support::logMarginalOf(phiObs, Eigen::VectorXd::Constant(3, 1.0 / gamma),
+                                               yo, mask, gammaW);
         for (int k = 0; k < K; ++k) {
             const double p = sigmoid(std::log(pi[k] / (1 - pi[k])) + shift[k]);
             l += (mask & (1u << k)) ? std::log(p) : std::log1p(-p);
         }
         logw.push_back(l);
     }
-    const double mx = *std::max_element(logw.begin(), logw.end());
-    double total = 0.0;
-    for (double& l : logw)
-        total += (l = std::exp(l - mx));
-    const int sweeps = 60000;
-    std::vector<double> freq(logw.size(), 0.0);
-    Rng chain(23);
-    gibbsLocal(ws, v, 50, 1, chain);
-    for (int s = 0; s < sweeps; ++s) {
-        gibbsLocal(ws, v, 0, 1, chain, true);
-        unsigned mask = 0;
-        for (int k = 0; k < K; ++k)
-            if (ws.z[k] != 0.0)
-                mask |= 1u << k;
-        freq[mask] += 1.0 / sweeps;
-    }
-    for (std::size_t mask = 0; mask < logw.size(); ++mask) {
-        const double exact = logw[mask] / total;
-        const double se = std::sqrt(exact * (1 - exact) / sweeps);
-        QVERIFY2(
-            std::abs(freq[mask] - exact) < 6 * se + 0.004,
-            qPrintable(
-                QString("config %1: sampled %2, exact %3").arg(mask).arg(freq[mask]).arg(exact)));
-    }
+    test_support::checkGibbsFrequencies(ws, v, logw, 23);
 }
 
 void TestBpfaSpatial::boundsPriorTermIsTheShiftedBernoulli()

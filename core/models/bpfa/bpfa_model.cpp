@@ -69,6 +69,7 @@ double logAddExp(double x, double y)
 void fillLogit(GlobalView& v)
 {
     v.logit = v.logPi - v.log1mPi;
+    v.pi = v.logPi.array().exp().matrix();
 }
 
 } // namespace
@@ -388,7 +389,7 @@ double sharedLocalTerms(const Workspace& ws, const GlobalView& view, double er2)
         // A shifted prior p(z_k = 1) = σ(logit π_k + s_k): θ_k s_k − log(1 − π_k + π_k e^{s_k}),
         // π_k = exp E[log π_k] in the normaliser.
         if (const double s = ws.shift[k]; s != 0.0)
-            L += ws.theta[k] * s - std::log1p(std::exp(view.logPi[k]) * std::expm1(s));
+            L += ws.theta[k] * s - std::log1p(view.pi[k] * std::expm1(s));
     }
     L += 0.5 * ws.K * (view.logGammaW - kLog2Pi);
     return L;

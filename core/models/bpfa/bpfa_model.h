@@ -81,6 +81,7 @@ struct GlobalView
     MatrixRD phi;                          // K×D: E[φ] or a sample
     MatrixRD phiSecond;                    // K×D: E[φ²] (= φ² for a point)
     Eigen::VectorXd logPi, log1mPi, logit; // E[log π], E[log(1−π)], their difference
+    Eigen::VectorXd pi;                    // exp E[log π] (π itself for a point or a sample)
     double gamma = 1.0, logGamma = 0.0;    // E[γ_obs], E[log γ_obs]
     double gammaW = 1.0, logGammaW = 0.0;  // E[γ_w], E[log γ_w]
 };

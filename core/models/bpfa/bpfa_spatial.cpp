@@ -45,7 +45,7 @@ void NeighbourCoupling::shiftPrior(Workspace& ws, std::int64_t i, double beta,
     }
     if (visited > 0)
         for (int k = 0; k < K; ++k)
-            ws.shift[k] -= beta * visited * std::exp(view.logPi[k]);
+            ws.shift[k] -= beta * visited * view.pi[k];
 }
 
 void NeighbourCoupling::update(std::int64_t i, const float* ez)

@@ -36,7 +36,7 @@ public:
     NeighbourCoupling(const ImageLayout& layout, int K);
 
     bool empty() const { return m_ez.size() == 0; }
-    // ws.shift ← β Σ_{j ∈ N(i), visited} (E[z_jk] − π_k), π_k = exp E[log π_k] under `view`.
+    // ws.shift += β Σ_{j ∈ N(i), visited} (E[z_jk] − π_k), π_k = exp E[log π_k] (view.pi).
     void shiftPrior(Workspace& ws, std::int64_t i, double beta, const GlobalView& view) const;
     // Patch i's local expectations E[z_ik] (K values in [0, 1]) replace its earlier ones.
     void update(std::int64_t i, const float* ez);
