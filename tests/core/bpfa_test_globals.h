@@ -2,12 +2,14 @@
 // BPFA globals with spread-out values (not the prior), so that every term of an update matters:
 // shared by the tests of the BPFA mathematics.
 
+#include "core/data/dense_data.h"
 #include "core/models/bpfa/bpfa_model.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace test_support {
@@ -29,6 +31,23 @@ inline svi::bpfa::Globals someGlobals(int K, int D, std::uint64_t seed)
     g.e = 8.0;
     g.f = 5.0;
     return g;
+}
+
+// A 200×6 table (no image) of standard normal entries, 30 % of them missing.
+inline svi::DenseDataPtr randomTable()
+{
+    auto table = std::make_shared<svi::DenseData>();
+    svi::Rng rng(3);
+    table->values.resize(200, 6);
+    table->roles.resize(200, 6);
+    for (int i = 0; i < 200; ++i)
+        for (int d = 0; d < 6; ++d) {
+            table->values(i, d) = float(rng.normal());
+            table->roles(i, d) = std::uint8_t(rng.uniform() < 0.3 ? svi::EntryRole::Missing
+                                                                  : svi::EntryRole::Observed);
+        }
+    table->source = "table";
+    return table;
 }
 
 // log N(y; 0, Σ) up to −n/2 log 2π, with Σ = diag(noiseVar) + Σ_{k ∈ S} φ_kᵀ φ_k / γ_w over the

@@ -459,17 +459,7 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
 void TestBpfaOverlap::overlapIsAnImageOption()
 {
     // On a table (no image) the weight changes nothing.
-    auto table = std::make_shared<DenseData>();
-    Rng rng(3);
-    table->values.resize(200, 6);
-    table->roles.resize(200, 6);
-    for (int i = 0; i < 200; ++i)
-        for (int d = 0; d < 6; ++d) {
-            table->values(i, d) = float(rng.normal());
-            table->roles(i, d) =
-                std::uint8_t(rng.uniform() < 0.3 ? EntryRole::Missing : EntryRole::Observed);
-        }
-    table->source = "table";
+    const svi::DenseDataPtr table = test_support::randomTable();
     BpfaOptions on = overlapOptions(), off = overlapOptions();
     off.overlapWeight = 0.0;
     BpfaTrainer a(table, BpfaAlgorithm::GibbsSsvi, on, 2),

@@ -260,24 +260,14 @@ void TestBpfaSpatial::trainerCouplingFollowsTheMinibatchsExpectations()
 void TestBpfaSpatial::couplingIsAnImageOption()
 {
     // On a table (no image) β changes nothing; on an image it changes the fit.
-    auto table = std::make_shared<DenseData>();
-    Rng rng(3);
-    table->values.resize(200, 6);
-    table->roles.resize(200, 6);
-    for (int i = 0; i < 200; ++i)
-        for (int d = 0; d < 6; ++d) {
-            table->values(i, d) = float(rng.normal());
-            table->roles(i, d) =
-                std::uint8_t(rng.uniform() < 0.3 ? EntryRole::Missing : EntryRole::Observed);
-        }
-    table->source = "table";
+    const svi::DenseDataPtr table = test_support::randomTable();
     BpfaOptions on, off;
     on.K = off.K = 6;
     on.init = off.init = "random";
     on.minibatch = off.minibatch = 40;
     on.neighbourCoupling = 2.0;
     off.neighbourCoupling = 0.0;
-    for (const DenseDataPtr& data : {DenseDataPtr(table), disc()}) {
+    for (const DenseDataPtr& data : {table, disc()}) {
         BpfaTrainer a(data, BpfaAlgorithm::GibbsSsvi, on, 2),
             b(data, BpfaAlgorithm::GibbsSsvi, off, 2);
         for (int t = 1; t <= 4; ++t) {
