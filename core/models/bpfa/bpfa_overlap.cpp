@@ -26,7 +26,8 @@ OverlapConsensus::OverlapConsensus(const ImageLayout& layout)
             if (layout.pixelObserved(r, c))
                 m_image(r, c) = (double(layout.corrupted(r, c)) - layout.mean) / layout.scale;
     // The start: every non-observed pixel at the mean of the observed pixels in the
-    // (p+1)×(p+1) window around it (summed-area tables), widened until it holds one.
+    // (p+1)×(p+1) window around it (summed-area tables), widened until it holds one; rounded to
+    // a float, as the predictions are stored, so that updates replace exactly what they add.
     MatrixRD sum = MatrixRD::Zero(H + 1, W + 1), count = MatrixRD::Zero(H + 1, W + 1);
     for (int r = 0; r < H; ++r)
         for (int c = 0; c < W; ++c) {
@@ -45,7 +46,7 @@ OverlapConsensus::OverlapConsensus(const ImageLayout& layout)
                 const int r0 = std::max(0, r - h), c0 = std::max(0, c - h);
                 const int r1 = std::min(H, r + h + 1), c1 = std::min(W, c + h + 1);
                 if (const double n = box(count, r0, c0, r1, c1); n > 0.0) {
-                    m_image(r, c) = box(sum, r0, c0, r1, c1) / n;
+                    m_image(r, c) = double(float(box(sum, r0, c0, r1, c1) / n));
                     break;
                 }
             }
@@ -61,11 +62,6 @@ OverlapConsensus::OverlapConsensus(const ImageLayout& layout)
                 m_pred(i, d) = float(m_image(r, c));
         }
     }
-    // ū as the stored floats' mean, so that updates replace exactly what they add.
-    for (int r = 0; r < H; ++r)
-        for (int c = 0; c < W; ++c)
-            if (!m_observed(r, c))
-                m_image(r, c) = double(float(m_image(r, c)));
 }
 
 int OverlapConsensus::coverage(int row, int col) const

@@ -327,7 +327,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
     const bool predictiveNoise = m_options.noiseFit == "predictive";
     const bool structure = !m_structure.empty();
     if (structure)
-        m_batchPred.resize(n, m_structure.recordWidth());
+        m_batchRecords.resize(n, m_structure.recordWidth());
     forChunks(n, [&](int c, std::int64_t begin, std::int64_t end) {
         Workspace& ws = m_chunks->ws[c];
         Stats& st = m_chunks->stats[c];
@@ -354,7 +354,7 @@ Stats BpfaTrainer::localStats(const std::vector<std::int64_t>& items, const Glob
             if (m_live.size() > 0)
                 predictItem(ws, view, m_live.row(items[j]).data());
             if (structure) {
-                float* record = m_batchPred.row(j).data();
+                float* record = m_batchRecords.row(j).data();
                 if (m_structure.wantsPrediction())
                     predictItem(ws, view, record);
                 m_structure.recordExpectations(ws, record);
@@ -382,9 +382,9 @@ void BpfaTrainer::updateStructure(const std::vector<std::int64_t>& items)
     if (m_structure.empty())
         return;
     if (!communicator().distributed() || &items != &m_batchRows)
-        m_structure.update(items, m_batchPred);
+        m_structure.update(items, m_batchRecords);
     else
-        m_structure.update(m_fullBatch, m_batchPos, m_batchPred, communicator());
+        m_structure.update(m_fullBatch, m_batchPos, m_batchRecords, communicator());
 }
 
 StagedTrainer::Round BpfaTrainer::localStep(std::int64_t t)

@@ -230,7 +230,7 @@ private:
     // Item i gathered under `view`, with the image's structure applied (its pseudo-observations,
     // its prior's shift) when on.
     void gatherItem(bpfa::Workspace& ws, std::int64_t i, const bpfa::GlobalView& view) const;
-    // The image's structure after the local steps of `items` (their records in m_batchPred):
+    // The image's structure after the local steps of `items` (their records in m_batchRecords):
     // every record of the minibatch applied in the minibatch's order, on every rank. Items
     // other than the step's minibatch (tests) are applied in their order, on one rank.
     void updateStructure(const std::vector<std::int64_t>& items);
@@ -269,7 +269,7 @@ private:
     // positions of this rank's among them, and the records of this rank's items.
     bpfa::ImageStructure m_structure;
     std::vector<std::int64_t> m_fullBatch, m_batchPos;
-    MatrixRF m_batchPred;
+    MatrixRF m_batchRecords;
 };
 
 } // namespace svi
