@@ -249,25 +249,28 @@ void TestCliMpi::twoRanksGiveTheOneRankTrace_data()
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly) && file.write(pgm) == pgm.size());
     file.close();
-    QTest::newRow("bpfa/gibbs-ssvi, overlap and coupling") << QStringList{"run",
-                                                                          path,
-                                                                          "--model",
-                                                                          "bpfa",
-                                                                          "--set",
-                                                                          "K=8",
-                                                                          "--set",
-                                                                          "minibatch=40",
-                                                                          "--set",
-                                                                          "overlap_weight=0.25",
-                                                                          "--set",
-                                                                          "neighbour_coupling=1",
-                                                                          "--steps",
-                                                                          "20",
-                                                                          "--eval-every-steps",
-                                                                          "10",
-                                                                          "--threads",
-                                                                          "1",
-                                                                          "--quiet"};
+    QTest::newRow("bpfa/gibbs-ssvi, overlap from the second visit, coupling")
+        << QStringList{"run",
+                       path,
+                       "--model",
+                       "bpfa",
+                       "--set",
+                       "K=8",
+                       "--set",
+                       "minibatch=40",
+                       "--set",
+                       "overlap_weight=0.25",
+                       "--set",
+                       "overlap_ramp=1",
+                       "--set",
+                       "neighbour_coupling=1",
+                       "--steps",
+                       "20",
+                       "--eval-every-steps",
+                       "10",
+                       "--threads",
+                       "1",
+                       "--quiet"};
 }
 
 void TestCliMpi::twoRanksGiveTheOneRankTrace()

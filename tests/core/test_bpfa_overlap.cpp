@@ -5,8 +5,11 @@
 #include "core/data/image_task.h"
 #include "core/models/bpfa/bpfa_model.h"
 #include "core/models/bpfa/bpfa_overlap.h"
+#include "core/models/bpfa/bpfa_spatial.h"
 #include "core/models/bpfa/bpfa_trainer.h"
+#include "core/models/builtin.h"
 #include "tests/core/bpfa_test_globals.h"
+#include "tests/core/registry_testing.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -16,7 +19,7 @@
 
 using namespace svi;
 using namespace svi::bpfa;
-using test_support::someGlobals;
+using ::test_support::someGlobals;
 
 namespace {
 
@@ -72,6 +75,8 @@ private slots:
     void overlapIsAnImageOption();
     void predictiveNoiseCountsPseudoPixelsByTheirWeight();
     void trainerConsensusFollowsTheMinibatchsPredictions();
+    void rampWeighsPseudoPixelsByTheVisits();
+    void memoryEstimateCountsTheImagesStructure();
 };
 
 void TestBpfaOverlap::pseudoEntryAtWeightOneIsAnObservedEntry()
@@ -301,12 +306,13 @@ void TestBpfaOverlap::gibbsWithPseudoPixelsMatchesEnumeratedPosterior()
 
     std::vector<double> logw;
     for (unsigned mask = 0; mask < (1u << K); ++mask) {
-        double l = test_support::logMarginalOf(phi, precision.cwiseInverse(), value, mask, gammaW);
+        double l =
+            ::test_support::logMarginalOf(phi, precision.cwiseInverse(), value, mask, gammaW);
         for (int k = 0; k < K; ++k)
             l += (mask & (1u << k)) ? std::log(pi[k]) : std::log1p(-pi[k]);
         logw.push_back(l);
     }
-    test_support::checkGibbsFrequencies(ws, v, logw, 13);
+    ::test_support::checkGibbsFrequencies(ws, v, logw, 13);
 }
 
 void TestBpfaOverlap::drawnPseudoPixelsStandForAll()
@@ -388,6 +394,7 @@ BpfaOptions overlapOptions()
     o.evalItems = 50;
     o.overlapWeight = 0.25;
     o.neighbourCoupling = 0.0; // the overlap alone
+    o.overlapRamp = 0;         // at its full weight from the first visit
     return o;
 }
 
@@ -398,13 +405,17 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount_data()
     QTest::addColumn<int>("algorithm");
     QTest::addColumn<double>("alpha");
     QTest::addColumn<double>("beta");
-    QTest::newRow("gibbs-ssvi") << int(BpfaAlgorithm::GibbsSsvi) << 0.25 << 0.0;
-    QTest::newRow("mf-svi") << int(BpfaAlgorithm::MfSvi) << 0.25 << 0.0;
-    QTest::newRow("titsias-ssvi") << int(BpfaAlgorithm::TitsiasSsvi) << 0.25 << 0.0;
-    QTest::newRow("streaming") << int(BpfaAlgorithm::Streaming) << 0.25 << 0.0;
+    QTest::addColumn<int>("ramp");
+    QTest::newRow("gibbs-ssvi") << int(BpfaAlgorithm::GibbsSsvi) << 0.25 << 0.0 << 0;
+    QTest::newRow("mf-svi") << int(BpfaAlgorithm::MfSvi) << 0.25 << 0.0 << 0;
+    QTest::newRow("titsias-ssvi") << int(BpfaAlgorithm::TitsiasSsvi) << 0.25 << 0.0 << 0;
+    QTest::newRow("streaming") << int(BpfaAlgorithm::Streaming) << 0.25 << 0.0 << 0;
     // The neighbour coupling (bpfa_spatial.h): its stored expectations are state as well.
-    QTest::newRow("gibbs-ssvi, coupling") << int(BpfaAlgorithm::GibbsSsvi) << 0.0 << 1.0;
-    QTest::newRow("mf-ssvi, overlap and coupling") << int(BpfaAlgorithm::MfSsvi) << 0.25 << 1.0;
+    QTest::newRow("gibbs-ssvi, coupling") << int(BpfaAlgorithm::GibbsSsvi) << 0.0 << 1.0 << 0;
+    QTest::newRow("mf-ssvi, overlap and coupling")
+        << int(BpfaAlgorithm::MfSsvi) << 0.25 << 1.0 << 0;
+    // The ramp: the patches' visits are state too.
+    QTest::newRow("gibbs-ssvi, ramp") << int(BpfaAlgorithm::GibbsSsvi) << 0.25 << 1.0 << 2;
 }
 
 void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
@@ -415,12 +426,14 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
     QFETCH(int, algorithm);
     QFETCH(double, alpha);
     QFETCH(double, beta);
+    QFETCH(int, ramp);
     const DenseDataPtr data = stripes();
     const BpfaAlgorithm a = BpfaAlgorithm(algorithm);
     auto overlapOptions = [&] {
         BpfaOptions o = ::overlapOptions();
         o.overlapWeight = alpha;
         o.neighbourCoupling = beta;
+        o.overlapRamp = ramp;
         return o;
     };
     omp_set_num_threads(2);
@@ -459,7 +472,7 @@ void TestBpfaOverlap::trainerResumesWithItsConsensusOnAnyThreadCount()
 void TestBpfaOverlap::overlapIsAnImageOption()
 {
     // On a table (no image) the weight changes nothing.
-    const svi::DenseDataPtr table = test_support::randomTable();
+    const svi::DenseDataPtr table = ::test_support::randomTable();
     BpfaOptions on = overlapOptions(), off = overlapOptions();
     off.overlapWeight = 0.0;
     BpfaTrainer a(table, BpfaAlgorithm::GibbsSsvi, on, 2),
@@ -572,6 +585,69 @@ void TestBpfaOverlap::trainerConsensusFollowsTheMinibatchsPredictions()
     const MatrixRF all = t.predictAll();
     for (std::int64_t i = 0; i < 4; ++i)
         QVERIFY((all.row(i).transpose() - predict(i, u)).cwiseAbs().maxCoeff() < 1e-6f);
+}
+
+void TestBpfaOverlap::rampWeighsPseudoPixelsByTheVisits()
+{
+    // With overlap_ramp = 3 a patch's missing pixels weigh α·min(1, v/3) after v visits: none at
+    // the first, then α/3, 2α/3, α, α. Each patch counts its own visits; the count stops at 255.
+    const DenseDataPtr data = checkerboard();
+    const double alpha = 0.3;
+    ImageStructure s(*data->image, 3, alpha, 0.0, 0, 3);
+    const bpfa::GlobalView v =
+        bpfa::pointView(MatrixRD::Zero(3, 4), Eigen::VectorXd::Constant(3, 0.5), 2.0, 1.0);
+    Workspace ws;
+    ws.resize(3, 4);
+    const float record[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+    const double seen = 3.0, pseudo = 1.0; // patch 0 sees 3 of its 4 pixels
+    for (int visits = 0; visits <= 5; ++visits) {
+        QCOMPARE(s.overlap().visits(0), visits);
+        ws.gather(*data, 0, v);
+        s.apply(ws, 0, v);
+        const double weight = alpha * std::min(1.0, visits / 3.0);
+        QCOMPARE(ws.Do, visits == 0 ? 3 : 4);
+        QVERIFY(std::abs(ws.weight - (seen + weight * pseudo)) < 1e-12);
+        s.update(0, record);
+    }
+    // Patch 3 was not visited: still none.
+    QCOMPARE(s.overlap().visits(3), 0);
+    ws.gather(*data, 3, v);
+    s.apply(ws, 3, v);
+    QCOMPARE(ws.Do, 3);
+    for (int visit = 6; visit < 300; ++visit)
+        s.update(0, record);
+    QCOMPARE(s.overlap().visits(0), 255);
+    // Without the ramp, the full weight from the first visit.
+    ImageStructure at(*data->image, 3, alpha, 0.0, 0, 0);
+    ws.gather(*data, 3, v);
+    at.apply(ws, 3, v);
+    QCOMPARE(ws.Do, 4);
+    QVERIFY(std::abs(ws.weight - (3.0 + alpha)) < 1e-12);
+}
+
+void TestBpfaOverlap::memoryEstimateCountsTheImagesStructure()
+{
+    // The declared memory of a run on an image counts the overlap's predictions (patches × D
+    // floats and the image's doubles) and the coupling's expectations (patches × (K + 1) bytes)
+    // when they are on, and not when they are off.
+    const DenseDataPtr data = checkerboard();
+    const AlgorithmEntry* e = builtinRegistry().find("bpfa", "gibbs-ssvi");
+    QVERIFY(e);
+    auto bytesOf = [&](double alpha, double beta, const std::string& setting) {
+        using svi::test_support::real;
+        const ParamValues v = svi::test_support::smallParams(
+            *e, {{"overlap_weight", real(alpha)}, {"neighbour_coupling", real(beta)}});
+        double bytes = -1.0;
+        for (const MemoryTerm& t : e->memory(DataSet(data), v))
+            if (t.setting == setting)
+                bytes = t.bytes;
+        return bytes;
+    };
+    const double N = 4, D = 4, K = 8; // the small settings' K
+    QCOMPARE(bytesOf(0.25, 1.0, "overlap_weight"), 4 * N * D + 8 * N);
+    QCOMPARE(bytesOf(0.25, 1.0, "neighbour_coupling"), N * (K + 1));
+    QCOMPARE(bytesOf(0.0, 0.0, "overlap_weight"), -1.0);
+    QCOMPARE(bytesOf(0.0, 0.0, "neighbour_coupling"), -1.0);
 }
 
 QTEST_GUILESS_MAIN(TestBpfaOverlap)

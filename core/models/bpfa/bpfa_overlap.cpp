@@ -54,6 +54,7 @@ OverlapConsensus::OverlapConsensus(const ImageLayout& layout)
     // Every patch starts out predicting the start: ū is then the mean of the stored predictions.
     const int D = m_patch * m_patch;
     m_pred = MatrixRF::Zero(layout.patchCount(), D);
+    m_visits = MatrixRU8::Zero(layout.patchCount(), 1);
     for (std::int64_t i = 0; i < layout.patchCount(); ++i) {
         const int top = int(i / m_across), left = int(i % m_across);
         for (int d = 0; d < D; ++d) {
@@ -101,6 +102,8 @@ void OverlapConsensus::appendTo(Workspace& ws, std::int64_t i, double alpha, con
 
 void OverlapConsensus::update(std::int64_t i, const float* prediction)
 {
+    if (m_visits(i, 0) < 255)
+        ++m_visits(i, 0);
     const int top = int(i / m_across), left = int(i % m_across);
     for (int d = 0; d < m_patch * m_patch; ++d) {
         const int r = top + d / m_patch, c = left + d % m_patch;

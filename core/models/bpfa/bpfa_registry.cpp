@@ -192,10 +192,19 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
                              kDouble * std::min(number(v, "init_items"), Ntr) * K +
                                  12 * std::min(number(v, "init_items"), Ntr) * D,
                              "init_items"});
-        if (d.image)
+        if (d.image) {
             terms.push_back({"the image's reconstruction and live preview: 2 × patches × D "
                              "floats",
                              2 * kFloat * N * D, "data"});
+            // The image's structure (bpfa_spatial.h; its keys are absent, so 0, for the
+            // batch sampler).
+            if (number(v, "overlap_weight") > 0.0)
+                terms.push_back({"the overlap's predictions: patches × D floats",
+                                 kFloat * N * D + kDouble * N, "overlap_weight"});
+            if (number(v, "neighbour_coupling") > 0.0)
+                terms.push_back({"the neighbour coupling's expectations: patches × K bytes",
+                                 N * (K + 1), "neighbour_coupling"});
+        }
         return terms;
     };
     e.smallSettings = {{"K", std::int64_t(8)},           {"minibatch", std::int64_t(40)},
@@ -265,6 +274,13 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
                           "of them; 0 = all (the reconstruction always sees all)",
                           0, 0, 1024),
                  &O::overlapPixels)
+            .add(intParam("overlap_ramp", "Overlap ramp",
+                          "images, with overlap_weight: a patch's missing pixels weigh "
+                          "overlap_weight × min(1, v / overlap_ramp) at its visit v (0 = the "
+                          "first), so that a patch fits the estimate once its neighbours have "
+                          "predicted it rather than at its start; 0 = the full weight at once",
+                          3, 0, 255),
+                 &O::overlapRamp)
             .add(realParam("neighbour_coupling", "Neighbour coupling",
                            "images: β of a prior that ties each patch's atoms to those of the "
                            "four patches one pixel away (logit π_k + β Σ (E[z_jk] − π_k)); "

@@ -62,9 +62,9 @@ double NeighbourCoupling::stored(std::int64_t i, int k) const
 }
 
 ImageStructure::ImageStructure(const ImageLayout& layout, int K, double overlapWeight,
-                               double coupling, int overlapPixels)
+                               double coupling, int overlapPixels, int overlapRamp)
     : m_alpha(overlapWeight), m_beta(coupling), m_D(layout.patch * layout.patch),
-      m_pixels(overlapPixels)
+      m_pixels(overlapPixels), m_ramp(overlapRamp)
 {
     if (overlapWeight > 0.0) {
         m_overlap = OverlapConsensus(layout);
@@ -78,8 +78,13 @@ ImageStructure::ImageStructure(const ImageLayout& layout, int K, double overlapW
 
 void ImageStructure::apply(Workspace& ws, std::int64_t i, const GlobalView& view, Rng* rng) const
 {
-    if (!m_overlap.empty())
-        m_overlap.appendTo(ws, i, m_alpha, view, rng, m_pixels);
+    if (!m_overlap.empty()) {
+        const int v = m_overlap.visits(i);
+        const double alpha =
+            m_ramp > 0 && v < m_ramp ? m_alpha * double(v) / double(m_ramp) : m_alpha;
+        if (alpha > 0.0)
+            m_overlap.appendTo(ws, i, alpha, view, rng, m_pixels);
+    }
     if (!m_coupling.empty())
         m_coupling.shiftPrior(ws, i, m_beta, view);
 }

@@ -68,11 +68,13 @@ public:
     ImageStructure() = default;
     // Throws std::invalid_argument, naming the option, when the layout holds no pixel mask.
     ImageStructure(const ImageLayout& layout, int K, double overlapWeight, double coupling,
-                   int overlapPixels = 0);
+                   int overlapPixels = 0, int overlapRamp = 0);
 
     bool empty() const { return m_overlap.empty() && m_coupling.empty(); }
     // The pseudo-observations and the prior's shift of patch i, gathered in `ws`. With `rng`
-    // (a training step), at most overlapPixels pseudo-observations (0: all).
+    // (a training step), at most overlapPixels pseudo-observations (0: all). The
+    // pseudo-observations weigh overlapWeight × min(1, v / overlapRamp) after v visits of the
+    // patch (all of it when overlapRamp = 0); none at weight 0.
     void apply(Workspace& ws, std::int64_t i, const GlobalView& view, Rng* rng = nullptr) const;
     // Floats in a patch's record (0 when both are off).
     int recordWidth() const { return m_width; }
@@ -96,7 +98,7 @@ private:
     OverlapConsensus m_overlap;
     NeighbourCoupling m_coupling;
     double m_alpha = 0.0, m_beta = 0.0;
-    int m_D = 0, m_width = 0, m_pixels = 0;
+    int m_D = 0, m_width = 0, m_pixels = 0, m_ramp = 0;
     std::vector<double> m_buffer; // the minibatch's records, summed over the ranks
     MatrixRF m_records;           // the same as floats
 };

@@ -86,7 +86,7 @@ BpfaTrainer::BpfaTrainer(DenseDataPtr data, BpfaAlgorithm algorithm, const BpfaO
                 std::string(o.overlapWeight > 0.0 ? "overlap_weight" : "neighbour_coupling") +
                 ": the rows of '" + m_data->source + "' are not the patches of its image");
         m_structure = bpfa::ImageStructure(layout, m_K, o.overlapWeight, o.neighbourCoupling,
-                                           o.overlapPixels);
+                                           o.overlapPixels, o.overlapRamp);
     }
     if (m_algorithm == BpfaAlgorithm::BatchGibbs) {
         std::vector<std::int64_t> all(static_cast<std::size_t>(N));

@@ -74,6 +74,7 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     // Images: the pseudo-observations a patch's training step draws from its non-observed
     // pixels (0 = all of them).
     int overlapPixels{};
+    int overlapRamp{};
     // Images: the coupling β of each patch's features to its four neighbours' (bpfa_spatial.h);
     // 0 = independent, as in paper 000.
     double neighbourCoupling{};
