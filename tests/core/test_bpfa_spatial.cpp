@@ -225,6 +225,7 @@ void TestBpfaSpatial::trainerCouplingFollowsTheMinibatchsExpectations()
     o.init = "random";
     o.noiseFit = "model";
     o.neighbourCoupling = 1.5;
+    o.overlapWeight = 0.0; // the coupling alone
     BpfaTrainer t(data, BpfaAlgorithm::MfSvi, o, 3);
     const Globals g = someGlobals(o.K, 16, 9);
     const GlobalView v = expectationView(g);

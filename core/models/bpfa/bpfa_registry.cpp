@@ -266,7 +266,7 @@ ParamFields<BpfaOptions> BpfaOptions::declare(BpfaAlgorithm algorithm)
                            "estimate of the image (the overlapping patches' predictions), "
                            "weighted by this fraction of an observed pixel; 0 = patches "
                            "independent, as in paper 000",
-                           0.0, 0.0, 1.0),
+                           0.25, 0.0, 1.0),
                  &O::overlapWeight)
             .add(intParam("overlap_pixels", "Overlap pixels",
                           "images, with overlap_weight: the missing pixels a patch sees at each "
@@ -353,8 +353,11 @@ void registerBpfa(Registry& r)
         {"paper-000-table1",
          "bpfa",
          "paper 000, Table 1: K = 250 atoms and minibatches of 250 patches (the defaults "
-         "are 256 and 256), patches independent (neighbour_coupling = 0)",
-         {{"K", std::int64_t(250)}, {"minibatch", std::int64_t(250)}, {"neighbour_coupling", 0.0}},
+         "are 256 and 256), patches independent (neighbour_coupling = 0, overlap_weight = 0)",
+         {{"K", std::int64_t(250)},
+          {"minibatch", std::int64_t(250)},
+          {"neighbour_coupling", 0.0},
+          {"overlap_weight", 0.0}},
          {}});
 }
 
