@@ -628,8 +628,8 @@ void TestBpfaOverlap::rampWeighsPseudoPixelsByTheVisits()
 void TestBpfaOverlap::memoryEstimateCountsTheImagesStructure()
 {
     // The declared memory of a run on an image counts the overlap's predictions (patches × D
-    // floats and the image's doubles) and the coupling's expectations (patches × (K + 1) bytes)
-    // when they are on, and not when they are off.
+    // floats) and image (a double a pixel) and the coupling's expectations (patches × (K + 1)
+    // bytes) when they are on, and not when they are off.
     const DenseDataPtr data = checkerboard();
     const AlgorithmEntry* e = builtinRegistry().find("bpfa", "gibbs-ssvi");
     QVERIFY(e);
@@ -643,8 +643,8 @@ void TestBpfaOverlap::memoryEstimateCountsTheImagesStructure()
                 bytes = t.bytes;
         return bytes;
     };
-    const double N = 4, D = 4, K = 8; // the small settings' K
-    QCOMPARE(bytesOf(0.25, 1.0, "overlap_weight"), 4 * N * D + 8 * N);
+    const double N = 4, D = 4, K = 8;                                    // the small settings' K
+    QCOMPARE(bytesOf(0.25, 1.0, "overlap_weight"), 4 * N * D + 8 * 9.0); // 3×3 pixels
     QCOMPARE(bytesOf(0.25, 1.0, "neighbour_coupling"), N * (K + 1));
     QCOMPARE(bytesOf(0.0, 0.0, "overlap_weight"), -1.0);
     QCOMPARE(bytesOf(0.0, 0.0, "neighbour_coupling"), -1.0);

@@ -199,8 +199,11 @@ void add(Registry& r, BpfaAlgorithm algorithm, std::string key, std::string labe
             // The image's structure (bpfa_spatial.h; its keys are absent, so 0, for the
             // batch sampler).
             if (number(v, "overlap_weight") > 0.0)
-                terms.push_back({"the overlap's predictions: patches × D floats",
-                                 kFloat * N * D + kDouble * N, "overlap_weight"});
+                terms.push_back(
+                    {"the overlap's predictions and image: patches × D floats, pixels "
+                     "doubles",
+                     kFloat * N * D + kDouble * double(d.image->width) * double(d.image->height),
+                     "overlap_weight"});
             if (number(v, "neighbour_coupling") > 0.0)
                 terms.push_back({"the neighbour coupling's expectations: patches × K bytes",
                                  N * (K + 1), "neighbour_coupling"});

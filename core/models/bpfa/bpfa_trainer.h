@@ -74,6 +74,8 @@ struct BpfaOptions : DeclaredOptions<BpfaOptions>
     // Images: the pseudo-observations a patch's training step draws from its non-observed
     // pixels (0 = all of them).
     int overlapPixels{};
+    // Images: the visits over which a patch's pseudo-observations ramp up to overlapWeight
+    // (ImageStructure::apply; 0 = the full weight from the first visit).
     int overlapRamp{};
     // Images: the coupling β of each patch's features to its four neighbours' (bpfa_spatial.h);
     // 0 = independent, as in paper 000.
